@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Bootstrap and run konkun with only python3 on the machine.
+
+    python3 run.py serve [ARGS...]   start the web app (creates .venv on first use)
+    python3 run.py test [PYTEST ARGS...]   ruff, mypy --strict and the whole test suite
+    python3 run.py konkun ARGS...    any konkun command inside the project's environment
+
+The virtual environment lives in .venv beside this file. It is (re)installed whenever
+pyproject.toml changes, from the pinned versions written there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / "bin"
+STAMP = VENV / ".konkun-installed"
+EXTRAS = "server,tui,rl,ray,dev"
+
+
+def _requirements_digest() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + EXTRAS.encode()).hexdigest()
+
+
+def ensure_environment() -> None:
+    """Create .venv and install the project with its pinned extras when needed."""
+    if not (BIN / "python").exists():
+        print("konkun: creating .venv ...", file=sys.stderr)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = _requirements_digest()
+    if STAMP.exists() and STAMP.read_text() == digest:
+        return
+    print("konkun: installing dependencies into .venv ...", file=sys.stderr)
+    pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[{EXTRAS}]"], check=True)
+    STAMP.write_text(digest)
+
+
+def run_tests(args: list[str]) -> int:
+    """Lint, type-check and run the whole test suite; return the first failing status."""
+    steps = [
+        [str(BIN / "ruff"), "check", "src", "tests", "benchmarks"],
+        [str(BIN / "mypy")],
+        [str(BIN / "python"), "-m", "pytest", *args],
+    ]
+    for step in steps:
+        print("+", " ".join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step)),
+              flush=True)
+        status = subprocess.run(step, cwd=ROOT).returncode
+        if status != 0:
+            return status
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Dispatch ``serve``, ``test`` or ``konkun`` after bootstrapping the environment."""
+    if not argv or argv[0] not in {"serve", "test", "konkun"}:
+        print(__doc__, file=sys.stderr)
+        return 2
+    ensure_environment()
+    command, rest = argv[0], argv[1:]
+    if command == "test":
+        return run_tests(rest)
+    konkun_args = ["serve", *rest] if command == "serve" else rest
+    os.execv(str(BIN / "konkun"), [str(BIN / "konkun"), *konkun_args])
+    return 0  # not reached
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,102 @@
+"""The ``konkun`` command line.
+
+Each part of the project adds its own sub-commands through a ``register(subparsers)``
+function in its ``cli`` module (listed in :data:`COMMAND_MODULES`); heavy dependencies are
+imported only when their command runs. Bad input exits with status 2 and one line on
+standard error that names the input, never a traceback (``CONTRACT.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from konkun import __version__
+from konkun.errors import InvalidRuleError, KonkunError
+
+COMMAND_MODULES = (
+    "konkun.konchinka.cli",
+    "konkun.kunken.cli",
+    "konkun.bots.cli",
+    "konkun.arena.cli",
+    "konkun.server.cli",
+    "konkun.tui.cli",
+)
+"""Modules that each define ``register(subparsers)``, in the order ``--help`` lists them."""
+
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(KonkunError):
+    """The command line's words are off (unknown command, missing argument, ...)."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on standard error with status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+Handler = Callable[[argparse.Namespace], int | None]
+
+
+def parse_rule_options(pairs: Sequence[str] | None) -> dict[str, str]:
+    """Turn repeated ``--rule NAME=VALUE`` arguments into a mapping of names to texts."""
+    options: dict[str, str] = {}
+    for pair in pairs or ():
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise InvalidRuleError(f"invalid rule option {pair!r}: expected NAME=VALUE")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def add_rule_argument(parser: argparse.ArgumentParser) -> None:
+    """Add the repeatable ``--rule NAME=VALUE`` option to a sub-command."""
+    parser.add_argument("--rule", action="append", metavar="NAME=VALUE", default=[],
+                        help="a rule option (repeatable), names as in RULES.md")
+
+
+def build_parser() -> ArgumentParser:
+    """The full parser with every sub-command the installed parts provide."""
+    parser = ArgumentParser(prog="konkun", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"konkun {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                       parser_class=ArgumentParser)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name is not None and name.startswith(error.name):
+                continue  # that part of the project is not there yet
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        namespace = parser.parse_args(arguments)
+        handler: Handler | None = getattr(namespace, "handler", None)
+        if handler is None:
+            parser.print_help()
+            return EXIT_BAD_INPUT
+        return handler(namespace) or 0
+    except KonkunError as error:
+        print(_one_line(str(error)), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) or "konkun: bad input"
