@@ -1,0 +1,76 @@
+"""What the environments need to know about one game: how to deal, how actions map to the
+fixed action space, and how an observation becomes a tensor.
+
+The fixed action space is a **slot** design. The space is ``Discrete(n)``, cut into
+blocks; every legal action falls in one block (for instance "the card played") and gets a
+position inside that block by a canonical order of the block's legal actions. So a slot
+always names exactly one legal action in the current position, and the ``action_mask``
+marks exactly the occupied slots. A block has a fixed capacity; legal actions past it are
+not reachable (the caps are chosen so that this is very rare, see ``docs/rl.md``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from konkun.game import Deal, Observation
+
+FloatArray = npt.NDArray[np.float32]
+
+
+class GameAdapter(Protocol):
+    """The game-specific part of the environments."""
+
+    name: str
+    """The game's name (``konchinka``, ``kunken``), also the bots' game name."""
+    min_seats: int
+    max_seats: int
+    action_size: int
+    """``n`` of the fixed ``Discrete(n)`` action space."""
+
+    def observation_shape(self, num_seats: int) -> tuple[int, ...]:
+        """The shape of the observation tensor for this many seats."""
+        ...
+
+    def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
+        """A fresh deal, everything random drawn from ``rng`` (dealer and shuffle)."""
+        ...
+
+    def slots(self, deal: Deal[Any], legal: Sequence[Any]) -> dict[int, Any]:
+        """The action-space index of each reachable legal action (index -> action)."""
+        ...
+
+    def encode(self, observation: Observation[Any]) -> FloatArray:
+        """The observation tensor of one seat (only what that seat may see)."""
+        ...
+
+
+def assign_slots(actions: Iterable[Any], block: Callable[[Any], int],
+                 order: Callable[[Any], Hashable], starts: Sequence[int],
+                 capacity: Sequence[int]) -> dict[int, Any]:
+    """Place actions into the slots of their blocks: each block's actions are sorted by
+    ``order`` and take the block's slots from ``starts[b]`` on, at most ``capacity[b]``."""
+    grouped: dict[int, list[Any]] = {}
+    for action in actions:
+        grouped.setdefault(block(action), []).append(action)
+    result: dict[int, Any] = {}
+    for b, members in grouped.items():
+        if len(members) > 1:
+            members.sort(key=order)  # type: ignore[arg-type]
+        start = starts[b]
+        for offset, action in enumerate(members[:capacity[b]]):
+            result[start + offset] = action
+    return result
+
+
+def mask_of(slots: Mapping[int, Any], size: int) -> npt.NDArray[np.int8]:
+    """The action mask (int8, 1 for each occupied slot)."""
+    mask = np.zeros(size, dtype=np.int8)
+    if slots:
+        mask[list(slots)] = 1
+    return mask

@@ -1,0 +1,281 @@
+"""The Textual app of ``konkun play``: the board, the legal moves with one-key shortcuts,
+the score sheet, a log, help, save and resume; fully usable from the keyboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.events import Key
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from konkun.errors import KonkunError
+from konkun.tui import games
+from konkun.tui.session import PlaySession
+
+MOVE_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
+"""The keys that play a legal move, in the order of the move list (one page)."""
+LOG_LINES = 14
+
+HELP = """\
+[b]konkun play[/b]: you play seat 0 against bots.
+
+[b]Keys[/b]
+  1-9, a-z       play the move shown with that key
+  > or PageDown  next page of moves     < or PageUp  previous page
+  :              type a move by its text (e.g. {example})
+  Ctrl+S         save the game (resume with  konkun play --resume FILE)
+  ?  or F1       this help              Ctrl+Q  quit
+
+[b]Score sheet[/b]: each column is a player's running total after each deal;
+earlier totals are struck through, as on paper.
+
+{rules}
+
+Press Escape or ? to close."""
+
+
+def score_sheet(session: PlaySession) -> Table:
+    """The score sheet: running totals per player, all but the last struck through."""
+    table = Table(title="Score sheet", expand=True, show_edge=False)
+    columns = session.score_sheet()
+    for seat in range(session.num_seats):
+        table.add_column(session.seat_name(seat), justify="right")
+    rows = max((len(c) for c in columns), default=0)
+    for row in range(rows):
+        cells = []
+        for column in columns:
+            if row >= len(column):
+                cells.append(Text(""))
+            else:
+                last = row == len(column) - 1
+                cells.append(Text(str(column[row]), style="bold" if last else "strike dim"))
+        table.add_row(*cells)
+    if rows == 0:
+        table.add_row(*["0"] * session.num_seats)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys and a summary of the rules."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close"),
+        Binding("f1", "close", "Close")]
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        """The help text."""
+        yield Static(HELP.format(example=games.example_move(self.game),
+                                 rules=games.rules_summary(self.game)), id="help")
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)
+
+
+class MoveInputScreen(ModalScreen[str | None]):
+    """A one-line prompt for a move's text."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        """The prompt."""
+        yield Input(placeholder="move text, then Enter (Escape cancels)", id="move-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Hand the text back to the game."""
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        """Close without a move."""
+        self.dismiss(None)
+
+
+class GameScreen(Screen[None]):
+    """The table: board, moves, score sheet and log."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
+        Binding("f1", "help", "Help", show=False),
+        Binding("colon", "type_move", "Type move"),
+        Binding("greater_than_sign,pagedown", "page(1)", "More moves"),
+        Binding("less_than_sign,pageup", "page(-1)", "Prev moves", show=False),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: PlaySession) -> None:
+        super().__init__()
+        self.session = session
+        self.page = 0
+
+    def compose(self) -> ComposeResult:
+        """The layout."""
+        yield Header()
+        with Horizontal():
+            with Vertical(id="left"):
+                yield Static(id="board")
+                yield Static(id="moves")
+            with Vertical(id="right"):
+                yield Static(id="sheet")
+                yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Draw, then let the bots play if they start."""
+        self.refresh_view()
+        self.app_ref.schedule_bots()
+
+    @property
+    def app_ref(self) -> PlayApp:
+        """The app (typed)."""
+        app = self.app
+        assert isinstance(app, PlayApp)
+        return app
+
+    def page_moves(self) -> list[Any]:
+        """The legal moves on the current page."""
+        legal = self.session.legal()
+        start = self.page * len(MOVE_KEYS)
+        return legal[start:start + len(MOVE_KEYS)]
+
+    def refresh_view(self) -> None:
+        """Redraw everything from the session."""
+        session = self.session
+        legal = session.legal()
+        pages = max(1, -(-len(legal) // len(MOVE_KEYS)))
+        self.page = min(self.page, pages - 1)
+        self.query_one("#board", Static).update(games.render_board(session))
+        self.query_one("#moves", Static).update(self._moves_view(len(legal), pages))
+        self.query_one("#sheet", Static).update(score_sheet(session))
+        self.query_one("#log", Static).update(Text("\n".join(session.log[-LOG_LINES:])))
+        self.app_ref.sub_title = games.status_line(session)
+
+    def _moves_view(self, count: int, pages: int) -> RenderableType:
+        session = self.session
+        if session.is_over():
+            return Text("The game is over. Ctrl+S saves it, Ctrl+Q quits.", style="bold")
+        if not session.human_to_move():
+            return Text("Waiting for the bots...", style="italic")
+        lines = [Text(f"Your move ({count} legal; page {self.page + 1}/{pages}):",
+                      style="bold")]
+        row: list[str] = []
+        for key, action in zip(MOVE_KEYS, self.page_moves(), strict=False):
+            row.append(f"[{key}] {session.format(action)}")
+        width = 4
+        for i in range(0, len(row), width):
+            lines.append(Text("   ".join(item.ljust(18) for item in row[i:i + width])))
+        return Group(*lines)
+
+    def on_key(self, event: Key) -> None:
+        """A move key plays the move shown with it."""
+        char = event.character
+        if char is None or char not in MOVE_KEYS or not self.session.human_to_move():
+            return
+        moves = self.page_moves()
+        index = MOVE_KEYS.index(char)
+        if index >= len(moves):
+            return
+        event.stop()
+        self.app_ref.play_human(moves[index])
+
+    def action_page(self, delta: int) -> None:
+        """Show the next or previous page of moves."""
+        self.page = max(0, self.page + delta)
+        self.refresh_view()
+
+    def action_help(self) -> None:
+        """Open the help screen."""
+        self.app.push_screen(HelpScreen(self.session.game))
+
+    def action_type_move(self) -> None:
+        """Ask for a move's text."""
+        if self.session.human_to_move():
+            self.app.push_screen(MoveInputScreen(), self._typed)
+
+    def _typed(self, text: str | None) -> None:
+        if not text:
+            return
+        try:
+            action = self.session.match.deal.parse_action(text)
+        except KonkunError as error:
+            self.app.notify(str(error), severity="error")
+            return
+        self.app_ref.play_human(action)
+
+    def action_save(self) -> None:
+        """Save the game to the app's save path."""
+        path = self.app_ref.save_path
+        try:
+            self.session.save(path)
+        except OSError as error:
+            self.app.notify(f"cannot save to {str(path)!r}: {error}", severity="error")
+            return
+        self.app.notify(f"saved to {path}")
+        self.refresh_view()
+
+
+class PlayApp(App[None]):
+    """``konkun play``: one human seat against bots."""
+
+    TITLE = "konkun"
+    CSS = """
+    #left { width: 2fr; }
+    #right { width: 1fr; }
+    #board { height: auto; padding: 0 1; }
+    #moves { height: auto; padding: 1 1; border-top: solid $accent; }
+    #sheet { height: auto; padding: 0 1; }
+    #log { height: 1fr; padding: 1 1; border-top: solid $accent; }
+    #help { padding: 1 2; background: $panel; border: thick $accent; width: 90%; height: auto; }
+    HelpScreen, MoveInputScreen { align: center middle; }
+    #move-input { width: 60; }
+    """
+
+    def __init__(self, session: PlaySession, save_path: str | Path | None = None,
+                 bot_delay: float = 0.4) -> None:
+        super().__init__()
+        self.session = session
+        self.save_path = Path(save_path) if save_path else Path(
+            f"konkun-{session.game}.json")
+        self.bot_delay = bot_delay
+        self.title = f"konkun: {games.title(session.game)}"
+        self._game_screen = GameScreen(session)
+
+    def on_mount(self) -> None:
+        """Show the table."""
+        self.push_screen(self._game_screen)
+
+    def play_human(self, action: Any) -> None:
+        """Play the human's move, then the bots'."""
+        try:
+            self.session.play(action)
+        except KonkunError as error:
+            self.notify(str(error), severity="error")
+            return
+        self._game_screen.page = 0
+        self._game_screen.refresh_view()
+        self.schedule_bots()
+
+    def schedule_bots(self) -> None:
+        """Let the bots move: all at once without a delay, else one per tick."""
+        if self.bot_delay <= 0:
+            self.session.run_bots()
+            self._game_screen.refresh_view()
+        elif not self.session.is_over() and not self.session.human_to_move():
+            self.set_timer(self.bot_delay, self._bot_tick)
+
+    def _bot_tick(self) -> None:
+        if self.session.bot_move():
+            self._game_screen.refresh_view()
+            self.schedule_bots()
