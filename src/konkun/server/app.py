@@ -1,0 +1,428 @@
+"""The FastAPI application: HTTP API, WebSocket play and the browser page.
+
+:func:`create_app` builds one app from :class:`~konkun.server.config.Settings`; the routes
+follow ``docs/protocol.md``. Every bad input becomes ``{"type": "error", "code", "message"}``
+(HTTP 4xx or a WebSocket message) and changes nothing; an unexpected exception in one
+message is logged and reported, and never ends the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect
+
+from konkun import __version__
+from konkun.errors import KonkunError
+from konkun.server.auth import Guest, TokenSigner, load_secret
+from konkun.server.botseats import BotSeat, offered_bots
+from konkun.server.config import Settings
+from konkun.server.games import game_names, get_game
+from konkun.server.protocol import (
+    MAX_BODY_BYTES,
+    ActionMessage,
+    LeaveMessage,
+    PingMessage,
+    ProtocolError,
+    SitMessage,
+    bot_seats,
+    clean_nickname,
+    error_payload,
+    parse_client_message,
+    require_int,
+    rule_texts,
+)
+from konkun.server.ratelimit import TokenBucket
+from konkun.server.storage import Storage
+from konkun.server.tables import Connection, Lobby, Table
+
+log = logging.getLogger("konkun.server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_UNKNOWN_TABLE = 4404
+CLOSE_TRY_LATER = 1013
+
+
+class BodyLimit:
+    """ASGI middleware: an HTTP request body over ``limit`` bytes gets 413 ``too_large``
+    before the application reads any of it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(error_payload(
+            "too_large", f"request body over the limit of {self.limit} bytes"), status_code=413)
+        await response(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The konkun web app for ``settings`` (the database opens when the app starts)."""
+    settings = settings or Settings()
+    signer = TokenSigner(load_secret(settings.secret, settings.data_dir))
+    state: dict[str, Lobby] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(settings.database_url())
+        lobby = Lobby(storage, settings)
+        try:
+            await lobby.startup()
+            state["lobby"] = lobby
+            _app.state.lobby = lobby
+            yield
+        finally:
+            await lobby.shutdown()
+            storage.close()
+            state.pop("lobby", None)
+
+    app = FastAPI(title="konkun", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.settings = settings
+    app.state.signer = signer
+    _install_error_handlers(app)
+    app.add_middleware(BodyLimit)
+
+    def lobby() -> Lobby:
+        return state["lobby"]
+
+    def guest_of(request: Request, required: bool = True) -> Guest | None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if not header:
+            if required:
+                raise ProtocolError("unauthorized", "this needs a guest token: "
+                                    "Authorization: Bearer <token> (POST /api/guest)")
+            return None
+        if scheme.lower() != "bearer" or not token.strip():
+            raise ProtocolError("unauthorized", "malformed Authorization header: expected "
+                                "'Bearer <token>'")
+        return signer.verify(token.strip())
+
+    # -- HTTP API -----------------------------------------------------------------------
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True, "version": __version__}
+
+    @app.post("/api/guest")
+    async def guest(request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        token, new_guest = signer.issue(clean_nickname(body.get("nickname")))
+        return {"token": token, "player_id": new_guest.player_id,
+                "nickname": new_guest.nickname}
+
+    @app.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        who = guest_of(request)
+        assert who is not None
+        return {"player_id": who.player_id, "nickname": who.nickname}
+
+    @app.get("/api/bots")
+    async def bots() -> dict[str, Any]:
+        return {"bots": offered_bots()}
+
+    @app.get("/api/catalog")
+    async def catalog() -> dict[str, Any]:
+        return {"games": [get_game(name).catalog() for name in game_names()]}
+
+    @app.get("/api/tables")
+    async def list_tables(status: str | None = None) -> dict[str, Any]:
+        if status == "finished":
+            return {"tables": await lobby().finished_tables()}
+        if status not in (None, "", "open"):
+            raise ProtocolError("bad_request", f"unknown status {status!r}: expected "
+                                "'open' or 'finished'", status)
+        return {"tables": [t.summary() for t in lobby().open_tables()]}
+
+    @app.get("/api/games")
+    async def finished_games() -> dict[str, Any]:
+        return {"games": await lobby().finished_tables()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> dict[str, Any]:
+        guest_of(request, required=False)  # a token, when given, must verify
+        body = await _json_body(request)
+        game = body.get("game")
+        if not isinstance(game, str):
+            raise ProtocolError("unknown_game", "field 'game' must name a game: "
+                                + " or ".join(repr(n) for n in game_names()), game)
+        variant = body.get("variant")
+        if variant is not None and not isinstance(variant, str):
+            raise ProtocolError("unknown_game", "field 'variant' must be a string", variant)
+        num_seats = require_int(body, "seats")
+        table = await lobby().create_table(
+            game, variant or None, num_seats, rule_texts(body.get("rules")),
+            bot_seats(body.get("bots"), num_seats))
+        return table.summary()
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        return (await lobby().get_table(table_id)).summary()
+
+    @app.post("/api/tables/{table_id}/sit")
+    async def sit(table_id: str, request: Request) -> dict[str, Any]:
+        who = guest_of(request)
+        assert who is not None
+        table = await lobby().get_table(table_id)
+        body = await _json_body(request)
+        await lobby().sit(table, who, require_int(body, "seat"))
+        return table.summary()
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, request: Request) -> dict[str, Any]:
+        who = guest_of(request)
+        assert who is not None
+        table = await lobby().get_table(table_id)
+        await lobby().leave(table, who)
+        return table.summary()
+
+    @app.get("/api/tables/{table_id}/hint")
+    async def hint(table_id: str, request: Request) -> dict[str, Any]:
+        who = guest_of(request)
+        assert who is not None
+        return await _hint(lobby(), await lobby().get_table(table_id), who)
+
+    @app.get("/api/games/{table_id}/replay")
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str, seat: str | None = None) -> dict[str, Any]:
+        return await lobby().replay(table_id, seat)
+
+    # -- pages --------------------------------------------------------------------------
+
+    static = settings.static_path()
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Any:
+        return _page(static, "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Any:
+        return _page(static, "table.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> Any:
+        return _page(static, "replay.html")
+
+    # -- WebSocket ----------------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await _serve_socket(websocket, table_id, lobby(), signer, settings)
+
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ProtocolError)
+    async def protocol_error(_request: Request, error: ProtocolError) -> JSONResponse:
+        return JSONResponse(error.payload(), status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, error: RequestValidationError) \
+            -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}"
+                             for e in error.errors())
+        return JSONResponse(error_payload("bad_request", f"bad request: {problems}"),
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = "not_found" if error.status_code == 404 else "bad_request"
+        return JSONResponse(error_payload(code, str(error.detail)),
+                            status_code=error.status_code)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=error)
+        return JSONResponse(error_payload("internal", "internal error; nothing was changed"),
+                            status_code=500)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_request", "request body is not valid JSON",
+                            raw.decode("utf-8", "replace")) from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_request", "request body must be a JSON object", data)
+    return data
+
+
+def _page(static: Path, name: str) -> Any:
+    for candidate in (static / name, static / "index.html"):
+        if candidate.is_file():
+            return FileResponse(candidate, media_type="text/html")
+    return HTMLResponse("<!doctype html><title>konkun</title><p>konkun is running; the "
+                        "browser page is not installed.</p>")
+
+
+async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
+    """A greedy bot's suggestion for the caller's seat, when it is to act."""
+    seat = table.seat_of(who.player_id)
+    if seat is None:
+        raise ProtocolError("not_seated", "you hold no seat at this table")
+    async with table.lock:
+        if table.match is None or table.status != "playing":
+            raise ProtocolError("not_started" if table.status == "waiting" else "game_over",
+                                "there is no move to hint")
+        if table.to_move != seat:
+            raise ProtocolError("not_your_turn", f"seat {seat} is not to act")
+        observation = table.match.deal.observe(seat)
+        turn = table.turn
+        deal = table.match.deal
+    try:
+        adviser = BotSeat("greedy", table.adapter.name)
+    except KonkunError:
+        adviser = BotSeat("random", table.adapter.name)
+    loop = asyncio.get_running_loop()
+    action = await loop.run_in_executor(None, adviser.choose, observation)
+    return {"action": deal.format_action(action), "turn": turn, "bot": adviser.spec}
+
+
+async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
+                        signer: TokenSigner, settings: Settings) -> None:
+    """One WebSocket client of one table, from accept to close."""
+    await websocket.accept()
+    token = websocket.query_params.get("token")
+    guest: Guest | None = None
+    try:
+        if token:
+            guest = signer.verify(token)
+    except ProtocolError as error:
+        await _refuse(websocket, error, CLOSE_UNAUTHORIZED)
+        return
+    try:
+        table = await lobby.get_table(table_id)
+    except ProtocolError as error:
+        await _refuse(websocket, error, CLOSE_UNKNOWN_TABLE)
+        return
+    connection = Connection(guest, TokenBucket(settings.rate_burst, settings.rate_per_second))
+    try:
+        lobby.attach(table, connection)
+    except ProtocolError as error:
+        await _refuse(websocket, error, CLOSE_TRY_LATER)
+        return
+    writer = asyncio.get_running_loop().create_task(_write(websocket, connection))
+    try:
+        while not connection.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await _handle(lobby, table, connection, message)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        lobby.detach(table, connection)
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _refuse(websocket: WebSocket, error: ProtocolError, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_json(error.payload())
+        await websocket.close(code=code, reason=error.code)
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    """Send the connection's queued messages in order until it closes."""
+    try:
+        while True:
+            text = await connection.queue.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+    except Exception:  # the client went away; the reader notices and detaches
+        connection.closed = True
+    finally:
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def _handle(lobby: Lobby, table: Table, connection: Connection,
+                  message: Message) -> None:
+    """Answer one client message; errors go back to the sender and change nothing."""
+    if not connection.bucket.take():
+        now = time.monotonic()
+        if now - connection.last_limited >= 1.0:
+            connection.last_limited = now
+            connection.send(error_payload("rate_limited", "too many messages: slow down; "
+                                          "this one was ignored"))
+        return
+    try:
+        parsed = parse_client_message(message.get("text") if "text" in message
+                                      else message.get("bytes"))
+        if isinstance(parsed, PingMessage):
+            connection.send({"type": "pong"})
+        elif isinstance(parsed, ActionMessage):
+            await lobby.play(table, connection.player_id, parsed.action, parsed.turn)
+        elif isinstance(parsed, SitMessage):
+            if connection.guest is None:
+                raise ProtocolError("unauthorized", "taking a seat needs a guest token")
+            await lobby.sit(table, connection.guest, parsed.seat)
+        elif isinstance(parsed, LeaveMessage):
+            if connection.guest is None:
+                raise ProtocolError("not_seated", "you hold no seat at this table")
+            await lobby.leave(table, connection.guest)
+    except ProtocolError as error:
+        connection.send(error.payload())
+    except Exception:
+        log.exception("unexpected error on table %s", table.id)
+        connection.send(error_payload("internal", "internal error; nothing was changed"))

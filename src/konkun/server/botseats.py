@@ -1,0 +1,74 @@
+"""Bot seats: bot specs checked for a game, and the bots that play them.
+
+A bot gets one seat's observation and its legal actions, never the deal (see
+:mod:`konkun.bots.base`). The server asks it for a move in a worker thread.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Hashable
+from typing import Any
+
+from konkun.errors import KonkunError
+from konkun.game import Observation
+from konkun.server.protocol import ProtocolError
+
+OFFERED = (
+    ("random", "Random", "plays a random legal move"),
+    ("greedy", "Greedy", "takes the best move it sees at once"),
+    ("ismcts:time=1.0", "Strong", "searches for a second (ISMCTS)"),
+)
+"""The specs the lobby offers, weakest first."""
+
+MAX_ITERATIONS = 1_000_000
+
+
+def offered_bots() -> list[dict[str, str]]:
+    """The bot specs the lobby offers: ``[{"spec", "name", "description"}]``."""
+    return [{"spec": spec, "name": name, "description": description}
+            for spec, name, description in OFFERED]
+
+
+def check_bot_spec(spec: str, game: str, max_seconds: float) -> str:
+    """The canonical text of ``spec`` after checking it makes a bot for ``game`` within
+    the server's limits; raise ``unknown_bot`` otherwise."""
+    from konkun.bots import BotSpec
+
+    try:
+        parsed = BotSpec.parse(spec)
+        budget = parsed.budget()
+        parsed.create(game)
+    except KonkunError as error:
+        raise ProtocolError("unknown_bot", str(error), spec) from None
+    if budget.seconds is not None and budget.seconds > max_seconds:
+        raise ProtocolError(
+            "unknown_bot", f"bot spec {spec!r} thinks {budget.seconds:g} s a move; "
+            f"this server allows at most {max_seconds:g} s", spec)
+    if budget.iterations is not None and budget.iterations > MAX_ITERATIONS:
+        raise ProtocolError(
+            "unknown_bot", f"bot spec {spec!r} asks for {budget.iterations} iterations; "
+            f"this server allows at most {MAX_ITERATIONS}", spec)
+    return str(parsed)
+
+
+class BotSeat:
+    """The bot playing one seat of one table, with its own random source."""
+
+    def __init__(self, spec: str, game: str) -> None:
+        from konkun.bots import BotSpec, Budget
+
+        parsed = BotSpec.parse(spec)
+        self.spec = str(parsed)
+        self.bot = parsed.create(game)
+        self.budget = parsed.budget().or_default(Budget(seconds=1.0))
+        self.rng = random.Random(secrets.randbits(64))
+
+    def choose(self, observation: Observation[Any]) -> Hashable:
+        """The bot's action for the seat of ``observation`` (runs in a worker thread)."""
+        legal = tuple(observation.legal_actions())
+        action: Hashable = self.bot.choose(observation, legal, self.rng, self.budget)
+        if action not in legal:
+            action = self.rng.choice(legal)
+        return action

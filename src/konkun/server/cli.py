@@ -1,0 +1,81 @@
+"""``konkun serve``: start the web app and print the address to open."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from konkun.errors import KonkunError
+
+WS_MAX_FRAME = 64 * 1024
+"""WebSocket frames over this many bytes close the connection (uvicorn's ``ws_max_size``)."""
+
+
+class ServeError(KonkunError):
+    """``konkun serve`` cannot start (bad address, database URL, port in use, ...)."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``konkun serve`` to the command line."""
+    parser = subparsers.add_parser(
+        "serve", help="start the web app (lobby, tables, replays)",
+        description="Start the konkun web app and print the address to open.")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--db", metavar="URL", default=None,
+                        help="SQLAlchemy database URL (default: SQLite in the data directory)")
+    parser.add_argument("--data-dir", metavar="DIR", default="konkun-data", type=Path,
+                        help="holds the SQLite database and the token secret "
+                             "(default ./konkun-data, created on demand)")
+    parser.add_argument("--secret", default=None,
+                        help="token-signing secret (default $KONKUN_SECRET, else a file in "
+                             "the data directory)")
+    parser.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
+                        help="pause before each bot move (default 0.4)")
+    parser.add_argument("--log-level", default="warning",
+                        choices=["critical", "error", "warning", "info", "debug"])
+    parser.set_defaults(handler=serve)
+
+
+def serve(namespace: argparse.Namespace) -> int:
+    """Run the server until interrupted."""
+    import uvicorn
+
+    from konkun.server.app import create_app
+    from konkun.server.config import Settings
+
+    if not 0 <= namespace.port <= 65535:
+        raise ServeError(f"invalid port {namespace.port!r}: expected 0..65535")
+    if namespace.bot_delay < 0:
+        raise ServeError(f"invalid --bot-delay {namespace.bot_delay!r}: expected >= 0")
+    settings = Settings(db_url=namespace.db, data_dir=namespace.data_dir,
+                        secret=namespace.secret, bot_delay=namespace.bot_delay)
+    try:
+        from sqlalchemy.engine import make_url
+
+        make_url(settings.database_url())
+        app = create_app(settings)
+    except (ValueError, OSError) as error:
+        raise ServeError(f"cannot start: {error}") from None
+    shown = "localhost" if namespace.host in {"127.0.0.1", "0.0.0.0", "::"} else namespace.host
+    print(f"konkun: open http://{shown}:{namespace.port}/  (database "
+          f"{_safe_url(settings.database_url())}; Ctrl-C stops)", flush=True)
+    config = uvicorn.Config(app, host=namespace.host, port=namespace.port,
+                            ws_max_size=WS_MAX_FRAME, log_level=namespace.log_level,
+                            lifespan="on")
+    server = uvicorn.Server(config)
+    server.run()
+    if not server.started:
+        print(f"konkun: could not start on {namespace.host}:{namespace.port}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _safe_url(url: str) -> str:
+    """A database URL with its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

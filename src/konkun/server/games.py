@@ -1,0 +1,120 @@
+"""The games a table can play: a small registry of per-game adapters.
+
+The server is written once against the protocols of :mod:`konkun.game`; an adapter says, for
+one game, which variants and seat counts it has, how to build its rules from ``{name: text}``
+options, and how to start a :class:`~konkun.game.Match` from (rules, seats, seed). A match is
+replayed by starting it from the same seed and playing the stored actions again.
+
+Konchinka and Kunken register themselves here lazily (their engines are imported the first
+time a table of theirs is made); tests add small fake games with :func:`register_game`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from konkun.errors import InvalidRuleError
+from konkun.game import Match
+
+RulesFactory = Callable[[str | None, Mapping[str, str], int], Any]
+"""Builds a game's rules value from (variant, rule option texts, number of seats); raises
+:class:`~konkun.errors.InvalidRuleError` for an unknown option or a value it does not take."""
+
+MatchFactory = Callable[[Any, int, "int | str"], Match[Any]]
+"""Starts a match from (rules value, number of seats, seed)."""
+
+
+@dataclass(frozen=True)
+class GameAdapter:
+    """How the server plays one game."""
+
+    name: str
+    min_seats: int
+    max_seats: int
+    make_rules: RulesFactory
+    new_match: MatchFactory
+    variants: tuple[str, ...] = ()
+    """The named variants (the first is the default); empty when the game has none."""
+    defaults: Callable[[], dict[str, str]] = field(default=dict)
+    """The default value text of every rule option (for the lobby's form)."""
+
+    def check(self, variant: str | None, rules: Mapping[str, str], num_seats: int) -> Any:
+        """The rules value for a new table, after checking variant and seat count."""
+        if self.variants:
+            if variant is None:
+                variant = self.variants[0]
+            if variant not in self.variants:
+                raise InvalidRuleError(
+                    f"unknown {self.name} variant {variant!r}: expected "
+                    + " or ".join(repr(v) for v in self.variants))
+        elif variant not in (None, ""):
+            raise InvalidRuleError(f"{self.name} has no variants, got {variant!r}")
+        if isinstance(num_seats, bool) or not isinstance(num_seats, int) \
+                or not self.min_seats <= num_seats <= self.max_seats:
+            raise InvalidRuleError(
+                f"{self.name} is played by {self.min_seats} to {self.max_seats} seats, "
+                f"got {num_seats!r}")
+        return self.make_rules(variant if self.variants else None, rules, num_seats)
+
+    def replay(self, rules: Any, num_seats: int, seed: int | str,
+               actions: list[str]) -> Match[Any]:
+        """The match after playing ``actions`` (texts) from the start; each is validated."""
+        match = self.new_match(rules, num_seats, seed)
+        for text in actions:
+            match.play(match.deal.parse_action(text))
+        return match
+
+    def catalog(self) -> dict[str, Any]:
+        """What the lobby shows of this game (``GET /api/catalog``)."""
+        return {"game": self.name, "variants": list(self.variants),
+                "min_seats": self.min_seats, "max_seats": self.max_seats,
+                "rules": self.defaults()}
+
+
+_GAMES: dict[str, GameAdapter] = {}
+_LAZY: dict[str, str] = {
+    "konchinka": "konkun.server.engines:konchinka_adapter",
+    "kunken": "konkun.server.engines:kunken_adapter",
+}
+
+
+def register_game(adapter: GameAdapter) -> None:
+    """Make ``adapter``'s game playable at new tables (replaces one of the same name)."""
+    _GAMES[adapter.name] = adapter
+
+
+def unregister_game(name: str) -> None:
+    """Forget a registered game (tests)."""
+    _GAMES.pop(name, None)
+
+
+def get_game(name: str) -> GameAdapter:
+    """The adapter of game ``name``; raise :class:`KeyError` when there is none."""
+    if name in _GAMES:
+        return _GAMES[name]
+    target = _LAZY.get(name)
+    if target is None:
+        raise KeyError(name)
+    module, _, attribute = target.partition(":")
+    try:
+        factory: Callable[[], GameAdapter] = getattr(importlib.import_module(module), attribute)
+        adapter = factory()
+    except (ImportError, AttributeError) as error:  # the engine is not there (yet)
+        raise KeyError(name) from error
+    _GAMES[name] = adapter
+    return adapter
+
+
+def game_names() -> list[str]:
+    """Every game a table can play now."""
+    names = []
+    for name in sorted({*_LAZY, *_GAMES}):
+        try:
+            get_game(name)
+        except KeyError:
+            continue
+        names.append(name)
+    return names

@@ -1,0 +1,231 @@
+"""The messages of the web protocol (``docs/protocol.md``): parsing, validation and errors.
+
+Every bad input becomes a :class:`ProtocolError` with a stable ``code``, a human message and
+the offending input; :func:`error_payload` turns it into the JSON both HTTP and WebSocket
+clients receive. Nothing here touches a table: a message that fails here changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+MAX_MESSAGE_BYTES = 4096
+"""The largest WebSocket message the server reads (bytes of UTF-8)."""
+
+MAX_BODY_BYTES = 16 * 1024
+"""The largest HTTP request body the server reads."""
+
+MAX_NICKNAME = 24
+MAX_ACTION_TEXT = 512
+MAX_RULE_TEXT = 64
+MAX_RULES = 32
+MAX_BOT_SPEC = 64
+
+HTTP_STATUS = {
+    "bad_request": 400,
+    "unknown_table": 404,
+    "unknown_game": 400,
+    "invalid_rule": 400,
+    "unknown_bot": 400,
+    "unauthorized": 401,
+    "seat_taken": 409,
+    "bad_seat": 400,
+    "not_seated": 403,
+    "not_waiting": 409,
+    "not_started": 409,
+    "not_your_turn": 409,
+    "stale_turn": 409,
+    "invalid_action": 400,
+    "illegal_move": 409,
+    "game_over": 409,
+    "not_finished": 409,
+    "too_large": 413,
+    "rate_limited": 429,
+    "too_many_tables": 503,
+    "too_many_connections": 503,
+    "storage": 503,
+    "not_found": 404,
+    "internal": 500,
+}
+"""The HTTP status of each error code."""
+
+_MISSING = object()
+
+
+class ProtocolError(Exception):
+    """A bad input, reported to the client as ``{"type": "error", "code", "message"}``."""
+
+    def __init__(self, code: str, message: str, input: Any = _MISSING) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.input = input
+
+    @property
+    def status(self) -> int:
+        """The HTTP status for this error."""
+        return HTTP_STATUS.get(self.code, 400)
+
+    def payload(self) -> dict[str, Any]:
+        """The error as the JSON object sent to the client."""
+        return error_payload(self.code, self.message, self.input)
+
+
+def error_payload(code: str, message: str, input: Any = _MISSING) -> dict[str, Any]:
+    """The error message ``{"type": "error", "code", "message"[, "input"]}``."""
+    payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if input is not _MISSING:
+        payload["input"] = _echo(input)
+    return payload
+
+
+def _echo(value: Any) -> Any:
+    """The offending input, cut short so that an error never grows a message."""
+    if isinstance(value, str) and len(value) > 200:
+        return value[:200] + "…"
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 200 else text[:200] + "…"
+
+
+@dataclass(frozen=True)
+class ActionMessage:
+    """``{"type": "action", "action": text, "turn": n}``: play for the sender's seat."""
+
+    action: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class SitMessage:
+    """``{"type": "sit", "seat": i}``: take a seat."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class LeaveMessage:
+    """``{"type": "leave"}``: free the sender's seat while the table waits."""
+
+
+@dataclass(frozen=True)
+class PingMessage:
+    """``{"type": "ping"}``: answered with ``{"type": "pong"}``."""
+
+
+ClientMessage = ActionMessage | SitMessage | LeaveMessage | PingMessage
+
+
+def parse_client_message(text: str | bytes | None) -> ClientMessage:
+    """Read one WebSocket message from a client; raise :class:`ProtocolError` when it is
+    too large, not JSON, not an object, of an unknown type or with a bad field."""
+    if text is None or isinstance(text, bytes):
+        raise ProtocolError("bad_request", "messages must be JSON text frames, not binary")
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"message of {len(text.encode('utf-8', 'replace'))} bytes is over "
+            f"the limit of {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_request", "message is not valid JSON", text) from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_request", "message must be a JSON object", data)
+    kind = data.get("type")
+    if kind == "action":
+        action = require_str(data, "action", MAX_ACTION_TEXT)
+        return ActionMessage(action=action, turn=require_int(data, "turn"))
+    if kind == "sit":
+        return SitMessage(seat=require_int(data, "seat"))
+    if kind == "leave":
+        return LeaveMessage()
+    if kind == "ping":
+        return PingMessage()
+    raise ProtocolError(
+        "bad_request",
+        f"unknown message type {kind!r}: expected 'action', 'sit', 'leave' or 'ping'", data)
+
+
+def require_str(data: dict[str, Any], field: str, limit: int) -> str:
+    """The text field ``field`` of a message; raise ``bad_request`` when absent or too long."""
+    value = data.get(field)
+    if not isinstance(value, str):
+        raise ProtocolError("bad_request", f"field {field!r} must be a string", value)
+    if len(value) > limit:
+        raise ProtocolError("bad_request", f"field {field!r} is over {limit} characters", value)
+    return value
+
+
+def require_int(data: dict[str, Any], field: str) -> int:
+    """The integer field ``field`` of a message; raise ``bad_request`` otherwise."""
+    value = data.get(field)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProtocolError("bad_request", f"field {field!r} must be an integer", value)
+    if not -(2**31) <= value < 2**31:
+        raise ProtocolError("bad_request", f"field {field!r} is out of range", value)
+    return value
+
+
+def clean_nickname(nickname: object) -> str:
+    """A nickname, trimmed; raise ``bad_request`` for an empty, long or control-laden one."""
+    if not isinstance(nickname, str):
+        raise ProtocolError("bad_request", "nickname must be a string", nickname)
+    name = " ".join(nickname.split())
+    if not name:
+        raise ProtocolError("bad_request", "nickname must not be empty", nickname)
+    if len(name) > MAX_NICKNAME:
+        raise ProtocolError(
+            "bad_request", f"nickname is over {MAX_NICKNAME} characters", nickname)
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ProtocolError("bad_request", "nickname holds control characters", nickname)
+    return name
+
+
+def rule_texts(rules: object) -> dict[str, str]:
+    """Rule options as ``{name: text}``; numbers and booleans become text (``true``)."""
+    if rules is None:
+        return {}
+    if not isinstance(rules, dict):
+        raise ProtocolError("bad_request", "rules must be an object {name: value}", rules)
+    if len(rules) > MAX_RULES:
+        raise ProtocolError("bad_request", f"more than {MAX_RULES} rule options", rules)
+    texts: dict[str, str] = {}
+    for name, value in rules.items():
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, int | float | str):
+            text = str(value).strip()
+        else:
+            raise ProtocolError(
+                "invalid_rule", f"rule {name!r} must be a string, number or boolean", value)
+        if len(str(name)) > MAX_RULE_TEXT or len(text) > MAX_RULE_TEXT:
+            raise ProtocolError("invalid_rule", f"rule {name!r} is too long", value)
+        texts[str(name).strip()] = text
+    return texts
+
+
+def bot_seats(bots: object, num_seats: int) -> dict[int, str]:
+    """Bot seats as ``{seat: spec}`` from ``{"1": "greedy", ...}``; seats checked."""
+    if bots is None:
+        return {}
+    if not isinstance(bots, dict):
+        raise ProtocolError("bad_request", "bots must be an object {seat: spec}", bots)
+    seats: dict[int, str] = {}
+    for key, spec in bots.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            raise ProtocolError("bad_seat", f"bot seat {key!r} is not a seat number",
+                                key) from None
+        if not 0 <= seat < num_seats:
+            raise ProtocolError(
+                "bad_seat", f"bot seat {seat} is out of range 0..{num_seats - 1}", key)
+        if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_BOT_SPEC:
+            raise ProtocolError("unknown_bot", f"bot spec for seat {seat} must be a short "
+                                "non-empty string", spec)
+        seats[seat] = spec.strip()
+    return seats

@@ -1,0 +1,214 @@
+"""Storage: tables and their actions in any SQLAlchemy database (SQLite by default).
+
+The game record is the source of truth. A table row holds the game, variant, rules, seats,
+the secret seed and the status; the ``actions`` table is append-only, one row per accepted
+action, numbered from 0 within its table (the pair is the primary key, so two writers can
+never store two different actions at one turn). Everything else (the match, every view) is
+rebuilt by replaying the actions.
+
+All methods are synchronous and short; the server runs them in one storage thread so that
+the event loop never waits on the disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    delete,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+DEFAULT_DATA_DIR = Path("konkun-data")
+DB_FILE = "konkun.sqlite3"
+
+
+def default_db_url(data_dir: Path) -> str:
+    """The embedded SQLite database in ``data_dir`` (created on demand)."""
+    return f"sqlite:///{(data_dir / DB_FILE).resolve()}"
+
+
+def now_text() -> str:
+    """The current UTC time as ISO 8601 text (seconds)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the konkun schema."""
+
+
+class TableRow(Base):
+    """One table: what it plays, who sits where, its secret seed and its status."""
+
+    __tablename__ = "konkun_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    variant: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rules: Mapped[dict[str, str]] = mapped_column(JSON)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    seed: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[str] = mapped_column(String(40))
+    started_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    finished_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    totals: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+
+
+class ActionRow(Base):
+    """One accepted action of a table, in order (``turn`` 0, 1, 2, ...)."""
+
+    __tablename__ = "konkun_actions"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("konkun_tables.id"), primary_key=True)
+    turn: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(512))
+    played_at: Mapped[str] = mapped_column(String(40))
+
+
+@dataclass
+class StoredTable:
+    """A table as read back from the database, with its actions in order."""
+
+    id: str
+    game: str
+    variant: str | None
+    rules: dict[str, str]
+    seats: list[dict[str, Any]]
+    seed: str | None
+    status: str
+    created_at: str
+    started_at: str | None = None
+    finished_at: str | None = None
+    winner: int | None = None
+    totals: list[int] | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    """(seat, action text) for each turn, in order."""
+
+
+def _stored(row: TableRow, actions: list[tuple[int, str]] | None = None) -> StoredTable:
+    return StoredTable(
+        id=row.id, game=row.game, variant=row.variant, rules=dict(row.rules),
+        seats=[dict(s) for s in row.seats], seed=row.seed, status=row.status,
+        created_at=row.created_at, started_at=row.started_at, finished_at=row.finished_at,
+        winner=row.winner, totals=list(row.totals) if row.totals is not None else None,
+        actions=actions or [])
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get their directory created and WAL journaling,
+    in-memory SQLite one shared connection (so every thread sees the same database)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    database = parsed.database or ""
+    if database in {"", ":memory:"} or database.startswith("file::memory:"):
+        return create_engine(url, poolclass=StaticPool,
+                             connect_args={"check_same_thread": False})
+    Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine
+
+
+class Storage:
+    """The tables and actions of one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    def _session(self) -> Session:
+        return self._sessions()
+
+    def create_table(self, table: StoredTable) -> None:
+        """Store a new table."""
+        with self._session() as session, session.begin():
+            session.add(TableRow(
+                id=table.id, game=table.game, variant=table.variant, rules=table.rules,
+                seats=table.seats, seed=table.seed, status=table.status,
+                created_at=table.created_at, started_at=table.started_at))
+
+    def update_table(self, table_id: str, values: dict[str, Any]) -> None:
+        """Change some columns of a table (seats, seed, status, winner, totals, times)."""
+        with self._session() as session, session.begin():
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+    def append_action(self, table_id: str, turn: int, seat: int, action: str) -> None:
+        """Store one accepted action; committed when this returns."""
+        with self._session() as session, session.begin():
+            session.add(ActionRow(table_id=table_id, turn=turn, seat=seat, action=action,
+                                  played_at=now_text()))
+
+    def delete_action(self, table_id: str, turn: int) -> None:
+        """Remove an action stored at ``turn`` (undo of a write whose apply failed)."""
+        with self._session() as session, session.begin():
+            session.execute(delete(ActionRow).where(
+                ActionRow.table_id == table_id, ActionRow.turn == turn))
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """A table with its actions, or ``None`` when there is no such table."""
+        with self._session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            return _stored(row, self._actions(session, table_id))
+
+    def load_unfinished(self) -> list[StoredTable]:
+        """Every table still waiting or playing, with its actions (for a restart)."""
+        with self._session() as session:
+            rows = session.scalars(select(TableRow).where(TableRow.status != "finished")
+                                   .order_by(TableRow.created_at)).all()
+            return [_stored(row, self._actions(session, row.id)) for row in rows]
+
+    def list_tables(self, status: str, limit: int = 200) -> list[StoredTable]:
+        """Tables of one status, newest first, without their actions."""
+        with self._session() as session:
+            order = (TableRow.finished_at if status == "finished" else TableRow.created_at)
+            rows = session.scalars(select(TableRow).where(TableRow.status == status)
+                                   .order_by(order.desc()).limit(limit)).all()
+            return [_stored(row) for row in rows]
+
+    def count_actions(self, table_id: str) -> int:
+        """How many actions a table has stored."""
+        with self._session() as session:
+            return int(session.scalar(select(func.count()).select_from(ActionRow)
+                                      .where(ActionRow.table_id == table_id)) or 0)
+
+    @staticmethod
+    def _actions(session: Session, table_id: str) -> list[tuple[int, str]]:
+        rows = session.execute(select(ActionRow.seat, ActionRow.action)
+                               .where(ActionRow.table_id == table_id)
+                               .order_by(ActionRow.turn)).all()
+        return [(int(seat), str(action)) for seat, action in rows]

@@ -1,0 +1,645 @@
+"""The lobby and its tables: the server's whole game state, checked by the engines.
+
+A :class:`Table` holds one match, its seats and its connections; the :class:`Lobby` makes,
+finds, restores and plays tables. The rules of play:
+
+- Only the server holds the state; every action is checked with the engine, then **stored**
+  (committed to the database), then applied, and only then broadcast, so an acknowledged
+  action survives any crash and a restart replays every unfinished table exactly.
+- Each connection receives its own seat's view (``Match.to_json(seat)``), a spectator the
+  view of no seat, so no message carries a card its receiver may not see.
+- One :class:`asyncio.Lock` per table serializes everything that changes it.
+- Bots think in worker threads; the event loop only applies their answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import string
+from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from konkun.cards import new_secret_seed
+from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError, KonkunError
+from konkun.game import Match
+from konkun.server.auth import Guest
+from konkun.server.botseats import BotSeat, check_bot_spec
+from konkun.server.config import Settings
+from konkun.server.games import GameAdapter, game_names, get_game
+from konkun.server.protocol import ProtocolError
+from konkun.server.ratelimit import TokenBucket
+from konkun.server.storage import Storage, StoredTable, now_text
+
+log = logging.getLogger("konkun.server")
+
+T = TypeVar("T")
+
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+SEND_QUEUE = 256
+"""Messages queued for one slow client before the server drops the connection."""
+
+
+def new_table_id() -> str:
+    """A fresh, unguessable table id (10 characters, lowercase letters and digits)."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
+
+
+@dataclass
+class SeatInfo:
+    """Who holds a seat: a human (player id and nickname), a bot (its spec) or nobody."""
+
+    kind: str = "empty"
+    player_id: str | None = None
+    name: str | None = None
+    bot: str | None = None
+
+    def stored(self) -> dict[str, Any]:
+        """The seat as stored in the database."""
+        return {"kind": self.kind, "player_id": self.player_id, "name": self.name,
+                "bot": self.bot}
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> SeatInfo:
+        """A seat read back from the database."""
+        return cls(kind=str(data.get("kind", "empty")), player_id=data.get("player_id"),
+                   name=data.get("name"), bot=data.get("bot"))
+
+
+class Connection:
+    """One WebSocket client: who it is, its rate limit and its queue of outgoing text."""
+
+    def __init__(self, guest: Guest | None, bucket: TokenBucket) -> None:
+        self.guest = guest
+        self.bucket = bucket
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
+        self.closed = False
+        self.last_limited = float("-inf")
+
+    @property
+    def player_id(self) -> str | None:
+        """The player id of the connection's token, or ``None`` for an anonymous one."""
+        return self.guest.player_id if self.guest else None
+
+    def send_text(self, text: str) -> None:
+        """Queue a message; a client too slow to take its messages is dropped."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def send(self, payload: dict[str, Any]) -> None:
+        """Queue a JSON message."""
+        self.send_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+
+    def close(self) -> None:
+        """Stop sending; the writer then closes the socket."""
+        if self.closed:
+            return
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+
+class Table:
+    """One table: its game, seats, status, match, stored actions and connections."""
+
+    def __init__(self, table_id: str, adapter: GameAdapter, variant: str | None,
+                 rules: dict[str, str], rules_value: Any, seats: list[SeatInfo],
+                 created_at: str) -> None:
+        self.id = table_id
+        self.adapter = adapter
+        self.variant = variant
+        self.rules = rules
+        self.rules_value = rules_value
+        self.seats = seats
+        self.created_at = created_at
+        self.status = "waiting"
+        self.seed: str | None = None
+        self.finished_at: str | None = None
+        self.winner: int | None = None
+        self.match: Match[Any] | None = None
+        self.actions: list[tuple[int, str]] = []
+        self.last: dict[str, Any] | None = None
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.bots: dict[int, BotSeat] = {}
+        self.bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def num_seats(self) -> int:
+        """How many seats the table has."""
+        return len(self.seats)
+
+    @property
+    def turn(self) -> int:
+        """The number of actions played in the match."""
+        return len(self.actions)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None`` when nobody is (waiting or finished)."""
+        if self.status != "playing" or self.match is None:
+            return None
+        return self.match.deal.to_move
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The seat ``player_id`` holds at this table, if any."""
+        if player_id is None:
+            return None
+        for number, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.player_id == player_id:
+                return number
+        return None
+
+    def is_connected(self, number: int) -> bool:
+        """Whether the seat's holder is here (bots always are)."""
+        seat = self.seats[number]
+        if seat.kind == "bot":
+            return True
+        if seat.kind != "human":
+            return False
+        return any(c.player_id == seat.player_id for c in self.connections)
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby and every client see it (``docs/protocol.md``)."""
+        spectators = sum(1 for c in self.connections if self.seat_of(c.player_id) is None)
+        return {
+            "id": self.id, "game": self.adapter.name, "variant": self.variant,
+            "rules": dict(self.rules), "num_seats": self.num_seats,
+            "seats": [{"seat": number, "kind": seat.kind, "name": seat.name,
+                       "bot": seat.bot, "connected": self.is_connected(number)}
+                      for number, seat in enumerate(self.seats)],
+            "status": self.status, "turn": self.turn, "to_move": self.to_move,
+            "winner": self.winner,
+            "totals": list(self.match.totals) if self.match is not None else None,
+            "spectators": spectators, "created_at": self.created_at,
+            "finished_at": self.finished_at, "link": f"/t/{self.id}",
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any] | None:
+        """The match as ``seat`` sees it (``None``: a spectator); ``None`` while waiting."""
+        return None if self.match is None else self.match.to_json(seat)
+
+    def stored(self) -> StoredTable:
+        """The table's row for the database (without actions)."""
+        return StoredTable(
+            id=self.id, game=self.adapter.name, variant=self.variant, rules=self.rules,
+            seats=[seat.stored() for seat in self.seats], seed=self.seed,
+            status=self.status, created_at=self.created_at)
+
+
+class Lobby:
+    """Every table of one server, with the storage and the bot workers they use."""
+
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.tables: dict[str, Table] = {}
+        self.connections = 0
+        self._storage_thread = ThreadPoolExecutor(1, thread_name_prefix="konkun-db")
+        self._bot_threads = ThreadPoolExecutor(
+            max(1, settings.bot_threads), thread_name_prefix="konkun-bot")
+        self._loading = asyncio.Lock()
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Bring every unfinished table back exactly where it was, and restart its bots."""
+        stored = await self._db(self.storage.load_unfinished)
+        for row in stored:
+            try:
+                table = await self._run(self._rebuild, row)
+            except (KonkunError, KeyError) as error:
+                log.error("table %s cannot be restored: %s", row.id, error)
+                continue
+            self.tables[table.id] = table
+            if table.status == "playing" and table.match is not None \
+                    and table.match.is_over():
+                await self._finish(table)
+            self._schedule_bots(table)
+
+    async def shutdown(self) -> None:
+        """Stop the bots and the worker threads; stored state is already complete."""
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for table in self.tables.values():
+            for connection in table.connections:
+                connection.close()
+        self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self._storage_thread.shutdown(wait=True)
+
+    async def _db(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._storage_thread, function, *args)
+
+    async def _run(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._bot_threads, function, *args)
+
+    def _rebuild(self, row: StoredTable) -> Table:
+        """A table from its stored row: the match replayed from the seed and actions."""
+        adapter = get_game(row.game)
+        rules_value = adapter.check(row.variant, row.rules, len(row.seats))
+        table = Table(row.id, adapter, row.variant, row.rules, rules_value,
+                      [SeatInfo.from_stored(s) for s in row.seats], row.created_at)
+        table.status = row.status
+        table.seed = row.seed
+        table.finished_at = row.finished_at
+        table.winner = row.winner
+        if row.status != "waiting" and row.seed is not None:
+            table.match = adapter.replay(rules_value, len(row.seats), row.seed,
+                                         [text for _seat, text in row.actions])
+            table.actions = list(row.actions)
+            if table.actions:
+                seat, text = table.actions[-1]
+                table.last = {"turn": table.turn, "actor": seat, "action": text}
+        if table.status == "playing":
+            table.bots = {n: BotSeat(s.bot, row.game) for n, s in enumerate(table.seats)
+                          if s.kind == "bot" and s.bot}
+        return table
+
+    # -- the lobby ----------------------------------------------------------------------
+
+    def open_tables(self) -> list[Table]:
+        """Tables waiting or playing, newest first."""
+        tables = [t for t in self.tables.values() if t.status != "finished"]
+        return sorted(tables, key=lambda t: t.created_at, reverse=True)
+
+    async def finished_tables(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Summaries of finished games, newest first (from the database)."""
+        rows = await self._db(self.storage.list_tables, "finished", limit)
+        return [stored_summary(row) for row in rows]
+
+    async def create_table(self, game: str, variant: str | None, num_seats: int,
+                           rules: dict[str, str], bots: dict[int, str]) -> Table:
+        """Make and store a new table; it starts at once when every seat is a bot."""
+        if sum(1 for t in self.tables.values() if t.status != "finished") \
+                >= self.settings.max_tables:
+            raise ProtocolError("too_many_tables", f"this server already holds "
+                                f"{self.settings.max_tables} open tables; try later")
+        try:
+            adapter = get_game(game)
+        except KeyError:
+            raise ProtocolError("unknown_game", f"unknown game {game!r}: expected "
+                                + " or ".join(repr(n) for n in game_names()), game) from None
+        try:
+            rules_value = adapter.check(variant, rules, num_seats)
+        except KonkunError as error:
+            raise ProtocolError("invalid_rule", str(error), rules) from None
+        if adapter.variants and variant is None:
+            variant = adapter.variants[0]
+        seats = [SeatInfo() for _ in range(num_seats)]
+        for number, spec in bots.items():
+            if not 0 <= number < num_seats:
+                raise ProtocolError("bad_seat", f"bot seat {number} is out of range "
+                                    f"0..{num_seats - 1}", number)
+            canonical = check_bot_spec(spec, game, self.settings.max_bot_seconds)
+            seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
+        table = Table(new_table_id(), adapter, variant if adapter.variants else None,
+                      rules, rules_value, seats, now_text())
+        await self._db(self.storage.create_table, table.stored())
+        self.tables[table.id] = table
+        async with table.lock:
+            await self._start_if_full(table)
+        return table
+
+    async def get_table(self, table_id: str) -> Table:
+        """The table ``table_id`` (finished ones are read back from the database)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        async with self._loading:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            row = await self._db(self.storage.load, table_id)
+            if row is None:
+                raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+            try:
+                table = await self._run(self._rebuild, row)
+            except (KonkunError, KeyError) as error:
+                raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
+                                    f"loaded: {error}", table_id) from None
+            self.tables[table_id] = table
+            return table
+
+    # -- seats --------------------------------------------------------------------------
+
+    async def sit(self, table: Table, guest: Guest, seat: int) -> None:
+        """Seat ``guest`` at ``seat``; the game starts when the last seat is taken."""
+        async with table.lock:
+            if table.status != "waiting":
+                raise ProtocolError("not_waiting", f"table {table.id} has already started",
+                                    seat)
+            if isinstance(seat, bool) or not isinstance(seat, int) \
+                    or not 0 <= seat < table.num_seats:
+                raise ProtocolError("bad_seat", f"seat {seat!r} is out of range "
+                                    f"0..{table.num_seats - 1}", seat)
+            held = table.seat_of(guest.player_id)
+            if held is not None:
+                raise ProtocolError("seat_taken", f"you already sit at seat {held}", seat)
+            if table.seats[seat].kind != "empty":
+                raise ProtocolError("seat_taken", f"seat {seat} is taken", seat)
+            seats = list(table.seats)
+            seats[seat] = SeatInfo(kind="human", player_id=guest.player_id,
+                                   name=guest.nickname)
+            await self._store_seats(table, seats)
+            table.seats = seats
+            if not await self._start_if_full(table):
+                self.broadcast(table)
+
+    async def leave(self, table: Table, guest: Guest) -> None:
+        """Free the seat ``guest`` holds while the table waits."""
+        async with table.lock:
+            if table.status != "waiting":
+                raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                    "a seat cannot be left during the game")
+            held = table.seat_of(guest.player_id)
+            if held is None:
+                raise ProtocolError("not_seated", "you hold no seat at this table")
+            seats = list(table.seats)
+            seats[held] = SeatInfo()
+            await self._store_seats(table, seats)
+            table.seats = seats
+            self.broadcast(table)
+
+    async def _store_seats(self, table: Table, seats: list[SeatInfo]) -> None:
+        try:
+            await self._db(self.storage.update_table, table.id,
+                           {"seats": [s.stored() for s in seats]})
+        except Exception as error:
+            log.exception("storing the seats of table %s failed", table.id)
+            raise ProtocolError("storage", "the seat could not be stored; try again") \
+                from error
+
+    async def _start_if_full(self, table: Table) -> bool:
+        """Deal when no seat is empty (call with the table's lock held)."""
+        if table.status != "waiting" or any(s.kind == "empty" for s in table.seats):
+            return False
+        seed = new_secret_seed()
+        match = table.adapter.new_match(table.rules_value, table.num_seats, seed)
+        bots = {n: BotSeat(s.bot, table.adapter.name) for n, s in enumerate(table.seats)
+                if s.kind == "bot" and s.bot}
+        try:
+            await self._db(self.storage.update_table, table.id,
+                           {"seed": seed, "status": "playing", "started_at": now_text()})
+        except Exception as error:
+            log.exception("starting table %s failed", table.id)
+            raise ProtocolError("storage", "the game could not be started; try again") \
+                from error
+        table.seed, table.match, table.bots, table.status = seed, match, bots, "playing"
+        self.broadcast(table)
+        self._schedule_bots(table)
+        return True
+
+    # -- play ---------------------------------------------------------------------------
+
+    async def play(self, table: Table, player_id: str | None, text: str, turn: int) -> None:
+        """Play action ``text`` for the seat ``player_id`` holds, if ``turn`` is current.
+
+        Raises :class:`ProtocolError` (and changes nothing) for an action out of turn,
+        stale, malformed or illegal.
+        """
+        async with table.lock:
+            seat = table.seat_of(player_id)
+            if seat is None:
+                raise ProtocolError("not_seated", "spectators cannot play: take a seat "
+                                    "first", text)
+            self._check_playing(table, text)
+            if turn != table.turn:
+                raise ProtocolError("stale_turn", f"turn {turn} is not the current turn "
+                                    f"{table.turn}; the state has moved on", turn)
+            if table.to_move != seat:
+                raise ProtocolError("not_your_turn", f"seat {seat} is not to act: seat "
+                                    f"{table.to_move} is", text)
+            action = self._parse(table, text)
+            await self._apply(table, seat, action)
+
+    @staticmethod
+    def _check_playing(table: Table, text: object) -> None:
+        if table.status == "waiting":
+            raise ProtocolError("not_started", "the game has not started: seats are free",
+                                text)
+        if table.status == "finished" or table.match is None or table.match.is_over():
+            raise ProtocolError("game_over", "the game is over", text)
+
+    @staticmethod
+    def _parse(table: Table, text: str) -> Hashable:
+        """The action ``text`` names, if it is legal now."""
+        assert table.match is not None
+        deal = table.match.deal
+        try:
+            action: Hashable = deal.parse_action(text)
+        except InvalidNotationError as error:
+            raise ProtocolError("invalid_action", str(error), text) from None
+        except KonkunError as error:
+            raise ProtocolError("invalid_action", str(error), text) from None
+        if not deal.is_legal(action):
+            reason = f"illegal move {text!r}"
+            try:
+                deal.copy().play(action)
+            except GameOverError as error:
+                raise ProtocolError("game_over", str(error), text) from None
+            except KonkunError as error:
+                reason = str(error)
+            raise ProtocolError("illegal_move", reason, text)
+        return action
+
+    async def _apply(self, table: Table, seat: int, action: Hashable) -> None:
+        """Store, then apply, then broadcast one legal action (lock held)."""
+        assert table.match is not None
+        text = table.match.deal.format_action(action)
+        turn = table.turn
+        try:
+            await self._db(self.storage.append_action, table.id, turn, seat, text)
+        except Exception as error:
+            log.exception("storing action %r of table %s failed", text, table.id)
+            raise ProtocolError("storage", "the action could not be stored; nothing was "
+                                "played, try again", text) from error
+        try:
+            table.match.play(action)
+        except KonkunError as error:  # checked legal above: only a broken engine gets here
+            with contextlib.suppress(Exception):
+                await self._db(self.storage.delete_action, table.id, turn)
+            raise ProtocolError("illegal_move", str(error), text) from None
+        table.actions.append((seat, text))
+        table.last = {"turn": table.turn, "actor": seat, "action": text}
+        if table.match.is_over():
+            await self._finish(table)
+        self.broadcast(table)
+
+    async def _finish(self, table: Table) -> None:
+        assert table.match is not None
+        table.status = "finished"
+        table.finished_at = now_text()
+        table.winner = table.match.winner()
+        table.bots = {}
+        try:
+            await self._db(self.storage.update_table, table.id, {
+                "status": "finished", "finished_at": table.finished_at,
+                "winner": table.winner, "totals": list(table.match.totals)})
+        except Exception:  # the actions are stored: a restart finishes the table again
+            log.exception("marking table %s finished failed", table.id)
+
+    # -- bots ---------------------------------------------------------------------------
+
+    def _schedule_bots(self, table: Table) -> None:
+        """Start the table's bot loop when a bot is to act and none is running."""
+        if table.status != "playing" or table.to_move not in table.bots:
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        table.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(table))
+
+    async def _bot_loop(self, table: Table) -> None:
+        """Play bot moves while a bot is to act (each chosen in a worker thread)."""
+        while True:
+            async with table.lock:
+                seat = table.to_move
+                if seat is None or seat not in table.bots or table.match is None:
+                    return
+                turn = table.turn
+                observation = table.match.deal.observe(seat)
+                bot = table.bots[seat]
+            await asyncio.sleep(self.settings.bot_delay)
+            try:
+                action = await self._run(bot.choose, observation)
+            except Exception:
+                log.exception("bot %s at seat %d of table %s failed; playing at random",
+                              bot.spec, seat, table.id)
+                action = bot.rng.choice(observation.legal_actions())
+            async with table.lock:
+                if table.turn != turn or table.to_move != seat or table.match is None:
+                    continue
+                try:
+                    if not table.match.deal.is_legal(action):
+                        raise IllegalMoveError(f"bot chose illegal {action!r}")
+                    await self._apply(table, seat, action)
+                except (ProtocolError, KonkunError) as error:
+                    log.error("bot move at table %s failed: %s", table.id, error)
+                    await asyncio.sleep(1.0)
+
+    # -- connections --------------------------------------------------------------------
+
+    def attach(self, table: Table, connection: Connection) -> None:
+        """Add a connection to a table (checks the caps) and send it the state."""
+        if self.connections >= self.settings.max_connections:
+            raise ProtocolError("too_many_connections", "the server is full; try later")
+        if len(table.connections) >= self.settings.max_table_connections:
+            raise ProtocolError("too_many_connections", f"table {table.id} has its maximum "
+                                f"of {self.settings.max_table_connections} connections")
+        table.connections.add(connection)
+        self.connections += 1
+        self.broadcast(table)
+
+    def detach(self, table: Table, connection: Connection) -> None:
+        """Remove a connection; a finished table nobody watches leaves memory."""
+        if connection not in table.connections:
+            return
+        table.connections.discard(connection)
+        self.connections -= 1
+        connection.close()
+        if table.status == "finished" and not table.connections:
+            self.tables.pop(table.id, None)
+        else:
+            self.broadcast(table)
+
+    def state_message(self, table: Table, seat: int | None,
+                      summary: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for one seat (``None``: a spectator)."""
+        return {"type": "state", "table": summary or table.summary(), "you": seat,
+                "turn": table.turn, "view": table.view(seat), "last": table.last}
+
+    def broadcast(self, table: Table) -> None:
+        """Send every connection of the table its own seat's state."""
+        if not table.connections:
+            return
+        summary = table.summary()
+        texts: dict[int | None, str] = {}
+        for connection in list(table.connections):
+            seat = table.seat_of(connection.player_id)
+            if seat not in texts:
+                texts[seat] = json.dumps(self.state_message(table, seat, summary),
+                                         ensure_ascii=False, separators=(",", ":"))
+            connection.send_text(texts[seat])
+
+    # -- replay -------------------------------------------------------------------------
+
+    async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
+        """Every frame of a finished game, from one seat's view or with all hands open."""
+        row = await self._db(self.storage.load, table_id)
+        if row is None:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        if row.status != "finished" or row.seed is None:
+            raise ProtocolError("not_finished", f"table {table_id} is not finished: a "
+                                "replay is shown once the game is over", table_id)
+        chosen: int | str | None
+        if seat is None or seat == "":
+            chosen = None
+        elif seat == "all":
+            chosen = "all"
+        else:
+            try:
+                chosen = int(seat)
+            except ValueError:
+                raise ProtocolError("bad_seat", f"seat {seat!r} is not a seat number or "
+                                    "'all'", seat) from None
+            if not 0 <= chosen < len(row.seats):
+                raise ProtocolError("bad_seat", f"seat {chosen} is out of range "
+                                    f"0..{len(row.seats) - 1}", seat)
+        return await self._run(replay_frames, row, chosen)
+
+
+def replay_frames(row: StoredTable, seat: int | str | None) -> dict[str, Any]:
+    """The replay of a finished table (see ``GET /api/games/{id}/replay``)."""
+    adapter = get_game(row.game)
+    rules_value = adapter.check(row.variant, row.rules, len(row.seats))
+    assert row.seed is not None
+    match = adapter.new_match(rules_value, len(row.seats), row.seed)
+    frames = [_frame(match, 0, None, None, seat)]
+    for turn, (actor, text) in enumerate(row.actions, start=1):
+        match.play(match.deal.parse_action(text))
+        frames.append(_frame(match, turn, text, actor, seat))
+    return {"table": stored_summary(row), "record": match.record().to_json(),
+            "seat": seat, "frames": frames}
+
+
+def _frame(match: Match[Any], turn: int, action: str | None, actor: int | None,
+           seat: int | str | None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"turn": turn, "action": action, "actor": actor}
+    if seat == "all":
+        frame["view"] = match.to_json(None)
+        frame["views"] = [match.to_json(s) for s in range(match.num_seats)]
+    else:
+        frame["view"] = match.to_json(seat if isinstance(seat, int) else None)
+    return frame
+
+
+def stored_summary(row: StoredTable) -> dict[str, Any]:
+    """The summary of a table read from the database (no connections, no match)."""
+    seats = [SeatInfo.from_stored(s) for s in row.seats]
+    return {
+        "id": row.id, "game": row.game, "variant": row.variant, "rules": dict(row.rules),
+        "num_seats": len(seats),
+        "seats": [{"seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
+                   "connected": s.kind == "bot"} for n, s in enumerate(seats)],
+        "status": row.status, "turn": len(row.actions) if row.actions else None,
+        "to_move": None, "winner": row.winner, "totals": row.totals, "spectators": 0,
+        "created_at": row.created_at, "finished_at": row.finished_at,
+        "link": f"/t/{row.id}",
+    }
