@@ -1,0 +1,188 @@
+"""What one seat knows of a Konchinka deal (implements :class:`konkun.game.Observation`).
+
+A seat sees its own hand, the table, every card captured so far and by whom (captures
+are public in konkun), the size of every hand and of the stock, the last capturer, the
+moves of the deal, and the cards sent back into the stock during the initial-table fix
+(they were face up). It never holds another seat's hand or the stock order.
+
+:meth:`KonchinkaObservation.sample_deal` deals the unseen cards at random into the other
+hands and the stock. A card sent back into the stock during the fix went into the middle
+half of the stock, so while fewer cards have been dealt from the stock than its lowest
+possible position it is known to be in the stock, and the sample puts it there (at a
+random place in the stock); otherwise it is treated like any other unseen card.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from konkun.cards import Card
+from konkun.konchinka.moves import Move, sort_cards
+from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.state import KonchinkaDeal
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One move of the deal: who played it, the move, and whether a redeal followed."""
+
+    seat: int
+    move: Move
+    redeal: bool
+
+    def to_json(self) -> JSON:
+        """``{"seat", "move", "card", "taken", "redeal"}`` (cards as text)."""
+        return {"seat": self.seat, "move": self.move.text(), "card": self.move.card.text,
+                "taken": [c.text for c in self.move.taken_sorted()], "redeal": self.redeal}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class KonchinkaObservation:
+    """One seat's view of a deal at one moment (build with :meth:`KonchinkaDeal.observe`).
+
+    ``seat`` is ``None`` for a spectator, who sees no hand.
+    """
+
+    seat_or_none: int | None
+    rules: KonchinkaRules
+    num_seats: int
+    dealer: int
+    to_move: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    table: tuple[Card, ...]
+    stock_size: int
+    captured: tuple[tuple[Card, ...], ...]
+    last_capturer: int | None
+    history: tuple[HistoryEntry, ...]
+    final_sweep: tuple[Card, ...]
+    known_in_stock: tuple[Card, ...]
+    points: tuple[int, ...] | None
+    legal: tuple[Move, ...]
+    _unseen: tuple[Card, ...]
+    _deal_fields: tuple[Any, ...]
+
+    @staticmethod
+    def of(deal: KonchinkaDeal, seat: int | None) -> KonchinkaObservation:
+        """The observation of ``deal`` by ``seat`` (``None``: a spectator)."""
+        if seat is not None and not 0 <= seat < deal.num_seats:
+            from konkun.errors import InvalidPositionError
+
+            raise InvalidPositionError(
+                f"invalid seat {seat!r}: expected 0 to {deal.num_seats - 1}")
+        hands = deal.hands
+        own = tuple(hands[seat]) if seat is not None else ()
+        unseen = sort_cards([c for s, h in enumerate(hands) if s != seat for c in h]
+                            + deal.stock)
+        dealt = deal.stock_at_start - deal.stock_size
+        unseen_set = set(unseen)
+        known = tuple(sort_cards(c for c, low in deal.returned_to_stock
+                                 if dealt <= low and c in unseen_set))
+        history = tuple(HistoryEntry(s, m, r) for (s, m), r
+                        in zip(deal.history, deal.redeal_after, strict=True))
+        over = deal.is_over()
+        legal = tuple(deal.legal_actions()) if seat is not None and deal.to_move == seat \
+            else ()
+        return KonchinkaObservation(
+            seat_or_none=seat, rules=deal.rules, num_seats=deal.num_seats,
+            dealer=deal.dealer, to_move=deal.to_move, hand=own,
+            hand_sizes=tuple(len(h) for h in hands), table=tuple(deal.table),
+            stock_size=deal.stock_size, captured=tuple(tuple(p) for p in deal.piles),
+            last_capturer=deal.last_capturer, history=history,
+            final_sweep=tuple(deal.final_sweep), known_in_stock=known,
+            points=tuple(deal.points()) if over else None, legal=legal,
+            _unseen=tuple(unseen),
+            _deal_fields=(deal.next_seat, deal._returned, deal.stock_at_start,
+                          deal._swept, tuple(deal._history)))
+
+    @property
+    def seat(self) -> int:
+        """The seat this observation belongs to (-1 for a spectator)."""
+        return -1 if self.seat_or_none is None else self.seat_or_none
+
+    @property
+    def variant(self) -> str:
+        """``classic`` or ``novo``."""
+        return self.rules.variant
+
+    def is_over(self) -> bool:
+        """True once the deal has ended."""
+        return self.to_move is None
+
+    def legal_actions(self) -> list[Move]:
+        """The legal moves when this seat is to move, else the empty list."""
+        return list(self.legal)
+
+    def sample_deal(self, rng: random.Random) -> KonchinkaDeal:
+        """A full deal consistent with this observation: the unseen cards dealt at random
+        into the other hands and the stock (cards known to be in the stock stay there)."""
+        known = set(self.known_in_stock)
+        free = [c for c in self._unseen if c not in known]
+        rng.shuffle(free)
+        hands: list[list[Card]] = []
+        position = 0
+        for s in range(self.num_seats):
+            if s == self.seat_or_none:
+                hands.append(list(self.hand))
+            else:
+                size = self.hand_sizes[s]
+                hands.append(free[position:position + size])
+                position += size
+        stock = free[position:] + sorted(known)
+        rng.shuffle(stock)
+        deal = KonchinkaDeal.from_cards(
+            self.rules, dealer=self.dealer, to_move=self.to_move, hands=hands,
+            table=self.table, stock=stock, piles=self.captured,
+            last_capturer=self.last_capturer, over=self.to_move is None)
+        next_seat, returned, stock_start, swept, history = self._deal_fields
+        deal._next_seat = next_seat
+        deal._returned = returned
+        deal._stock_start = stock_start
+        deal._swept = swept
+        deal._history = list(history)
+        return deal
+
+    def to_json(self) -> JSON:
+        """This observation as JSON data (see ``docs/konchinka.md`` for the exact form)."""
+        sweep = None
+        if self.final_sweep:
+            sweep = {"seat": self.last_capturer, "cards": [c.text for c in self.final_sweep]}
+        return {
+            "game": "konchinka",
+            "seat": self.seat_or_none,
+            "num_seats": self.num_seats,
+            "variant": self.variant,
+            "rules": self.rules.to_json(),
+            "to_move": self.to_move,
+            "dealer": self.dealer,
+            "hand": [c.text for c in self.hand] if self.seat_or_none is not None else None,
+            "hand_sizes": list(self.hand_sizes),
+            "table": [c.text for c in self.table],
+            "stock_size": self.stock_size,
+            "captured": [[c.text for c in pile] for pile in self.captured],
+            "captured_counts": [len(pile) for pile in self.captured],
+            "last_capturer": self.last_capturer,
+            "known_in_stock": [c.text for c in self.known_in_stock],
+            "history": [entry.to_json() for entry in self.history],
+            "final_sweep": sweep,
+            "over": self.to_move is None,
+            "points": list(self.points) if self.points is not None else None,
+            "score": _score_json(self) if self.points is not None else None,
+            "legal": [m.text() for m in self.legal],
+        }
+
+
+def _score_json(observation: KonchinkaObservation) -> JSON:
+    from konkun.konchinka.scoring import score_piles
+
+    return score_piles(observation.captured, observation.rules).to_json()
+
+
+def spectator_view(deal: KonchinkaDeal) -> KonchinkaObservation:
+    """What a spectator knows: everything public, no hand."""
+    return KonchinkaObservation.of(deal, None)
+

@@ -1,0 +1,171 @@
+"""Konchinka rule options: one frozen, validated value with named presets.
+
+Every decision of ``RULES.md`` marked **option** is a field here. Build rules with
+:meth:`KonchinkaRules.preset` (``"classic"`` or ``"novo"``), then adjust them with
+:meth:`KonchinkaRules.with_options` from ``--rule NAME=VALUE`` texts:
+
+>>> rules = KonchinkaRules.preset("novo").with_options({"capture_compulsory": "true"})
+>>> rules.variant, rules.capture_compulsory, rules.target
+('novo', True, 15)
+>>> KonchinkaRules.from_options({"target": "11"}).target
+11
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from konkun.errors import InvalidRuleError
+
+Variant = Literal["classic", "novo"]
+TiePoints = Literal["none", "all", "split"]
+Settlement = Literal["difference", "pool"]
+
+VARIANTS: tuple[Variant, ...] = ("classic", "novo")
+TIE_POINTS: tuple[TiePoints, ...] = ("none", "all", "split")
+SETTLEMENTS: tuple[Settlement, ...] = ("difference", "pool")
+
+_TRUE = frozenset({"true", "1", "yes", "on"})
+_FALSE = frozenset({"false", "0", "no", "off"})
+
+
+@dataclass(frozen=True, slots=True)
+class KonchinkaRules:
+    """The rules a Konchinka table plays (immutable, validated on construction).
+
+    - ``variant``: ``classic`` (A=1, 2..9 pips, T Q K = 10, the Jack sweeps the table) or
+      ``novo`` (Novorossiysk: A=1, 2..10 pips, J=11, Q=12, K=13 taking 13 or 14).
+    - ``table_excludes_jacks``: the initial table may hold no Jack (default true); pairs of
+      the same rank are always sent back.
+    - ``capture_compulsory``: a card that can capture may not be trailed (default false).
+    - ``tie_points``: who scores a tie for most cards or most clubs: ``none`` (nobody, the
+      default), ``all`` (every tied player scores the full points) or ``split`` (the
+      points are shared equally among the tied players, rounded down: two players tied
+      for most cards score 1 each; a tie for most clubs scores nothing).
+    - ``target``: the game ends after a deal in which a total reaches it (default 15).
+    - ``settlement``: ``difference`` (each loser pays ``max(0, target - total)``, default)
+      or ``pool`` (each player stakes ``stake`` chips, the winner takes the pool).
+    - ``stake``: the chips each player puts into the pool (default 5; only for ``pool``).
+    """
+
+    variant: Variant = "classic"
+    table_excludes_jacks: bool = True
+    capture_compulsory: bool = False
+    tie_points: TiePoints = "none"
+    target: int = 15
+    settlement: Settlement = "difference"
+    stake: int = 5
+
+    def __post_init__(self) -> None:
+        _check_choice("variant", self.variant, VARIANTS)
+        _check_choice("tie_points", self.tie_points, TIE_POINTS)
+        _check_choice("settlement", self.settlement, SETTLEMENTS)
+        for name in ("table_excludes_jacks", "capture_compulsory"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidRuleError(
+                    f"invalid value {getattr(self, name)!r} for rule option {name!r}: "
+                    "expected true or false")
+        for name in ("target", "stake"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidRuleError(
+                    f"invalid value {value!r} for rule option {name!r}: "
+                    "expected a positive whole number")
+
+    @staticmethod
+    def preset(name: str) -> KonchinkaRules:
+        """The named preset: ``classic`` or ``novo`` (every other option at its default)."""
+        if name not in VARIANTS:
+            raise InvalidRuleError(
+                f"unknown Konchinka variant {name!r}: expected one of {', '.join(VARIANTS)}")
+        return KonchinkaRules(variant=name)
+
+    @staticmethod
+    def option_names() -> tuple[str, ...]:
+        """The names accepted by :meth:`with_options` (``variant`` included)."""
+        return tuple(field.name for field in dataclasses.fields(KonchinkaRules))
+
+    @staticmethod
+    def from_options(options: Mapping[str, str], preset: str = "classic") -> KonchinkaRules:
+        """Rules from ``NAME=VALUE`` texts over a preset (``variant`` may pick the preset)."""
+        base = KonchinkaRules.preset(options.get("variant", preset))
+        return base.with_options(options)
+
+    def with_options(self, options: Mapping[str, str]) -> KonchinkaRules:
+        """These rules with some options changed, each given as text (``"true"``,
+        ``"15"``, ``"pool"``); an unknown name or a bad value raises
+        :class:`~konkun.errors.InvalidRuleError`."""
+        changes: dict[str, Any] = {}
+        names = self.option_names()
+        for name, text in options.items():
+            if name not in names:
+                raise InvalidRuleError(
+                    f"unknown Konchinka rule option {name!r}: expected one of "
+                    f"{', '.join(names)}")
+            changes[name] = _parse_value(name, text, getattr(self, name))
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def is_novo(self) -> bool:
+        """True for the Novorossiysk variant."""
+        return self.variant == "novo"
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as JSON data (every field, by name)."""
+        return dataclasses.asdict(self)
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> KonchinkaRules:
+        """Rules from :meth:`to_json` data (missing fields take their defaults)."""
+        names = KonchinkaRules.option_names()
+        unknown = sorted(set(data) - set(names))
+        if unknown:
+            raise InvalidRuleError(f"unknown Konchinka rule option {unknown[0]!r}")
+        return KonchinkaRules(**dict(data))
+
+    def describe(self) -> str:
+        """The options that differ from the variant's preset, as ``NAME=VALUE`` texts."""
+        base = KonchinkaRules.preset(self.variant)
+        parts: list[str] = [self.variant]
+        for name in self.option_names():
+            value = getattr(self, name)
+            if value != getattr(base, name):
+                parts.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
+        return " ".join(parts)
+
+
+def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise InvalidRuleError(
+            f"invalid value {value!r} for rule option {name!r}: expected one of "
+            f"{', '.join(choices)}")
+
+
+def _parse_value(name: str, text: str, current: object) -> object:
+    if not isinstance(text, str):
+        return text
+    cleaned = text.strip().lower()
+    if isinstance(current, bool):
+        if cleaned in _TRUE:
+            return True
+        if cleaned in _FALSE:
+            return False
+        raise InvalidRuleError(
+            f"invalid value {text!r} for rule option {name!r}: expected true or false")
+    if isinstance(current, int):
+        try:
+            return int(cleaned)
+        except ValueError:
+            raise InvalidRuleError(
+                f"invalid value {text!r} for rule option {name!r}: "
+                "expected a positive whole number") from None
+    return cleaned
+
+
+CLASSIC = KonchinkaRules.preset("classic")
+"""The classic rules (every option at its default)."""
+NOVO = KonchinkaRules.preset("novo")
+"""The Novorossiysk rules (every other option at its default)."""

@@ -1,0 +1,765 @@
+"""One Konchinka deal: the position, its legal moves, validated and fast play.
+
+:class:`KonchinkaDeal` implements :class:`konkun.game.Deal` for :class:`Move`. Build one
+with :func:`new_deal` (shuffle, cut, the four-round deal and the initial-table fix, from
+a random source), :func:`deal_from_seed` (the same from a record seed, reproducible),
+:func:`deal_from_deck` (from a given deck order) or :func:`konkun.konchinka.notation.parse_kpn`.
+
+- :meth:`KonchinkaDeal.legal_actions`, :meth:`~KonchinkaDeal.is_legal`,
+  :meth:`~KonchinkaDeal.why_illegal` (the reason as text, or ``None``);
+- :meth:`~KonchinkaDeal.play` validates and raises
+  :class:`~konkun.errors.IllegalMoveError` saying why; :meth:`~KonchinkaDeal.push` is
+  the unchecked fast path; :meth:`~KonchinkaDeal.random_playout` plays uniformly random
+  legal moves to the end on integer cards (simulation);
+- a redeal (every hand empty, stock not) and the end-of-deal sweep (to the last
+  capturer) happen inside the move that empties the last hand.
+
+Internally cards are their indices (``Card.index``, 0..51); the table is a sorted list of
+codes ``value << 6 | index`` and a key ``sum(1 << 4 * value)`` of its value multiset, so
+the captures of a table are looked up in a shared memo keyed by that multiset.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, insort
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from konkun.cards import Card, Rank, rng_for_seed, standard_deck
+from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
+from konkun.konchinka.moves import Move, card_order, sort_cards
+from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.scoring import DealScore, score_masks
+
+if TYPE_CHECKING:
+    from konkun.konchinka.observation import KonchinkaObservation
+
+CARDS: tuple[Card, ...] = tuple(standard_deck())
+"""The 52 cards by index."""
+HAND_SIZE = 4
+"""Cards per player per deal round and per redeal."""
+TABLE_SIZE = 4
+"""Cards dealt face up to the table at the start of a deal."""
+MAX_SUM = 14
+"""The largest value a capture can add up to (the novo King's 14)."""
+
+
+def _rank(index: int) -> int:
+    return index % 13 + 2
+
+
+def _classic_value(index: int) -> int:
+    rank = _rank(index)
+    if rank == Rank.ACE:
+        return 1
+    if rank == Rank.JACK:
+        return 0  # no value: the Jack sweeps the table instead
+    return min(rank, 10)
+
+
+def _novo_value(index: int) -> int:
+    rank = _rank(index)
+    return 1 if rank == Rank.ACE else rank
+
+
+CLASSIC_VALUES: tuple[int, ...] = tuple(_classic_value(i) for i in range(52))
+"""Classic card values by index: A=1, 2..9 pips, T Q K = 10, the Jack 0 (no value)."""
+NOVO_VALUES: tuple[int, ...] = tuple(_novo_value(i) for i in range(52))
+"""Novorossiysk card values by index: A=1, 2..10 pips, J=11, Q=12, K=13."""
+
+# The capture "slot" of a played card: the index into a table's capture entry.
+# 0: the whole table (the classic Jack); 1..14: sets adding up to that value;
+# 15: sets adding up to 13 or 14 (the novo King).
+_WHOLE_TABLE = 0
+_KING_SLOT = 15
+_CLASSIC_SLOTS = tuple(CLASSIC_VALUES)
+_NOVO_SLOTS = tuple(_KING_SLOT if _rank(i) == Rank.KING else NOVO_VALUES[i] for i in range(52))
+
+Captures = tuple[tuple[tuple[int, ...], ...], ...]
+_CAPTURES: dict[int, Captures] = {}
+_CAPTURES_LIMIT = 1 << 18
+
+
+def table_key(values: Iterable[int]) -> int:
+    """The key of a table's value multiset: ``sum(1 << 4 * value)``."""
+    return sum(1 << (4 * v) for v in values)
+
+
+def _compute_captures(key: int) -> Captures:
+    """Every capture of a table with this value multiset, per slot, as tuples of
+    positions into the table sorted by value (Jack-free sets; slot 0: whole table)."""
+    values: list[int] = []
+    for value in range(MAX_SUM + 1):
+        values.extend([value] * ((key >> (4 * value)) & 15))
+    found: list[list[tuple[int, ...]]] = [[] for _ in range(MAX_SUM + 1)]
+    size = len(values)
+    chosen: list[int] = []
+
+    def extend(start: int, total: int) -> None:
+        for position in range(start, size):
+            reached = total + values[position]
+            if reached > MAX_SUM:
+                break
+            chosen.append(position)
+            found[reached].append(tuple(chosen))
+            extend(position + 1, reached)
+            chosen.pop()
+
+    extend(values.count(0), 0)
+    found[_WHOLE_TABLE] = [tuple(range(size))] if size else []
+    entry = (*(tuple(f) for f in found), tuple(found[13] + found[14]))
+    if len(_CAPTURES) >= _CAPTURES_LIMIT:
+        _CAPTURES.clear()
+    _CAPTURES[key] = entry
+    return entry
+
+
+def captures_for(key: int) -> Captures:
+    """The memoized captures of a table key (see :func:`table_key`)."""
+    entry = _CAPTURES.get(key)
+    return entry if entry is not None else _compute_captures(key)
+
+
+class KonchinkaDeal:
+    """A Konchinka deal (implements :class:`konkun.game.Deal` for :class:`Move`).
+
+    Construct it with :func:`new_deal`, :func:`deal_from_seed`, :func:`deal_from_deck`,
+    :func:`konkun.konchinka.notation.parse_kpn` or :meth:`from_cards`.
+    """
+
+    __slots__ = ("_codes", "_dealer", "_hands", "_history", "_in_hands", "_key", "_last",
+                 "_next_seat", "_piles", "_returned", "_rules", "_seats", "_slots", "_stock",
+                 "_stock_start", "_swept", "_table", "_turn", "_values")
+
+    _rules: KonchinkaRules
+    _seats: int
+    _dealer: int
+    _values: tuple[int, ...]
+    _slots: tuple[int, ...]
+    _codes: tuple[int, ...]
+    _hands: list[list[int]]
+    _table: list[int]
+    _key: int
+    _stock: list[int]
+    _piles: list[int]
+    _last: int
+    _turn: int
+    _in_hands: int
+    _history: list[tuple[int, int, tuple[int, ...], int]]
+    _returned: tuple[tuple[int, int], ...]
+    _stock_start: int
+    _swept: tuple[int, ...]
+    _next_seat: int
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_cards(cls, rules: KonchinkaRules, *, dealer: int, to_move: int | None,
+                   hands: Sequence[Iterable[Card]], table: Iterable[Card],
+                   stock: Iterable[Card], piles: Sequence[Iterable[Card]] | None = None,
+                   last_capturer: int | None = None, over: bool = False) -> KonchinkaDeal:
+        """A deal from its parts, unchecked (use :func:`~konkun.konchinka.notation.parse_kpn`
+        for validated input). ``stock`` lists the next card to be dealt first; for a
+        finished deal (``over``) ``to_move`` is the seat that would move next."""
+        deal = cls.__new__(cls)
+        deal._setup(rules, len(hands), dealer)
+        deal._hands = [[c.index for c in hand] for hand in hands]
+        deal._in_hands = sum(len(h) for h in deal._hands)
+        deal._set_table([c.index for c in table])
+        deal._stock = [c.index for c in reversed(list(stock))]
+        deal._piles = [sum(1 << c.index for c in pile) for pile in (piles or [[]] * len(hands))]
+        deal._last = -1 if last_capturer is None else last_capturer
+        deal._next_seat = (dealer + 1) % len(hands) if to_move is None else to_move
+        deal._turn = -1 if over or to_move is None else to_move
+        deal._stock_start = len(deal._stock)
+        return deal
+
+    def _setup(self, rules: KonchinkaRules, seats: int, dealer: int) -> None:
+        self._rules = rules
+        self._seats = seats
+        self._dealer = dealer
+        if rules.is_novo:
+            self._values, self._slots = NOVO_VALUES, _NOVO_SLOTS
+        else:
+            self._values, self._slots = CLASSIC_VALUES, _CLASSIC_SLOTS
+        self._codes = tuple((v << 6) | i for i, v in enumerate(self._values))
+        self._history = []
+        self._next_seat = (dealer + 1) % seats
+        self._returned = ()
+        self._swept = ()
+
+    def _set_table(self, cards: Iterable[int]) -> None:
+        self._table = sorted(self._codes[c] for c in cards)
+        self._key = table_key(code >> 6 for code in self._table)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def rules(self) -> KonchinkaRules:
+        """The rules this deal is played by."""
+        return self._rules
+
+    @property
+    def num_seats(self) -> int:
+        """How many seats play the deal (2 to 4)."""
+        return self._seats
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self._dealer
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or ``None`` when the deal is over."""
+        return None if self._turn < 0 else self._turn
+
+    @property
+    def next_seat(self) -> int:
+        """The seat to move, or for a finished deal the seat that would move next."""
+        return self._next_seat if self._turn < 0 else self._turn
+
+    @property
+    def last_capturer(self) -> int | None:
+        """The seat that made the last capture, or ``None`` if nobody has captured."""
+        return None if self._last < 0 else self._last
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand, in the canonical order."""
+        return sort_cards(CARDS[c] for c in self._hands[seat])
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Every seat's hand."""
+        return [self.hand(seat) for seat in range(self._seats)]
+
+    @property
+    def table(self) -> list[Card]:
+        """The face-up table cards, in the canonical order."""
+        return sort_cards(CARDS[code & 63] for code in self._table)
+
+    @property
+    def stock(self) -> list[Card]:
+        """The stock, the next card to be dealt first."""
+        return [CARDS[c] for c in reversed(self._stock)]
+
+    @property
+    def stock_size(self) -> int:
+        """How many cards the stock holds."""
+        return len(self._stock)
+
+    def captured(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s capture pile, in the canonical order."""
+        return _mask_cards(self._piles[seat])
+
+    @property
+    def piles(self) -> list[list[Card]]:
+        """Every seat's capture pile."""
+        return [self.captured(seat) for seat in range(self._seats)]
+
+    @property
+    def history(self) -> list[tuple[int, Move]]:
+        """The moves of the deal so far, each with the seat that made it."""
+        return [(seat, _move(card, taken)) for seat, card, taken, _ in self._history]
+
+    @property
+    def redeal_after(self) -> list[bool]:
+        """For each move of :attr:`history`, whether a redeal followed it."""
+        return [event == 1 for *_, event in self._history]
+
+    @property
+    def final_sweep(self) -> list[Card]:
+        """The table cards swept to the last capturer at the end of the deal."""
+        return sort_cards(CARDS[c] for c in self._swept)
+
+    @property
+    def returned_to_stock(self) -> list[tuple[Card, int]]:
+        """Cards sent back from the initial table into the stock, each with the smallest
+        stock position (0: next to be dealt) it can have had when play began."""
+        return [(CARDS[c], low) for c, low in self._returned]
+
+    @property
+    def stock_at_start(self) -> int:
+        """The stock's size when play began."""
+        return self._stock_start
+
+    def is_over(self) -> bool:
+        """True once every hand and the stock are empty."""
+        return self._turn < 0
+
+    def cards_in_play(self) -> list[Card]:
+        """Every card of the deal (hands, table, stock and piles)."""
+        indices = [c for h in self._hands for c in h] + [code & 63 for code in self._table]
+        indices += self._stock
+        mask = 0
+        for pile in self._piles:
+            mask |= pile
+        return sort_cards([CARDS[c] for c in indices] + _mask_cards(mask))
+
+    def kpn(self) -> str:
+        """The position in KPN (``CONTRACT.md``)."""
+        from konkun.konchinka.notation import format_kpn
+
+        return format_kpn(self)
+
+    def __str__(self) -> str:
+        return self.kpn()
+
+    def __repr__(self) -> str:
+        return f"parse_kpn({self.kpn()!r})"
+
+    # ------------------------------------------------------------------ moves
+
+    def _entry(self) -> Captures:
+        entry = _CAPTURES.get(self._key)
+        return entry if entry is not None else _compute_captures(self._key)
+
+    def _options(self) -> list[tuple[int, tuple[int, ...]]]:
+        """Legal moves as (card index, table positions); positions empty for a trail."""
+        if self._turn < 0:
+            return []
+        entry = self._entry()
+        slots = self._slots
+        compulsory = self._rules.capture_compulsory
+        options: list[tuple[int, tuple[int, ...]]] = []
+        for card in self._hands[self._turn]:
+            found = entry[slots[card]]
+            if not (compulsory and found):
+                options.append((card, ()))
+            options.extend((card, positions) for positions in found)
+        return options
+
+    def count_moves(self) -> int:
+        """How many legal moves there are (``len(legal_actions())``, faster)."""
+        if self._turn < 0:
+            return 0
+        entry = self._entry()
+        slots = self._slots
+        compulsory = self._rules.capture_compulsory
+        total = 0
+        for card in self._hands[self._turn]:
+            found = len(entry[slots[card]])
+            total += found + (0 if compulsory and found else 1)
+        return total
+
+    def legal_actions(self) -> list[Move]:
+        """Every legal move of the seat to move, each once, in the canonical order
+        (played card in card order; its trail first, then its captures)."""
+        table = self._table
+        moves = [_move(card, tuple(table[p] & 63 for p in positions))
+                 for card, positions in self._options()]
+        moves.sort(key=_move_order)
+        return moves
+
+    legal_moves = legal_actions
+
+    def why_illegal(self, move: Move) -> str | None:
+        """Why ``move`` is illegal now, in words, or ``None`` when it is legal."""
+        if self._turn < 0:
+            return "the deal is over"
+        card = move.card
+        seat = self._turn
+        if card.is_joker or card.index not in self._hands[seat]:
+            return f"{card} is not in the hand of seat {seat}, the seat to move"
+        value = self._values[card.index]
+        on_table = {code & 63 for code in self._table}
+        if move.is_trail:
+            if self._rules.capture_compulsory and self._entry()[self._slots[card.index]]:
+                return (f"{card} can capture, and with capture_compulsory a card that can "
+                        "capture may not be trailed")
+            return None
+        missing = [c for c in sort_cards(move.taken) if c.is_joker or c.index not in on_table]
+        if missing:
+            return f"{', '.join(map(str, missing))} not on the table"
+        taken_values = [self._values[c.index] for c in move.taken]
+        total = sum(taken_values)
+        if not self._rules.is_novo:
+            if card.rank == Rank.JACK:
+                if len(move.taken) != len(self._table):
+                    return "in classic a Jack takes the whole table"
+                return None
+            jacks = [c for c in sort_cards(move.taken) if c.rank == Rank.JACK]
+            if jacks:
+                return (f"{jacks[0]} is a Jack: in classic only a Jack, taking the whole "
+                        "table, can take a Jack")
+        sums = (13, 14) if self._slots[card.index] == _KING_SLOT else (value,)
+        if total not in sums:
+            wanted = " or ".join(map(str, sums))
+            return (f"the taken cards add up to {total}, not {wanted} "
+                    f"(the value of {card}); one capture per move")
+        return None
+
+    def is_legal(self, action: Move) -> bool:
+        """Whether ``action`` is legal now."""
+        return isinstance(action, Move) and self.why_illegal(action) is None
+
+    def play(self, action: Move) -> None:
+        """Apply a legal move; raise :class:`~konkun.errors.IllegalMoveError` (or
+        :class:`~konkun.errors.GameOverError`) saying why otherwise, leaving the deal
+        unchanged."""
+        if not isinstance(action, Move):
+            raise IllegalMoveError(f"illegal move {action!r} in {self.kpn()}: not a Move")
+        reason = self.why_illegal(action)
+        if reason is not None:
+            error = GameOverError if self._turn < 0 else IllegalMoveError
+            raise error(f"illegal move {action.text()!r} in {self.kpn()}: {reason}")
+        self.push(action)
+
+    def play_text(self, text: str) -> Move:
+        """Parse and play a move's text; return the move."""
+        move = self.parse_action(text)
+        self.play(move)
+        return move
+
+    def push(self, action: Move) -> None:
+        """Apply a move known to be legal, without checking (the fast path)."""
+        table = self._table
+        codes = self._codes
+        positions = tuple(sorted(bisect_left(table, codes[c.index]) for c in action.taken))
+        self._apply(action.card.index, positions)
+
+    def _apply(self, card: int, positions: tuple[int, ...]) -> None:
+        seat = self._turn
+        self._hands[seat].remove(card)
+        self._in_hands -= 1
+        table = self._table
+        if positions:
+            if len(positions) == len(table):
+                taken = table
+                self._table = []
+            else:
+                taken = [table[p] for p in positions]
+                for p in reversed(positions):
+                    del table[p]
+            mask = 1 << card
+            key = self._key
+            for code in taken:
+                mask |= 1 << (code & 63)
+                key -= 1 << ((code >> 6) << 2)
+            self._key = key
+            self._piles[seat] |= mask
+            self._last = seat
+            taken_cards = tuple(code & 63 for code in taken)
+        else:
+            code = self._codes[card]
+            insort(table, code)
+            self._key += 1 << ((code >> 6) << 2)
+            taken_cards = ()
+        event = 0
+        if self._in_hands:
+            turn = (seat + 1) % self._seats
+            while not self._hands[turn]:
+                turn = (turn + 1) % self._seats
+            self._turn = turn
+        elif self._stock:
+            self._redeal()
+            event = 1
+        else:
+            self._finish()
+            self._next_seat = (seat + 1) % self._seats
+            event = 2
+        self._history.append((seat, card, taken_cards, event))
+
+    def _redeal(self) -> None:
+        stock = self._stock
+        hands = self._hands
+        seats = self._seats
+        order = [(self._dealer + k) % seats for k in range(1, seats + 1)]
+        for _ in range(HAND_SIZE):
+            for seat in order:
+                if stock:
+                    hands[seat].append(stock.pop())
+        self._in_hands = sum(len(h) for h in hands)
+        self._turn = order[0]
+
+    def _finish(self) -> None:
+        if self._last >= 0 and self._table:
+            self._swept = tuple(code & 63 for code in self._table)
+            for c in self._swept:
+                self._piles[self._last] |= 1 << c
+            self._table = []
+            self._key = 0
+        self._turn = -1
+
+    def random_playout(self, rng: random.Random) -> list[int]:
+        """Play uniformly random legal moves to the end of the deal (fast, no history)
+        and return the deal's points."""
+        rand = rng.random
+        cache = _CAPTURES
+        slots = self._slots
+        codes = self._codes
+        hands = self._hands
+        piles = self._piles
+        seats = self._seats
+        compulsory = self._rules.capture_compulsory
+        table = self._table
+        key = self._key
+        turn = self._turn
+        in_hands = self._in_hands
+        last = self._last
+        while turn >= 0:
+            hand = hands[turn]
+            entry = cache.get(key)
+            if entry is None:
+                entry = _compute_captures(key)
+            if compulsory:
+                total = 0
+                for card in hand:
+                    n = len(entry[slots[card]])
+                    total += n or 1
+            else:
+                total = len(hand)
+                for card in hand:
+                    total += len(entry[slots[card]])
+            pick = int(rand() * total)
+            positions: tuple[int, ...] = ()
+            for card in hand:
+                found = entry[slots[card]]
+                n = len(found)
+                if pick < n:
+                    positions = found[pick]
+                    break
+                pick -= n
+                if not (compulsory and n):
+                    if pick == 0:
+                        break
+                    pick -= 1
+            hand.remove(card)
+            in_hands -= 1
+            if positions:
+                if len(positions) == len(table):
+                    taken = table
+                    table = []
+                else:
+                    taken = [table[p] for p in positions]
+                    for p in reversed(positions):
+                        del table[p]
+                mask = 1 << card
+                for code in taken:
+                    mask |= 1 << (code & 63)
+                    key -= 1 << ((code >> 6) << 2)
+                piles[turn] |= mask
+                last = turn
+            else:
+                code = codes[card]
+                insort(table, code)
+                key += 1 << ((code >> 6) << 2)
+            if in_hands:
+                turn = (turn + 1) % seats
+                while not hands[turn]:
+                    turn = (turn + 1) % seats
+            else:
+                self._table, self._key, self._last, self._turn = table, key, last, turn
+                self._in_hands = 0
+                if self._stock:
+                    self._redeal()
+                    in_hands = self._in_hands
+                    turn = self._turn
+                else:
+                    self._finish()
+                    self._next_seat = (turn + 1) % seats
+                    turn = -1
+                    table = self._table
+                    key = self._key
+        self._table, self._key, self._last, self._turn = table, key, last, -1
+        self._in_hands = 0
+        return self.points()
+
+    # ------------------------------------------------------------------ the protocol
+
+    def copy(self) -> KonchinkaDeal:
+        """An independent copy."""
+        other = KonchinkaDeal.__new__(KonchinkaDeal)
+        other._rules = self._rules
+        other._seats = self._seats
+        other._dealer = self._dealer
+        other._values = self._values
+        other._slots = self._slots
+        other._codes = self._codes
+        other._hands = [h[:] for h in self._hands]
+        other._table = self._table[:]
+        other._key = self._key
+        other._stock = self._stock[:]
+        other._piles = self._piles[:]
+        other._last = self._last
+        other._turn = self._turn
+        other._in_hands = self._in_hands
+        other._history = self._history[:]
+        other._returned = self._returned
+        other._stock_start = self._stock_start
+        other._swept = self._swept
+        other._next_seat = self._next_seat
+        return other
+
+    def __copy__(self) -> KonchinkaDeal:
+        return self.copy()
+
+    def observe(self, seat: int) -> KonchinkaObservation:
+        """What ``seat`` knows now (its hand, never another hand or the stock order)."""
+        from konkun.konchinka.observation import KonchinkaObservation
+
+        return KonchinkaObservation.of(self, seat)
+
+    def score(self) -> DealScore:
+        """The deal's score from the capture piles (meaningful once it is over)."""
+        return score_masks(self._piles, self._rules.tie_points)
+
+    def points(self) -> list[int]:
+        """Each seat's points for the deal (meaningful once it is over)."""
+        return self.score().points
+
+    def format_action(self, action: Move) -> str:
+        """The text of a move (``Qd`` or ``Qd:As7h2c``)."""
+        return action.text()
+
+    def parse_action(self, text: str) -> Move:
+        """Read a move's text; raise :class:`~konkun.errors.InvalidNotationError`."""
+        try:
+            return Move.parse(text)
+        except InvalidNotationError as error:
+            raise InvalidNotationError(f"{error} in {self.kpn()}") from None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KonchinkaDeal):
+            return NotImplemented
+        return self._state_tuple() == other._state_tuple()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _state_tuple(self) -> tuple[Any, ...]:
+        return (self._rules, self._seats, self._dealer, [sorted(h) for h in self._hands],
+                self._table, self._stock, self._piles, self._last, self._turn)
+
+    def perft(self, depth: int) -> int:
+        """The number of move sequences of length ``depth`` from here (``perft(0)`` is 1;
+        a finished deal has no moves)."""
+        if depth <= 0:
+            return 1
+        if depth == 1:
+            return self.count_moves()
+        total = 0
+        for card, positions in self._options():
+            child = self.copy()
+            child._apply(card, positions)
+            total += child.perft(depth - 1)
+        return total
+
+
+def _mask_cards(mask: int) -> list[Card]:
+    return sort_cards(CARDS[i] for i in range(52) if mask >> i & 1)
+
+
+def _move(card: int, taken: Sequence[int]) -> Move:
+    return Move(CARDS[card], frozenset(CARDS[c] for c in taken))
+
+
+def _move_order(move: Move) -> tuple[int, int, list[int]]:
+    return (card_order(move.card), len(move.taken), sorted(map(card_order, move.taken)))
+
+
+def perft(deal: KonchinkaDeal, depth: int) -> int:
+    """The number of move sequences of length ``depth`` from ``deal`` (``CONTRACT.md``)."""
+    return deal.perft(depth)
+
+
+# ---------------------------------------------------------------------- dealing
+
+
+def cut_deck(deck: Sequence[Card], rng: random.Random) -> list[Card]:
+    """The deck cut once at a random point (the cutter lifts 4 to 48 cards)."""
+    point = rng.randint(HAND_SIZE, len(deck) - HAND_SIZE)
+    return [*deck[point:], *deck[:point]]
+
+
+def new_deal(rules: KonchinkaRules, num_seats: int, dealer: int,
+             rng: random.Random) -> KonchinkaDeal:
+    """Shuffle and cut with ``rng``, deal in four rounds and fix the initial table
+    (``RULES.md``, Deal and Initial table). The same rules, seats, dealer and ``rng``
+    state give the same deal."""
+    _check_seats(num_seats, dealer)
+    deck = standard_deck()
+    rng.shuffle(deck)
+    return deal_from_deck(rules, num_seats, dealer, cut_deck(deck, rng), rng)
+
+
+def deal_from_seed(rules: KonchinkaRules, num_seats: int, dealer: int,
+                   seed: int | str) -> KonchinkaDeal:
+    """:func:`new_deal` with ``konkun.cards.rng_for_seed(seed)``: one reproducible deal
+    per seed (duplicate deals: the same seed with the dealer rotated)."""
+    return new_deal(rules, num_seats, dealer, rng_for_seed(seed))
+
+
+def deal_from_deck(rules: KonchinkaRules, num_seats: int, dealer: int,
+                   deck: Sequence[Card], rng: random.Random) -> KonchinkaDeal:
+    """Deal ``deck`` (top card first) in four rounds: one card to each seat from the seat
+    left of the dealer to the dealer, then one to the table; then fix the initial table,
+    returning offending cards into the middle half of the stock at ``rng``'s positions."""
+    _check_seats(num_seats, dealer)
+    cards = [c.index for c in deck]
+    if sorted(cards) != list(range(52)):
+        from konkun.errors import InvalidPositionError
+
+        raise InvalidPositionError(f"not a full 52-card deck: {' '.join(map(str, deck))}")
+    hands: list[list[int]] = [[] for _ in range(num_seats)]
+    table: list[int] = []
+    position = 0
+    for _ in range(TABLE_SIZE):
+        for k in range(1, num_seats + 1):
+            hands[(dealer + k) % num_seats].append(cards[position])
+            position += 1
+        table.append(cards[position])
+        position += 1
+    stock = cards[position:]  # top first
+    returned = _fix_table(rules, table, stock, rng)
+    deal = KonchinkaDeal.__new__(KonchinkaDeal)
+    deal._setup(rules, num_seats, dealer)
+    deal._hands = hands
+    deal._in_hands = sum(len(h) for h in hands)
+    deal._set_table(table)
+    deal._stock = stock[::-1]
+    deal._piles = [0] * num_seats
+    deal._last = -1
+    deal._turn = (dealer + 1) % num_seats
+    deal._returned = tuple(returned)
+    deal._stock_start = len(stock)
+    return deal
+
+
+def _offender(rules: KonchinkaRules, table: list[int], dealt_at: list[int]) -> int | None:
+    seen: set[int] = set()
+    for position in sorted(range(len(table)), key=dealt_at.__getitem__):
+        rank = _rank(table[position])
+        if (rules.table_excludes_jacks and rank == Rank.JACK) or rank in seen:
+            return position
+        seen.add(rank)
+    return None
+
+
+def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
+               rng: random.Random) -> list[tuple[int, int]]:
+    """Send Jacks (option) and the later-dealt card of each same-rank pair back into the
+    middle half of the stock, dealing the top stock card in its place, until the table
+    is clean; return the returned cards with their lowest possible stock positions."""
+    dealt_at = list(range(len(table)))
+    clock = len(table)
+    returned: list[tuple[int, int]] = []
+    while (position := _offender(rules, table, dealt_at)) is not None:
+        size = len(stock)
+        stock.insert(rng.randint(size // 4, size - size // 4), table[position])
+        returned = [(c, low - 1) for c, low in returned]
+        returned.append((table[position], size // 4 - 1))
+        table[position] = stock.pop(0)
+        dealt_at[position] = clock
+        clock += 1
+    return returned
+
+
+def _check_seats(num_seats: int, dealer: int) -> None:
+    from konkun.errors import InvalidPositionError
+
+    if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not 2 <= num_seats <= 4:
+        raise InvalidPositionError(f"invalid number of seats {num_seats!r}: expected 2 to 4")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < num_seats:
+        raise InvalidPositionError(
+            f"invalid dealer seat {dealer!r}: expected 0 to {num_seats - 1}")
