@@ -2,3 +2,100 @@
 :data:`konkun.tui.games.GAMES`."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from konkun.cards import Card, Suit
+from konkun.tui.games import GAMES, GameUI
+
+if TYPE_CHECKING:
+    from konkun.tui.session import PlaySession
+
+RED_SUITS = (Suit.DIAMONDS, Suit.HEARTS)
+
+
+def card_text(card: Card) -> Text:
+    """One card as coloured text: ``A♠``, ``T♦`` (red), ``X`` (joker)."""
+    if card.rank is None or card.suit is None:
+        return Text("X", style="bold magenta")
+    style = "bold red" if card.suit in RED_SUITS else "bold"
+    return Text(card.rank.symbol + card.suit.glyph, style=style)
+
+
+def cards_text(cards: Iterable[Card], empty: str = "-") -> Text:
+    """Cards separated by spaces (``empty`` when there are none)."""
+    parts = [card_text(c) for c in cards]
+    if not parts:
+        return Text(empty, style="dim")
+    return Text(" ").join(parts)
+
+
+def _line(label: str, body: Text | str) -> Text:
+    text = Text(f"{label:<12}", style="cyan")
+    text.append(body if isinstance(body, Text) else Text(body))
+    return text
+
+
+# ---------------------------------------------------------------------- Konchinka
+
+KONCHINKA_RULES = """\
+[b]Konchinka[/b] (fishing): play one card a turn. It takes a set of table cards whose
+values add up to its value (classic: A=1, 2-9 pips, T Q K = 10, the Jack takes the whole
+table; novo: J=11, Q=12, K=13, a King takes 13 or 14), or it is laid on the table (a
+trail). Move text: [b]Qd[/b] (trail) or [b]Qd:As7h2c[/b] (capture).
+A deal scores 2 for the most cards, 1 for the most clubs, 1 each for 2c and Td (the
+кончинки). The game goes to 15 (option target)."""
+
+
+def _new_konchinka(players: int, rules: Mapping[str, str], seed: int | str) -> Any:
+    from konkun.konchinka.game import KonchinkaMatch
+    from konkun.konchinka.rules import KonchinkaRules
+
+    return KonchinkaMatch(KonchinkaRules.from_options(rules), players, seed)
+
+
+def _load_konchinka(record: Mapping[str, Any]) -> tuple[Any, int | str]:
+    from konkun.konchinka.game import KonchinkaRecord, replay
+
+    parsed = KonchinkaRecord.from_json(record)
+    return replay(parsed), parsed.seed
+
+
+def _konchinka_board(session: PlaySession) -> RenderableType:
+    obs: Any = session.match.deal.observe(session.human)
+    n = obs.num_seats
+    header = Text(f"Konchinka ({obs.variant}), {n} players, target "
+                  f"{obs.rules.target}", style="bold")
+    lines: list[RenderableType] = [
+        header,
+        _line("Dealer", session.seat_name(obs.dealer)),
+        _line("Stock", f"{obs.stock_size} cards"),
+        _line("Table", cards_text(obs.table, "(empty)")),
+        _line("Your hand", cards_text(obs.hand, "(empty)")),
+    ]
+    piles = Table(title="Capture piles", show_edge=False, expand=False)
+    for column in ("player", "hand", "cards", "clubs", "кончинки"):
+        piles.add_column(column, justify="left" if column == "player" else "right")
+    konchinki = (Card.parse("2c"), Card.parse("Td"))
+    for seat in range(n):
+        pile = obs.captured[seat]
+        name = session.seat_name(seat)
+        if obs.last_capturer == seat:
+            name += " *"
+        piles.add_row(name, str(obs.hand_sizes[seat]), str(len(pile)),
+                      str(sum(1 for c in pile if c.suit is Suit.CLUBS)),
+                      cards_text([c for c in konchinki if c in pile], ""))
+    lines.append(piles)
+    lines.append(Text("* made the last capture", style="dim"))
+    return Group(*lines)
+
+
+GAMES["konchinka"] = GameUI(
+    title="Konchinka", example_move="Qd:As7h2c", rules_summary=KONCHINKA_RULES,
+    players=(2, 4), new_match=_new_konchinka, load_match=_load_konchinka,
+    render_board=_konchinka_board)

@@ -1,0 +1,107 @@
+"""``konkun play konchinka`` headlessly: a whole deal played by key presses with Textual's
+pilot, the board showing the hand and table, the score sheet, help, typed moves, save and
+resume."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from pathlib import Path
+
+from rich.console import Console
+from textual.widgets import Static
+
+from konkun.tui.app import MOVE_KEYS, GameScreen, HelpScreen, PlayApp, score_sheet
+from konkun.tui.session import PlaySession
+
+
+def _text(app: PlayApp, selector: str) -> str:
+    """The plain text a widget shows."""
+    widget = app.screen.query_one(selector, Static)
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def _play_one_deal(session: PlaySession, save: Path) -> list[str]:
+    app = PlayApp(session, save, bot_delay=0)
+    screens: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        while not session.match.deal_points:
+            assert session.human_to_move()
+            screens.append(_text(app, "#moves"))
+            await pilot.press(MOVE_KEYS[len(screens) % 3 % max(1, len(session.legal()))])
+        await pilot.press("ctrl+s")
+    return screens
+
+
+def test_a_whole_deal_is_played_with_keys_only(tmp_path: Path) -> None:
+    """Each hand of a 2-player deal is 4 cards dealt 6 times: the human makes 24 moves by
+    pressing keys, the bot answers, and the deal is scored on the sheet."""
+    session = PlaySession.new("konchinka", 2, ["random"], seed=11)
+    screens = asyncio.run(_play_one_deal(session, tmp_path / "game.json"))
+    assert len(screens) == 24
+    assert all("[1]" in screen for screen in screens)
+    assert len(session.match.deal_points) == 1
+    assert session.score_sheet() == [[p] for p in session.match.deal_points[0]]
+    assert any(line.startswith("deal 1 over") for line in session.log)
+
+
+def test_the_saved_game_resumes_where_it_stopped(tmp_path: Path) -> None:
+    session = PlaySession.new("konchinka", 3, ["random", "random"], seed="secret words")
+    asyncio.run(_play_one_deal(session, tmp_path / "game.json"))
+    saved = json.loads((tmp_path / "game.json").read_text())
+    assert saved["game"] == "konchinka"
+    assert saved["record"]["seed"] == "secret words"
+    resumed = PlaySession.resume(tmp_path / "game.json")
+    assert resumed.match.totals == session.match.totals
+    assert resumed.match.deal.observe(0).to_json() == session.match.deal.observe(0).to_json()
+    assert resumed.bots == ["random", "random"]
+
+
+async def _help_and_typed_move(session: PlaySession) -> tuple[str, str]:
+    app = PlayApp(session, None, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        board = _text(app, "#board")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        help_text = _text(app, "#help")
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+        move = session.format(session.legal()[-1])
+        before = len(session.match.record().to_json()["actions"])
+        await pilot.press("colon")
+        await pilot.press(*move, "enter")
+        await pilot.pause()
+        actions = session.match.record().to_json()["actions"]
+        assert actions[before] == move
+    return board, help_text
+
+
+def test_the_board_shows_the_hand_and_help_lists_the_keys() -> None:
+    session = PlaySession.new("konchinka", 2, ["random"], seed=5)
+    session.run_bots()
+    hand = session.match.deal.observe(0).hand
+    board, help_text = asyncio.run(_help_and_typed_move(session))
+    assert "Your hand" in board and "Table" in board
+    for card in hand:
+        assert card.rank is not None and card.suit is not None
+        assert card.rank.symbol + card.suit.glyph in board
+    assert "Ctrl+S" in help_text and "Konchinka" in help_text
+
+
+def test_the_score_sheet_strikes_through_all_but_the_last_total() -> None:
+    session = PlaySession.new("konchinka", 2, ["random"], seed=2)
+    while len(session.match.deal_points) < 2 and not session.is_over():
+        if session.human_to_move():
+            session.play(session.legal()[0])
+        session.run_bots()
+    sheet = score_sheet(session)
+    first_column = sheet.columns[0]
+    cells = list(first_column.cells)
+    assert len(cells) == 2
+    assert "strike" in str(cells[0].style) and "strike" not in str(cells[1].style)
