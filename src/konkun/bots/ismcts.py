@@ -1,0 +1,191 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
+Whitehouse 2012), generic over any game that implements :mod:`konkun.game`.
+
+Each iteration samples a world consistent with everything the seat has seen
+(:meth:`Observation.sample_deal`: the engine deals the unseen cards at random into the
+other hands and the stock, keeping every card that was captured, melded, taken or
+counted where it is), then walks one shared tree:
+
+- selection by UCB1 among the actions *available in this world*, with availability
+  counts in place of the parent's visit count (so an action that is rarely legal is
+  not starved);
+- expansion of one untried action;
+- a play-out by the game's :class:`~konkun.bots.policy.SearchPolicy` (greedy-ish for
+  Konchinka and Kunken), to the end of the deal or a depth limit and an evaluation;
+- back-propagation of every seat's reward: its points minus the others' mean, so each
+  node is valued from the point of view of the seat that chose it. Rewards are
+  normalised by the range seen so far in the search, so the exploration constant does
+  not depend on the game's scale.
+
+The chosen move is the most visited root action. The bot is reproducible: it draws every
+random choice from the random source it is given, and with an iteration budget its
+choice depends on nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any, Generic, TypeVar
+
+from konkun.bots.base import Budget
+from konkun.bots.policy import SearchPolicy, policy_for
+from konkun.bots.specs import BotSpec, InvalidBotSpecError, check_options, float_param
+from konkun.game import Observation
+
+A = TypeVar("A", bound=Hashable)
+
+DEFAULT_BUDGET = Budget(iterations=1000)
+"""The budget of ``ismcts`` when its spec sets none."""
+
+
+class _Node:
+    """A tree node: the statistics of the action that leads to it."""
+
+    __slots__ = ("avail", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat          # the seat that chose the action leading here
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0          # the sum of that seat's rewards
+        self.children: dict[Any, _Node] = {}
+
+
+class IsmctsBot(Generic[A]):
+    """Single-observer information-set MCTS (see the module documentation)."""
+
+    def __init__(self, policy: SearchPolicy[A] | None = None, exploration: float = 0.7,
+                 default_budget: Budget = DEFAULT_BUDGET) -> None:
+        self.policy: SearchPolicy[A] = policy or SearchPolicy()
+        self.exploration = exploration
+        self.default_budget = default_budget
+        self.last_iterations = 0
+        self.total_iterations = 0
+        self.total_seconds = 0.0
+        self.searches = 0
+
+    def __repr__(self) -> str:
+        return (f"IsmctsBot({type(self.policy).__name__}, exploration={self.exploration}, "
+                f"default_budget={self.default_budget!r})")
+
+    @property
+    def iterations_per_second(self) -> float:
+        """Search speed over every search this bot has made."""
+        return self.total_iterations / self.total_seconds if self.total_seconds else 0.0
+
+    def choose(self, observation: Observation[A], legal: Sequence[A],
+               rng: random.Random, budget: Budget) -> A:
+        """Search ``budget`` (or the default budget) and return the most visited action."""
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = self.search(observation, legal, rng, budget.or_default(self.default_budget))
+        return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total)
+                   if a in root.children else (-1, 0.0))
+
+    def search(self, observation: Observation[A], legal: Sequence[A],
+               rng: random.Random, budget: Budget) -> _Node:
+        """Run the search and return the root (its children hold each action's counts)."""
+        root = _Node(observation.seat)
+        bounds = [math.inf, -math.inf]
+        clock = budget.clock()
+        root_legal = list(legal)
+        while True:
+            self._iterate(root, root_legal, observation, rng, bounds)
+            if not clock.tick():
+                break
+        self.last_iterations = clock.iterations
+        self.total_iterations += clock.iterations
+        self.total_seconds += clock.elapsed
+        self.searches += 1
+        return root
+
+    def _iterate(self, root: _Node, root_legal: list[A], observation: Observation[A],
+                 rng: random.Random, bounds: list[float]) -> None:
+        policy = self.policy
+        deal = observation.sample_deal(rng)
+        node = root
+        path = [root]
+        first = True
+        while not deal.is_over():
+            seat = deal.to_move
+            assert seat is not None
+            legal = root_legal if first else policy.candidates(deal, deal.legal_actions())
+            first = False
+            children = node.children
+            untried = []
+            for action in legal:
+                child = children.get(action)
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.avail += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                node = children[action] = _Node(seat)
+                deal.push(action)
+                path.append(node)
+                break
+            action = self._select(children, legal, bounds)
+            node = children[action]
+            deal.push(action)
+            path.append(node)
+        rewards = self._play_out(deal, rng)
+        lo, hi = bounds
+        for reward in rewards:
+            lo = min(lo, reward)
+            hi = max(hi, reward)
+        bounds[0], bounds[1] = lo, hi
+        for visited in path:
+            visited.visits += 1
+            visited.total += rewards[visited.seat]
+
+    def _select(self, children: dict[Any, _Node], legal: list[A], bounds: list[float]) -> A:
+        lo, hi = bounds
+        scale = 1.0 / (hi - lo) if hi > lo else 0.0
+        c = self.exploration
+        best_score = -math.inf
+        best: A = legal[0]
+        for action in legal:
+            child = children[action]
+            visits = child.visits
+            score = ((child.total / visits - lo) * scale
+                     + c * math.sqrt(math.log(child.avail) / visits))
+            if score > best_score:
+                best_score = score
+                best = action
+        return best
+
+    def _play_out(self, deal: Any, rng: random.Random) -> list[float]:
+        policy = self.policy
+        limit = policy.max_rollout_moves
+        moves = 0
+        while not deal.is_over():
+            if limit is not None and moves >= limit:
+                return policy.rewards(policy.evaluate(deal))
+            deal.push(policy.rollout_action(deal, deal.legal_actions(), rng))
+            moves += 1
+        return policy.rewards(deal.points())
+
+
+_OPTIONS = {
+    "c": "the UCB exploration constant (default 0.7)",
+    "rollout": "play-outs: 'policy' (the game's, default) or 'random'",
+}
+
+
+def make_ismcts_bot(game: str, spec: BotSpec) -> IsmctsBot[Any]:
+    """The ``ismcts`` spec's factory: ``ismcts[:iters=N][:time=S][:c=X][:rollout=random]``."""
+    options = check_options(spec, _OPTIONS)
+    exploration = 0.7
+    if "c" in options:
+        exploration = float_param(spec, "c", options["c"], minimum=0.0)
+    rollout = options.get("rollout", "policy")
+    if rollout not in ("policy", "random"):
+        raise InvalidBotSpecError(
+            f"invalid bot spec {str(spec)!r}: rollout must be 'policy' or 'random', "
+            f"got {rollout!r}")
+    policy: SearchPolicy[Any] = policy_for(game) if rollout == "policy" else SearchPolicy()
+    return IsmctsBot(policy, exploration)

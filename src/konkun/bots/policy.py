@@ -1,0 +1,74 @@
+"""Game knowledge for search: how to play out a sampled world fast, which actions are
+worth searching, and how to score a position.
+
+:class:`SearchPolicy` is the generic default (random play-outs to the end of the deal);
+each game gives a subclass (``konchinka_greedy``, ``kunken_greedy``) with greedy-ish
+play-outs. A policy works on **sampled** deals (determinizations drawn from a seat's
+observation), never on the real one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any, Generic, TypeVar
+
+from konkun.game import Deal
+
+A = TypeVar("A", bound=Hashable)
+
+
+class SearchPolicy(Generic[A]):
+    """Random play-outs, every legal action searched, rewards from the deal's points."""
+
+    max_rollout_moves: int | None = None
+    """Stop a play-out after this many moves and :meth:`evaluate` (``None``: play to the
+    end of the deal)."""
+
+    def rollout_action(self, deal: Deal[A], legal: Sequence[A], rng: random.Random) -> A:
+        """The move to play in a play-out (default: uniformly random)."""
+        return legal[rng.randrange(len(legal))]
+
+    def candidates(self, deal: Deal[A], legal: list[A]) -> list[A]:
+        """The actions the tree considers at this node (default: all of ``legal``)."""
+        return legal
+
+    def evaluate(self, deal: Deal[A]) -> list[float]:
+        """Each seat's expected points where a play-out stops (default: the points now)."""
+        return [float(p) for p in deal.points()]
+
+    def rewards(self, points: Sequence[float]) -> list[float]:
+        """Each seat's reward: its points minus the mean of the others' points, so the
+        search is zero-sum for two players and fair among more."""
+        n = len(points)
+        if n == 1:
+            return [float(points[0])]
+        total = float(sum(points))
+        return [p - (total - p) / (n - 1) for p in points]
+
+
+_POLICIES: dict[str, str] = {
+    "konchinka": "konkun.bots.konchinka_greedy:KonchinkaPolicy",
+    "kunken": "konkun.bots.kunken_greedy:KunkenPolicy",
+    "toy": "konkun.bots.toy:ToyPolicy",
+}
+
+
+def register_policy(game: str, target: str) -> None:
+    """Name the ``"module:Class"`` of ``game``'s search policy."""
+    _POLICIES[game] = target
+
+
+def policy_for(game: str) -> SearchPolicy[Any]:
+    """A new search policy for ``game`` (the generic one for a game without its own)."""
+    target = _POLICIES.get(game)
+    if target is None:
+        return SearchPolicy()
+    module, _, name = target.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ModuleNotFoundError, AttributeError):
+        return SearchPolicy()
+    policy: SearchPolicy[Any] = cls()
+    return policy

@@ -1,0 +1,138 @@
+"""The bot interface: a bot gets one seat's observation, the legal actions, a random
+source and a budget, never the deal (issue 4: "make that impossible by construction")."""
+
+from __future__ import annotations
+
+import gc
+import random
+import types
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from konkun.bots import Agent, Bot, Budget, play_out
+from konkun.bots.random_bot import RandomBot
+from konkun.bots.toy import ToyDeal, ToyObservation
+from konkun.errors import GameOverError, IllegalMoveError, InvalidRuleError, KonkunError
+from konkun.game import Deal, Observation
+
+_OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+           types.MethodType, types.CodeType)
+
+
+def reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through references, except classes, modules
+    and functions (which lead to global state, not to the instance's data)."""
+    seen: dict[int, object] = {}
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, _OPAQUE):
+            continue
+        seen[id(obj)] = obj
+        stack.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+class SpyBot:
+    """Records what it is given and plays the first legal action."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def choose(self, observation: Observation[Any], legal: Sequence[Any],
+               rng: random.Random, budget: Budget) -> Any:
+        self.calls.append((observation, legal, rng, budget))
+        return legal[0]
+
+
+def assert_reaches_only_its_own_view(deal: Deal[Any], got: object, seat: int) -> None:
+    """Nothing the bot received leads to the deal or to another seat's hidden cards."""
+    objects = reachable(got)
+    assert not any(obj is deal for obj in objects)
+    hidden = [deal.hands[s] for s in range(deal.num_seats) if s != seat]  # type: ignore[attr-defined]
+    hidden.append(deal.stock)  # type: ignore[attr-defined]
+    assert not any(obj is h for obj in objects for h in hidden)
+
+
+def test_bot_receives_the_observation_of_its_seat_and_never_the_deal() -> None:
+    deal = ToyDeal.new(3, seed=11)
+    spy = SpyBot()
+    agents = [Agent(spy, Budget(iterations=5), random.Random(seat)) for seat in range(3)]
+    while not deal.is_over():
+        seat = deal.to_move
+        assert seat is not None
+        before = len(spy.calls)
+        deal.push(agents[seat].act(deal))
+        observation, legal, rng, budget = spy.calls[before]
+        assert isinstance(observation, Observation)
+        assert not isinstance(observation, Deal)
+        assert observation.seat == seat
+        assert isinstance(legal, tuple)
+        assert rng is agents[seat].rng
+        assert budget == Budget(iterations=5)
+        for argument in (observation, legal):
+            assert_reaches_only_its_own_view(deal, argument, seat)
+
+
+def test_observation_json_holds_no_other_seats_hand() -> None:
+    deal = ToyDeal.new(2, seed=5)
+    seen = deal.observe(0).to_json()
+    assert sorted(seen["hand"]) == sorted(deal.hands[0])
+    flat = repr(seen)
+    assert all(str(card) not in seen["hand"] for card in deal.hands[1])
+    assert "stock" in flat and seen["stock"] == len(deal.stock)
+
+
+def test_agent_rejects_an_answer_that_is_not_legal() -> None:
+    class Cheat:
+        def choose(self, observation: Observation[Any], legal: Sequence[Any],
+                   rng: random.Random, budget: Budget) -> Any:
+            return 99
+
+    deal = ToyDeal.new(2, seed=1)
+    with pytest.raises(IllegalMoveError, match="99"):
+        Agent(Cheat(), Budget(), random.Random(0), "cheat").act(deal)
+
+
+def test_agent_refuses_to_act_in_a_finished_deal() -> None:
+    deal = ToyDeal.new(2, seed=1)
+    agents = [Agent(RandomBot[int](), Budget(), random.Random(s)) for s in range(2)]
+    play_out(deal, agents)
+    with pytest.raises(GameOverError):
+        agents[0].act(deal)
+
+
+def test_play_out_needs_one_agent_per_seat() -> None:
+    with pytest.raises(InvalidRuleError, match="1 agents for a deal of 2 seats"):
+        play_out(ToyDeal.new(2, seed=1), [Agent(RandomBot[int](), Budget(), random.Random())])
+
+
+@pytest.mark.parametrize(("iterations", "seconds"), [(0, None), (-3, None), (None, 0.0),
+                                                     (None, -1.0)])
+def test_budget_limits_must_be_positive(iterations: int | None, seconds: float | None) -> None:
+    with pytest.raises(KonkunError, match="budget"):
+        Budget(iterations, seconds)
+
+
+def test_budget_clock_stops_after_the_iteration_limit() -> None:
+    clock = Budget(iterations=3).clock()
+    assert [clock.tick(), clock.tick(), clock.tick()] == [True, True, False]
+
+
+def test_empty_budget_falls_back_to_the_bot_default() -> None:
+    assert Budget().or_default(Budget(iterations=9)) == Budget(iterations=9)
+    assert Budget(seconds=1.0).or_default(Budget(iterations=9)) == Budget(seconds=1.0)
+
+
+def test_random_bot_is_a_bot_and_plays_legal_moves() -> None:
+    bot = RandomBot[int]()
+    assert isinstance(bot, Bot)
+    deal = ToyDeal.new(2, seed=3)
+    rng = random.Random(0)
+    observation = deal.observe(deal.to_move or 0)
+    assert isinstance(observation, ToyObservation)
+    choices = {bot.choose(observation, tuple(observation.legal_actions()), rng, Budget())
+               for _ in range(200)}
+    assert choices == set(observation.legal_actions())

@@ -1,0 +1,136 @@
+"""ISMCTS over the generic protocols, on the toy game (issue 4: sampled worlds consistent
+with what the seat has seen, a time or iteration budget, a seed for reproducibility)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from konkun.bots import Agent, Budget, parse_spec, play_out
+from konkun.bots.ismcts import IsmctsBot
+from konkun.bots.policy import SearchPolicy
+from konkun.bots.toy import CARDS, ToyDeal, ToyObservation, ToyPolicy
+
+
+def play_game(specs: Sequence[str], seed: int, agent_seed: int = 0) -> tuple[list[int], list[int]]:
+    deal = ToyDeal.new(len(specs), seed)
+    agents = [parse_spec(s).agent("toy", random.Random(agent_seed * 10 + k))
+              for k, s in enumerate(specs)]
+    actions: list[int] = []
+    while not deal.is_over():
+        seat = deal.to_move
+        assert seat is not None
+        action = agents[seat].act(deal)
+        actions.append(action)
+        deal.push(action)
+    return deal.points(), actions
+
+
+def test_same_seed_and_iteration_budget_give_the_same_game() -> None:
+    first = play_game(["ismcts:iters=60", "ismcts:iters=60"], seed=4, agent_seed=7)
+    second = play_game(["ismcts:iters=60", "ismcts:iters=60"], seed=4, agent_seed=7)
+    assert first == second
+
+
+def test_iteration_budget_is_the_number_of_iterations() -> None:
+    bot = IsmctsBot(ToyPolicy())
+    deal = ToyDeal.new(2, seed=2)
+    observation = deal.observe(deal.to_move or 0)
+    bot.choose(observation, tuple(observation.legal_actions()), random.Random(1),
+               Budget(iterations=37))
+    assert bot.last_iterations == 37
+
+
+def test_time_budget_stops_the_search() -> None:
+    bot = IsmctsBot(ToyPolicy())
+    deal = ToyDeal.new(2, seed=2)
+    observation = deal.observe(deal.to_move or 0)
+    bot.choose(observation, tuple(observation.legal_actions()), random.Random(1),
+               Budget(seconds=0.02))
+    assert bot.last_iterations >= 1
+    assert bot.total_seconds < 2.0
+
+
+def test_a_forced_move_is_played_without_search() -> None:
+    bot = IsmctsBot(ToyPolicy())
+    deal = ToyDeal.new(2, seed=2)
+    observation = deal.observe(deal.to_move or 0)
+    only = observation.legal_actions()[0]
+    assert bot.choose(observation, (only,), random.Random(1), Budget(iterations=50)) == only
+    assert bot.last_iterations == 0
+
+
+class RecordingPolicy(SearchPolicy[int]):
+    """Remembers every world the search sampled."""
+
+    def __init__(self) -> None:
+        self.worlds: list[ToyDeal] = []
+
+    def rollout_action(self, deal: Any, legal: Sequence[int], rng: random.Random) -> int:
+        return legal[rng.randrange(len(legal))]
+
+
+def test_search_samples_only_worlds_consistent_with_the_observation() -> None:
+    deal = ToyDeal.new(2, seed=9)
+    for _ in range(4):  # some cards captured, some on the table
+        deal.push(deal.legal_actions()[0])
+    seat = deal.to_move
+    assert seat is not None
+    observation = deal.observe(seat)
+    assert isinstance(observation, ToyObservation)
+    sampled: list[ToyDeal] = []
+    original = observation.sample_deal
+
+    class Watching:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(observation, name)
+
+        def sample_deal(self, rng: random.Random) -> ToyDeal:
+            world = original(rng)
+            sampled.append(world.copy())
+            return world
+
+    bot = IsmctsBot(RecordingPolicy())
+    bot.choose(Watching(), tuple(observation.legal_actions()),  # type: ignore[arg-type]
+               random.Random(3), Budget(iterations=40))
+    assert len(sampled) == 40
+    for world in sampled:
+        assert sorted(world.hands[seat]) == sorted(deal.hands[seat])
+        assert world.table == deal.table
+        assert world.piles == deal.piles
+        assert [len(h) for h in world.hands] == [len(h) for h in deal.hands]
+        assert len(world.stock) == len(deal.stock)
+        everything = [c for h in world.hands for c in h] + world.table + world.stock + [
+            c for p in world.piles for c in p]
+        assert sorted(everything) == list(CARDS)
+    others = {tuple(sorted(w.hands[1 - seat])) for w in sampled}
+    assert len(others) > 1  # the hidden hand really is sampled
+
+
+def pair_wins(first: str, second: str, pairs: int) -> int:
+    """Deal pairs (same shuffle, seats swapped) where ``first`` takes more cards."""
+    wins = 0
+    for seed in range(pairs):
+        a, _ = play_game([first, second], seed, seed)
+        b, _ = play_game([second, first], seed, seed)
+        wins += a[0] + b[1] > a[1] + b[0]
+    return wins
+
+
+def test_ismcts_beats_random_on_duplicate_deals() -> None:
+    assert pair_wins("ismcts:iters=100", "random", 20) >= 14
+
+
+def test_random_rollouts_can_be_asked_for() -> None:
+    bot = parse_spec("ismcts:rollout=random").create("toy")
+    assert isinstance(bot, IsmctsBot)
+    assert type(bot.policy) is SearchPolicy
+
+
+def test_agent_runs_ismcts_to_the_end_of_a_deal() -> None:
+    deal = ToyDeal.new(3, seed=1)
+    agents = [Agent(IsmctsBot(ToyPolicy()), Budget(iterations=20), random.Random(s))
+              for s in range(3)]
+    points = play_out(deal, agents)
+    assert sum(points) <= len(CARDS)
