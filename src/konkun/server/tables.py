@@ -482,6 +482,7 @@ class Lobby:
         if table.match.is_over():
             await self._finish(table)
         self.broadcast(table)
+        self._schedule_bots(table)
 
     async def _finish(self, table: Table) -> None:
         assert table.match is not None
