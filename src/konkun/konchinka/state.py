@@ -27,7 +27,12 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from konkun.cards import Card, Rank, rng_for_seed, standard_deck
-from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
+from konkun.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidNotationError,
+    InvalidPositionError,
+)
 from konkun.konchinka.moves import Move, card_order, sort_cards
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import DealScore, score_masks
@@ -75,6 +80,31 @@ _WHOLE_TABLE = 0
 _KING_SLOT = 15
 _CLASSIC_SLOTS = tuple(CLASSIC_VALUES)
 _NOVO_SLOTS = tuple(_KING_SLOT if _rank(i) == Rank.KING else NOVO_VALUES[i] for i in range(52))
+
+# Counting captures without listing them: the table's generating polynomial
+# prod(1 + x**value) over its valued cards, truncated to degree 14, is kept as one integer
+# with a 32-bit field per coefficient, so the number of sets adding up to s is field s.
+# Laying a card multiplies by (1 + x**v); taking one multiplies by its inverse series
+# sum((-1)**k * x**(v*k)) -- exact on the low 15 fields, which hold the true counts.
+FIELD_BITS = 32
+_FIELD = (1 << FIELD_BITS) - 1
+_POLY_MASK = (1 << (FIELD_BITS * (MAX_SUM + 1))) - 1
+_SHIFT = tuple(FIELD_BITS * s for s in range(MAX_SUM + 1))
+_MUL_BY_VALUE = (1, *((1 << (FIELD_BITS * v)) + 1 for v in range(1, MAX_SUM + 1)))
+_INV_BY_VALUE = (1, *(sum((-1) ** k << (FIELD_BITS * v * k) for k in range(MAX_SUM // v + 1))
+                      for v in range(1, MAX_SUM + 1)))
+_CLASSIC_CODES = tuple((v << 6) | i for i, v in enumerate(CLASSIC_VALUES))
+_NOVO_CODES = tuple((v << 6) | i for i, v in enumerate(NOVO_VALUES))
+
+
+def table_poly(values: Iterable[int]) -> int:
+    """The packed counting polynomial of a table's values (Jacks in classic: value 0,
+    left out)."""
+    poly = 1
+    for value in values:
+        poly = poly * _MUL_BY_VALUE[value] & _POLY_MASK
+    return poly
+
 
 Captures = tuple[tuple[tuple[int, ...], ...], ...]
 _CAPTURES: dict[int, Captures] = {}
@@ -128,9 +158,9 @@ class KonchinkaDeal:
     :func:`konkun.konchinka.notation.parse_kpn` or :meth:`from_cards`.
     """
 
-    __slots__ = ("_codes", "_dealer", "_hands", "_history", "_in_hands", "_key", "_last",
-                 "_next_seat", "_piles", "_returned", "_rules", "_seats", "_slots", "_stock",
-                 "_stock_start", "_swept", "_table", "_turn", "_values")
+    __slots__ = ("_codes", "_dealer", "_hands", "_history", "_in_hands", "_last",
+                 "_next_seat", "_piles", "_poly", "_returned", "_rules", "_seats", "_slots",
+                 "_stock", "_stock_start", "_swept", "_table", "_turn", "_values")
 
     _rules: KonchinkaRules
     _seats: int
@@ -140,7 +170,7 @@ class KonchinkaDeal:
     _codes: tuple[int, ...]
     _hands: list[list[int]]
     _table: list[int]
-    _key: int
+    _poly: int
     _stock: list[int]
     _piles: list[int]
     _last: int
@@ -179,11 +209,11 @@ class KonchinkaDeal:
         self._rules = rules
         self._seats = seats
         self._dealer = dealer
-        if rules.is_novo:
-            self._values, self._slots = NOVO_VALUES, _NOVO_SLOTS
+        if rules.variant == "novo":
+            self._values, self._slots, self._codes = NOVO_VALUES, _NOVO_SLOTS, _NOVO_CODES
         else:
-            self._values, self._slots = CLASSIC_VALUES, _CLASSIC_SLOTS
-        self._codes = tuple((v << 6) | i for i, v in enumerate(self._values))
+            self._values, self._slots, self._codes = (CLASSIC_VALUES, _CLASSIC_SLOTS,
+                                                      _CLASSIC_CODES)
         self._history = []
         self._next_seat = (dealer + 1) % seats
         self._returned = ()
@@ -191,7 +221,7 @@ class KonchinkaDeal:
 
     def _set_table(self, cards: Iterable[int]) -> None:
         self._table = sorted(self._codes[c] for c in cards)
-        self._key = table_key(code >> 6 for code in self._table)
+        self._poly = table_poly(code >> 6 for code in self._table)
 
     # ------------------------------------------------------------------ reading
 
@@ -312,8 +342,11 @@ class KonchinkaDeal:
     # ------------------------------------------------------------------ moves
 
     def _entry(self) -> Captures:
-        entry = _CAPTURES.get(self._key)
-        return entry if entry is not None else _compute_captures(self._key)
+        key = 0
+        for code in self._table:
+            key += 1 << ((code >> 6) << 2)
+        entry = _CAPTURES.get(key)
+        return entry if entry is not None else _compute_captures(key)
 
     def _options(self) -> list[tuple[int, tuple[int, ...]]]:
         """Legal moves as (card index, table positions); positions empty for a trail."""
@@ -331,15 +364,15 @@ class KonchinkaDeal:
         return options
 
     def count_moves(self) -> int:
-        """How many legal moves there are (``len(legal_actions())``, faster)."""
+        """How many legal moves there are (``len(legal_actions())``, without listing them)."""
         if self._turn < 0:
             return 0
-        entry = self._entry()
+        poly = self._poly
         slots = self._slots
         compulsory = self._rules.capture_compulsory
         total = 0
         for card in self._hands[self._turn]:
-            found = len(entry[slots[card]])
+            found = _count(poly, slots[card], bool(self._table))
             total += found + (0 if compulsory and found else 1)
         return total
 
@@ -433,18 +466,18 @@ class KonchinkaDeal:
                 for p in reversed(positions):
                     del table[p]
             mask = 1 << card
-            key = self._key
+            poly = self._poly
             for code in taken:
                 mask |= 1 << (code & 63)
-                key -= 1 << ((code >> 6) << 2)
-            self._key = key
+                poly = poly * _INV_BY_VALUE[code >> 6] & _POLY_MASK
+            self._poly = poly
             self._piles[seat] |= mask
             self._last = seat
             taken_cards = tuple(code & 63 for code in taken)
         else:
             code = self._codes[card]
             insort(table, code)
-            self._key += 1 << ((code >> 6) << 2)
+            self._poly = self._poly * _MUL_BY_VALUE[code >> 6] & _POLY_MASK
             taken_cards = ()
         event = 0
         if self._in_hands:
@@ -479,78 +512,119 @@ class KonchinkaDeal:
             for c in self._swept:
                 self._piles[self._last] |= 1 << c
             self._table = []
-            self._key = 0
+            self._poly = 1
         self._turn = -1
 
-    def random_playout(self, rng: random.Random) -> list[int]:
-        """Play uniformly random legal moves to the end of the deal (fast, no history)
-        and return the deal's points."""
+    def random_playout(self, rng: random.Random,
+                       trace: list[tuple[int, int]] | None = None) -> list[int]:
+        """Play uniformly random legal moves to the end of the deal and return its points
+        (the fast path for simulation: integers only, no history recorded). With
+        ``trace``, append each move as (card index, bit mask of the taken cards)."""
         rand = rng.random
-        cache = _CAPTURES
         slots = self._slots
         codes = self._codes
         hands = self._hands
         piles = self._piles
         seats = self._seats
         compulsory = self._rules.capture_compulsory
+        field = _FIELD
+        poly_mask = _POLY_MASK
+        shift = _SHIFT
+        mul = _MUL_BY_VALUE
+        inv = _INV_BY_VALUE
+        shift13 = _SHIFT[13]
+        shift14 = _SHIFT[14]
         table = self._table
-        key = self._key
+        poly = self._poly
         turn = self._turn
         in_hands = self._in_hands
         last = self._last
         while turn >= 0:
             hand = hands[turn]
-            entry = cache.get(key)
-            if entry is None:
-                entry = _compute_captures(key)
-            if compulsory:
-                total = 0
-                for card in hand:
-                    n = len(entry[slots[card]])
-                    total += n or 1
-            else:
-                total = len(hand)
-                for card in hand:
-                    total += len(entry[slots[card]])
-            pick = int(rand() * total)
-            positions: tuple[int, ...] = ()
+            total = 0
+            counts = []
             for card in hand:
-                found = entry[slots[card]]
-                n = len(found)
+                slot = slots[card]
+                if slot == 15:
+                    n = ((poly >> shift13) & field) + (poly >> shift14)
+                elif slot:
+                    n = (poly >> shift[slot]) & field
+                else:
+                    n = 1 if table else 0
+                counts.append(n)
+                total += n if compulsory and n else n + 1
+            pick = int(rand() * total)
+            index = -1
+            capture = False
+            for n in counts:
+                index += 1
                 if pick < n:
-                    positions = found[pick]
+                    capture = True
                     break
                 pick -= n
                 if not (compulsory and n):
-                    if pick == 0:
+                    if not pick:
                         break
                     pick -= 1
-            hand.remove(card)
+            card = hand.pop(index)
             in_hands -= 1
-            if positions:
-                if len(positions) == len(table):
-                    taken = table
-                    table = []
-                else:
-                    taken = [table[p] for p in positions]
-                    for p in reversed(positions):
-                        del table[p]
+            if capture:
                 mask = 1 << card
-                for code in taken:
-                    mask |= 1 << (code & 63)
-                    key -= 1 << ((code >> 6) << 2)
+                slot = slots[card]
+                if slot:
+                    if slot == 15:
+                        n = (poly >> shift13) & field
+                        if pick < n:
+                            target = 13
+                        else:
+                            target = 14
+                            pick -= n
+                    else:
+                        target = slot
+                    # Unrank the pick-th set adding up to target, walking the table from
+                    # its highest value down; cards above the target cannot change the
+                    # counts up to it, so they are skipped without dividing them out.
+                    rest = poly
+                    chosen = []
+                    position = len(table)
+                    while target:
+                        position -= 1
+                        code = table[position]
+                        value = code >> 6
+                        if value > target:
+                            continue
+                        rest = rest * inv[value] & poly_mask
+                        ways = (rest >> shift[target - value]) & field
+                        if pick < ways:
+                            chosen.append(position)
+                            mask |= 1 << (code & 63)
+                            poly = poly * inv[value] & poly_mask
+                            target -= value
+                        else:
+                            pick -= ways
+                    for position in chosen:
+                        del table[position]
+                else:
+                    for code in table:
+                        mask |= 1 << (code & 63)
+                    table = []
+                    poly = 1
                 piles[turn] |= mask
                 last = turn
+                if trace is not None:
+                    trace.append((card, mask ^ (1 << card)))
             else:
                 code = codes[card]
                 insort(table, code)
-                key += 1 << ((code >> 6) << 2)
+                poly = poly * mul[code >> 6] & poly_mask
+                if trace is not None:
+                    trace.append((card, 0))
             if in_hands:
                 turn = (turn + 1) % seats
                 while not hands[turn]:
                     turn = (turn + 1) % seats
             else:
-                self._table, self._key, self._last, self._turn = table, key, last, turn
+                self._table, self._poly, self._last = table, poly, last
                 self._in_hands = 0
                 if self._stock:
                     self._redeal()
@@ -561,8 +635,8 @@ class KonchinkaDeal:
                     self._next_seat = (turn + 1) % seats
                     turn = -1
                     table = self._table
-                    key = self._key
-        self._table, self._key, self._last, self._turn = table, key, last, -1
+                    poly = self._poly
+        self._table, self._poly, self._last, self._turn = table, poly, last, -1
         self._in_hands = 0
         return self.points()
 
@@ -579,7 +653,7 @@ class KonchinkaDeal:
         other._codes = self._codes
         other._hands = [h[:] for h in self._hands]
         other._table = self._table[:]
-        other._key = self._key
+        other._poly = self._poly
         other._stock = self._stock[:]
         other._piles = self._piles[:]
         other._last = self._last
@@ -646,6 +720,14 @@ class KonchinkaDeal:
         return total
 
 
+def _count(poly: int, slot: int, table: bool) -> int:
+    if slot == _WHOLE_TABLE:
+        return 1 if table else 0
+    if slot == _KING_SLOT:
+        return ((poly >> _SHIFT[13]) & _FIELD) + ((poly >> _SHIFT[14]) & _FIELD)
+    return (poly >> _SHIFT[slot]) & _FIELD
+
+
 def _mask_cards(mask: int) -> list[Card]:
     return sort_cards(CARDS[i] for i in range(52) if mask >> i & 1)
 
@@ -674,13 +756,14 @@ def cut_deck(deck: Sequence[Card], rng: random.Random) -> list[Card]:
 
 def new_deal(rules: KonchinkaRules, num_seats: int, dealer: int,
              rng: random.Random) -> KonchinkaDeal:
-    """Shuffle and cut with ``rng``, deal in four rounds and fix the initial table
-    (``RULES.md``, Deal and Initial table). The same rules, seats, dealer and ``rng``
-    state give the same deal."""
+    """Shuffle (``rng.shuffle``) and cut (``rng.randint(4, 48)`` cards lifted) with ``rng``,
+    deal in four rounds and fix the initial table (``RULES.md``, Deal and Initial table).
+    The same rules, seats, dealer and ``rng`` state give the same deal."""
     _check_seats(num_seats, dealer)
-    deck = standard_deck()
+    deck = list(range(52))
     rng.shuffle(deck)
-    return deal_from_deck(rules, num_seats, dealer, cut_deck(deck, rng), rng)
+    point = rng.randint(HAND_SIZE, 52 - HAND_SIZE)
+    return _deal_indices(rules, num_seats, dealer, deck[point:] + deck[:point], rng)
 
 
 def deal_from_seed(rules: KonchinkaRules, num_seats: int, dealer: int,
@@ -698,32 +781,44 @@ def deal_from_deck(rules: KonchinkaRules, num_seats: int, dealer: int,
     _check_seats(num_seats, dealer)
     cards = [c.index for c in deck]
     if sorted(cards) != list(range(52)):
-        from konkun.errors import InvalidPositionError
-
         raise InvalidPositionError(f"not a full 52-card deck: {' '.join(map(str, deck))}")
+    return _deal_indices(rules, num_seats, dealer, cards, rng)
+
+
+def _deal_indices(rules: KonchinkaRules, num_seats: int, dealer: int, cards: list[int],
+                  rng: random.Random) -> KonchinkaDeal:
     hands: list[list[int]] = [[] for _ in range(num_seats)]
+    order = [hands[(dealer + k) % num_seats] for k in range(1, num_seats + 1)]
     table: list[int] = []
     position = 0
     for _ in range(TABLE_SIZE):
-        for k in range(1, num_seats + 1):
-            hands[(dealer + k) % num_seats].append(cards[position])
+        for hand in order:
+            hand.append(cards[position])
             position += 1
         table.append(cards[position])
         position += 1
-    stock = cards[position:]  # top first
-    returned = _fix_table(rules, table, stock, rng)
+    stock = cards[:position - 1:-1]  # next card to deal last
+    ranks = {c % 13 for c in table}
+    returned: tuple[tuple[int, int], ...] = ()
+    if len(ranks) < TABLE_SIZE or (rules.table_excludes_jacks and _JACK_RANK in ranks):
+        top_first = stock[::-1]
+        returned = tuple(_fix_table(rules, table, top_first, rng))
+        stock = top_first[::-1]
     deal = KonchinkaDeal.__new__(KonchinkaDeal)
     deal._setup(rules, num_seats, dealer)
     deal._hands = hands
-    deal._in_hands = sum(len(h) for h in hands)
+    deal._in_hands = TABLE_SIZE * num_seats
     deal._set_table(table)
-    deal._stock = stock[::-1]
+    deal._stock = stock
     deal._piles = [0] * num_seats
     deal._last = -1
     deal._turn = (dealer + 1) % num_seats
-    deal._returned = tuple(returned)
+    deal._returned = returned
     deal._stock_start = len(stock)
     return deal
+
+
+_JACK_RANK = Rank.JACK - 2
 
 
 def _offender(rules: KonchinkaRules, table: list[int], dealt_at: list[int]) -> int | None:
@@ -739,8 +834,9 @@ def _offender(rules: KonchinkaRules, table: list[int], dealt_at: list[int]) -> i
 def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
                rng: random.Random) -> list[tuple[int, int]]:
     """Send Jacks (option) and the later-dealt card of each same-rank pair back into the
-    middle half of the stock, dealing the top stock card in its place, until the table
-    is clean; return the returned cards with their lowest possible stock positions."""
+    middle half of the stock (top first), dealing the top stock card in its place, until
+    the table is clean; return the returned cards with their lowest possible stock
+    positions when play begins."""
     dealt_at = list(range(len(table)))
     clock = len(table)
     returned: list[tuple[int, int]] = []
@@ -756,8 +852,6 @@ def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
 
 
 def _check_seats(num_seats: int, dealer: int) -> None:
-    from konkun.errors import InvalidPositionError
-
     if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not 2 <= num_seats <= 4:
         raise InvalidPositionError(f"invalid number of seats {num_seats!r}: expected 2 to 4")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < num_seats:

@@ -1,0 +1,74 @@
+"""Konchinka speed: random-playout deals per second and perft nodes per second.
+
+    .venv/bin/python benchmarks/bench_konchinka.py [--seconds S]
+
+Each figure is measured on one core as CPU time of this process (``time.process_time``),
+so other load on the machine disturbs it less than wall-clock time would. A random
+playout deals a fresh deal (shuffle, cut, four-round deal, initial-table fix) and plays
+uniformly random legal moves to the end (``KonchinkaDeal.random_playout``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from konkun.konchinka import KonchinkaRules, new_deal, parse_kpn
+
+
+def playouts_per_second(rules: KonchinkaRules, seats: int, seconds: float) -> float:
+    """Fresh deals dealt and played out at random per CPU second."""
+    rng = random.Random(2026)
+    count = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(50):
+            new_deal(rules, seats, count % seats, rng).random_playout(rng)
+            count += 1
+        now = time.process_time()
+        if now >= deadline:
+            return count / (now - start)
+
+
+PERFT_POSITIONS = [
+    ("classic As7h2cQd Kc3d/Qh9c5s/8d4h - -/-/- 1 0 -", 7),
+    ("classic 9h8d6s5c4d3h2sAc KcQs7h5h/Kh9s7c2d 8cTs6h4c3c2hJcJh -/- 0 1 -", 6),
+    ("novo 9h8d6s5c4d3h2sAc KcQs7h5h/Kh9s7c2d 8cTs6h4c3c2hJcJh -/- 0 1 -", 6),
+]
+
+
+def perft_nodes_per_second(seconds: float) -> tuple[float, list[tuple[str, int, int]]]:
+    """Leaf nodes counted per CPU second over a few positions (repeated until ``seconds``)."""
+    results = []
+    nodes = 0
+    start = time.process_time()
+    while True:
+        for kpn, depth in PERFT_POSITIONS:
+            count = parse_kpn(kpn).perft(depth)
+            nodes += count
+            results.append((kpn, depth, count))
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return nodes / elapsed, results[:len(PERFT_POSITIONS)]
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    for variant in ("classic", "novo"):
+        rate = playouts_per_second(KonchinkaRules.preset(variant), 2, args.seconds)
+        print(f"random playouts, {variant}, 2 seats: {rate:,.0f} deals/s")
+    rate = playouts_per_second(KonchinkaRules.preset("classic"), 4, args.seconds)
+    print(f"random playouts, classic, 4 seats: {rate:,.0f} deals/s")
+    rate, results = perft_nodes_per_second(args.seconds)
+    for kpn, depth, count in results:
+        print(f"perft({depth}) = {count:,}  {kpn}")
+    print(f"perft: {rate:,.0f} nodes/s")
+
+
+if __name__ == "__main__":
+    main()
