@@ -1,0 +1,546 @@
+// The konkun page: one index.html that routes on location.pathname.
+//   /            the lobby (name, new table, open tables, finished games)
+//   /t/{id}      a table (seats, then the game)
+//   /replay/{id} a finished game, move by move
+
+import { api, ApiError, identity, loginGuest, TableSocket, forgetIdentity } from "./api.js";
+import { h, mount, toast } from "./dom.js";
+import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import * as konchinka from "./konchinka.js";
+import * as kunken from "./kunken.js";
+
+const RENDERERS = { konchinka, kunken };
+const main = document.getElementById("main");
+const topbar = document.getElementById("topbar");
+let page = null; // {destroy(), rerender()}
+
+// ---------------------------------------------------------------- helpers
+
+/** Seat display names from a table summary. */
+export function seatNames(table) {
+  const base = (table?.seats || []).map((s) => {
+    if (s.kind === "bot") return s.name || s.bot;
+    if (s.kind === "human") return s.name || t("table.seatName", { n: s.seat + 1 });
+    return t("table.empty");
+  });
+  return base.map((name, i) => {
+    const s = table.seats[i];
+    const twin = base.filter((n) => n === name).length > 1 && s.kind !== "empty";
+    const shown = twin ? `${name} ${i + 1}` : name;
+    return s.kind === "bot" ? `${shown} (${t("table.bot")})` : shown;
+  });
+}
+
+function gameTitle(summary) {
+  const g = t(`game.${summary.game}`);
+  return summary.game === "konchinka" && summary.variant
+    ? `${g} · ${t(`variant.${summary.variant}`)}` : g;
+}
+
+function errorText(err) {
+  if (err instanceof ApiError) return err.message;
+  return t("err.network", { msg: err?.message || String(err) });
+}
+
+function navigate(path) {
+  if (path !== location.pathname) history.pushState({}, "", path);
+  route();
+}
+
+function link(path, ...children) {
+  return h("a", { href: path, onclick: (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+    ev.preventDefault();
+    navigate(path);
+  } }, ...children);
+}
+
+// ---------------------------------------------------------------- top bar
+
+function renderTopbar() {
+  const id = identity();
+  mount(topbar,
+    link("/", h("span", { class: "brand-mark", "aria-hidden": "true" }, "♣♦"),
+      h("span", { class: "brand" }, "konkun")),
+    h("nav", { class: "nav" }, link("/", t("nav.lobby"))),
+    h("div", { class: "spacer" }),
+    id ? h("span", { class: "whoami", title: t("me.hello", { name: id.nickname }) },
+      id.nickname) : null,
+    h("div", { class: "lang-switch", role: "group", "aria-label": t("lang.switch") },
+      LANGS.map((code) => h("button", { type: "button", class: "lang-btn",
+        "aria-pressed": code === lang() ? "true" : "false", dataset: { lang: code },
+        onclick: () => setLang(code) }, code.toUpperCase()))));
+}
+
+// ---------------------------------------------------------------- name form
+
+function nameForm(onDone) {
+  const input = h("input", { id: "nickname", name: "nickname", maxlength: 24, required: true,
+    autocomplete: "nickname", value: identity()?.nickname || "" });
+  const form = h("form", { class: "name-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const name = input.value.trim();
+    if (!name) return;
+    try {
+      await loginGuest(name);
+      renderTopbar();
+      onDone?.();
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  } },
+  h("label", { for: "nickname" }, t("me.nickname")), input,
+  h("button", { type: "submit", class: "primary", id: "save-name" }, t("me.save")));
+  return form;
+}
+
+function identityPanel(rerender) {
+  const id = identity();
+  if (!id) return h("section", { class: "panel identity" }, nameForm(rerender));
+  return h("section", { class: "panel identity" },
+    h("p", {}, t("me.hello", { name: id.nickname }), " ",
+      h("button", { type: "button", class: "linkish", onclick: () => {
+        forgetIdentity();
+        renderTopbar();
+        rerender();
+      } }, t("me.change"))));
+}
+
+// ---------------------------------------------------------------- lobby
+
+const RULE_CHOICES = {
+  tie_points: ["none", "split"],
+  settlement: ["difference", "pool"],
+  empty_stock: ["turn_bank", "end"],
+};
+const FALLBACK_CATALOG = {
+  games: [
+    { game: "konchinka", variants: ["classic", "novo"], min_seats: 2, max_seats: 4, rules: {} },
+    { game: "kunken", variants: [], min_seats: 2, max_seats: 5, rules: {} },
+  ],
+};
+
+function ruleInput(name, def) {
+  const id = `rule-${name}`;
+  const label = t(`rule.${name}`) === `rule.${name}` ? name : t(`rule.${name}`);
+  let input;
+  if (def === "true" || def === "false") {
+    input = h("input", { type: "checkbox", id, name, checked: def === "true",
+      dataset: { def, kind: "bool" } });
+    return h("label", { class: "rule check" }, input, " ", label);
+  }
+  if (RULE_CHOICES[name]) {
+    const choices = RULE_CHOICES[name].includes(def) ? RULE_CHOICES[name]
+      : [def, ...RULE_CHOICES[name]];
+    input = h("select", { id, name, dataset: { def } }, choices.map((c) =>
+      h("option", { value: c, selected: c === def }, t(`rule.${c}`) === `rule.${c}` ? c
+        : t(`rule.${c}`))));
+  } else if (/^\d+$/.test(def)) {
+    input = h("input", { type: "number", id, name, min: 0, value: def, dataset: { def } });
+  } else {
+    input = h("input", { type: "text", id, name, value: def, dataset: { def } });
+  }
+  return h("label", { class: "rule", for: id }, h("span", {}, label), input);
+}
+
+function createForm(catalog, bots, rerender) {
+  const state = page.form || (page.form = { game: "konchinka", variant: "classic", seats: 2,
+    who: {} });
+  const entry = catalog.games.find((g) => g.game === state.game) || catalog.games[0];
+  const seatsOptions = [];
+  for (let n = entry.min_seats; n <= entry.max_seats; n++) seatsOptions.push(n);
+  if (state.seats < entry.min_seats || state.seats > entry.max_seats) state.seats = entry.min_seats;
+  const botSpecs = bots.length ? bots : [{ spec: "greedy", name: "greedy" }];
+
+  const gamePick = h("div", { class: "game-pick", role: "radiogroup",
+    "aria-label": t("lobby.game") }, catalog.games.map((g) => h("label", {
+    class: `game-choice ${g.game === state.game ? "on" : ""}` },
+  h("input", { type: "radio", name: "game", value: g.game, checked: g.game === state.game,
+    onchange: () => { state.game = g.game; rerender(); } }),
+  h("span", { class: "game-name" }, t(`game.${g.game}`)))));
+
+  const variant = entry.variants && entry.variants.length ? h("label", { class: "field" },
+    h("span", {}, t("lobby.variant")),
+    h("select", { id: "variant", onchange: (ev) => { state.variant = ev.target.value; } },
+      entry.variants.map((v) => h("option", { value: v, selected: v === state.variant },
+        t(`variant.${v}`))))) : null;
+
+  const seats = h("label", { class: "field" }, h("span", {}, t("lobby.seats")),
+    h("select", { id: "seats", onchange: (ev) => { state.seats = Number(ev.target.value);
+      rerender(); } }, seatsOptions.map((n) => h("option", { value: n,
+      selected: n === state.seats }, String(n)))));
+
+  const seatRows = [];
+  for (let i = 0; i < state.seats; i++) {
+    if (i === 0) {
+      seatRows.push(h("li", {}, h("span", { class: "seat-no" }, t("lobby.seat", { n: 1 })),
+        h("strong", {}, t("lobby.you"))));
+      continue;
+    }
+    const cur = state.who[i] ?? botSpecs[Math.min(1, botSpecs.length - 1)].spec;
+    state.who[i] = cur;
+    seatRows.push(h("li", {}, h("label", { for: `who-${i}`, class: "seat-no" },
+      t("lobby.seat", { n: i + 1 })),
+    h("select", { id: `who-${i}`, dataset: { seat: i }, onchange: (ev) => {
+      state.who[i] = ev.target.value; } },
+    h("option", { value: "human", selected: cur === "human" }, t("lobby.human")),
+    botSpecs.map((b) => h("option", { value: b.spec, selected: cur === b.spec,
+      title: b.description || "" }, `${b.name || b.spec} (${t("table.bot")})`)))));
+  }
+
+  const rulesBox = h("div", { class: "rules-grid" },
+    Object.entries(entry.rules || {}).map(([name, def]) => ruleInput(name, String(def))));
+
+  const form = h("form", { class: "panel create", id: "create-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    if (!identity()) {
+      toast(t("me.needName"), "error");
+      document.getElementById("nickname")?.focus();
+      return;
+    }
+    const rules = {};
+    for (const input of rulesBox.querySelectorAll("input, select")) {
+      const def = input.dataset.def;
+      const value = input.dataset.kind === "bool" ? String(input.checked) : String(input.value);
+      if (value !== def && value !== "") rules[input.name] = value;
+    }
+    const botsSpec = {};
+    for (const [seat, who] of Object.entries(state.who)) {
+      if (Number(seat) < state.seats && who !== "human") botsSpec[seat] = who;
+    }
+    const spec = { game: state.game, seats: state.seats, rules, bots: botsSpec };
+    if (entry.variants && entry.variants.length) spec.variant = state.variant;
+    try {
+      const table = await api.createTable(spec);
+      await api.sit(table.id, 0);
+      navigate(`/t/${table.id}`);
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  } },
+  h("h2", {}, t("lobby.create")), gamePick,
+  h("div", { class: "row" }, variant, seats),
+  h("ol", { class: "seat-list" }, seatRows),
+  rulesBox.childNodes.length ? h("details", { class: "rules" },
+    h("summary", {}, t("lobby.rules")), rulesBox) : null,
+  h("button", { type: "submit", class: "primary big", id: "create" }, t("lobby.createSit")));
+  return form;
+}
+
+function tableRow(s) {
+  const names = seatNames(s);
+  const free = s.status === "waiting" && s.seats.some((x) => x.kind === "empty");
+  return h("li", { class: "table-row", dataset: { table: s.id } },
+    h("div", { class: "table-row-main" },
+      h("strong", {}, gameTitle(s)),
+      h("span", { class: `badge ${s.status}` }, t(`status.${s.status}`)),
+      h("span", { class: "muted" }, names.join(" · "))),
+    s.status === "finished" ? link(`/replay/${s.id}`, t("lobby.replay"))
+      : link(`/t/${s.id}`, free ? t("lobby.join") : t("lobby.watch")));
+}
+
+function lobbyPage() {
+  let timer = null;
+  let alive = true;
+  let catalog = FALLBACK_CATALOG;
+  let bots = [];
+  let tables = null;
+  let finished = null;
+  const tablesBox = h("section", { class: "panel tables" });
+  const finishedBox = h("section", { class: "panel finished" });
+
+  async function loadStatic() {
+    try {
+      const c = await fetch("/api/catalog").then((r) => (r.ok ? r.json() : null));
+      if (c && c.games && c.games.length) catalog = c;
+    } catch { /* keep the fallback */ }
+    try {
+      bots = (await api.bots()).bots || [];
+    } catch { /* offline */ }
+    if (alive) draw();
+  }
+
+  async function poll() {
+    try {
+      tables = (await api.tables()).tables || [];
+      finished = (await api.finished()).games || [];
+    } catch (err) {
+      tables = tables || [];
+      finished = finished || [];
+    }
+    if (!alive) return;
+    drawLists();
+    timer = setTimeout(poll, 4000);
+  }
+
+  function drawLists() {
+    mount(tablesBox, h("h2", {}, t("lobby.open")),
+      tables === null ? h("p", { class: "muted" }, t("lobby.loading"))
+        : tables.length ? h("ul", { class: "table-list" }, tables.map(tableRow))
+          : h("p", { class: "muted" }, t("lobby.noTables")));
+    mount(finishedBox, h("h2", {}, t("lobby.finished")),
+      finished === null ? h("p", { class: "muted" }, t("lobby.loading"))
+        : finished.length ? h("ul", { class: "table-list" }, finished.slice(0, 30).map(tableRow))
+          : h("p", { class: "muted" }, t("lobby.noFinished")));
+  }
+
+  function draw() {
+    document.title = `konkun — ${t("nav.lobby")}`;
+    mount(main, h("div", { class: "lobby" },
+      h("div", { class: "hero" }, h("h1", {}, "konkun"), h("p", {}, t("app.tagline"))),
+      h("div", { class: "lobby-grid" },
+        h("div", { class: "col" }, identityPanel(draw), createForm(catalog, bots, draw)),
+        h("div", { class: "col" }, tablesBox, finishedBox))));
+    drawLists();
+  }
+
+  page = { destroy: () => { alive = false; clearTimeout(timer); }, rerender: draw };
+  draw();
+  loadStatic();
+  poll();
+}
+
+// ---------------------------------------------------------------- table
+
+function seatsPanel(table, you, onSit) {
+  const names = seatNames(table);
+  return h("ul", { class: "seats-panel" }, table.seats.map((s) => h("li", {
+    class: `seat ${s.kind} ${s.seat === you ? "me" : ""} ${table.to_move === s.seat ? "to-move" : ""}`,
+    dataset: { seat: s.seat } },
+  h("span", { class: "seat-no" }, String(s.seat + 1)),
+  h("span", { class: "seat-name" }, names[s.seat], s.seat === you ? ` ${t("table.youSuffix")}` : ""),
+  s.kind === "human" && !s.connected ? h("span", { class: "muted small" }, ` · ${t("table.offline")}`)
+    : null,
+  s.kind === "empty" && table.status === "waiting" && you === null && onSit
+    ? h("button", { type: "button", class: "primary sit", dataset: { sit: s.seat },
+      onclick: () => onSit(s.seat) }, t("table.sit")) : null)));
+}
+
+function tablePage(tableId) {
+  const state = { msg: null, conn: "connecting", retryIn: 0, ui: {} };
+  const statusLine = h("div", { class: "conn", "aria-live": "polite" });
+  const body = h("div", { class: "table-body" });
+  let sock = null;
+
+  function drawStatus() {
+    statusLine.className = `conn ${state.conn}`;
+    statusLine.textContent = state.conn === "open" ? "● " + t("table.connected")
+      : state.conn === "retry" ? "○ " + t("table.reconnecting", { s: Math.ceil(state.retryIn / 1000) })
+        : "○ " + t("table.connecting");
+  }
+
+  async function sit(seat) {
+    if (!identity()) {
+      toast(t("me.needName"), "error");
+      return;
+    }
+    try {
+      await api.sit(tableId, seat);
+      sock.reconnect();
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  function turnBanner(msg) {
+    const { table, you, view } = msg;
+    const names = seatNames(table);
+    if (table.status === "waiting") return h("div", { class: "turn waiting" }, t("table.waiting"));
+    if (table.status === "finished" || view?.over || view?.match_over) {
+      const w = table.winner ?? view?.winner;
+      return h("div", { class: "turn over" }, t("table.over"),
+        w !== null && w !== undefined ? ` — ${t("table.winner", { name: names[w] })}` : "");
+    }
+    const toMove = view?.to_move ?? table.to_move;
+    if (toMove === null || toMove === undefined) return h("div", { class: "turn" }, "");
+    if (toMove === you) return h("div", { class: "turn mine", id: "turn" }, "▶ " + t("table.yourTurn"));
+    return h("div", { class: "turn theirs", id: "turn" }, t("table.turnOf", { name: names[toMove] }));
+  }
+
+  function draw() {
+    const msg = state.msg;
+    if (!msg) {
+      mount(main, h("div", { class: "table-page" }, statusLine, h("p", {}, t("table.connecting"))));
+      drawStatus();
+      return;
+    }
+    const { table, you } = msg;
+    document.title = `konkun — ${gameTitle(table)}`;
+    const url = `${location.origin}/t/${table.id}`;
+    const head = h("div", { class: "table-head" },
+      h("h1", {}, gameTitle(table)),
+      turnBanner(msg),
+      h("div", { class: "spacer" }),
+      statusLine);
+    const invite = table.status === "waiting" ? h("div", { class: "panel invite" },
+      h("label", { for: "invite" }, t("table.link")),
+      h("input", { id: "invite", readonly: true, value: url, onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", onclick: async (ev) => {
+        try { await navigator.clipboard.writeText(url); ev.target.textContent = t("table.copied"); }
+        catch { document.getElementById("invite").select(); }
+      } }, t("table.copy"))) : null;
+    const needName = table.status === "waiting" && you === null && !identity()
+      ? h("div", { class: "panel" }, h("p", {}, t("me.needName")), nameForm(() => {
+        sock.reconnect();
+        draw();
+      })) : null;
+    mount(body);
+    if (table.status !== "waiting" && msg.view) {
+      const R = RENDERERS[table.game];
+      if (R) {
+        R.render(body, { view: msg.view, table, you, last: msg.last, lang: lang(),
+          names: seatNames(table), ui: state.ui, readOnly: you === null,
+          play: (action) => {
+            if (!sock.action(action)) toast(t("table.connecting"), "error");
+          }, hint: () => api.hint(tableId) });
+      } else {
+        body.appendChild(h("p", {}, t("table.unknownGame")));
+      }
+    }
+    const finishedBar = table.status === "finished" ? h("div", { class: "panel finished-bar" },
+      link(`/replay/${table.id}`, t("table.replay")), " · ", link("/", t("table.backToLobby")))
+      : null;
+    mount(main, h("div", { class: "table-page", dataset: { status: table.status, game: table.game } },
+      head, invite, needName,
+      h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit)),
+      you === null && table.status !== "waiting"
+        ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
+      body, finishedBar));
+    drawStatus();
+  }
+
+  sock = new TableSocket(tableId, {
+    onState: (msg) => {
+      state.msg = msg;
+      draw();
+    },
+    onError: (msg) => {
+      toast(msg.message || msg.code || t("err.generic"), "error");
+      if (msg.code === "unknown_table") {
+        sock.close();
+        mount(main, h("div", { class: "panel" }, h("p", {}, t("table.notFound")),
+          link("/", t("table.backToLobby"))));
+      }
+    },
+    onStatus: ({ state: s, retryIn }) => {
+      state.conn = s;
+      state.retryIn = retryIn;
+      drawStatus();
+    },
+  });
+  page = { destroy: () => sock.close(), rerender: draw };
+  draw();
+  sock.connect();
+}
+
+// ---------------------------------------------------------------- replay
+
+function replayPage(gameId) {
+  const state = { seat: "all", data: null, i: 0, error: null, ui: {} };
+  let alive = true;
+
+  async function load() {
+    try {
+      state.data = await api.replay(gameId, state.seat);
+      if (state.i >= state.data.frames.length) state.i = state.data.frames.length - 1;
+      state.error = null;
+    } catch (err) {
+      state.error = errorText(err);
+    }
+    if (alive) draw();
+  }
+
+  function go(i) {
+    if (!state.data) return;
+    state.i = Math.max(0, Math.min(state.data.frames.length - 1, i));
+    draw();
+  }
+
+  function onKey(ev) {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowRight") go(state.i + 1);
+    else if (ev.key === "ArrowLeft") go(state.i - 1);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(Infinity);
+    else return;
+    ev.preventDefault();
+  }
+
+  function draw() {
+    document.title = `konkun — ${t("replay.title")}`;
+    if (state.error) {
+      mount(main, h("div", { class: "panel" }, h("p", { class: "error" }, state.error),
+        link("/", t("table.backToLobby"))));
+      return;
+    }
+    if (!state.data) {
+      mount(main, h("p", { class: "loading" }, t("lobby.loading")));
+      return;
+    }
+    const { table, frames } = state.data;
+    const names = seatNames(table);
+    const n = frames.length - 1;
+    const frame = frames[state.i];
+    const seatSel = h("select", { id: "replay-seat", onchange: (ev) => {
+      state.seat = ev.target.value;
+      load();
+    } }, h("option", { value: "all", selected: state.seat === "all" }, t("replay.all")),
+    table.seats.map((s) => h("option", { value: String(s.seat),
+      selected: state.seat === String(s.seat) }, t("replay.seat", { name: names[s.seat] }))));
+    const controls = h("div", { class: "replay-controls", role: "toolbar" },
+      h("button", { type: "button", id: "rp-first", onclick: () => go(0), disabled: state.i === 0 },
+        "⏮ ", t("replay.first")),
+      h("button", { type: "button", id: "rp-prev", onclick: () => go(state.i - 1),
+        disabled: state.i === 0 }, "◀ ", t("replay.prev")),
+      h("input", { type: "range", min: 0, max: n, value: state.i, id: "rp-slider",
+        "aria-label": t("replay.move", { i: state.i, n }),
+        oninput: (ev) => go(Number(ev.target.value)) }),
+      h("button", { type: "button", id: "rp-next", onclick: () => go(state.i + 1),
+        disabled: state.i === n }, t("replay.next"), " ▶"),
+      h("button", { type: "button", id: "rp-last", onclick: () => go(n), disabled: state.i === n },
+        t("replay.last"), " ⏭"));
+    const caption = h("p", { class: "replay-caption", id: "rp-caption" },
+      state.i === 0 ? t("replay.start") : t("replay.move", { i: state.i, n }),
+      frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor] ?? ""}: `,
+        h("code", {}, frame.action)) : "");
+    const body = h("div", { class: "table-body" });
+    const R = RENDERERS[table.game];
+    const seat = state.seat === "all" ? null : Number(state.seat);
+    if (R && frame.view) {
+      R.render(body, { view: frame.view, views: frame.views || null, table, you: seat,
+        last: frame.action ? { turn: frame.turn, actor: frame.actor, action: frame.action } : null,
+        lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {} });
+    }
+    mount(main, h("div", { class: "table-page replay", dataset: { game: table.game } },
+      h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
+        h("div", { class: "spacer" }),
+        h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
+      controls, caption, body));
+  }
+
+  document.addEventListener("keydown", onKey);
+  page = { destroy: () => { alive = false; document.removeEventListener("keydown", onKey); },
+    rerender: draw };
+  draw();
+  load();
+}
+
+// ---------------------------------------------------------------- router
+
+function route() {
+  if (page) page.destroy();
+  page = null;
+  renderTopbar();
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/t\/([^/]+)\/?$/))) tablePage(decodeURIComponent(m[1]));
+  else if ((m = path.match(/^\/replay\/([^/]+)\/?$/))) replayPage(decodeURIComponent(m[1]));
+  else lobbyPage();
+}
+
+onLangChange(() => {
+  renderTopbar();
+  page?.rerender();
+});
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,48 @@
+// A tiny DOM builder and the toast messages shared by every page.
+
+/**
+ * Build an element: h("button", {class: "x", onclick: fn, dataset: {a: 1}}, "text", child).
+ * Attributes starting with "on" become listeners; null/false attributes are skipped.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k === "class") node.className = v;
+    else if (k === "value") node.value = v;
+    else if (k === "checked") node.checked = Boolean(v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(node, c);
+    else node.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** Replace all children of `node`. */
+export function mount(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+/** Show a message for a few seconds; kind "error" is announced assertively. */
+export function toast(message, kind = "info", ms = 6000) {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
+    message);
+  const close = h("button", { class: "toast-close", type: "button", "aria-label": "×",
+    onclick: () => item.remove() }, "×");
+  item.appendChild(close);
+  box.appendChild(item);
+  setTimeout(() => item.remove(), ms);
+}

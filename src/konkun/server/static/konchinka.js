@@ -1,0 +1,387 @@
+// Konchinka at the table: the table cards, your hand, captures to choose from, every
+// player's capture pile, the score sheet as in the book, and who pays whom at the end.
+// The view is Match.to_json(seat) of konkun.konchinka (docs/konchinka.md).
+
+import { cardElement, cardShort, parseCard, sortCards, splitCards } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+// ---------------------------------------------------------------- reading the view
+
+/** The current deal's part of the view (the view itself when it is flat). */
+function dealOf(view) {
+  return view.deal && typeof view.deal === "object" ? view.deal : view;
+}
+
+function handOf(view, seat) {
+  const d = dealOf(view);
+  if (seat === null || seat === undefined) return null;
+  if (Array.isArray(d.hand) && d.seat === seat) return d.hand;
+  const hands = d.hands;
+  if (Array.isArray(hands) && Array.isArray(hands[seat])) return hands[seat];
+  if (Array.isArray(d.hand) && (d.seat === undefined || d.seat === null)) return d.hand;
+  return null;
+}
+
+function handSize(view, seat) {
+  const d = dealOf(view);
+  const hand = handOf(view, seat);
+  if (hand) return hand.length;
+  for (const key of ["hand_sizes", "hand_counts"]) {
+    if (Array.isArray(d[key])) return d[key][seat];
+  }
+  if (Array.isArray(d.hands) && typeof d.hands[seat] === "number") return d.hands[seat];
+  return 0;
+}
+
+function pileOf(view, seat) {
+  const d = dealOf(view);
+  const piles = d.piles || d.captured || d.captures;
+  const p = Array.isArray(piles) ? piles[seat] : null;
+  if (Array.isArray(p)) {
+    const clubs = p.filter((c) => parseCard(c).suit === "c").length;
+    const kon = p.filter((c) => c === "2c" || c === "Td").length;
+    return { cards: p.length, clubs, konchinki: kon, list: p };
+  }
+  if (p && typeof p === "object") {
+    return { cards: p.cards ?? p.count ?? 0, clubs: p.clubs ?? 0,
+      konchinki: p.konchinki ?? (Array.isArray(p.konchinki_cards) ? p.konchinki_cards.length : 0),
+      list: p.list || null };
+  }
+  if (typeof p === "number") return { cards: p, clubs: null, konchinki: null, list: null };
+  return { cards: 0, clubs: 0, konchinki: 0, list: null };
+}
+
+function legalOf(view) {
+  const d = dealOf(view);
+  return view.legal || d.legal || [];
+}
+
+function toMoveOf(view) {
+  const d = dealOf(view);
+  return view.to_move ?? d.to_move ?? null;
+}
+
+/** Legal action texts grouped by the hand card: {card: {trail: text|null, captures: []}}. */
+export function groupLegal(legal) {
+  const byCard = {};
+  for (const text of legal) {
+    const [card, taken] = text.split(":");
+    const key = parseCard(card).text;
+    const entry = byCard[key] || (byCard[key] = { trail: null, captures: [] });
+    if (taken === undefined) entry.trail = text;
+    else entry.captures.push({ text, cards: splitCards(taken) });
+  }
+  for (const e of Object.values(byCard)) {
+    e.captures.sort((a, b) => b.cards.length - a.cards.length || a.text.localeCompare(b.text));
+  }
+  return byCard;
+}
+
+function cumulative(dealPoints, seats) {
+  const cols = [];
+  for (let s = 0; s < seats; s++) {
+    let sum = 0;
+    cols.push(dealPoints.map((row) => (sum += Number(row[s] || 0))));
+  }
+  return cols;
+}
+
+// ---------------------------------------------------------------- pieces
+
+function miniCards(cards, lang) {
+  return h("span", { class: "mini" }, cards.map((c) => cardElement(c, { lang, size: "tiny" })));
+}
+
+function lastMoveLine(ctx) {
+  const { last, names, lang, view } = ctx;
+  if (!last || !last.action) return h("p", { class: "last-move" }, " ");
+  const [card, taken] = last.action.split(":");
+  const who = names[last.actor] ?? "?";
+  if (taken === undefined) {
+    return h("p", { class: "last-move", id: "last-move" },
+      t("k.trailed", { name: who, card: cardShort(card, lang) }));
+  }
+  const takenCards = splitCards(taken);
+  const tableNow = dealOf(view).table || [];
+  const sweep = tableNow.length === 0;
+  const fin = dealOf(view).final_sweep;
+  const finLine = fin && fin.cards && fin.cards.length ? h("span", { class: "final-sweep" },
+    " ", t("k.finalSweep", { name: names[fin.seat] ?? "?",
+      cards: fin.cards.map((c) => cardShort(c, lang)).join(" ") })) : null;
+  return h("p", { class: "last-move", id: "last-move" },
+    t("k.took", { name: who, card: cardShort(card, lang),
+      cards: takenCards.map((c) => cardShort(c, lang)).join(" ") }),
+    sweep && !fin ? h("span", { class: "sweep" }, t("k.sweep")) : null, finLine);
+}
+
+function opponentBox(ctx, seat) {
+  const { view, names, lang } = ctx;
+  const d = dealOf(view);
+  const n = handSize(view, seat);
+  const pile = pileOf(view, seat);
+  const open = handOf(view, seat);
+  const fan = h("div", { class: "fan" }, open ? sortCards(open).map((c) =>
+    cardElement(c, { lang, size: "small" }))
+    : Array.from({ length: n }, () => cardElement("back", { lang, size: "small" })));
+  return h("div", { class: `opponent ${toMoveOf(view) === seat ? "to-move" : ""}`,
+    dataset: { seat } },
+  h("div", { class: "who" }, names[seat],
+    d.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null),
+  fan, pileLine(pile, d.last_capturer === seat, lang));
+}
+
+function pileLine(pile, lastCapture, lang = "en") {
+  const parts = [`${t("k.captures")}: ${pile.cards}`];
+  if (pile.clubs !== null && pile.clubs !== undefined) parts.push(`♣ ${pile.clubs}`);
+  const kon = (pile.list || []).filter((c) => c === "2c" || c === "Td");
+  return h("div", { class: "meta pile" }, h("span", {}, parts.join(" · ")),
+    kon.length ? h("span", { class: "konchinki", title: t("k.konchinki") },
+      kon.map((c) => cardElement(c, { lang, size: "tiny" }))) : null,
+    lastCapture ? h("span", { class: "tag" }, t("k.lastCapture")) : null);
+}
+
+function scoreSheet(ctx) {
+  const { view, names, table } = ctx;
+  const seats = table.seats.length;
+  const dealPoints = view.deal_points || [];
+  const cols = Array.isArray(view.sheet) && view.sheet.length === seats ? view.sheet
+    : cumulative(dealPoints, seats);
+  const rows = Math.max(1, ...cols.map((c) => c.length));
+  const target = view.target ?? view.rules?.target ?? table.rules?.target ?? 15;
+  const body = [];
+  for (let r = 0; r < rows; r++) {
+    body.push(h("tr", {}, cols.map((col) => {
+      if (r >= col.length) return h("td", {}, "");
+      const v = col[r];
+      return h("td", {}, r < col.length - 1 ? h("s", {}, String(v))
+        : h("span", { class: "current" }, String(v)));
+    })));
+  }
+  return h("section", { class: "panel sheet", id: "score-sheet", "aria-label": t("k.scoreSheet") },
+    h("h3", {}, t("k.scoreSheet"), " ", h("span", { class: "target" }, t("k.target", { n: target }))),
+    h("table", {}, h("thead", {}, h("tr", {}, names.map((n) => h("th", { scope: "col" }, n)))),
+      h("tbody", {}, body)));
+}
+
+function lastDealScore(ctx) {
+  const { view, names } = ctx;
+  const scores = view.deal_scores || [];
+  const src = scores.length ? scores[scores.length - 1] : null;
+  const seats = src?.seats;
+  if (!Array.isArray(seats)) return null;
+  return h("section", { class: "panel deal-score", id: "deal-score" },
+    h("h3", {}, t("k.dealScore")),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.captures")),
+      h("th", {}, "♣"), h("th", {}, t("k.konchinki")), h("th", {}, t("k.points")))),
+    h("tbody", {}, seats.map((s, i) => h("tr", {}, h("td", {}, names[i]), h("td", {}, s.cards),
+      h("td", {}, s.clubs), h("td", {}, s.konchinki), h("td", {}, h("strong", {}, s.points)))))));
+}
+
+/** Who pays whom once the game is over: the engine's figures when given, else RULES.md. */
+export function settlement(view, table, seats) {
+  const totals = view.totals || [];
+  const winner = view.winner ?? table.winner;
+  if (winner === null || winner === undefined) return null;
+  if (view.settlement && Array.isArray(view.settlement.payments)) {
+    return { kind: view.settlement.kind, winner, payments: view.settlement.payments };
+  }
+  const rule = view.rules?.settlement || table.rules?.settlement || "difference";
+  if (rule === "pool") return { kind: "pool", winner, payments: [] };
+  const target = Number(view.rules?.target ?? table.rules?.target ?? 15);
+  const payments = [];
+  for (let s = 0; s < seats; s++) {
+    if (s === winner) continue;
+    payments.push({ from: s, to: winner, amount: Math.max(0, target - Number(totals[s] || 0)) });
+  }
+  return { kind: "difference", winner, payments };
+}
+
+function settlementBox(ctx) {
+  const { view, table, names } = ctx;
+  const over = view.over || view.match_over || table.status === "finished";
+  if (!over) return null;
+  const s = settlement(view, table, table.seats.length);
+  if (!s) return null;
+  const pays = s.payments.filter((p) => p.amount > 0);
+  return h("section", { class: "panel settle", id: "settlement" },
+    h("h3", {}, t("k.settlement")),
+    h("p", {}, t("table.winner", { name: names[s.winner] })),
+    s.kind === "pool" ? h("p", {}, t("k.poolWin", { name: names[s.winner] })) : null,
+    pays.length ? h("table", { class: "pay-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("k.payer")), h("th", {}, t("k.payee")),
+        h("th", {}, t("k.amount")))),
+      h("tbody", {}, pays.map((p) => h("tr", { dataset: { from: p.from, to: p.to } },
+        h("td", {}, names[p.from]), h("td", {}, names[p.to]),
+        h("td", { class: "amount" }, String(p.amount))))))
+      : h("p", {}, t("k.paysNobody")));
+}
+
+function moveText(action, lang) {
+  const [card, taken] = action.split(":");
+  return taken === undefined ? `${cardShort(card, lang)} →`
+    : `${cardShort(card, lang)} × ${splitCards(taken).map((c) => cardShort(c, lang)).join(" ")}`;
+}
+
+function logBox(ctx) {
+  const { names, lang, view } = ctx;
+  const history = dealOf(view).history || [];
+  const number = view.deal_number ?? 1;
+  return h("section", { class: "panel" },
+    h("h3", {}, t("r.deal", { n: number }), " · ", t("table.moves")),
+    history.length ? h("ol", { class: "log", id: "move-log", reversed: true },
+      [...history].reverse().map((e) => h("li", {},
+      h("strong", {}, names[e.seat] ?? "?"), ": ", moveText(e.move, lang),
+      e.redeal ? h("span", { class: "muted" }, " ⟳") : null)))
+      : h("p", { class: "muted small" }, "—"));
+}
+
+// ---------------------------------------------------------------- the table
+
+/** Draw the Konchinka table into `container`. */
+export function render(container, ctx) {
+  const { view, you, lang, ui, readOnly } = ctx;
+  const d = dealOf(view);
+  const seats = ctx.table.seats.length;
+  const toMove = toMoveOf(view);
+  const myTurn = !readOnly && you !== null && toMove === you;
+  const legal = myTurn ? groupLegal(legalOf(view)) : {};
+  const turnKey = `${ctx.table.turn ?? ""}:${(d.table || []).join("")}`;
+  if (ui.turnKey !== turnKey) {
+    ui.turnKey = turnKey;
+    ui.selected = null;
+  }
+  const viewer = you ?? 0;
+  const mine = handOf(view, you) || [];
+  const options = ui.selected ? legal[ui.selected] : null;
+
+  // Opponents (everyone but me), in seat order starting to my left.
+  const others = [];
+  for (let k = 1; k <= seats; k++) {
+    const s = (viewer + k) % seats;
+    if (s === you) continue;
+    if (you === null && k === seats && ctx.views) { /* all seats shown below */ }
+    others.push(s);
+  }
+  const openAll = Array.isArray(ctx.views);
+  const highlight = new Set();
+  if (ui.hoverCapture) for (const c of ui.hoverCapture) highlight.add(c);
+  else if (options) for (const cap of options.captures) for (const c of cap.cards) highlight.add(c);
+
+  const tableCards = d.table || [];
+  const tableZone = h("div", { class: "table-zone" },
+    h("h2", {}, t("k.table")),
+    h("div", { class: "center-row" },
+      h("div", { class: "stock", id: "stock" },
+        cardElement("back", { lang, size: "small" }),
+        h("span", {}, `${t("table.stock")}: ${d.stock_size ?? d.stock ?? 0}`)),
+      h("div", { class: "table-cards", id: "table-cards" },
+        tableCards.length ? tableCards.map((c) => cardElement(c, { lang,
+          extraClass: options && options.captures.length ? (highlight.has(c) ? "highlight" : "dim")
+            : "" }))
+          : h("span", { class: "muted" }, t("k.emptyTable")))),
+    lastMoveLine(ctx));
+
+  // My hand and the choices for the selected card.
+  let handZone = null;
+  if (you !== null && !openAll) {
+    const select = (card) => {
+      ui.selected = ui.selected === card ? null : card;
+      ui.hoverCapture = null;
+      ctx.rerender ? ctx.rerender() : render(container, ctx);
+      const again = container.querySelector(`.hand .card[data-card="${card}"]`);
+      again?.focus();
+    };
+    const handCards = sortCards(mine).map((c) => cardElement(c, { lang,
+      onClick: myTurn && legal[c] ? () => select(c) : null, selected: ui.selected === c,
+      disabled: !(myTurn && legal[c]) }));
+    handZone = h("section", { class: `hand-zone ${myTurn ? "active" : ""}`, id: "hand",
+      "aria-label": t("table.hand") },
+    h("h2", {}, t("table.hand"), " ",
+      d.dealer === you ? h("span", { class: "tag" }, t("table.dealer")) : null),
+    h("div", { class: "hand" }, handCards),
+    pileLine(pileOf(view, you), d.last_capturer === you, lang),
+    myTurn ? choicesBox(ctx, options, container) : null);
+  }
+
+  const openHands = openAll ? h("div", { class: "opponents" },
+    ctx.table.seats.map((s) => opponentBox({ ...ctx, view: ctx.views[s.seat] ?? view }, s.seat)))
+    : h("div", { class: "opponents" }, others.map((s) => opponentBox(ctx, s)));
+
+  const felt = h("div", { class: "felt" }, openHands, tableZone, handZone);
+  const side = h("aside", { class: "side" }, settlementBox(ctx), scoreSheet(ctx),
+    lastDealScore(ctx), logBox(ctx));
+  container.replaceChildren(h("div", { class: "game-layout konchinka" }, felt, side));
+
+  if (myTurn && !ctx.replay) installKeys(ctx, container, legal);
+}
+
+function choicesBox(ctx, options, container) {
+  const { ui, lang } = ctx;
+  if (!ui.selected || !options) {
+    return h("p", { class: "prompt", id: "prompt" }, t("k.pickCard"));
+  }
+  const card = ui.selected;
+  const buttons = options.captures.map((cap, i) => h("button", { type: "button",
+    class: "choice capture", dataset: { action: cap.text },
+    onclick: () => ctx.play(cap.text),
+    onmouseenter: () => { ui.hoverCapture = cap.cards; paintHighlight(container, cap.cards); },
+    onmouseleave: () => { ui.hoverCapture = null; paintHighlight(container, null, ctx); },
+    onfocus: () => paintHighlight(container, cap.cards),
+    "aria-label": `${t("k.take")}: ${cap.cards.map((c) => cardShort(c, lang)).join(" ")}` },
+  i < 9 ? h("span", { class: "key" }, String(i + 1)) : null,
+  t("k.take"), miniCards(cap.cards, lang)));
+  if (options.trail) {
+    buttons.push(h("button", { type: "button", class: "choice trail", id: "trail",
+      dataset: { action: options.trail }, onclick: () => ctx.play(options.trail) },
+    h("span", { class: "key" }, "0"), t("k.trail")));
+  }
+  const head = options.captures.length
+    ? t("k.canTake", { card: cardShort(card, lang) })
+    : t("k.noCapture", { card: cardShort(card, lang) });
+  return h("div", { class: "choose" }, h("p", { class: "prompt", id: "prompt" }, head),
+    h("div", { class: "choices", id: "choices" }, buttons,
+      h("button", { type: "button", class: "choice", onclick: () => {
+        ui.selected = null;
+        render(container, ctx);
+      } }, h("span", { class: "key" }, "Esc"), t("k.cancel"))));
+}
+
+function paintHighlight(container, cards, ctx = null) {
+  const set = new Set(cards || []);
+  let all = null;
+  if (!cards && ctx) {
+    const options = groupLegal(legalOf(ctx.view))[ctx.ui.selected];
+    all = new Set((options?.captures || []).flatMap((c) => c.cards));
+  }
+  for (const node of container.querySelectorAll("#table-cards .card")) {
+    const on = cards ? set.has(node.dataset.card) : all ? all.has(node.dataset.card) : false;
+    node.classList.toggle("highlight", on);
+    node.classList.toggle("dim", !on);
+  }
+}
+
+function installKeys(ctx, container, legal) {
+  const { ui } = ctx;
+  if (ui.keyHandler) document.removeEventListener("keydown", ui.keyHandler);
+  ui.keyHandler = (ev) => {
+    if (!container.isConnected) {
+      document.removeEventListener("keydown", ui.keyHandler);
+      return;
+    }
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    const options = ui.selected ? legal[ui.selected] : null;
+    if (ev.key === "Escape" && ui.selected) {
+      ui.selected = null;
+      render(container, ctx);
+    } else if (options && /^[1-9]$/.test(ev.key) && options.captures[Number(ev.key) - 1]) {
+      ctx.play(options.captures[Number(ev.key) - 1].text);
+    } else if (options && (ev.key === "0" || ev.key.toLowerCase() === "t") && options.trail) {
+      ctx.play(options.trail);
+    } else {
+      return;
+    }
+    ev.preventDefault();
+  };
+  document.addEventListener("keydown", ui.keyHandler);
+}
