@@ -49,6 +49,10 @@ class GameAdapter(Protocol):
         """The observation tensor of one seat (only what that seat may see)."""
         ...
 
+    def encode_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
+        """The same tensor as ``encode(deal.observe(seat))``, possibly faster."""
+        ...
+
 
 def assign_slots(actions: Iterable[Any], block: Callable[[Any], int],
                  order: Callable[[Any], Hashable], starts: Sequence[int],

@@ -105,7 +105,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         """The observation dictionary of ``agent``."""
         assert self.deal is not None, "call reset() first"
         seat = self.possible_agents.index(agent)
-        tensor = self.adapter.encode(self.deal.observe(seat))
+        tensor = self.adapter.encode_deal(self.deal, seat)
         if agent == self.agent_selection and not self.deal.is_over():
             mask = mask_of(self._slots, self.adapter.action_size)
         else:

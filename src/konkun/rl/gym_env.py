@@ -13,7 +13,7 @@ from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal
 from konkun.rl.adapter import GameAdapter, mask_of
 from konkun.rl.aec import ObsDict, observation_space
-from konkun.rl.policies import Policy, make_policy
+from konkun.rl.policies import Policy, RandomPolicy, make_policy
 
 ILLEGAL_ACTIONS = ("penalize", "raise")
 
@@ -109,8 +109,13 @@ class KonkunGymEnv(Env[ObsDict, np.int64]):
         while not deal.is_over() and deal.to_move != self.seat:
             seat = deal.to_move
             assert seat is not None
+            policy = self._policies[seat]
+            if isinstance(policy, RandomPolicy):  # needs no observation: skip building it
+                legal = deal.legal_actions()
+                deal.push(legal[policy.rng.randrange(len(legal))])
+                continue
             observation = deal.observe(seat)
-            deal.push(self._policies[seat](observation, observation.legal_actions()))
+            deal.push(policy(observation, observation.legal_actions()))
         self._slots = ({} if deal.is_over()
                        else self.adapter.slots(deal, deal.legal_actions()))
 
@@ -124,7 +129,7 @@ class KonkunGymEnv(Env[ObsDict, np.int64]):
 
     def _observation(self) -> ObsDict:
         assert self.deal is not None
-        return {"observation": self.adapter.encode(self.deal.observe(self.seat)),
+        return {"observation": self.adapter.encode_deal(self.deal, self.seat),
                 "action_mask": mask_of(self._slots, self.adapter.action_size)}
 
     def _info(self) -> dict[str, Any]:

@@ -56,10 +56,25 @@ for _card_index in range(52):
 
 
 def move_order(move: Any) -> tuple[int, tuple[int, ...]]:
-    """The canonical order of one card's moves: the trail first, then captures taking more
-    cards, then by the taken cards in canonical card order."""
+    """The canonical order of one card's captures: more cards taken first, then by the
+    taken cards in the canonical card order."""
     taken = move.taken
     return (-len(taken), tuple(sorted(_ORDER_KEY[c.index] for c in taken)))
+
+
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
+                           bitorder="little").astype(np.float32)
+
+
+def _bits(mask: int) -> FloatArray:
+    """The 52 entries of a card bit mask (bit ``i`` for ``Card.index`` ``i``) as 0/1."""
+    return _BYTE_BITS[np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)].reshape(-1)[:52]
+
+
+def _row(indices: list[int]) -> FloatArray:
+    row = np.zeros(52, dtype=np.float32)
+    row[indices] = 1.0
+    return row
 
 
 def _block(move: Any) -> int:
@@ -76,12 +91,12 @@ class KonchinkaAdapter:
 
     def __init__(self, rules: KonchinkaRules | Mapping[str, str] | None = None,
                  capture_slots: int = CAPTURE_SLOTS) -> None:
-        if capture_slots < 1:
-            raise InvalidRuleError(f"invalid capture_slots {capture_slots!r}: expected >= 1")
+        if capture_slots < 2:
+            raise InvalidRuleError(f"invalid capture_slots {capture_slots!r}: expected >= 2")
         self.capture_slots = capture_slots
         self.action_size = 52 * capture_slots
-        self._starts = [capture_slots * i for i in range(52)]
-        self._capacity = [capture_slots] * 52
+        self._starts = [capture_slots * i + 1 for i in range(52)]
+        self._capacity = [capture_slots - 1] * 52
         if rules is None:
             rules = KonchinkaRules()
         elif not isinstance(rules, KonchinkaRules):
@@ -97,8 +112,20 @@ class KonchinkaAdapter:
         return new_deal(self.rules, num_seats, rng.randrange(num_seats), rng)
 
     def slots(self, deal: Deal[Any], legal: Sequence[Any]) -> dict[int, Any]:
-        """Slot of each legal move (trail first in its card's block)."""
-        return assign_slots(legal, _block, move_order, self._starts, self._capacity)
+        """Slot of each legal move: a card's trail at ``j = 0`` (reserved for it, empty
+        when the trail is illegal), its captures from ``j = 1`` in the canonical order."""
+        k = self.capture_slots
+        result: dict[int, Any] = {}
+        captures = []
+        for move in legal:
+            if move.taken:
+                captures.append(move)
+            else:
+                result[move.card.index * k] = move
+        if captures:
+            result.update(assign_slots(captures, _block, move_order, self._starts,
+                                       self._capacity))
+        return result
 
     def decode(self, slot: int) -> tuple[Card, int]:
         """The played card of a slot and the index of its move in the card's block
@@ -108,29 +135,43 @@ class KonchinkaAdapter:
     def encode(self, observation: Observation[Any]) -> FloatArray:
         """The observation tensor (see the module's docstring)."""
         obs: Any = observation
-        n = obs.num_seats
-        seat = obs.seat
+        return self._tensor(
+            obs.seat, obs.num_seats, [c.index for c in obs.hand], [c.index for c in obs.table],
+            [_row([c.index for c in pile]) for pile in obs.captured], obs.hand_sizes,
+            obs.stock_size, obs.dealer, obs.last_capturer, obs.to_move)
+
+    def encode_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
+        """``encode(deal.observe(seat))``, faster: it reads only what ``seat`` may see (its
+        own hand and the public part of the deal) straight from the deal."""
+        d: Any = deal
+        n = d.num_seats
+        hands = getattr(d, "_hands", None)
+        table = getattr(d, "_table", None)
+        piles = getattr(d, "_piles", None)
+        if hands is None or table is None or piles is None:
+            return self.encode(deal.observe(seat))
+        return self._tensor(
+            seat, n, list(hands[seat]), [code & 63 for code in table],
+            [_bits(mask) for mask in piles], [len(h) for h in hands], d.stock_size,
+            d.dealer, d.last_capturer, d.to_move)
+
+    def _tensor(self, seat: int, n: int, hand: list[int], table: list[int],
+                piles: list[FloatArray], hand_sizes: Sequence[int], stock_size: int,
+                dealer: int, last_capturer: int | None, to_move: int | None) -> FloatArray:
         out = np.zeros((4 + n, 52), dtype=np.float32)
-        seen = out[2 + n]
-        for card in obs.hand:
-            out[0, card.index] = 1.0
-            seen[card.index] = 1.0
-        for card in obs.table:
-            out[1, card.index] = 1.0
-            seen[card.index] = 1.0
+        out[0, hand] = 1.0
+        out[1, table] = 1.0
         for offset in range(n):
-            row = out[2 + offset]
-            for card in obs.captured[(seat + offset) % n]:
-                row[card.index] = 1.0
-                seen[card.index] = 1.0
+            out[2 + offset] = piles[(seat + offset) % n]
+        out[2 + n] = out[:2 + n].max(axis=0)
         features = out[3 + n]
-        features[0] = obs.stock_size / 40.0
+        features[0] = stock_size / 40.0
         for offset in range(n):
-            features[1 + offset] = obs.hand_sizes[(seat + offset) % n] / 4.0
-        features[1 + n + (obs.dealer - seat) % n] = 1.0
-        if obs.last_capturer is not None:
-            features[1 + 2 * n + (obs.last_capturer - seat) % n] = 1.0
-        features[1 + 3 * n] = 1.0 if obs.to_move == seat else 0.0
-        features[2 + 3 * n] = 1.0 if obs.rules.variant == "novo" else 0.0
+            features[1 + offset] = hand_sizes[(seat + offset) % n] / 4.0
+        features[1 + n + (dealer - seat) % n] = 1.0
+        if last_capturer is not None:
+            features[1 + 2 * n + (last_capturer - seat) % n] = 1.0
+        features[1 + 3 * n] = 1.0 if to_move == seat else 0.0
+        features[2 + 3 * n] = 1.0 if self.rules.variant == "novo" else 0.0
         return out
 

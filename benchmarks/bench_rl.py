@@ -1,0 +1,93 @@
+"""Environment steps per second, and thousands of games by random agents without error.
+
+Run: ``.venv/bin/python benchmarks/bench_rl.py [--games N] [--seconds S]``. For each game
+and player count it plays N deals in the PettingZoo AEC environment with uniformly random
+masked actions (checking each action is legal), then steps the Gymnasium environment
+(random agent vs random bots) for a few seconds, and prints steps per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from konkun.rl.envs import konchinka_env, konchinka_gym_env
+
+ENVS: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[int, ...]]] = {
+    "konchinka": (konchinka_env, konchinka_gym_env, (2, 3, 4)),
+}
+try:
+    from konkun.rl.envs import kunken_env, kunken_gym_env
+
+    ENVS["kunken"] = (kunken_env, kunken_gym_env, (2, 3, 4, 5))
+except ImportError:  # pragma: no cover - Kunken not there yet
+    pass
+
+
+def run_aec(make: Callable[..., Any], players: int, games: int, seed: int) -> tuple[int, float]:
+    """Play ``games`` deals with random agents; return (steps, seconds)."""
+    env = make(players)
+    rng = random.Random(seed)
+    steps = 0
+    started = time.perf_counter()
+    for number in range(games):
+        env.reset(seed=seed + number)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            assert legal.size, f"no legal action for {agent}"
+            env.step(int(legal[rng.randrange(legal.size)]))
+            steps += 1
+    return steps, time.perf_counter() - started
+
+
+def run_gym(make: Callable[..., Any], players: int, seconds: float,
+            seed: int) -> tuple[int, int, float]:
+    """Step the single-agent env for ``seconds``; return (steps, episodes, seconds)."""
+    env = make(players)
+    rng = random.Random(seed)
+    steps = episodes = 0
+    observation, _ = env.reset(seed=seed)
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _, done, truncated, _ = env.step(int(legal[rng.randrange(legal.size)]))
+        steps += 1
+        if done or truncated:
+            episodes += 1
+            observation, _ = env.reset(seed=seed + episodes)
+    return steps, episodes, time.perf_counter() - started
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="deals per game and size")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds of gym stepping")
+    parser.add_argument("--only", choices=sorted(ENVS), default=None)
+    args = parser.parse_args()
+    total = 0
+    for name, (aec, gym, sizes) in ENVS.items():
+        if args.only and name != args.only:
+            continue
+        for players in sizes:
+            steps, elapsed = run_aec(aec, players, args.games, 1000 * players)
+            total += args.games
+            print(f"{name} AEC {players} players: {args.games} random deals, {steps} steps "
+                  f"in {elapsed:.1f} s = {steps / elapsed:,.0f} steps/s")
+            steps, episodes, elapsed = run_gym(gym, players, args.seconds, players)
+            print(f"{name} Gym {players} players (random bots): {steps} agent steps, "
+                  f"{episodes} deals in {elapsed:.1f} s = {steps / elapsed:,.0f} steps/s")
+    print(f"random games completed without error: {total}")
+
+
+if __name__ == "__main__":
+    main()
