@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from konkun import game
 from konkun.cards import Card, draw_for_dealer, rng_for_seed
 from konkun.errors import GameOverError, InvalidNotationError
 from konkun.konchinka.moves import Move
@@ -327,3 +328,13 @@ def replay(record: KonchinkaRecord) -> KonchinkaMatch:
     for text in record.actions:
         match.play_text(text)
     return match
+
+
+def _conforms(deal: KonchinkaDeal, observation: KonchinkaObservation,
+              match: KonchinkaMatch, record: KonchinkaRecord) -> None:
+    """Static check (mypy) that the classes implement the protocols of konkun.game."""
+    checked_deal: game.Deal[Move] = deal
+    checked_observation: game.Observation[Move] = observation
+    checked_match: game.Match[Move] = match
+    checked_record: game.Record = record
+    del checked_deal, checked_observation, checked_match, checked_record
