@@ -45,7 +45,7 @@ def test_gymnasium_check_env_passes() -> None:
 
 
 def test_gymnasium_check_env_passes_with_bots_at_three_seats() -> None:
-    check_env(konchinka_gym_env(4, seat=2, opponents=["random", "ismcts:iters=5", "random"]),
+    check_env(konchinka_gym_env(4, seat=2, opponents=["random", "greedy", "ismcts:iters=5"]),
               skip_render_check=True)
 
 

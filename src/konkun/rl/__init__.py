@@ -5,3 +5,17 @@ JSON observations for language-model agents (``docs/rl.md``).
 Needs the ``rl`` extra (``pettingzoo``, ``gymnasium``, ``numpy``); the engines never import
 this package.
 """
+
+from konkun.rl.envs import (
+    adapter_for,
+    konchinka_env,
+    konchinka_gym_env,
+    kunken_env,
+    kunken_gym_env,
+    register_gymnasium,
+)
+
+register_gymnasium()
+
+__all__ = ["adapter_for", "konchinka_env", "konchinka_gym_env", "kunken_env", "kunken_gym_env",
+           "register_gymnasium"]

@@ -41,8 +41,10 @@ class GameAdapter(Protocol):
         """A fresh deal, everything random drawn from ``rng`` (dealer and shuffle)."""
         ...
 
-    def slots(self, deal: Deal[Any], legal: Sequence[Any]) -> dict[int, Any]:
-        """The action-space index of each reachable legal action (index -> action)."""
+    def slots(self, position: Deal[Any] | Observation[Any],
+              legal: Sequence[Any]) -> dict[int, Any]:
+        """The action-space index of each reachable legal action (index -> action) in a
+        position (a deal, or the observation of the seat to act)."""
         ...
 
     def encode(self, observation: Observation[Any]) -> FloatArray:

@@ -8,9 +8,11 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from konkun.errors import InvalidRuleError
 from konkun.rl.aec import KonkunAECEnv
 from konkun.rl.gym_env import KonkunGymEnv
 from konkun.rl.policies import Policy
@@ -43,6 +45,37 @@ def konchinka_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = N
     :class:`~konkun.rl.gym_env.KonkunGymEnv` (``reward``, ``illegal_action``, ...)."""
     return KonkunGymEnv(konchinka_adapter(rules, capture_slots), num_players, seat,
                         opponents, **kwargs)
+
+
+def kunken_adapter(rules: Rules = None) -> Any:
+    """The Kunken adapter (:class:`konkun.rl.kunken_adapter.KunkenAdapter`)."""
+    module: Any = importlib.import_module("konkun.rl.kunken_adapter")
+    return module.KunkenAdapter(rules)
+
+
+def kunken_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None,
+               **kwargs: Any) -> KonkunAECEnv:
+    """The PettingZoo AEC environment of one Kunken deal, 2 to 5 agents; other keyword
+    arguments go to :class:`~konkun.rl.aec.KonkunAECEnv`."""
+    return KonkunAECEnv(kunken_adapter(rules), num_players, **kwargs)
+
+
+def kunken_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None,
+                   seat: int = 0, opponents: Opponents = "random",
+                   **kwargs: Any) -> KonkunGymEnv:
+    """The Gymnasium environment of one Kunken deal: the agent at ``seat``, bots at the
+    others; other keyword arguments go to :class:`~konkun.rl.gym_env.KonkunGymEnv`."""
+    return KonkunGymEnv(kunken_adapter(rules), num_players, seat, opponents, **kwargs)
+
+
+def adapter_for(game: str, rules: Rules | Mapping[str, str] = None) -> Any:
+    """The adapter of ``game`` (``konchinka`` or ``kunken``): action slots and tensors,
+    usable outside the environments (e.g. to make a bot of an RL policy)."""
+    if game == "konchinka":
+        return konchinka_adapter(rules)
+    if game == "kunken":
+        return kunken_adapter(rules)
+    raise InvalidRuleError(f"unknown game {game!r}: expected konchinka or kunken")
 
 
 def register_gymnasium() -> None:

@@ -111,7 +111,8 @@ class KonchinkaAdapter:
         """A new deal: a random dealer, then the shuffle and cut, from ``rng``."""
         return new_deal(self.rules, num_seats, rng.randrange(num_seats), rng)
 
-    def slots(self, deal: Deal[Any], legal: Sequence[Any]) -> dict[int, Any]:
+    def slots(self, position: Deal[Any] | Observation[Any],
+              legal: Sequence[Any]) -> dict[int, Any]:
         """Slot of each legal move: a card's trail at ``j = 0`` (reserved for it, empty
         when the trail is illegal), its captures from ``j = 1`` in the canonical order."""
         k = self.capture_slots

@@ -1,0 +1,29 @@
+"""The example script evaluates an RL-style agent against the bots in the arena."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+from konkun.arena import ArenaConfig, run_arena
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "evaluate_agent.py"
+
+
+def _example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("evaluate_agent", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_example_agent_plays_konchinka_against_greedy_in_the_arena() -> None:
+    example = _example()
+    example.register_agent("rl-example-agent", "konchinka", {})
+    config = ArenaConfig("konchinka", ("rl-example-agent", "greedy"), 2, 8, seed=3)
+    report = run_arena(config, backend="serial")
+    bots = {bot.name: bot for bot in report.bots()}
+    assert bots["rl-example-agent"].games == 8
+    assert bots["greedy"].games == 8
