@@ -92,7 +92,32 @@ def _konchinka_board(session: PlaySession) -> RenderableType:
                       cards_text([c for c in konchinki if c in pile], ""))
     lines.append(piles)
     lines.append(Text("* made the last capture", style="dim"))
+    lines.extend(_konchinka_results(session))
     return Group(*lines)
+
+
+def _konchinka_results(session: PlaySession) -> list[RenderableType]:
+    """The last finished deal's score and, once the game is over, the settlement."""
+    match: Any = session.match
+    scores = getattr(match, "deal_scores", [])
+    out: list[RenderableType] = []
+    if scores:
+        last = scores[-1]
+        table = Table(title=f"Deal {len(scores)} scored", show_edge=False)
+        for column in ("player", "cards", "clubs", "кончинки", "points"):
+            table.add_column(column, justify="left" if column == "player" else "right")
+        for seat, score in enumerate(last.seats):
+            table.add_row(session.seat_name(seat), str(score.cards), str(score.clubs),
+                          str(score.konchinki), str(score.points))
+        out.append(table)
+    if match.is_over():
+        winner = match.winner()
+        out.append(Text(f"Game over: {session.seat_name(winner)} won.", style="bold green"))
+        settlement = match.settlement() if hasattr(match, "settlement") else None
+        for payment in getattr(settlement, "payments", ()):
+            out.append(Text(f"{session.seat_name(payment.payer)} pays "
+                            f"{session.seat_name(payment.payee)} {payment.amount}"))
+    return out
 
 
 GAMES["konchinka"] = GameUI(
