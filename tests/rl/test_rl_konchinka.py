@@ -190,3 +190,35 @@ def test_an_illegal_gym_action_is_penalized_and_changes_nothing() -> None:
     after, reward, done, _, info = env.step(illegal)
     assert reward == -1.0 and not done and info["illegal_action"]
     assert np.array_equal(after["observation"], observation["observation"])
+
+
+def test_json_infos_carry_each_agents_json_observation() -> None:
+    env = konchinka_env(2, json_infos=True)
+    env.reset(seed=6)
+    for agent in env.agents:
+        info = env.infos[agent]["json"]
+        assert info == env.observe_json(agent)
+        assert info["seat"] == int(agent.split("_")[1])
+
+
+def test_max_steps_truncates_the_deal() -> None:
+    env = konchinka_env(2, max_steps=5)
+    env.reset(seed=1)
+    steps = 0
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and steps == 5
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert env.agents == []
+
+
+def test_ansi_render_shows_each_seats_view() -> None:
+    env = konchinka_env(3, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert isinstance(text, str)
+    assert text.count("seat ") == 3

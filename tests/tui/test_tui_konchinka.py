@@ -105,3 +105,29 @@ def test_the_score_sheet_strikes_through_all_but_the_last_total() -> None:
     cells = list(first_column.cells)
     assert len(cells) == 2
     assert "strike" in str(cells[0].style) and "strike" not in str(cells[1].style)
+
+
+async def _with_delay(session: PlaySession) -> None:
+    app = PlayApp(session, None, bot_delay=0.01)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(20):
+            if session.human_to_move():
+                break
+            await pilot.pause(0.05)
+        assert session.human_to_move()
+        before = len(session.match.record().to_json()["actions"])
+        await pilot.press("1")
+        for _ in range(20):
+            if session.human_to_move():
+                break
+            await pilot.pause(0.05)
+        after = len(session.match.record().to_json()["actions"])
+        assert session.human_to_move()
+        assert after == before + session.num_seats
+
+
+def test_bots_move_one_at_a_time_with_a_delay() -> None:
+    """With a bot delay the bots play on a timer: after the human's move each bot plays
+    once and the human is to move again."""
+    session = PlaySession.new("konchinka", 3, ["random"], seed=4)
+    asyncio.run(_with_delay(session))
