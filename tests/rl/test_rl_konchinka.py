@@ -205,7 +205,7 @@ def test_max_steps_truncates_the_deal() -> None:
     env = konchinka_env(2, max_steps=5)
     env.reset(seed=1)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             assert truncated and not terminated and steps == 5
