@@ -1,0 +1,139 @@
+"""Every accepted action is stored before it is acknowledged; a restarted server brings
+every unfinished table back exactly where it was, and its bots resume."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from konkun.server.config import Settings
+from konkun.server.storage import Storage
+
+from .conftest import TestClient, app_of, guest, new_table, receive, receive_until, running
+
+
+def _sit(client: TestClient, table_id: str, seat: int, name: str) -> str:
+    token, headers = guest(client, name)
+    response = client.post(f"/api/tables/{table_id}/sit", json={"seat": seat}, headers=headers)
+    assert response.status_code == 200, response.text
+    return token
+
+
+def test_every_acknowledged_action_is_already_in_the_database(settings: Settings) -> None:
+    with running(settings) as client:
+        table = new_table(client, bots={"1": "random"}, rules={"target": "2"})
+        token = _sit(client, table["id"], 0, "ann")
+        storage: Storage = app_of(client).state.lobby.storage
+        checked = 0
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
+            while True:
+                state = receive_until(ws, lambda m: m["type"] == "state")
+                assert storage.count_actions(table["id"]) >= state["turn"]
+                checked += 1
+                if state["table"]["status"] == "finished":
+                    break
+                if state["table"]["to_move"] == 0:
+                    ws.send_json({"type": "action", "turn": state["turn"],
+                                  "action": state["view"]["deal"]["legal"][0]})
+        assert checked > 3
+
+
+def test_an_action_the_database_refuses_is_not_played(settings: Settings,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    with running(settings) as client:
+        table = new_table(client)
+        tokens = [_sit(client, table["id"], s, f"p{s}") for s in range(2)]
+        lobby = app_of(client).state.lobby
+        before = lobby.tables[table["id"]].match.to_json(0)
+
+        def refuse(*_args: Any) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(lobby.storage, "append_action", refuse)
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={tokens[0]}") as ws:
+            state = receive(ws)
+            ws.send_json({"type": "action", "turn": 0,
+                          "action": state["view"]["deal"]["legal"][0]})
+            error = receive_until(ws, lambda m: m["type"] == "error")
+            assert error["code"] == "storage"
+        assert lobby.tables[table["id"]].turn == 0
+        assert lobby.tables[table["id"]].match.to_json(0) == before
+
+
+def _play_some(client: TestClient, table_id: str, token: str, moves: int) -> dict[str, Any]:
+    """Play ``moves`` moves for seat 0 (a random bot answers); the last state seen."""
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as ws:
+        played = 0
+        while True:
+            state = receive_until(ws, lambda m: m["type"] == "state"
+                                  and m["table"]["to_move"] == 0)
+            if played == moves:
+                return state
+            ws.send_json({"type": "action", "turn": state["turn"],
+                          "action": state["view"]["deal"]["legal"][-1]})
+            played += 1
+
+
+@pytest.mark.parametrize("game", ["fake", "konchinka"])
+def test_a_restarted_server_resumes_every_unfinished_table_exactly(
+        settings: Settings, game: str) -> None:
+    with running(settings) as client:
+        playing = new_table(client, game=game, bots={"1": "random"},
+                            rules={"target": "5"})
+        token = _sit(client, playing["id"], 0, "ann")
+        waiting = new_table(client, game=game, seats=3)
+        _sit(client, waiting["id"], 2, "bob")
+        before = _play_some(client, playing["id"], token, 3)
+        lobby = app_of(client).state.lobby
+        views = [lobby.tables[playing["id"]].match.to_json(s) for s in (0, 1, None)]
+        seed = lobby.tables[playing["id"]].seed
+    with running(settings) as client:
+        lobby = app_of(client).state.lobby
+        table = lobby.tables[playing["id"]]
+        assert table.status == "playing"
+        assert table.seed == seed
+        assert table.turn == before["turn"]
+        assert [table.match.to_json(s) for s in (0, 1, None)] == views
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert listed[waiting["id"]]["seats"][2]["name"] == "bob"
+        assert listed[waiting["id"]]["status"] == "waiting"
+        with client.websocket_connect(f"/ws/tables/{playing['id']}?token={token}") as ws:
+            state = receive(ws)
+            assert state["you"] == 0
+            assert state["view"] == views[0]
+            ws.send_json({"type": "action", "turn": state["turn"],
+                          "action": state["view"]["deal"]["legal"][0]})
+            after = receive_until(ws, lambda m: m["type"] == "state"
+                                  and m["turn"] >= state["turn"] + 2)
+            assert after["last"]["actor"] == 1  # the bot resumed and answered
+
+
+def test_a_bot_to_move_at_shutdown_moves_after_the_restart(settings: Settings) -> None:
+    settings.bot_delay = 30.0  # the bot cannot move before the shutdown
+    with running(settings) as client:
+        table = new_table(client, bots={"1": "random"})
+        token = _sit(client, table["id"], 0, "ann")
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
+            state = receive(ws)
+            ws.send_json({"type": "action", "turn": 0,
+                          "action": state["view"]["deal"]["legal"][0]})
+            assert receive_until(ws, lambda m: m["turn"] == 1)["table"]["to_move"] == 1
+    settings.bot_delay = 0.0
+    with running(settings) as client, \
+            client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
+        assert receive_until(ws, lambda m: m["turn"] == 2)["last"]["actor"] == 1
+
+
+def test_a_finished_game_is_kept_after_a_restart(settings: Settings) -> None:
+    with running(settings) as client:
+        table = new_table(client, bots={"0": "random", "1": "random"})
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            receive_until(ws, lambda m: m["type"] == "state"
+                          and m["table"]["status"] == "finished")
+    with running(settings) as client:
+        games = client.get("/api/games?finished=1").json()["games"]
+        assert [g["id"] for g in games] == [table["id"]]
+        summary = client.get(f"/api/tables/{table['id']}").json()
+        assert summary["status"] == "finished"
+        assert summary["winner"] in (0, 1)

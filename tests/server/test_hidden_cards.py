@@ -1,0 +1,227 @@
+"""No message to a client ever contains a card it may not see (the issue's property test).
+
+Random games are played through the server, over the WebSocket protocol, by test clients
+that choose random legal actions (and now and then an illegal or out-of-turn one), with
+random bot seats and a spectator. Every message the server queues for a client is checked
+at the moment it is sent against the true state held server-side: it must name no card of
+another seat's hand and no card of the stock (other than the cards the rules have shown to
+everyone), and never the secret seed before the game is over. The test also checks that
+each client received exactly the messages that were checked.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from konkun.server.config import Settings
+from konkun.server.tables import Connection, Lobby, Table
+
+from .conftest import TestClient, app_of, guest, receive, running
+
+CARD = re.compile(r"(?:10|[2-9TJQKA])[cdhs]")
+PUBLIC_KEYS = {"dealer_draws"}
+"""Views keys that show cards of another event: the first-dealer draw is made from a
+pack of its own before the deal and shown to everyone."""
+
+
+def card_texts(data: Any) -> set[str]:
+    """Every card text in the strings of a JSON value (compact lists like ``As7h`` too)."""
+    found: set[str] = set()
+    if isinstance(data, str):
+        found.update(c.replace("10", "T") for c in CARD.findall(data))
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            if key not in PUBLIC_KEYS:
+                found |= card_texts(value)
+    elif isinstance(data, list):
+        for value in data:
+            found |= card_texts(value)
+    return found
+
+
+def hidden_konchinka(table: Table, seat: int | None) -> set[str]:
+    """Cards ``seat`` may not see now: other hands and the stock, less the cards sent
+    back into the stock by the initial-table fix (they were shown face up)."""
+    assert table.match is not None
+    deal: Any = table.match.deal
+    if deal.is_over():
+        return set()  # hands and stock are empty; the next deal is not dealt yet
+    secret = {c.text for s, hand in enumerate(deal.hands) if s != seat for c in hand}
+    secret |= {c.text for c in deal.stock}
+    return secret - {c.text for c, _low in deal.returned_to_stock}
+
+
+def hidden_fake(table: Table, seat: int | None) -> set[str]:
+    """The fake game: other hands and the stock."""
+    assert table.match is not None
+    deal: Any = table.match.deal
+    secret = {c.text for s, hand in enumerate(deal.hands) if s != seat for c in hand}
+    return secret | {c.text for c in deal.stock}
+
+
+HIDDEN: dict[str, Callable[[Table, int | None], set[str]]] = {
+    "konchinka": hidden_konchinka, "fake": hidden_fake}
+
+Sent = tuple[Connection, str, set[str], str | None, bool]
+"""A message: connection, text, the cards hidden from it, the secret seed while the game
+runs, and whether the last action began a new deal (its cards were shown as it was played
+and have gone back into the new deal's shuffle, so ``last`` may name them)."""
+
+
+class SentLog(list[Sent]):
+    """The messages sent during a test (short repr: hypothesis prints its arguments)."""
+
+    def __repr__(self) -> str:
+        return f"SentLog({len(self)} messages)"
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> SentLog:
+    """Every text queued for a client, with what was hidden from it at that moment."""
+    log = SentLog()
+    original = Lobby.broadcast
+    deals: dict[str, int] = {}
+
+    def checked_broadcast(self: Lobby, table: Table) -> None:
+        deal_id = id(table.match.deal) if table.match is not None else 0
+        new_deal = deals.get(table.id, deal_id) != deal_id
+        deals[table.id] = deal_id
+        before = {c: c.queue.qsize() for c in table.connections}
+        original(self, table)
+        for connection in table.connections:
+            if connection.queue.qsize() > before.get(connection, 0):
+                text = connection.queue._queue[-1]  # type: ignore[attr-defined]
+                seat = table.seat_of(connection.player_id)
+                hidden = HIDDEN[table.adapter.name](table, seat) \
+                    if table.match is not None else set()
+                secret_seed = table.seed if table.status != "finished" else None
+                log.append((connection, text, hidden, secret_seed, new_deal))
+
+    monkeypatch.setattr(Lobby, "broadcast", checked_broadcast)
+    return log
+
+
+def check_sent(log: list[Sent]) -> int:
+    """Assert no logged message shows a hidden card or the secret seed; count them."""
+    for _connection, text, hidden, seed, new_deal in log:
+        message = json.loads(text)
+        shown = card_texts(message.get("view"))
+        if not new_deal:
+            shown |= card_texts(message.get("last"))
+        leaked = shown & hidden
+        assert not leaked, f"message shows hidden cards {sorted(leaked)}: {text[:300]}"
+        if seed is not None:
+            assert seed not in text
+    return len(log)
+
+
+def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.Random,
+                     rules: dict[str, str], variant: str | None = None) -> tuple[str, int]:
+    """Play one game to its end through the WebSocket; return the table id and the
+    number of messages the clients received."""
+    bots = {str(s): "random" for s in range(1, num_seats) if rng.random() < 0.4}
+    body: dict[str, Any] = {"game": game, "seats": num_seats, "rules": rules, "bots": bots}
+    if variant:
+        body["variant"] = variant
+    summary = client.post("/api/tables", json=body).json()
+    table_id = summary["id"]
+    table = app_of(client).state.lobby.tables[table_id]
+    humans = [s for s in range(num_seats) if str(s) not in bots]
+    received = 0
+    with ExitStack() as stack:
+        sockets: dict[int, Any] = {}
+        for seat in humans:
+            token, _headers = guest(client, f"p{seat}")
+            sockets[seat] = stack.enter_context(
+                client.websocket_connect(f"/ws/tables/{table_id}?token={token}"))
+            receive(sockets[seat])
+            sockets[seat].send_json({"type": "sit", "seat": seat})
+        spectator = stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}"))
+        latest: dict[int, dict[str, Any]] = {}
+
+        def drain(seat: int, until_turn: int) -> None:
+            nonlocal received
+            while seat not in latest or latest[seat]["turn"] < until_turn \
+                    or latest[seat]["table"]["status"] == "waiting":
+                message = receive(sockets[seat])
+                received += 1
+                if message["type"] == "state":
+                    latest[seat] = message
+
+        for _step in range(5000):
+            if table.status == "finished":
+                break
+            seat = table.to_move
+            if seat is None or seat not in sockets:
+                continue_wait(client)
+                continue
+            drain(seat, table.turn)
+            state = latest[seat]
+            assert state["you"] == seat
+            legal = state["view"]["deal"]["legal"]
+            roll = rng.random()
+            if roll < 0.03:
+                sockets[seat].send_json({"type": "action", "action": "Zz", "turn": state["turn"]})
+            elif roll < 0.06:
+                other = rng.choice(list(sockets))
+                sockets[other].send_json({"type": "action", "action": rng.choice(legal),
+                                          "turn": state["turn"] - 1})
+            sockets[seat].send_json({"type": "action", "action": rng.choice(legal),
+                                     "turn": state["turn"]})
+            drain(seat, state["turn"] + 1)
+        assert table.status == "finished"
+        for socket in [*sockets.values(), spectator]:
+            while True:
+                try:
+                    receive(socket, 0.05)
+                    received += 1
+                except TimeoutError:
+                    break
+    return table_id, received
+
+
+def continue_wait(client: TestClient) -> None:
+    """Let the server's event loop run (a bot is thinking in its thread)."""
+    del client  # the loop runs in the client's portal thread; a short sleep suffices
+    time.sleep(0.002)
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), num_seats=st.integers(2, 4),
+       variant=st.sampled_from(["classic", "novo"]))
+def test_no_message_shows_a_konchinka_card_its_receiver_may_not_see(
+        settings_: Settings, sent: SentLog, seed: int, num_seats: int,
+        variant: str) -> None:
+    sent.clear()
+    with running(settings_) as client:
+        play_random_game(client, "konchinka", num_seats, random.Random(seed),
+                         {"target": "1"}, variant)
+    assert check_sent(sent) > 0
+
+
+def test_no_message_shows_a_fake_game_card_its_receiver_may_not_see(
+        settings_: Settings, sent: SentLog) -> None:
+    with running(settings_) as client:
+        for seed in range(6):
+            play_random_game(client, "fake", 2 + seed % 3, random.Random(seed), {"target": "3"})
+    assert check_sent(sent) > 100
+
+
+@pytest.fixture
+def settings_(settings: Settings) -> Settings:
+    """The server settings (named apart from hypothesis's ``settings``); the test clients
+    send faster than a person, so the rate limit is lifted."""
+    settings.rate_burst = settings.rate_per_second = 1e6
+    return settings
