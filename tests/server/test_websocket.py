@@ -208,3 +208,15 @@ def test_a_whole_game_against_a_bot_finishes_and_is_kept(client: TestClient) -> 
     finished = client.get("/api/games?finished=1").json()["games"]
     assert [g["id"] for g in finished] == [table["id"]]
     assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_a_hint_is_a_legal_move_for_the_seat_to_act_only(client: TestClient) -> None:
+    table_id, tokens = _started_table(client)
+    ann = {"Authorization": f"Bearer {tokens[0]}"}
+    bob = {"Authorization": f"Bearer {tokens[1]}"}
+    hint = client.get(f"/api/tables/{table_id}/hint", headers=ann)
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["action"] in _true_hand(client, table_id, 0)
+    assert client.get(f"/api/tables/{table_id}/hint", headers=bob).json()["code"] \
+        == "not_your_turn"
+    assert client.get(f"/api/tables/{table_id}/hint").status_code == 401
