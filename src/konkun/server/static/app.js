@@ -324,6 +324,7 @@ function tablePage(tableId) {
 
   function drawStatus() {
     statusLine.className = `conn ${state.conn}`;
+    body.classList.toggle("offline", state.conn !== "open");
     statusLine.textContent = state.conn === "open" ? "● " + t("table.connected")
       : state.conn === "retry" ? "○ " + t("table.reconnecting", { s: Math.ceil(state.retryIn / 1000) })
         : "○ " + t("table.connecting");
@@ -489,7 +490,7 @@ function replayPage(gameId) {
       selected: state.seat === String(s.seat) }, t("replay.seat", { name: names[s.seat] }))));
     const controls = h("div", { class: "replay-controls", role: "toolbar" },
       h("button", { type: "button", id: "rp-first", onclick: () => go(0), disabled: state.i === 0 },
-        "⏮ ", t("replay.first")),
+        "|◀ ", t("replay.first")),
       h("button", { type: "button", id: "rp-prev", onclick: () => go(state.i - 1),
         disabled: state.i === 0 }, "◀ ", t("replay.prev")),
       h("input", { type: "range", min: 0, max: n, value: state.i, id: "rp-slider",
@@ -498,11 +499,12 @@ function replayPage(gameId) {
       h("button", { type: "button", id: "rp-next", onclick: () => go(state.i + 1),
         disabled: state.i === n }, t("replay.next"), " ▶"),
       h("button", { type: "button", id: "rp-last", onclick: () => go(n), disabled: state.i === n },
-        t("replay.last"), " ⏭"));
+        t("replay.last"), " ▶|"));
     const caption = h("p", { class: "replay-caption", id: "rp-caption" },
       state.i === 0 ? t("replay.start") : t("replay.move", { i: state.i, n }),
       frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor] ?? ""}: `,
-        h("code", {}, frame.action)) : "");
+        h("span", { class: "action-text", title: frame.action },
+          RENDERERS[table.game]?.formatAction?.(frame.action, lang()) ?? frame.action)) : "");
     const body = h("div", { class: "table-body" });
     const R = RENDERERS[table.game];
     const seat = state.seat === "all" ? null : Number(state.seat);

@@ -121,7 +121,7 @@ function opponentBox(ctx, seat) {
   const n = handSize(view, seat);
   const pile = pileOf(view, seat);
   const open = handOf(view, seat);
-  const fan = h("div", { class: "fan" }, open ? sortCards(open).map((c) =>
+  const fan = h("div", { class: `fan ${open ? "open" : ""}` }, open ? sortCards(open).map((c) =>
     cardElement(c, { lang, size: "small" }))
     : Array.from({ length: n }, () => cardElement("back", { lang, size: "small" })));
   return h("div", { class: `opponent ${toMoveOf(view) === seat ? "to-move" : ""}`,
@@ -181,7 +181,7 @@ function lastDealScore(ctx) {
 /** Who pays whom once the game is over: the engine's figures when given, else RULES.md. */
 export function settlement(view, table, seats) {
   const totals = view.totals || [];
-  const winner = view.winner ?? table.winner;
+  const winner = view.winner;
   if (winner === null || winner === undefined) return null;
   if (view.settlement && Array.isArray(view.settlement.payments)) {
     return { kind: view.settlement.kind, winner, payments: view.settlement.payments };
@@ -199,8 +199,7 @@ export function settlement(view, table, seats) {
 
 function settlementBox(ctx) {
   const { view, table, names } = ctx;
-  const over = view.over || view.match_over || table.status === "finished";
-  if (!over) return null;
+  if (!view.over) return null;
   const s = settlement(view, table, table.seats.length);
   if (!s) return null;
   const pays = s.payments.filter((p) => p.amount > 0);
@@ -217,7 +216,8 @@ function settlementBox(ctx) {
       : h("p", {}, t("k.paysNobody")));
 }
 
-function moveText(action, lang) {
+/** A move as short display text: "Q♦ × A♣ 7♥ 2♣" or "Q♦ →". */
+export function formatAction(action, lang) {
   const [card, taken] = action.split(":");
   return taken === undefined ? `${cardShort(card, lang)} →`
     : `${cardShort(card, lang)} × ${splitCards(taken).map((c) => cardShort(c, lang)).join(" ")}`;
@@ -231,7 +231,7 @@ function logBox(ctx) {
     h("h3", {}, t("r.deal", { n: number }), " · ", t("table.moves")),
     history.length ? h("ol", { class: "log", id: "move-log", reversed: true },
       [...history].reverse().map((e) => h("li", {},
-      h("strong", {}, names[e.seat] ?? "?"), ": ", moveText(e.move, lang),
+      h("strong", {}, names[e.seat] ?? "?"), ": ", formatAction(e.move, lang),
       e.redeal ? h("span", { class: "muted" }, " ⟳") : null)))
       : h("p", { class: "muted small" }, "—"));
 }

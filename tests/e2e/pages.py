@@ -1,0 +1,113 @@
+"""What a person does on the konkun page, as Playwright steps shared by the e2e tests."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+MY_TURN = ".hand button.card:not([disabled])"
+"""A hand card the person may play now (only enabled on their turn)."""
+
+
+def open_page(browser: Browser, url: str, *, locale: str = "en-US",
+              width: int = 1280, height: int = 900) -> Page:
+    """A fresh browser context (its own localStorage) showing ``url``; page errors fail."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(20_000)
+    page.goto(url)
+    page.evaluate("() => 1")
+    page.js_errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def assert_no_page_errors(page: Page) -> None:
+    """The page's scripts threw nothing."""
+    errors: list[str] = page.js_errors  # type: ignore[attr-defined]
+    assert not errors, errors
+
+
+def choose_name(page: Page, name: str) -> None:
+    """Type a nickname in the lobby and take it."""
+    page.fill("#nickname", name)
+    page.click("#save-name")
+    expect(page.locator(".whoami")).to_have_text(name)
+
+
+def create_table(page: Page, *, game: str, seats: int, bots: dict[int, str],
+                 rules: dict[str, str] | None = None) -> str:
+    """Fill the lobby's form, create the table, sit at seat 0; return the table id."""
+    page.locator(f".game-choice input[value={game}]").check()
+    page.select_option("#seats", str(seats))
+    for seat in range(1, seats):
+        page.select_option(f"#who-{seat}", bots.get(seat, "human"))
+    if rules:
+        page.click("details.rules summary")
+        for name, value in rules.items():
+            page.fill(f"#rule-{name}", value)
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    return page.url.rstrip("/").rsplit("/", 1)[1]
+
+
+def hand(page: Page) -> list[str]:
+    """The card texts in the person's hand, as drawn."""
+    cards: list[str] = page.locator(".hand .card").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)")
+    return cards
+
+
+def move_count(page: Page) -> int:
+    """How many moves the current deal's log shows."""
+    return page.locator("#move-log li").count()
+
+
+def play_konchinka_move(page: Page) -> str:
+    """Play one move through the page: the first playable hand card, then its first
+    offered capture, else lay it on the table. Return the action text clicked."""
+    page.locator(MY_TURN).first.click()
+    captures = page.locator("#choices .capture")
+    button = captures.first if captures.count() else page.locator("#trail")
+    action: str = button.get_attribute("data-action") or ""
+    before = len(hand(page))
+    button.click()
+    page.wait_for_function(
+        "n => document.querySelectorAll('.hand .card').length !== n"
+        " || document.querySelector('#deal-score, #settlement')", arg=before)
+    return action
+
+
+def api(server_url: str, method: str, path: str, body: Any = None,
+        token: str | None = None) -> Any:
+    """Call the server's HTTP API directly (to set up tables without the page)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server_url + path, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def wait_for_status(server_url: str, table_id: str, status: str, timeout: float = 60) -> None:
+    """Poll the table summary until it has ``status``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if api(server_url, "GET", f"/api/tables/{table_id}")["status"] == status:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"table {table_id} did not become {status!r} in {timeout} s")
+
+
+def shot(page: Page, artifacts: Path, name: str) -> Path:
+    """Save a full-page screenshot under test-artifacts/e2e/."""
+    path = artifacts / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
