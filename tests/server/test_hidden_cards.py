@@ -107,7 +107,27 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> SentLog:
                 secret_seed = table.seed if table.status != "finished" else None
                 log.append((connection, text, hidden, secret_seed, new_deal))
 
+    tables: dict[Connection, Table] = {}
+    original_attach = Lobby.attach
+    original_send = Connection.send
+
+    def tracked_attach(self: Lobby, table: Table, connection: Connection) -> None:
+        tables[connection] = table
+        original_attach(self, table, connection)
+
+    def checked_send(self: Connection, payload: dict[str, Any]) -> None:
+        """Errors and pongs (states go through ``broadcast``)."""
+        original_send(self, payload)
+        table = tables.get(self)
+        if table is None or table.match is None:
+            return
+        hidden = HIDDEN[table.adapter.name](table, table.seat_of(self.player_id))
+        secret_seed = table.seed if table.status != "finished" else None
+        log.append((self, json.dumps(payload), hidden, secret_seed, False))
+
     monkeypatch.setattr(Lobby, "broadcast", checked_broadcast)
+    monkeypatch.setattr(Lobby, "attach", tracked_attach)
+    monkeypatch.setattr(Connection, "send", checked_send)
     return log
 
 
@@ -115,9 +135,12 @@ def check_sent(log: list[Sent]) -> int:
     """Assert no logged message shows a hidden card or the secret seed; count them."""
     for _connection, text, hidden, seed, new_deal in log:
         message = json.loads(text)
-        shown = card_texts(message.get("view"))
-        if not new_deal:
-            shown |= card_texts(message.get("last"))
+        if message["type"] == "state":
+            shown = card_texts(message.get("view"))
+            if not new_deal:
+                shown |= card_texts(message.get("last"))
+        else:  # an error may quote the client's own input, and nothing else it may not see
+            shown = card_texts(message.get("message")) - card_texts(message.get("input"))
         leaked = shown & hidden
         assert not leaked, f"message shows hidden cards {sorted(leaked)}: {text[:300]}"
         if seed is not None:
@@ -171,8 +194,13 @@ def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.
             legal = state["view"]["deal"]["legal"]
             roll = rng.random()
             if roll < 0.03:
-                sockets[seat].send_json({"type": "action", "action": "Zz", "turn": state["turn"]})
+                bad = rng.choice(["Zz", "As:", "X", "", "As:Kd:Qd", "10d:2c", "Kd:Qs"])
+                sockets[seat].send_json({"type": "action", "action": bad, "turn": state["turn"]})
             elif roll < 0.06:
+                elsewhere = sorted(HIDDEN[table.adapter.name](table, seat)) or ["As"]
+                sockets[seat].send_json({"type": "action", "action": rng.choice(elsewhere),
+                                         "turn": state["turn"]})
+            elif roll < 0.09:
                 other = rng.choice(list(sockets))
                 sockets[other].send_json({"type": "action", "action": rng.choice(legal),
                                           "turn": state["turn"] - 1})

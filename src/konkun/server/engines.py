@@ -27,7 +27,7 @@ def _without_variant(variant: str | None, options: Mapping[str, str]) -> dict[st
 
 def konchinka_adapter() -> GameAdapter:
     """Konchinka: 2 to 4 seats, variants ``classic`` and ``novo``."""
-    from konkun.konchinka import KonchinkaMatch, KonchinkaRules
+    from konkun.konchinka import KonchinkaMatch, KonchinkaRules, Move
 
     def make_rules(variant: str | None, options: Mapping[str, str], _seats: int) -> Any:
         return KonchinkaRules.preset(variant or "classic").with_options(
@@ -41,7 +41,9 @@ def konchinka_adapter() -> GameAdapter:
         name="konchinka", min_seats=2, max_seats=4, variants=("classic", "novo"),
         make_rules=make_rules,
         new_match=lambda rules, seats, seed: KonchinkaMatch(rules, seats, seed),
-        defaults=defaults)
+        defaults=defaults,
+        parse_action=lambda _deal, text: Move.parse(text),  # its messages quote no KPN
+        why_illegal=lambda deal, move: deal.why_illegal(move))
 
 
 def kunken_adapter() -> GameAdapter:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from konkun.errors import InvalidRuleError
+from konkun.errors import InvalidNotationError, InvalidRuleError, KonkunError
 from konkun.game import Match
 
 RulesFactory = Callable[[str | None, Mapping[str, str], int], Any]
@@ -40,6 +40,42 @@ class GameAdapter:
     """The named variants (the first is the default); empty when the game has none."""
     defaults: Callable[[], dict[str, str]] = field(default=dict)
     """The default value text of every rule option (for the lobby's form)."""
+    parse_action: Callable[[Any, str], Any] | None = None
+    """Reads an action text for (deal, text), raising an error whose message shows nothing
+    but the text; ``None``: ``Deal.parse_action`` with a generic message sent instead."""
+    why_illegal: Callable[[Any, Any], str | None] | None = None
+    """The reason (deal, action) is illegal, in words that show no hidden card; ``None``:
+    a generic message. Engine exceptions are never sent to clients as they are: their
+    messages may quote the whole position (KPN), hands and stock included."""
+
+    def read_action(self, deal: Any, text: str) -> Any:
+        """The action ``text`` names in ``deal``; raise
+        :class:`~konkun.errors.InvalidNotationError` with a message safe to show anyone."""
+        if self.parse_action is not None:
+            try:
+                return self.parse_action(deal, text)
+            except InvalidNotationError as error:
+                raise InvalidNotationError(_one_line(str(error))) from None
+            except KonkunError:
+                pass
+        else:
+            try:
+                return deal.parse_action(text)
+            except KonkunError:
+                pass
+        raise InvalidNotationError(f"invalid action {text!r}: not a {self.name} action")
+
+    def explain_illegal(self, deal: Any, action: Any, text: str) -> str:
+        """Why ``action`` is illegal now, in words safe to show anyone."""
+        reason = None
+        if self.why_illegal is not None:
+            try:
+                reason = self.why_illegal(deal, action)
+            except Exception:  # a reason is a courtesy; never fail on it
+                reason = None
+        if reason:
+            return f"illegal move {text!r}: {_one_line(reason)}"
+        return f"illegal move {text!r}: not among the legal actions now"
 
     def check(self, variant: str | None, rules: Mapping[str, str], num_seats: int) -> Any:
         """The rules value for a new table, after checking variant and seat count."""
@@ -72,6 +108,10 @@ class GameAdapter:
         return {"game": self.name, "variants": list(self.variants),
                 "min_seats": self.min_seats, "max_seats": self.max_seats,
                 "rules": self.defaults()}
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:300]
 
 
 _GAMES: dict[str, GameAdapter] = {}

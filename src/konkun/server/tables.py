@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from konkun.cards import new_secret_seed
-from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError, KonkunError
+from konkun.errors import IllegalMoveError, KonkunError
 from konkun.game import Match
 from konkun.server.auth import Guest
 from konkun.server.botseats import BotSeat, check_bot_spec
@@ -440,24 +440,17 @@ class Lobby:
 
     @staticmethod
     def _parse(table: Table, text: str) -> Hashable:
-        """The action ``text`` names, if it is legal now."""
+        """The action ``text`` names, if it is legal now. Error messages are the adapter's
+        safe ones: an engine's own message may quote the whole position."""
         assert table.match is not None
         deal = table.match.deal
         try:
-            action: Hashable = deal.parse_action(text)
-        except InvalidNotationError as error:
-            raise ProtocolError("invalid_action", str(error), text) from None
+            action: Hashable = table.adapter.read_action(deal, text)
         except KonkunError as error:
             raise ProtocolError("invalid_action", str(error), text) from None
         if not deal.is_legal(action):
-            reason = f"illegal move {text!r}"
-            try:
-                deal.copy().play(action)
-            except GameOverError as error:
-                raise ProtocolError("game_over", str(error), text) from None
-            except KonkunError as error:
-                reason = str(error)
-            raise ProtocolError("illegal_move", reason, text)
+            raise ProtocolError("illegal_move",
+                                table.adapter.explain_illegal(deal, action, text), text)
         return action
 
     async def _apply(self, table: Table, seat: int, action: Hashable) -> None:
@@ -474,9 +467,10 @@ class Lobby:
         try:
             table.match.play(action)
         except KonkunError as error:  # checked legal above: only a broken engine gets here
+            log.error("table %s: legal action %r refused: %s", table.id, text, error)
             with contextlib.suppress(Exception):
                 await self._db(self.storage.delete_action, table.id, turn)
-            raise ProtocolError("illegal_move", str(error), text) from None
+            raise ProtocolError("illegal_move", f"illegal move {text!r}", text) from None
         table.actions.append((seat, text))
         table.last = {"turn": table.turn, "actor": seat, "action": text}
         if table.match.is_over():

@@ -250,6 +250,7 @@ export function render(container, ctx) {
   if (ui.turnKey !== turnKey) {
     ui.turnKey = turnKey;
     ui.selected = null;
+    ui.hint = null;
   }
   const viewer = you ?? 0;
   const mine = handOf(view, you) || [];
@@ -318,12 +319,22 @@ export function render(container, ctx) {
 
 function choicesBox(ctx, options, container) {
   const { ui, lang } = ctx;
+  const hintButton = h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
+    try {
+      const answer = await ctx.hint();
+      ui.hint = answer.action;
+      ui.selected = parseCard(answer.action.split(":")[0]).text;
+      ui.hoverCapture = null;
+      render(container, ctx);
+    } catch { /* no hint now */ }
+  } }, h("span", { class: "key" }, "?"), t("r.hint"));
   if (!ui.selected || !options) {
-    return h("p", { class: "prompt", id: "prompt" }, t("k.pickCard"));
+    return h("div", { class: "choose" }, h("p", { class: "prompt", id: "prompt" }, t("k.pickCard")),
+      ctx.hint ? h("div", { class: "choices" }, hintButton) : null);
   }
   const card = ui.selected;
   const buttons = options.captures.map((cap, i) => h("button", { type: "button",
-    class: "choice capture", dataset: { action: cap.text },
+    class: `choice capture ${ui.hint === cap.text ? "hinted" : ""}`, dataset: { action: cap.text },
     onclick: () => ctx.play(cap.text),
     onmouseenter: () => { ui.hoverCapture = cap.cards; paintHighlight(container, cap.cards); },
     onmouseleave: () => { ui.hoverCapture = null; paintHighlight(container, null, ctx); },
@@ -332,7 +343,8 @@ function choicesBox(ctx, options, container) {
   i < 9 ? h("span", { class: "key" }, String(i + 1)) : null,
   t("k.take"), miniCards(cap.cards, lang)));
   if (options.trail) {
-    buttons.push(h("button", { type: "button", class: "choice trail", id: "trail",
+    buttons.push(h("button", { type: "button", id: "trail",
+      class: `choice trail ${ui.hint === options.trail ? "hinted" : ""}`,
       dataset: { action: options.trail }, onclick: () => ctx.play(options.trail) },
     h("span", { class: "key" }, "0"), t("k.trail")));
   }
@@ -344,7 +356,8 @@ function choicesBox(ctx, options, container) {
       h("button", { type: "button", class: "choice", onclick: () => {
         ui.selected = null;
         render(container, ctx);
-      } }, h("span", { class: "key" }, "Esc"), t("k.cancel"))));
+      } }, h("span", { class: "key" }, "Esc"), t("k.cancel")),
+      ctx.hint && !ui.hint ? hintButton : null));
 }
 
 function paintHighlight(container, cards, ctx = null) {
@@ -374,6 +387,8 @@ function installKeys(ctx, container, legal) {
     if (ev.key === "Escape" && ui.selected) {
       ui.selected = null;
       render(container, ctx);
+    } else if (ev.key === "?" && ctx.hint) {
+      container.querySelector("#hint")?.click();
     } else if (options && /^[1-9]$/.test(ev.key) && options.captures[Number(ev.key) - 1]) {
       ctx.play(options.captures[Number(ev.key) - 1].text);
     } else if (options && (ev.key === "0" || ev.key.toLowerCase() === "t") && options.trail) {
