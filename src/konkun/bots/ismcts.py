@@ -31,7 +31,13 @@ from typing import Any, Generic, TypeVar
 
 from konkun.bots.base import Budget
 from konkun.bots.policy import SearchPolicy, policy_for
-from konkun.bots.specs import BotSpec, InvalidBotSpecError, check_options, float_param
+from konkun.bots.specs import (
+    BotSpec,
+    InvalidBotSpecError,
+    check_options,
+    float_param,
+    int_param,
+)
 from konkun.game import Observation
 
 A = TypeVar("A", bound=Hashable)
@@ -57,9 +63,12 @@ class IsmctsBot(Generic[A]):
     """Single-observer information-set MCTS (see the module documentation)."""
 
     def __init__(self, policy: SearchPolicy[A] | None = None, exploration: float = 0.7,
-                 default_budget: Budget = DEFAULT_BUDGET) -> None:
+                 default_budget: Budget = DEFAULT_BUDGET, bias: float = 1.0,
+                 width: int | None = None) -> None:
         self.policy: SearchPolicy[A] = policy or SearchPolicy()
         self.exploration = exploration
+        self.bias = bias
+        self.width = width
         self.default_budget = default_budget
         self.last_iterations = 0
         self.total_iterations = 0
@@ -92,8 +101,17 @@ class IsmctsBot(Generic[A]):
         bounds = [math.inf, -math.inf]
         clock = budget.clock()
         root_legal = list(legal)
+        priors = self.policy.priors(observation, root_legal, rng) if self.bias or self.width \
+            else None
+        if priors:
+            ranking = priors
+            root_legal.sort(key=lambda a: -ranking.get(a, 0.0))
+            if self.width is not None:
+                root_legal = root_legal[:self.width]
+            if not self.bias:
+                priors = None
         while True:
-            self._iterate(root, root_legal, observation, rng, bounds)
+            self._iterate(root, root_legal, observation, rng, bounds, priors)
             if not clock.tick():
                 break
         self.last_iterations = clock.iterations
@@ -103,7 +121,8 @@ class IsmctsBot(Generic[A]):
         return root
 
     def _iterate(self, root: _Node, root_legal: list[A], observation: Observation[A],
-                 rng: random.Random, bounds: list[float]) -> None:
+                 rng: random.Random, bounds: list[float],
+                 priors: dict[A, float] | None) -> None:
         policy = self.policy
         deal = observation.sample_deal(rng)
         node = root
@@ -112,6 +131,7 @@ class IsmctsBot(Generic[A]):
         while not deal.is_over():
             seat = deal.to_move
             assert seat is not None
+            at_root = first
             legal = root_legal if first else policy.candidates(deal, deal.legal_actions())
             first = False
             children = node.children
@@ -123,16 +143,18 @@ class IsmctsBot(Generic[A]):
                 else:
                     child.avail += 1
             if untried:
-                action = untried[rng.randrange(len(untried))]
+                # at the root, untried actions in prior order (root_legal is sorted)
+                action = untried[0] if at_root and priors else \
+                    untried[rng.randrange(len(untried))]
                 node = children[action] = _Node(seat)
                 deal.push(action)
                 path.append(node)
                 break
-            action = self._select(children, legal, bounds)
+            action = self._select(children, legal, bounds, priors if at_root else None)
             node = children[action]
             deal.push(action)
             path.append(node)
-        rewards = self._play_out(deal, rng)
+        rewards = policy.rewards(policy.play_out(deal, rng))
         lo, hi = bounds
         for reward in rewards:
             lo = min(lo, reward)
@@ -142,10 +164,12 @@ class IsmctsBot(Generic[A]):
             visited.visits += 1
             visited.total += rewards[visited.seat]
 
-    def _select(self, children: dict[Any, _Node], legal: list[A], bounds: list[float]) -> A:
+    def _select(self, children: dict[Any, _Node], legal: list[A], bounds: list[float],
+                priors: dict[A, float] | None) -> A:
         lo, hi = bounds
         scale = 1.0 / (hi - lo) if hi > lo else 0.0
         c = self.exploration
+        bias = self.bias
         best_score = -math.inf
         best: A = legal[0]
         for action in legal:
@@ -153,25 +177,17 @@ class IsmctsBot(Generic[A]):
             visits = child.visits
             score = ((child.total / visits - lo) * scale
                      + c * math.sqrt(math.log(child.avail) / visits))
+            if priors is not None:
+                score += bias * priors.get(action, 0.0) / (visits + 1)
             if score > best_score:
                 best_score = score
                 best = action
         return best
 
-    def _play_out(self, deal: Any, rng: random.Random) -> list[float]:
-        policy = self.policy
-        limit = policy.max_rollout_moves
-        moves = 0
-        while not deal.is_over():
-            if limit is not None and moves >= limit:
-                return policy.rewards(policy.evaluate(deal))
-            deal.push(policy.rollout_action(deal, deal.legal_actions(), rng))
-            moves += 1
-        return policy.rewards(deal.points())
-
-
 _OPTIONS = {
     "c": "the UCB exploration constant (default 0.7)",
+    "bias": "weight of the game's move priors at the root, fading with visits (default 1)",
+    "width": "search only the WIDTH best root moves by the priors (default: all)",
     "rollout": "play-outs: 'policy' (the game's, default) or 'random'",
 }
 
@@ -187,5 +203,7 @@ def make_ismcts_bot(game: str, spec: BotSpec) -> IsmctsBot[Any]:
         raise InvalidBotSpecError(
             f"invalid bot spec {str(spec)!r}: rollout must be 'policy' or 'random', "
             f"got {rollout!r}")
+    bias = float_param(spec, "bias", options["bias"], minimum=0.0) if "bias" in options else 1.0
+    width = int_param(spec, "width", options["width"], minimum=1) if "width" in options else None
     policy: SearchPolicy[Any] = policy_for(game) if rollout == "policy" else SearchPolicy()
-    return IsmctsBot(policy, exploration)
+    return IsmctsBot(policy, exploration, bias=bias, width=width)

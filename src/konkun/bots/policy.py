@@ -14,7 +14,7 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
-from konkun.game import Deal
+from konkun.game import Deal, Observation
 
 A = TypeVar("A", bound=Hashable)
 
@@ -30,9 +30,29 @@ class SearchPolicy(Generic[A]):
         """The move to play in a play-out (default: uniformly random)."""
         return legal[rng.randrange(len(legal))]
 
+    def priors(self, observation: Observation[A], legal: list[A],
+               rng: random.Random) -> dict[A, float] | None:
+        """How promising each root action looks before any search, in [0, 1] (default:
+        no opinion). The search tries them in this order and adds a bias that fades as
+        the action is visited."""
+        return None
+
     def candidates(self, deal: Deal[A], legal: list[A]) -> list[A]:
         """The actions the tree considers at this node (default: all of ``legal``)."""
         return legal
+
+    def play_out(self, deal: Deal[A], rng: random.Random) -> list[float]:
+        """Play the sampled ``deal`` on (it may be changed) and return each seat's points:
+        :meth:`rollout_action` moves up to :attr:`max_rollout_moves`, then
+        :meth:`evaluate`. Games override this with a faster loop."""
+        limit = self.max_rollout_moves
+        moves = 0
+        while not deal.is_over():
+            if limit is not None and moves >= limit:
+                return self.evaluate(deal)
+            deal.push(self.rollout_action(deal, deal.legal_actions(), rng))
+            moves += 1
+        return [float(p) for p in deal.points()]
 
     def evaluate(self, deal: Deal[A]) -> list[float]:
         """Each seat's expected points where a play-out stops (default: the points now)."""
