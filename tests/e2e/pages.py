@@ -74,7 +74,12 @@ def play_konchinka_move(page: Page) -> str:
     offered capture, else lay it on the table. Return the action text clicked."""
     page.locator(MY_TURN).first.click()
     captures = page.locator("#choices .capture")
-    button = captures.first if captures.count() else page.locator("#trail")
+    return play_choice(page, "#choices .capture" if captures.count() else "#trail")
+
+
+def play_choice(page: Page, selector: str) -> str:
+    """Click the offered move ``selector`` and wait until the hand shows it was played."""
+    button = page.locator(selector).first
     action: str = button.get_attribute("data-action") or ""
     before = len(hand(page))
     button.click()

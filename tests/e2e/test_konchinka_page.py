@@ -20,6 +20,7 @@ from .pages import (
     hand,
     move_count,
     open_page,
+    play_choice,
     play_konchinka_move,
     shot,
     wait_for_status,
@@ -54,7 +55,13 @@ def test_person_plays_a_whole_konchinka_deal_against_bots(
             page.locator(MY_TURN).first.click()
             shot(page, artifacts, "konchinka-03-choose")
             page.keyboard.press("Escape")
+            page.click("#hint")  # the engine's greedy bot suggests a move
+            expect(page.locator("#choices .hinted")).to_have_count(1)
+            shot(page, artifacts, "konchinka-03b-hint")
             chose_shot = True
+            play_choice(page, "#choices .hinted")
+            moves += 1
+            continue
         play_konchinka_move(page)
         moves += 1
     # Two players share 48 dealt cards: the person played every one of their 24.
