@@ -178,3 +178,30 @@ def test_replay_steps_through_a_finished_game(browser: Any, live_server: ServerT
     expect(page.locator("#settlement")).to_be_visible()
     shot(page, artifacts, "replay-02-seat-0-end")
     assert_no_page_errors(page)
+
+
+def test_two_people_meet_by_the_invite_link(browser: Any, live_server: ServerThread,
+                                            artifacts: Path) -> None:
+    """A table waits until every seat is taken; the second person comes by the invite
+    link, picks a name, sits, and both see their own four cards and each other's moves."""
+    anna = open_page(browser, live_server.url)
+    choose_name(anna, "Anna")
+    create_table(anna, game="konchinka", seats=2, bots={})
+    expect(anna.locator(".turn.waiting")).to_be_visible()
+    link = anna.locator("#invite").input_value()
+    shot(anna, artifacts, "konchinka-08-waiting")
+    boris = open_page(browser, link, locale="ru-RU")
+    boris.fill("#nickname", "Борис")
+    boris.click("#save-name")
+    boris.click("button[data-sit='1']")
+    for page in (anna, boris):
+        expect(page.locator(".hand .card")).to_have_count(4)
+    assert set(hand(anna)).isdisjoint(hand(boris))
+    first, second = (anna, boris) if anna.locator(MY_TURN).count() else (boris, anna)
+    first.wait_for_selector(MY_TURN)
+    play_konchinka_move(first)
+    expect(second.locator("#move-log li")).to_have_count(1)
+    second.wait_for_selector(MY_TURN)
+    shot(boris, artifacts, "konchinka-09-second-person")
+    assert_no_page_errors(anna)
+    assert_no_page_errors(boris)

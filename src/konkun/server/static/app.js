@@ -42,6 +42,15 @@ function errorText(err) {
   return t("err.network", { msg: err?.message || String(err) });
 }
 
+/** A selector that finds the same control after a redraw (keeps keyboard focus). */
+function focusSelector(node) {
+  if (!node || node === document.body || !main.contains(node)) return null;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  if (node.dataset?.card) return `.hand [data-card="${CSS.escape(node.dataset.card)}"]`;
+  if (node.dataset?.action) return `[data-action="${CSS.escape(node.dataset.action)}"]`;
+  return null;
+}
+
 function navigate(path) {
   if (path !== location.pathname) history.pushState({}, "", path);
   route();
@@ -366,6 +375,7 @@ function tablePage(tableId) {
       return;
     }
     const { table, you } = msg;
+    const focusKey = focusSelector(document.activeElement);
     document.title = `konkun — ${gameTitle(table)}`;
     const url = `${location.origin}/t/${table.id}`;
     const head = h("div", { class: "table-head" },
@@ -408,6 +418,7 @@ function tablePage(tableId) {
         ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
       body, finishedBar));
     drawStatus();
+    if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
   }
 
   sock = new TableSocket(tableId, {
