@@ -63,7 +63,10 @@ def add_rule_argument(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> ArgumentParser:
     """The full parser with every sub-command the installed parts provide."""
-    parser = ArgumentParser(prog="konkun", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(
+        prog="konkun",
+        description="Konchinka and Kunken: rules engines, bots, tournaments, the web app and "
+        "terminal play.")
     parser.add_argument("--version", action="version", version=f"konkun {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND",
                                        parser_class=ArgumentParser)
