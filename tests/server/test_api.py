@@ -166,3 +166,12 @@ def test_pages_are_served(client: TestClient) -> None:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/html")
     assert client.get("/healthz").json()["ok"] is True
+
+
+def test_a_flood_of_requests_is_rate_limited_and_creates_nothing_more(
+        client: TestClient) -> None:
+    codes = [client.post("/api/guest", json={"nickname": "ann"}).status_code
+             for _ in range(100)]
+    assert codes.count(429) > 0
+    assert codes[0] == 200
+    assert client.get("/healthz").status_code == 200

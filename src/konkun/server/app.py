@@ -140,6 +140,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def lobby() -> Lobby:
         return state["lobby"]
 
+    buckets: dict[str, TokenBucket] = {}
+
+    def limit(request: Request) -> None:
+        """The per-address rate limit on requests that change something."""
+        address = request.client.host if request.client else "?"
+        bucket = buckets.get(address)
+        if bucket is None:
+            if len(buckets) > 10_000:
+                buckets.clear()
+            bucket = buckets[address] = TokenBucket(settings.http_burst,
+                                                    settings.http_per_second)
+        if not bucket.take():
+            raise ProtocolError("rate_limited", "too many requests: slow down")
+
     def guest_of(request: Request, required: bool = True) -> Guest | None:
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
@@ -161,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/guest")
     async def guest(request: Request) -> dict[str, Any]:
+        limit(request)
         body = await _json_body(request)
         token, new_guest = signer.issue(clean_nickname(body.get("nickname")))
         return {"token": token, "player_id": new_guest.player_id,
@@ -195,6 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
+        limit(request)
         guest_of(request, required=False)  # a token, when given, must verify
         body = await _json_body(request)
         game = body.get("game")
@@ -216,6 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/sit")
     async def sit(table_id: str, request: Request) -> dict[str, Any]:
+        limit(request)
         who = guest_of(request)
         assert who is not None
         table = await lobby().get_table(table_id)
@@ -225,6 +242,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
+        limit(request)
         who = guest_of(request)
         assert who is not None
         table = await lobby().get_table(table_id)
@@ -233,6 +251,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/hint")
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
+        limit(request)
         who = guest_of(request)
         assert who is not None
         return await _hint(lobby(), await lobby().get_table(table_id), who)

@@ -32,6 +32,10 @@ class Settings:
     """Messages one connection may send at once."""
     rate_per_second: float = 10
     """Messages one connection may send per second, sustained."""
+    http_burst: float = 60
+    """Requests that change something (POST, hints) one client address may make at once."""
+    http_per_second: float = 5
+    """... and per second, sustained."""
     max_bot_seconds: float = 10.0
     """The largest ``time=`` a bot spec may ask for."""
     static_dir: Path | None = None

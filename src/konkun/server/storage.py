@@ -100,16 +100,20 @@ class StoredTable:
     winner: int | None = None
     totals: list[int] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
-    """(seat, action text) for each turn, in order."""
+    """(seat, action text) for each turn, in order (empty when read without them)."""
+    num_actions: int = 0
+    """How many actions the table has stored."""
 
 
-def _stored(row: TableRow, actions: list[tuple[int, str]] | None = None) -> StoredTable:
+def _stored(row: TableRow, actions: list[tuple[int, str]] | None = None,
+            num_actions: int | None = None) -> StoredTable:
     return StoredTable(
         id=row.id, game=row.game, variant=row.variant, rules=dict(row.rules),
         seats=[dict(s) for s in row.seats], seed=row.seed, status=row.status,
         created_at=row.created_at, started_at=row.started_at, finished_at=row.finished_at,
         winner=row.winner, totals=list(row.totals) if row.totals is not None else None,
-        actions=actions or [])
+        actions=actions or [],
+        num_actions=len(actions or []) if num_actions is None else num_actions)
 
 
 def make_engine(url: str) -> Engine:
@@ -198,7 +202,11 @@ class Storage:
             order = (TableRow.finished_at if status == "finished" else TableRow.created_at)
             rows = session.scalars(select(TableRow).where(TableRow.status == status)
                                    .order_by(order.desc()).limit(limit)).all()
-            return [_stored(row) for row in rows]
+            counts = {str(table_id): int(count) for table_id, count in session.execute(
+                select(ActionRow.table_id, func.count())
+                .where(ActionRow.table_id.in_([row.id for row in rows]))
+                .group_by(ActionRow.table_id)).all()}
+            return [_stored(row, num_actions=int(counts.get(row.id, 0))) for row in rows]
 
     def count_actions(self, table_id: str) -> int:
         """How many actions a table has stored."""

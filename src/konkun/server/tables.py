@@ -476,6 +476,8 @@ class Lobby:
         if table.match.is_over():
             await self._finish(table)
         self.broadcast(table)
+        if table.status == "finished" and not table.connections:
+            self.tables.pop(table.id, None)  # kept in the database; read back on demand
         self._schedule_bots(table)
 
     async def _finish(self, table: Table) -> None:
@@ -633,7 +635,7 @@ def stored_summary(row: StoredTable) -> dict[str, Any]:
         "num_seats": len(seats),
         "seats": [{"seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
                    "connected": s.kind == "bot"} for n, s in enumerate(seats)],
-        "status": row.status, "turn": len(row.actions) if row.actions else None,
+        "status": row.status, "turn": row.num_actions,
         "to_move": None, "winner": row.winner, "totals": row.totals, "spectators": 0,
         "created_at": row.created_at, "finished_at": row.finished_at,
         "link": f"/t/{row.id}",

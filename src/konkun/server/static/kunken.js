@@ -59,13 +59,10 @@ function meldsOf(view) {
     owner: first(m, "owner", "seat") ?? owner, cards: meldCards(m),
     laidBy: Array.isArray(m.laid_by) ? m.laid_by : null, value: first(m, "value", "points"),
     index: first(m, "index", "id") ?? i });
-  if (Array.isArray(raw) && raw.length && Array.isArray(raw[0]) && raw.length === view.num_seats
-      && raw.every((x) => Array.isArray(x) && x.every((y) => !Array.isArray(y) || true))
-      && !raw.every((x) => x.every((c) => typeof c === "string"))) {
-    raw.forEach((seatMelds, owner) => seatMelds.forEach((m, i) => push(m, owner, i)));
-  } else if (Array.isArray(raw)) {
-    raw.forEach((m, i) => push(m, null, i));
-  }
+  const perSeat = Array.isArray(raw) && raw.length > 0
+    && raw.every((x) => Array.isArray(x) && x.every((m) => m && typeof m === "object"));
+  if (perSeat) raw.forEach((seatMelds, owner) => seatMelds.forEach((m, i) => push(m, owner, i)));
+  else if (Array.isArray(raw)) raw.forEach((m, i) => push(m, null, i));
   return out;
 }
 
