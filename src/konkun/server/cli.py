@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import sys
 from pathlib import Path
+from typing import Any
 
 from konkun.errors import KonkunError
 
@@ -59,19 +62,41 @@ def serve(namespace: argparse.Namespace) -> int:
         app = create_app(settings)
     except (ValueError, OSError) as error:
         raise ServeError(f"cannot start: {error}") from None
-    shown = "localhost" if namespace.host in {"127.0.0.1", "0.0.0.0", "::"} else namespace.host
-    print(f"konkun: open http://{shown}:{namespace.port}/  (database "
-          f"{_safe_url(settings.database_url())}; Ctrl-C stops)", flush=True)
     config = uvicorn.Config(app, host=namespace.host, port=namespace.port,
                             ws_max_size=WS_MAX_FRAME, log_level=namespace.log_level,
                             lifespan="on")
     server = uvicorn.Server(config)
-    server.run()
+    shown = "127.0.0.1" if namespace.host in {"0.0.0.0", "::"} else namespace.host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    database = _safe_url(settings.database_url())
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        if server.started:
+            port = _bound_port(server) or namespace.port
+            print(f"konkun: open http://{shown}:{port}/  (database {database}; "
+                  "Ctrl-C stops)", flush=True)
+        await task
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
     if not server.started:
         print(f"konkun: could not start on {namespace.host}:{namespace.port}",
               file=sys.stderr)
         return 1
     return 0
+
+
+def _bound_port(server: Any) -> int | None:
+    """The port uvicorn listens on (the chosen one when ``--port 0``)."""
+    for listener in getattr(server, "servers", []):
+        for sock in listener.sockets:
+            port: int = sock.getsockname()[1]
+            return port
+    return None
 
 
 def _safe_url(url: str) -> str:
