@@ -1,0 +1,29 @@
+"""Кункен (Kunken): the exact rules engine (RULES.md), see docs/kunken.md.
+
+>>> from konkun.kunken import KunkenMatch
+>>> match = KunkenMatch(num_seats=2, seed=1)
+>>> match.deal.legal_actions()[0].text()
+'draw'
+"""
+
+from konkun.kunken.actions import Action, parse_action
+from konkun.kunken.match import KunkenMatch, KunkenRecord, replay
+from konkun.kunken.melds import MeldCheck, TableMeld, check_meld
+from konkun.kunken.observation import KunkenObservation
+from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
+from konkun.kunken.state import KunkenDeal
+
+__all__ = [
+    "DEFAULT_RULES",
+    "Action",
+    "KunkenDeal",
+    "KunkenMatch",
+    "KunkenObservation",
+    "KunkenRecord",
+    "KunkenRules",
+    "MeldCheck",
+    "TableMeld",
+    "check_meld",
+    "parse_action",
+    "replay",
+]

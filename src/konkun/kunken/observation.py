@@ -1,0 +1,226 @@
+"""What one seat knows of a Kunken deal (:class:`KunkenObservation`), its JSON form
+(docs/kunken.md, "Observation JSON") and determinization (:meth:`sample_deal`).
+
+A seat sees its own hand, the bank (every card), every meld with its owner and who laid
+each card, the number of cards in every hand and in the stock, the renewals used, and
+which cards each player took from the bank and still holds (known to all). It never sees
+another hand's other cards or the order of the stock.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from konkun.kunken.actions import Action
+from konkun.kunken.melds import BARE_JOKER, TableMeld, card_text
+from konkun.kunken.rules import KunkenRules
+from konkun.kunken.state import DRAWN, OVER, START, TAKEN, KunkenDeal, cards_of
+
+
+class KunkenObservation:
+    """One seat's view of a deal (implements :class:`konkun.game.Observation`)."""
+
+    __slots__ = (
+        "_legal",
+        "_points",
+        "bank",
+        "dealer",
+        "express",
+        "hand",
+        "hand_sizes",
+        "history_len",
+        "layout",
+        "melds",
+        "need",
+        "num_seats",
+        "opening",
+        "pending",
+        "phase",
+        "renewals",
+        "rules",
+        "seat",
+        "stock_size",
+        "take_card",
+        "taken",
+        "to_move",
+        "turn_notold",
+        "winner",
+    )
+
+    rules: KunkenRules
+    seat: int
+    num_seats: int
+    to_move: int | None
+    dealer: int
+    phase: str
+    hand: list[int]
+    hand_sizes: list[int]
+    bank: list[int]
+    stock_size: int
+    renewals: int
+    melds: list[TableMeld]
+    taken: list[list[int]]
+    layout: list[bool]
+    take_card: int
+    pending: bool
+    need: int
+    opening: bool
+    turn_notold: list[int]
+    winner: int | None
+    express: bool
+    history_len: int
+    _legal: list[Action] | None
+    _points: list[int] | None
+
+    @classmethod
+    def from_deal(cls, deal: KunkenDeal, seat: int) -> KunkenObservation:
+        """The view of ``seat`` of ``deal`` now."""
+        if not 0 <= seat < deal.num_seats:
+            raise ValueError(f"invalid seat {seat} for {deal.num_seats} seats")
+        o = cls.__new__(cls)
+        o.rules = deal.rules
+        o.seat = seat
+        o.num_seats = deal.num_seats
+        o.to_move = deal.to_move
+        o.dealer = deal.dealer
+        o.phase = deal.phase
+        o.hand = deal.hands[seat].copy()
+        o.hand_sizes = deal.hand_sizes.copy()
+        o.bank = deal.bank.copy()
+        o.stock_size = len(deal.stock)
+        o.renewals = deal.renewals
+        o.melds = [m.copy() for m in deal.melds]
+        o.taken = [t.copy() for t in deal.taken]
+        o.layout = deal.layout.copy()
+        o.take_card = deal.take_card
+        o.pending = deal.pending
+        o.need = deal.need
+        o.opening = deal.opening
+        o.turn_notold = deal.turn_notold.copy()
+        o.winner = deal.winner
+        o.express = deal.express
+        o.history_len = len(deal.history)
+        o._legal = None
+        o._points = deal.points() if deal.phase == OVER else None
+        return o
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions when this seat is to act, else the empty list."""
+        if self.to_move != self.seat:
+            return []
+        if self._legal is None:
+            self._legal = self.sample_deal(random.Random(0)).legal_actions()
+        return list(self._legal)
+
+    def unseen(self) -> list[int]:
+        """The cards this seat cannot place: other hands (beyond their known taken cards)
+        and the stock, as card indices."""
+        counts = [2] * 52 + [self.rules.jokers]
+        for k in range(53):
+            counts[k] -= self.hand[k]
+        for c in self.bank:
+            counts[c] -= 1
+        for meld in self.melds:
+            for s in meld.slots:
+                counts[s if s < BARE_JOKER else BARE_JOKER] -= 1
+        for seat in range(self.num_seats):
+            if seat != self.seat:
+                for k in range(53):
+                    counts[k] -= self.taken[seat][k]
+        return cards_of(counts)
+
+    def sample_deal(self, rng: random.Random) -> KunkenDeal:
+        """A full deal consistent with this view: the unseen cards dealt at random into
+        the other hands (each keeps its known taken cards) and the stock."""
+        pool = self.unseen()
+        rng.shuffle(pool)
+        hands: list[list[int]] = []
+        pos = 0
+        for seat in range(self.num_seats):
+            if seat == self.seat:
+                hands.append(self.hand.copy())
+                continue
+            hand = self.taken[seat].copy()
+            extra = self.hand_sizes[seat] - sum(hand)
+            for c in pool[pos:pos + extra]:
+                hand[c] += 1
+            pos += extra
+            hands.append(hand)
+        stock = pool[pos:]
+        deal = KunkenDeal._make(self.rules, self.num_seats, self.dealer, hands, stock,
+                                self.bank.copy())
+        deal.melds = [m.copy() for m in self.melds]
+        deal.taken = [t.copy() for t in self.taken]
+        deal.layout = self.layout.copy()
+        deal.renewals = self.renewals
+        deal.to_move = self.to_move
+        deal.phase = self.phase
+        deal.winner = self.winner
+        deal.express = self.express
+        deal.take_card = self.take_card
+        deal.pending = self.pending
+        deal.need = self.need
+        deal.opening = self.opening
+        deal.turn_notold = self.turn_notold.copy()
+        return deal
+
+    def obligations(self) -> list[str]:
+        """The turn's open obligations in words (after a take)."""
+        out: list[str] = []
+        if self.phase != TAKEN:
+            return out
+        if self.pending:
+            out.append(f"must meld the taken card {card_text(self.take_card)} with two cards "
+                       "held before the take")
+        if self.need > 0:
+            out.append(f"must reach {self.rules.opening_minimum} in melds this turn "
+                       f"({self.need} more)")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """This view as JSON data (docs/kunken.md, "Observation JSON")."""
+        mover = self.to_move
+        data: dict[str, Any] = {
+            "game": "kunken",
+            "seat": self.seat,
+            "num_seats": self.num_seats,
+            "to_move": mover,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "hand": [card_text(k) for k in cards_of(self.hand)],
+            "hand_sizes": self.hand_sizes.copy(),
+            "bank": [card_text(k) for k in self.bank],
+            "stock_size": self.stock_size,
+            "renewals_used": self.renewals,
+            "max_stock_renewals": self.rules.max_stock_renewals,
+            "melds": [dict(m.to_json(), index=i) for i, m in enumerate(self.melds)],
+            "taken_held": [[card_text(k) for k in cards_of(t)] for t in self.taken],
+            "has_layout": self.layout.copy(),
+            "turn": {
+                "seat": mover,
+                "phase": self.phase,
+                "taken_card": card_text(self.take_card) if self.take_card >= 0 else None,
+                "taken_this_turn": [card_text(k) for k in cards_of(self.turn_notold)],
+                "opening": self.opening,
+                "must_meld_taken_card": self.pending,
+                "points_needed": max(0, self.need),
+                "obligations": self.obligations(),
+                "can_discard": self.phase == DRAWN or (
+                    self.phase == TAKEN and not self.pending and self.need <= 0),
+                "can_swap": mover is not None and self.layout[mover]
+                and self.phase in (DRAWN, TAKEN),
+            },
+            "over": self.phase == OVER,
+            "winner": self.winner,
+            "express": self.express,
+            "points": self._points,
+        }
+        if mover == self.seat and self.phase != OVER:
+            data["legal"] = [a.text() for a in self.legal_actions()]
+        else:
+            data["legal"] = []
+        return data
+
+
+__all__ = ["START", "KunkenObservation"]

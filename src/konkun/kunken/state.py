@@ -1,0 +1,687 @@
+"""The Kunken deal: the deal itself and its turn machine (RULES.md, Кункен).
+
+A turn is a short sequence of :class:`~konkun.kunken.actions.Action` (docs/kunken.md):
+
+- phase ``start``: ``draw`` or ``take I`` (legal only when the turn can be completed: a
+  meld holding the taken card and two cards held before the take, the opening minimum
+  without a layout, and a card left to discard);
+- phase ``drawn`` (after ``draw``): ``swap`` (with a layout) and ``discard``;
+- phase ``taken`` (after ``take``): ``meld``, ``layoff``, ``swap`` and, once the turn's
+  obligations are met, ``discard``. Only steps after which the turn can still be completed
+  are legal, so a player is never stuck.
+
+:meth:`KunkenDeal.play` validates and raises :class:`konkun.errors.IllegalMoveError` saying
+why; :meth:`KunkenDeal.push` is the unchecked fast path.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from konkun.cards import Card, double_deck, shuffled
+from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
+from konkun.kunken import solver
+from konkun.kunken.actions import (
+    DISCARD,
+    DRAW,
+    DRAW_ACTION,
+    LAYOFF,
+    MELD,
+    SWAP,
+    TAKE,
+    Action,
+    discard,
+    parse_action,
+    take,
+)
+from konkun.kunken.melds import (
+    BARE_JOKER,
+    JOKER_FOR,
+    OPEN_JOKER,
+    SEQUENCE,
+    SET,
+    VALUE,
+    TableMeld,
+    card_text,
+    check_meld,
+    joker_for,
+    slot_value,
+)
+from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
+
+START = "start"
+DRAWN = "drawn"
+TAKEN = "taken"
+OVER = "over"
+PHASES = (START, DRAWN, TAKEN, OVER)
+
+
+def counts_of(cards: list[int]) -> list[int]:
+    """A count vector (53 entries) of card indices."""
+    counts = [0] * 53
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+def cards_of(counts: list[int]) -> list[int]:
+    """The card indices of a count vector, in index order."""
+    return [k for k in range(53) for _ in range(counts[k])]
+
+
+class KunkenDeal:
+    """One deal of Kunken: hands, stock, bank, melds and the turn in progress.
+
+    Build one with :meth:`new` (a shuffled deal) or :meth:`from_json`. Cards are integers
+    (``Card.index``, joker 52); :mod:`konkun.kunken.melds` explains meld slots.
+    """
+
+    __slots__ = (
+        "bank", "dealer", "express", "hand_sizes", "hands", "history", "layout", "melds",
+        "need", "num_seats", "opening", "pending", "phase", "renewals", "rules", "stock",
+        "take_card", "taken", "to_move", "turn_notold", "winner",
+    )
+
+    rules: KunkenRules
+    num_seats: int
+    dealer: int
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    stock: list[int]
+    bank: list[int]
+    melds: list[TableMeld]
+    taken: list[list[int]]
+    layout: list[bool]
+    renewals: int
+    to_move: int | None
+    phase: str
+    winner: int | None
+    express: bool
+    take_card: int
+    pending: bool
+    need: int
+    opening: bool
+    turn_notold: list[int]
+    history: list[Action]
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(cls, rules: KunkenRules | None = None, num_seats: int = 2, dealer: int = 0,
+            rng: random.Random | None = None) -> KunkenDeal:
+        """A new deal: the pack shuffled with ``rng``, 13 cards to each player one at a time
+        from the seat left of ``dealer``, one card face up to start the bank, the rest the
+        stock; the seat left of the dealer plays first."""
+        rules = rules or DEFAULT_RULES
+        if not 2 <= num_seats <= 5:
+            raise IllegalMoveError(f"Kunken is played by 2 to 5 players, not {num_seats}")
+        if not 0 <= dealer < num_seats:
+            raise IllegalMoveError(f"invalid dealer seat {dealer} for {num_seats} seats")
+        pack = [c.index for c in shuffled(double_deck(rules.jokers), rng or random.Random())]
+        hands = [[0] * 53 for _ in range(num_seats)]
+        pos = 0
+        for _ in range(rules.hand_size):
+            for i in range(num_seats):
+                hands[(dealer + 1 + i) % num_seats][pack[pos]] += 1
+                pos += 1
+        bank = [pack[pos]]
+        stock = pack[pos + 1:]
+        stock.reverse()  # the next card to draw is last
+        return cls._make(rules, num_seats, dealer, hands, stock, bank)
+
+    @classmethod
+    def _make(cls, rules: KunkenRules, num_seats: int, dealer: int, hands: list[list[int]],
+              stock: list[int], bank: list[int]) -> KunkenDeal:
+        deal = cls.__new__(cls)
+        deal.rules = rules
+        deal.num_seats = num_seats
+        deal.dealer = dealer
+        deal.hands = hands
+        deal.hand_sizes = [sum(h) for h in hands]
+        deal.stock = stock
+        deal.bank = bank
+        deal.melds = []
+        deal.taken = [[0] * 53 for _ in range(num_seats)]
+        deal.layout = [False] * num_seats
+        deal.renewals = 0
+        deal.to_move = (dealer + 1) % num_seats
+        deal.phase = START
+        deal.winner = None
+        deal.express = False
+        deal.history = []
+        deal._reset_turn()
+        return deal
+
+    def _reset_turn(self) -> None:
+        self.take_card = -1
+        self.pending = False
+        self.need = 0
+        self.opening = False
+        self.turn_notold = [0] * 53
+
+    def copy(self) -> KunkenDeal:
+        """An independent copy."""
+        d = KunkenDeal.__new__(KunkenDeal)
+        d.rules = self.rules
+        d.num_seats = self.num_seats
+        d.dealer = self.dealer
+        d.hands = [h.copy() for h in self.hands]
+        d.hand_sizes = self.hand_sizes.copy()
+        d.stock = self.stock.copy()
+        d.bank = self.bank.copy()
+        d.melds = [m.copy() for m in self.melds]
+        d.taken = [t.copy() for t in self.taken]
+        d.layout = self.layout.copy()
+        d.renewals = self.renewals
+        d.to_move = self.to_move
+        d.phase = self.phase
+        d.winner = self.winner
+        d.express = self.express
+        d.take_card = self.take_card
+        d.pending = self.pending
+        d.need = self.need
+        d.opening = self.opening
+        d.turn_notold = self.turn_notold.copy()
+        d.history = self.history.copy()
+        return d
+
+    # ------------------------------------------------------------------ queries
+
+    def is_over(self) -> bool:
+        """True once the deal has ended (a player went out, or the stock ran out)."""
+        return self.phase == OVER
+
+    def obligations_met(self) -> bool:
+        """After a take: the taken card is melded and the opening minimum reached."""
+        return not self.pending and self.need <= 0
+
+    def can_swap(self, seat: int) -> bool:
+        """Whether ``seat`` has a layout (a meld laid down) and so may swap jokers."""
+        return self.layout[seat]
+
+    def points(self) -> list[int]:
+        """Each seat's score for the deal (RULES.md, Score of a deal): + table cards each
+        seat laid (melds and lay-offs), - cards in hand (a joker 10); express doubles the
+        winner's plus and the others' minus."""
+        plus = [0] * self.num_seats
+        for meld in self.melds:
+            for slot, seat in zip(meld.slots, meld.laid_by, strict=True):
+                plus[seat] += slot_value(slot)
+        minus = [sum(VALUE[k] * n for k, n in enumerate(h) if n) for h in self.hands]
+        if self.express and self.winner is not None:
+            return [plus[s] * 2 - minus[s] if s == self.winner else plus[s] - 2 * minus[s]
+                    for s in range(self.num_seats)]
+        return [plus[s] - minus[s] for s in range(self.num_seats)]
+
+    def stock_renewable(self) -> bool:
+        """Whether an empty stock can be renewed from the bank now."""
+        return (self.rules.empty_stock == "turn_bank"
+                and self.renewals < self.rules.max_stock_renewals and bool(self.bank))
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, each once (empty when the deal is over)."""
+        seat = self.to_move
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if self.phase == START:
+            out = [DRAW_ACTION]
+            seen: set[int] = set()
+            for i in range(len(self.bank) - 1, -1, -1):
+                if self._can_take(seat, i, seen):
+                    out.append(take(i))
+            out[1:] = sorted(out[1:], key=lambda a: a.number)
+            return out
+        if self.phase == DRAWN:
+            out = self._swaps(seat, hand)
+            out.extend(discard(k) for k in range(53) if hand[k])
+            return out
+        # TAKEN
+        size = self.hand_sizes[seat]
+        done = self.obligations_met()
+        out = []
+        replace = self.rules.joker_for_held
+        for meld in solver.hand_melds(hand, replace):
+            if len(meld) < size and (done or self._completes_after_meld(seat, meld)):
+                out.append(Action(MELD, -1, meld))
+        cache: dict[int, bool] = {}
+        for m, tm in enumerate(self.melds):
+            for k in range(53):
+                if not hand[k]:
+                    continue
+                for slot in tm.layoff_slots(k):
+                    if slot >= JOKER_FOR and slot < OPEN_JOKER and hand[slot - JOKER_FOR] \
+                            and not replace:
+                        continue
+                    if size < 2:
+                        continue
+                    if not done:
+                        ok = cache.get(k)
+                        if ok is None:
+                            ok = cache[k] = self._completes_after_removal(seat, k, False)
+                        if not ok:
+                            continue
+                    out.append(Action(LAYOFF, m, (slot,)))
+        for action in self._swaps(seat, hand):
+            if done or self._completes_after_removal(seat, action.slots[0], True):
+                out.append(action)
+        if done:
+            out.extend(discard(k) for k in range(53) if hand[k])
+        return out
+
+    def _swaps(self, seat: int, hand: list[int]) -> list[Action]:
+        if not self.layout[seat]:
+            return []
+        out: list[Action] = []
+        for m, tm in enumerate(self.melds):
+            if not tm.jokers:
+                continue
+            if tm.kind == SET:
+                rank = tm.suit_or_rank
+                suits = tm.set_suits()
+                for s in range(4):
+                    k = s * 13 + rank
+                    if hand[k] and s not in suits:
+                        out.append(Action(SWAP, m, (k,)))
+            else:
+                for slot in tm.slots:
+                    if JOKER_FOR <= slot < OPEN_JOKER and hand[slot - JOKER_FOR]:
+                        out.append(Action(SWAP, m, (slot - JOKER_FOR,)))
+        return out
+
+    def _can_take(self, seat: int, i: int, seen: set[int]) -> bool:
+        hand = self.hands[seat]
+        bank = self.bank
+        card = bank[i]
+        after = hand.copy()
+        notold = [0] * 53
+        for c in bank[i:]:
+            after[c] += 1
+            notold[c] += 1
+        need = 0 if self.layout[seat] else self.rules.opening_minimum
+        return solver.can_complete(after, notold, card, need, True)
+
+    def _completes_after_meld(self, seat: int, meld: tuple[int, ...]) -> bool:
+        hand = self.hands[seat].copy()
+        notold = self.turn_notold.copy()
+        pending = self.pending
+        if pending and self._meld_is_third(hand, notold, meld):
+            pending = False
+        need = self.need - sum(slot_value(s) for s in meld) if self.opening else 0
+        for s in meld:
+            k = s if s < BARE_JOKER else BARE_JOKER
+            hand[k] -= 1
+            if notold[k]:
+                notold[k] -= 1
+        return solver.can_complete(hand, notold, self.take_card, need, pending)
+
+    def _completes_after_removal(self, seat: int, card: int, swap: bool) -> bool:
+        hand = self.hands[seat].copy()
+        notold = self.turn_notold.copy()
+        hand[card] -= 1
+        if notold[card]:
+            notold[card] -= 1
+        if swap:
+            hand[BARE_JOKER] += 1
+            notold[BARE_JOKER] += 1
+        return solver.can_complete(hand, notold, self.take_card, self.need, self.pending)
+
+    def _meld_is_third(self, hand: list[int], notold: list[int],
+                       meld: tuple[int, ...]) -> bool:
+        """Whether ``meld`` holds the taken card and two cards held before the take."""
+        card = self.take_card
+        if card == BARE_JOKER:
+            jokers = sum(1 for s in meld if s >= BARE_JOKER)
+            if not jokers:
+                return False
+            old_jokers = min(jokers - 1, hand[BARE_JOKER] - notold[BARE_JOKER])
+            reals_old = sum(1 for s in meld if s < BARE_JOKER and hand[s] > notold[s])
+            return reals_old + max(0, old_jokers) >= 2
+        if card not in meld:
+            return False
+        old = 0
+        jokers = 0
+        for s in meld:
+            if s >= BARE_JOKER:
+                jokers += 1
+            elif s != card and hand[s] > notold[s]:
+                old += 1
+        old += max(0, min(jokers, hand[BARE_JOKER] - notold[BARE_JOKER]))
+        return old >= 2
+
+    # ------------------------------------------------------------------ validation
+
+    def why_illegal(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, in words; ``None`` when it is legal."""
+        seat = self.to_move
+        if seat is None:
+            return "the deal is over"
+        hand = self.hands[seat]
+        kind = action.kind
+        if self.phase == START:
+            if kind == DRAW:
+                return None
+            if kind == TAKE:
+                if not 0 <= action.number < len(self.bank):
+                    return (f"the bank has no position {action.number} (it holds "
+                            f"{len(self.bank)} cards)")
+                if self._can_take(seat, action.number, set()):
+                    return None
+                return self._take_reason(seat, action.number)
+            return f"the turn begins with draw or take, not {kind}"
+        if kind in (DRAW, TAKE):
+            return f"the player has already {'drawn' if self.phase == DRAWN else 'taken'}"
+        if kind == DISCARD:
+            card = action.slots[0]
+            if not hand[card]:
+                return f"{card_text(card)} is not in the hand"
+            if self.phase == TAKEN:
+                if self.pending:
+                    return (f"the taken card {card_text(self.take_card)} must first be melded "
+                            "with two cards held before the take")
+                if self.need > 0:
+                    return (f"an opening must lay melds worth {self.rules.opening_minimum}: "
+                            f"{self.need} more needed")
+            return None
+        if kind == SWAP:
+            return self._swap_reason(seat, hand, action)
+        if self.phase == DRAWN:
+            return "nothing is laid down on a turn that began with a draw (only joker swaps)"
+        if kind == MELD:
+            return self._meld_reason(seat, hand, action)
+        if kind == LAYOFF:
+            return self._layoff_reason(seat, hand, action)
+        return f"unknown action kind {kind!r}"
+
+    def _take_reason(self, seat: int, i: int) -> str:
+        hand = self.hands[seat]
+        card = self.bank[i]
+        after = hand.copy()
+        notold = [0] * 53
+        for c in self.bank[i:]:
+            after[c] += 1
+            notold[c] += 1
+        if not solver.third_card_melds(card, after, notold):
+            return (f"{card_text(card)} does not make a meld with two cards held before the "
+                    "take")
+        if not self.layout[seat]:
+            return (f"no opening worth {self.rules.opening_minimum} with a meld holding "
+                    f"{card_text(card)} (and a card left to discard)")
+        return "the turn could not be completed with a card left to discard"
+
+    def _swap_reason(self, seat: int, hand: list[int], action: Action) -> str | None:
+        if not self.layout[seat]:
+            return "only a player who has laid down a meld may swap a joker"
+        card = action.slots[0]
+        if card >= BARE_JOKER:
+            return "a joker is swapped for a card, not a joker"
+        if not hand[card]:
+            return f"{card_text(card)} is not in the hand"
+        if not 0 <= action.number < len(self.melds):
+            return f"there is no meld {action.number}"
+        if self.melds[action.number].swap_index(card) < 0:
+            return (f"meld {action.number} ({self.melds[action.number].text()}) has no joker "
+                    f"standing for {card_text(card)}")
+        if self.phase == TAKEN and not self.obligations_met() and \
+                not self._completes_after_removal(seat, card, True):
+            return "after this swap the turn could not be completed"
+        return None
+
+    def _meld_reason(self, seat: int, hand: list[int], action: Action) -> str | None:
+        check = check_meld(action.slots)
+        if not check.valid:
+            return check.reason
+        if check.readings > 1:
+            return "a joker's card must be declared (X=card) where it is not forced"
+        meld = check.slots
+        need = counts_of([s if s < BARE_JOKER else BARE_JOKER for s in meld])
+        for k in range(53):
+            if need[k] > hand[k]:
+                return f"{card_text(k)} is not in the hand" if need[k] == 1 or hand[k] == 0 \
+                    else f"only {hand[k]} {card_text(k)} in the hand"
+        if not self.rules.joker_for_held:
+            for s in meld:
+                if JOKER_FOR <= s < OPEN_JOKER and hand[s - JOKER_FOR]:
+                    return (f"a joker may not stand for {card_text(s - JOKER_FOR)}, which the "
+                            "player holds (rule joker_for_held=false)")
+        if len(meld) >= self.hand_sizes[seat]:
+            return "the player may not lay down the last card: one must be left to discard"
+        if not self.obligations_met() and not self._completes_after_meld(seat, meld):
+            return "after this meld the turn could not be completed"
+        return None
+
+    def _layoff_reason(self, seat: int, hand: list[int], action: Action) -> str | None:
+        if not 0 <= action.number < len(self.melds):
+            return f"there is no meld {action.number}"
+        slot = action.slots[0]
+        card = slot if slot < BARE_JOKER else BARE_JOKER
+        if not hand[card]:
+            return f"{card_text(card)} is not in the hand"
+        tm = self.melds[action.number]
+        if slot not in tm.layoff_slots(card):
+            return f"{card_text(card)} does not extend meld {action.number} ({tm.text()})"
+        if JOKER_FOR <= slot < OPEN_JOKER and hand[slot - JOKER_FOR] and \
+                not self.rules.joker_for_held:
+            return (f"a joker may not stand for {card_text(slot - JOKER_FOR)}, which the "
+                    "player holds (rule joker_for_held=false)")
+        if self.hand_sizes[seat] < 2:
+            return "the player may not lay off the last card: one must be left to discard"
+        if not self.obligations_met() and not self._completes_after_removal(seat, card, False):
+            return "after this lay-off the turn could not be completed"
+        return None
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        return self.why_illegal(action) is None
+
+    def play(self, action: Action | str) -> None:
+        """Validate and apply an action (or its text); raise
+        :class:`~konkun.errors.IllegalMoveError` saying why it is illegal."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        reason = self.why_illegal(action)
+        if reason is not None:
+            error = GameOverError if self.phase == OVER else IllegalMoveError
+            raise error(f"illegal action {action.text()!r}: {reason} (seat {self.to_move}, "
+                        f"phase {self.phase})")
+        self.push(action)
+
+    # ------------------------------------------------------------------ applying
+
+    def push(self, action: Action) -> None:
+        """Apply a legal action without checking it (the fast path)."""
+        seat = self.to_move
+        assert seat is not None
+        self.history.append(action)
+        kind = action.kind
+        if kind == DISCARD:
+            self._discard(seat, action.slots[0])
+        elif kind == DRAW:
+            self._draw(seat)
+        elif kind == TAKE:
+            self._take(seat, action.number)
+        elif kind == MELD:
+            self._meld(seat, action.slots)
+        elif kind == LAYOFF:
+            slot = action.slots[0]
+            self._remove(seat, slot if slot < BARE_JOKER else BARE_JOKER)
+            self.melds[action.number].lay_off(slot, seat)
+        elif kind == SWAP:
+            card = action.slots[0]
+            self._remove(seat, card)
+            self.melds[action.number].swap(card)
+            self.hands[seat][BARE_JOKER] += 1
+            self.hand_sizes[seat] += 1
+            if self.phase == TAKEN:
+                self.turn_notold[BARE_JOKER] += 1
+
+    def _remove(self, seat: int, card: int) -> None:
+        self.hands[seat][card] -= 1
+        self.hand_sizes[seat] -= 1
+        if self.taken[seat][card]:
+            self.taken[seat][card] -= 1
+        if self.turn_notold[card]:
+            self.turn_notold[card] -= 1
+
+    def _draw(self, seat: int) -> None:
+        if not self.stock:
+            if self.stock_renewable():
+                self.stock = self.bank[::-1]
+                self.bank = []
+                self.renewals += 1
+            else:
+                self._end(None)
+                return
+        card = self.stock.pop()
+        self.hands[seat][card] += 1
+        self.hand_sizes[seat] += 1
+        self.phase = DRAWN
+
+    def _take(self, seat: int, i: int) -> None:
+        cards = self.bank[i:]
+        del self.bank[i:]
+        hand = self.hands[seat]
+        taken = self.taken[seat]
+        notold = self.turn_notold
+        for c in cards:
+            hand[c] += 1
+            taken[c] += 1
+            notold[c] += 1
+        self.hand_sizes[seat] += len(cards)
+        self.take_card = cards[0]
+        self.pending = True
+        self.opening = not self.layout[seat]
+        self.need = self.rules.opening_minimum if self.opening else 0
+        self.phase = TAKEN
+
+    def _meld(self, seat: int, meld: tuple[int, ...]) -> None:
+        if self.pending and self._meld_is_third(self.hands[seat], self.turn_notold, meld):
+            self.pending = False
+        if self.opening:
+            self.need -= sum(slot_value(s) for s in meld)
+        for s in meld:
+            self._remove(seat, s if s < BARE_JOKER else BARE_JOKER)
+        self.melds.append(TableMeld(seat, meld))
+        self.layout[seat] = True
+
+    def _discard(self, seat: int, card: int) -> None:
+        self._remove(seat, card)
+        self.bank.append(card)
+        if self.hand_sizes[seat] == 0:
+            self.express = self.phase == TAKEN and self.opening
+            self._end(seat)
+            return
+        self.to_move = (seat + 1) % self.num_seats
+        self.phase = START
+        self._reset_turn()
+
+    def _end(self, winner: int | None) -> None:
+        self.winner = winner
+        self.to_move = None
+        self.phase = OVER
+        self._reset_turn()
+
+    # ------------------------------------------------------------------ text
+
+    def format_action(self, action: Action) -> str:
+        """The text of an action (docs/kunken.md, Actions)."""
+        return action.text()
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action's text into its canonical action: a meld's cards in any order,
+        a joker read where it is forced (raise
+        :class:`~konkun.errors.InvalidNotationError` when the text is not an action)."""
+        action = parse_action(text)
+        if action.kind == MELD:
+            check = check_meld(action.slots)
+            if check.valid and check.readings == 1:
+                return Action(MELD, -1, check.slots)
+            if check.valid:
+                options = " or ".join(" ".join(_slot_texts(r)) for r in check.alternatives)
+                raise InvalidNotationError(f"invalid action {text!r}: declare the joker "
+                                           f"(X=card): {options}")
+            return action
+        if action.kind == LAYOFF and action.slots[0] == BARE_JOKER \
+                and 0 <= action.number < len(self.melds):
+            slots = self.melds[action.number].layoff_slots(BARE_JOKER)
+            if len(slots) == 1:
+                return Action(LAYOFF, action.number, (slots[0],))
+            if len(slots) > 1:
+                raise InvalidNotationError(
+                    f"invalid action {text!r}: declare the joker: "
+                    + " or ".join(f"X={card_text(s - JOKER_FOR)}" for s in slots))
+        if action.kind == LAYOFF and JOKER_FOR <= action.slots[0] < OPEN_JOKER \
+                and 0 <= action.number < len(self.melds) \
+                and self.melds[action.number].kind == SET:
+            card = action.slots[0] - JOKER_FOR
+            return Action(LAYOFF, action.number, (OPEN_JOKER + card % 13,))
+        return action
+
+    def observe(self, seat: int) -> Any:
+        """What ``seat`` knows now (:class:`~konkun.kunken.observation.KunkenObservation`)."""
+        from konkun.kunken.observation import KunkenObservation
+
+        return KunkenObservation.from_deal(self, seat)
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The full state as JSON data; :meth:`from_json` reads it back exactly."""
+        return {
+            "game": "kunken",
+            "rules": self.rules.to_json(),
+            "num_seats": self.num_seats,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "hands": [[card_text(k) for k in cards_of(h)] for h in self.hands],
+            "stock": [card_text(k) for k in reversed(self.stock)],
+            "bank": [card_text(k) for k in self.bank],
+            "melds": [m.to_json() for m in self.melds],
+            "taken_held": [[card_text(k) for k in cards_of(t)] for t in self.taken],
+            "has_layout": self.layout.copy(),
+            "renewals_used": self.renewals,
+            "turn": {
+                "taken_card": card_text(self.take_card) if self.take_card >= 0 else None,
+                "pending": self.pending,
+                "need": self.need,
+                "opening": self.opening,
+                "not_old": [card_text(k) for k in cards_of(self.turn_notold)],
+            },
+            "winner": self.winner,
+            "express": self.express,
+            "history": [a.text() for a in self.history],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> KunkenDeal:
+        """A deal from :meth:`to_json` data."""
+        from konkun.kunken.notation import deal_from_json
+
+        return deal_from_json(data)
+
+    def __repr__(self) -> str:
+        return (f"<KunkenDeal seats={self.num_seats} to_move={self.to_move} "
+                f"phase={self.phase} stock={len(self.stock)} bank="
+                f"{''.join(card_text(c) for c in self.bank) or '-'}>")
+
+    def summary(self) -> str:
+        """A one-line description of the position (for error messages)."""
+        return repr(self)
+
+
+def _slot_texts(slots: tuple[int, ...]) -> list[str]:
+    from konkun.kunken.melds import slot_text
+
+    return [slot_text(s) for s in slots]
+
+
+def card_list(cards: list[int]) -> list[Card]:
+    """Cards from indices."""
+    return [Card.from_index(k) for k in cards]
+
+
+__all__ = ["DRAWN", "OVER", "PHASES", "SEQUENCE", "START", "TAKEN", "KunkenDeal", "joker_for"]
