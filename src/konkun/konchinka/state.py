@@ -638,7 +638,9 @@ class KonchinkaDeal:
                     poly = self._poly
         self._table, self._poly, self._last, self._turn = table, poly, last, -1
         self._in_hands = 0
-        return self.points()
+        if self._rules.tie_points != "none":
+            return self.points()
+        return _points_no_ties(piles)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -718,6 +720,24 @@ class KonchinkaDeal:
             child._apply(card, positions)
             total += child.perft(depth - 1)
         return total
+
+
+def _points_no_ties(piles: list[int]) -> list[int]:
+    """Deal points with ``tie_points=none`` (what :func:`score_masks` gives, faster)."""
+    points = [((m >> _TWO_CLUBS) & 1) + ((m >> _TEN_DIAMONDS) & 1) for m in piles]
+    cards = [m.bit_count() for m in piles]
+    best = max(cards)
+    if best and cards.count(best) == 1:
+        points[cards.index(best)] += 2
+    clubs = [(m & 0x1FFF).bit_count() for m in piles]
+    best = max(clubs)
+    if best and clubs.count(best) == 1:
+        points[clubs.index(best)] += 1
+    return points
+
+
+_TWO_CLUBS = Card.parse("2c").index  # the two кончинки
+_TEN_DIAMONDS = Card.parse("Td").index
 
 
 def _count(poly: int, slot: int, table: bool) -> int:
@@ -821,34 +841,31 @@ def _deal_indices(rules: KonchinkaRules, num_seats: int, dealer: int, cards: lis
 _JACK_RANK = Rank.JACK - 2
 
 
-def _offender(rules: KonchinkaRules, table: list[int], dealt_at: list[int]) -> int | None:
-    seen: set[int] = set()
-    for position in sorted(range(len(table)), key=dealt_at.__getitem__):
-        rank = _rank(table[position])
-        if (rules.table_excludes_jacks and rank == Rank.JACK) or rank in seen:
-            return position
-        seen.add(rank)
-    return None
-
-
 def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
                rng: random.Random) -> list[tuple[int, int]]:
     """Send Jacks (option) and the later-dealt card of each same-rank pair back into the
     middle half of the stock (top first), dealing the top stock card in its place, until
     the table is clean; return the returned cards with their lowest possible stock
     positions when play begins."""
-    dealt_at = list(range(len(table)))
-    clock = len(table)
+    jack = _JACK_RANK if rules.table_excludes_jacks else -1
+    order = list(range(len(table)))  # table positions, earliest dealt first
     returned: list[tuple[int, int]] = []
-    while (position := _offender(rules, table, dealt_at)) is not None:
+    while True:
+        seen: list[int] = []
+        for position in order:
+            rank = table[position] % 13
+            if rank == jack or rank in seen:
+                break
+            seen.append(rank)
+        else:
+            return returned
         size = len(stock)
         stock.insert(rng.randint(size // 4, size - size // 4), table[position])
         returned = [(c, low - 1) for c, low in returned]
         returned.append((table[position], size // 4 - 1))
         table[position] = stock.pop(0)
-        dealt_at[position] = clock
-        clock += 1
-    return returned
+        order.remove(position)
+        order.append(position)
 
 
 def _check_seats(num_seats: int, dealer: int) -> None:
