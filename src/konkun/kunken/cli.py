@@ -1,0 +1,89 @@
+"""``konkun kunken ...`` commands (CONTRACT.md, Kunken).
+
+- ``konkun kunken meld CARD...``: is it a meld? JSON ``{"valid", "kind", "points", "reason"}``.
+- ``konkun kunken score JSON``: a finished deal's points, JSON ``{"points": [...]}``.
+- ``konkun kunken solve CARD...``: the most valuable arrangement of a hand (a hint).
+- ``konkun kunken deal``: a new deal's state JSON (``--seats``, ``--seed``, ``--dealer``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from konkun.cli import add_rule_argument, parse_rule_options
+from konkun.errors import InvalidNotationError
+
+
+def register(subparsers: Any) -> None:
+    """Add ``kunken`` and its sub-commands."""
+    parser = subparsers.add_parser("kunken", help="Кункен (Kunken): meld checks, scoring, hints")
+    sub = parser.add_subparsers(dest="kunken_command", metavar="COMMAND",
+                                parser_class=type(parser))
+    meld = sub.add_parser("meld", help="is this a meld? JSON valid/kind/points/reason")
+    meld.add_argument("cards", nargs="*", metavar="CARD")
+    meld.set_defaults(handler=_meld)
+    score = sub.add_parser("score", help="score a finished deal given as JSON")
+    score.add_argument("json", metavar="JSON")
+    score.set_defaults(handler=_score)
+    solve = sub.add_parser("solve", help="the most valuable arrangement of a hand into melds")
+    solve.add_argument("cards", nargs="*", metavar="CARD")
+    solve.add_argument("--keep-one", action="store_true",
+                       help="keep a card for the discard")
+    solve.set_defaults(handler=_solve)
+    deal = sub.add_parser("deal", help="a new deal's full state as JSON")
+    deal.add_argument("--seats", type=int, default=2)
+    deal.add_argument("--seed", default="0")
+    deal.add_argument("--dealer", type=int, default=0)
+    add_rule_argument(deal)
+    deal.set_defaults(handler=_deal)
+    parser.set_defaults(handler=lambda _ns: parser.print_help() or 2)
+
+
+def _meld(namespace: argparse.Namespace) -> int:
+    from konkun.kunken.melds import check_meld, parse_slots
+
+    slots = parse_slots(namespace.cards)
+    print(json.dumps(check_meld(slots).to_json()))
+    return 0
+
+
+def _score(namespace: argparse.Namespace) -> int:
+    from konkun.kunken.scoring import score_deal
+
+    try:
+        data = json.loads(namespace.json)
+    except json.JSONDecodeError as error:
+        raise InvalidNotationError(f"invalid score JSON {namespace.json!r}: {error}") from None
+    print(json.dumps(score_deal(data)))
+    return 0
+
+
+def _solve(namespace: argparse.Namespace) -> int:
+    from konkun.kunken.melds import parse_slots, slot_text
+    from konkun.kunken.solver import best_arrangement, meld_points
+
+    slots = parse_slots(namespace.cards)
+    counts = [0] * 53
+    for s in slots:
+        if 52 < s:
+            raise InvalidNotationError("a hand holds plain cards and X, not declared jokers")
+        counts[s] += 1
+    melds = best_arrangement(counts, namespace.keep_one)
+    print(json.dumps({"points": sum(meld_points(m) for m in melds),
+                      "melds": [[slot_text(s) for s in m] for m in melds]}))
+    return 0
+
+
+def _deal(namespace: argparse.Namespace) -> int:
+    from konkun.cards import rng_for_seed
+    from konkun.kunken.rules import KunkenRules
+    from konkun.kunken.state import KunkenDeal
+
+    rules = KunkenRules.from_options(parse_rule_options(namespace.rule))
+    seed: int | str = int(namespace.seed) if namespace.seed.lstrip("-").isdigit() \
+        else namespace.seed
+    deal = KunkenDeal.new(rules, namespace.seats, namespace.dealer, rng_for_seed(seed))
+    print(json.dumps(deal.to_json()))
+    return 0
