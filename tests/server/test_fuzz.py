@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from konkun.server.config import Settings
@@ -34,7 +35,7 @@ BODY = st.one_of(
         "seats": st.integers(-3, 9) | JSON,
         "rules": JSON, "bots": JSON}))
 
-QUIET = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+QUIET = hsettings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _settings(settings: Settings) -> Settings:
@@ -77,7 +78,7 @@ def test_any_websocket_message_is_answered_and_changes_nothing_it_should_not(
 def test_any_table_request_gets_json_and_never_a_server_error(settings: Settings) -> None:
     with running(_settings(settings)) as client:
 
-        @settings(QUIET, max_examples=30)
+        @hsettings(QUIET, max_examples=30)
         @given(bodies=st.lists(BODY, min_size=1, max_size=6))
         def check(bodies: list[Any]) -> None:
             for body in bodies:
