@@ -1,0 +1,264 @@
+"""Kunken for the environments: the action slots and the observation tensor.
+
+A Kunken turn is a short sequence of the engine's actions (``draw``, ``take I``,
+``meld ...``, ``layoff C M``, ``swap M C``, ``discard C``; ``docs/kunken.md``), and each is
+one environment step. The action space ``Discrete(N)`` is cut into blocks, in this order
+(``P = 104 + jokers`` is the pack size, ``T = meld_table_slots`` = 24,
+``S = meld_slots`` = 256, ``J = joker_layoff_slots`` = 64):
+
+=====================  ======  =============================================================
+block                  size    slot
+=====================  ======  =============================================================
+draw                   1       the draw
+take                   P       ``take I`` at offset ``len(bank) - 1 - I``: 0 takes only the
+                               top (newest) card, 1 the top two, ... (exact: never capped)
+discard                53      ``discard C`` at ``C`` = ``Card.index``, the joker at 52
+meld                   S       the legal melds of the position in the canonical order: most
+                               points first, then fewer cards, then by their card slots
+layoff (real card)     T * 52  ``layoff C M`` of a real card at ``M * 52 + C``
+swap                   T * 52  ``swap M C`` at ``M * 52 + C``
+layoff (joker)         J       the legal joker lay-offs, ordered by meld, then the card the
+                               joker stands for
+=====================  ======  =============================================================
+
+Melds on the table are numbered from 0 in the order they were laid down (as in the
+engine's action text). Lay-offs and swaps onto a meld numbered ``T`` or more, and melds
+or joker lay-offs past the block's size, are out of reach (see ``docs/rl.md`` for how rare
+that is).
+
+Observation ``Box(0, 1, (R, 53), float32)``, columns ``Card.index`` 0..51 and the joker at
+52; counts are divided by the copies in the pack (2 for a card, the jokers option for the
+joker). Rows, for ``n`` players, seats counted from this seat to the left:
+
+- 0: own hand (counts); 1: the bank (counts);
+- 2 .. 9: the bank's top 8 cards, one-hot, row 2 the newest;
+- 10 .. 9+n: the table cards each seat has laid (its melds and lay-offs, counts; a joker
+  counts in the joker column);
+- 10+n: the cards jokers on the table stand for (a swap could free them);
+- 11+n .. 10+2n: the cards each seat took from the bank and still holds (public);
+- 11+2n: the cards taken from the bank this turn; 12+2n: the taken card that must be
+  melded (one-hot);
+- 13+2n .. 12+2n+T: meld ``m`` on the table (its cards, jokers as the card they stand for
+  and in the joker column);
+- 13+2n+T: meld owners, entry ``m`` = (owner's offset from this seat + 1) / n (0: no meld);
+- 14+2n+T: features, see :data:`FEATURES`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from konkun.errors import InvalidRuleError
+from konkun.game import Deal, Observation
+from konkun.kunken.actions import DISCARD, DRAW, LAYOFF, MELD, SWAP, TAKE
+from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, meld_value
+from konkun.kunken.rules import KunkenRules
+from konkun.kunken.state import KunkenDeal
+from konkun.rl.adapter import FloatArray
+
+MELD_TABLE_SLOTS = 24
+MELD_SLOTS = 256
+JOKER_LAYOFF_SLOTS = 64
+BANK_TOP = 8
+PHASES = ("start", "drawn", "taken")
+FEATURES = (
+    "stock size / pack size",
+    "stock renewals used / (max_stock_renewals or 1)",
+    "hand sizes / 28, one entry per seat from this seat on (n entries)",
+    "has a layout, per seat from this seat on (n entries)",
+    "dealer, one-hot from this seat on (n entries)",
+    "1 if this seat is to act",
+    "phase one-hot: start, drawn, taken (3 entries)",
+    "1 while the taken card must still be melded",
+    "points still needed for the opening / opening_minimum",
+    "1 if this turn is the seat's opening",
+    "bank size / pack size",
+)
+"""The entries of the features row, in order."""
+
+
+class KunkenAdapter:
+    """The Kunken side of the environments (rules as :class:`KunkenRules` or options)."""
+
+    name = "kunken"
+    min_seats = 2
+    max_seats = 5
+
+    def __init__(self, rules: KunkenRules | Mapping[str, str] | None = None,
+                 meld_table_slots: int = MELD_TABLE_SLOTS, meld_slots: int = MELD_SLOTS,
+                 joker_layoff_slots: int = JOKER_LAYOFF_SLOTS) -> None:
+        if rules is None:
+            rules = KunkenRules()
+        elif not isinstance(rules, KunkenRules):
+            rules = KunkenRules.from_options(rules)
+        for name, value in (("meld_table_slots", meld_table_slots), ("meld_slots", meld_slots),
+                            ("joker_layoff_slots", joker_layoff_slots)):
+            if value < 1:
+                raise InvalidRuleError(f"invalid {name} {value!r}: expected >= 1")
+        self.rules = rules
+        self.pack = 104 + rules.jokers
+        self.table_slots = meld_table_slots
+        self.meld_slots = meld_slots
+        self.joker_layoff_slots = joker_layoff_slots
+        self.take_base = 1
+        self.discard_base = self.take_base + self.pack
+        self.meld_base = self.discard_base + 53
+        self.layoff_base = self.meld_base + meld_slots
+        self.swap_base = self.layoff_base + meld_table_slots * 52
+        self.joker_layoff_base = self.swap_base + meld_table_slots * 52
+        self.action_size = self.joker_layoff_base + joker_layoff_slots
+        self._joker_norm = float(max(1, rules.jokers))
+        self._norm = np.full(53, 0.5, dtype=np.float32)
+        self._norm[52] = 1.0 / self._joker_norm
+
+    # ------------------------------------------------------------------ dealing
+
+    def observation_shape(self, num_seats: int) -> tuple[int, ...]:
+        """``(15 + 2n + T, 53)``."""
+        return (15 + 2 * num_seats + self.table_slots, 53)
+
+    def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
+        """A new deal: a random dealer, then the shuffle, from ``rng``."""
+        deal: Deal[Any] = KunkenDeal.new(self.rules, num_seats, rng.randrange(num_seats), rng)
+        return deal
+
+    # ------------------------------------------------------------------ actions
+
+    def slots(self, position: Deal[Any] | Observation[Any],
+              legal: Sequence[Any]) -> dict[int, Any]:
+        """Slot of each reachable legal action (see the module's docstring)."""
+        bank_size = len(position.bank)  # type: ignore[union-attr]
+        result: dict[int, Any] = {}
+        melds: list[Any] = []
+        joker_layoffs: list[Any] = []
+        table = self.table_slots
+        for action in legal:
+            kind = action.kind
+            if kind == DISCARD:
+                result[self.discard_base + action.slots[0]] = action
+            elif kind == DRAW:
+                result[0] = action
+            elif kind == TAKE:
+                result[self.take_base + bank_size - 1 - action.number] = action
+            elif kind == MELD:
+                melds.append(action)
+            elif kind == LAYOFF:
+                slot = action.slots[0]
+                if slot >= BARE_JOKER:
+                    joker_layoffs.append(action)
+                elif action.number < table:
+                    result[self.layoff_base + action.number * 52 + slot] = action
+            elif kind == SWAP and action.number < table:
+                result[self.swap_base + action.number * 52 + action.slots[0]] = action
+        if melds:
+            melds.sort(key=_meld_order)
+            for offset, action in enumerate(melds[:self.meld_slots]):
+                result[self.meld_base + offset] = action
+        if joker_layoffs:
+            joker_layoffs.sort(key=lambda a: (a.number, a.slots))
+            for offset, action in enumerate(joker_layoffs[:self.joker_layoff_slots]):
+                result[self.joker_layoff_base + offset] = action
+        return result
+
+    def block_of(self, slot: int) -> str:
+        """The kind of action a slot belongs to (``draw``, ``take``, ...)."""
+        for name, base in (("joker-layoff", self.joker_layoff_base), ("swap", self.swap_base),
+                           ("layoff", self.layoff_base), ("meld", self.meld_base),
+                           ("discard", self.discard_base), ("take", self.take_base)):
+            if slot >= base:
+                return name
+        return "draw"
+
+    # ------------------------------------------------------------------ tensors
+
+    def encode(self, observation: Observation[Any]) -> FloatArray:
+        """The observation tensor (see the module's docstring)."""
+        obs: Any = observation
+        return self._tensor(obs, obs.seat, obs.hand, obs.stock_size)
+
+    def encode_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
+        """``encode(deal.observe(seat))`` without building the observation: it reads only
+        ``seat``'s own hand and the public part of the deal."""
+        d: Any = deal
+        return self._tensor(d, seat, d.hands[seat], len(d.stock))
+
+    def _tensor(self, src: Any, seat: int, hand: Sequence[int], stock_size: int) -> FloatArray:
+        n = src.num_seats
+        t = self.table_slots
+        out = np.zeros(self.observation_shape(n), dtype=np.float32)
+        norm = self._norm
+        out[0] = hand
+        bank = src.bank
+        if bank:
+            out[1] = np.bincount(bank, minlength=53)
+            top = bank[-BANK_TOP:][::-1]
+            out[2 + np.arange(len(top)), top] = 1.0
+        laid: list[int] = []  # flat (seat offset * 53 + card) of every table card
+        stands: list[int] = []
+        meld_cells: list[int] = []  # flat (meld * 53 + card)
+        owners = out[13 + 2 * n + t]
+        for m, meld in enumerate(src.melds):
+            visible = m < t
+            if visible:
+                owners[m] = ((meld.owner - seat) % n + 1) / n
+            for slot, by in zip(meld.slots, meld.laid_by, strict=True):
+                if slot < BARE_JOKER:
+                    laid.append((by - seat) % n * 53 + slot)
+                    if visible:
+                        meld_cells.append(m * 53 + slot)
+                    continue
+                laid.append((by - seat) % n * 53 + 52)
+                if visible:
+                    meld_cells.append(m * 53 + 52)
+                if slot < OPEN_JOKER:
+                    stands.append(slot - JOKER_FOR)
+                    if visible:
+                        meld_cells.append(m * 53 + slot - JOKER_FOR)
+        if laid:
+            out[10:10 + n] = np.bincount(laid, minlength=n * 53).reshape(n, 53)
+        if stands:
+            out[10 + n, stands] = 1.0
+        if meld_cells:
+            out[13 + 2 * n:13 + 2 * n + t] = np.bincount(
+                meld_cells, minlength=t * 53).reshape(t, 53)
+        taken = src.taken
+        out[11 + n:11 + 2 * n] = [taken[(seat + offset) % n] for offset in range(n)]
+        if src.to_move is not None:
+            out[11 + 2 * n] = src.turn_notold
+        out[0:2] *= norm
+        out[10:10 + n] *= norm
+        out[11 + n:12 + 2 * n] *= norm
+        out[13 + 2 * n:13 + 2 * n + t, :52] = np.minimum(out[13 + 2 * n:13 + 2 * n + t, :52], 1)
+        out[13 + 2 * n:13 + 2 * n + t, 52] *= norm[52]
+        if src.take_card >= 0:
+            out[12 + 2 * n, src.take_card] = 1.0
+        np.minimum(out, 1.0, out=out)
+        self._features(out[14 + 2 * n + t], src, seat, n, stock_size, len(bank))
+        return out
+
+    def _features(self, row: FloatArray, src: Any, seat: int, n: int, stock_size: int,
+                  bank_size: int) -> None:
+        rules = self.rules
+        row[0] = stock_size / self.pack
+        row[1] = min(1.0, src.renewals / max(1, rules.max_stock_renewals))
+        for offset in range(n):
+            other = (seat + offset) % n
+            row[2 + offset] = min(1.0, src.hand_sizes[other] / 28.0)
+            row[2 + n + offset] = 1.0 if src.layout[other] else 0.0
+        row[2 + 2 * n + (src.dealer - seat) % n] = 1.0
+        base = 2 + 3 * n
+        row[base] = 1.0 if src.to_move == seat else 0.0
+        if src.phase in PHASES:
+            row[base + 1 + PHASES.index(src.phase)] = 1.0
+        row[base + 4] = 1.0 if src.pending else 0.0
+        row[base + 5] = min(1.0, max(0, src.need) / max(1, rules.opening_minimum))
+        row[base + 6] = 1.0 if src.opening else 0.0
+        row[base + 7] = bank_size / self.pack
+
+
+def _meld_order(action: Any) -> tuple[int, int, tuple[int, ...]]:
+    return (-meld_value(action.slots), len(action.slots), action.slots)

@@ -1,0 +1,172 @@
+"""The Kunken environments: PettingZoo's and Gymnasium's checkers, action masks that are
+exactly the legal actions (up to the documented caps), observations without hidden cards,
+seeded replay and random deals played to the end."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pettingzoo.test import api_test, seed_test
+from rl_checks import PETTINGZOO_ADVICE, check_masks_match_legal_moves, play_random_deals
+
+from konkun.errors import IllegalMoveError, InvalidRuleError
+from konkun.rl.envs import kunken_env, kunken_gym_env
+from konkun.rl.kunken_adapter import KunkenAdapter
+
+pytestmark = PETTINGZOO_ADVICE
+
+
+def _past_cap(table: int = 24, melds: int = 256, joker_layoffs: int = 64):  # type: ignore[no-untyped-def]
+    """How many legal actions the documented caps put out of reach."""
+    def count(legal: list[Any]) -> int:
+        kinds = Counter(a.kind for a in legal)
+        jokers = sum(1 for a in legal if a.kind == "layoff" and a.slots[0] >= 52)
+        far = sum(1 for a in legal if a.kind in ("layoff", "swap") and a.number >= table
+                  and not (a.kind == "layoff" and a.slots[0] >= 52))
+        return max(0, kinds["meld"] - melds) + max(0, jokers - joker_layoffs) + far
+    return count
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_pettingzoo_api_test_passes_for_2_to_5_players(players: int) -> None:
+    api_test(kunken_env(players), num_cycles=60)
+
+
+def test_pettingzoo_seed_test_passes() -> None:
+    seed_test(lambda: kunken_env(3, {"jokers": "2"}), num_cycles=60)
+
+
+def test_gymnasium_check_env_passes() -> None:
+    check_env(kunken_gym_env(2), skip_render_check=True)
+
+
+def test_gymnasium_check_env_passes_with_greedy_bots() -> None:
+    check_env(kunken_gym_env(3, seat=1, opponents="greedy"), skip_render_check=True)
+
+
+def test_mask_is_exactly_the_legal_actions() -> None:
+    env = kunken_env(3)
+    steps = check_masks_match_legal_moves(env, 200, 4, random.Random(3), _past_cap())
+    assert steps > 0
+
+
+def test_small_caps_hide_only_the_actions_past_them() -> None:
+    adapter = KunkenAdapter(meld_table_slots=1, meld_slots=2, joker_layoff_slots=1)
+    from konkun.rl.aec import KonkunAECEnv
+
+    env = KonkunAECEnv(adapter, 2)
+    check_masks_match_legal_moves(env, 30, 3, random.Random(4), _past_cap(1, 2, 1))
+
+
+def test_take_slots_count_from_the_top_of_the_bank() -> None:
+    adapter = KunkenAdapter()
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(10):
+        deal: Any = adapter.new_deal(2, rng)
+        while not deal.is_over() and seen < 50:
+            legal = deal.legal_actions()
+            for slot, action in adapter.slots(deal, legal).items():
+                if action.kind == "take":
+                    taken = len(deal.bank) - action.number
+                    assert slot - adapter.take_base == taken - 1
+                    seen += 1
+                elif action.kind == "discard":
+                    assert slot - adapter.discard_base == action.slots[0]
+                elif action.kind == "draw":
+                    assert slot == 0
+            deal.push(rng.choice(legal))
+    assert seen > 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
+def test_the_tensor_holds_no_hidden_card(seed: int, players: int) -> None:
+    """The tensor is a function of the seat's observation alone: a deal resampled from the
+    observation (other hands and the stock dealt anew) gives the same tensor, equal to the
+    fast path's, and the hand row is the seat's own hand."""
+    adapter = KunkenAdapter()
+    rng = random.Random(seed)
+    deal: Any = adapter.new_deal(players, rng)
+    for _ in range(rng.randrange(80)):
+        if deal.is_over():
+            break
+        deal.push(rng.choice(deal.legal_actions()))
+    for seat in range(players):
+        observation = deal.observe(seat)
+        tensor = adapter.encode(observation)
+        assert np.array_equal(tensor, adapter.encode_deal(deal, seat))
+        resampled = observation.sample_deal(random.Random(seed + 1)).observe(seat)
+        assert np.array_equal(tensor, adapter.encode(resampled))
+        assert np.array_equal(tensor[0] > 0, np.asarray(deal.hands[seat]) > 0)
+
+
+def test_the_same_seed_gives_the_same_deal() -> None:
+    assert play_random_deals(kunken_env(2), 3, 3) == play_random_deals(kunken_env(2), 3, 3)
+
+
+def test_random_agents_complete_deals_and_the_winner_scores_its_table_cards() -> None:
+    """The player who goes out holds no card, so its points are its table cards (doubled
+    for an express), never negative; every agent's reward is its points for the deal."""
+    rng = random.Random(12)
+    for players in (2, 3, 4, 5):
+        env = kunken_env(players)
+        for number in range(4):
+            env.reset(seed=players * 10 + number)
+            rewards = dict.fromkeys(env.possible_agents, 0.0)
+            for agent in env.agent_iter():
+                observation, reward, terminated, truncated, _ = env.last()
+                rewards[agent] += float(reward)
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(observation["action_mask"])
+                env.step(int(legal[rng.randrange(legal.size)]))
+            deal: Any = env.deal
+            assert deal.is_over()
+            points = deal.points()
+            assert [rewards[a] for a in env.possible_agents] == points
+            if deal.winner is not None:
+                assert sum(deal.hands[deal.winner]) == 0
+                assert points[deal.winner] >= 0
+
+
+def test_the_json_observation_is_the_engines_and_hides_other_hands() -> None:
+    env = kunken_env(3)
+    env.reset(seed=11)
+    agent = env.agent_selection
+    data = env.observe_json(agent)
+    assert data["game"] == "kunken"
+    assert set(data["legal"]) == {env.action_text(slot) for slot in env.legal_slots()}
+    others = [a for a in env.agents if a != agent]
+    for other in others:
+        view = env.observe_json(other)
+        assert view["legal"] == []
+        assert len(view["hand"]) == 13
+
+
+def test_an_action_outside_the_mask_is_an_illegal_move() -> None:
+    env = kunken_env(2)
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(IllegalMoveError):
+        env.step(int(np.flatnonzero(mask == 0)[-1]))
+
+
+def test_player_counts_outside_2_to_5_are_refused() -> None:
+    with pytest.raises(InvalidRuleError, match="6"):
+        kunken_env(6)
+
+
+def test_rule_options_reach_the_engine() -> None:
+    env = kunken_env(2, {"jokers": "2"})
+    env.reset(seed=1)
+    assert env.adapter.rules.jokers == 2  # type: ignore[attr-defined]
+    assert env.action_space("player_0").n == 1 + 106 + 53 + 256 + 2 * 24 * 52 + 64
