@@ -15,7 +15,8 @@ from konkun.tui.session import PlaySession
 
 @pytest.mark.parametrize(("argv", "quoted"), [
     (["play", "konchinka", "--players", "5"], "5"),
-    (["play", "konchinka", "--players", "1"], "1"),
+    (["play", "kunken", "--players", "6"], "6"),
+    (["play", "kunken", "--rule", "jokers=many"], "many"),
     (["play", "konchinka", "--bots", "nonsense"], "nonsense"),
     (["play", "konchinka", "--rule", "target=abc"], "abc"),
     (["play", "konchinka", "--rule", "no_such_rule=1"], "no_such_rule"),

@@ -124,3 +124,117 @@ GAMES["konchinka"] = GameUI(
     title="Konchinka", example_move="Qd:As7h2c", rules_summary=KONCHINKA_RULES,
     players=(2, 4), new_match=_new_konchinka, load_match=_load_konchinka,
     render_board=_konchinka_board)
+
+
+# ---------------------------------------------------------------------- Kunken
+
+KUNKEN_RULES = """\
+[b]Kunken[/b] (two-deck rummy, 4 jokers): each turn either [b]draw[/b] from the stock, or
+[b]take I[/b] the bank from position I (that card and every later one) and lay down a meld
+holding the taken card and two cards you held before (your first layout: at least 50
+points); then [b]meld[/b], [b]layoff[/b] cards onto any meld, [b]swap[/b] a joker out of a meld,
+and finally [b]discard[/b] one card. Sets: 3-4 of a rank, different suits; sequences: 3+
+of a suit, A 2 .. K A circular; at most half jokers. Go out by discarding your last card.
+Values: A K Q J = 10, T..2 = 5, joker = the card it stands for (10 in hand).
+Action texts: draw, take 3, meld 5h X=6h 7h, layoff Kd 2, swap 1 Ac, discard Qs."""
+
+
+def _index_cards(indices: Iterable[int]) -> list[Card]:
+    return [Card.from_index(i) for i in indices]
+
+
+def _counts_cards(counts: Iterable[int]) -> list[Card]:
+    return [Card.from_index(k) for k, c in enumerate(counts) for _ in range(c)]
+
+
+def _new_kunken(players: int, rules: Mapping[str, str], seed: int | str) -> Any:
+    from konkun.kunken import KunkenMatch, KunkenRules
+
+    return KunkenMatch(KunkenRules.from_options(rules), players, seed)
+
+
+def _load_kunken(record: Mapping[str, Any]) -> tuple[Any, int | str]:
+    from konkun.kunken import KunkenRecord, replay
+
+    parsed = KunkenRecord.from_json(dict(record))
+    return replay(parsed), parsed.seed
+
+
+def _kunken_board(session: PlaySession) -> RenderableType:
+    match: Any = session.match
+    obs: Any = match.deal.observe(session.human)
+    n = obs.num_seats
+    rules = obs.rules
+    deals = rules.num_deals(n)
+    number = len(match.deal_points) + (0 if match.is_over() else 1)
+    lines: list[RenderableType] = [
+        Text(f"Kunken, {n} players, deal {number}" + (f" of {deals}" if deals else ""),
+             style="bold"),
+        _line("Dealer", session.seat_name(obs.dealer)),
+        _line("Stock", f"{obs.stock_size} cards (renewed {obs.renewals} of "
+                       f"{rules.max_stock_renewals})"),
+    ]
+    bank = Text()
+    for position, card in enumerate(obs.bank):
+        if position:
+            bank.append("  ")
+        bank.append(f"{position}:", style="dim")
+        bank.append(card_text(Card.from_index(card)))
+    lines.append(_line("Bank", bank if obs.bank else Text("(empty)", style="dim")))
+    lines.append(_line("Your hand", cards_text(_counts_cards(obs.hand), "(empty)")))
+    for duty in obs.obligations():
+        lines.append(_line("You must", Text(duty, style="bold yellow")))
+    lines.append(_kunken_melds(session, obs))
+    lines.append(_kunken_players(session, obs))
+    lines.extend(_kunken_results(session))
+    return Group(*lines)
+
+
+def _kunken_melds(session: PlaySession, obs: Any) -> RenderableType:
+    table = Table(title="Melds on the table", show_edge=False)
+    for column in ("#", "owner", "cards", "points"):
+        table.add_column(column, justify="right" if column in ("#", "points") else "left")
+    for number, meld in enumerate(obs.melds):
+        table.add_row(str(number), session.seat_name(meld.owner), meld.text(),
+                      str(meld.value()))
+    if not obs.melds:
+        table.add_row("", "(none yet)", "", "")
+    return table
+
+
+def _kunken_players(session: PlaySession, obs: Any) -> RenderableType:
+    table = Table(title="Players", show_edge=False)
+    for column in ("player", "hand", "layout", "known in hand"):
+        table.add_column(column, justify="right" if column == "hand" else "left")
+    for seat in range(obs.num_seats):
+        name = session.seat_name(seat) + (" <" if obs.to_move == seat else "")
+        table.add_row(name, str(obs.hand_sizes[seat]), "yes" if obs.layout[seat] else "no",
+                      cards_text(_counts_cards(obs.taken[seat]), "") if seat != obs.seat
+                      else Text(""))
+    return table
+
+
+def _kunken_results(session: PlaySession) -> list[RenderableType]:
+    match: Any = session.match
+    data = match.to_json(session.human)
+    out: list[RenderableType] = []
+    if data["deal_points"]:
+        winner = data["deal_winners"][-1]
+        express = data["deal_express"][-1]
+        who = "nobody went out" if winner is None else \
+            f"{session.seat_name(winner)} went out" + (" (express!)" if express else "")
+        points = ", ".join(f"{session.seat_name(s)} {p:+d}"
+                           for s, p in enumerate(data["deal_points"][-1]))
+        out.append(Text(f"Deal {len(data['deal_points'])}: {who}; {points}", style="green"))
+    if match.is_over():
+        best = match.winner()
+        out.append(Text("Match over: " + ("shared" if best is None
+                                          else f"{session.seat_name(best)} won."),
+                        style="bold green"))
+    return out
+
+
+GAMES["kunken"] = GameUI(
+    title="Kunken", example_move="meld 5h X=6h 7h", rules_summary=KUNKEN_RULES,
+    players=(2, 5), new_match=_new_kunken, load_match=_load_kunken,
+    render_board=_kunken_board)

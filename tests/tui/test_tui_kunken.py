@@ -1,0 +1,76 @@
+"""``konkun play kunken`` headlessly: a whole deal played by key presses with Textual's
+pilot; the board shows the bank with its positions, the melds and the hand."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from pathlib import Path
+
+from rich.console import Console
+from textual.widgets import Static
+
+from konkun.tui.app import MOVE_KEYS, GameScreen, PlayApp
+from konkun.tui.session import PlaySession
+
+
+def _text(app: PlayApp, selector: str) -> str:
+    """The plain text a widget shows."""
+    widget = app.screen.query_one(selector, Static)
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def _play_one_deal(session: PlaySession, save: Path) -> list[str]:
+    app = PlayApp(session, save, bot_delay=0)
+    boards: list[str] = []
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        presses = 0
+        while not session.match.deal_points:
+            assert session.human_to_move()
+            if presses % 10 == 0:
+                boards.append(_text(app, "#board"))
+            legal = [session.format(a) for a in session.legal()]
+            # take the bank when allowed (then meld), else the first action shown
+            choice = next((i for i, t in enumerate(legal[:len(MOVE_KEYS)])
+                           if t.startswith(("take", "meld"))), 0)
+            await pilot.press(MOVE_KEYS[choice])
+            presses += 1
+        boards.append(_text(app, "#board"))
+        await pilot.press("ctrl+s")
+    return boards
+
+
+def test_a_whole_kunken_deal_is_played_with_keys_only(tmp_path: Path) -> None:
+    """Five players and ``empty_stock=end``: the 42 stock cards last about eight turns
+    each, so the human plays the whole deal with a few dozen key presses."""
+    session = PlaySession.new("kunken", 5, ["greedy", "random", "random", "greedy"],
+                              {"empty_stock": "end"}, seed=21)
+    boards = asyncio.run(_play_one_deal(session, tmp_path / "kunken.json"))
+    assert len(session.match.deal_points) == 1
+    assert all("Bank" in board and "Your hand" in board for board in boards)
+    assert "Deal 1:" in boards[-1]
+    saved = json.loads((tmp_path / "kunken.json").read_text())
+    resumed = PlaySession.resume(tmp_path / "kunken.json")
+    assert saved["record"]["game"] == "kunken"
+    assert resumed.match.totals == session.match.totals
+    assert resumed.match.deal.observe(0).to_json() == session.match.deal.observe(0).to_json()
+
+
+def test_the_bank_is_shown_oldest_first_with_positions() -> None:
+    session = PlaySession.new("kunken", 3, ["random"], seed=2)
+    session.run_bots()
+    app = PlayApp(session, None, bot_delay=0)
+
+    async def run() -> str:
+        async with app.run_test(size=(120, 50)) as pilot:
+            await pilot.pause()
+            return _text(app, "#board")
+
+    board = asyncio.run(run())
+    bank = session.match.deal.observe(0).bank
+    assert "0:" in board and f"{len(bank) - 1}:" in board
