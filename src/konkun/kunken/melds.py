@@ -347,6 +347,34 @@ class TableMeld:
             return []
         return [card] if card in self.ends() else []
 
+    def layoff_options(self) -> list[tuple[int, int]]:
+        """Every (hand card, slot) that can be laid off onto this meld (card 52: a joker)."""
+        n = len(self.slots)
+        joker_ok = (self.jokers + 1) * 2 <= n + 1
+        out: list[tuple[int, int]] = []
+        if self.kind == SET:
+            if n >= 4:
+                return out
+            rank = self.suit_or_rank
+            suits = self.set_suits()
+            for s in range(4):
+                if s not in suits:
+                    out.append((s * 13 + rank, s * 13 + rank))
+            if joker_ok:
+                out.append((BARE_JOKER, open_joker(rank)))
+            return out
+        if n >= 13:
+            return out
+        left, right = self.ends()
+        out.append((left, left))
+        if right != left:
+            out.append((right, right))
+        if joker_ok:
+            out.append((BARE_JOKER, joker_for(left)))
+            if right != left:
+                out.append((BARE_JOKER, joker_for(right)))
+        return out
+
     def lay_off(self, slot: int, seat: int) -> None:
         """Add ``slot`` (a valid lay-off) laid by ``seat``."""
         if self.kind == SET:

@@ -1,5 +1,5 @@
 """Meld search over a hand (RULES.md, Кункен): every meld a hand can lay, the most valuable
-arrangement of a hand into melds, and whether the bank can be taken from a card.
+arrangement of a hand into melds, whether a take can be completed, and hints.
 
 Hands are *count vectors*: ``counts[k]`` is how many copies of card ``k`` (0..51, see
 :mod:`konkun.kunken.melds`) the hand holds, ``counts[52]`` its jokers. With two decks a
@@ -8,7 +8,8 @@ count is 0, 1 or 2 (jokers up to 4).
 The arrangement search is a depth-first search over the lowest card still undecided (left
 in hand, or put in one meld that contains it), memoised on the remaining cards, with a
 joker only where the hand holds no copy of the card it stands for (the default rule,
-``joker_for_held=false``, docs/kunken.md): under that rule it is exact.
+``joker_for_held=false``, docs/kunken.md): under that rule it is exact. Meld lists per suit
+pattern are cached, so the search is fast enough for play-outs.
 """
 
 from __future__ import annotations
@@ -18,18 +19,8 @@ from itertools import combinations
 
 from konkun.kunken.melds import JOKER_FOR, POSITION_VALUE, VALUE, joker_for, open_joker
 
-NEG = -(10**9)
 Meld = tuple[int, ...]
-
-
-def _windows_with(position: int) -> list[tuple[int, ...]]:
-    """Every circular window of 3..13 positions containing ``position``, shortest first."""
-    out: list[tuple[int, ...]] = []
-    for length in range(3, 14):
-        starts = [0] if length == 13 else [(position - off) % 13 for off in range(length)]
-        for start in starts:
-            out.append(tuple((start + i) % 13 for i in range(length)))
-    return out
+FULL = (1 << 13) - 1
 
 
 def _mask(window: Sequence[int]) -> int:
@@ -39,57 +30,86 @@ def _mask(window: Sequence[int]) -> int:
     return m
 
 
-WINDOWS_WITH: tuple[list[tuple[int, tuple[int, ...]]], ...] = tuple(
-    [(_mask(w), w) for w in _windows_with(p)] for p in range(13))
-
-
 def _all_windows() -> list[tuple[int, tuple[int, ...]]]:
     out: list[tuple[int, tuple[int, ...]]] = []
     for length in range(3, 13):
         for start in range(13):
             w = tuple((start + i) % 13 for i in range(length))
             out.append((_mask(w), w))
-    out.append((_mask(range(13)), tuple(range(13))))
+    out.append((FULL, tuple(range(13))))
     return out
 
 
 ALL_WINDOWS = _all_windows()
-FULL = (1 << 13) - 1
+
+# ---------------------------------------------------------------------------------------
+# Meld enumeration (cached by suit pattern)
+
+_SEQ_CACHE: dict[tuple[int, int, int], tuple[list[Meld], list[list[Meld]]]] = {}
+_SET_CACHE: dict[tuple[int, int, int], list[Meld]] = {}
 
 
-def _sequence_variants(base: int, window: Sequence[int], counts: Sequence[int], jokers: int,
-                       fixed: int, gaps: int, replace: bool) -> Iterator[Meld]:
-    """Every reading of ``window`` (suit ``base // 13``) from the hand: the ``gaps`` are
-    jokers, and up to the joker limit a held card may also be replaced by a joker; the card
-    at position ``fixed`` (or none: -1) stays real."""
-    row = [base + p if counts[base + p] else joker_for(base + p) for p in window]
-    yield tuple(row)
-    spare = min(jokers, len(window) // 2) - gaps
-    if spare <= 0 or not replace:
-        return
-    held = [i for i, p in enumerate(window) if counts[base + p] and p != fixed]
-    for k in range(1, spare + 1):
-        for chosen in combinations(held, k):
-            variant = row.copy()
-            for i in chosen:
-                variant[i] = joker_for(variant[i])
-            yield tuple(variant)
+_REL_CACHE: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
 
-def _set_variants(position: int, suits: Sequence[int], jokers: int,
-                  must: int) -> Iterator[Meld]:
-    """Every set of rank ``position`` from the held ``suits`` (each once) and jokers;
-    ``must`` (a suit, or -1) must be among the real cards."""
-    for size in range(2, min(4, len(suits)) + 1):
-        for chosen in combinations(suits, size):
-            if must >= 0 and must not in chosen:
+def _relative_sequences(held: int, jokers: int) -> list[tuple[int, ...]]:
+    """Sequence patterns from held positions (mask): ``p`` a held card, ``13 + p`` a joker."""
+    key = (held, jokers)
+    hit = _REL_CACHE.get(key)
+    if hit is not None:
+        return hit
+    out: list[tuple[int, ...]] = []
+    missing = FULL & ~held
+    if held.bit_count() >= 2:
+        for wmask, window in ALL_WINDOWS:
+            gaps = (wmask & missing).bit_count()
+            if gaps > jokers or gaps * 2 > len(window):
                 continue
+            out.append(tuple(p if held >> p & 1 else 13 + p for p in window))
+    _REL_CACHE[key] = out
+    return out
+
+
+def _sequences(suit: int, held: int, jokers: int) -> tuple[list[Meld], list[list[Meld]]]:
+    """Sequences of ``suit`` from the held positions (mask) and jokers, a joker only where
+    no card is held; also listed by each real position they hold."""
+    jokers = min(jokers, 6)
+    key = (suit, held, jokers)
+    hit = _SEQ_CACHE.get(key)
+    if hit is not None:
+        return hit
+    base = suit * 13
+    jbase = JOKER_FOR + base - 13
+    out: list[Meld] = [tuple(base + r if r < 13 else jbase + r for r in pattern)
+                       for pattern in _relative_sequences(held, jokers)]
+    by_pos: list[list[Meld]] = [[] for _ in range(13)]
+    for meld in out:
+        for s in meld:
+            if s < 52:
+                by_pos[s - base].append(meld)
+    if len(_SEQ_CACHE) > 200_000:
+        _SEQ_CACHE.clear()
+    _SEQ_CACHE[key] = (out, by_pos)
+    return out, by_pos
+
+
+def _sets(position: int, suits: int, jokers: int) -> list[Meld]:
+    """Sets of rank ``position`` from the held suits (mask) and open-suit jokers."""
+    key = (position, suits, min(jokers, 2))
+    hit = _SET_CACHE.get(key)
+    if hit is not None:
+        return hit
+    held = [s for s in range(4) if suits >> s & 1]
+    out: list[Meld] = []
+    for size in range(2, len(held) + 1):
+        for chosen in combinations(held, size):
             reals = tuple(s * 13 + position for s in chosen)
             for j in range(min(jokers, 4 - size) + 1):
                 n = size + j
-                if n < 3 or j * 2 > n:
-                    continue
-                yield reals + (open_joker(position),) * j
+                if n >= 3 and j * 2 <= n:
+                    out.append(reals + (open_joker(position),) * j)
+    _SET_CACHE[key] = out
+    return out
 
 
 def _suit_mask(counts: Sequence[int], base: int) -> int:
@@ -100,28 +120,42 @@ def _suit_mask(counts: Sequence[int], base: int) -> int:
     return m
 
 
+def _rank_mask(counts: Sequence[int], position: int) -> int:
+    m = 0
+    for s in range(4):
+        if counts[s * 13 + position]:
+            m |= 1 << s
+    return m
+
+
+def _replacements(meld: Meld, jokers: int, fixed: int) -> Iterator[Meld]:
+    """Readings of a sequence with held cards also replaced by jokers (``joker_for_held``)."""
+    used = sum(1 for s in meld if s >= 52)
+    spare = min(jokers, len(meld) // 2) - used
+    held = [i for i, s in enumerate(meld) if s < 52 and s != fixed]
+    for k in range(1, spare + 1):
+        for chosen in combinations(held, k):
+            variant = list(meld)
+            for i in chosen:
+                variant[i] = joker_for(variant[i])
+            yield tuple(variant)
+
+
 def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
     """Every distinct meld (canonical slots) the hand can lay down now; a joker stands
     for a card the hand holds only with ``replace`` (rule option ``joker_for_held``)."""
     jokers = counts[52]
     out: list[Meld] = []
     for p in range(13):
-        suits = [s for s in range(4) if counts[s * 13 + p]]
-        if len(suits) >= 2:
-            out.extend(_set_variants(p, suits, jokers, -1))
+        suits = _rank_mask(counts, p)
+        if suits.bit_count() >= 2:
+            out.extend(_sets(p, suits, jokers))
     for s in range(4):
-        base = s * 13
-        held = _suit_mask(counts, base)
-        nheld = held.bit_count()
-        if nheld < 2:
-            continue
-        missing_all = FULL & ~held
-        for wmask, window in ALL_WINDOWS:
-            length = len(window)
-            gaps = (wmask & missing_all).bit_count()
-            if gaps > jokers or gaps * 2 > length:
-                continue
-            out.extend(_sequence_variants(base, window, counts, jokers, -1, gaps, replace))
+        seqs = _sequences(s, _suit_mask(counts, s * 13), jokers)[0]
+        out.extend(seqs)
+        if replace and jokers:
+            for meld in seqs:
+                out.extend(_replacements(meld, jokers, -1))
     return out
 
 
@@ -129,30 +163,31 @@ def melds_with(card: int, counts: Sequence[int], replace: bool = False) -> list[
     """Every meld the hand can lay that holds ``card`` (0..51, held) as a real card, or,
     for ``card`` 52, at least one joker (``replace`` as in :func:`hand_melds`)."""
     if card == 52:
-        return [m for m in hand_melds(counts, replace) if any(s >= 52 for s in m)]
+        return [m for m in hand_melds(counts, replace) if m[-1] >= 52 or min(m) >= 52
+                or any(s >= 52 for s in m)]
     jokers = counts[52]
-    p, s = card % 13, card // 13
+    p, s = divmod(card, 13)[::-1]
     out: list[Meld] = []
-    suits = [t for t in range(4) if counts[t * 13 + p]]
-    if len(suits) >= 2:
-        out.extend(_set_variants(p, suits, jokers, s))
-    base = s * 13
-    missing_all = FULL & ~_suit_mask(counts, base)
-    for wmask, window in WINDOWS_WITH[p]:
-        gaps = (wmask & missing_all).bit_count()
-        if gaps > jokers or gaps * 2 > len(window):
-            continue
-        out.extend(_sequence_variants(base, window, counts, jokers, p, gaps, replace))
+    suits = _rank_mask(counts, p)
+    if suits.bit_count() >= 2:
+        out.extend(m for m in _sets(p, suits, jokers) if card in m)
+    seqs = _sequences(s, _suit_mask(counts, s * 13), jokers)[1][p]
+    out.extend(seqs)
+    if replace and jokers:
+        for meld in seqs:
+            out.extend(_replacements(meld, jokers, card))
     return out
 
 
-def slot_hand_card(slot: int) -> int:
-    """The hand card a slot uses (a real card, or 52 for a joker)."""
-    return slot if slot < 52 else 52
+_POINTS: dict[Meld, int] = {}
 
 
-def meld_points(meld: Meld) -> int:
-    """Points of a canonical meld."""
+def meld_points(meld: Sequence[int]) -> int:
+    """Points of a meld's slots (a joker worth the card it stands for)."""
+    key = meld if isinstance(meld, tuple) else tuple(meld)
+    hit = _POINTS.get(key)
+    if hit is not None:
+        return hit
     total = 0
     for s in meld:
         if s < 52:
@@ -161,17 +196,30 @@ def meld_points(meld: Meld) -> int:
             total += POSITION_VALUE[s - 105]
         else:
             total += VALUE[s - JOKER_FOR]
+    _POINTS[key] = total
     return total
 
 
 # ---------------------------------------------------------------------------------------
-# The most valuable arrangement
+# The arrangement search
 
 _MEMO: dict[tuple[int, int, bool], tuple[int, int]] = {}
-_MEMO_LIMIT = 400_000
+_MEMO_LIMIT = 500_000
+_INFO: dict[Meld, tuple[int, tuple[int, ...], int, int]] = {}
 
 
-def _code(counts: Sequence[int]) -> int:
+def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
+    """(lowest real card, real cards, jokers, points) of a meld."""
+    hit = _INFO.get(meld)
+    if hit is None:
+        reals = tuple(s for s in meld if s < 52)
+        hit = (min(reals), reals, len(meld) - len(reals), meld_points(meld))
+        _INFO[meld] = hit
+    return hit
+
+
+def hand_code(counts: Sequence[int]) -> int:
+    """A hand's real cards as one integer (two bits per card), the search's memo key."""
     code = 0
     for k in range(52):
         if counts[k]:
@@ -179,33 +227,61 @@ def _code(counts: Sequence[int]) -> int:
     return code
 
 
-def _index_melds(counts: Sequence[int]) -> list[list[tuple[tuple[int, ...], int, int]]]:
-    """Every meld of the hand by its lowest real card: (real cards, jokers, points)."""
-    by_low: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in range(52)]
-    for meld in hand_melds(counts):
-        reals = tuple(s for s in meld if s < 52)
-        by_low[min(reals)].append((reals, len(meld) - len(reals), meld_points(meld)))
-    return by_low
-
-
-class _Search:
-    """A bounded, memoised search for melds worth at least a given number of points.
+class HandSearch:
+    """A bounded, memoised search for melds worth at least a given number of points, over
+    a hand and any part of it.
 
     Knowledge about each remaining hand (keyed by its code, jokers and whether a card must
     be left) is kept as an interval: its best is at least ``lo`` and less than ``hi``.
     """
 
-    __slots__ = ("by_low", "counts")
+    __slots__ = ("by_low", "counts", "live")
 
-    def __init__(self, counts: list[int]) -> None:
+    def __init__(self, counts: Sequence[int]) -> None:
+        self.counts = list(counts)
+        by_low: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in range(52)]
+        live = [False] * 53
+        for meld in hand_melds(counts):
+            low, reals, used, points = _info(meld)
+            by_low[low].append((reals, used, points))
+            for c in reals:
+                live[c] = True
+        for lst in by_low:
+            if len(lst) > 1:
+                lst.sort(key=lambda m: -m[2])
+        self.by_low = by_low
+        self.live = live
+
+    def reach_from(self, counts: list[int], need: int, leave: bool) -> bool:
+        """Whether melds worth ``need`` can be laid from ``counts`` (a part of the hand the
+        search was built for), keeping a card when ``leave``. ``counts`` is restored."""
+        if need <= 0:
+            return not leave or sum(counts) > 0
+        live = self.live
+        dropped: list[int] = []
+        total = 10 * counts[52]
+        code = 0
+        for k in range(52):
+            n = counts[k]
+            if n:
+                if live[k]:
+                    total += VALUE[k] * n
+                    code |= n << (2 * k)
+                else:
+                    dropped.append(k)
+        if total < need:
+            return False
+        saved = [counts[k] for k in dropped]
+        for k in dropped:
+            counts[k] = 0
         self.counts = counts
-        self.by_low = _index_melds(counts)
-        for lst in self.by_low:
-            lst.sort(key=lambda m: -m[2])
+        try:
+            return self._reach(0, code, total, leave and not dropped, need)
+        finally:
+            for k, n in zip(dropped, saved, strict=True):
+                counts[k] = n
 
-    def reach(self, start: int, code: int, total: int, leave: bool, need: int) -> bool:
-        """Whether melds worth ``need`` can be laid from the remaining cards (``total``:
-        their points, jokers at 10), leaving a card when ``leave``."""
+    def _reach(self, start: int, code: int, total: int, leave: bool, need: int) -> bool:
         counts = self.counts
         jokers = counts[52]
         if need <= 0:
@@ -213,10 +289,10 @@ class _Search:
         if total - (5 if leave else 0) < need:
             return False
         k = start
-        while k < 52 and counts[k] == 0:
+        while counts[k] == 0:
             k += 1
-        if k == 52:
-            return False
+            if k == 52:
+                return False
         key = (code, jokers, leave)
         known = _MEMO.get(key)
         if known is not None:
@@ -233,13 +309,13 @@ class _Search:
                     break
             else:
                 sub = code
-                lost = 0
+                lost = 10 * used
                 for c in reals:
                     counts[c] -= 1
                     sub -= 1 << 2 * c
                     lost += VALUE[c]
                 counts[52] -= used
-                ok = self.reach(k, sub, total - lost - 10 * used, leave, need - points)
+                ok = self._reach(k, sub, total - lost, leave, need - points)
                 counts[52] += used
                 for c in reals:
                     counts[c] += 1
@@ -247,7 +323,7 @@ class _Search:
                     break
         if not ok:
             counts[k] -= 1
-            ok = self.reach(k, code - (1 << 2 * k), total - VALUE[k], False, need)
+            ok = self._reach(k, code - (1 << 2 * k), total - VALUE[k], False, need)
             counts[k] += 1
         lo, hi = known if known is not None else (0, 1 << 30)
         if ok:
@@ -260,32 +336,10 @@ class _Search:
         return ok
 
 
-def _prepare(counts: list[int]) -> tuple[_Search, int, bool]:
-    """Drop the cards no meld can use; return the search, the points left and whether a
-    card was dropped (then one is left for the discard)."""
-    search = _Search(counts)
-    live = [0] * 52
-    for lst in search.by_low:
-        for reals, _used, _points in lst:
-            for c in reals:
-                live[c] = 1
-    dead = False
-    for k in range(52):
-        if counts[k] and not live[k]:
-            dead = True
-            counts[k] = 0
-    total = sum(VALUE[k] * counts[k] for k in range(53))
-    return search, total, dead
-
-
 def reach_points(counts: Sequence[int], need: int, leave_one: bool = False) -> bool:
     """Whether the hand can lay melds worth at least ``need`` points (``leave_one``:
     keeping a card for the discard)."""
-    work = list(counts)
-    if need <= 0:
-        return not leave_one or sum(work) > 0
-    search, total, dead = _prepare(work)
-    return search.reach(0, _code(work), total, leave_one and not dead, need)
+    return HandSearch(counts).reach_from(list(counts), need, leave_one)
 
 
 def max_meld_points(counts: Sequence[int], leave_one: bool = False) -> int:
@@ -294,15 +348,14 @@ def max_meld_points(counts: Sequence[int], leave_one: bool = False) -> int:
     work = list(counts)
     if leave_one and sum(work) == 0:
         return -1
-    search, total, dead = _prepare(work)
-    leave = leave_one and not dead
-    code = _code(work)
-    lo, hi = 0, total + 5  # the best is in [lo, hi)
+    search = HandSearch(work)
+    upper = sum(VALUE[k] * work[k] for k in range(53) if k == 52 or search.live[k])
+    lo, hi = 0, upper + 5  # the best is in [lo, hi)
     while hi - lo > 5:
         mid = (lo + hi) // 10 * 5
         if mid <= lo:
             mid = lo + 5
-        if search.reach(0, code, total, leave, mid):
+        if search.reach_from(work, mid, leave_one):
             lo = mid
         else:
             hi = mid
@@ -313,42 +366,30 @@ def best_arrangement(counts: Sequence[int], leave_one: bool = False) -> list[Mel
     """A most valuable arrangement of the hand into melds (canonical slots), keeping a card
     for the discard when ``leave_one``."""
     target = max_meld_points(counts, leave_one)
-    if target <= 0:
-        return []
     work = list(counts)
-    search, total, dead = _prepare(work)
-    leave = leave_one and not dead
+    search = HandSearch(work)
     out: list[Meld] = []
+    leave = leave_one
     k = 0
-    code = _code(work)
-    need = target
-    while need > 0:
+    while target > 0:
         while work[k] == 0:
             k += 1
         for meld in melds_with(k, work):
-            reals = [s for s in meld if s < 52]
-            used = len(meld) - len(reals)
-            if min(reals) != k or used > work[52]:
+            low, reals, used, points = _info(meld)
+            if low != k or used > work[52]:
                 continue
-            points = meld_points(meld)
-            sub = code
-            lost = 10 * used
             for c in reals:
                 work[c] -= 1
-                sub -= 1 << 2 * c
-                lost += VALUE[c]
             work[52] -= used
-            if search.reach(k, sub, total - lost, leave, need - points):
+            if search.reach_from(work, target - points, leave):
                 out.append(meld)
-                code, total, need = sub, total - lost, need - points
+                target -= points
                 break
             work[52] += used
             for c in reals:
                 work[c] += 1
         else:
             work[k] -= 1
-            code -= 1 << 2 * k
-            total -= VALUE[k]
             leave = False
     return out
 
@@ -359,58 +400,223 @@ def best_arrangement(counts: Sequence[int], leave_one: bool = False) -> list[Mel
 
 def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int]) -> list[Meld]:
     """Melds holding ``card`` (the taken card) and at least two other cards that were in
-    the hand before the take: ``counts`` is the hand now, ``taken`` the cards taken this
-    turn still in it (taken copies count as leaving first)."""
-    out: list[Meld] = []
+    the hand before the take: ``counts`` is the hand now, ``taken`` the cards in it that
+    were not (taken this turn, or jokers swapped in); taken copies count as leaving first."""
     if counts[card] == 0:
-        return out
+        return []
+    old_jokers = counts[52] - taken[52]
+    if card == 52:
+        old_jokers = min(old_jokers, counts[52] - 1)
+    out: list[Meld] = []
     for meld in melds_with(card, counts):
         old = 0
         jokers = 0
-        skipped_card = False
         for s in meld:
             if s >= 52:
                 jokers += 1
-            elif s == card and not skipped_card:
-                skipped_card = True
-            elif counts[s] > taken[s]:
+            elif s != card and counts[s] > taken[s]:
                 old += 1
-        old_jokers = counts[52] - taken[52]
         if card == 52:
-            jokers -= 1  # the taken joker itself
-            old_jokers = min(old_jokers, counts[52] - 1)
-        old += max(0, min(jokers, old_jokers))
-        if old >= 2:
+            jokers -= 1
+        if jokers > old_jokers:
+            jokers = old_jokers
+        if old + max(0, jokers) >= 2:
             out.append(meld)
     return out
 
 
 def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
-                 pending: bool) -> bool:
+                 pending: bool, search: HandSearch | None = None) -> bool:
     """Whether a take turn can still be completed by laying melds: when ``pending``, a meld
     holding ``card`` with two old cards (:func:`third_card_melds`), melds worth ``need``
-    more points in all, and a card left to discard."""
+    more points in all, and a card left to discard. ``search``: a :class:`HandSearch` built
+    for ``counts`` or a hand holding it (reused across calls)."""
     size = sum(counts)
     if not pending:
         if need <= 0:
             return size >= 1
-        if sum(VALUE[k] * counts[k] for k in range(53)) - 5 < need:
-            return False
-        return max_meld_points(counts, True) >= need
+        return (search or HandSearch(counts)).reach_from(list(counts), need, True)
+    if not third_card_possible(card, counts, taken):
+        return False
+    melds = third_card_melds(card, counts, taken)
+    if not melds:
+        return False
     work = list(counts)
-    total = sum(VALUE[k] * work[k] for k in range(53))
-    for meld in third_card_melds(card, work, taken):
+    for meld in melds:
         if len(meld) >= size:
             continue
-        points = meld_points(meld)
-        rest_need = need - points
+        rest_need = need - meld_points(meld)
         if rest_need <= 0:
             return True
+    if need <= 0:
+        return False
+    if search is None:
+        search = HandSearch(work)
+    for meld in melds:
+        if len(meld) >= size:
+            continue
         for s in meld:
             work[s if s < 52 else 52] -= 1
-        ok = total - points - 5 >= rest_need and max_meld_points(work, True) >= rest_need
+        ok = search.reach_from(work, need - meld_points(meld), True)
         for s in meld:
             work[s if s < 52 else 52] += 1
         if ok:
+            return True
+    return False
+
+
+def take_options(counts: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
+    """The bank positions from which a hand can take the bank (``need``: the opening
+    minimum, 0 with a layout): a hint for bots and the UI."""
+    out: list[int] = []
+    for i in range(len(bank)):
+        after = list(counts)
+        taken = [0] * 53
+        for c in bank[i:]:
+            after[c] += 1
+            taken[c] += 1
+        if can_complete(after, taken, bank[i], need, True):
+            out.append(i)
+    return out
+
+
+def _window_masks(position: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for length in range(3, 14):
+        starts = [0] if length == 13 else [(position - off) % 13 for off in range(length)]
+        for start in starts:
+            out.append((_mask([(start + i) % 13 for i in range(length)]), length))
+    return out
+
+
+_WINDOW_MASKS = tuple(_window_masks(p) for p in range(13))
+
+
+def third_card_possible(card: int, counts: Sequence[int], taken: Sequence[int]) -> bool:
+    """A fast test, exact for :func:`third_card_melds` being non-empty: can ``card`` be
+    melded with two cards held before the take?"""
+    jokers = counts[52]
+    old_jokers = jokers - taken[52]
+    if card == 52:
+        return bool(third_card_melds(card, counts, taken))
+    if counts[card] == 0:
+        return False
+    p = card % 13
+    s = card // 13
+    old_suits = 0
+    new_suits = 0
+    for t in range(4):
+        if t != s:
+            k = t * 13 + p
+            if counts[k] > taken[k]:
+                old_suits += 1
+            elif counts[k]:
+                new_suits += 1
+    if old_suits >= 2 or (old_suits == 1 and old_jokers >= 1) or (
+            old_jokers >= 2 and new_suits >= 1):
+        return True
+    base = s * 13
+    old = 0
+    pool = 0
+    for q in range(13):
+        n = counts[base + q]
+        if n:
+            pool |= 1 << q
+            if n > taken[base + q] and q != p:
+                old |= 1 << q
+    if old == 0 and old_jokers < 2:
+        return False
+    if jokers == 0:
+        if pool == FULL:
+            return old.bit_count() >= 2
+        run = 1 << p
+        q = (p - 1) % 13
+        while pool >> q & 1:
+            run |= 1 << q
+            q = (q - 1) % 13
+        q = (p + 1) % 13
+        while pool >> q & 1:
+            run |= 1 << q
+            q = (q + 1) % 13
+        return (run & old).bit_count() >= 2
+    missing = FULL & ~pool
+    for wmask, length in _WINDOW_MASKS[p]:
+        gaps = (wmask & missing).bit_count()
+        if gaps > jokers or gaps * 2 > length:
+            continue
+        if (wmask & old).bit_count() + min(gaps, old_jokers) >= 2:
+            return True
+    return False
+
+
+def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
+    """The bank positions from which ``hand`` can take the bank and complete the turn
+    (``need``: the opening minimum, 0 with a layout), in order."""
+    old_jokers = hand[52]
+    old_suit = [_suit_mask(hand, s * 13) for s in range(4)]
+    old_rank = [_rank_mask(hand, p) for p in range(13)]
+    pool_suit = old_suit.copy()
+    pool_rank = old_rank.copy()
+    after = list(hand)
+    taken = [0] * 53
+    search: HandSearch | None = None
+    out: list[int] = []
+    for i in range(len(bank) - 1, -1, -1):
+        card = bank[i]
+        after[card] += 1
+        taken[card] += 1
+        if card == 52:
+            pass
+        else:
+            p = card % 13
+            s = card // 13
+            pool_suit[s] |= 1 << p
+            pool_rank[p] |= 1 << s
+            if not _quick_third(p, s, after[52], old_jokers, old_suit[s], old_rank[p],
+                                pool_suit[s], pool_rank[p]):
+                continue
+        if search is None and need > 0:
+            whole = list(hand)
+            for c in bank:
+                whole[c] += 1
+            search = HandSearch(whole)
+        if can_complete(after, taken, card, need, True, search):
+            out.append(i)
+    out.reverse()
+    return out
+
+
+def _quick_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, old_rank: int,
+                 pool_suit: int, pool_rank: int) -> bool:
+    """:func:`third_card_possible` from masks: old cards of the card's suit and rank, the
+    pool's (old and taken) cards of them, and the jokers."""
+    bit = 1 << s
+    a = (old_rank & ~bit).bit_count()
+    if a >= 2 or (a == 1 and old_jokers >= 1):
+        return True
+    if old_jokers >= 2 and (pool_rank & ~old_rank & ~bit):
+        return True
+    old = old_suit & ~(1 << p)
+    if old == 0 and old_jokers < 2:
+        return False
+    if jokers == 0:
+        if pool_suit == FULL:
+            return old.bit_count() >= 2
+        run = 1 << p
+        q = (p - 1) % 13
+        while pool_suit >> q & 1:
+            run |= 1 << q
+            q = (q - 1) % 13
+        q = (p + 1) % 13
+        while pool_suit >> q & 1:
+            run |= 1 << q
+            q = (q + 1) % 13
+        return (run & old).bit_count() >= 2
+    missing = FULL & ~pool_suit
+    for wmask, length in _WINDOW_MASKS[p]:
+        gaps = (wmask & missing).bit_count()
+        if gaps > jokers or gaps * 2 > length:
+            continue
+        if (wmask & old).bit_count() + min(gaps, old_jokers) >= 2:
             return True
     return False

@@ -23,6 +23,7 @@ from konkun.cards import Card, double_deck, shuffled
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
 from konkun.kunken import solver
 from konkun.kunken.actions import (
+    _DISCARDS,
     DISCARD,
     DRAW,
     DRAW_ACTION,
@@ -31,7 +32,6 @@ from konkun.kunken.actions import (
     SWAP,
     TAKE,
     Action,
-    discard,
     parse_action,
     take,
 )
@@ -228,48 +228,50 @@ class KunkenDeal:
             return []
         hand = self.hands[seat]
         if self.phase == START:
+            need = 0 if self.layout[seat] else self.rules.opening_minimum
             out = [DRAW_ACTION]
-            seen: set[int] = set()
-            for i in range(len(self.bank) - 1, -1, -1):
-                if self._can_take(seat, i, seen):
-                    out.append(take(i))
-            out[1:] = sorted(out[1:], key=lambda a: a.number)
+            out.extend(take(i) for i in solver.take_positions(hand, self.bank, need))
             return out
         if self.phase == DRAWN:
             out = self._swaps(seat, hand)
-            out.extend(discard(k) for k in range(53) if hand[k])
+            out.extend(_DISCARDS[k] for k in range(53) if hand[k])
             return out
         # TAKEN
         size = self.hand_sizes[seat]
         done = self.obligations_met()
+        search = solver.HandSearch(hand) if not done and self.need > 0 else None
         out = []
         replace = self.rules.joker_for_held
         for meld in solver.hand_melds(hand, replace):
-            if len(meld) < size and (done or self._completes_after_meld(seat, meld)):
+            if len(meld) < size and (done or self._completes_after_meld(seat, meld, search)):
                 out.append(Action(MELD, -1, meld))
-        cache: dict[int, bool] = {}
-        for m, tm in enumerate(self.melds):
-            for k in range(53):
-                if not hand[k]:
-                    continue
-                for slot in tm.layoff_slots(k):
+        if size >= 2:
+            cache: dict[int, bool] = {}
+            for m, tm in enumerate(self.melds):
+                for k, slot in tm.layoff_options():
+                    if not hand[k]:
+                        continue
                     if slot >= JOKER_FOR and slot < OPEN_JOKER and hand[slot - JOKER_FOR] \
                             and not replace:
-                        continue
-                    if size < 2:
                         continue
                     if not done:
                         ok = cache.get(k)
                         if ok is None:
-                            ok = cache[k] = self._completes_after_removal(seat, k, False)
+                            ok = cache[k] = self._completes_after_removal(seat, k, False,
+                                                                          search)
                         if not ok:
                             continue
                     out.append(Action(LAYOFF, m, (slot,)))
-        for action in self._swaps(seat, hand):
-            if done or self._completes_after_removal(seat, action.slots[0], True):
+        swaps = self._swaps(seat, hand)
+        if swaps and not done and self.need > 0:
+            plus = hand.copy()
+            plus[BARE_JOKER] += 1
+            search = solver.HandSearch(plus)
+        for action in swaps:
+            if done or self._completes_after_removal(seat, action.slots[0], True, search):
                 out.append(action)
         if done:
-            out.extend(discard(k) for k in range(53) if hand[k])
+            out.extend(_DISCARDS[k] for k in range(53) if hand[k])
         return out
 
     def _swaps(self, seat: int, hand: list[int]) -> list[Action]:
@@ -292,19 +294,12 @@ class KunkenDeal:
                         out.append(Action(SWAP, m, (slot - JOKER_FOR,)))
         return out
 
-    def _can_take(self, seat: int, i: int, seen: set[int]) -> bool:
-        hand = self.hands[seat]
-        bank = self.bank
-        card = bank[i]
-        after = hand.copy()
-        notold = [0] * 53
-        for c in bank[i:]:
-            after[c] += 1
-            notold[c] += 1
+    def _can_take(self, seat: int, i: int) -> bool:
         need = 0 if self.layout[seat] else self.rules.opening_minimum
-        return solver.can_complete(after, notold, card, need, True)
+        return 0 in solver.take_positions(self.hands[seat], self.bank[i:], need)
 
-    def _completes_after_meld(self, seat: int, meld: tuple[int, ...]) -> bool:
+    def _completes_after_meld(self, seat: int, meld: tuple[int, ...],
+                              search: solver.HandSearch | None = None) -> bool:
         hand = self.hands[seat].copy()
         notold = self.turn_notold.copy()
         pending = self.pending
@@ -316,9 +311,10 @@ class KunkenDeal:
             hand[k] -= 1
             if notold[k]:
                 notold[k] -= 1
-        return solver.can_complete(hand, notold, self.take_card, need, pending)
+        return solver.can_complete(hand, notold, self.take_card, need, pending, search)
 
-    def _completes_after_removal(self, seat: int, card: int, swap: bool) -> bool:
+    def _completes_after_removal(self, seat: int, card: int, swap: bool,
+                                 search: solver.HandSearch | None = None) -> bool:
         hand = self.hands[seat].copy()
         notold = self.turn_notold.copy()
         hand[card] -= 1
@@ -327,7 +323,8 @@ class KunkenDeal:
         if swap:
             hand[BARE_JOKER] += 1
             notold[BARE_JOKER] += 1
-        return solver.can_complete(hand, notold, self.take_card, self.need, self.pending)
+        return solver.can_complete(hand, notold, self.take_card, self.need, self.pending,
+                                   search)
 
     def _meld_is_third(self, hand: list[int], notold: list[int],
                        meld: tuple[int, ...]) -> bool:
@@ -368,7 +365,7 @@ class KunkenDeal:
                 if not 0 <= action.number < len(self.bank):
                     return (f"the bank has no position {action.number} (it holds "
                             f"{len(self.bank)} cards)")
-                if self._can_take(seat, action.number, set()):
+                if self._can_take(seat, action.number):
                     return None
                 return self._take_reason(seat, action.number)
             return f"the turn begins with draw or take, not {kind}"

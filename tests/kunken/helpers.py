@@ -1,0 +1,64 @@
+"""Positions for Kunken tests, built from card text; unlisted cards go to the stock."""
+
+from __future__ import annotations
+
+from konkun.cards import Card, parse_cards
+from konkun.kunken.melds import TableMeld, parse_slots
+from konkun.kunken.rules import KunkenRules
+from konkun.kunken.state import KunkenDeal, counts_of
+
+
+def idx(text: str) -> list[int]:
+    """Card indices of a card list text."""
+    return [c.index for c in parse_cards(text)]
+
+
+def card(text: str) -> int:
+    """One card index."""
+    return Card.parse(text).index
+
+
+def position(hands: list[str], bank: str = "", *, stock: str | None = None,
+             melds: list[tuple[int, str]] | None = None, layout: list[bool] | None = None,
+             to_move: int = 0, rules: KunkenRules | None = None) -> KunkenDeal:
+    """A deal at the start of ``to_move``'s turn. ``stock``: its cards, next first (default:
+    every card not placed, clubs first); ``melds``: (owner, cards) on the table."""
+    rules = rules or KunkenRules()
+    hand_counts = [counts_of(idx(h)) for h in hands]
+    bank_cards = idx(bank)
+    table = [TableMeld(owner, _meld_slots(text)) for owner, text in melds or []]
+    if stock is None:
+        left = [2] * 52 + [rules.jokers]
+        for h in hand_counts:
+            for k in range(53):
+                left[k] -= h[k]
+        for c in bank_cards:
+            left[c] -= 1
+        for m in table:
+            for s in m.slots:
+                left[min(s, 52)] -= 1
+        assert min(left) >= 0, "a card used more than twice"
+        stock_cards = [k for k in range(53) for _ in range(left[k])]
+    else:
+        stock_cards = idx(stock)
+    stock_cards.reverse()
+    deal = KunkenDeal._make(rules, len(hands), (to_move - 1) % len(hands), hand_counts,
+                            stock_cards, bank_cards)
+    deal.to_move = to_move
+    deal.melds = table
+    deal.layout = layout if layout is not None else [
+        any(m.owner == s for m in table) for s in range(len(hands))]
+    return deal
+
+
+def _meld_slots(text: str) -> list[int]:
+    from konkun.kunken.melds import check_meld
+
+    check = check_meld(parse_slots(text.split()))
+    assert check.valid, check.reason
+    return list(check.slots)
+
+
+def texts(deal: KunkenDeal) -> list[str]:
+    """The legal actions as texts."""
+    return [a.text() for a in deal.legal_actions()]
