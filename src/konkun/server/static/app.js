@@ -356,8 +356,9 @@ function tablePage(tableId) {
     const { table, you, view } = msg;
     const names = seatNames(table);
     if (table.status === "waiting") return h("div", { class: "turn waiting" }, t("table.waiting"));
-    if (table.status === "finished" || view?.over || view?.match_over) {
-      const w = table.winner ?? view?.winner;
+    const over = view && (view.game === "kunken" ? view.match_over : view.over);
+    if (table.status === "finished" || over) {
+      const w = table.winner ?? (view?.game === "kunken" ? view.match_winner : view?.winner);
       return h("div", { class: "turn over" }, t("table.over"),
         w !== null && w !== undefined ? ` — ${t("table.winner", { name: names[w] })}` : "");
     }

@@ -3,11 +3,9 @@
 // melds to lay down, lay-offs, joker swaps, draw, discard), a hint, and the match totals.
 // The view is Match.to_json(seat) of konkun.kunken (docs/kunken.md).
 
-import { cardElement, cardShort, parseCard, sortCards } from "./cards.js";
+import { cardElement, cardShort, parseCard } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-
-const CARD_TOKEN = /^(X(=[2-9TJQKA][cdhs])?|(10|[2-9TJQKA])[cdhs])$/i;
 
 // ---------------------------------------------------------------- reading the view
 
@@ -66,13 +64,6 @@ function meldsOf(view) {
   return out;
 }
 
-function layoffsOf(view, seat) {
-  const d = dealOf(view);
-  const l = first(d, "layoffs", "lay_offs");
-  if (Array.isArray(l) && Array.isArray(l[seat])) return l[seat];
-  return [];
-}
-
 function openedOf(view, seat) {
   const d = dealOf(view);
   const o = first(d, "opened", "has_layout", "laid_down");
@@ -89,71 +80,106 @@ function toMoveOf(view) {
 
 // ---------------------------------------------------------------- actions as text
 
-/** Split an action text into words and card tokens: [{card}|{word}]. */
-export function tokens(action) {
-  return String(action).split(/([\s,:;/|()[\]+]+)/).filter((x) => x !== "").map((w) => {
-    const bare = w.replace(/^[^0-9A-Za-z]+|[^0-9A-Za-z=]+$/g, "");
-    return CARD_TOKEN.test(bare) ? { card: bare.length === 3 && bare[0] === "1" ? `T${bare[2]}`
-      : bare } : { word: w };
-  });
+/** Points of a card in a meld (RULES.md: A K Q J = 10, T..2 = 5; a joker as its card). */
+export function meldCardPoints(card, meldCards = []) {
+  const c = parseCard(card);
+  if (c.joker) {
+    if (c.as) return meldCardPoints(c.as);
+    const real = meldCards.map(parseCard).find((x) => !x.joker);
+    return real ? meldCardPoints(real.text) : 10;
+  }
+  return "AKQJ".includes(c.rank) ? 10 : 5;
+}
+
+/** An action text split into {kind, cards, number}: `take 3`, `meld Kc Kd X`, ... */
+export function parseAction(action) {
+  const words = String(action).trim().split(/\s+/);
+  const kind = words[0];
+  const rest = words.slice(1);
+  if (kind === "take") return { kind, number: Number(rest[0]), cards: [] };
+  if (kind === "layoff") return { kind, cards: [rest[0]], number: Number(rest[1]) };
+  if (kind === "swap") return { kind, number: Number(rest[0]), cards: [rest[1]] };
+  return { kind, cards: rest, number: null };
 }
 
 function cardsIn(action) {
-  return tokens(action).filter((x) => x.card).map((x) => x.card.split("=")[0] === "X" ? "X"
-    : x.card);
+  return parseAction(action).cards.map((c) => (parseCard(c).joker ? "X" : parseCard(c).text));
 }
-
-function kindOf(action) {
-  const m = String(action).trim().match(/^[a-z_]+/i);
-  return m ? m[0].toLowerCase() : "";
-}
-
-const KIND_TEXT = {
-  draw: "r.draw", take: "r.takeBank", bank: "r.takeBank", discard: "r.discard",
-  meld: "r.layDown", lay: "r.layDown", layoff: "r.layOff", off: "r.layOff", swap: "r.swap",
-};
 
 /** A move as display text with suit symbols. */
 export function formatAction(action, lang) {
-  return tokens(action).map((x) => (x.card ? cardShort(x.card, lang) : x.word)).join("");
+  const a = parseAction(action);
+  const cards = a.cards.map((c) => cardShort(c, lang)).join(" ");
+  switch (a.kind) {
+    case "draw": return t("r.draw");
+    case "take": return `${t("r.takeBank")} (#${a.number + 1})`;
+    case "meld": return `${t("r.layDown")}: ${cards}`;
+    case "layoff": return `${t("r.layOff")}: ${cards} → #${a.number + 1}`;
+    case "swap": return `${t("r.swap")}: ${cards} → #${a.number + 1}`;
+    case "discard": return `${t("r.discard")}: ${cards}`;
+    default: return action;
+  }
 }
 
+const KIND_ORDER = ["meld", "layoff", "swap", "discard", "draw", "take"];
+const KIND_TEXT = { draw: "r.draw", take: "r.takeBank", meld: "r.layDown", layoff: "r.layOff",
+  swap: "r.swap", discard: "r.discard" };
+
 function actionButton(action, ctx, i, hinted) {
-  const { lang } = ctx;
-  const parts = tokens(action).map((x) => (x.card ? cardElement(x.card, { lang, size: "tiny" })
-    : h("span", { class: "word" }, x.word)));
-  return h("button", { type: "button", class: `choice action ${hinted ? "hinted" : ""}`,
-    dataset: { action }, title: action, onclick: () => ctx.play(action) },
-  i < 9 ? h("span", { class: "key" }, String(i + 1)) : null, ...parts);
+  const { lang, view } = ctx;
+  const a = parseAction(action);
+  const minis = h("span", { class: "mini" }, a.cards.map((c) =>
+    cardElement(c, { lang, size: "tiny" })));
+  let extra = null;
+  if (a.kind === "meld") {
+    const pts = a.cards.reduce((sum, c) => sum + meldCardPoints(c, a.cards), 0);
+    extra = h("span", { class: "pts" }, `+${pts}`);
+  } else if (a.kind === "layoff" || a.kind === "swap") {
+    const target = meldsOf(view).find((m) => m.index === a.number);
+    extra = h("span", { class: "target-meld" }, "→ ", target ? h("span", { class: "mini" },
+      target.cards.map((c) => cardElement(c, { lang, size: "tiny" }))) : `#${a.number + 1}`);
+  }
+  return h("button", { type: "button", class: `choice action act-${a.kind} ${hinted ? "hinted" : ""}`,
+    dataset: { action, kind: a.kind }, title: formatAction(action, lang),
+    onclick: () => ctx.play(action),
+    onmouseenter: () => markMeld(a, true), onmouseleave: () => markMeld(a, false),
+    onfocus: () => markMeld(a, true), onblur: () => markMeld(a, false) },
+  i < 9 ? h("span", { class: "key" }, String(i + 1)) : null,
+  a.kind === "draw" ? t(KIND_TEXT[a.kind]) : null, minis, extra);
+}
+
+function markMeld(a, on) {
+  if (a.kind !== "layoff" && a.kind !== "swap") return;
+  document.querySelector(`#layouts .meld[data-meld="${a.number}"]`)?.classList.toggle("target", on);
 }
 
 // ---------------------------------------------------------------- pieces
 
 function meldBox(m, ctx) {
-  return h("div", { class: "meld", dataset: { meld: m.index } },
-    m.cards.map((c, i) => cardElement(c, { lang: ctx.lang, size: "small",
-      extraClass: m.laidBy && m.laidBy[i] !== undefined && m.laidBy[i] !== m.owner
-        ? "laid-off" : "" })));
+  return h("div", { class: "meld", dataset: { meld: m.index }, title: `#${m.index + 1}` },
+    h("span", { class: "meld-no" }, String(m.index + 1)),
+    h("span", { class: "meld-cards" }, m.cards.map((c, i) => cardElement(c, { lang: ctx.lang,
+      size: "small", extraClass: m.laidBy && m.laidBy[i] !== m.owner ? "laid-off" : "" }))),
+    m.value !== undefined ? h("span", { class: "meld-pts" }, String(m.value)) : null);
 }
 
 function layoutRow(ctx, seat, melds) {
   const { names, view } = ctx;
   const mine = melds.filter((m) => m.owner === seat);
-  const offs = layoffsOf(view, seat);
   const opened = openedOf(view, seat);
-  return h("div", { class: `layout ${toMoveOf(view) === seat ? "to-move" : ""}`,
-    dataset: { seat } },
+  const held = (dealOf(view).taken_held || [])[seat] || [];
+  return h("div", { class: `layout ${toMoveOf(view) === seat ? "to-move" : ""} ${
+    seat === ctx.you ? "me" : ""}`, dataset: { seat } },
   h("div", { class: "who" }, names[seat],
     seat === ctx.you ? ` ${t("table.youSuffix")}` : "",
     dealOf(view).dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null,
     " ", h("span", { class: "muted small" }, t("r.handCount", { n: handSize(view, seat) })),
     opened === null ? null : h("span", { class: "muted small" },
-      ` · ${opened ? t("r.opened") : t("r.notOpened")}`)),
+      ` · ${opened ? t("r.opened") : t("r.notOpened")}`),
+    held.length ? h("span", { class: "muted small held" }, ` · ${t("r.heldTaken")}: `,
+      held.map((c) => cardShort(c, ctx.lang)).join(" ")) : null),
   h("div", { class: "melds" }, mine.length ? mine.map((m) => meldBox(m, ctx))
-    : h("span", { class: "muted small" }, t("r.noMelds")),
-  offs.length ? h("div", { class: "meld layoffs", title: t("r.layOff") },
-    offs.map((c) => cardElement(typeof c === "string" ? c : c.card, { lang: ctx.lang,
-      size: "small" }))) : null));
+    : h("span", { class: "muted small" }, t("r.noMelds"))));
 }
 
 function totalsBox(ctx) {
@@ -161,15 +187,36 @@ function totalsBox(ctx) {
   const seats = table.seats.length;
   const rows = view.deal_points || [];
   const totals = view.totals || new Array(seats).fill(0);
-  return h("section", { class: "panel totals", id: "totals" }, h("h3", {}, t("r.totals")),
+  const winners = view.deal_winners || [];
+  const express = view.deal_express || [];
+  const over = view.match_over;
+  const winner = view.match_winner;
+  return h("section", { class: "panel totals", id: "totals" },
+    h("h3", {}, t("r.totals"), " ", view.deals ? h("span", { class: "muted small" },
+      t("r.dealOf", { n: Math.min(view.deal_number ?? 1, view.deals), of: view.deals })) : null),
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, ""), names.map((n) => h("th", {}, n)))),
-      h("tbody", {}, rows.map((r, i) => h("tr", {}, h("td", {}, t("r.deal", { n: i + 1 })),
-        r.map((p) => h("td", {}, String(p)))))),
+      h("tbody", {}, rows.map((r, i) => h("tr", {}, h("td", {}, t("r.deal", { n: i + 1 }),
+        express[i] ? h("span", { class: "tag" }, t("r.express")) : null),
+      r.map((p, s) => h("td", { class: winners[i] === s ? "deal-winner" : "" }, String(p)))))),
       h("tfoot", {}, h("tr", {}, h("td", {}, "Σ"), totals.map((p) => h("td", {},
         String(p)))))),
-    view.over && view.winner !== null && view.winner !== undefined
-      ? h("p", { class: "settle" }, t("table.winner", { name: names[view.winner] })) : null);
+    over ? h("p", { class: "settle", id: "match-result" }, winner !== null && winner !== undefined
+      ? t("table.winner", { name: names[winner] }) : t("r.noWinner")) : null);
+}
+
+function obligationsBox(view, lang) {
+  const turn = dealOf(view).turn;
+  if (!turn || turn.phase !== "taken") return null;
+  const items = [];
+  if (turn.must_meld_taken_card && turn.taken_card) {
+    items.push(t("r.mustMeldTaken", { card: cardShort(turn.taken_card, lang) }));
+  }
+  if (turn.opening && turn.points_needed > 0) {
+    items.push(t("r.pointsNeeded", { n: turn.points_needed }));
+  }
+  if (turn.can_discard) items.push(t("r.canDiscard"));
+  return h("ul", { class: "obligations", id: "obligations" }, items.map((x) => h("li", {}, x)));
 }
 
 // ---------------------------------------------------------------- the table
@@ -182,29 +229,41 @@ export function render(container, ctx) {
   const toMove = toMoveOf(view);
   const myTurn = !readOnly && you !== null && toMove === you;
   const legal = myTurn ? legalOf(view) : [];
-  const turnKey = `${ctx.table.turn ?? ""}:${legal.length}`;
+  const turnKey = `${ctx.table.turn ?? ""}:${legal.join("|")}`;
   if (ui.turnKey !== turnKey) {
     ui.turnKey = turnKey;
     ui.picked = [];
     ui.hint = null;
+    ui.showAll = false;
   }
   ui.picked = ui.picked || [];
   const rerender = () => render(container, ctx);
   const melds = meldsOf(view);
   const bank = bankOf(view);
   const openAll = Array.isArray(ctx.views);
+  const takes = new Map(legal.filter((a) => a.startsWith("take ")).map((a) =>
+    [parseAction(a).number, a]));
+  const canDraw = legal.includes("draw");
 
-  // the bank, oldest first, every card visible
+  // the stock and the bank, oldest first, every card visible
   const bankBox = h("section", { class: "bank-zone" },
-    h("h2", {}, t("r.bank"), " ", h("span", { class: "muted small" },
-      `${t("table.stock")}: ${first(d, "stock_size", "stock") ?? 0}`)),
-    h("div", { class: "bank", id: "bank" }, bank.length ? bank.map((c, i) => {
-      const text = typeof c === "string" ? c : c.card;
-      const picked = ui.picked.includes(`bank:${i}`);
-      return cardElement(text, { lang, extraClass: picked ? "chosen" : "",
-        onClick: myTurn ? () => { togglePick(ui, `bank:${i}`); rerender(); } : null,
-        selected: picked });
-    }) : h("span", { class: "muted" }, t("r.bankEmpty"))));
+    h("div", { class: "center-row" },
+      h("div", { class: "stock", id: "stock" },
+        canDraw ? h("button", { type: "button", class: `card-btn ${ui.hint === "draw" ? "hinted" : ""}`,
+          id: "draw", dataset: { action: "draw" }, onclick: () => ctx.play("draw"),
+          title: t("r.draw") }, cardElement("back", { lang, size: "small" }),
+        h("span", {}, t("r.draw"))) : cardElement("back", { lang, size: "small" }),
+        h("span", {}, `${t("table.stock")}: ${first(d, "stock_size") ?? 0}`)),
+      h("div", { class: "bank-wrap" },
+        h("h2", {}, t("r.bank"), takes.size ? h("span", { class: "muted small" },
+          ` — ${t("r.takeHelp")}`) : null),
+        h("div", { class: "bank", id: "bank" }, bank.length ? bank.map((c, i) => {
+          const action = takes.get(i);
+          return cardElement(c, { lang, extraClass: `${action ? "takeable" : ""} ${
+            ui.hint === action && action ? "hinted" : ""}`,
+          onClick: action ? () => ctx.play(action) : null, disabled: !action });
+        }) : h("span", { class: "muted" }, t("r.bankEmpty"))))),
+    lastLine(ctx));
 
   const layouts = h("section", { class: "layouts", id: "layouts" },
     h("h2", {}, t("r.layouts")),
@@ -214,29 +273,43 @@ export function render(container, ctx) {
   let handZone = null;
   const mine = handOf(view, you);
   if (mine && !openAll) {
-    handZone = h("section", { class: `hand-zone ${myTurn ? "active" : ""}`, id: "hand" },
-      h("h2", {}, t("table.hand"), " ", h("span", { class: "muted small" },
-        String(mine.length))),
-      h("div", { class: "hand" }, sortCards(mine).map((c, i) => {
-        const key = `hand:${c}:${i}`;
-        const picked = ui.picked.includes(key);
-        return cardElement(c, { lang, selected: picked,
-          onClick: myTurn ? () => { togglePick(ui, key); rerender(); } : null });
-      })),
-      myTurn ? movesBox(ctx, legal, rerender) : null);
+    const counts = {};
+    handZone = h("section", { class: `hand-zone ${myTurn ? "active" : ""}`, id: "hand",
+      "aria-label": t("table.hand") },
+    h("h2", {}, t("table.hand"), " ", h("span", { class: "muted small" }, String(mine.length))),
+    h("div", { class: "hand" }, mine.map((c) => {
+      counts[c] = (counts[c] || 0) + 1;
+      const key = `${c}#${counts[c]}`;
+      const picked = ui.picked.includes(key);
+      return cardElement(c, { lang, selected: picked,
+        extraClass: (d.turn?.taken_this_turn || []).includes(c) ? "taken" : "",
+        onClick: myTurn && d.phase !== "start" ? () => {
+          togglePick(ui, key);
+          rerender();
+        } : null });
+    })),
+    myTurn ? obligationsBox(view, lang) : null,
+    myTurn ? movesBox(ctx, legal, rerender) : null);
   }
   const openHands = openAll ? h("div", { class: "opponents" }, ctx.table.seats.map((s) => {
     const hv = ctx.views[s.seat];
     const cards = hv ? handOf(hv, s.seat) || [] : [];
     return h("div", { class: "opponent", dataset: { seat: s.seat } },
       h("div", { class: "who" }, ctx.names[s.seat]),
-      h("div", { class: "fan open" }, sortCards(cards).map((c) =>
-        cardElement(c, { lang, size: "small" }))));
+      h("div", { class: "fan open" }, cards.map((c) => cardElement(c, { lang, size: "small" }))));
   })) : null;
 
   const felt = h("div", { class: "felt kunken-felt" }, openHands, bankBox, layouts, handZone);
   container.replaceChildren(h("div", { class: "game-layout kunken" }, felt,
     h("aside", { class: "side" }, totalsBox(ctx))));
+  if (myTurn && !ctx.replay) installKeys(ctx, container);
+}
+
+function lastLine(ctx) {
+  const { last, names, lang } = ctx;
+  if (!last || !last.action) return h("p", { class: "last-move" }, " ");
+  return h("p", { class: "last-move", id: "last-move" },
+    `${names[last.actor] ?? "?"}: ${formatAction(last.action, lang)}`);
 }
 
 function togglePick(ui, key) {
@@ -245,58 +318,91 @@ function togglePick(ui, key) {
   else ui.picked.push(key);
 }
 
-function movesBox(ctx, legal, rerender) {
-  const { ui, lang, view } = ctx;
-  const bank = bankOf(view);
-  const pickedCards = ui.picked.map((k) => {
-    const [where, a] = k.split(":");
-    if (where === "bank") {
-      const c = bank[Number(a)];
-      return typeof c === "string" ? c : c?.card;
-    }
-    return a;
-  }).filter(Boolean);
-  const need = pickedCards.map((c) => (parseCard(c).joker ? "X" : c));
-  const filtered = legal.filter((a) => {
+function visibleActions(ctx, legal) {
+  const { ui } = ctx;
+  const need = ui.picked.map((k) => k.split("#")[0]).map((c) => (parseCard(c).joker ? "X" : c));
+  const steps = legal.filter((a) => a !== "draw" && !a.startsWith("take "));
+  const filtered = steps.filter((a) => {
     const have = cardsIn(a);
     return need.every((c) => have.includes(c));
   });
-  const hinted = ui.hint && legal.includes(ui.hint) ? ui.hint : null;
-  const ordered = hinted ? [hinted, ...filtered.filter((a) => a !== hinted)] : filtered;
-  const limit = ui.showAll ? ordered.length : 24;
+  filtered.sort((x, y) => KIND_ORDER.indexOf(parseAction(x).kind)
+    - KIND_ORDER.indexOf(parseAction(y).kind));
+  const hinted = ui.hint && filtered.includes(ui.hint) ? ui.hint : null;
+  return hinted ? [hinted, ...filtered.filter((a) => a !== hinted)] : filtered;
+}
+
+function movesBox(ctx, legal, rerender) {
+  const { ui, lang, view } = ctx;
+  const ordered = visibleActions(ctx, legal);
+  const limit = ui.showAll ? ordered.length : 30;
   const groups = new Map();
   ordered.slice(0, limit).forEach((a) => {
-    const k = kindOf(a);
+    const k = parseAction(a).kind;
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(a);
   });
   let n = 0;
-  const sections = [...groups.entries()].map(([kind, acts]) => h("div", { class: "move-group" },
-    h("h3", {}, KIND_TEXT[kind] ? t(KIND_TEXT[kind]) : kind || t("r.actions")),
-    h("div", { class: "move-list" }, acts.map((a) => actionButton(a, ctx, n++, a === hinted)))));
+  const sections = [...groups.entries()].map(([kind, acts]) => h("div", {
+    class: "move-group", dataset: { kind } },
+  h("h3", {}, KIND_TEXT[kind] ? t(KIND_TEXT[kind]) : kind),
+  h("div", { class: "move-list" }, acts.map((a) => actionButton(a, ctx, n++, a === ui.hint)))));
+  const picked = ui.picked.map((k) => k.split("#")[0]);
+  const phase = dealOf(view).phase;
   const toolbar = h("div", { class: "toolbar" },
-    h("button", { type: "button", id: "hint", onclick: async () => {
+    h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
       try {
         const answer = await ctx.hint();
         ui.hint = answer.action;
         ui.picked = [];
-        rerender();
-      } catch (err) {
+      } catch {
         ui.hint = null;
-        rerender();
       }
-    } }, t("r.hint")),
-    pickedCards.length ? h("span", { class: "picked" }, t("r.selected", {
-      cards: pickedCards.map((c) => cardShort(c, lang)).join(" ") }),
+      rerender();
+    } }, h("span", { class: "key" }, "?"), t("r.hint")),
+    picked.length ? h("span", { class: "picked" }, t("r.selected", {
+      cards: picked.map((c) => cardShort(c, lang)).join(" ") }),
     " ", h("button", { type: "button", class: "linkish", onclick: () => {
       ui.picked = [];
       rerender();
     } }, t("r.clear"))) : null);
-  return h("div", { class: "moves", id: "moves" }, toolbar,
+  const prompt = phase === "start" ? t("r.startPrompt")
+    : phase === "drawn" ? t("r.drawnPrompt") : t("r.takenPrompt");
+  return h("div", { class: "moves", id: "moves" },
+    h("p", { class: "prompt", id: "prompt" }, prompt),
+    toolbar,
     h("div", { class: "move-groups" }, sections),
     ordered.length > limit ? h("button", { type: "button", class: "linkish more", onclick: () => {
       ui.showAll = true;
       rerender();
     } }, t("r.more", { n: ordered.length - limit })) : null,
-    filtered.length === 0 ? h("p", { class: "muted" }, "—") : null);
+    ui.hint && !ordered.includes(ui.hint) && !legal.includes(ui.hint) ? null
+      : null);
+}
+
+function installKeys(ctx, container) {
+  const { ui } = ctx;
+  if (ui.keyHandler) document.removeEventListener("keydown", ui.keyHandler);
+  ui.keyHandler = (ev) => {
+    if (!container.isConnected) {
+      document.removeEventListener("keydown", ui.keyHandler);
+      return;
+    }
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    const buttons = container.querySelectorAll("#moves .move-list .choice");
+    if (/^[1-9]$/.test(ev.key) && buttons[Number(ev.key) - 1]) {
+      buttons[Number(ev.key) - 1].click();
+    } else if (ev.key === "?") {
+      container.querySelector("#hint")?.click();
+    } else if (ev.key.toLowerCase() === "d" && container.querySelector("#draw")) {
+      container.querySelector("#draw").click();
+    } else if (ev.key === "Escape" && ui.picked.length) {
+      ui.picked = [];
+      render(container, ctx);
+    } else {
+      return;
+    }
+    ev.preventDefault();
+  };
+  document.addEventListener("keydown", ui.keyHandler);
 }
