@@ -41,19 +41,33 @@ class KonchinkaArena:
 
 
 class KunkenArena:
-    """Kunken: 2 to 5 players (``docs/kunken.md``)."""
+    """Kunken: 2 to 5 players, rules as ``--rule NAME=VALUE`` (``docs/kunken.md``);
+    duplicate deals are :meth:`konkun.kunken.KunkenDeal.new` with the seed's random source."""
 
     name = "kunken"
 
+    @staticmethod
+    def _rules(rules: Mapping[str, str]) -> Any:
+        from konkun.kunken import KunkenRules
+        return KunkenRules.from_options(dict(rules))
+
     def check(self, num_seats: int, rules: Mapping[str, str]) -> None:
         """2 to 5 players and valid rule options."""
-        raise InvalidRuleError("the Kunken engine is not available to the arena yet")
+        if not 2 <= num_seats <= 5:
+            raise InvalidRuleError(f"Kunken is played by 2 to 5 players, not {num_seats}")
+        self._rules(rules)
 
     def new_deal(self, num_seats: int, rules: Mapping[str, str], seed: int,
                  dealer: int) -> Deal[Any]:
         """The deal ``seed`` shuffles, dealt by ``dealer``."""
-        raise InvalidRuleError("the Kunken engine is not available to the arena yet")
+        from konkun.cards import rng_for_seed
+        from konkun.kunken import KunkenDeal
+        deal: Deal[Any] = KunkenDeal.new(self._rules(rules), num_seats, dealer,
+                                         rng_for_seed(seed))
+        return deal
 
     def new_match(self, num_seats: int, rules: Mapping[str, str], seed: int) -> Match[Any]:
-        """A match."""
-        raise InvalidRuleError("the Kunken engine is not available to the arena yet")
+        """A match (one deal per player by default; rules ``deals``, ``target``)."""
+        from konkun.kunken import KunkenMatch
+        match: Match[Any] = KunkenMatch(self._rules(rules), num_seats, seed)
+        return match

@@ -90,6 +90,10 @@ class IsmctsBot(Generic[A]):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        decided = self.policy.decide(observation, list(legal), rng)
+        if decided is not None:
+            self.last_iterations = 0
+            return decided
         root = self.search(observation, legal, rng, budget.or_default(self.default_budget))
         return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total)
                    if a in root.children else (-1, 0.0))

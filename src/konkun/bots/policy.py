@@ -30,6 +30,12 @@ class SearchPolicy(Generic[A]):
         """The move to play in a play-out (default: uniformly random)."""
         return legal[rng.randrange(len(legal))]
 
+    def decide(self, observation: Observation[A], legal: list[A],
+               rng: random.Random) -> A | None:
+        """An action to play without search (a routine step the game's heuristics settle),
+        or ``None`` to search (the default)."""
+        return None
+
     def priors(self, observation: Observation[A], legal: list[A],
                rng: random.Random) -> dict[A, float] | None:
         """How promising each root action looks before any search, in [0, 1] (default:

@@ -1,0 +1,151 @@
+"""Bots playing Kunken (issue 4: greedy builds melds, opens at 50 through the engine,
+discards safely and takes the bank; ISMCTS samples worlds consistent with what the seat
+has seen — cards melded, taken from the bank, counts; a bot sees only its observation)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from konkun.arena.engines import KunkenArena
+from konkun.bots import Agent, Budget, parse_spec, play_out
+from konkun.bots.ismcts import IsmctsBot
+from konkun.bots.kunken_greedy import KunkenGreedy, KunkenPolicy, neighbours, quick_meldable
+from konkun.cards import Card
+from konkun.game import Deal, Observation
+from konkun.kunken.melds import VALUE
+
+
+def new_deal(seats: int, seed: int) -> Any:
+    return KunkenArena().new_deal(seats, {}, seed, 0)
+
+
+def counts(text: str) -> list[int]:
+    from konkun.cards import parse_cards
+    vector = [0] * 53
+    for card in parse_cards(text):
+        vector[card.index] += 1
+    return vector
+
+
+def test_quick_meldable_counts_sets_and_runs() -> None:
+    # a set of three Kings (10 each) and a run 5-6-7 of hearts (5 each); the 2c is dead
+    assert quick_meldable(counts("KcKdKs5h6h7h2c"), VALUE) == 30 + 15
+
+
+def test_quick_meldable_runs_wrap_round_the_ace() -> None:
+    # Q-K-A and K-A-2 are sequences (RULES.md, Melds)
+    assert quick_meldable(counts("QsKsAs"), VALUE) == 30
+    assert quick_meldable(counts("KsAs2s"), VALUE) == 25
+
+
+def test_neighbours_are_cards_that_can_share_a_meld() -> None:
+    hand = counts("7h7s8d5d")
+    seven_of_diamonds = Card.parse("7d").index
+    # 7h and 7s (a set), 8d (next in suit) and 5d (two away) count
+    assert neighbours(seven_of_diamonds, hand) == 3.5
+
+
+class Inspector:
+    """A bot that checks it is given an observation and never another seat's cards."""
+
+    def __init__(self, deal: Any) -> None:
+        self.deal = deal
+        self.checked = 0
+        self.inner = KunkenGreedy()
+
+    def choose(self, observation: Observation[Any], legal: Any, rng: random.Random,
+               budget: Budget) -> Any:
+        assert isinstance(observation, Observation)
+        assert not isinstance(observation, Deal)
+        view: Any = observation
+        assert view.hand == self.deal.hands[view.seat]
+        data = observation.to_json()
+        text = json.dumps(data)
+        assert "stock" not in data or not isinstance(data.get("stock"), list)
+        for seat in range(self.deal.num_seats):
+            if seat != view.seat:
+                assert view.hand_sizes[seat] == sum(self.deal.hands[seat])
+        assert '"hands"' not in text
+        self.checked += 1
+        return self.inner.choose(observation, legal, rng, budget)
+
+
+def test_a_bot_never_sees_another_hand_or_the_stock() -> None:
+    deal = new_deal(2, 5)
+    inspector = Inspector(deal)
+    play_out(deal, [Agent(inspector, Budget(), random.Random(s)) for s in range(2)])
+    assert inspector.checked > 20
+
+
+def test_greedy_never_discards_a_joker_while_it_holds_another_card() -> None:
+    for seed in range(3):
+        deal = new_deal(2, seed)
+        greedy = KunkenGreedy()
+        rng = random.Random(seed)
+        while not deal.is_over():
+            seat = deal.to_move
+            observation = deal.observe(seat)
+            legal = tuple(observation.legal_actions())
+            action = greedy.choose(observation, legal, rng, Budget())
+            if action.kind == "discard" and action.slots[0] == 52:
+                assert all(k == 52 for k in range(53) if deal.hands[seat][k])
+            deal.push(action)
+
+
+def test_ismcts_samples_worlds_consistent_with_the_seat_s_knowledge() -> None:
+    deal = new_deal(2, 7)
+    greedy = KunkenGreedy()
+    rng = random.Random(3)
+    while len(deal.melds) < 2 and not deal.is_over():
+        observation = deal.observe(deal.to_move)
+        deal.push(greedy.choose(observation, tuple(observation.legal_actions()), rng,
+                                Budget()))
+    assert not deal.is_over()
+    seat = deal.to_move
+    observation = deal.observe(seat)
+    worlds: list[Any] = []
+
+    class Watching:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(observation, name)
+
+        def sample_deal(self, rng: random.Random) -> Any:
+            world = observation.sample_deal(rng)
+            worlds.append(world.copy())
+            return world
+
+    bot = IsmctsBot(KunkenPolicy())
+    legal = tuple(observation.legal_actions())
+    bot.search(Watching(), legal, random.Random(4), Budget(iterations=8))  # type: ignore[arg-type]
+    assert len(worlds) == 8
+    for world in worlds:
+        assert world.hands[seat] == deal.hands[seat]
+        assert world.bank == deal.bank
+        assert [m.slots for m in world.melds] == [m.slots for m in deal.melds]
+        assert world.hand_sizes == deal.hand_sizes
+        assert len(world.stock) == len(deal.stock)
+        for other in range(2):  # cards taken from the bank stay in the taker's hand
+            assert all(world.hands[other][k] >= deal.taken[other][k] for k in range(53))
+        total = [0] * 53
+        for hand in world.hands:
+            for k in range(53):
+                total[k] += hand[k]
+        for card in world.stock + world.bank:
+            total[card] += 1
+        for meld in world.melds:
+            for slot in meld.slots:
+                total[min(slot, 52)] += 1
+        assert total == [2] * 52 + [4]
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_every_bot_finishes_a_deal(seats: int) -> None:
+    for spec in ("random", "greedy", "ismcts:iters=3"):
+        deal = new_deal(seats, 11)
+        agents = [parse_spec(spec).agent("kunken", random.Random(s)) for s in range(seats)]
+        play_out(deal, agents)
+        assert deal.is_over()
