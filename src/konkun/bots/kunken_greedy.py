@@ -201,6 +201,7 @@ class KunkenGreedy:
     def _going_out_pays(self, view: Any, planned: Sequence[Sequence[int]]) -> bool:
         """Whether laying everything and going out now leaves us ahead: our laid points
         (and what we lay now) against each other seat's laid points minus its hand."""
+        from konkun.kunken.melds import slot_value
         from konkun.kunken.solver import meld_points
 
         rest = list(view.hand)
@@ -212,10 +213,10 @@ class KunkenGreedy:
         laid = [0] * view.num_seats
         for meld in view.melds:
             for slot, seat in zip(meld.slots, meld.laid_by, strict=True):
-                laid[seat] += self.values[min(slot, JOKER)] if slot < 53 else 10
-        mine = laid[view.seat] + sum(meld_points(m) for m in planned)
-        others = [laid[s] - 7 * view.hand_sizes[s]
-                  for s in range(view.num_seats) if s != view.seat]
+                laid[seat] += slot_value(slot)
+        mine: int = laid[view.seat] + sum(meld_points(m) for m in planned)
+        others: list[int] = [laid[s] - 7 * view.hand_sizes[s]
+                             for s in range(view.num_seats) if s != view.seat]
         return mine > max(others) + 10
 
     # ------------------------------------------------------------------ discard
