@@ -495,16 +495,23 @@ class KonchinkaDeal:
         self._history.append((seat, card, taken_cards, event))
 
     def _redeal(self) -> None:
+        """Deal 4 cards to each seat from the stock, one at a time from the seat left of
+        the dealer (the stock's next card is the list's last)."""
         stock = self._stock
         hands = self._hands
         seats = self._seats
-        order = [(self._dealer + k) % seats for k in range(1, seats + 1)]
-        for _ in range(HAND_SIZE):
-            for seat in order:
-                if stock:
-                    hands[seat].append(stock.pop())
+        first = (self._dealer + 1) % seats
+        size = HAND_SIZE * seats
+        if len(stock) >= size:
+            dealt = stock[:-size - 1:-1]  # in dealing order
+            del stock[-size:]
+            for k in range(seats):
+                hands[(first + k) % seats].extend(dealt[k::seats])
+        else:  # only for hand-made positions: deal what there is
+            for k in range(len(stock)):
+                hands[(first + k) % seats].append(stock.pop())
         self._in_hands = sum(len(h) for h in hands)
-        self._turn = order[0]
+        self._turn = first
 
     def _finish(self) -> None:
         if self._last >= 0 and self._table:
@@ -541,8 +548,8 @@ class KonchinkaDeal:
         last = self._last
         while turn >= 0:
             hand = hands[turn]
-            total = 0
             counts = []
+            total = len(hand)
             for card in hand:
                 slot = slots[card]
                 if slot == 15:
@@ -552,20 +559,32 @@ class KonchinkaDeal:
                 else:
                     n = 1 if table else 0
                 counts.append(n)
-                total += n if compulsory and n else n + 1
-            pick = int(rand() * total)
+                total += n
             index = -1
             capture = False
-            for n in counts:
-                index += 1
-                if pick < n:
-                    capture = True
-                    break
-                pick -= n
-                if not (compulsory and n):
-                    if not pick:
+            if compulsory:
+                total -= sum(1 for n in counts if n)
+                pick = int(rand() * total)
+                for n in counts:
+                    index += 1
+                    if pick < n:
+                        capture = True
                         break
-                    pick -= 1
+                    pick -= n
+                    if not n:
+                        if not pick:
+                            break
+                        pick -= 1
+            else:
+                pick = int(rand() * total)
+                for n in counts:
+                    index += 1
+                    if pick < n:
+                        capture = True
+                        break
+                    if pick == n:
+                        break
+                    pick -= n + 1
             card = hand.pop(index)
             in_hands -= 1
             if capture:
