@@ -1,9 +1,10 @@
 """Environment steps per second, and thousands of games by random agents without error.
 
-Run: ``.venv/bin/python benchmarks/bench_rl.py [--games N] [--seconds S]``. For each game
-and player count it plays N deals in the PettingZoo AEC environment with uniformly random
-masked actions (checking each action is legal), then steps the Gymnasium environment
-(random agent vs random bots) for a few seconds, and prints steps per second.
+Run: ``.venv/bin/python benchmarks/bench_rl.py [--games N] [--kunken-games M]
+[--seconds S]``. For each game and player count it plays N (Kunken: M) deals in the
+PettingZoo AEC environment with uniformly random actions drawn from the mask, then steps
+the Gymnasium environment (random agent against random bots) for S seconds, and prints
+steps per second and the number of games completed.
 """
 
 from __future__ import annotations
@@ -70,7 +71,10 @@ def run_gym(make: Callable[..., Any], players: int, seconds: float,
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="deals per game and size")
+    parser.add_argument("--games", type=int, default=1000,
+                        help="Konchinka deals per player count")
+    parser.add_argument("--kunken-games", type=int, default=250,
+                        help="Kunken deals per player count (a Kunken deal is ~5x longer)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of gym stepping")
     parser.add_argument("--only", choices=sorted(ENVS), default=None)
     args = parser.parse_args()
@@ -78,10 +82,11 @@ def main() -> None:
     for name, (aec, gym, sizes) in ENVS.items():
         if args.only and name != args.only:
             continue
+        games = args.kunken_games if name == "kunken" else args.games
         for players in sizes:
-            steps, elapsed = run_aec(aec, players, args.games, 1000 * players)
-            total += args.games
-            print(f"{name} AEC {players} players: {args.games} random deals, {steps} steps "
+            steps, elapsed = run_aec(aec, players, games, 1000 * players)
+            total += games
+            print(f"{name} AEC {players} players: {games} random deals, {steps} steps "
                   f"in {elapsed:.1f} s = {steps / elapsed:,.0f} steps/s")
             steps, episodes, elapsed = run_gym(gym, players, args.seconds, players)
             print(f"{name} Gym {players} players (random bots): {steps} agent steps, "

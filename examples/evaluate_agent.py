@@ -8,8 +8,9 @@ reports win rates, points per deal with confidence intervals and Elo.
 
 The policy here is a stand-in for a trained network: it takes the capture that takes the
 most cards (slot ``j = 1`` of a card's block in Konchinka), else trails its lowest card;
-in Kunken it picks a random legal slot. Replace :func:`example_policy` with your own
-(``tensor, mask -> slot``).
+in Kunken it melds (the most valuable meld first), lays off, swaps, takes as much of the
+bank as it may, else draws, and discards its highest card. Replace
+:func:`example_policy` with your own (``tensor, mask -> slot``).
 
 Run::
 
@@ -48,12 +49,24 @@ def example_policy(game: str, adapter: Any) -> SlotPolicy:
             return min(best_captures, key=lambda a: (a // k) % 13)  # with the lowest rank
         return int(min(legal, key=lambda a: (a // k) % 13))  # trail the lowest rank
 
-    def anything(tensor: npt.NDArray[np.float32], mask: npt.NDArray[np.int8],
-                 rng: random.Random) -> int:
-        legal = np.flatnonzero(mask)
-        return int(legal[rng.randrange(legal.size)])
+    def kunken(tensor: npt.NDArray[np.float32], mask: npt.NDArray[np.int8],
+               rng: random.Random) -> int:
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        by_block: dict[str, list[int]] = {}
+        for a in legal:
+            by_block.setdefault(adapter.block_of(a), []).append(a)
+        for block in ("meld", "layoff", "joker-layoff", "swap"):
+            if block in by_block:  # the first meld slot is the one worth most
+                return by_block[block][0]
+        if "take" in by_block:  # the deepest take: the most cards from the bank
+            return by_block["take"][-1]
+        if "draw" in by_block:
+            return by_block["draw"][0]
+        discards = [a - adapter.discard_base for a in by_block["discard"]]
+        keep_jokers = [c for c in discards if c != 52] or discards
+        return adapter.discard_base + max(keep_jokers, key=lambda c: c % 13)  # highest rank
 
-    return konchinka if game == "konchinka" else anything
+    return konchinka if game == "konchinka" else kunken
 
 
 class SlotPolicyBot:

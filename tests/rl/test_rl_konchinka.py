@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,8 +25,8 @@ from konkun.rl.konchinka_adapter import KonchinkaAdapter
 pytestmark = PETTINGZOO_ADVICE
 
 
-def _past_cap(k: int):  # type: ignore[no-untyped-def]
-    def count(legal: list) -> int:  # type: ignore[type-arg]
+def _past_cap(k: int) -> Callable[[list[Any]], int]:
+    def count(legal: list[Any]) -> int:
         per_card = Counter(move.card for move in legal if move.is_capture)
         return sum(max(0, n - (k - 1)) for n in per_card.values())
     return count

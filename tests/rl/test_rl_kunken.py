@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,8 @@ from konkun.rl.kunken_adapter import KunkenAdapter
 pytestmark = PETTINGZOO_ADVICE
 
 
-def _past_cap(table: int = 24, melds: int = 256, joker_layoffs: int = 64):  # type: ignore[no-untyped-def]
+def _past_cap(table: int = 32, melds: int = 512,
+              joker_layoffs: int = 64) -> Callable[[list[Any]], int]:
     """How many legal actions the documented caps put out of reach."""
     def count(legal: list[Any]) -> int:
         kinds = Counter(a.kind for a in legal)
@@ -169,4 +171,4 @@ def test_rule_options_reach_the_engine() -> None:
     env = kunken_env(2, {"jokers": "2"})
     env.reset(seed=1)
     assert env.adapter.rules.jokers == 2  # type: ignore[attr-defined]
-    assert env.action_space("player_0").n == 1 + 106 + 53 + 256 + 2 * 24 * 52 + 64
+    assert env.action_space("player_0").n == 1 + 106 + 53 + 512 + 2 * 32 * 52 + 64

@@ -3,8 +3,8 @@
 A Kunken turn is a short sequence of the engine's actions (``draw``, ``take I``,
 ``meld ...``, ``layoff C M``, ``swap M C``, ``discard C``; ``docs/kunken.md``), and each is
 one environment step. The action space ``Discrete(N)`` is cut into blocks, in this order
-(``P = 104 + jokers`` is the pack size, ``T = meld_table_slots`` = 24,
-``S = meld_slots`` = 256, ``J = joker_layoff_slots`` = 64):
+(``P = 104 + jokers`` is the pack size, ``T = meld_table_slots`` = 32,
+``S = meld_slots`` = 512, ``J = joker_layoff_slots`` = 64):
 
 =====================  ======  =============================================================
 block                  size    slot
@@ -60,8 +60,8 @@ from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import KunkenDeal
 from konkun.rl.adapter import FloatArray
 
-MELD_TABLE_SLOTS = 24
-MELD_SLOTS = 256
+MELD_TABLE_SLOTS = 32
+MELD_SLOTS = 512
 JOKER_LAYOFF_SLOTS = 64
 BANK_TOP = 8
 PHASES = ("start", "drawn", "taken")
