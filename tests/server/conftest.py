@@ -76,6 +76,15 @@ def new_table(client: TestClient, **fields: Any) -> dict[str, Any]:
     return summary
 
 
+def legal(state: dict[str, Any]) -> list[str]:
+    """The legal action texts of a ``state`` message (Kunken's view is flat; Konchinka's
+    and the fake game's hold them in ``deal``)."""
+    view = state["view"]
+    actions = view["legal"] if "legal" in view else view["deal"]["legal"]
+    assert isinstance(actions, list)
+    return [str(a) for a in actions]
+
+
 def receive(ws: WebSocketTestSession, timeout: float = 10.0) -> dict[str, Any]:
     """The next message on a test WebSocket, failing the test after ``timeout`` seconds."""
 

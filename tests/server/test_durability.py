@@ -10,7 +10,7 @@ import pytest
 from konkun.server.config import Settings
 from konkun.server.storage import Storage
 
-from .conftest import TestClient, app_of, guest, new_table, receive, receive_until, running
+from .conftest import TestClient, app_of, guest, legal, new_table, receive, receive_until, running
 
 
 def _sit(client: TestClient, table_id: str, seat: int, name: str) -> str:
@@ -35,7 +35,7 @@ def test_every_acknowledged_action_is_already_in_the_database(settings: Settings
                     break
                 if state["table"]["to_move"] == 0:
                     ws.send_json({"type": "action", "turn": state["turn"],
-                                  "action": state["view"]["deal"]["legal"][0]})
+                                  "action": legal(state)[0]})
         assert checked > 3
 
 
@@ -54,7 +54,7 @@ def test_an_action_the_database_refuses_is_not_played(settings: Settings,
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={tokens[0]}") as ws:
             state = receive(ws)
             ws.send_json({"type": "action", "turn": 0,
-                          "action": state["view"]["deal"]["legal"][0]})
+                          "action": legal(state)[0]})
             error = receive_until(ws, lambda m: m["type"] == "error")
             assert error["code"] == "storage"
         assert lobby.tables[table["id"]].turn == 0
@@ -71,11 +71,11 @@ def _play_some(client: TestClient, table_id: str, token: str, moves: int) -> dic
             if played == moves:
                 return state
             ws.send_json({"type": "action", "turn": state["turn"],
-                          "action": state["view"]["deal"]["legal"][-1]})
+                          "action": legal(state)[-1]})
             played += 1
 
 
-@pytest.mark.parametrize("game", ["fake", "konchinka"])
+@pytest.mark.parametrize("game", ["fake", "konchinka", "kunken"])
 def test_a_restarted_server_resumes_every_unfinished_table_exactly(
         settings: Settings, game: str) -> None:
     with running(settings) as client:
@@ -103,7 +103,7 @@ def test_a_restarted_server_resumes_every_unfinished_table_exactly(
             assert state["you"] == 0
             assert state["view"] == views[0]
             ws.send_json({"type": "action", "turn": state["turn"],
-                          "action": state["view"]["deal"]["legal"][0]})
+                          "action": legal(state)[0]})
             after = receive_until(ws, lambda m: m["type"] == "state"
                                   and m["turn"] >= state["turn"] + 2)
             assert after["last"]["actor"] == 1  # the bot resumed and answered
@@ -117,7 +117,7 @@ def test_a_bot_to_move_at_shutdown_moves_after_the_restart(settings: Settings) -
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
             state = receive(ws)
             ws.send_json({"type": "action", "turn": 0,
-                          "action": state["view"]["deal"]["legal"][0]})
+                          "action": legal(state)[0]})
             assert receive_until(ws, lambda m: m["turn"] == 1)["table"]["to_move"] == 1
     settings.bot_delay = 0.0
     with running(settings) as client, \

@@ -26,9 +26,12 @@ from hypothesis import strategies as st
 from konkun.server.config import Settings
 from konkun.server.tables import Connection, Lobby, Table
 
-from .conftest import TestClient, app_of, guest, receive, running
+from .conftest import TestClient, app_of, guest, legal, receive, running
 
 CARD = re.compile(r"(?:10|[2-9TJQKA])[cdhs]")
+JOKER_AS = re.compile(r"X=(?:10|[2-9TJQKA])[cdhs]")
+"""A joker declared as a card (Kunken ``X=6d``) names what the joker stands for, not where
+a real card is: it is left out of the scan."""
 PUBLIC_KEYS = {"dealer_draws"}
 """Views keys that show cards of another event: the first-dealer draw is made from a
 pack of its own before the deal and shown to everyone."""
@@ -38,7 +41,7 @@ def card_texts(data: Any) -> set[str]:
     """Every card text in the strings of a JSON value (compact lists like ``As7h`` too)."""
     found: set[str] = set()
     if isinstance(data, str):
-        found.update(c.replace("10", "T") for c in CARD.findall(data))
+        found.update(c.replace("10", "T") for c in CARD.findall(JOKER_AS.sub("X", data)))
     elif isinstance(data, dict):
         for key, value in data.items():
             if key not in PUBLIC_KEYS:
@@ -61,6 +64,25 @@ def hidden_konchinka(table: Table, seat: int | None) -> set[str]:
     return secret - {c.text for c, _low in deal.returned_to_stock}
 
 
+def hidden_kunken(table: Table, seat: int | None) -> set[str]:
+    """Kunken (two decks, so one text may name two cards): the card texts of the other
+    hands and the stock, less every text ``seat`` may see somewhere: its own hand, the
+    bank, the melds (declared jokers included), the cards publicly known to be held
+    (taken from the bank), and the cards named by this deal's actions, every one of which
+    was shown to all."""
+    assert table.match is not None
+    if table.match.deal.is_over():
+        return set()  # the hands are shown for the score
+    full: dict[str, Any] = table.match.deal.to_json()  # type: ignore[attr-defined]
+    hands = full["hands"]
+    secret = {c for s, hand in enumerate(hands) if s != seat for c in card_texts(hand)}
+    secret |= card_texts(full["stock"])
+    seen = card_texts(hands[seat]) if seat is not None else set()
+    for key in ("bank", "melds", "taken_held", "history"):
+        seen |= card_texts(full[key])
+    return secret - seen
+
+
 def hidden_fake(table: Table, seat: int | None) -> set[str]:
     """The fake game: other hands and the stock."""
     assert table.match is not None
@@ -70,7 +92,7 @@ def hidden_fake(table: Table, seat: int | None) -> set[str]:
 
 
 HIDDEN: dict[str, Callable[[Table, int | None], set[str]]] = {
-    "konchinka": hidden_konchinka, "fake": hidden_fake}
+    "konchinka": hidden_konchinka, "kunken": hidden_kunken, "fake": hidden_fake}
 
 Sent = tuple[Connection, str, set[str], str | None, bool]
 """A message: connection, text, the cards hidden from it, the secret seed while the game
@@ -142,7 +164,7 @@ def check_sent(log: list[Sent]) -> int:
         else:  # an error may quote the client's own input, and nothing else it may not see
             shown = card_texts(message.get("message")) - card_texts(message.get("input"))
         leaked = shown & hidden
-        assert not leaked, f"message shows hidden cards {sorted(leaked)}: {text[:300]}"
+        assert not leaked, f"message shows hidden cards {sorted(leaked)}: {text}"
         if seed is not None:
             assert seed not in text
     return len(log)
@@ -191,10 +213,12 @@ def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.
             drain(seat, table.turn)
             state = latest[seat]
             assert state["you"] == seat
-            legal = state["view"]["deal"]["legal"]
+            actions = legal(state)
             roll = rng.random()
             if roll < 0.03:
-                bad = rng.choice(["Zz", "As:", "X", "", "As:Kd:Qd", "10d:2c", "Kd:Qs"])
+                bad = rng.choice(["Zz", "As:", "X", "", "As:Kd:Qd", "10d:2c", "Kd:Qs",
+                                  "take 99", "meld X 5h 6h", "discard Zz", "layoff 7h 9",
+                                  "swap 1 Ac", "draw draw"])
                 sockets[seat].send_json({"type": "action", "action": bad, "turn": state["turn"]})
             elif roll < 0.06:
                 elsewhere = sorted(HIDDEN[table.adapter.name](table, seat)) or ["As"]
@@ -202,9 +226,9 @@ def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.
                                          "turn": state["turn"]})
             elif roll < 0.09:
                 other = rng.choice(list(sockets))
-                sockets[other].send_json({"type": "action", "action": rng.choice(legal),
+                sockets[other].send_json({"type": "action", "action": rng.choice(actions),
                                           "turn": state["turn"] - 1})
-            sockets[seat].send_json({"type": "action", "action": rng.choice(legal),
+            sockets[seat].send_json({"type": "action", "action": rng.choice(actions),
                                      "turn": state["turn"]})
             drain(seat, state["turn"] + 1)
         assert table.status == "finished"
@@ -239,6 +263,23 @@ def test_no_message_shows_a_konchinka_card_its_receiver_may_not_see(
     assert check_sent(sent) > 0
 
 
+KUNKEN_SHORT = {"hand_size": "6", "jokers": "2", "empty_stock": "end", "deals": "1"}
+"""A short Kunken match: one deal of 6-card hands that ends when the stock runs out."""
+
+
+@pytest.mark.slow
+@settings(max_examples=2, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), num_seats=st.integers(2, 3))
+def test_no_message_shows_a_kunken_card_its_receiver_may_not_see(
+        settings_: Settings, sent: SentLog, seed: int, num_seats: int) -> None:
+    sent.clear()
+    with running(settings_) as client:
+        play_random_game(client, "kunken", num_seats, random.Random(seed), KUNKEN_SHORT)
+    assert check_sent(sent) > 0
+
+
 def test_no_message_shows_a_fake_game_card_its_receiver_may_not_see(
         settings_: Settings, sent: SentLog) -> None:
     with running(settings_) as client:
@@ -252,4 +293,5 @@ def settings_(settings: Settings) -> Settings:
     """The server settings (named apart from hypothesis's ``settings``); the test clients
     send faster than a person, so the rate limit is lifted."""
     settings.rate_burst = settings.rate_per_second = 1e6
+    settings.db_url = "sqlite://"  # in memory: this test is about views, not the disk
     return settings

@@ -48,10 +48,10 @@ def konchinka_adapter() -> GameAdapter:
 
 def kunken_adapter() -> GameAdapter:
     """Kunken: 2 to 5 seats, no variants."""
-    from konkun.kunken import KunkenMatch, KunkenRules  # type: ignore[attr-defined]
+    from konkun.kunken import KunkenMatch, KunkenRules
 
     def make_rules(_variant: str | None, options: Mapping[str, str], _seats: int) -> Any:
-        return KunkenRules().with_options(dict(options))
+        return KunkenRules.from_options(dict(options))
 
     def defaults() -> dict[str, str]:
         return {name: _text(value) for name, value in KunkenRules().to_json().items()}
@@ -59,4 +59,6 @@ def kunken_adapter() -> GameAdapter:
     return GameAdapter(
         name="kunken", min_seats=2, max_seats=5, make_rules=make_rules,
         new_match=lambda rules, seats, seed: KunkenMatch(rules, seats, seed),
-        defaults=defaults)
+        defaults=defaults,
+        parse_action=lambda deal, text: deal.parse_action(text),  # quotes only the text
+        why_illegal=lambda deal, action: deal.why_illegal(action))
