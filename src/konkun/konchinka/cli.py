@@ -77,14 +77,10 @@ def _perft(namespace: argparse.Namespace) -> int:
     depth = int(text)
     deal = load(namespace.kpn, namespace.rule)
     if namespace.divide and depth > 0:
-        total = 0
-        for move in deal.legal_actions():
-            child = deal.copy()
-            child.push(move)
-            count = child.perft(depth - 1)
-            total += count
+        counts = deal.perft_divide(depth)
+        for move, count in counts:
             print(f"{move.text()}: {count}")
-        print(total)
+        print(sum(count for _, count in counts))
         return 0
     print(deal.perft(depth))
     return 0

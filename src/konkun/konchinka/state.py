@@ -740,6 +740,16 @@ class KonchinkaDeal:
             total += child.perft(depth - 1)
         return total
 
+    def perft_divide(self, depth: int) -> list[tuple[Move, int]]:
+        """For each legal move (in :meth:`legal_actions` order), the number of move
+        sequences of length ``depth`` that start with it."""
+        counts = []
+        for move in self.legal_actions():
+            child = self.copy()
+            child.push(move)
+            counts.append((move, child.perft(depth - 1)))
+        return counts
+
 
 def _points_no_ties(piles: list[int]) -> list[int]:
     """Deal points with ``tie_points=none`` (what :func:`score_masks` gives, faster)."""
