@@ -98,7 +98,11 @@ def parse_slot(text: str) -> int:
     if sep:
         if head.strip().upper() != "X":
             raise InvalidCardError(f"invalid card {text!r}: only a joker X may be declared")
-        card = Card.parse(tail)
+        try:
+            card = Card.parse(tail)
+        except InvalidCardError:
+            raise InvalidCardError(f"invalid card {text!r}: X= must name the card the joker "
+                                   "stands for (X=7d)") from None
         if card.is_joker:
             raise InvalidCardError(f"invalid card {text!r}: a joker stands for a card, not X")
         return joker_for(card.index)
