@@ -276,6 +276,20 @@ class PlayApp(App[None]):
             self.set_timer(self.bot_delay, self._bot_tick)
 
     def _bot_tick(self) -> None:
-        if self.session.bot_move():
-            self._game_screen.refresh_view()
-            self.schedule_bots()
+        """Let the bot to move think in a worker thread, so the screen stays live."""
+        if not self.session.is_over() and not self.session.human_to_move():
+            self.run_worker(self._think, thread=True, exclusive=True, group="bots")
+
+    def _think(self) -> None:
+        choice = self.session.bot_choice()
+        if choice is not None:
+            self.call_from_thread(self._play_bot, *choice)
+
+    def _play_bot(self, seat: int, action: Any) -> None:
+        try:
+            self.session.play_bot(seat, action)
+        except KonkunError as error:
+            self.notify(str(error), severity="error")
+            return
+        self._game_screen.refresh_view()
+        self.schedule_bots()

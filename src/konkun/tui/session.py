@@ -117,14 +117,29 @@ class PlaySession:
         """Play the human's action given by its text."""
         self.play(self.match.deal.parse_action(text))
 
-    def bot_move(self) -> bool:
-        """Play one bot move if a bot is to move; return whether one was played."""
+    def bot_choice(self) -> tuple[int, Any] | None:
+        """The seat of the bot to move and the action it chooses, without playing it
+        (``None`` when no bot is to move); safe to call from a worker thread."""
         if self.match.is_over():
-            return False
+            return None
         seat = self.match.deal.to_move
         if seat is None or seat == self.human:
+            return None
+        return seat, self._agents[seat].act(self.match.deal)
+
+    def play_bot(self, seat: int, action: Any) -> None:
+        """Play the action a bot chose (see :meth:`bot_choice`)."""
+        if self.match.is_over() or self.match.deal.to_move != seat:
+            raise IllegalMoveError(f"seat {seat} is not to move: cannot play "
+                                   f"{self.format(action)!r}")
+        self._apply(seat, action)
+
+    def bot_move(self) -> bool:
+        """Play one bot move if a bot is to move; return whether one was played."""
+        choice = self.bot_choice()
+        if choice is None:
             return False
-        self._apply(seat, self._agents[seat].act(self.match.deal))
+        self.play_bot(*choice)
         return True
 
     def run_bots(self) -> None:
