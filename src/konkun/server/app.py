@@ -20,6 +20,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -136,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.signer = signer
     _install_error_handlers(app)
     app.add_middleware(BodyLimit)
+    app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays are large and repetitive
 
     def lobby() -> Lobby:
         return state["lobby"]
