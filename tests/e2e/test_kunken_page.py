@@ -10,7 +10,15 @@ from playwright.sync_api import Page, expect
 
 from konkun.server.testing import ServerThread
 
-from .pages import assert_no_page_errors, choose_name, create_table, open_page, shot
+from .pages import (
+    api,
+    assert_no_page_errors,
+    choose_name,
+    create_table,
+    open_page,
+    shot,
+    wait_for_status,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -82,4 +90,26 @@ def test_person_takes_the_bank_and_lays_down_an_opening(
     page.wait_for_selector("#draw, #bank .card.takeable")  # the bot played; our turn again
     expect(page.locator("#totals")).to_be_visible()
     shot(page, artifacts, "kunken-04-opened")
+    assert_no_page_errors(page)
+
+
+def test_kunken_replay_opens_every_hand_once_the_match_is_over(
+        browser: Any, live_server: ServerThread, artifacts: Path) -> None:
+    """A finished Kunken match replays from the deal (the first bank card face up, every
+    hand open) to its end (the match result), and from one seat's view."""
+    table = api(live_server.url, "POST", "/api/tables",
+                {"game": "kunken", "seats": 2, "rules": {"deals": "1", "hand_size": "7"},
+                 "bots": {"0": "greedy", "1": "greedy"}})
+    wait_for_status(live_server.url, table["id"], "finished")
+    page = open_page(browser, f"{live_server.url}/replay/{table['id']}")
+    expect(page.locator("#bank .card")).to_have_count(1)
+    for seat in (0, 1):
+        expect(page.locator(f".opponent[data-seat='{seat}'] .card")).to_have_count(7)
+    shot(page, artifacts, "kunken-05-replay-start")
+    page.click("#rp-last")
+    expect(page.locator("#match-result")).to_be_visible()
+    page.select_option("#replay-seat", "1")
+    expect(page.locator("#rp-caption")).not_to_contain_text("Start")
+    expect(page.locator(".opponent")).to_have_count(0)
+    shot(page, artifacts, "kunken-06-replay-end-seat-1")
     assert_no_page_errors(page)

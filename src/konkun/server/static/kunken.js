@@ -171,7 +171,7 @@ function layoutRow(ctx, seat, melds) {
   return h("div", { class: `layout ${toMoveOf(view) === seat ? "to-move" : ""} ${
     seat === ctx.you ? "me" : ""}`, dataset: { seat } },
   h("div", { class: "who" }, names[seat],
-    seat === ctx.you ? ` ${t("table.youSuffix")}` : "",
+    seat === ctx.you && !ctx.replay ? ` ${t("table.youSuffix")}` : "",
     dealOf(view).dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null,
     " ", h("span", { class: "muted small" }, t("r.handCount", { n: handSize(view, seat) })),
     opened === null ? null : h("span", { class: "muted small" },
