@@ -118,7 +118,8 @@ function identityPanel(rerender) {
 // ---------------------------------------------------------------- lobby
 
 const RULE_CHOICES = {
-  tie_points: ["none", "split"],
+  tie_points: ["none", "all", "split"],
+  tie: ["play_on", "shared"],
   settlement: ["difference", "pool"],
   empty_stock: ["turn_bank", "end"],
 };
