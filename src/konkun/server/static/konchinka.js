@@ -94,7 +94,10 @@ function miniCards(cards, lang) {
 }
 
 function lastMoveLine(ctx) {
-  const { last, names, lang, view } = ctx;
+  const { names, lang, view } = ctx;
+  const history = dealOf(view).history || [];
+  const recent = history.length ? history[history.length - 1] : null;
+  const last = ctx.last || (recent ? { actor: recent.seat, action: recent.move } : null);
   if (!last || !last.action) return h("p", { class: "last-move" }, " ");
   const [card, taken] = last.action.split(":");
   const who = names[last.actor] ?? "?";

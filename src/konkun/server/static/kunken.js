@@ -111,8 +111,8 @@ export function formatAction(action, lang) {
   const a = parseAction(action);
   const cards = a.cards.map((c) => cardShort(c, lang)).join(" ");
   switch (a.kind) {
-    case "draw": return t("r.draw");
-    case "take": return `${t("r.takeBank")} (#${a.number + 1})`;
+    case "draw": return t("r.drew");
+    case "take": return t("r.takeFrom", { n: a.number + 1 });
     case "meld": return `${t("r.layDown")}: ${cards}`;
     case "layoff": return `${t("r.layOff")}: ${cards} → #${a.number + 1}`;
     case "swap": return `${t("r.swap")}: ${cards} → #${a.number + 1}`;
