@@ -106,7 +106,7 @@ def table_poly(values: Iterable[int]) -> int:
     return poly
 
 
-Captures = tuple[tuple[tuple[int, ...], ...], ...]
+Captures = tuple[tuple[int, ...], ...]
 _CAPTURES: dict[int, Captures] = {}
 _CAPTURES_LIMIT = 1 << 18
 
@@ -116,39 +116,51 @@ def table_key(values: Iterable[int]) -> int:
     return sum(1 << (4 * v) for v in values)
 
 
-def _compute_captures(key: int) -> Captures:
-    """Every capture of a table with this value multiset, per slot, as tuples of
-    positions into the table sorted by value (Jack-free sets; slot 0: whole table)."""
+def _compute_captures(key: int, slot: int) -> Captures:
+    """The captures of one slot on a table with this value multiset, as tuples of
+    positions into the table sorted by value (Jack-free sets; slot 0: the whole table)."""
     values: list[int] = []
-    for value in range(MAX_SUM + 1):
-        values.extend([value] * ((key >> (4 * value)) & 15))
-    found: list[list[tuple[int, ...]]] = [[] for _ in range(MAX_SUM + 1)]
+    value = 0
+    rest = key
+    while rest:
+        if rest & 15:
+            values += [value] * (rest & 15)
+        rest >>= 4
+        value += 1
     size = len(values)
+    found: list[tuple[int, ...]] = []
     chosen: list[int] = []
 
-    def extend(start: int, total: int) -> None:
+    def extend(start: int, remaining: int) -> None:
         for position in range(start, size):
-            reached = total + values[position]
-            if reached > MAX_SUM:
+            value = values[position]
+            if value > remaining:
                 break
             chosen.append(position)
-            found[reached].append(tuple(chosen))
-            extend(position + 1, reached)
+            if value == remaining:
+                found.append(tuple(chosen))
+            else:
+                extend(position + 1, remaining - value)
             chosen.pop()
 
-    extend(values.count(0), 0)
-    found[_WHOLE_TABLE] = [tuple(range(size))] if size else []
-    entry = (*(tuple(f) for f in found), tuple(found[13] + found[14]))
+    if slot == _WHOLE_TABLE:
+        if size:
+            found.append(tuple(range(size)))
+    else:
+        for target in ((13, 14) if slot == _KING_SLOT else (slot,)):
+            extend(values.count(0), target)
+    entry = tuple(found)
     if len(_CAPTURES) >= _CAPTURES_LIMIT:
         _CAPTURES.clear()
-    _CAPTURES[key] = entry
+    _CAPTURES[key << 4 | slot] = entry
     return entry
 
 
-def captures_for(key: int) -> Captures:
-    """The memoized captures of a table key (see :func:`table_key`)."""
-    entry = _CAPTURES.get(key)
-    return entry if entry is not None else _compute_captures(key)
+def captures_for(key: int, slot: int) -> Captures:
+    """The memoized captures of a table key (see :func:`table_key`) for a capture slot
+    (0: the classic Jack's whole table; 1..14: sets adding up to it; 15: 13 or 14)."""
+    entry = _CAPTURES.get(key << 4 | slot)
+    return entry if entry is not None else _compute_captures(key, slot)
 
 
 class KonchinkaDeal:
@@ -341,23 +353,30 @@ class KonchinkaDeal:
 
     # ------------------------------------------------------------------ moves
 
-    def _entry(self) -> Captures:
+    def _table_key(self) -> int:
         key = 0
         for code in self._table:
             key += 1 << ((code >> 6) << 2)
-        entry = _CAPTURES.get(key)
-        return entry if entry is not None else _compute_captures(key)
+        return key << 4
 
     def _options(self) -> list[tuple[int, tuple[int, ...]]]:
         """Legal moves as (card index, table positions); positions empty for a trail."""
         if self._turn < 0:
             return []
-        entry = self._entry()
+        key = -1
+        cache = _CAPTURES
         slots = self._slots
         compulsory = self._rules.capture_compulsory
+        poly = self._poly
+        table = bool(self._table)
         options: list[tuple[int, tuple[int, ...]]] = []
         for card in self._hands[self._turn]:
-            found = entry[slots[card]]
+            slot = slots[card]
+            found: Captures = ()
+            if _count(poly, slot, table):
+                if key < 0:
+                    key = self._table_key()
+                found = cache.get(key | slot) or _compute_captures(key >> 4, slot)
             if not (compulsory and found):
                 options.append((card, ()))
             options.extend((card, positions) for positions in found)
@@ -380,10 +399,18 @@ class KonchinkaDeal:
         """Every legal move of the seat to move, each once, in the canonical order
         (played card in card order; its trail first, then its captures)."""
         table = self._table
-        moves = [_move(card, tuple(table[p] & 63 for p in positions))
-                 for card, positions in self._options()]
-        moves.sort(key=_move_order)
-        return moves
+        cache = _MOVES
+        found = []
+        for card, positions in self._options():
+            key = card
+            for p in positions:
+                key |= 1 << ((table[p] & 63) + 6)
+            entry = cache.get(key)
+            if entry is None:
+                entry = _cache_move(key)
+            found.append(entry)
+        found.sort(key=_first)
+        return [move for _, move in found]
 
     legal_moves = legal_actions
 
@@ -398,7 +425,8 @@ class KonchinkaDeal:
         value = self._values[card.index]
         on_table = {code & 63 for code in self._table}
         if move.is_trail:
-            if self._rules.capture_compulsory and self._entry()[self._slots[card.index]]:
+            if self._rules.capture_compulsory and captures_for(self._table_key() >> 4,
+                                                               self._slots[card.index]):
                 return (f"{card} can capture, and with capture_compulsory a card that can "
                         "capture may not be trailed")
             return None
@@ -781,12 +809,34 @@ def _mask_cards(mask: int) -> list[Card]:
     return sort_cards(CARDS[i] for i in range(52) if mask >> i & 1)
 
 
+_ORDER = tuple(card_order(card) for card in CARDS)
+MoveKey = tuple[int, int, tuple[int, ...]]
+_MOVES: dict[int, tuple[MoveKey, Move]] = {}
+_MOVES_LIMIT = 1 << 18
+
+
+def _cache_move(key: int) -> tuple[MoveKey, Move]:
+    """The move with this key (played card | taken mask << 6) and its sort key."""
+    card = key & 63
+    taken = [i for i in range(52) if key >> (i + 6) & 1]
+    move = Move(CARDS[card], frozenset(CARDS[i] for i in taken))
+    entry = ((_ORDER[card], len(taken), tuple(sorted(_ORDER[i] for i in taken))), move)
+    if len(_MOVES) >= _MOVES_LIMIT:
+        _MOVES.clear()
+    _MOVES[key] = entry
+    return entry
+
+
+def _first(entry: tuple[MoveKey, Move]) -> MoveKey:
+    return entry[0]
+
+
 def _move(card: int, taken: Sequence[int]) -> Move:
-    return Move(CARDS[card], frozenset(CARDS[c] for c in taken))
-
-
-def _move_order(move: Move) -> tuple[int, int, list[int]]:
-    return (card_order(move.card), len(move.taken), sorted(map(card_order, move.taken)))
+    key = card
+    for c in taken:
+        key |= 1 << (c + 6)
+    entry = _MOVES.get(key)
+    return (entry if entry is not None else _cache_move(key))[1]
 
 
 def perft(deal: KonchinkaDeal, depth: int) -> int:
