@@ -426,12 +426,15 @@ def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int]) -> 
 
 
 def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
-                 pending: bool, search: HandSearch | None = None) -> bool:
+                 pending: bool, search: HandSearch | None = None,
+                 size: int = -1) -> bool:
     """Whether a take turn can still be completed by laying melds: when ``pending``, a meld
     holding ``card`` with two old cards (:func:`third_card_melds`), melds worth ``need``
     more points in all, and a card left to discard. ``search``: a :class:`HandSearch` built
-    for ``counts`` or a hand holding it (reused across calls)."""
-    size = sum(counts)
+    for ``counts`` or a hand holding it (reused across calls); ``size``: the number of cards
+    when known."""
+    if size < 0:
+        size = sum(counts)
     if not pending:
         if need <= 0:
             return size >= 1
@@ -495,72 +498,49 @@ _WINDOW_MASKS = tuple(_window_masks(p) for p in range(13))
 def third_card_possible(card: int, counts: Sequence[int], taken: Sequence[int]) -> bool:
     """A fast test, exact for :func:`third_card_melds` being non-empty: can ``card`` be
     melded with two cards held before the take?"""
-    jokers = counts[52]
-    old_jokers = jokers - taken[52]
     if card == 52:
         return bool(third_card_melds(card, counts, taken))
     if counts[card] == 0:
         return False
     p = card % 13
     s = card // 13
-    old_suits = 0
-    new_suits = 0
+    old_rank = pool_rank = 0
     for t in range(4):
-        if t != s:
-            k = t * 13 + p
-            if counts[k] > taken[k]:
-                old_suits += 1
-            elif counts[k]:
-                new_suits += 1
-    if old_suits >= 2 or (old_suits == 1 and old_jokers >= 1) or (
-            old_jokers >= 2 and new_suits >= 1):
-        return True
+        k = t * 13 + p
+        n = counts[k]
+        if n:
+            pool_rank |= 1 << t
+            if n > taken[k]:
+                old_rank |= 1 << t
     base = s * 13
-    old = 0
-    pool = 0
+    old_suit = pool_suit = 0
     for q in range(13):
         n = counts[base + q]
         if n:
-            pool |= 1 << q
-            if n > taken[base + q] and q != p:
-                old |= 1 << q
-    if old == 0 and old_jokers < 2:
-        return False
-    if jokers == 0:
-        if pool == FULL:
-            return old.bit_count() >= 2
-        run = 1 << p
-        q = (p - 1) % 13
-        while pool >> q & 1:
-            run |= 1 << q
-            q = (q - 1) % 13
-        q = (p + 1) % 13
-        while pool >> q & 1:
-            run |= 1 << q
-            q = (q + 1) % 13
-        return (run & old).bit_count() >= 2
-    missing = FULL & ~pool
-    for wmask, length in _WINDOW_MASKS[p]:
-        gaps = (wmask & missing).bit_count()
-        if gaps > jokers or gaps * 2 > length:
-            continue
-        if (wmask & old).bit_count() + min(gaps, old_jokers) >= 2:
-            return True
-    return False
+            pool_suit |= 1 << q
+            if n > taken[base + q]:
+                old_suit |= 1 << q
+    return _quick_third(p, s, counts[52], counts[52] - taken[52], old_suit, old_rank,
+                        pool_suit, pool_rank)
 
 
 def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
     """The bank positions from which ``hand`` can take the bank and complete the turn
     (``need``: the opening minimum, 0 with a layout), in order."""
     old_jokers = hand[52]
-    old_suit = [_suit_mask(hand, s * 13) for s in range(4)]
-    old_rank = [_rank_mask(hand, p) for p in range(13)]
+    old_suit = [0, 0, 0, 0]
+    old_rank = [0] * 13
+    for k in range(52):
+        if hand[k]:
+            old_suit[k // 13] |= 1 << (k % 13)
+            old_rank[k % 13] |= 1 << (k // 13)
     pool_suit = old_suit.copy()
     pool_rank = old_rank.copy()
     after = list(hand)
     taken = [0] * 53
     search: HandSearch | None = None
     out: list[int] = []
+    hand_size = sum(hand)
     for i in range(len(bank) - 1, -1, -1):
         card = bank[i]
         after[card] += 1
@@ -574,6 +554,9 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[
             pool_rank[p] |= 1 << s
             if not _quick_third(p, s, after[52], old_jokers, old_suit[s], old_rank[p],
                                 pool_suit[s], pool_rank[p]):
+                continue
+            if need <= 0 and len(bank) - i + hand_size > 13:
+                out.append(i)  # any meld leaves a card to discard
                 continue
         if search is None and need > 0:
             whole = list(hand)
@@ -599,6 +582,20 @@ def _quick_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, ol
     old = old_suit & ~(1 << p)
     if old == 0 and old_jokers < 2:
         return False
+    key = (p, old, pool_suit, min(jokers, 4), min(old_jokers, 2))
+    hit = _THIRD_CACHE.get(key)
+    if hit is None:
+        hit = _THIRD_CACHE[key] = _sequence_third(p, jokers, old_jokers, old, pool_suit)
+    return hit
+
+
+_THIRD_CACHE: dict[tuple[int, int, int, int, int], bool] = {}
+
+
+def _sequence_third(p: int, jokers: int, old_jokers: int, old: int, pool_suit: int) -> bool:
+    """Whether a sequence holds position ``p`` and two old cards (or old jokers)."""
+    if len(_THIRD_CACHE) > 500_000:
+        _THIRD_CACHE.clear()
     if jokers == 0:
         if pool_suit == FULL:
             return old.bit_count() >= 2

@@ -300,18 +300,23 @@ class KunkenDeal:
 
     def _completes_after_meld(self, seat: int, meld: tuple[int, ...],
                               search: solver.HandSearch | None = None) -> bool:
-        hand = self.hands[seat].copy()
-        notold = self.turn_notold.copy()
+        hand = self.hands[seat]
+        notold = self.turn_notold
         pending = self.pending
         if pending and self._meld_is_third(hand, notold, meld):
             pending = False
-        need = self.need - sum(slot_value(s) for s in meld) if self.opening else 0
+        need = self.need - solver.meld_points(meld) if self.opening else 0
+        if not pending and need <= 0:
+            return True  # the caller keeps a card to discard
+        hand = hand.copy()
+        notold = notold.copy()
         for s in meld:
             k = s if s < BARE_JOKER else BARE_JOKER
             hand[k] -= 1
             if notold[k]:
                 notold[k] -= 1
-        return solver.can_complete(hand, notold, self.take_card, need, pending, search)
+        return solver.can_complete(hand, notold, self.take_card, need, pending, search,
+                                   self.hand_sizes[seat] - len(meld))
 
     def _completes_after_removal(self, seat: int, card: int, swap: bool,
                                  search: solver.HandSearch | None = None) -> bool:

@@ -1,0 +1,80 @@
+"""Kunken engine speed: random play-out decisions per second and deals per second (2 and 4
+seats), and the solver's hands per second. Run: ``.venv/bin/python benchmarks/bench_kunken.py``
+(``--seconds N`` per figure, default 5). One core, pure Python."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from konkun.cards import double_deck
+from konkun.kunken import KunkenDeal, KunkenRules
+from konkun.kunken.solver import best_arrangement, max_meld_points, take_options
+
+
+def playouts(seats: int, seconds: float) -> tuple[float, float, float]:
+    """Random legal play-outs (legal_actions, then push a random one) for ``seconds``:
+    (decisions/s, deals/s, mean decisions per deal)."""
+    rules = KunkenRules()
+    rng = random.Random(seats)
+    decisions = deals = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        deal = KunkenDeal.new(rules, seats, deals % seats, rng)
+        while not deal.is_over():
+            deal.push(rng.choice(deal.legal_actions()))
+            decisions += 1
+        deals += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, deals / elapsed, decisions / max(deals, 1)
+
+
+def solver_hands(size: int, seconds: float) -> float:
+    """Random ``size``-card hands solved (the most valuable arrangement) per second."""
+    rng = random.Random(size)
+    pack = [c.index for c in double_deck(4)]
+    hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        counts = [0] * 53
+        for c in rng.sample(pack, size):
+            counts[c] += 1
+        max_meld_points(counts, True)
+        best_arrangement(counts, True)
+        hands += 1
+    return hands / (time.perf_counter() - start)
+
+
+def take_hints(seconds: float) -> float:
+    """Take hints (every bank position checked) for a 13-card hand and a 15-card bank."""
+    rng = random.Random(1)
+    pack = [c.index for c in double_deck(4)]
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        cards = rng.sample(pack, 28)
+        counts = [0] * 53
+        for c in cards[:13]:
+            counts[c] += 1
+        take_options(counts, cards[13:], 50)
+        done += 1
+    return done / (time.perf_counter() - start)
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    for seats in (2, 4):
+        rate, deals, mean = playouts(seats, args.seconds)
+        print(f"random play-outs, {seats} seats: {rate:,.0f} decisions/s, {deals:,.1f} deals/s "
+              f"({mean:,.0f} decisions per deal)")
+    for size in (13, 20):
+        print(f"solver, {size}-card hands: {solver_hands(size, args.seconds):,.0f} hands/s")
+    print(f"take hints (13-card hand, 15-card bank): {take_hints(args.seconds):,.0f} hands/s")
+
+
+if __name__ == "__main__":
+    main()
