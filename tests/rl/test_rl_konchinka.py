@@ -116,7 +116,7 @@ def test_the_tensor_holds_no_hidden_card(seed: int, players: int) -> None:
 def test_the_fast_tensor_is_the_observations_tensor() -> None:
     adapter = KonchinkaAdapter({"variant": "novo"})
     rng = random.Random(8)
-    for _ in range(20):
+    for _ in range(8):
         deal = adapter.new_deal(rng.choice([2, 3, 4]), rng)
         while not deal.is_over():
             for seat in range(deal.num_seats):

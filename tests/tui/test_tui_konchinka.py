@@ -51,15 +51,22 @@ def test_a_whole_deal_is_played_with_keys_only(tmp_path: Path) -> None:
 
 
 def test_the_saved_game_resumes_where_it_stopped(tmp_path: Path) -> None:
-    session = PlaySession.new("konchinka", 3, ["random", "random"], seed="secret words")
-    asyncio.run(_play_one_deal(session, tmp_path / "game.json"))
+    """A save in the middle of the second deal resumes with the same cards, totals, turn
+    and bots."""
+    session = PlaySession.new("konchinka", 3, ["random", "greedy"], seed="secret words")
+    while len(session.match.deal_points) < 1 or len(session.match.deal.observe(0).hand) > 2:
+        if session.human_to_move():
+            session.play(session.legal()[-1])
+        session.run_bots()
+    session.save(tmp_path / "game.json")
     saved = json.loads((tmp_path / "game.json").read_text())
     assert saved["game"] == "konchinka"
     assert saved["record"]["seed"] == "secret words"
     resumed = PlaySession.resume(tmp_path / "game.json")
     assert resumed.match.totals == session.match.totals
     assert resumed.match.deal.observe(0).to_json() == session.match.deal.observe(0).to_json()
-    assert resumed.bots == ["random", "random"]
+    assert resumed.bots == ["random", "greedy"]
+    assert resumed.human_to_move()
 
 
 async def _help_and_typed_move(session: PlaySession) -> tuple[str, str]:
