@@ -9,10 +9,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from konkun.cards import standard_deck
+from konkun.cards import Card, standard_deck
 from konkun.konchinka import (
     CLASSIC,
     NOVO,
+    KonchinkaDeal,
     KonchinkaMatch,
     KonchinkaRules,
     Move,
@@ -123,3 +124,52 @@ def test_random_playout_chooses_uniformly_among_legal_moves() -> None:
     assert set(counts) == set(legal)
     for move in legal:
         assert 0.75 * 300 < counts[move] < 1.25 * 300, (move, counts[move])
+
+
+def _rule_value(card: Card, novo: bool) -> int:
+    rank = int(card.rank or 0)
+    if rank == 14:
+        return 1
+    if novo:
+        return rank
+    return 10 if rank in (10, 12, 13) else rank
+
+
+def _brute_force_moves(deal: KonchinkaDeal) -> set[Move]:
+    """RULES.md's moves by enumerating every subset of the table (small tables only)."""
+    novo = deal.rules.variant == "novo"
+    table = deal.table
+    seat = deal.to_move
+    assert seat is not None
+    result: set[Move] = set()
+    for card in deal.hand(seat):
+        captures = []
+        if not novo and card.rank == 11:
+            if table:
+                captures.append(Move.capture(card, table))
+        else:
+            sums = (13, 14) if novo and card.rank == 13 else (_rule_value(card, novo),)
+            for mask in range(1, 1 << len(table)):
+                chosen = [c for i, c in enumerate(table) if mask >> i & 1]
+                if not novo and any(c.rank == 11 for c in chosen):
+                    continue
+                if sum(_rule_value(c, novo) for c in chosen) in sums:
+                    captures.append(Move.capture(card, chosen))
+        result.update(captures)
+        if not (deal.rules.capture_compulsory and captures):
+            result.add(Move.trail(card))
+    return result
+
+
+@settings(max_examples=25, deadline=None)
+@given(rules=RULES, seats=st.integers(2, 4), seed=st.integers(0, 10**9))
+def test_legal_moves_are_exactly_the_rules_moves(rules: KonchinkaRules, seats: int,
+                                                 seed: int) -> None:
+    rng = random.Random(seed)
+    deal = new_deal(rules, seats, rng.randrange(seats), rng)
+    while not deal.is_over():
+        legal = deal.legal_actions()
+        assert len(legal) == len(set(legal)) == deal.count_moves()
+        if len(deal.table) <= 8:
+            assert set(legal) == _brute_force_moves(deal), deal.kpn()
+        deal.push(rng.choice(legal))
