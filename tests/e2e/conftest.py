@@ -49,7 +49,7 @@ def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Headless chromium (Debian's), or a skip when it is not installed."""
     if not CHROMIUM.exists():
