@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, Static
@@ -31,6 +32,7 @@ HELP = """\
   1-9, a-z       play the move shown with that key
   > or PageDown  next page of moves     < or PageUp  previous page
   :              type a move by its text (e.g. {example})
+  Up / Down      scroll the board
   Ctrl+S         save the game (resume with  konkun play --resume FILE)
   ?  or F1       this help              Ctrl+Q  quit
 
@@ -111,6 +113,8 @@ class GameScreen(Screen[None]):
         Binding("colon", "type_move", "Type move"),
         Binding("greater_than_sign,pagedown", "page(1)", "More moves"),
         Binding("less_than_sign,pageup", "page(-1)", "Prev moves", show=False),
+        Binding("up", "scroll_board(-3)", "Scroll", show=False),
+        Binding("down", "scroll_board(3)", "Scroll", show=False),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
@@ -125,7 +129,9 @@ class GameScreen(Screen[None]):
         yield Header()
         with Horizontal():
             with Vertical(id="left"):
-                yield Static(id="board")
+                board_box = VerticalScroll(Static(id="board"), id="board-box")
+                board_box.can_focus = False  # keys stay with the game (arrows scroll it)
+                yield board_box
                 yield Static(id="moves")
             with Vertical(id="right"):
                 yield Static(id="sheet")
@@ -168,15 +174,13 @@ class GameScreen(Screen[None]):
             return Text("The game is over. Ctrl+S saves it, Ctrl+Q quits.", style="bold")
         if not session.human_to_move():
             return Text("Waiting for the bots...", style="italic")
-        lines = [Text(f"Your move ({count} legal; page {self.page + 1}/{pages}):",
-                      style="bold")]
-        row: list[str] = []
+        title = Text(f"Your move ({count} legal; page {self.page + 1}/{pages}):", style="bold")
+        items = []
         for key, action in zip(MOVE_KEYS, self.page_moves(), strict=False):
-            row.append(f"[{key}] {session.format(action)}")
-        width = 4
-        for i in range(0, len(row), width):
-            lines.append(Text("   ".join(item.ljust(18) for item in row[i:i + width])))
-        return Group(*lines)
+            item = Text(f"[{key}]", style="bold cyan")
+            item.append(" " + session.format(action))
+            items.append(item)
+        return Group(title, Columns(items, padding=(0, 3)))
 
     def on_key(self, event: Key) -> None:
         """A move key plays the move shown with it."""
@@ -194,6 +198,10 @@ class GameScreen(Screen[None]):
         """Show the next or previous page of moves."""
         self.page = max(0, self.page + delta)
         self.refresh_view()
+
+    def action_scroll_board(self, lines: int) -> None:
+        """Scroll the board (when it is taller than the screen)."""
+        self.query_one("#board-box", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_help(self) -> None:
         """Open the help screen."""
@@ -233,8 +241,9 @@ class PlayApp(App[None]):
     CSS = """
     #left { width: 2fr; }
     #right { width: 1fr; }
+    #board-box { height: 1fr; }
     #board { height: auto; padding: 0 1; }
-    #moves { height: auto; padding: 1 1; border-top: solid $accent; }
+    #moves { height: auto; max-height: 60%; padding: 0 1; border-top: solid $accent; }
     #sheet { height: auto; padding: 0 1; }
     #log { height: 1fr; padding: 1 1; border-top: solid $accent; }
     #help { padding: 1 2; background: $panel; border: thick $accent; width: 90%; height: auto; }
