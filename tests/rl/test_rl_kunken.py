@@ -172,3 +172,19 @@ def test_rule_options_reach_the_engine() -> None:
     env.reset(seed=1)
     assert env.adapter.rules.jokers == 2  # type: ignore[attr-defined]
     assert env.action_space("player_0").n == 1 + 106 + 53 + 512 + 2 * 32 * 52 + 64
+
+
+@pytest.mark.parametrize(("name", "players"), [("konkun/Konchinka-v0", 4),
+                                               ("konkun/Kunken-v0", 3)])
+def test_gymnasium_make_builds_the_registered_environments(name: str, players: int) -> None:
+    import gymnasium
+
+    import konkun.rl  # noqa: F401  (registers the environments)
+
+    env = gymnasium.make(name, num_players=players, opponents="greedy", render_mode="ansi")
+    observation, _ = env.reset(seed=5)
+    assert observation["observation"].shape == env.observation_space["observation"].shape
+    legal = np.flatnonzero(observation["action_mask"])
+    _, _, _, _, info = env.step(int(legal[0]))
+    assert "illegal_action" not in info
+    assert isinstance(env.render(), str)
