@@ -230,7 +230,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        return (await lobby().get_table(table_id)).summary()
+        return await lobby().summary(table_id)
 
     @app.post("/api/tables/{table_id}/sit")
     async def sit(table_id: str, request: Request) -> dict[str, Any]:
@@ -371,7 +371,7 @@ async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
         await _refuse(websocket, error, CLOSE_UNAUTHORIZED)
         return
     try:
-        table = await lobby.get_table(table_id)
+        table = await lobby.get_table(table_id, keep=True)
     except ProtocolError as error:
         await _refuse(websocket, error, CLOSE_UNKNOWN_TABLE)
         return

@@ -316,8 +316,10 @@ class Lobby:
             await self._start_if_full(table)
         return table
 
-    async def get_table(self, table_id: str) -> Table:
-        """The table ``table_id`` (finished ones are read back from the database)."""
+    async def get_table(self, table_id: str, keep: bool = False) -> Table:
+        """The table ``table_id``. A finished table is read back from the database and
+        replayed; it stays in memory only with ``keep`` (a connection), until the last
+        connection closes."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -327,16 +329,33 @@ class Lobby:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-            row = await self._db(self.storage.load, table_id)
-            if row is None:
-                raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+            row = await self._load_row(table_id)
             try:
                 table = await self._run(self._rebuild, row)
             except (KonkunError, KeyError) as error:
                 raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
                                     f"loaded: {error}", table_id) from None
-            self.tables[table_id] = table
+            if keep or table.status != "finished":
+                self.tables[table_id] = table
             return table
+
+    async def summary(self, table_id: str) -> dict[str, Any]:
+        """A table's summary; a finished table's straight from the database."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table.summary()
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        row = await self._load_row(table_id)
+        if row.status == "finished":
+            return stored_summary(row)
+        return (await self.get_table(table_id)).summary()
+
+    async def _load_row(self, table_id: str) -> StoredTable:
+        row = await self._db(self.storage.load, table_id)
+        if row is None:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        return row
 
     # -- seats --------------------------------------------------------------------------
 

@@ -246,7 +246,7 @@ function tableRow(s) {
       h("span", { class: `badge ${s.status}` }, t(`status.${s.status}`)),
       h("span", { class: "muted" }, names.join(" · "))),
     s.status === "finished" ? link(`/replay/${s.id}`, t("lobby.replay"))
-      : link(`/t/${s.id}`, free ? t("lobby.join") : t("lobby.watch")));
+      : link(`/t/${s.id}`, free ? t("lobby.join") : t("lobby.enter")));
 }
 
 function lobbyPage() {
