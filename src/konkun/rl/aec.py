@@ -87,6 +87,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._steps = 0
+        self._skip_agent_selection: str | None = None
         self._after_move()
 
     def _after_move(self) -> None:
