@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from konkun.cards import Card
-from konkun.konchinka.moves import Move, sort_cards
+from konkun.konchinka.moves import Move
 from konkun.konchinka.rules import KonchinkaRules
-from konkun.konchinka.state import KonchinkaDeal
+from konkun.konchinka.state import _ORDER, CARDS, KonchinkaDeal, _mask_cards, _move
 
 JSON = dict[str, Any]
 
@@ -63,7 +63,7 @@ class KonchinkaObservation:
     known_in_stock: tuple[Card, ...]
     points: tuple[int, ...] | None
     legal: tuple[Move, ...]
-    _unseen: tuple[Card, ...]
+    _unseen: tuple[int, ...]
     _deal_fields: tuple[Any, ...]
 
     @staticmethod
@@ -74,30 +74,34 @@ class KonchinkaObservation:
 
             raise InvalidPositionError(
                 f"invalid seat {seat!r}: expected 0 to {deal.num_seats - 1}")
-        hands = deal.hands
-        own = tuple(hands[seat]) if seat is not None else ()
-        unseen = sort_cards([c for s, h in enumerate(hands) if s != seat for c in h]
-                            + deal.stock)
-        dealt = deal.stock_at_start - deal.stock_size
+        raw_hands = deal._hands
+        own = tuple(deal.hand(seat)) if seat is not None else ()
+        unseen = sorted([c for s, h in enumerate(raw_hands) if s != seat for c in h]
+                        + deal._stock)
+        dealt = deal._stock_start - len(deal._stock)
         unseen_set = set(unseen)
-        known = tuple(sort_cards(c for c, low in deal.returned_to_stock
-                                 if dealt <= low and c in unseen_set))
-        history = tuple(HistoryEntry(s, m, r) for (s, m), r
-                        in zip(deal.history, deal.redeal_after, strict=True))
+        known = sorted((c for c, low in deal._returned if dealt <= low and c in unseen_set),
+                       key=_ORDER.__getitem__)
+        history = tuple(HistoryEntry(s, _move(c, taken), event == 1)
+                        for s, c, taken, event in deal._history)
         over = deal.is_over()
         legal = tuple(deal.legal_actions()) if seat is not None and deal.to_move == seat \
             else ()
+        free = tuple(c for c in unseen if c not in known)
         return KonchinkaObservation(
             seat_or_none=seat, rules=deal.rules, num_seats=deal.num_seats,
             dealer=deal.dealer, to_move=deal.to_move, hand=own,
-            hand_sizes=tuple(len(h) for h in hands), table=tuple(deal.table),
-            stock_size=deal.stock_size, captured=tuple(tuple(p) for p in deal.piles),
+            hand_sizes=tuple(len(h) for h in raw_hands), table=tuple(deal.table),
+            stock_size=len(deal._stock),
+            captured=tuple(tuple(_mask_cards(m)) for m in deal._piles),
             last_capturer=deal.last_capturer, history=history,
-            final_sweep=tuple(deal.final_sweep), known_in_stock=known,
+            final_sweep=tuple(deal.final_sweep), known_in_stock=tuple(CARDS[c] for c in known),
             points=tuple(deal.points()) if over else None, legal=legal,
-            _unseen=tuple(unseen),
-            _deal_fields=(deal.next_seat, deal._returned, deal.stock_at_start,
-                          deal._swept, tuple(deal._history)))
+            _unseen=free,
+            _deal_fields=(deal._next_seat, deal._returned, deal._stock_start, deal._swept,
+                          tuple(deal._history), tuple(deal._table), deal._poly,
+                          tuple(deal._piles), tuple(known), deal._last, deal._turn,
+                          tuple(raw_hands[seat]) if seat is not None else ()))
 
     @property
     def seat(self) -> int:
@@ -120,25 +124,32 @@ class KonchinkaObservation:
     def sample_deal(self, rng: random.Random) -> KonchinkaDeal:
         """A full deal consistent with this observation: the unseen cards dealt at random
         into the other hands and the stock (cards known to be in the stock stay there)."""
-        known = set(self.known_in_stock)
-        free = [c for c in self._unseen if c not in known]
+        (next_seat, returned, stock_start, swept, history, table, poly, piles, known, last,
+         turn, own) = self._deal_fields
+        free = list(self._unseen)
         rng.shuffle(free)
-        hands: list[list[Card]] = []
+        hands: list[list[int]] = []
         position = 0
-        for s in range(self.num_seats):
+        for s, size in enumerate(self.hand_sizes):
             if s == self.seat_or_none:
-                hands.append(list(self.hand))
+                hands.append(list(own))
             else:
-                size = self.hand_sizes[s]
                 hands.append(free[position:position + size])
                 position += size
-        stock = free[position:] + sorted(known)
-        rng.shuffle(stock)
-        deal = KonchinkaDeal.from_cards(
-            self.rules, dealer=self.dealer, to_move=self.to_move, hands=hands,
-            table=self.table, stock=stock, piles=self.captured,
-            last_capturer=self.last_capturer, over=self.to_move is None)
-        next_seat, returned, stock_start, swept, history = self._deal_fields
+        stock = free[position:]
+        if known:
+            stock += known
+            rng.shuffle(stock)
+        deal = KonchinkaDeal.__new__(KonchinkaDeal)
+        deal._setup(self.rules, self.num_seats, self.dealer)
+        deal._hands = hands
+        deal._in_hands = sum(self.hand_sizes)
+        deal._table = list(table)
+        deal._poly = poly
+        deal._stock = stock
+        deal._piles = list(piles)
+        deal._last = last
+        deal._turn = turn
         deal._next_seat = next_seat
         deal._returned = returned
         deal._stock_start = stock_start

@@ -806,7 +806,12 @@ def _count(poly: int, slot: int, table: bool) -> int:
 
 
 def _mask_cards(mask: int) -> list[Card]:
-    return sort_cards(CARDS[i] for i in range(52) if mask >> i & 1)
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return sort_cards(cards)
 
 
 _ORDER = tuple(card_order(card) for card in CARDS)
