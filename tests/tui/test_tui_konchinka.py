@@ -138,3 +138,37 @@ def test_bots_move_one_at_a_time_with_a_delay() -> None:
     once and the human is to move again."""
     session = PlaySession.new("konchinka", 3, ["random"], seed=4)
     asyncio.run(_with_delay(session))
+
+
+async def _board_and_moves(session: PlaySession) -> tuple[str, str]:
+    app = PlayApp(session, None, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        return _text(app, "#board"), _text(app, "#moves")
+
+
+def test_the_board_never_shows_another_players_hand() -> None:
+    session = PlaySession.new("konchinka", 4, ["random"], seed=13)
+    for _ in range(6):
+        board, _ = asyncio.run(_board_and_moves(session))
+        for seat in range(1, 4):
+            for card in session.match.deal.hand(seat):  # type: ignore[attr-defined]
+                assert card.rank.symbol + card.suit.glyph not in board
+        session.play(session.legal()[0])
+        session.run_bots()
+
+
+def test_a_finished_game_says_who_won_and_takes_no_move() -> None:
+    """The game ends after the deal in which someone reaches 15 with the single highest
+    total; the board names the winner and no move key is offered."""
+    session = PlaySession.new("konchinka", 2, ["greedy"], seed=17)
+    while not session.is_over():
+        if session.human_to_move():
+            session.play(session.legal()[0])
+        session.run_bots()
+    totals = session.match.totals
+    assert max(totals) >= 15 and totals.count(max(totals)) == 1
+    board, moves = asyncio.run(_board_and_moves(session))
+    winner = session.seat_name(session.match.winner() or 0)
+    assert f"Game over: {winner} won." in board
+    assert "game is over" in moves and "[1]" not in moves
