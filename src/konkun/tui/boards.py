@@ -183,7 +183,7 @@ def _kunken_board(session: PlaySession) -> RenderableType:
     lines.append(_line("Bank", bank if obs.bank else Text("(empty)", style="dim")))
     lines.append(_line("Your hand", cards_text(_counts_cards(obs.hand), "(empty)")))
     for duty in obs.obligations():
-        lines.append(_line("You must", Text(duty, style="bold yellow")))
+        lines.append(_line("To do", Text(duty, style="bold yellow")))
     lines.append(_kunken_melds(session, obs))
     lines.append(_kunken_players(session, obs))
     lines.extend(_kunken_results(session))
