@@ -6,7 +6,10 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from konkun.arena import ArenaConfig, run_arena
+from konkun.bots import specs
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "evaluate_agent.py"
 
@@ -19,7 +22,9 @@ def _example() -> ModuleType:
     return module
 
 
-def test_the_example_agent_plays_konchinka_against_greedy_in_the_arena() -> None:
+def test_the_example_agent_plays_konchinka_against_greedy_in_the_arena(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(specs, "_REGISTRY", dict(specs._REGISTRY))  # no trace left behind
     example = _example()
     example.register_agent("rl-example-agent", "konchinka", {})
     config = ArenaConfig("konchinka", ("rl-example-agent", "greedy"), 2, 8, seed=3)
