@@ -17,7 +17,7 @@ why; :meth:`KunkenDeal.push` is the unchecked fast path.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from konkun.cards import Card, double_deck, shuffled
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
@@ -49,6 +49,9 @@ from konkun.kunken.melds import (
     slot_value,
 )
 from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
+
+if TYPE_CHECKING:
+    from konkun.kunken.observation import KunkenObservation
 
 START = "start"
 DRAWN = "drawn"
@@ -240,10 +243,15 @@ class KunkenDeal:
         size = self.hand_sizes[seat]
         done = self.obligations_met()
         search = solver.HandSearch(hand) if not done and self.need > 0 else None
+        third: list[tuple[int, ...]] = []
+        if not done and self.need <= 0 and self.take_card != BARE_JOKER:
+            third = solver.third_card_melds(self.take_card, hand, self.turn_notold)
         out = []
         replace = self.rules.joker_for_held
         for meld in solver.hand_melds(hand, replace):
-            if len(meld) < size and (done or self._completes_after_meld(seat, meld, search)):
+            if len(meld) < size and (
+                    done or (third and self._third_survives(hand, meld, third, size))
+                    or self._completes_after_meld(seat, meld, search)):
                 out.append(Action(MELD, -1, meld))
         if size >= 2:
             cache: dict[int, bool] = {}
@@ -257,8 +265,9 @@ class KunkenDeal:
                     if not done:
                         ok = cache.get(k)
                         if ok is None:
-                            ok = cache[k] = self._completes_after_removal(seat, k, False,
-                                                                          search)
+                            ok = cache[k] = (bool(third) and self._third_survives(
+                                hand, (k,), third, size)) or self._completes_after_removal(
+                                seat, k, False, search)
                         if not ok:
                             continue
                     out.append(Action(LAYOFF, m, (slot,)))
@@ -273,6 +282,44 @@ class KunkenDeal:
         if done:
             out.extend(_DISCARDS[k] for k in range(53) if hand[k])
         return out
+
+    def _third_survives(self, hand: list[int], removed: tuple[int, ...],
+                        third: list[tuple[int, ...]], size: int) -> bool:
+        """A quick sufficient test (no layout minimum pending): after ``removed`` (slots)
+        leaves the hand, one of the ``third`` melds can still be laid, qualifying, with a
+        card left over."""
+        notold = self.turn_notold
+        used: dict[int, int] = {}
+        for s in removed:
+            k = s if s < BARE_JOKER else BARE_JOKER
+            used[k] = used.get(k, 0) + 1
+        left = size - len(removed)
+        card = self.take_card
+        for meld in third:
+            if len(meld) >= left:
+                continue
+            old = 0
+            jokers = 0
+            fits = True
+            for s in meld:
+                if s >= BARE_JOKER:
+                    jokers += 1
+                    continue
+                n = hand[s] - used.get(s, 0)
+                if n <= 0:
+                    fits = False
+                    break
+                if s != card and n > notold[s] - min(notold[s], used.get(s, 0)):
+                    old += 1
+            if not fits:
+                continue
+            j_left = hand[BARE_JOKER] - used.get(BARE_JOKER, 0)
+            if jokers > j_left:
+                continue
+            j_new = notold[BARE_JOKER] - min(notold[BARE_JOKER], used.get(BARE_JOKER, 0))
+            if old + min(jokers, j_left - j_new) >= 2:
+                return True
+        return False
 
     def _swaps(self, seat: int, hand: list[int]) -> list[Action]:
         if not self.layout[seat]:
@@ -622,7 +669,7 @@ class KunkenDeal:
             return Action(LAYOFF, action.number, (OPEN_JOKER + card % 13,))
         return action
 
-    def observe(self, seat: int) -> Any:
+    def observe(self, seat: int) -> KunkenObservation:
         """What ``seat`` knows now (:class:`~konkun.kunken.observation.KunkenObservation`)."""
         from konkun.kunken.observation import KunkenObservation
 
