@@ -94,6 +94,12 @@ _MUL_BY_VALUE = (1, *((1 << (FIELD_BITS * v)) + 1 for v in range(1, MAX_SUM + 1)
 _INV_BY_VALUE = (1, *(sum((-1) ** k << (FIELD_BITS * v * k) for k in range(MAX_SUM // v + 1))
                       for v in range(1, MAX_SUM + 1)))
 _CLASSIC_CODES = tuple((v << 6) | i for i, v in enumerate(CLASSIC_VALUES))
+# Where a played card's capture count sits in the polynomial: its field's shift; 0 for
+# the classic Jack (the whole table), -1 for the novo King (fields 13 and 14).
+_CLASSIC_SHIFTS = tuple(FIELD_BITS * v for v in CLASSIC_VALUES)
+_NOVO_SHIFTS = tuple(-1 if _rank(i) == Rank.KING else FIELD_BITS * v
+                     for i, v in enumerate(NOVO_VALUES))
+_FOLLOWING = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 5)}
 _NOVO_CODES = tuple((v << 6) | i for i, v in enumerate(NOVO_VALUES))
 
 
@@ -557,6 +563,7 @@ class KonchinkaDeal:
         ``trace``, append each move as (card index, bit mask of the taken cards)."""
         rand = rng.random
         slots = self._slots
+        shifts = _NOVO_SHIFTS if self._slots is _NOVO_SLOTS else _CLASSIC_SHIFTS
         codes = self._codes
         hands = self._hands
         piles = self._piles
@@ -569,6 +576,7 @@ class KonchinkaDeal:
         inv = _INV_BY_VALUE
         shift13 = _SHIFT[13]
         shift14 = _SHIFT[14]
+        following = _FOLLOWING[seats]
         table = self._table
         poly = self._poly
         turn = self._turn
@@ -579,11 +587,11 @@ class KonchinkaDeal:
             counts = []
             total = len(hand)
             for card in hand:
-                slot = slots[card]
-                if slot == 15:
+                place = shifts[card]
+                if place > 0:
+                    n = (poly >> place) & field
+                elif place:
                     n = ((poly >> shift13) & field) + (poly >> shift14)
-                elif slot:
-                    n = (poly >> shift[slot]) & field
                 else:
                     n = 1 if table else 0
                 counts.append(n)
@@ -667,9 +675,9 @@ class KonchinkaDeal:
                 if trace is not None:
                     trace.append((card, 0))
             if in_hands:
-                turn = (turn + 1) % seats
+                turn = following[turn]
                 while not hands[turn]:
-                    turn = (turn + 1) % seats
+                    turn = following[turn]
             else:
                 self._table, self._poly, self._last = table, poly, last
                 self._in_hands = 0
