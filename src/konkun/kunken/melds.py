@@ -287,7 +287,7 @@ class TableMeld:
     suit, then jokers. A lay-off or a swap changes the meld in place.
     """
 
-    __slots__ = ("jokers", "kind", "laid_by", "owner", "slots", "suit_or_rank")
+    __slots__ = ("_options", "jokers", "kind", "laid_by", "owner", "slots", "suit_or_rank")
 
     def __init__(self, owner: int, slots: Sequence[int], laid_by: Sequence[int] | None = None,
                  kind: str | None = None) -> None:
@@ -298,6 +298,7 @@ class TableMeld:
         reals = [s for s in self.slots if s < BARE_JOKER]
         self.suit_or_rank = reals[0] // 13 if self.kind == SEQUENCE else reals[0] % 13
         self.jokers = sum(1 for s in self.slots if s >= BARE_JOKER)
+        self._options: list[tuple[int, int]] | None = None
 
     def copy(self) -> TableMeld:
         """An independent copy."""
@@ -308,6 +309,7 @@ class TableMeld:
         m.kind = self.kind
         m.suit_or_rank = self.suit_or_rank
         m.jokers = self.jokers
+        m._options = self._options
         return m
 
     def stands_for(self, index: int) -> int:
@@ -352,7 +354,13 @@ class TableMeld:
         return [card] if card in self.ends() else []
 
     def layoff_options(self) -> list[tuple[int, int]]:
-        """Every (hand card, slot) that can be laid off onto this meld (card 52: a joker)."""
+        """Every (hand card, slot) that can be laid off onto this meld (card 52: a joker);
+        do not modify the list (it is cached until the meld changes)."""
+        if self._options is None:
+            self._options = self._layoff_options()
+        return self._options
+
+    def _layoff_options(self) -> list[tuple[int, int]]:
         n = len(self.slots)
         joker_ok = (self.jokers + 1) * 2 <= n + 1
         out: list[tuple[int, int]] = []
@@ -381,6 +389,7 @@ class TableMeld:
 
     def lay_off(self, slot: int, seat: int) -> None:
         """Add ``slot`` (a valid lay-off) laid by ``seat``."""
+        self._options = None
         if self.kind == SET:
             if slot < BARE_JOKER:
                 pos = sum(1 for s in self.slots if s < BARE_JOKER and s < slot)
@@ -418,6 +427,7 @@ class TableMeld:
     def swap(self, card: int) -> None:
         """Replace the joker ``card`` stands for with ``card`` (a valid swap)."""
         i = self.swap_index(card)
+        self._options = None
         if self.kind == SET:
             by = self.laid_by.pop(i)
             self.slots.pop(i)

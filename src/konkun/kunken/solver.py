@@ -50,6 +50,7 @@ _SET_CACHE: dict[tuple[int, int, int], list[Meld]] = {}
 
 
 _REL_CACHE: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+_POS: tuple[tuple[int, int], ...] = tuple((k % 13, k // 13) for k in range(52))
 
 
 def _relative_sequences(held: int, jokers: int) -> list[tuple[int, ...]]:
@@ -146,12 +147,21 @@ def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
     for a card the hand holds only with ``replace`` (rule option ``joker_for_held``)."""
     jokers = counts[52]
     out: list[Meld] = []
+    rank_masks = [0] * 13
+    suit_masks = [0, 0, 0, 0]
+    for k in range(52):
+        if counts[k]:
+            p, s = _POS[k]
+            rank_masks[p] |= 1 << s
+            suit_masks[s] |= 1 << p
     for p in range(13):
-        suits = _rank_mask(counts, p)
-        if suits.bit_count() >= 2:
+        suits = rank_masks[p]
+        if suits & (suits - 1):
             out.extend(_sets(p, suits, jokers))
     for s in range(4):
-        seqs = _sequences(s, _suit_mask(counts, s * 13), jokers)[0]
+        if not suit_masks[s]:
+            continue
+        seqs = _sequences(s, suit_masks[s], jokers)[0]
         out.extend(seqs)
         if replace and jokers:
             for meld in seqs:
@@ -427,19 +437,19 @@ def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int]) -> 
 
 def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
                  pending: bool, search: HandSearch | None = None,
-                 size: int = -1) -> bool:
+                 size: int = -1, checked: bool = False) -> bool:
     """Whether a take turn can still be completed by laying melds: when ``pending``, a meld
     holding ``card`` with two old cards (:func:`third_card_melds`), melds worth ``need``
     more points in all, and a card left to discard. ``search``: a :class:`HandSearch` built
     for ``counts`` or a hand holding it (reused across calls); ``size``: the number of cards
-    when known."""
+    when known; ``checked``: :func:`third_card_possible` is known to hold."""
     if size < 0:
         size = sum(counts)
     if not pending:
         if need <= 0:
             return size >= 1
         return (search or HandSearch(counts)).reach_from(list(counts), need, True)
-    if not third_card_possible(card, counts, taken):
+    if not checked and not third_card_possible(card, counts, taken):
         return False
     melds = third_card_melds(card, counts, taken)
     if not melds:
@@ -563,7 +573,8 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[
             for c in bank:
                 whole[c] += 1
             search = HandSearch(whole)
-        if can_complete(after, taken, card, need, True, search):
+        if can_complete(after, taken, card, need, True, search, hand_size + len(bank) - i,
+                        card != 52):
             out.append(i)
     out.reverse()
     return out
