@@ -99,6 +99,7 @@ def test_cli_score_json(capsys: pytest.CaptureFixture[str]) -> None:
     ["score", "classic - -/- - - 0"],
     ["moves"],
     ["nonsense"],
+    [],
 ])
 def test_cli_bad_input_exit_two_one_line_nothing_on_stdout(
         capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:

@@ -25,6 +25,7 @@ def register(subparsers: Any) -> None:
     """Add ``konchinka`` and its sub-commands to the ``konkun`` command line."""
     parser = subparsers.add_parser("konchinka", help="Konchinka positions, moves and scores",
                                    description=__doc__.splitlines()[0])
+    parser.set_defaults(handler=_no_command)
     commands = parser.add_subparsers(dest="konchinka_command", metavar="COMMAND",
                                      parser_class=type(parser))
     moves = commands.add_parser("moves", help="every legal move of a KPN position")
@@ -51,6 +52,12 @@ def register(subparsers: Any) -> None:
     play.add_argument("--seed", default="0")
     add_rule_argument(play)
     play.set_defaults(handler=_play)
+
+
+def _no_command(namespace: argparse.Namespace) -> int:
+    from konkun.cli import UsageError
+
+    raise UsageError("konkun konchinka: expected a command: moves, perft, apply, score or play")
 
 
 def load(kpn: str, rule_pairs: list[str] | None) -> KonchinkaDeal:
