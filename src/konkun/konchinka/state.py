@@ -14,9 +14,12 @@ a random source), :func:`deal_from_seed` (the same from a record seed, reproduci
 - a redeal (every hand empty, stock not) and the end-of-deal sweep (to the last
   capturer) happen inside the move that empties the last hand.
 
-Internally cards are their indices (``Card.index``, 0..51); the table is a sorted list of
-codes ``value << 6 | index`` and a key ``sum(1 << 4 * value)`` of its value multiset, so
-the captures of a table are looked up in a shared memo keyed by that multiset.
+Internally cards are their indices (``Card.index``, 0..51), capture piles are bit masks,
+and the table is a sorted list of codes ``value << 6 | index`` together with its counting
+polynomial (see :func:`table_poly`): how many captures each value has is read off that one
+integer, which is what makes :meth:`~KonchinkaDeal.count_moves` and the random playouts
+fast. The captures themselves are listed from a memo keyed by the table's value multiset
+(:func:`captures_for`).
 """
 
 from __future__ import annotations
