@@ -29,11 +29,16 @@ class KunkenRecord:
     num_seats: int
     seed: int | str
     actions: list[str] = field(default_factory=list)
+    first_dealer: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON data."""
-        return {"game": "kunken", "rules": self.rules.to_json(), "num_seats": self.num_seats,
-                "seed": self.seed, "actions": list(self.actions)}
+        """The record as JSON data (``first_dealer`` only when it was imposed)."""
+        data: dict[str, Any] = {"game": "kunken", "rules": self.rules.to_json(),
+                                "num_seats": self.num_seats, "seed": self.seed,
+                                "actions": list(self.actions)}
+        if self.first_dealer is not None:
+            data["first_dealer"] = self.first_dealer
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> KunkenRecord:
@@ -44,8 +49,10 @@ class KunkenRecord:
             seed = data["seed"]
             if isinstance(seed, bool) or not isinstance(seed, int | str):
                 raise InvalidNotationError(f"invalid record seed {seed!r}")
+            first = data.get("first_dealer")
             return cls(KunkenRules.from_json(data.get("rules", {})), int(data["num_seats"]),
-                       seed, [str(a) for a in data.get("actions", [])])
+                       seed, [str(a) for a in data.get("actions", [])],
+                       None if first is None else int(first))
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             if isinstance(error, InvalidNotationError):
                 raise
@@ -61,6 +68,7 @@ class KunkenMatch:
         self.num_seats = num_seats
         self.seed = seed
         self._rng = rng_for_seed(seed)
+        self._imposed_dealer = first_dealer
         if first_dealer is None:
             first_dealer, self.dealer_draw = draw_for_dealer(num_seats, self._rng)
         else:
@@ -73,7 +81,6 @@ class KunkenMatch:
         self._winners: list[int | None] = []
         self._actions: list[str] = []
         self._over = False
-        self._first_dealer_given = first_dealer if not self.dealer_draw else None
 
     @property
     def deal(self) -> KunkenDeal:
@@ -155,7 +162,8 @@ class KunkenMatch:
 
     def record(self) -> KunkenRecord:
         """The replayable record of everything played so far."""
-        return KunkenRecord(self.rules, self.num_seats, self.seed, list(self._actions))
+        return KunkenRecord(self.rules, self.num_seats, self.seed, list(self._actions),
+                            self._imposed_dealer)
 
     def to_json(self, seat: int | None) -> dict[str, Any]:
         """The match as ``seat`` sees it (``None``: a spectator, who sees no hand)."""
@@ -189,7 +197,7 @@ class KunkenMatch:
 
 def replay(record: KunkenRecord) -> KunkenMatch:
     """The match a record describes, with every action replayed (validated)."""
-    match = KunkenMatch(record.rules, record.num_seats, record.seed)
+    match = KunkenMatch(record.rules, record.num_seats, record.seed, record.first_dealer)
     for text in record.actions:
         match.play(text)
     return match

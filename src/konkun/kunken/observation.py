@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from konkun.errors import InvalidPositionError
 from konkun.kunken.actions import Action
 from konkun.kunken.melds import BARE_JOKER, TableMeld, card_text
 from konkun.kunken.rules import KunkenRules
@@ -77,7 +78,7 @@ class KunkenObservation:
     def from_deal(cls, deal: KunkenDeal, seat: int) -> KunkenObservation:
         """The view of ``seat`` of ``deal`` now."""
         if not 0 <= seat < deal.num_seats:
-            raise ValueError(f"invalid seat {seat} for {deal.num_seats} seats")
+            raise InvalidPositionError(f"invalid seat {seat} for {deal.num_seats} seats")
         o = cls.__new__(cls)
         o.rules = deal.rules
         o.seat = seat
