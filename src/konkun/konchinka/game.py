@@ -1,9 +1,11 @@
 """A game of Konchinka to the target: deals in rotation, the score sheet, the settlement
 and the record that replays it (implements :class:`konkun.game.Match`).
 
+>>> import random
+>>> chooser = random.Random(1)
 >>> match = KonchinkaMatch(KonchinkaRules(), 2, seed=7)
 >>> while not match.is_over():
-...     match.play(match.deal.legal_actions()[0])
+...     match.play(chooser.choice(match.legal_actions()))
 >>> replay(KonchinkaRecord.from_json(match.record().to_json())).totals == match.totals
 True
 
