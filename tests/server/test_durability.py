@@ -162,3 +162,17 @@ def test_reading_a_finished_game_does_not_keep_it_in_memory(client: TestClient) 
     assert summary["status"] == "finished"
     assert summary["turn"] > 0
     assert table["id"] not in tables
+
+
+def test_a_table_that_cannot_be_replayed_does_not_stop_the_server(
+        settings: Settings) -> None:
+    with running(settings) as client:
+        table = new_table(client)
+        tokens = [_sit(client, table["id"], s, f"p{s}") for s in range(2)]
+        del tokens
+        storage: Storage = app_of(client).state.lobby.storage
+        storage.append_action(table["id"], 0, 0, "not a card")  # a corrupt record
+    with running(settings) as client:
+        assert client.get("/healthz").status_code == 200
+        assert client.get(f"/api/tables/{table['id']}").json()["code"] == "unknown_table"
+        assert new_table(client)["status"] == "waiting"

@@ -218,8 +218,8 @@ class Lobby:
         for row in stored:
             try:
                 table = await self._run(self._rebuild, row)
-            except (KonkunError, KeyError) as error:
-                log.error("table %s cannot be restored: %s", row.id, error)
+            except Exception as error:  # one broken table must not stop the server
+                log.error("table %s cannot be restored: %r", row.id, error)
                 continue
             self.tables[table.id] = table
             if table.status == "playing" and table.match is not None \
@@ -332,9 +332,10 @@ class Lobby:
             row = await self._load_row(table_id)
             try:
                 table = await self._run(self._rebuild, row)
-            except (KonkunError, KeyError) as error:
+            except Exception as error:
+                log.error("table %s cannot be loaded: %r", table_id, error)
                 raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
-                                    f"loaded: {error}", table_id) from None
+                                    "loaded", table_id) from None
             if keep or table.status != "finished":
                 self.tables[table_id] = table
             return table
