@@ -49,9 +49,19 @@ def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
         server.stop()
 
 
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The browser for one test; every page the test opened is closed after it (so no
+    page keeps polling or reconnecting while later tests run)."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless chromium (Debian's), or a skip when it is not installed."""
+def chromium() -> Iterator[Any]:
+    """Headless chromium (Debian's), or a skip when it is not installed. One per module,
+    so Playwright's event loop is gone before other modules' asyncio tests run."""
     if not CHROMIUM.exists():
         if os.environ.get("KONKUN_REQUIRE_BROWSER") == "1":
             pytest.fail(f"KONKUN_REQUIRE_BROWSER=1 but {CHROMIUM} is missing")

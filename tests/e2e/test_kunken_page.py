@@ -87,9 +87,16 @@ def test_person_takes_the_bank_and_lays_down_an_opening(
     points = [int(x) for x in mine.locator(".meld-pts").all_inner_texts()]
     assert sum(points) >= 50  # the opening minimum
     expect(mine).to_contain_text("opened")
-    page.wait_for_selector("#draw, #bank .card.takeable")  # the bot played; our turn again
+    page.wait_for_selector("#draw")  # the bot played; our turn again
     expect(page.locator("#totals")).to_be_visible()
     shot(page, artifacts, "kunken-04-opened")
+    # a plain turn: draw from the stock (one card more), then discard (one card less)
+    cards = page.locator("#hand .hand .card")
+    held = cards.count()
+    page.click("#draw")
+    expect(cards).to_have_count(held + 1)
+    page.locator("#moves .choice[data-kind=discard]").first.click()
+    expect(cards).to_have_count(held)
     assert_no_page_errors(page)
 
 
