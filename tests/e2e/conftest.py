@@ -66,7 +66,9 @@ def chromium() -> Iterator[Any]:
         if os.environ.get("KONKUN_REQUIRE_BROWSER") == "1":
             pytest.fail(f"KONKUN_REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=20_000)  # busy CI machines: wait for the page, never race it
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM),
