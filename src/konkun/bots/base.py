@@ -70,11 +70,17 @@ class BudgetClock:
         self._deadline = None if budget.seconds is None else self.started + budget.seconds
 
     def tick(self) -> bool:
-        """Count one iteration; return True while the budget allows another one."""
+        """Count one iteration; return True while the budget allows another one. With a
+        time limit, another iteration is allowed only if one more of the average length
+        so far still ends before the deadline, so the limit is kept, not overrun."""
         self.iterations += 1
         if self._limit is not None and self.iterations >= self._limit:
             return False
-        return self._deadline is None or time.perf_counter() < self._deadline
+        if self._deadline is None:
+            return True
+        now = time.perf_counter()
+        average = (now - self.started) / self.iterations
+        return now + average < self._deadline
 
     @property
     def elapsed(self) -> float:

@@ -136,7 +136,7 @@ class IsmctsBot(Generic[A]):
             seat = deal.to_move
             assert seat is not None
             at_root = first
-            legal = root_legal if first else policy.candidates(deal, deal.legal_actions())
+            legal = root_legal if first else policy.tree_actions(deal)
             first = False
             children = node.children
             untried = []

@@ -99,6 +99,20 @@ def hand_value(counts: Sequence[int], values: Sequence[int]) -> int:
     return sum(values[k] * n for k, n in enumerate(counts) if n)
 
 
+SOLVER_LIMIT = 18
+"""Hands larger than this are judged by :func:`quick_meldable`: the exact solver's search
+grows too fast with the hand (a take of a long bank can bring dozens of cards)."""
+
+
+def meld_points_estimate(counts: Sequence[int], values: Sequence[int]) -> int:
+    """The most points the hand can lay keeping a card (the exact solver), or the quick
+    estimate for a hand above :data:`SOLVER_LIMIT` cards."""
+    if sum(counts) > SOLVER_LIMIT:
+        return quick_meldable(counts, values)
+    from konkun.kunken.solver import max_meld_points
+    return max(max_meld_points(counts, True), 0)
+
+
 def _table_fits(card: int, melds: Sequence[Any]) -> bool:
     return any(meld.layoff_slots(card) for meld in melds)
 
@@ -106,8 +120,8 @@ def _table_fits(card: int, melds: Sequence[Any]) -> bool:
 class KunkenGreedy:
     """The greedy Kunken bot (see the module documentation)."""
 
-    def __init__(self, dead_weight: float = 0.2, size_weight: float = 2.0,
-                 keep: int = 3) -> None:
+    def __init__(self, dead_weight: float = 0.2, size_weight: float = 5.0,
+                 keep: int = 8) -> None:
         self.values = _values()
         self.dead_weight = dead_weight
         self.size_weight = size_weight
@@ -139,8 +153,6 @@ class KunkenGreedy:
     # ------------------------------------------------------------------ start
 
     def _start_scores(self, view: Any, legal: Sequence[Any]) -> list[float]:
-        from konkun.kunken.solver import max_meld_points
-
         hand = view.hand
         values = self.values
         scores = []
@@ -151,7 +163,7 @@ class KunkenGreedy:
             after = list(hand)
             for card in view.bank[action.number:]:
                 after[card] += 1
-            laid = max(max_meld_points(after, True), 0)
+            laid = meld_points_estimate(after, values)
             dead = hand_value(after, values) - laid
             brought = len(view.bank) - action.number
             # laying down is what scores: take when the turn can be completed, the take
@@ -173,7 +185,7 @@ class KunkenGreedy:
         hand = view.hand
         size = sum(hand)
         met = not view.pending and view.need <= 0
-        planned = best_arrangement(hand, True)
+        planned = best_arrangement(hand, True) if size <= SOLVER_LIMIT else []
         planned_keys = {tuple(sorted(m)) for m in planned}
         going_out = met and self._going_out_pays(view, planned)
         discards = [a for a in legal if a.kind == "discard"]
@@ -222,8 +234,6 @@ class KunkenGreedy:
     # ------------------------------------------------------------------ discard
 
     def _discard_scores(self, view: Any, legal: Sequence[Any]) -> list[float]:
-        from konkun.kunken.solver import max_meld_points
-
         hand = view.hand
         values = self.values
         following = (view.seat + 1) % view.num_seats
@@ -255,7 +265,7 @@ class KunkenGreedy:
                 continue
             rest = list(hand)
             rest[action.slots[0]] -= 1
-            scores[i] = cheap[i] + max_meld_points(rest)
+            scores[i] = cheap[i] + meld_points_estimate(rest, values)
         return scores
 
 
@@ -263,8 +273,8 @@ def make_greedy_bot(game: str, spec: BotSpec) -> KunkenGreedy:
     """The Kunken ``greedy`` (options ``dead``, ``size``, ``keep``: the weights of dead
     cards and of the number of cards in a take, and the cards kept in hand)."""
     options = check_options(spec, {"dead": "weight of dead cards a take brings (0.2)",
-                                   "size": "weight of the cards a take brings (2)",
-                                   "keep": "cards kept in hand unless going out pays (3)"})
+                                   "size": "weight of the cards a take brings (5)",
+                                   "keep": "cards kept in hand unless going out pays (8)"})
     greedy = KunkenGreedy()
     if "dead" in options:
         greedy.dead_weight = float_param(spec, "dead", options["dead"], minimum=0.0)
@@ -284,6 +294,8 @@ class KunkenPolicy(SearchPolicy[Any]):
     """Turns a play-out covers (per seat) before it evaluates."""
     potential = 0.6
     """The share of the worth of the melds still in hand an evaluation counts."""
+    rollout_takes = False
+    """Whether play-outs take the bank (slow: the engine checks the take)."""
 
     def __init__(self) -> None:
         self.values = _values()
@@ -306,6 +318,25 @@ class KunkenPolicy(SearchPolicy[Any]):
             return None
         return {a: (s - low) / (high - low) for a, s in zip(legal, scores, strict=True)}
 
+    def tree_actions(self, deal: Deal[Any]) -> list[Any]:
+        """Below the root: at the start of a turn, drawing or taking the bank from its top
+        card (the card just discarded); after a draw, every discard; after a take, the
+        cheap rule's step. (The engine's full list checks every take, which is slow.)"""
+        from konkun.kunken.actions import DRAW_ACTION, discard, take
+
+        state: Any = deal
+        if state.phase == DRAW_PHASE:
+            actions = [DRAW_ACTION]
+            if state.bank:
+                top = take(len(state.bank) - 1)
+                if state.is_legal(top):
+                    actions.append(top)
+            return actions
+        if state.phase == DRAWN_PHASE:
+            hand = state.hands[state.to_move]
+            return [discard(k) for k in range(53) if hand[k]]
+        return [self._cheap_action(state, random.Random(0))]
+
     def play_out(self, deal: Deal[Any], rng: random.Random) -> list[float]:
         """A few turns of cheap play, then :meth:`evaluate` (the points, once over)."""
         state: Any = deal
@@ -325,7 +356,7 @@ class KunkenPolicy(SearchPolicy[Any]):
         seat = state.to_move
         hand = state.hands[seat]
         if state.phase == DRAW_PHASE:
-            if state.bank:
+            if self.rollout_takes and state.bank:
                 top = take(len(state.bank) - 1)
                 if state.is_legal(top):
                     return top

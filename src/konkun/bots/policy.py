@@ -43,9 +43,10 @@ class SearchPolicy(Generic[A]):
         the action is visited."""
         return None
 
-    def candidates(self, deal: Deal[A], legal: list[A]) -> list[A]:
-        """The actions the tree considers at this node (default: all of ``legal``)."""
-        return legal
+    def tree_actions(self, deal: Deal[A]) -> list[A]:
+        """The actions the tree considers below the root in a sampled deal (default: every
+        legal action). A game may return a cheaper, smaller set of legal actions."""
+        return deal.legal_actions()
 
     def play_out(self, deal: Deal[A], rng: random.Random) -> list[float]:
         """Play the sampled ``deal`` on (it may be changed) and return each seat's points:
