@@ -117,7 +117,7 @@ def table_poly(values: Iterable[int]) -> int:
 
 Captures = tuple[tuple[int, ...], ...]
 _CAPTURES: dict[int, Captures] = {}
-_CAPTURES_LIMIT = 1 << 18
+_CAPTURES_LIMIT = 1 << 16
 
 
 def table_key(values: Iterable[int]) -> int:
@@ -828,7 +828,7 @@ def _mask_cards(mask: int) -> list[Card]:
 _ORDER = tuple(card_order(card) for card in CARDS)
 MoveKey = tuple[int, int, tuple[int, ...]]
 _MOVES: dict[int, tuple[MoveKey, Move]] = {}
-_MOVES_LIMIT = 1 << 18
+_MOVES_LIMIT = 1 << 16
 
 
 def _cache_move(key: int) -> tuple[MoveKey, Move]:
