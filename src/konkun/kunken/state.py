@@ -243,15 +243,18 @@ class KunkenDeal:
         size = self.hand_sizes[seat]
         done = self.obligations_met()
         search = solver.HandSearch(hand) if not done and self.need > 0 else None
-        third: list[tuple[int, ...]] = []
+        third: list[tuple[frozenset[int], int, int]] = []
         if not done and self.need <= 0 and self.take_card != BARE_JOKER:
-            third = solver.third_card_melds(self.take_card, hand, self.turn_notold)
+            third = self._free_thirds(hand)
         out = []
         replace = self.rules.joker_for_held
+        notold = self.turn_notold
         for meld in solver.hand_melds(hand, replace):
-            if len(meld) < size and (
-                    done or (third and self._third_survives(hand, meld, third, size))
-                    or self._completes_after_meld(seat, meld, search)):
+            if len(meld) >= size:
+                continue
+            if done or (third and (self._meld_is_third(hand, notold, meld)
+                                   or _disjoint_third(meld, third, size, hand[BARE_JOKER]))) \
+                    or self._completes_after_meld(seat, meld, search):
                 out.append(Action(MELD, -1, meld))
         if size >= 2:
             cache: dict[int, bool] = {}
@@ -265,9 +268,9 @@ class KunkenDeal:
                     if not done:
                         ok = cache.get(k)
                         if ok is None:
-                            ok = cache[k] = (bool(third) and self._third_survives(
-                                hand, (k,), third, size)) or self._completes_after_removal(
-                                seat, k, False, search)
+                            ok = cache[k] = (bool(third) and _disjoint_third(
+                                (k,), third, size, hand[BARE_JOKER])) or \
+                                self._completes_after_removal(seat, k, False, search)
                         if not ok:
                             continue
                     out.append(Action(LAYOFF, m, (slot,)))
@@ -283,43 +286,19 @@ class KunkenDeal:
             out.extend(_DISCARDS[k] for k in range(53) if hand[k])
         return out
 
-    def _third_survives(self, hand: list[int], removed: tuple[int, ...],
-                        third: list[tuple[int, ...]], size: int) -> bool:
-        """A quick sufficient test (no layout minimum pending): after ``removed`` (slots)
-        leaves the hand, one of the ``third`` melds can still be laid, qualifying, with a
-        card left over."""
+    def _free_thirds(self, hand: list[int]) -> list[tuple[frozenset[int], int, int]]:
+        """The shortest melds satisfying the third-card rule by their real cards alone, as
+        (real cards, jokers, length), for :func:`_disjoint_third`."""
         notold = self.turn_notold
-        used: dict[int, int] = {}
-        for s in removed:
-            k = s if s < BARE_JOKER else BARE_JOKER
-            used[k] = used.get(k, 0) + 1
-        left = size - len(removed)
         card = self.take_card
-        for meld in third:
-            if len(meld) >= left:
-                continue
-            old = 0
-            jokers = 0
-            fits = True
-            for s in meld:
-                if s >= BARE_JOKER:
-                    jokers += 1
-                    continue
-                n = hand[s] - used.get(s, 0)
-                if n <= 0:
-                    fits = False
-                    break
-                if s != card and n > notold[s] - min(notold[s], used.get(s, 0)):
-                    old += 1
-            if not fits:
-                continue
-            j_left = hand[BARE_JOKER] - used.get(BARE_JOKER, 0)
-            if jokers > j_left:
-                continue
-            j_new = notold[BARE_JOKER] - min(notold[BARE_JOKER], used.get(BARE_JOKER, 0))
-            if old + min(jokers, j_left - j_new) >= 2:
-                return True
-        return False
+        out: list[tuple[frozenset[int], int, int]] = []
+        for meld in solver.third_card_melds(card, hand, notold):
+            reals = [x for x in meld if x < BARE_JOKER]
+            old = sum(1 for x in reals if x != card and hand[x] > notold[x])
+            if old >= 2:
+                out.append((frozenset(reals), len(meld) - len(reals), len(meld)))
+        out.sort(key=lambda t: t[2])
+        return out[:4]
 
     def _swaps(self, seat: int, hand: list[int]) -> list[Action]:
         if not self.layout[seat]:
@@ -720,6 +699,25 @@ class KunkenDeal:
     def summary(self) -> str:
         """A one-line description of the position (for error messages)."""
         return repr(self)
+
+
+def _disjoint_third(removed: tuple[int, ...], thirds: list[tuple[frozenset[int], int, int]],
+                    size: int, jokers: int) -> bool:
+    """A quick sufficient test that the taken card can still be melded after ``removed``
+    (slots) leaves the hand: a third-card meld shares no card with it, the jokers suffice
+    and a card is left over."""
+    used_jokers = 0
+    cards = set()
+    for s in removed:
+        if s >= BARE_JOKER:
+            used_jokers += 1
+        else:
+            cards.add(s)
+    left = size - len(removed)
+    for reals, need_jokers, length in thirds:
+        if length < left and used_jokers + need_jokers <= jokers and reals.isdisjoint(cards):
+            return True
+    return False
 
 
 def _slot_texts(slots: tuple[int, ...]) -> list[str]:
