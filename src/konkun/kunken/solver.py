@@ -449,7 +449,7 @@ def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: i
         if need <= 0:
             return size >= 1
         return (search or HandSearch(counts)).reach_from(list(counts), need, True)
-    if counts[card] == 0 or not checked and not third_card_possible(card, counts, taken):
+    if counts[card] == 0 or (not checked and not third_card_possible(card, counts, taken)):
         return False
     melds = third_card_melds(card, counts, taken)
     if not melds:
