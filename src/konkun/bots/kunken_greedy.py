@@ -292,8 +292,10 @@ class KunkenPolicy(SearchPolicy[Any]):
 
     turns = 2
     """Turns a play-out covers (per seat) before it evaluates."""
-    potential = 0.6
+    potential = 0.7
     """The share of the worth of the melds still in hand an evaluation counts."""
+    dead = 0.3
+    """The share of the worth of the other cards in hand an evaluation subtracts."""
     rollout_takes = False
     """Whether play-outs take the bank (slow: the engine checks the take)."""
 
@@ -396,9 +398,21 @@ class KunkenPolicy(SearchPolicy[Any]):
         return discard(best_card)
 
     def evaluate(self, deal: Deal[Any]) -> list[float]:
-        """Each seat: points laid minus its hand, plus a share of the melds in hand."""
+        """Each seat: the points it has laid, plus :attr:`potential` of the melds in its
+        hand, minus :attr:`dead` of its other cards (the deal goes on: cards in hand count
+        against a seat only at its end, and a full hand takes the bank again)."""
         state: Any = deal
-        points = deal.points()
         values = self.values
-        return [points[s] + self.potential * quick_meldable(state.hands[s], values)
-                for s in range(state.num_seats)]
+        scores = []
+        for seat in range(state.num_seats):
+            hand = state.hands[seat]
+            melded = quick_meldable(hand, values)
+            dead = hand_value(hand, values) - melded
+            scores.append(self._laid(state, seat) + self.potential * melded - self.dead * dead)
+        return scores
+
+    @staticmethod
+    def _laid(state: Any, seat: int) -> int:
+        from konkun.kunken.melds import slot_value
+        return sum(slot_value(slot) for meld in state.melds
+                   for slot, by in zip(meld.slots, meld.laid_by, strict=True) if by == seat)
