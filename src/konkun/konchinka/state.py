@@ -902,17 +902,15 @@ def deal_from_deck(rules: KonchinkaRules, num_seats: int, dealer: int,
 
 def _deal_indices(rules: KonchinkaRules, num_seats: int, dealer: int, cards: list[int],
                   rng: random.Random) -> KonchinkaDeal:
+    # round r gives cards r*(n+1) .. r*(n+1)+n-1 to the seats from the dealer's left, and
+    # card r*(n+1)+n to the table
+    step = num_seats + 1
+    end = TABLE_SIZE * step
     hands: list[list[int]] = [[] for _ in range(num_seats)]
-    order = [hands[(dealer + k) % num_seats] for k in range(1, num_seats + 1)]
-    table: list[int] = []
-    position = 0
-    for _ in range(TABLE_SIZE):
-        for hand in order:
-            hand.append(cards[position])
-            position += 1
-        table.append(cards[position])
-        position += 1
-    stock = cards[:position - 1:-1]  # next card to deal last
+    for k in range(num_seats):
+        hands[(dealer + 1 + k) % num_seats] = cards[k:end:step]
+    table = cards[num_seats:end:step]
+    stock = cards[:end - 1:-1]  # next card to deal last
     ranks = {c % 13 for c in table}
     returned: tuple[tuple[int, int], ...] = ()
     if len(ranks) < TABLE_SIZE or (rules.table_excludes_jacks and _JACK_RANK in ranks):
