@@ -18,8 +18,10 @@ fields in range, and a position that can occur in play:
 - when every hand is empty the stock is empty too (a redeal happens inside the move);
 - the stock holds a multiple of ``4 * seats`` cards (it is dealt out in redeals of 4);
 - when every hand and the stock are empty, the table is empty unless nobody captured
-  (the end-of-deal sweep happens inside the last move); the deal is then over;
-- the last capturer's pile is not empty, and with no last capture every pile is empty.
+  (the end-of-deal sweep happens inside the last move); the deal is then over.
+
+The piles and the last capture are not checked against each other (a position written by
+hand for ``score`` may leave the last capture as ``-``).
 
 A finished deal is written with the seat that would move next in rotation.
 Written lists (table, hands, piles) are in the canonical card order (rank high to low,
@@ -135,14 +137,6 @@ def _check_play(text: str, hands: list[list[Card]], stock: list[Card], table: li
                 piles: list[list[Card]], to_move: int, last: int | None) -> bool:
     """Check that the position can occur in play; return whether the deal is over."""
     seats = len(hands)
-    if last is None and any(piles):
-        holder = next(i for i, p in enumerate(piles) if p)
-        raise InvalidPositionError(
-            f"invalid KPN {text!r}: seat {holder} has captured cards but no last capture "
-            "is given")
-    if last is not None and not piles[last]:
-        raise InvalidPositionError(
-            f"invalid KPN {text!r}: seat {last} made the last capture but its pile is empty")
     if len(stock) % (HAND_SIZE * seats):
         raise InvalidPositionError(
             f"invalid KPN {text!r}: a stock of {len(stock)} cards cannot be dealt out in "
