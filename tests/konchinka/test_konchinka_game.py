@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -149,3 +150,19 @@ def test_match_json_hides_the_seed_until_the_end() -> None:
     assert match.to_json(seat)["seed"] is None
     assert match.to_json(seat)["deal"]["legal"] == [m.text() for m in match.legal_actions()]
     assert match.to_json(1 - seat)["deal"]["legal"] == []
+
+
+@pytest.mark.parametrize("seed", [5, "live secret"])
+def test_match_pickles_and_goes_on_identically(seed: int | str) -> None:
+    match = KonchinkaMatch(CLASSIC, 3, seed)
+    chooser = random.Random(3)
+    for _ in range(40):
+        match.play(chooser.choice(match.legal_actions()))
+    clone = pickle.loads(pickle.dumps(match))
+    for _ in range(200):
+        if match.is_over():
+            break
+        move = chooser.choice(match.legal_actions())
+        match.play(move)
+        clone.play(move)
+    assert clone.to_json(0) == match.to_json(0)
