@@ -628,3 +628,61 @@ def _sequence_third(p: int, jokers: int, old_jokers: int, old: int, pool_suit: i
         if (wmask & old).bit_count() + min(gaps, old_jokers) >= 2:
             return True
     return False
+
+
+def _arrangement_for(work: list[int], need: int, leave: bool,
+                     search: HandSearch) -> list[Meld] | None:
+    """Melds from ``work`` worth ``need`` (keeping a card when ``leave``), or ``None``."""
+    if not search.reach_from(work, need, leave):
+        return None
+    out: list[Meld] = []
+    k = 0
+    removed: list[int] = []
+    while need > 0:
+        while work[k] == 0:
+            k += 1
+        for meld in melds_with(k, work):
+            low, reals, used, points = _info(meld)
+            if low != k or used > work[52]:
+                continue
+            for c in reals:
+                work[c] -= 1
+            work[52] -= used
+            if search.reach_from(work, need - points, leave):
+                out.append(meld)
+                removed.extend(reals)
+                removed.extend([52] * used)
+                need -= points
+                break
+            work[52] += used
+            for c in reals:
+                work[c] += 1
+        else:
+            work[k] -= 1
+            removed.append(k)
+            leave = False
+    for c in removed:
+        work[c] += 1
+    return out
+
+
+def completion_witness(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
+                       pending: bool, search: HandSearch) -> list[Meld] | None:
+    """Melds completing a take turn (see :func:`can_complete`), the first holding the taken
+    card when ``pending``; ``None`` when there are none. ``search`` covers ``counts``."""
+    work = list(counts)
+    size = sum(work)
+    if not pending:
+        return _arrangement_for(work, need, True, search) if need > 0 else []
+    for meld in third_card_melds(card, work, taken):
+        if len(meld) >= size:
+            continue
+        for s in meld:
+            work[s if s < 52 else 52] -= 1
+        rest = need - meld_points(meld)
+        found = [] if rest <= 0 else _arrangement_for(work, rest, True, search)
+        for s in meld:
+            work[s if s < 52 else 52] += 1
+        if found is not None:
+            return [meld, *found]
+    return None

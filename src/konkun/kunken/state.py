@@ -246,6 +246,10 @@ class KunkenDeal:
         third: list[tuple[frozenset[int], int, int]] = []
         if not done and self.need <= 0 and self.take_card != BARE_JOKER:
             third = self._free_thirds(hand)
+        witness: list[tuple[int, ...]] | None = None
+        if search is not None and self.take_card != BARE_JOKER:
+            witness = solver.completion_witness(hand, self.turn_notold, self.take_card,
+                                                self.need, self.pending, search)
         out = []
         replace = self.rules.joker_for_held
         notold = self.turn_notold
@@ -254,6 +258,7 @@ class KunkenDeal:
                 continue
             if done or (third and (self._meld_is_third(hand, notold, meld)
                                    or _disjoint_third(meld, third, size, hand[BARE_JOKER]))) \
+                    or (witness and self._witness_survives(hand, meld, witness, size)) \
                     or self._completes_after_meld(seat, meld, search):
                 out.append(Action(MELD, -1, meld))
         if size >= 2:
@@ -285,6 +290,34 @@ class KunkenDeal:
         if done:
             out.extend(_DISCARDS[k] for k in range(53) if hand[k])
         return out
+
+    def _witness_survives(self, hand: list[int], meld: tuple[int, ...],
+                          witness: list[tuple[int, ...]], size: int) -> bool:
+        """A quick sufficient test: after ``meld`` is laid, the melds of ``witness`` (a
+        completion of the turn) other than ``meld`` itself can all still be laid."""
+        rest = list(witness)
+        if meld in rest:
+            rest.remove(meld)
+        elif self.pending:
+            c_meld = witness[0]
+            c_jokers = sum(1 for x in c_meld if x >= BARE_JOKER)
+            m_jokers = sum(1 for x in meld if x >= BARE_JOKER)
+            if c_jokers and m_jokers:
+                return False  # the taken card's meld may lean on old jokers
+        use = [0] * 53
+        total = len(meld)
+        for m in rest:
+            total += len(m)
+            for x in m:
+                use[x if x < BARE_JOKER else BARE_JOKER] += 1
+        if total >= size:
+            return False
+        for x in meld:
+            k = x if x < BARE_JOKER else BARE_JOKER
+            use[k] += 1
+            if use[k] > hand[k]:
+                return False
+        return True
 
     def _free_thirds(self, hand: list[int]) -> list[tuple[frozenset[int], int, int]]:
         """The shortest melds satisfying the third-card rule by their real cards alone, as
