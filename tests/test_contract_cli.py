@@ -96,6 +96,22 @@ def test_konchinka_perft_prints_the_count_alone_on_the_last_line(depth: int) -> 
     assert result.stdout.splitlines()[-1] == str(bf.perft(bf.parse_kpn(EXAMPLE), depth))
 
 
+FINISHED = "classic - -/- - 2cTdAcKc5h/3c4c9s 0 1 0"
+"""A finished two-seat deal: empty hands, stock and table."""
+
+
+@pytest.mark.parametrize(("depth", "count"), [(0, 1), (1, 0), (2, 0)])
+def test_konchinka_finished_deal_has_no_moves(depth: int, count: int) -> None:
+    result = konkun("konchinka", "perft", FINISHED, str(depth))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[-1] == str(count)
+
+
+def test_konchinka_moves_of_a_finished_deal_is_empty() -> None:
+    result = konkun("konchinka", "moves", FINISHED)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
 def test_konchinka_apply_prints_the_kpn_after_the_moves() -> None:
     result = konkun("konchinka", "apply", EXAMPLE, "Qh:7hAs2c", "8d")
     assert (result.returncode, result.stderr) == (0, "")
