@@ -286,9 +286,9 @@ def make_greedy_bot(game: str, spec: BotSpec) -> KunkenGreedy:
 
 
 class KunkenPolicy(SearchPolicy[Any]):
-    """Search knowledge for Kunken: the greedy bot lays melds and lay-offs after a take
-    without search (:meth:`decide`); play-outs of a few turns with cheap rules; then
-    :meth:`evaluate`."""
+    """Search knowledge for Kunken: the search chooses the discard after a draw; the
+    greedy bot decides the start of a turn and what to lay after a take, without search
+    (:meth:`decide`); play-outs of a few turns with cheap rules; then :meth:`evaluate`."""
 
     turns = 2
     """Turns a play-out covers (per seat) before it evaluates."""
@@ -296,6 +296,11 @@ class KunkenPolicy(SearchPolicy[Any]):
     """The share of the worth of the melds still in hand an evaluation counts."""
     dead = 0.3
     """The share of the worth of the other cards in hand an evaluation subtracts."""
+    search_phases: tuple[str, ...] = (DRAWN_PHASE,)
+    """The phases of a turn whose decisions are searched: the discard after a draw (the
+    most frequent decision, and the one the opponent's next take answers); whether to
+    take the bank and what to lay down are left to the greedy rules, which did better
+    than short searches in our trials."""
     rollout_takes = False
     """Whether play-outs take the bank (slow: the engine checks the take)."""
 
@@ -308,6 +313,8 @@ class KunkenPolicy(SearchPolicy[Any]):
         """After a take, the greedy laying of melds and lay-offs (no search)."""
         view: Any = observation
         if view.phase == TAKEN_PHASE and any(a.kind != "discard" for a in legal):
+            return self.greedy.choose(observation, legal, rng, Budget())
+        if view.phase not in self.search_phases:
             return self.greedy.choose(observation, legal, rng, Budget())
         return None
 
