@@ -58,6 +58,7 @@ def pair_figures(report: ArenaReport) -> dict[str, Any]:
         "wins": [first.wins, second.wins], "games": [first.games, second.games],
         "iterations_per_second": first.iterations_per_second,
         "seconds_per_move": first.think_seconds / first.moves if first.moves else None,
+        "longest_move_seconds": first.longest_think,
     }
 
 
@@ -125,7 +126,8 @@ def main() -> int:
             for name, data in figures[game].items():
                 if isinstance(data, dict) and data.get("iterations_per_second"):
                     log(f"{game} {name}: ISMCTS {data['iterations_per_second']:,.0f} "
-                        f"iterations/s, {data['seconds_per_move']:.3f} s per move")
+                        f"iterations/s, {data['seconds_per_move']:.3f} s per move on average,"
+                        f" longest {data['longest_move_seconds']:.3f} s")
     for name, ok in checks:
         log(f"{verdict(ok)}  {name}")
     log(f"wall time {wall:.0f} s ({wall / 60:.1f} min)")

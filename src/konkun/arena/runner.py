@@ -78,6 +78,7 @@ class SearchStats:
     searches: int = 0
     moves: int = 0
     think_seconds: float = 0.0
+    longest_think: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,7 @@ class _Tally:
         self.searches = [0] * entries
         self.moves = [0] * entries
         self.think = [0.0] * entries
+        self.longest = [0.0] * entries
 
     def add_bot(self, entry: int, bot: Any) -> None:
         self.iterations[entry] += int(getattr(bot, "total_iterations", 0))
@@ -110,7 +112,7 @@ class _Tally:
     def stats(self) -> tuple[SearchStats, ...]:
         return tuple(SearchStats(*values) for values in zip(
             self.iterations, self.seconds, self.searches, self.moves, self.think,
-            strict=True))
+            self.longest, strict=True))
 
 
 def _strict_winner(points: Sequence[int]) -> int | None:
@@ -128,7 +130,9 @@ def _agents(job: Job, seating: tuple[int, ...], game_number: int) -> list[Agent[
 def _act(agent: Agent[Any], deal: Any, entry: int, tally: _Tally) -> Any:
     start = time.perf_counter()
     action = agent.act(deal)
-    tally.think[entry] += time.perf_counter() - start
+    spent = time.perf_counter() - start
+    tally.think[entry] += spent
+    tally.longest[entry] = max(tally.longest[entry], spent)
     tally.moves[entry] += 1
     return action
 

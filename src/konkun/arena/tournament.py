@@ -99,6 +99,7 @@ class BotSummary:
     think_seconds: float
     iterations: int
     search_seconds: float
+    longest_think: float = 0.0
 
     @property
     def win_rate(self) -> float:
@@ -118,6 +119,7 @@ class BotSummary:
                 "points_ci": [self.points.low, self.points.high], "elo": self.elo,
                 "moves": self.moves, "seconds_per_move":
                     self.think_seconds / self.moves if self.moves else None,
+                "longest_move_seconds": self.longest_think,
                 "iterations_per_second": self.iterations_per_second}
 
 
@@ -179,7 +181,7 @@ class ArenaReport:
         summaries = []
         for entry, name in enumerate(names):
             games = wins = moves = iterations = 0
-            think = search = 0.0
+            think = search = longest = 0.0
             per_set: list[float] = []
             for result in self.results:
                 mine = [(g, g.seating.index(entry)) for g in result.games if entry in g.seating]
@@ -192,10 +194,11 @@ class ArenaReport:
                 think += stats.think_seconds
                 iterations += stats.iterations
                 search += stats.seconds
+                longest = max(longest, stats.longest_think)
             low, high = wilson_interval(wins, games)
             summaries.append(BotSummary(name, self.config.specs[entry], games, wins, low, high,
                                         mean_interval(per_set), elo[entry], moves, think,
-                                        iterations, search))
+                                        iterations, search, longest))
         return summaries
 
     def _set_scores(self, result: JobResult, entry: int) -> float:
@@ -282,7 +285,8 @@ class ArenaReport:
             speed = bot.iterations_per_second
             if speed is not None and bot.moves:
                 lines.append(f"search: {bot.name}: {speed:,.0f} iterations/s, "
-                             f"{bot.think_seconds / bot.moves:.3f} s per move")
+                             f"{bot.think_seconds / bot.moves:.3f} s per move on average, "
+                             f"longest {bot.longest_think:.3f} s")
         return "\n".join(lines)
 
 
