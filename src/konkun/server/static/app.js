@@ -83,15 +83,19 @@ function renderTopbar() {
 
 // ---------------------------------------------------------------- name form
 
+let nameDraft = null; // what was typed, kept across redraws
+
 function nameForm(onDone) {
   const input = h("input", { id: "nickname", name: "nickname", maxlength: 24, required: true,
-    autocomplete: "nickname", value: identity()?.nickname || "" });
+    autocomplete: "nickname", value: nameDraft ?? identity()?.nickname ?? "",
+    oninput: (ev) => { nameDraft = ev.target.value; } });
   const form = h("form", { class: "name-form", onsubmit: async (ev) => {
     ev.preventDefault();
     const name = input.value.trim();
     if (!name) return;
     try {
       await loginGuest(name);
+      nameDraft = null;
       renderTopbar();
       onDone?.();
     } catch (err) {
@@ -130,32 +134,37 @@ const FALLBACK_CATALOG = {
   ],
 };
 
-function ruleInput(name, def) {
+function ruleInput(name, def, values) {
   const id = `rule-${name}`;
+  const keep = (ev) => {
+    values[name] = ev.target.type === "checkbox" ? String(ev.target.checked) : ev.target.value;
+  };
+  const cur = values[name] ?? def;
   const label = t(`rule.${name}`) === `rule.${name}` ? name : t(`rule.${name}`);
   let input;
   if (def === "true" || def === "false") {
-    input = h("input", { type: "checkbox", id, name, checked: def === "true",
-      dataset: { def, kind: "bool" } });
+    input = h("input", { type: "checkbox", id, name, checked: cur === "true",
+      dataset: { def, kind: "bool" }, onchange: keep });
     return h("label", { class: "rule check" }, input, " ", label);
   }
   if (RULE_CHOICES[name]) {
     const choices = RULE_CHOICES[name].includes(def) ? RULE_CHOICES[name]
       : [def, ...RULE_CHOICES[name]];
-    input = h("select", { id, name, dataset: { def } }, choices.map((c) =>
-      h("option", { value: c, selected: c === def }, t(`rule.${c}`) === `rule.${c}` ? c
+    input = h("select", { id, name, dataset: { def }, onchange: keep }, choices.map((c) =>
+      h("option", { value: c, selected: c === cur }, t(`rule.${c}`) === `rule.${c}` ? c
         : t(`rule.${c}`))));
   } else if (/^\d+$/.test(def)) {
-    input = h("input", { type: "number", id, name, min: 0, value: def, dataset: { def } });
+    input = h("input", { type: "number", id, name, min: 0, value: cur, dataset: { def },
+      oninput: keep });
   } else {
-    input = h("input", { type: "text", id, name, value: def, dataset: { def } });
+    input = h("input", { type: "text", id, name, value: cur, dataset: { def }, oninput: keep });
   }
   return h("label", { class: "rule", for: id }, h("span", {}, label), input);
 }
 
 function createForm(catalog, bots, rerender) {
   const state = page.form || (page.form = { game: "konchinka", variant: "classic", seats: 2,
-    who: {} });
+    who: {}, rules: {}, rulesOpen: false });
   const entry = catalog.games.find((g) => g.game === state.game) || catalog.games[0];
   const seatsOptions = [];
   for (let n = entry.min_seats; n <= entry.max_seats; n++) seatsOptions.push(n);
@@ -199,7 +208,8 @@ function createForm(catalog, bots, rerender) {
   }
 
   const rulesBox = h("div", { class: "rules-grid" },
-    Object.entries(entry.rules || {}).map(([name, def]) => ruleInput(name, String(def))));
+    Object.entries(entry.rules || {}).map(([name, def]) => ruleInput(name, String(def),
+      state.rules[state.game] || (state.rules[state.game] = {}))));
 
   const form = h("form", { class: "panel create", id: "create-form", onsubmit: async (ev) => {
     ev.preventDefault();
@@ -231,7 +241,8 @@ function createForm(catalog, bots, rerender) {
   h("h2", {}, t("lobby.create")), gamePick,
   h("div", { class: "row" }, variant, seats),
   h("ol", { class: "seat-list" }, seatRows),
-  rulesBox.childNodes.length ? h("details", { class: "rules" },
+  rulesBox.childNodes.length ? h("details", { class: "rules", open: state.rulesOpen,
+    ontoggle: (ev) => { state.rulesOpen = ev.target.open; } },
     h("summary", {}, t("lobby.rules")), rulesBox) : null,
   h("button", { type: "submit", class: "primary big", id: "create" }, t("lobby.createSit")));
   return form;

@@ -255,8 +255,8 @@ export function render(container, ctx) {
         h("span", {}, t("r.draw"))) : cardElement("back", { lang, size: "small" }),
         h("span", {}, `${t("table.stock")}: ${first(d, "stock_size") ?? 0}`)),
       h("div", { class: "bank-wrap" },
-        h("h2", {}, t("r.bank"), takes.size ? h("span", { class: "muted small" },
-          ` — ${t("r.takeHelp")}`) : null),
+        h("h2", {}, t("r.bank")),
+        takes.size ? h("p", { class: "help" }, t("r.takeHelp")) : null,
         h("div", { class: "bank", id: "bank" }, bank.length ? bank.map((c, i) => {
           const action = takes.get(i);
           return cardElement(c, { lang, extraClass: `${action ? "takeable" : ""} ${
