@@ -149,9 +149,12 @@ def test_konchinka_score_of_a_finished_deal_is_json_per_seat() -> None:
     (["moves", EXAMPLE, "--rule", "no_such_option=1"], ["no_such_option"]),
     (["moves", EXAMPLE, "--rule", "capture_compulsory=maybe"], ["maybe"]),
     (["score", EXAMPLE], [EXAMPLE, "finished", "over", "not"]),
+    (["apply", EXAMPLE, "Qh", "--rule", "capture_compulsory=true"], ["Qh"]),
+    (["apply", FINISHED, "2c"], ["2c"]),
 ], ids=["seven-fields", "bad-card", "bad-variant", "card-twice", "seat-out-of-range",
         "five-seats", "card-not-in-hand", "capture-not-adding-up", "malformed-move",
-        "depth-not-a-number", "unknown-rule", "bad-rule-value", "score-unfinished"])
+        "depth-not-a-number", "unknown-rule", "bad-rule-value", "score-unfinished",
+        "compulsory-capture-trailed", "move-after-the-end"])
 def test_konchinka_bad_input_exits_2_with_one_line_naming_it(args: list[str],
                                                              named: list[str]) -> None:
     assert_bad_input(konkun("konchinka", *args), *named)
