@@ -333,3 +333,43 @@ def test_random_whole_deals_match_oracle_move_by_move(
     status, out, err = run_cli("konchinka", "score", deal.kpn())
     assert (status, err) == (0, "")
     assert json.loads(out)["seats"] == [dataclasses.asdict(s) for s in bf.score(position)]
+
+
+# --- the oracle itself on the rules' own examples ---------------------------------------------
+
+RULE_EXAMPLES = [
+    # (rule, KPN, moves of the seat to move, as texts)
+    ("source example: a Queen takes the Queen or A+7+2 (both worth 10)",
+     "classic As7h2cQd Qh/4c - -/- 0 1 -", {"Qh", "Qh:Qd", "Qh:As7h2c"}),
+    ("classic King takes a King, a Queen, a Ten or A+7+2",
+     "classic KdQsTcAs7h2c Kh/4c - -/- 0 1 -",
+     {"Kh", "Kh:Kd", "Kh:Qs", "Kh:Tc", "Kh:As7h2c"}),
+    ("classic Jack takes the whole table, a Jack on it too",
+     "classic Jd5c9h Jc/4c - -/- 0 1 -", {"Jc", "Jc:Jd5c9h"}),
+    ("classic other cards never take a Jack", "classic Jd5c Ts/4c - -/- 0 1 -", {"Ts"}),
+    ("novo King takes 13 or 14", "novo KdTc4h8s6d Kh/4c - -/- 0 1 -",
+     {"Kh", "Kh:Kd", "Kh:Tc4h", "Kh:8s6d"}),
+    ("novo Jack is an 11", "novo Jd9c2h5s6d Jc/4c - -/- 0 1 -",
+     {"Jc", "Jc:Jd", "Jc:9c2h", "Jc:5s6d"}),
+    ("empty table: only trails", "novo - Kh9c/4c - -/- 0 1 -", {"Kh", "9c"}),
+]
+
+
+@pytest.mark.parametrize(("rule", "kpn", "expected"), RULE_EXAMPLES,
+                         ids=[r[0] for r in RULE_EXAMPLES])
+def test_oracle_and_engine_give_the_rules_examples(rule: str, kpn: str,
+                                                   expected: set[str]) -> None:
+    want = {bf.Move.parse(t) for t in expected}
+    assert oracle_moves(bf.parse_kpn(kpn), False) == want, rule
+    assert engine_moves(konchinka.parse_kpn(kpn)) == want, rule
+
+
+def test_redeal_deals_from_the_seat_left_of_the_dealer_stock_first_card_first() -> None:
+    kpn = "classic 4h -/3d 6c7c8h9dKdQd2s5s 8d8s/KcKs 1 1 0"  # dealer 1 plays the last card
+    position = bf.apply_move(bf.parse_kpn(kpn), bf.Move.parse("3d"))
+    assert position.hands == (frozenset({"6c", "8h", "Kd", "2s"}),
+                              frozenset({"7c", "9d", "Qd", "5s"}))
+    assert position.to_move == 0 and position.stock == ()
+    deal = konchinka.parse_kpn(kpn)
+    deal.play(deal.parse_action("3d"))
+    assert not same_position(deal.kpn(), position)
