@@ -338,7 +338,7 @@ function seatsPanel(table, you, onSit) {
 }
 
 function tablePage(tableId) {
-  const state = { msg: null, conn: "connecting", retryIn: 0, ui: {} };
+  const state = { msg: null, conn: "connecting", retryAt: 0, ui: {} };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -347,7 +347,8 @@ function tablePage(tableId) {
     statusLine.className = `conn ${state.conn}`;
     body.classList.toggle("offline", state.conn !== "open");
     statusLine.textContent = state.conn === "open" ? "● " + t("table.connected")
-      : state.conn === "retry" ? "○ " + t("table.reconnecting", { s: Math.ceil(state.retryIn / 1000) })
+      : state.conn === "retry" ? "○ " + t("table.reconnecting", {
+        s: Math.max(0, Math.ceil((state.retryAt - Date.now()) / 1000)) })
         : "○ " + t("table.connecting");
   }
 
@@ -449,11 +450,12 @@ function tablePage(tableId) {
     },
     onStatus: ({ state: s, retryIn }) => {
       state.conn = s;
-      state.retryIn = retryIn;
+      state.retryAt = Date.now() + retryIn;
       drawStatus();
     },
   });
-  page = { destroy: () => sock.close(), rerender: draw };
+  const ticker = setInterval(() => { if (state.conn === "retry") drawStatus(); }, 500);
+  page = { destroy: () => { clearInterval(ticker); sock.close(); }, rerender: draw };
   draw();
   sock.connect();
 }

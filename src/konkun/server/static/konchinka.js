@@ -3,7 +3,7 @@
 // The view is Match.to_json(seat) of konkun.konchinka (docs/konchinka.md).
 
 import { cardElement, cardShort, parseCard, sortCards, splitCards } from "./cards.js";
-import { h } from "./dom.js";
+import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 // ---------------------------------------------------------------- reading the view
@@ -255,6 +255,7 @@ export function render(container, ctx) {
     ui.selected = null;
     ui.hint = null;
   }
+  announceDeals(ctx, view.deal_points || []);
   const viewer = you ?? 0;
   const mine = handOf(view, you) || [];
   const options = ui.selected ? legal[ui.selected] : null;
@@ -402,4 +403,16 @@ function installKeys(ctx, container, legal) {
     ev.preventDefault();
   };
   document.addEventListener("keydown", ui.keyHandler);
+}
+
+/** A message when a deal has just been scored (not for deals scored before the page). */
+export function announceDeals(ctx, dealPoints) {
+  const { ui, names } = ctx;
+  if (ctx.replay) return;
+  if (ui.dealsSeen !== undefined && dealPoints.length > ui.dealsSeen) {
+    const row = dealPoints[dealPoints.length - 1];
+    toast(t("k.dealScored", { n: dealPoints.length,
+      scores: row.map((p, i) => `${names[i]} ${p}`).join(" · ") }), "info", 8000);
+  }
+  ui.dealsSeen = dealPoints.length;
 }

@@ -5,6 +5,7 @@
 
 import { cardElement, cardShort, parseCard } from "./cards.js";
 import { h } from "./dom.js";
+import { announceDeals } from "./konchinka.js";
 import { t } from "./i18n.js";
 
 // ---------------------------------------------------------------- reading the view
@@ -237,6 +238,7 @@ export function render(container, ctx) {
     ui.showAll = false;
   }
   ui.picked = ui.picked || [];
+  announceDeals(ctx, view.deal_points || []);
   const rerender = () => render(container, ctx);
   const melds = meldsOf(view);
   const bank = bankOf(view);
