@@ -155,3 +155,26 @@ def test_every_card_text_is_ascii_two_characters() -> None:
     for hand in data["hands"]:
         for text in hand:
             assert text == "X" or (len(text) == 2 and Card.parse(text).text == text)
+
+
+def test_legal_list_and_validation_agree_on_every_candidate() -> None:
+    """Every take, discard, lay-off and swap that could be named is legal exactly when it
+    is listed (the same completion checks answer both), over whole random deals."""
+    from konkun.kunken.actions import LAYOFF, SWAP
+
+    for seats, seed in ((2, 3), (4, 8)):
+        rng = random.Random(seed)
+        deal = KunkenDeal.new(KunkenRules(), seats, 0, rng)
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            listed = set(legal)
+            if deal.phase == "taken" or rng.random() < 0.2:
+                probes = [discard(k) for k in range(53)] + [take(i) for i in
+                                                           range(len(deal.bank))]
+                for m, meld in enumerate(deal.melds):
+                    probes.extend(Action(LAYOFF, m, (slot,)) for _k, slot in
+                                  meld.layoff_options())
+                    probes.extend(Action(SWAP, m, (k,)) for k in range(52))
+                for action in set(probes) | listed:
+                    assert deal.is_legal(action) == (action in listed), action.text()
+            deal.push(rng.choice(legal))

@@ -213,8 +213,6 @@ def meld_points(meld: Sequence[int]) -> int:
 # ---------------------------------------------------------------------------------------
 # The arrangement search
 
-_MEMO: dict[tuple[int, int, bool], tuple[int, int]] = {}
-_MEMO_LIMIT = 500_000
 _INFO: dict[Meld, tuple[int, tuple[int, ...], int, int]] = {}
 
 
@@ -242,13 +240,18 @@ class HandSearch:
     a hand and any part of it.
 
     Knowledge about each remaining hand (keyed by its code, jokers and whether a card must
-    be left) is kept as an interval: its best is at least ``lo`` and less than ``hi``.
+    be left) is kept as an interval: its best is at least ``lo`` and less than ``hi``. The
+    melds searched are those of the hand the search was built for (a joker only where that
+    hand lacks the card), so an answer depends on that hand and the part asked about, never
+    on earlier questions: the engine asks its legality questions of the same hands when it
+    lists legal actions and when it validates one.
     """
 
-    __slots__ = ("by_low", "counts", "live")
+    __slots__ = ("by_low", "counts", "live", "memo")
 
     def __init__(self, counts: Sequence[int]) -> None:
         self.counts = list(counts)
+        self.memo: dict[tuple[int, int, bool], tuple[int, int]] = {}
         by_low: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in range(52)]
         live = [False] * 53
         for meld in hand_melds(counts):
@@ -304,7 +307,8 @@ class HandSearch:
             if k == 52:
                 return False
         key = (code, jokers, leave)
-        known = _MEMO.get(key)
+        memo = self.memo
+        known = memo.get(key)
         if known is not None:
             if need <= known[0]:
                 return True
@@ -340,9 +344,7 @@ class HandSearch:
             lo = max(lo, need)
         else:
             hi = min(hi, need)
-        if len(_MEMO) > _MEMO_LIMIT:
-            _MEMO.clear()
-        _MEMO[key] = (lo, hi)
+        memo[key] = (lo, hi)
         return ok
 
 

@@ -242,7 +242,7 @@ class KunkenDeal:
         # TAKEN
         size = self.hand_sizes[seat]
         done = self.obligations_met()
-        search = solver.HandSearch(hand) if not done and self.need > 0 else None
+        search = None if done else self._turn_search(hand)
         third: list[tuple[frozenset[int], int, int]] = []
         if not done and self.need <= 0 and self.take_card != BARE_JOKER:
             third = self._free_thirds(hand)
@@ -355,7 +355,7 @@ class KunkenDeal:
 
     def _can_take(self, seat: int, i: int) -> bool:
         need = 0 if self.layout[seat] else self.rules.opening_minimum
-        return 0 in solver.take_positions(self.hands[seat], self.bank[i:], need)
+        return i in solver.take_positions(self.hands[seat], self.bank, need)
 
     def _completes_after_meld(self, seat: int, meld: tuple[int, ...],
                               search: solver.HandSearch | None = None) -> bool:
@@ -457,6 +457,11 @@ class KunkenDeal:
             return self._layoff_reason(seat, hand, action)
         return f"unknown action kind {kind!r}"
 
+    def _turn_search(self, hand: list[int]) -> solver.HandSearch | None:
+        """The search the turn's completion checks use (the same in listing and
+        validating): over the hand as it is, when an opening minimum is still due."""
+        return solver.HandSearch(hand) if self.need > 0 else None
+
     def _take_reason(self, seat: int, i: int) -> str:
         hand = self.hands[seat]
         card = self.bank[i]
@@ -486,9 +491,12 @@ class KunkenDeal:
         if self.melds[action.number].swap_index(card) < 0:
             return (f"meld {action.number} ({self.melds[action.number].text()}) has no joker "
                     f"standing for {card_text(card)}")
-        if self.phase == TAKEN and not self.obligations_met() and \
-                not self._completes_after_removal(seat, card, True):
-            return "after this swap the turn could not be completed"
+        if self.phase == TAKEN and not self.obligations_met():
+            plus = hand.copy()
+            plus[BARE_JOKER] += 1
+            search = solver.HandSearch(plus) if self.need > 0 else None
+            if not self._completes_after_removal(seat, card, True, search):
+                return "after this swap the turn could not be completed"
         return None
 
     def _meld_reason(self, seat: int, hand: list[int], action: Action) -> str | None:
@@ -510,7 +518,8 @@ class KunkenDeal:
                             "player holds (rule joker_for_held=false)")
         if len(meld) >= self.hand_sizes[seat]:
             return "the player may not lay down the last card: one must be left to discard"
-        if not self.obligations_met() and not self._completes_after_meld(seat, meld):
+        if not self.obligations_met() and not self._completes_after_meld(
+                seat, meld, self._turn_search(hand)):
             return "after this meld the turn could not be completed"
         return None
 
@@ -530,7 +539,8 @@ class KunkenDeal:
                     "player holds (rule joker_for_held=false)")
         if self.hand_sizes[seat] < 2:
             return "the player may not lay off the last card: one must be left to discard"
-        if not self.obligations_met() and not self._completes_after_removal(seat, card, False):
+        if not self.obligations_met() and not self._completes_after_removal(
+                seat, card, False, self._turn_search(hand)):
             return "after this lay-off the turn could not be completed"
         return None
 
