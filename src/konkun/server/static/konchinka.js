@@ -175,8 +175,11 @@ function lastDealScore(ctx) {
   if (!Array.isArray(seats)) return null;
   return h("section", { class: "panel deal-score", id: "deal-score" },
     h("h3", {}, t("k.dealScore")),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.captures")),
-      h("th", {}, "♣"), h("th", {}, t("k.konchinki")), h("th", {}, t("k.points")))),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""),
+      h("th", { title: t("k.captures") }, t("k.cardsShort")),
+      h("th", { title: t("k.clubs") }, "♣"),
+      h("th", { title: t("k.konchinki") }, "2♣ 10♦"),
+      h("th", { title: t("k.points") }, "Σ"))),
     h("tbody", {}, seats.map((s, i) => h("tr", {}, h("td", {}, names[i]), h("td", {}, s.cards),
       h("td", {}, s.clubs), h("td", {}, s.konchinki), h("td", {}, h("strong", {}, s.points)))))));
 }
