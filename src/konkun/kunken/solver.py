@@ -8,8 +8,8 @@ count is 0, 1 or 2 (jokers up to 4).
 The arrangement search is a depth-first search over the lowest card still undecided (left
 in hand, or put in one meld that contains it), memoised on the remaining cards, with a
 joker only where the hand holds no copy of the card it stands for (the default rule,
-``joker_for_held=false``, docs/kunken.md): under that rule it is exact. Meld lists per suit
-pattern are cached, so the search is fast enough for play-outs.
+``joker_for_held=false``, docs/kunken.md, decision 11): it is exact for such arrangements.
+Meld lists per suit pattern are cached, so the search is fast enough for play-outs.
 """
 
 from __future__ import annotations
