@@ -92,3 +92,14 @@ def test_take_options_hint() -> None:
     bank = idx("Tc 5d 7s")
     assert take_options(hand, bank, 50) == [1]
     assert take_options(hand, bank, 0) == [1]
+
+
+def test_take_hints_say_how() -> None:
+    from konkun.kunken.solver import take_hints
+
+    hand = counts("Kc Kh Ks 3d 4d 6d 9c 2s")
+    bank = idx("Tc 5d 7s")
+    [(position, melds)] = take_hints(hand, bank, 50)
+    assert position == 1
+    assert idx("5d")[0] in melds[0]                   # the first meld holds the taken card
+    assert sum(sum(_points(s) for s in m) for m in melds) >= 50

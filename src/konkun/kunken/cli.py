@@ -31,6 +31,11 @@ def register(subparsers: Any) -> None:
     solve.add_argument("cards", nargs="*", metavar="CARD")
     solve.add_argument("--keep-one", action="store_true",
                        help="keep a card for the discard")
+    solve.add_argument("--bank", default="", metavar="CARDS",
+                       help="the bank, oldest first: also say how it can be taken")
+    solve.add_argument("--layout", action="store_true",
+                       help="the player has a layout (no opening minimum)")
+    add_rule_argument(solve)
     solve.set_defaults(handler=_solve)
     deal = sub.add_parser("deal", help="a new deal's full state as JSON")
     deal.add_argument("--seats", type=int, default=2)
@@ -71,8 +76,20 @@ def _solve(namespace: argparse.Namespace) -> int:
             raise InvalidNotationError("a hand holds plain cards and X, not declared jokers")
         counts[s] += 1
     melds = best_arrangement(counts, namespace.keep_one)
-    print(json.dumps({"points": sum(meld_points(m) for m in melds),
-                      "melds": [[slot_text(s) for s in m] for m in melds]}))
+    answer: dict[str, Any] = {"points": sum(meld_points(m) for m in melds),
+                              "melds": [[slot_text(s) for s in m] for m in melds]}
+    if namespace.bank:
+        from konkun.cards import parse_cards
+        from konkun.kunken.rules import KunkenRules
+        from konkun.kunken.solver import take_hints
+
+        rules = KunkenRules.from_options(parse_rule_options(namespace.rule))
+        bank = [c.index for c in parse_cards(namespace.bank)]
+        need = 0 if namespace.layout else rules.opening_minimum
+        answer["takes"] = [{"position": i, "card": slot_text(bank[i]),
+                            "melds": [[slot_text(s) for s in m] for m in plan]}
+                           for i, plan in take_hints(counts, bank, need)]
+    print(json.dumps(answer))
     return 0
 
 

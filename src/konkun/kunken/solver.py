@@ -688,3 +688,20 @@ def completion_witness(counts: Sequence[int], taken: Sequence[int], card: int, n
         if found is not None:
             return [meld, *found]
     return None
+
+
+def take_hints(hand: Sequence[int], bank: Sequence[int], need: int) -> list[tuple[int, list[Meld]]]:
+    """For each bank position the bank can be taken from, how: ``(position, melds)``, the
+    melds (the first holding the taken card) that complete the turn; ``need`` is the opening
+    minimum (0 with a layout). For bots and the UI's hints."""
+    out: list[tuple[int, list[Meld]]] = []
+    for i in take_positions(hand, bank, need):
+        after = list(hand)
+        taken = [0] * 53
+        for c in bank[i:]:
+            after[c] += 1
+            taken[c] += 1
+        plan = completion_witness(after, taken, bank[i], need, True, HandSearch(after))
+        if plan is not None:
+            out.append((i, plan))
+    return out
