@@ -183,7 +183,8 @@ def test_replay_steps_through_a_finished_game(browser: Any, live_server: ServerT
 def test_two_people_meet_by_the_invite_link(browser: Any, live_server: ServerThread,
                                             artifacts: Path) -> None:
     """A table waits until every seat is taken; the second person comes by the invite
-    link, picks a name, sits, and both see their own four cards and each other's moves."""
+    link, picks a name, sits, and both see their own four cards and each other's moves;
+    a third visitor only watches and sees no card in any hand."""
     anna = open_page(browser, live_server.url)
     choose_name(anna, "Anna")
     create_table(anna, game="konchinka", seats=2, bots={})
@@ -203,5 +204,12 @@ def test_two_people_meet_by_the_invite_link(browser: Any, live_server: ServerThr
     expect(second.locator("#move-log li")).to_have_count(1)
     second.wait_for_selector(MY_TURN)
     shot(boris, artifacts, "konchinka-09-second-person")
+    # anyone else who opens the link watches: no hand, every hand face down
+    guest = open_page(browser, link)
+    expect(guest.locator(".spectating")).to_be_visible()
+    expect(guest.locator(".opponent .card[data-card=back]")).to_have_count(
+        len(hand(anna)) + len(hand(boris)))
+    expect(guest.locator(".hand")).to_have_count(0)
     assert_no_page_errors(anna)
     assert_no_page_errors(boris)
+    assert_no_page_errors(guest)
