@@ -121,3 +121,10 @@ def test_first_dealer_ties_draw_again_among_themselves() -> None:
         for earlier, later in itertools.pairwise(rounds):
             best = max(int(c.rank or 0) for c in earlier.values())
             assert set(later) == {s for s, c in earlier.items() if int(c.rank or 0) == best}
+
+
+def test_hash_random_pickles_mid_stream() -> None:
+    rng = HashRandom("secret")
+    rng.random()
+    clone = pickle.loads(pickle.dumps(rng))
+    assert [clone.random() for _ in range(5)] == [rng.random() for _ in range(5)]

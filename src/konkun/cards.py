@@ -308,6 +308,9 @@ class HashRandom(random.Random):
         """A float in [0, 1) from 53 bits of the keyed stream."""
         return self.getrandbits(53) / (1 << 53)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (HashRandom, (self._key.decode(),), self.getstate())
+
     def getstate(self) -> tuple[int, ...]:
         """The position in the stream (the key is not part of the state)."""
         return (self._counter, self._pool, self._pool_bits)
