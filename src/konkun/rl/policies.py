@@ -49,6 +49,7 @@ def _bot_policy(spec: str, game: str, seed: int) -> Policy:
     agent = specs.BotSpec.parse(spec).agent(game, random.Random(seed))
 
     def policy(observation: Observation[Any], legal: Sequence[Any]) -> Any:
+        """The bot's choice among ``legal`` for ``observation``."""
         return agent.bot.choose(observation, tuple(legal), agent.rng, agent.budget)
 
     return policy
