@@ -224,3 +224,23 @@ def test_ansi_render_shows_each_seats_view() -> None:
     text = env.render()
     assert isinstance(text, str)
     assert text.count("seat ") == 3
+
+
+def test_any_callable_can_play_the_other_seats() -> None:
+    """A policy is any callable over (observation, legal actions); it sees only its own
+    seat's observation."""
+    seen: list[int] = []
+
+    def first_legal(observation: Any, legal: Any) -> Any:
+        seen.append(observation.seat)
+        return legal[0]
+
+    env = konchinka_gym_env(3, seat=0, opponents=first_legal)
+    observation, _ = env.reset(seed=1)
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert set(seen) == {1, 2}
+
+
+def test_an_unknown_bot_spec_is_refused() -> None:
+    with pytest.raises(InvalidRuleError, match="no-such-bot"):
+        konchinka_gym_env(2, opponents="no-such-bot")

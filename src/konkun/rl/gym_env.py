@@ -56,6 +56,9 @@ class KonkunGymEnv(Env[ObsDict, np.int64]):
         if len(specs) != num_seats - 1:
             raise InvalidRuleError(
                 f"invalid opponents {opponents!r}: expected {num_seats - 1} for {num_seats} seats")
+        for spec in specs:
+            if isinstance(spec, str):
+                make_policy(spec, adapter.name, 0)  # a bad spec fails here, not at reset
         self.adapter = adapter
         self.num_seats = num_seats
         self.seat = seat
