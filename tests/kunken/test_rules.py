@@ -429,3 +429,17 @@ def test_match_running_totals_kept_per_deal() -> None:
     assert running[-1] == match.totals
     assert running[1] == [a + b for a, b in zip(match.deal_points[0], match.deal_points[1],
                                                  strict=True)]
+
+
+def test_joker_for_held_option() -> None:
+    # decision 2 (docs/kunken.md): by default a joker may not stand for a card in hand
+    base = position(["5h 6h X 2c 9d", "Tc"], "7h", melds=[(0, "Kc Kh Ks")])
+    base.play("take 0")
+    assert "meld 5h X=6h 7h" not in texts(base)
+    with pytest.raises(IllegalMoveError, match="holds"):
+        base.play("meld 5h X=6h 7h")
+    house = position(["5h 6h X 2c 9d", "Tc"], "7h", melds=[(0, "Kc Kh Ks")],
+                     rules=KunkenRules(joker_for_held=True))
+    house.play("take 0")
+    assert "meld 5h X=6h 7h" in texts(house)
+    house.play("meld 5h X=6h 7h")
