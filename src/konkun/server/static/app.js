@@ -338,7 +338,7 @@ function seatsPanel(table, you, onSit) {
 }
 
 function tablePage(tableId) {
-  const state = { msg: null, conn: "connecting", retryAt: 0, ui: {} };
+  const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -416,7 +416,9 @@ function tablePage(tableId) {
         R.render(body, { view: msg.view, table, you, last: msg.last, lang: lang(),
           names: seatNames(table), ui: state.ui, readOnly: you === null,
           play: (action) => {
-            if (!sock.action(action)) toast(t("table.connecting"), "error");
+            if (state.pending === msg.turn) return; // one action per turn; no double clicks
+            if (sock.action(action)) state.pending = msg.turn;
+            else toast(t("table.connecting"), "error");
           }, hint: () => api.hint(tableId) });
       } else {
         body.appendChild(h("p", {}, t("table.unknownGame")));
@@ -438,9 +440,11 @@ function tablePage(tableId) {
   sock = new TableSocket(tableId, {
     onState: (msg) => {
       state.msg = msg;
+      state.pending = null;
       draw();
     },
     onError: (msg) => {
+      state.pending = null;
       toast(msg.message || msg.code || t("err.generic"), "error");
       if (msg.code === "unknown_table") {
         sock.close();
