@@ -101,17 +101,17 @@ function lastMoveLine(ctx) {
   if (!last || !last.action) return h("p", { class: "last-move" }, " ");
   const [card, taken] = last.action.split(":");
   const who = names[last.actor] ?? "?";
-  if (taken === undefined) {
-    return h("p", { class: "last-move", id: "last-move" },
-      t("k.trailed", { name: who, card: cardShort(card, lang) }));
-  }
-  const takenCards = splitCards(taken);
-  const tableNow = dealOf(view).table || [];
-  const sweep = tableNow.length === 0;
   const fin = dealOf(view).final_sweep;
   const finLine = fin && fin.cards && fin.cards.length ? h("span", { class: "final-sweep" },
     " ", t("k.finalSweep", { name: names[fin.seat] ?? "?",
       cards: fin.cards.map((c) => cardShort(c, lang)).join(" ") })) : null;
+  if (taken === undefined) {
+    return h("p", { class: "last-move", id: "last-move" },
+      t("k.trailed", { name: who, card: cardShort(card, lang) }), finLine);
+  }
+  const takenCards = splitCards(taken);
+  const tableNow = dealOf(view).table || [];
+  const sweep = tableNow.length === 0;
   return h("p", { class: "last-move", id: "last-move" },
     t("k.took", { name: who, card: cardShort(card, lang),
       cards: takenCards.map((c) => cardShort(c, lang)).join(" ") }),
@@ -305,7 +305,7 @@ export function render(container, ctx) {
       disabled: !(myTurn && legal[c]) }));
     handZone = h("section", { class: `hand-zone ${myTurn ? "active" : ""}`, id: "hand",
       "aria-label": t("table.hand") },
-    h("h2", {}, t("table.hand"), " ",
+    h("h2", {}, ctx.replay ? ctx.names[you] : t("table.hand"), " ",
       d.dealer === you ? h("span", { class: "tag" }, t("table.dealer")) : null),
     h("div", { class: "hand" }, handCards),
     pileLine(pileOf(view, you), d.last_capturer === you, lang),

@@ -278,7 +278,8 @@ export function render(container, ctx) {
     const counts = {};
     handZone = h("section", { class: `hand-zone ${myTurn ? "active" : ""}`, id: "hand",
       "aria-label": t("table.hand") },
-    h("h2", {}, t("table.hand"), " ", h("span", { class: "muted small" }, String(mine.length))),
+    h("h2", {}, ctx.replay ? ctx.names[you] : t("table.hand"), " ",
+      h("span", { class: "muted small" }, String(mine.length))),
     h("div", { class: "hand" }, mine.map((c) => {
       counts[c] = (counts[c] || 0) + 1;
       const key = `${c}#${counts[c]}`;
