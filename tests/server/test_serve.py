@@ -84,3 +84,13 @@ def test_a_crashed_server_process_resumes_the_table_exactly(tmp_path: Path) -> N
         assert after["you"] == 0
     finally:
         server.stop()
+
+
+def test_serve_refuses_a_bad_database_url_in_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for url in ["not a url", "nosuchdialect://x/y"]:
+        assert main(["serve", "--db", url, "--data-dir", str(tmp_path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert len(captured.err.strip().splitlines()) == 1
+        assert "database" in captured.err or "--db" in captured.err

@@ -55,10 +55,8 @@ def serve(namespace: argparse.Namespace) -> int:
         raise ServeError(f"invalid --bot-delay {namespace.bot_delay!r}: expected >= 0")
     settings = Settings(db_url=namespace.db, data_dir=namespace.data_dir,
                         secret=namespace.secret, bot_delay=namespace.bot_delay)
+    check_database(settings.database_url())
     try:
-        from sqlalchemy.engine import make_url
-
-        make_url(settings.database_url())
         app = create_app(settings)
     except (ValueError, OSError) as error:
         raise ServeError(f"cannot start: {error}") from None
@@ -88,6 +86,27 @@ def serve(namespace: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def check_database(url: str) -> None:
+    """Open the database once (creating the schema, and the SQLite directory); raise
+    :class:`ServeError` in one line when the URL is bad or the database unreachable."""
+    from sqlalchemy.engine import make_url
+
+    from konkun.server.storage import Storage
+
+    try:
+        shown = _safe_url(url)
+    except Exception:
+        raise ServeError(f"invalid --db URL {url!r}: expected a SQLAlchemy URL such as "
+                         "sqlite:///path/konkun.sqlite3 or "
+                         "postgresql+psycopg://user:password@host/konkun") from None
+    try:
+        make_url(url)
+        Storage(url).close()
+    except Exception as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise ServeError(f"cannot open the database {shown}: {reason[:300]}") from None
 
 
 def _bound_port(server: Any) -> int | None:
