@@ -94,3 +94,18 @@ def test_serve_refuses_a_bad_database_url_in_one_line(
         assert captured.out == ""
         assert len(captured.err.strip().splitlines()) == 1
         assert "database" in captured.err or "--db" in captured.err
+
+
+def test_serve_refuses_a_port_in_use_in_one_line(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--data-dir", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert str(port) in captured.err
+    assert len(captured.err.strip().splitlines()) == 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import socket
 import sys
 from pathlib import Path
-from typing import Any
 
 from konkun.errors import KonkunError
 
@@ -69,12 +69,14 @@ def serve(namespace: argparse.Namespace) -> int:
         shown = f"[{shown}]"
     database = _safe_url(settings.database_url())
 
+    listener = _listen(namespace.host, namespace.port)
+    port = listener.getsockname()[1]
+
     async def run() -> None:
-        task = asyncio.create_task(server.serve())
+        task = asyncio.create_task(server.serve(sockets=[listener]))
         while not server.started and not task.done():
             await asyncio.sleep(0.05)
         if server.started:
-            port = _bound_port(server) or namespace.port
             print(f"konkun: open http://{shown}:{port}/  (database {database}; "
                   "Ctrl-C stops)", flush=True)
         await task
@@ -82,10 +84,25 @@ def serve(namespace: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())
     if not server.started:
-        print(f"konkun: could not start on {namespace.host}:{namespace.port}",
-              file=sys.stderr)
+        print(f"konkun: could not start on {namespace.host}:{port}", file=sys.stderr)
         return 1
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on (host, port); raise :class:`ServeError` in one line."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(2048)
+    except (OSError, OverflowError) as error:
+        listener.close()
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise ServeError(f"cannot listen on {host}:{port}: {reason}") from None
+    listener.setblocking(False)
+    return listener
 
 
 def check_database(url: str) -> None:
@@ -107,15 +124,6 @@ def check_database(url: str) -> None:
     except Exception as error:
         reason = " ".join(str(error).split()) or type(error).__name__
         raise ServeError(f"cannot open the database {shown}: {reason[:300]}") from None
-
-
-def _bound_port(server: Any) -> int | None:
-    """The port uvicorn listens on (the chosen one when ``--port 0``)."""
-    for listener in getattr(server, "servers", []):
-        for sock in listener.sockets:
-            port: int = sock.getsockname()[1]
-            return port
-    return None
 
 
 def _safe_url(url: str) -> str:
