@@ -35,7 +35,8 @@ def duel(game: str, first: str, second: str, games: int, seed: int, unit: str = 
     config = ArenaConfig(game, (first, second), 2, games, unit, True, seed)  # type: ignore[arg-type]
     start = time.perf_counter()
     report = run_arena(config, backend="local", workers=workers)
-    log(f"\n--- {game}: {first} vs {second}, {report.games} {unit}s "
+    units = "matches" if unit == "match" else "deals"
+    log(f"\n--- {game}: {first} vs {second}, {report.games} {units} "
         f"({time.perf_counter() - start:.0f} s)")
     log(report.format_table())
     return report
