@@ -179,3 +179,17 @@ def test_novo_deals_are_played_too() -> None:
     agents = [parse_spec(s).agent("konchinka", random.Random(1))
               for s in ("greedy", "ismcts:iters=10")]
     assert 0 <= sum(play_out(deal, agents)) <= 5
+
+
+def test_play_outs_through_the_public_api_give_every_seat_points() -> None:
+    deal = deal_from_seed(CLASSIC, 3, 0, 6)
+    world = deal.observe(deal.to_move or 0).sample_deal(random.Random(1))
+    points = KonchinkaPolicy()._play_out_public(world, random.Random(2))
+    assert len(points) == 3
+    assert all(0.0 <= p <= 5.0 for p in points)
+
+
+def test_unknown_games_search_with_the_generic_policy() -> None:
+    from konkun.bots.policy import SearchPolicy, policy_for
+    assert type(policy_for("no-such-game")) is SearchPolicy
+    assert isinstance(policy_for("konchinka"), KonchinkaPolicy)

@@ -94,8 +94,10 @@ def policy_for(game: str) -> SearchPolicy[Any]:
         return SearchPolicy()
     module, _, name = target.partition(":")
     try:
-        cls = getattr(importlib.import_module(module), name)
-    except (ModuleNotFoundError, AttributeError):
-        return SearchPolicy()
-    policy: SearchPolicy[Any] = cls()
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is not None and module.startswith(error.name):
+            return SearchPolicy()  # that game's knowledge is not installed
+        raise
+    policy: SearchPolicy[Any] = getattr(found, name)()
     return policy
