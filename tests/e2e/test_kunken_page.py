@@ -65,6 +65,7 @@ def test_person_takes_the_bank_and_lays_down_an_opening(
     expect(page.locator("#draw")).to_be_visible()
     page.click("#hint")
     expect(page.locator("#bank .card.hinted, #draw.hinted")).to_have_count(1)
+    expect(page.locator("#advice")).to_contain_text("Take the bank from")  # the solver's
     shot(page, artifacts, "kunken-01-start")
 
     step(page, "#bank .card.takeable")

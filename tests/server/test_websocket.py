@@ -220,3 +220,26 @@ def test_a_hint_is_a_legal_move_for_the_seat_to_act_only(client: TestClient) -> 
     assert client.get(f"/api/tables/{table_id}/hint", headers=bob).json()["code"] \
         == "not_your_turn"
     assert client.get(f"/api/tables/{table_id}/hint").status_code == 401
+
+
+def test_a_kunken_hint_carries_the_solvers_advice_for_the_own_hand_only(
+        client: TestClient) -> None:
+    table = new_table(client, game="kunken", seats=2)
+    tokens = []
+    for seat in range(2):
+        token, headers = guest(client, f"k{seat}")
+        assert client.post(f"/api/tables/{table['id']}/sit", json={"seat": seat},
+                           headers=headers).status_code == 200
+        tokens.append(token)
+    match = app_of(client).state.lobby.tables[table["id"]].match
+    seat = match.deal.to_move
+    headers = {"Authorization": f"Bearer {tokens[seat]}"}
+    answer = client.get(f"/api/tables/{table['id']}/hint", headers=headers).json()
+    own = match.deal.observe(seat).to_json()
+    advice = answer["solver"]
+    laid = [card for meld in advice["melds"] for card in meld]
+    hand = list(own["hand"])
+    for card in laid:  # the arrangement uses the player's own cards, each at most once
+        hand.remove(card.split("=")[0])
+    assert advice["points"] >= 0
+    assert all(take["card"] == own["bank"][take["position"]] for take in advice["takes"])

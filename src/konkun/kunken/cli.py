@@ -66,8 +66,10 @@ def _score(namespace: argparse.Namespace) -> int:
 
 
 def _solve(namespace: argparse.Namespace) -> int:
-    from konkun.kunken.melds import parse_slots, slot_text
-    from konkun.kunken.solver import best_arrangement, meld_points
+    from konkun.cards import parse_cards
+    from konkun.kunken.hints import hand_advice
+    from konkun.kunken.melds import parse_slots
+    from konkun.kunken.rules import KunkenRules
 
     slots = parse_slots(namespace.cards)
     counts = [0] * 53
@@ -75,21 +77,10 @@ def _solve(namespace: argparse.Namespace) -> int:
         if 52 < s:
             raise InvalidNotationError("a hand holds plain cards and X, not declared jokers")
         counts[s] += 1
-    melds = best_arrangement(counts, namespace.keep_one)
-    answer: dict[str, Any] = {"points": sum(meld_points(m) for m in melds),
-                              "melds": [[slot_text(s) for s in m] for m in melds]}
-    if namespace.bank:
-        from konkun.cards import parse_cards
-        from konkun.kunken.rules import KunkenRules
-        from konkun.kunken.solver import take_hints
-
-        rules = KunkenRules.from_options(parse_rule_options(namespace.rule))
-        bank = [c.index for c in parse_cards(namespace.bank)]
-        need = 0 if namespace.layout else rules.opening_minimum
-        answer["takes"] = [{"position": i, "card": slot_text(bank[i]),
-                            "melds": [[slot_text(s) for s in m] for m in plan]}
-                           for i, plan in take_hints(counts, bank, need)]
-    print(json.dumps(answer))
+    bank = [c.index for c in parse_cards(namespace.bank)] if namespace.bank else None
+    rules = KunkenRules.from_options(parse_rule_options(namespace.rule))
+    need = 0 if namespace.layout else rules.opening_minimum
+    print(json.dumps(hand_advice(counts, bank, need, namespace.keep_one)))
     return 0
 
 

@@ -336,7 +336,8 @@ def _page(static: Path, name: str) -> Any:
 
 
 async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
-    """A greedy bot's suggestion for the caller's seat, when it is to act."""
+    """A greedy bot's suggestion for the caller's seat, when it is to act, with the engine
+    solver's advice where the game has a solver."""
     seat = table.seat_of(who.player_id)
     if seat is None:
         raise ProtocolError("not_seated", "you hold no seat at this table")
@@ -355,7 +356,10 @@ async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
         adviser = BotSeat("random", table.adapter.name)
     loop = asyncio.get_running_loop()
     action = await loop.run_in_executor(None, adviser.choose, observation)
-    return {"action": deal.format_action(action), "turn": turn, "bot": adviser.spec}
+    answer = {"action": deal.format_action(action), "turn": turn, "bot": adviser.spec}
+    if table.adapter.advice is not None:
+        answer["solver"] = await loop.run_in_executor(None, table.adapter.advice, observation)
+    return answer
 
 
 async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,

@@ -49,6 +49,7 @@ def konchinka_adapter() -> GameAdapter:
 def kunken_adapter() -> GameAdapter:
     """Kunken: 2 to 5 seats, no variants."""
     from konkun.kunken import KunkenMatch, KunkenRules
+    from konkun.kunken.hints import observation_advice
 
     def make_rules(_variant: str | None, options: Mapping[str, str], _seats: int) -> Any:
         return KunkenRules.from_options(dict(options))
@@ -61,4 +62,5 @@ def kunken_adapter() -> GameAdapter:
         new_match=lambda rules, seats, seed: KunkenMatch(rules, seats, seed),
         defaults=defaults,
         parse_action=lambda deal, text: deal.parse_action(text),  # quotes only the text
-        why_illegal=lambda deal, action: deal.why_illegal(action))
+        why_illegal=lambda deal, action: deal.why_illegal(action),
+        advice=observation_advice)

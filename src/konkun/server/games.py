@@ -47,6 +47,9 @@ class GameAdapter:
     """The reason (deal, action) is illegal, in words that show no hidden card; ``None``:
     a generic message. Engine exceptions are never sent to clients as they are: their
     messages may quote the whole position (KPN), hands and stock included."""
+    advice: Callable[[Any], dict[str, Any]] | None = None
+    """The engine solver's advice for one seat's observation (shown with a hint), built
+    from nothing but that observation; ``None``: the game has no solver."""
 
     def read_action(self, deal: Any, text: str) -> Any:
         """The action ``text`` names in ``deal``; raise

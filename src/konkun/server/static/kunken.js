@@ -222,6 +222,20 @@ function obligationsBox(view, lang) {
 
 // ---------------------------------------------------------------- the table
 
+/** The engine solver's advice shown with a hint: the best melds in hand, and the melds that
+ * would take the bank from each card it can be taken from. */
+function adviceBox(advice, lang) {
+  const meldText = (meld) => meld.map((c) => cardShort(c, lang)).join(" ");
+  const melds = advice.melds.length
+    ? t("r.adviceMelds", { points: advice.points, melds: advice.melds.map(meldText).join(" · ") })
+    : t("r.adviceNoMelds");
+  const takes = (advice.takes || []).map((take) => h("li", {}, t("r.adviceTake", {
+    card: cardShort(take.card, lang), melds: take.melds.map(meldText).join(" · ") })));
+  return h("div", { class: "advice", id: "advice" },
+    h("p", {}, melds),
+    takes.length ? h("ul", {}, takes) : h("p", {}, t("r.adviceNoTake")));
+}
+
 /** Draw the Kunken table into `container`. */
 export function render(container, ctx) {
   const { view, you, lang, ui, readOnly } = ctx;
@@ -235,6 +249,7 @@ export function render(container, ctx) {
     ui.turnKey = turnKey;
     ui.picked = [];
     ui.hint = null;
+    ui.advice = null;
     ui.showAll = false;
   }
   ui.picked = ui.picked || [];
@@ -357,9 +372,11 @@ function movesBox(ctx, legal, rerender) {
       try {
         const answer = await ctx.hint();
         ui.hint = answer.action;
+        ui.advice = answer.solver || null;
         ui.picked = [];
       } catch {
         ui.hint = null;
+        ui.advice = null;
       }
       rerender();
     } }, h("span", { class: "key" }, "?"), t("r.hint")),
@@ -374,6 +391,7 @@ function movesBox(ctx, legal, rerender) {
   return h("div", { class: "moves", id: "moves" },
     h("p", { class: "prompt", id: "prompt" }, prompt),
     toolbar,
+    ui.advice ? adviceBox(ui.advice, lang) : null,
     h("div", { class: "move-groups" }, sections),
     ordered.length > limit ? h("button", { type: "button", class: "linkish more", onclick: () => {
       ui.showAll = true;
