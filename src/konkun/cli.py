@@ -1,8 +1,9 @@
 """The ``konkun`` command line.
 
 Each part of the project adds its own sub-commands through a ``register(subparsers)``
-function in its ``cli`` module (listed in :data:`COMMAND_MODULES`); heavy dependencies are
-imported only when their command runs. Bad input exits with status 2 and one line on
+function in its ``cli`` module (listed in :data:`COMMAND_MODULES`); heavy dependencies
+(FastAPI, Textual, Ray, ...) are imported only when their command runs, so the engines'
+commands work without the optional extras. Bad input exits with status 2 and one line on
 standard error that names the input, never a traceback (``CONTRACT.md``).
 """
 
@@ -71,13 +72,7 @@ def build_parser() -> ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND",
                                        parser_class=ArgumentParser)
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name is not None and name.startswith(error.name):
-                continue  # that part of the project is not there yet
-            raise
-        module.register(subparsers)
+        importlib.import_module(name).register(subparsers)
     return parser
 
 
