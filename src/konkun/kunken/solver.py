@@ -45,53 +45,71 @@ ALL_WINDOWS = _all_windows()
 # ---------------------------------------------------------------------------------------
 # Meld enumeration (cached by suit pattern)
 
-_SEQ_CACHE: dict[tuple[int, int, int], tuple[list[Meld], list[list[Meld]]]] = {}
+_SEQ_CACHE: dict[tuple[int, int, int], tuple[list[Meld], list[list[int]]]] = {}
 _SET_CACHE: dict[tuple[int, int, int], list[Meld]] = {}
 
 
-_REL_CACHE: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+_REL_CACHE: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[list[int]]]] = {}
 _POS: tuple[tuple[int, int], ...] = tuple((k % 13, k // 13) for k in range(52))
 
 
-def _relative_sequences(held: int, jokers: int) -> list[tuple[int, ...]]:
-    """Sequence patterns from held positions (mask): ``p`` a held card, ``13 + p`` a joker."""
+def _relative_sequences(held: int, jokers: int) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+    """The windows (positions, in :data:`ALL_WINDOWS` order) that make sequences from the
+    held positions (mask) and ``jokers``, and for each position the indices of the windows
+    holding it as a real card."""
     key = (held, jokers)
     hit = _REL_CACHE.get(key)
     if hit is not None:
         return hit
-    out: list[tuple[int, ...]] = []
-    missing = FULL & ~held
+    found: list[tuple[int, int]] = []
     if held.bit_count() >= 2:
-        for wmask, window in ALL_WINDOWS:
-            gaps = (wmask & missing).bit_count()
-            if gaps > jokers or gaps * 2 > len(window):
-                continue
-            out.append(tuple(p if held >> p & 1 else 13 + p for p in window))
-    _REL_CACHE[key] = out
-    return out
+        for start in range(13):
+            gaps = 0
+            for length in range(1, 14 if start == 0 else 13):
+                if not held >> ((start + length - 1) % 13) & 1:
+                    gaps += 1
+                    if gaps > jokers:
+                        break
+                if length >= 3 and gaps * 2 <= length:
+                    found.append((length, start))
+        found.sort()
+    windows = [_WINDOW[length][start] for length, start in found]
+    by_pos: list[list[int]] = [[] for _ in range(13)]
+    for i, window in enumerate(windows):
+        for p in window:
+            if held >> p & 1:
+                by_pos[p].append(i)
+    hit = (windows, by_pos)
+    _REL_CACHE[key] = hit
+    return hit
 
 
-def _sequences(suit: int, held: int, jokers: int) -> tuple[list[Meld], list[list[Meld]]]:
+_WINDOW: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((start + i) % 13 for i in range(length)) for start in range(13))
+    for length in range(14))
+
+
+def _sequences(suit: int, held: int, jokers: int) -> tuple[list[Meld], list[list[int]]]:
     """Sequences of ``suit`` from the held positions (mask) and jokers, a joker only where
-    no card is held; also listed by each real position they hold."""
+    no card is held; and for each position the indices of those holding it as a real
+    card."""
     jokers = min(jokers, 6)
     key = (suit, held, jokers)
     hit = _SEQ_CACHE.get(key)
     if hit is not None:
         return hit
     base = suit * 13
-    jbase = JOKER_FOR + base - 13
-    out: list[Meld] = [tuple(base + r if r < 13 else jbase + r for r in pattern)
-                       for pattern in _relative_sequences(held, jokers)]
-    by_pos: list[list[Meld]] = [[] for _ in range(13)]
-    for meld in out:
-        for s in meld:
-            if s < 52:
-                by_pos[s - base].append(meld)
+    get = (_LOOK_HELD[base] if held == FULL else tuple(
+        base + p if held >> p & 1 else JOKER_FOR + base + p for p in range(13))).__getitem__
+    windows, positions = _relative_sequences(held, jokers)
+    hit = ([tuple(map(get, window)) for window in windows], positions)
     if len(_SEQ_CACHE) > 200_000:
         _SEQ_CACHE.clear()
-    _SEQ_CACHE[key] = (out, by_pos)
-    return out, by_pos
+    _SEQ_CACHE[key] = hit
+    return hit
+
+
+_LOOK_HELD = {base: tuple(range(base, base + 13)) for base in (0, 13, 26, 39)}
 
 
 def _sets(position: int, suits: int, jokers: int) -> list[Meld]:
@@ -181,7 +199,8 @@ def melds_with(card: int, counts: Sequence[int], replace: bool = False) -> list[
     suits = _rank_mask(counts, p)
     if suits.bit_count() >= 2:
         out.extend(m for m in _sets(p, suits, jokers) if card in m)
-    seqs = _sequences(s, _suit_mask(counts, s * 13), jokers)[1][p]
+    melds, positions = _sequences(s, _suit_mask(counts, s * 13), jokers)
+    seqs = [melds[i] for i in positions[p]]
     out.extend(seqs)
     if replace and jokers:
         for meld in seqs:
@@ -451,8 +470,9 @@ def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: i
         if need <= 0:
             return size >= 1
         return (search or HandSearch(counts)).reach_from(list(counts), need, True)
-    if counts[card] == 0 or (not checked and not third_card_possible(card, counts, taken)):
-        return False
+    if counts[card] == 0 or (not checked and card != 52
+                             and not third_card_possible(card, counts, taken)):
+        return False  # (for a joker, third_card_possible is the list below being empty)
     melds = third_card_melds(card, counts, taken)
     if not melds:
         return False
@@ -542,10 +562,11 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[
     old_jokers = hand[52]
     old_suit = [0, 0, 0, 0]
     old_rank = [0] * 13
-    for k in range(52):
-        if hand[k]:
-            old_suit[k // 13] |= 1 << (k % 13)
-            old_rank[k % 13] |= 1 << (k // 13)
+    for k, n in enumerate(hand):
+        if n and k < 52:
+            p, s = _POS[k]
+            old_suit[s] |= 1 << p
+            old_rank[p] |= 1 << s
     pool_suit = old_suit.copy()
     pool_rank = old_rank.copy()
     after = list(hand)
@@ -595,6 +616,11 @@ def _quick_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, ol
     old = old_suit & ~(1 << p)
     if old == 0 and old_jokers < 2:
         return False
+    if jokers == 0:
+        run = _RUNS.get((p, pool_suit))
+        if run is None:
+            run = _RUNS[(p, pool_suit)] = _run(p, pool_suit)
+        return (run & old).bit_count() >= 2
     key = (p, old, pool_suit, min(jokers, 4), min(old_jokers, 2))
     hit = _THIRD_CACHE.get(key)
     if hit is None:
@@ -603,6 +629,24 @@ def _quick_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, ol
 
 
 _THIRD_CACHE: dict[tuple[int, int, int, int, int], bool] = {}
+_RUNS: dict[tuple[int, int], int] = {}
+
+
+def _run(p: int, pool_suit: int) -> int:
+    """The positions (mask) of the run of ``pool_suit`` through position ``p`` (circular;
+    all of them when the suit is full)."""
+    if pool_suit == FULL:
+        return FULL
+    run = 1 << p
+    q = (p - 1) % 13
+    while pool_suit >> q & 1:
+        run |= 1 << q
+        q = (q - 1) % 13
+    q = (p + 1) % 13
+    while pool_suit >> q & 1:
+        run |= 1 << q
+        q = (q + 1) % 13
+    return run
 
 
 def _sequence_third(p: int, jokers: int, old_jokers: int, old: int, pool_suit: int) -> bool:
@@ -610,18 +654,7 @@ def _sequence_third(p: int, jokers: int, old_jokers: int, old: int, pool_suit: i
     if len(_THIRD_CACHE) > 500_000:
         _THIRD_CACHE.clear()
     if jokers == 0:
-        if pool_suit == FULL:
-            return old.bit_count() >= 2
-        run = 1 << p
-        q = (p - 1) % 13
-        while pool_suit >> q & 1:
-            run |= 1 << q
-            q = (q - 1) % 13
-        q = (p + 1) % 13
-        while pool_suit >> q & 1:
-            run |= 1 << q
-            q = (q + 1) % 13
-        return (run & old).bit_count() >= 2
+        return (_run(p, pool_suit) & old).bit_count() >= 2
     missing = FULL & ~pool_suit
     for wmask, length in _WINDOW_MASKS[p]:
         gaps = (wmask & missing).bit_count()
