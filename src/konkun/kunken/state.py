@@ -253,13 +253,25 @@ class KunkenDeal:
         out = []
         replace = self.rules.joker_for_held
         notold = self.turn_notold
+        # Steps that touch neither the taken card's suit nor its rank nor a joker leave its
+        # third-card melds as they are: with no points due, the turn can then be completed
+        # exactly when one of them leaves a card to discard (see _shortest_third).
+        apart = _APART[self.take_card] if not done and self.need <= 0 else None
+        shortest = -1
         for meld in solver.hand_melds(hand, replace):
             if len(meld) >= size:
                 continue
             if done or (third and (self._meld_is_third(hand, notold, meld)
                                    or _disjoint_third(meld, third, size, hand[BARE_JOKER]))) \
-                    or (witness and self._witness_survives(hand, meld, witness, size)) \
-                    or self._completes_after_meld(seat, meld, search):
+                    or (witness and self._witness_survives(hand, meld, witness, size)):
+                out.append(Action(MELD, -1, meld))
+                continue
+            if apart is not None and all(s < BARE_JOKER and apart[s] for s in meld):
+                if shortest < 0:
+                    shortest = self._shortest_third(hand)
+                if shortest < size - len(meld):
+                    out.append(Action(MELD, -1, meld))
+            elif self._completes_after_meld(seat, meld, search):
                 out.append(Action(MELD, -1, meld))
         if size >= 2:
             cache: dict[int, bool] = {}
@@ -273,9 +285,17 @@ class KunkenDeal:
                     if not done:
                         ok = cache.get(k)
                         if ok is None:
-                            ok = cache[k] = (bool(third) and _disjoint_third(
-                                (k,), third, size, hand[BARE_JOKER])) or \
-                                self._completes_after_removal(seat, k, False, search)
+                            ok = (bool(third) and _disjoint_third(
+                                (k,), third, size, hand[BARE_JOKER]))
+                            if ok:
+                                pass
+                            elif apart is not None and k < BARE_JOKER and apart[k]:
+                                if shortest < 0:
+                                    shortest = self._shortest_third(hand)
+                                ok = shortest < size - 1
+                            else:
+                                ok = self._completes_after_removal(seat, k, False, search)
+                            cache[k] = ok
                         if not ok:
                             continue
                     out.append(Action(LAYOFF, m, (slot,)))
@@ -290,6 +310,16 @@ class KunkenDeal:
         if done:
             out.extend(_DISCARDS[k] for k in range(53) if hand[k])
         return out
+
+    def _shortest_third(self, hand: list[int]) -> int:
+        """The length of the shortest meld holding the taken card and two cards held before
+        the take (:func:`solver.third_card_melds`; a large number when there is none)."""
+        card = self.take_card
+        notold = self.turn_notold
+        if not hand[card] or not solver.third_card_possible(card, hand, notold):
+            return 1 << 30
+        return min((len(m) for m in solver.third_card_melds(card, hand, notold)),
+                   default=1 << 30)
 
     def _witness_survives(self, hand: list[int], meld: tuple[int, ...],
                           witness: list[tuple[int, ...]], size: int) -> bool:
@@ -742,6 +772,18 @@ class KunkenDeal:
     def summary(self) -> str:
         """A one-line description of the position (for error messages)."""
         return repr(self)
+
+
+def _apart(card: int) -> tuple[bool, ...] | None:
+    """For a taken card (0..51): which cards share neither its suit nor its rank."""
+    if not 0 <= card < BARE_JOKER:
+        return None
+    return tuple(k // 13 != card // 13 and k % 13 != card % 13 for k in range(BARE_JOKER))
+
+
+_APART: tuple[tuple[bool, ...] | None, ...] = (
+    *(_apart(c) for c in range(BARE_JOKER + 1)), None)
+""":func:`_apart` by taken card (index ``-1``, no card taken, is ``None``)."""
 
 
 def _disjoint_third(removed: tuple[int, ...], thirds: list[tuple[frozenset[int], int, int]],
