@@ -476,15 +476,12 @@ def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: i
     melds = third_card_melds(card, counts, taken)
     if not melds:
         return False
-    work = list(counts)
     for meld in melds:
-        if len(meld) >= size:
-            continue
-        rest_need = need - meld_points(meld)
-        if rest_need <= 0:
+        if len(meld) < size and need - meld_points(meld) <= 0:
             return True
     if need <= 0:
         return False
+    work = list(counts)
     if search is None:
         search = HandSearch(work)
     for meld in melds:
@@ -581,12 +578,13 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[
         if card == 52:
             pass
         else:
-            p = card % 13
-            s = card // 13
+            p, s = _POS[card]
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
-            if not _quick_third(p, s, after[52], old_jokers, old_suit[s], old_rank[p],
-                                pool_suit[s], pool_rank[p]):
+            a = (old_rank[p] & ~(1 << s)).bit_count()  # _quick_third's first test, inline
+            if not (a >= 2 or (a == 1 and old_jokers >= 1)) and not _quick_third(
+                    p, s, after[52], old_jokers, old_suit[s], old_rank[p], pool_suit[s],
+                    pool_rank[p]):
                 continue
             if need <= 0 and len(bank) - i + hand_size > 13:
                 out.append(i)  # any meld leaves a card to discard
