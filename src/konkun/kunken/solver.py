@@ -245,6 +245,9 @@ def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
     return hit
 
 
+_CARDS = range(52)
+
+
 def hand_code(counts: Sequence[int]) -> int:
     """A hand's real cards as one integer (two bits per card), the search's memo key."""
     code = 0
@@ -293,14 +296,13 @@ class HandSearch:
         dropped: list[int] = []
         total = 10 * counts[52]
         code = 0
-        for k in range(52):
-            n = counts[k]
-            if n:
-                if live[k]:
-                    total += VALUE[k] * n
-                    code |= n << (2 * k)
-                else:
-                    dropped.append(k)
+        for k in [k for k in _CARDS if counts[k]]:
+            if live[k]:
+                n = counts[k]
+                total += VALUE[k] * n
+                code |= n << (2 * k)
+            else:
+                dropped.append(k)
         if total < need:
             return False
         saved = [counts[k] for k in dropped]
