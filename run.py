@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / "bin"
 STAMP = VENV / ".konkun-installed"
-EXTRAS = "server,tui,rl,ray,dev"
+EXTRAS = "server,postgres,tui,rl,ray,dev"
 
 
 def _requirements_digest() -> str:

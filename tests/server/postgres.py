@@ -1,0 +1,83 @@
+"""A throwaway PostgreSQL server for the storage tests: ``initdb`` into a temporary folder,
+listening on 127.0.0.1 and a Unix socket in that folder, stopped at the end of the session.
+
+PostgreSQL refuses to run as root, so as root (CI) the server runs as the ``postgres`` user.
+Without PostgreSQL's binaries the tests that need it are skipped, unless
+``KONKUN_REQUIRE_POSTGRES=1`` (set by ``.ci/run``), where they fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+def _binaries() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    return Path(found[-1]).parent if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _as_server_user(command: list[str]) -> list[str]:
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+class PostgresServer:
+    """A running PostgreSQL cluster; :meth:`new_database_url` makes a fresh database."""
+
+    def __init__(self, bin_dir: Path, root: Path, port: int) -> None:
+        self.bin_dir, self.root, self.port = bin_dir, root, port
+
+    def new_database_url(self) -> str:
+        """The SQLAlchemy URL of a new, empty database on this server."""
+        name = f"konkun_{uuid.uuid4().hex[:12]}"
+        subprocess.run(_as_server_user([str(self.bin_dir / "createdb"), "-h", str(self.root),
+                                        "-p", str(self.port), "-U", "postgres", name]),
+                       check=True, capture_output=True, timeout=60)
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{name}"
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[PostgresServer]:
+    """Start a cluster for the duration of the ``with`` block (or skip, see above)."""
+    bin_dir = _binaries()
+    if bin_dir is None or (os.geteuid() == 0 and shutil.which("runuser") is None):
+        if os.environ.get("KONKUN_REQUIRE_POSTGRES") == "1":
+            pytest.fail("KONKUN_REQUIRE_POSTGRES=1 but PostgreSQL's binaries are missing")
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    root = Path(tempfile.mkdtemp(prefix="konkun-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+    data = root / "data"
+    port = _free_port()
+    subprocess.run(_as_server_user([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres",
+                                    "--auth=trust", "-E", "UTF8"]),
+                   check=True, capture_output=True, timeout=120)
+    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(_as_server_user([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
+                                    "-l", str(root / "log"), "-w", "start"]),
+                   check=True, capture_output=True, timeout=120)
+    try:
+        yield PostgresServer(bin_dir, root, port)
+    finally:
+        subprocess.run(_as_server_user([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast",
+                                        "-w", "stop"]), capture_output=True, timeout=120)
+        shutil.rmtree(root, ignore_errors=True)
