@@ -1,7 +1,10 @@
 """Kunken engine speed: random play-out decisions per second and deals per second (2 and 4
 seats), and the solver's hands per second. Run: ``.venv/bin/python benchmarks/bench_kunken.py``
 (``--seconds N`` per figure, default 5). One core, pure Python; rates are per second of this
-process's CPU time (``time.process_time``), so a busy machine does not skew them."""
+process's CPU time (``time.process_time``), so a busy machine does not skew them.
+``--warmup N`` first plays N seconds of untimed 2-seat play-outs (other seeds), so the
+engine's caches are as filled as in a long run (a training loop); the default 0 times a
+fresh process."""
 
 from __future__ import annotations
 
@@ -14,11 +17,11 @@ from konkun.kunken import KunkenDeal, KunkenRules
 from konkun.kunken.solver import best_arrangement, max_meld_points, take_options
 
 
-def playouts(seats: int, seconds: float) -> tuple[float, float, float]:
+def playouts(seats: int, seconds: float, seed: int | None = None) -> tuple[float, float, float]:
     """Random legal play-outs (legal_actions, then push a random one) for ``seconds``:
-    (decisions/s, deals/s, mean decisions per deal)."""
+    (decisions/s, deals/s, mean decisions per deal); ``seed`` defaults to ``seats``."""
     rules = KunkenRules()
-    rng = random.Random(seats)
+    rng = random.Random(seats if seed is None else seed)
     decisions = deals = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
@@ -67,7 +70,10 @@ def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--warmup", type=float, default=0.0)
     args = parser.parse_args()
+    if args.warmup > 0:
+        playouts(2, args.warmup, seed=1000)
     for seats in (2, 4):
         rate, deals, mean = playouts(seats, args.seconds)
         print(f"random play-outs, {seats} seats: {rate:,.0f} decisions/s, {deals:,.1f} deals/s "
