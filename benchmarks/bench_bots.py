@@ -78,7 +78,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=50, help="Konchinka games to 15")
     parser.add_argument("--kunken-deals", type=int, default=120,
                         help="Kunken deals, greedy vs random")
-    parser.add_argument("--kunken-search-deals", type=int, default=120,
+    parser.add_argument("--kunken-search-deals", type=int, default=240,
                         help="Kunken deals, ismcts vs greedy")
     parser.add_argument("--only", choices=("konchinka", "kunken"), default=None)
     parser.add_argument("--json", default=None, metavar="FILE", help="also write the figures")
