@@ -398,33 +398,9 @@ def max_meld_points(counts: Sequence[int], leave_one: bool = False) -> int:
 def best_arrangement(counts: Sequence[int], leave_one: bool = False) -> list[Meld]:
     """A most valuable arrangement of the hand into melds (canonical slots), keeping a card
     for the discard when ``leave_one``."""
-    target = max_meld_points(counts, leave_one)
     work = list(counts)
-    search = HandSearch(work)
-    out: list[Meld] = []
-    leave = leave_one
-    k = 0
-    while target > 0:
-        while work[k] == 0:
-            k += 1
-        for meld in melds_with(k, work):
-            low, reals, used, points = _info(meld)
-            if low != k or used > work[52]:
-                continue
-            for c in reals:
-                work[c] -= 1
-            work[52] -= used
-            if search.reach_from(work, target - points, leave):
-                out.append(meld)
-                target -= points
-                break
-            work[52] += used
-            for c in reals:
-                work[c] += 1
-        else:
-            work[k] -= 1
-            leave = False
-    return out
+    target = max_meld_points(counts, leave_one)
+    return _arrangement_for(work, target, leave_one, HandSearch(work)) or []
 
 
 # ---------------------------------------------------------------------------------------
