@@ -83,24 +83,12 @@ class KunkenObservation:
         o.rules = deal.rules
         o.seat = seat
         o.num_seats = deal.num_seats
-        o.to_move = deal.to_move
         o.dealer = deal.dealer
-        o.phase = deal.phase
         o.hand = deal.hands[seat].copy()
         o.hand_sizes = deal.hand_sizes.copy()
         o.bank = deal.bank.copy()
         o.stock_size = len(deal.stock)
-        o.renewals = deal.renewals
-        o.melds = [m.copy() for m in deal.melds]
-        o.taken = [t.copy() for t in deal.taken]
-        o.layout = deal.layout.copy()
-        o.take_card = deal.take_card
-        o.pending = deal.pending
-        o.need = deal.need
-        o.opening = deal.opening
-        o.turn_notold = deal.turn_notold.copy()
-        o.winner = deal.winner
-        o.express = deal.express
+        _copy_public_state(deal, o)
         o.history_len = len(deal.history)
         o._legal = None
         o._points = deal.points() if deal.phase == OVER else None
@@ -151,19 +139,7 @@ class KunkenObservation:
         stock = pool[pos:]
         deal = KunkenDeal._make(self.rules, self.num_seats, self.dealer, hands, stock,
                                 self.bank.copy())
-        deal.melds = [m.copy() for m in self.melds]
-        deal.taken = [t.copy() for t in self.taken]
-        deal.layout = self.layout.copy()
-        deal.renewals = self.renewals
-        deal.to_move = self.to_move
-        deal.phase = self.phase
-        deal.winner = self.winner
-        deal.express = self.express
-        deal.take_card = self.take_card
-        deal.pending = self.pending
-        deal.need = self.need
-        deal.opening = self.opening
-        deal.turn_notold = self.turn_notold.copy()
+        _copy_public_state(self, deal)
         return deal
 
     def obligations(self) -> list[str]:
@@ -225,3 +201,22 @@ class KunkenObservation:
 
 
 __all__ = ["START", "KunkenObservation"]
+
+
+def _copy_public_state(source: KunkenDeal | KunkenObservation,
+                       target: KunkenDeal | KunkenObservation) -> None:
+    """Copy what every seat sees of a deal: the melds, the cards known taken from the bank,
+    the layouts, the stock renewals and the state of the turn."""
+    target.melds = [m.copy() for m in source.melds]
+    target.taken = [t.copy() for t in source.taken]
+    target.layout = source.layout.copy()
+    target.renewals = source.renewals
+    target.to_move = source.to_move
+    target.phase = source.phase
+    target.winner = source.winner
+    target.express = source.express
+    target.take_card = source.take_card
+    target.pending = source.pending
+    target.need = source.need
+    target.opening = source.opening
+    target.turn_notold = source.turn_notold.copy()
