@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from konkun import __version__
-from konkun.errors import InvalidRuleError, KonkunError
+from konkun.errors import InvalidRuleError, KonkunError, one_line
 
 COMMAND_MODULES = (
     "konkun.konchinka.cli",
@@ -88,13 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_BAD_INPUT
         return handler(namespace) or 0
     except KonkunError as error:
-        print(_one_line(str(error)), file=sys.stderr)
+        print(one_line(str(error)) or "konkun: bad input", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
-
-
-def _one_line(message: str) -> str:
-    return " ".join(message.split()) or "konkun: bad input"

@@ -35,3 +35,9 @@ class IllegalMoveError(KonkunError):
 
 class GameOverError(IllegalMoveError):
     """A move played after the deal or the game has ended."""
+
+
+def one_line(message: str) -> str:
+    """An error message folded onto one line (runs of white space, newlines included,
+    become one space), as the command line and the server show it."""
+    return " ".join(message.split())

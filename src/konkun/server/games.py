@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from konkun.errors import InvalidNotationError, InvalidRuleError, KonkunError
+from konkun.errors import InvalidNotationError, InvalidRuleError, KonkunError, one_line
 from konkun.game import Match
 
 RulesFactory = Callable[[str | None, Mapping[str, str], int], Any]
@@ -58,7 +58,7 @@ class GameAdapter:
             try:
                 return self.parse_action(deal, text)
             except InvalidNotationError as error:
-                raise InvalidNotationError(_one_line(str(error))) from None
+                raise InvalidNotationError(one_line(str(error))[:300]) from None
             except KonkunError:
                 pass
         else:
@@ -77,7 +77,7 @@ class GameAdapter:
             except Exception:  # a reason is a courtesy; never fail on it
                 reason = None
         if reason:
-            return f"illegal move {text!r}: {_one_line(reason)}"
+            return f"illegal move {text!r}: {one_line(reason)[:300]}"
         return f"illegal move {text!r}: not among the legal actions now"
 
     def check(self, variant: str | None, rules: Mapping[str, str], num_seats: int) -> Any:
@@ -111,10 +111,6 @@ class GameAdapter:
         return {"game": self.name, "variants": list(self.variants),
                 "min_seats": self.min_seats, "max_seats": self.max_seats,
                 "rules": self.defaults()}
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())[:300]
 
 
 _GAMES: dict[str, GameAdapter] = {}
