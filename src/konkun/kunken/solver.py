@@ -448,9 +448,8 @@ def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: i
         if need <= 0:
             return size >= 1
         return (search or HandSearch(counts)).reach_from(list(counts), need, True)
-    if counts[card] == 0 or (not checked and card != 52
-                             and not third_card_possible(card, counts, taken)):
-        return False  # (for a joker, third_card_possible is the list below being empty)
+    if counts[card] == 0 or (not checked and not third_card_possible(card, counts, taken)):
+        return False
     melds = third_card_melds(card, counts, taken)
     if not melds:
         return False
@@ -499,18 +498,24 @@ def _window_masks(position: int) -> list[tuple[int, int]]:
     return out
 
 
-_WINDOW_MASKS = tuple(_window_masks(p) for p in range(13))
+_WINDOWS_AT_ZERO = _window_masks(0)
+"""(mask, length) of every sequence window holding position 0, shortest first."""
 
 
 def third_card_possible(card: int, counts: Sequence[int], taken: Sequence[int]) -> bool:
     """A fast test, exact for :func:`third_card_melds` being non-empty: can ``card`` be
     melded with two cards held before the take?"""
-    if card == 52:
-        return bool(third_card_melds(card, counts, taken))
+    return third_card_length(card, counts, taken) > 0
+
+
+def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int]) -> int:
+    """The length of the shortest meld of :func:`third_card_melds`, 0 when there is none;
+    computed from bit masks, without listing the melds."""
     if counts[card] == 0:
-        return False
-    p = card % 13
-    s = card // 13
+        return 0
+    if card == 52:
+        return _joker_third(counts, taken)
+    p, s = _POS[card]
     old_rank = pool_rank = 0
     for t in range(4):
         k = t * 13 + p
@@ -527,8 +532,179 @@ def third_card_possible(card: int, counts: Sequence[int], taken: Sequence[int]) 
             pool_suit |= 1 << q
             if n > taken[base + q]:
                 old_suit |= 1 << q
-    return _quick_third(p, s, counts[52], counts[52] - taken[52], old_suit, old_rank,
-                        pool_suit, pool_rank)
+    return _shortest_third(p, s, counts[52], counts[52] - taken[52], old_suit, old_rank,
+                           pool_suit, pool_rank)
+
+
+class ThirdCardCheck:
+    """:func:`third_card_length` for a hand after a take, asked again of the hand less a
+    few cards (a meld, a lay-off) or with a card swapped for a joker: the questions a turn
+    whose taken card is still to be melded asks of each step. Cards that share neither the
+    taken card's suit nor its rank, and are not jokers, leave the answer as it is."""
+
+    __slots__ = ("base", "card", "counts", "jokers", "masks", "p", "s", "taken")
+
+    def __init__(self, card: int, counts: Sequence[int], taken: Sequence[int]) -> None:
+        self.card = card
+        self.counts = counts
+        self.taken = taken
+        if card == 52:  # a taken joker: every suit and rank matters, see without()
+            self.p = self.s = -1
+            self.jokers = counts[52]
+            self.masks = (0, 0, 0, 0)
+            self.base = third_card_length(card, counts, taken)
+            return
+        self.p, self.s = _POS[card]
+        self.jokers = counts[52]
+        old_rank = pool_rank = old_suit = pool_suit = 0
+        for t in range(4):
+            k = t * 13 + self.p
+            if counts[k]:
+                pool_rank |= 1 << t
+                if counts[k] > taken[k]:
+                    old_rank |= 1 << t
+        base = self.s * 13
+        for q in range(13):
+            if counts[base + q]:
+                pool_suit |= 1 << q
+                if counts[base + q] > taken[base + q]:
+                    old_suit |= 1 << q
+        self.masks = (old_suit, old_rank, pool_suit, pool_rank)
+        self.base = (0 if not counts[card] else _shortest_third(
+            self.p, self.s, counts[52], counts[52] - taken[52], *self.masks))
+
+    def without(self, removed: Sequence[int], swapped: int = -1) -> int:
+        """The shortest third-card meld once the cards ``removed`` (meld slots: each real
+        card at most once, any slot from 52 up a joker) leave the hand, taken copies first,
+        or once card ``swapped`` is given for a joker (0 when there is none). Fewer cards
+        can make one where there was none: a joker held before the take may then stand
+        for a card that was held."""
+        if self.card == 52:
+            return self._joker_without(removed, swapped)
+        p, s = self.p, self.s
+        jokers_out = 0
+        moved = False
+        old_suit, old_rank, pool_suit, pool_rank = self.masks
+        counts, taken = self.counts, self.taken
+        for x in (*removed, swapped) if swapped >= 0 else removed:
+            if x >= 52:
+                jokers_out += 1
+                continue
+            q, t = _POS[x]
+            if q != p and t != s:
+                continue
+            moved = True
+            n = counts[x] - 1
+            if n == 0:
+                if x == self.card:
+                    return 0
+                pool_suit, old_suit, pool_rank, old_rank = _drop(
+                    q, t, p, s, pool_suit, old_suit, pool_rank, old_rank, True)
+            elif n <= taken[x] - 1:
+                pool_suit, old_suit, pool_rank, old_rank = _drop(
+                    q, t, p, s, pool_suit, old_suit, pool_rank, old_rank, False)
+        if not moved and not jokers_out and swapped < 0:
+            return self.base
+        jokers = self.jokers - jokers_out
+        fresh = max(0, self.taken[52] - jokers_out)
+        if swapped >= 0:
+            jokers += 1
+            fresh += 1
+        return _shortest_third(p, s, jokers, jokers - fresh, old_suit, old_rank, pool_suit,
+                               pool_rank)
+
+
+    def _joker_without(self, removed: Sequence[int], swapped: int) -> int:
+        counts = list(self.counts)
+        taken = list(self.taken)
+        for x in removed:
+            k = x if x < 52 else 52
+            counts[k] -= 1
+            if taken[k]:
+                taken[k] -= 1
+        if swapped >= 0:
+            counts[swapped] -= 1
+            if taken[swapped]:
+                taken[swapped] -= 1
+            counts[52] += 1
+            taken[52] += 1
+        return third_card_length(52, counts, taken)
+
+
+def _joker_third(counts: Sequence[int], taken: Sequence[int]) -> int:
+    """:func:`third_card_length` for a taken joker (held): the shortest meld with a joker
+    and two old cards, counting all but one of its jokers as old up to the old jokers."""
+    jokers = counts[52]
+    old_jokers = min(jokers - taken[52], jokers - 1)
+    best = 0
+    for p in range(13):  # sets: two old cards and the joker, or one old card, two jokers
+        n = old = 0
+        for k in range(p, 52, 13):
+            if counts[k]:
+                n += 1
+                if counts[k] > taken[k]:
+                    old += 1
+        if old >= 2:
+            return 3
+        if old == 1 and n >= 2 and jokers >= 2 and old_jokers >= 1:
+            best = 4
+    for base in (0, 13, 26, 39):
+        pool = old = 0
+        for q in range(13):
+            n = counts[base + q]
+            if n:
+                pool |= 1 << q
+                if n > taken[base + q]:
+                    old |= 1 << q
+        if pool.bit_count() < 2 or pool == FULL or (not old and old_jokers < 2):
+            continue
+        key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2)
+        seq = _JOKER_SEQUENCE_THIRD.get(key, -1)
+        if seq < 0:
+            if len(_JOKER_SEQUENCE_THIRD) > 200_000:
+                _JOKER_SEQUENCE_THIRD.clear()
+            seq = _JOKER_SEQUENCE_THIRD[key] = _joker_sequence_third(*key)
+        if seq and (not best or seq < best):
+            best = seq
+    return best
+
+
+_JOKER_SEQUENCE_THIRD: dict[tuple[int, int, int, int], int] = {}
+
+
+def _joker_sequence_third(old: int, pool: int, jokers: int, old_jokers: int) -> int:
+    """The shortest sequence of a suit (held positions ``pool``, old ones ``old``) with a
+    joker in a gap and two old cards, all but one joker counting as old up to
+    ``old_jokers``; 0 when there is none."""
+    missing = FULL & ~pool
+    best = 0
+    for wmask, length in _ALL_WINDOW_MASKS:
+        if best and length >= best:
+            break
+        gaps = (wmask & missing).bit_count()
+        if not gaps or gaps > jokers or gaps * 2 > length:
+            continue
+        if (wmask & old).bit_count() + min(gaps - 1, old_jokers) >= 2:
+            best = length
+    return best
+
+
+_ALL_WINDOW_MASKS = tuple((mask, len(window)) for mask, window in ALL_WINDOWS)
+
+
+def _drop(q: int, t: int, p: int, s: int, pool_suit: int, old_suit: int, pool_rank: int,
+          old_rank: int, gone: bool) -> tuple[int, int, int, int]:
+    """The masks once card (position ``q``, suit ``t``) is no longer old (``gone``: no
+    longer held either)."""
+    if t == s:
+        old_suit &= ~(1 << q)
+        if gone:
+            pool_suit &= ~(1 << q)
+    if q == p:
+        old_rank &= ~(1 << t)
+        if gone:
+            pool_rank &= ~(1 << t)
+    return pool_suit, old_suit, pool_rank, old_rank
 
 
 def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
@@ -553,92 +729,103 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[
         card = bank[i]
         after[card] += 1
         taken[card] += 1
-        if card == 52:
-            pass
-        else:
+        size = hand_size + len(bank) - i
+        if card != 52:
             p, s = _POS[card]
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
-            a = (old_rank[p] & ~(1 << s)).bit_count()  # _quick_third's first test, inline
-            if not (a >= 2 or (a == 1 and old_jokers >= 1)) and not _quick_third(
-                    p, s, after[52], old_jokers, old_suit[s], old_rank[p], pool_suit[s],
-                    pool_rank[p]):
-                continue
-            if need <= 0 and len(bank) - i + hand_size > 13:
-                out.append(i)  # any meld leaves a card to discard
-                continue
+            shortest = _shortest_third(p, s, after[52], old_jokers, old_suit[s], old_rank[p],
+                                       pool_suit[s], pool_rank[p])
+        else:
+            shortest = _joker_third(after, taken)
+        if not shortest:
+            continue
+        if need <= 0:
+            if shortest < size:  # the taken card's meld leaves a card to discard
+                out.append(i)
+            continue
         if search is None and need > 0:
             whole = list(hand)
             for c in bank:
                 whole[c] += 1
             search = HandSearch(whole)
-        if can_complete(after, taken, card, need, True, search, hand_size + len(bank) - i,
-                        card != 52):
+        if can_complete(after, taken, card, need, True, search, size, True):
             out.append(i)
     out.reverse()
     return out
 
 
-def _quick_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, old_rank: int,
-                 pool_suit: int, pool_rank: int) -> bool:
-    """:func:`third_card_possible` from masks: old cards of the card's suit and rank, the
-    pool's (old and taken) cards of them, and the jokers."""
-    bit = 1 << s
-    a = (old_rank & ~bit).bit_count()
+def _shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, old_rank: int,
+                    pool_suit: int, pool_rank: int) -> int:
+    """:func:`third_card_length` from masks: old cards of the card's suit and rank, the
+    pool's (old and taken) cards of them, and the jokers (all, and old ones)."""
+    a = (old_rank & ~(1 << s)).bit_count()
     if a >= 2 or (a == 1 and old_jokers >= 1):
-        return True
-    if old_jokers >= 2 and (pool_rank & ~old_rank & ~bit):
-        return True
+        return 3  # a set of three
+    best = 4 if old_jokers >= 2 and pool_rank & ~(1 << s) else 0  # two jokers in a set of 4
     old = old_suit & ~(1 << p)
     if old == 0 and old_jokers < 2:
-        return False
+        return best
+    # Turn the suit so that the card is at position 0: the answer depends on nothing else.
+    old = ((old >> p) | (old << (13 - p))) & FULL
+    pool = ((pool_suit >> p) | (pool_suit << (13 - p))) & FULL
     if jokers == 0:
-        run = _RUNS.get((p, pool_suit))
-        if run is None:
-            run = _RUNS[(p, pool_suit)] = _run(p, pool_suit)
-        return (run & old).bit_count() >= 2
-    key = (p, old, pool_suit, min(jokers, 4), min(old_jokers, 2))
-    hit = _THIRD_CACHE.get(key)
-    if hit is None:
-        hit = _THIRD_CACHE[key] = _sequence_third(p, jokers, old_jokers, old, pool_suit)
-    return hit
+        seq = _run_third(old, pool)
+    else:
+        key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2)
+        seq = _SEQUENCE_THIRD.get(key, -1)
+        if seq < 0:
+            if len(_SEQUENCE_THIRD) > 500_000:
+                _SEQUENCE_THIRD.clear()
+            seq = _SEQUENCE_THIRD[key] = _sequence_third(*key)
+    return seq if seq and (not best or seq < best) else best
 
 
-_THIRD_CACHE: dict[tuple[int, int, int, int, int], bool] = {}
-_RUNS: dict[tuple[int, int], int] = {}
+_SEQUENCE_THIRD: dict[tuple[int, int, int, int], int] = {}
 
 
-def _run(p: int, pool_suit: int) -> int:
-    """The positions (mask) of the run of ``pool_suit`` through position ``p`` (circular;
-    all of them when the suit is full)."""
-    if pool_suit == FULL:
-        return FULL
-    run = 1 << p
-    q = (p - 1) % 13
-    while pool_suit >> q & 1:
-        run |= 1 << q
-        q = (q - 1) % 13
-    q = (p + 1) % 13
-    while pool_suit >> q & 1:
-        run |= 1 << q
-        q = (q + 1) % 13
-    return run
+def _run_third(old: int, pool: int) -> int:
+    """The shortest sequence without jokers holding position 0 and two old cards: a window
+    of the run of ``pool`` through 0 (masks turned so the card is at 0), 0 when none."""
+    if pool == FULL:
+        right = left = 12
+    else:
+        gaps = ~pool & FULL
+        right = (gaps & -gaps).bit_length() - 2  # positions 1..right are held
+        high = gaps.bit_length() - 1  # the highest gap: positions high+1..12 are held
+        left = 12 - high
+    r1 = r2 = l1 = l2 = 0
+    for d in range(1, right + 1):
+        if old >> d & 1:
+            if r1:
+                r2 = d
+                break
+            r1 = d
+    for d in range(1, left + 1):
+        if old >> (13 - d) & 1:
+            if l1:
+                l2 = d
+                break
+            l1 = d
+    best = 0
+    for length in (r2 + 1 if r2 else 0, l2 + 1 if l2 else 0,
+                   l1 + r1 + 1 if l1 and r1 and l1 + r1 < 13 else 0):
+        if length and (not best or length < best):
+            best = length
+    return best
 
 
-def _sequence_third(p: int, jokers: int, old_jokers: int, old: int, pool_suit: int) -> bool:
-    """Whether a sequence holds position ``p`` and two old cards (or old jokers)."""
-    if len(_THIRD_CACHE) > 500_000:
-        _THIRD_CACHE.clear()
-    if jokers == 0:
-        return (_run(p, pool_suit) & old).bit_count() >= 2
-    missing = FULL & ~pool_suit
-    for wmask, length in _WINDOW_MASKS[p]:
+def _sequence_third(old: int, pool: int, jokers: int, old_jokers: int) -> int:
+    """The length of the shortest sequence holding position 0 and two old cards (or old
+    jokers), the masks turned so the card is at 0; 0 when there is none."""
+    missing = FULL & ~pool
+    for wmask, length in _WINDOWS_AT_ZERO:
         gaps = (wmask & missing).bit_count()
         if gaps > jokers or gaps * 2 > length:
             continue
-        if (wmask & old).bit_count() + min(gaps, old_jokers) >= 2:
-            return True
-    return False
+        if (wmask & old).bit_count() + (gaps if gaps < old_jokers else old_jokers) >= 2:
+            return length
+    return 0
 
 
 def _arrangement_for(work: list[int], need: int, leave: bool,

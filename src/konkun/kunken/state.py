@@ -17,7 +17,8 @@ why; :meth:`KunkenDeal.push` is the unchecked fast path.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from konkun.cards import Card, double_deck, shuffled
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
@@ -52,6 +53,10 @@ from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
 
 if TYPE_CHECKING:
     from konkun.kunken.observation import KunkenObservation
+
+_T = TypeVar("_T")
+_Judge = Callable[[_T], bool]
+"""Whether a step (a meld's slots, or a card) leaves the turn completable."""
 
 START = "start"
 DRAWN = "drawn"
@@ -239,87 +244,91 @@ class KunkenDeal:
             out = self._swaps(seat, hand)
             out.extend(_DISCARDS[k] for k in range(53) if hand[k])
             return out
-        # TAKEN
+        return self._taken_actions(seat, hand)
+
+    def _taken_actions(self, seat: int, hand: list[int]) -> list[Action]:
+        """The legal steps after a take: melds, lay-offs, swaps and (once the turn's
+        obligations are met) discards, each kept only if the turn can still be completed."""
         size = self.hand_sizes[seat]
         done = self.obligations_met()
-        search = None if done else self._turn_search(hand)
-        third: list[tuple[frozenset[int], int, int]] = []
-        if not done and self.need <= 0 and self.take_card != BARE_JOKER:
-            third = self._free_thirds(hand)
-        witness: list[tuple[int, ...]] | None = None
-        if search is not None and self.take_card != BARE_JOKER:
-            witness = solver.completion_witness(hand, self.turn_notold, self.take_card,
-                                                self.need, self.pending, search)
-        out = []
+        judges: tuple[_Judge[tuple[int, ...]], _Judge[int], _Judge[int]] | None = None
+        if done:
+            pass
+        elif self.need <= 0:
+            judges = self._third_card_judges(hand, size)
+        else:
+            judges = self._completion_judges(seat, hand)
         replace = self.rules.joker_for_held
-        notold = self.turn_notold
-        # Steps that touch neither the taken card's suit nor its rank nor a joker leave its
-        # third-card melds as they are: with no points due, the turn can then be completed
-        # exactly when one of them leaves a card to discard (see _shortest_third).
-        apart = _APART[self.take_card] if not done and self.need <= 0 else None
-        shortest = -1
-        for meld in solver.hand_melds(hand, replace):
-            if len(meld) >= size:
-                continue
-            if done or (third and (self._meld_is_third(hand, notold, meld)
-                                   or _disjoint_third(meld, third, size, hand[BARE_JOKER]))) \
-                    or (witness and self._witness_survives(hand, meld, witness, size)):
-                out.append(Action(MELD, -1, meld))
-                continue
-            if apart is not None and all(s < BARE_JOKER and apart[s] for s in meld):
-                if shortest < 0:
-                    shortest = self._shortest_third(hand)
-                if shortest < size - len(meld):
-                    out.append(Action(MELD, -1, meld))
-            elif self._completes_after_meld(seat, meld, search):
-                out.append(Action(MELD, -1, meld))
+        out = [Action(MELD, -1, meld) for meld in solver.hand_melds(hand, replace)
+               if len(meld) < size and (judges is None or judges[0](meld))]
         if size >= 2:
-            cache: dict[int, bool] = {}
+            verdicts: dict[int, bool] = {}
             for m, tm in enumerate(self.melds):
                 for k, slot in tm.layoff_options():
-                    if not hand[k]:
+                    if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
+                                       and hand[slot - JOKER_FOR]):
                         continue
-                    if slot >= JOKER_FOR and slot < OPEN_JOKER and hand[slot - JOKER_FOR] \
-                            and not replace:
-                        continue
-                    if not done:
-                        ok = cache.get(k)
+                    if judges is not None:
+                        ok = verdicts.get(k)
                         if ok is None:
-                            ok = (bool(third) and _disjoint_third(
-                                (k,), third, size, hand[BARE_JOKER]))
-                            if ok:
-                                pass
-                            elif apart is not None and k < BARE_JOKER and apart[k]:
-                                if shortest < 0:
-                                    shortest = self._shortest_third(hand)
-                                ok = shortest < size - 1
-                            else:
-                                ok = self._completes_after_removal(seat, k, False, search)
-                            cache[k] = ok
+                            ok = verdicts[k] = judges[1](k)
                         if not ok:
                             continue
                     out.append(Action(LAYOFF, m, (slot,)))
-        swaps = self._swaps(seat, hand)
-        if swaps and not done and self.need > 0:
-            plus = hand.copy()
-            plus[BARE_JOKER] += 1
-            search = solver.HandSearch(plus)
-        for action in swaps:
-            if done or self._completes_after_removal(seat, action.slots[0], True, search):
-                out.append(action)
+        out.extend(action for action in self._swaps(seat, hand)
+                   if judges is None or judges[2](action.slots[0]))
         if done:
             out.extend(_DISCARDS[k] for k in range(53) if hand[k])
         return out
 
-    def _shortest_third(self, hand: list[int]) -> int:
-        """The length of the shortest meld holding the taken card and two cards held before
-        the take (:func:`solver.third_card_melds`; a large number when there is none)."""
-        card = self.take_card
+    def _third_card_judges(self, hand: list[int], size: int) -> tuple[
+            _Judge[tuple[int, ...]], _Judge[int], _Judge[int]]:
+        """Whether a meld, a lay-off (a card) or a swap (a card) leaves the turn completable
+        while the taken card is still to be melded and no points are due: the hand must then
+        keep a third-card meld that leaves a card to discard."""
+        check = solver.ThirdCardCheck(self.take_card, hand, self.turn_notold)
         notold = self.turn_notold
-        if not hand[card] or not solver.third_card_possible(card, hand, notold):
-            return 1 << 30
-        return min((len(m) for m in solver.third_card_melds(card, hand, notold)),
-                   default=1 << 30)
+
+        def meld_ok(meld: tuple[int, ...]) -> bool:
+            left = size - len(meld)
+            return self._meld_is_third(hand, notold, meld) or 0 < check.without(meld) < left
+
+        def layoff_ok(card: int) -> bool:
+            return 0 < check.without((card,)) < size - 1
+
+        def swap_ok(card: int) -> bool:
+            return 0 < check.without((), card) < size
+
+        return meld_ok, layoff_ok, swap_ok
+
+    def _completion_judges(self, seat: int, hand: list[int]) -> tuple[
+            _Judge[tuple[int, ...]], _Judge[int], _Judge[int]]:
+        """The same judges when opening points are due: the full completion check, after a
+        quick test that a known completion survives."""
+        search = self._turn_search(hand)
+        witness: list[tuple[int, ...]] | None = None
+        if search is not None and self.take_card != BARE_JOKER:
+            witness = solver.completion_witness(hand, self.turn_notold, self.take_card,
+                                                self.need, self.pending, search)
+        size = self.hand_sizes[seat]
+        swap_search: list[solver.HandSearch | None] = []
+
+        def meld_ok(meld: tuple[int, ...]) -> bool:
+            if witness and self._witness_survives(hand, meld, witness, size):
+                return True
+            return self._completes_after_meld(seat, meld, search)
+
+        def layoff_ok(card: int) -> bool:
+            return self._completes_after_removal(seat, card, False, search)
+
+        def swap_ok(card: int) -> bool:
+            if not swap_search:  # a swap brings a joker in: search the hand with it
+                plus = hand.copy()
+                plus[BARE_JOKER] += 1
+                swap_search.append(solver.HandSearch(plus) if self.need > 0 else None)
+            return self._completes_after_removal(seat, card, True, swap_search[0])
+
+        return meld_ok, layoff_ok, swap_ok
 
     def _witness_survives(self, hand: list[int], meld: tuple[int, ...],
                           witness: list[tuple[int, ...]], size: int) -> bool:
@@ -348,20 +357,6 @@ class KunkenDeal:
             if use[k] > hand[k]:
                 return False
         return True
-
-    def _free_thirds(self, hand: list[int]) -> list[tuple[frozenset[int], int, int]]:
-        """The shortest melds satisfying the third-card rule by their real cards alone, as
-        (real cards, jokers, length), for :func:`_disjoint_third`."""
-        notold = self.turn_notold
-        card = self.take_card
-        out: list[tuple[frozenset[int], int, int]] = []
-        for meld in solver.third_card_melds(card, hand, notold):
-            reals = [x for x in meld if x < BARE_JOKER]
-            old = sum(1 for x in reals if x != card and hand[x] > notold[x])
-            if old >= 2:
-                out.append((frozenset(reals), len(meld) - len(reals), len(meld)))
-        out.sort(key=lambda t: t[2])
-        return out[:4]
 
     def _swaps(self, seat: int, hand: list[int]) -> list[Action]:
         if not self.layout[seat]:
@@ -772,37 +767,6 @@ class KunkenDeal:
     def summary(self) -> str:
         """A one-line description of the position (for error messages)."""
         return repr(self)
-
-
-def _apart(card: int) -> tuple[bool, ...] | None:
-    """For a taken card (0..51): which cards share neither its suit nor its rank."""
-    if not 0 <= card < BARE_JOKER:
-        return None
-    return tuple(k // 13 != card // 13 and k % 13 != card % 13 for k in range(BARE_JOKER))
-
-
-_APART: tuple[tuple[bool, ...] | None, ...] = (
-    *(_apart(c) for c in range(BARE_JOKER + 1)), None)
-""":func:`_apart` by taken card (index ``-1``, no card taken, is ``None``)."""
-
-
-def _disjoint_third(removed: tuple[int, ...], thirds: list[tuple[frozenset[int], int, int]],
-                    size: int, jokers: int) -> bool:
-    """A quick sufficient test that the taken card can still be melded after ``removed``
-    (slots) leaves the hand: a third-card meld shares no card with it, the jokers suffice
-    and a card is left over."""
-    used_jokers = 0
-    cards = set()
-    for s in removed:
-        if s >= BARE_JOKER:
-            used_jokers += 1
-        else:
-            cards.add(s)
-    left = size - len(removed)
-    for reals, need_jokers, length in thirds:
-        if length < left and used_jokers + need_jokers <= jokers and reals.isdisjoint(cards):
-            return True
-    return False
 
 
 def _slot_texts(slots: tuple[int, ...]) -> list[str]:
