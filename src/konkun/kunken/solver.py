@@ -710,14 +710,9 @@ def _drop(q: int, t: int, p: int, s: int, pool_suit: int, old_suit: int, pool_ra
 def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
     """The bank positions from which ``hand`` can take the bank and complete the turn
     (``need``: the opening minimum, 0 with a layout), in order."""
-    old_jokers = hand[52]
-    old_suit = [0, 0, 0, 0]
-    old_rank = [0] * 13
-    for k, n in enumerate(hand):
-        if n and k < 52:
-            p, s = _POS[k]
-            old_suit[s] |= 1 << p
-            old_rank[p] |= 1 << s
+    if need <= 0:
+        return _free_take_positions(hand, bank)
+    old_suit, old_rank = _hand_masks(hand)
     pool_suit = old_suit.copy()
     pool_rank = old_rank.copy()
     after = list(hand)
@@ -729,30 +724,77 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[
         card = bank[i]
         after[card] += 1
         taken[card] += 1
-        size = hand_size + len(bank) - i
         if card != 52:
             p, s = _POS[card]
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
-            shortest = _shortest_third(p, s, after[52], old_jokers, old_suit[s], old_rank[p],
-                                       pool_suit[s], pool_rank[p])
-        else:
-            shortest = _joker_third(after, taken)
-        if not shortest:
+            if not _shortest_third(p, s, after[52], hand[52], old_suit[s], old_rank[p],
+                                   pool_suit[s], pool_rank[p]):
+                continue
+        elif not _joker_third(after, taken):
             continue
-        if need <= 0:
-            if shortest < size:  # the taken card's meld leaves a card to discard
-                out.append(i)
-            continue
-        if search is None and need > 0:
+        if search is None:
             whole = list(hand)
             for c in bank:
                 whole[c] += 1
             search = HandSearch(whole)
-        if can_complete(after, taken, card, need, True, search, size, True):
+            if not search.reach_from(whole, need, True):
+                break  # not even the whole bank with the hand is worth the points
+        if can_complete(after, taken, card, need, True, search, hand_size + len(bank) - i,
+                        True):
             out.append(i)
     out.reverse()
     return out
+
+
+def _free_take_positions(hand: Sequence[int], bank: Sequence[int]) -> list[int]:
+    """:func:`take_positions` with no points due: the taken card's shortest third-card meld
+    must leave a card to discard."""
+    old_suit, old_rank = _hand_masks(hand)
+    pool_suit = old_suit.copy()
+    pool_rank = old_rank.copy()
+    old_jokers = jokers = hand[52]
+    out: list[int] = []
+    size = sum(hand) + len(bank)  # the hand's size after taking from position 0
+    for i in range(len(bank) - 1, -1, -1):
+        card = bank[i]
+        if card == 52:
+            jokers += 1
+            after = list(hand)
+            taken = [0] * 53
+            for c in bank[i:]:
+                after[c] += 1
+                taken[c] += 1
+            shortest = _joker_third(after, taken)
+        else:
+            p, s = _POS[card]
+            pool_suit[s] |= 1 << p
+            pool_rank[p] |= 1 << s
+            pair = old_rank[p] & ~(1 << s)  # old cards of its rank: a set of three?
+            if pair and (old_jokers or pair & (pair - 1)):
+                shortest = 3
+            elif (old_jokers < 2 and not old_suit[s] & ~(1 << p)) or (
+                    not old_jokers and (old_suit[s] & ~(1 << p)).bit_count() < 2):
+                continue  # too few old cards (and old jokers) of its suit or rank
+            else:
+                shortest = _shortest_third(p, s, jokers, old_jokers, old_suit[s], old_rank[p],
+                                           pool_suit[s], pool_rank[p])
+        if shortest and shortest < size - i:
+            out.append(i)
+    out.reverse()
+    return out
+
+
+def _hand_masks(hand: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The positions held in each suit and the suits held of each rank (masks)."""
+    suits = [0, 0, 0, 0]
+    ranks = [0] * 13
+    for k in range(52):
+        if hand[k]:
+            p, s = _POS[k]
+            suits[s] |= 1 << p
+            ranks[p] |= 1 << s
+    return suits, ranks
 
 
 def _shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, old_rank: int,
@@ -764,20 +806,18 @@ def _shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int,
         return 3  # a set of three
     best = 4 if old_jokers >= 2 and pool_rank & ~(1 << s) else 0  # two jokers in a set of 4
     old = old_suit & ~(1 << p)
-    if old == 0 and old_jokers < 2:
-        return best
+    if (old == 0 and old_jokers < 2) or (old & (old - 1) == 0 and not old_jokers):
+        return best  # fewer than two old cards and old jokers in its suit
     # Turn the suit so that the card is at position 0: the answer depends on nothing else.
     old = ((old >> p) | (old << (13 - p))) & FULL
     pool = ((pool_suit >> p) | (pool_suit << (13 - p))) & FULL
-    if jokers == 0:
-        seq = _run_third(old, pool)
-    else:
-        key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2)
-        seq = _SEQUENCE_THIRD.get(key, -1)
-        if seq < 0:
-            if len(_SEQUENCE_THIRD) > 500_000:
-                _SEQUENCE_THIRD.clear()
-            seq = _SEQUENCE_THIRD[key] = _sequence_third(*key)
+    key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2)
+    seq = _SEQUENCE_THIRD.get(key, -1)
+    if seq < 0:
+        if len(_SEQUENCE_THIRD) > 500_000:
+            _SEQUENCE_THIRD.clear()
+        seq = _SEQUENCE_THIRD[key] = _run_third(old, pool) if not jokers else \
+            _sequence_third(*key)
     return seq if seq and (not best or seq < best) else best
 
 

@@ -242,7 +242,7 @@ class KunkenDeal:
             return out
         if self.phase == DRAWN:
             out = self._swaps(seat, hand)
-            out.extend(_DISCARDS[k] for k in range(53) if hand[k])
+            out += [_DISCARDS[k] for k in range(53) if hand[k]]
             return out
         return self._taken_actions(seat, hand)
 
@@ -278,7 +278,7 @@ class KunkenDeal:
         out.extend(action for action in self._swaps(seat, hand)
                    if judges is None or judges[2](action.slots[0]))
         if done:
-            out.extend(_DISCARDS[k] for k in range(53) if hand[k])
+            out += [_DISCARDS[k] for k in range(53) if hand[k]]
         return out
 
     def _third_card_judges(self, hand: list[int], size: int) -> tuple[
