@@ -234,6 +234,12 @@ def meld_points(meld: Sequence[int]) -> int:
 
 _INFO: dict[Meld, tuple[int, tuple[int, ...], int, int]] = {}
 
+_Option = tuple[tuple[int, ...], int, int, int, int]
+"""A meld as the search uses it: (real cards, jokers, points, its cards' part of a hand
+code, its cards' value in the hand)."""
+_OPTION: dict[Meld, tuple[int, _Option]] = {}
+"""The search's option for a meld, with the meld's lowest card."""
+
 
 def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
     """(lowest real card, real cards, jokers, points) of a meld."""
@@ -273,13 +279,17 @@ class HandSearch:
 
     def __init__(self, counts: Sequence[int]) -> None:
         self.counts = list(counts)
-        self.memo: dict[tuple[int, int, bool], tuple[int, int]] = {}
-        by_low: list[list[tuple[tuple[int, ...], int, int]]] = [[] for _ in range(52)]
+        self.memo: dict[int, tuple[int, int]] = {}
+        by_low: list[list[_Option]] = [[] for _ in range(52)]
         live = [False] * 53
         for meld in hand_melds(counts):
-            low, reals, used, points = _info(meld)
-            by_low[low].append((reals, used, points))
-            for c in reals:
+            hit = _OPTION.get(meld)
+            if hit is None:
+                low, reals, used, points = _info(meld)
+                hit = _OPTION[meld] = (low, (reals, used, points, sum(1 << 2 * c for c in reals),
+                                             10 * used + sum(VALUE[c] for c in reals)))
+            by_low[hit[0]].append(hit[1])
+            for c in hit[1][0]:
                 live[c] = True
         for lst in by_low:
             if len(lst) > 1:
@@ -327,7 +337,7 @@ class HandSearch:
             k += 1
             if k == 52:
                 return False
-        key = (code, jokers, leave)
+        key = code << 4 | jokers << 1 | leave
         memo = self.memo
         known = memo.get(key)
         if known is not None:
@@ -336,21 +346,17 @@ class HandSearch:
             if need >= known[1]:
                 return False
         ok = False
-        for reals, used, points in self.by_low[k]:
+        for reals, used, points, delta, lost in self.by_low[k]:
             if used > jokers:
                 continue
             for c in reals:
                 if counts[c] == 0:
                     break
             else:
-                sub = code
-                lost = 10 * used
                 for c in reals:
                     counts[c] -= 1
-                    sub -= 1 << 2 * c
-                    lost += VALUE[c]
                 counts[52] -= used
-                ok = self._reach(k, sub, total - lost, leave, need - points)
+                ok = self._reach(k, code - delta, total - lost, leave, need - points)
                 counts[52] += used
                 for c in reals:
                     counts[c] += 1
@@ -360,12 +366,12 @@ class HandSearch:
             counts[k] -= 1
             ok = self._reach(k, code - (1 << 2 * k), total - VALUE[k], False, need)
             counts[k] += 1
-        lo, hi = known if known is not None else (0, 1 << 30)
-        if ok:
-            lo = max(lo, need)
+        if known is None:
+            memo[key] = (need, 1 << 30) if ok else (0, need)
+        elif ok:
+            memo[key] = (need if need > known[0] else known[0], known[1])
         else:
-            hi = min(hi, need)
-        memo[key] = (lo, hi)
+            memo[key] = (known[0], need if need < known[1] else known[1])
         return ok
 
 
