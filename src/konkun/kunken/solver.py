@@ -522,24 +522,30 @@ def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int]) ->
     if card == 52:
         return _joker_third(counts, taken)
     p, s = _POS[card]
-    old_rank = pool_rank = 0
+    return _shortest_third(p, s, counts[52], counts[52] - taken[52],
+                           *_card_masks(p, s, counts, taken))
+
+
+def _card_masks(p: int, s: int, counts: Sequence[int],
+                taken: Sequence[int]) -> tuple[int, int, int, int]:
+    """(old suit, old rank, pool suit, pool rank) masks around position ``p`` of suit
+    ``s``: the suit's positions and the rank's suits held (pool) and held before the take
+    (old: more copies than were taken)."""
+    old_rank = pool_rank = old_suit = pool_suit = 0
     for t in range(4):
-        k = t * 13 + p
-        n = counts[k]
+        n = counts[t * 13 + p]
         if n:
             pool_rank |= 1 << t
-            if n > taken[k]:
+            if n > taken[t * 13 + p]:
                 old_rank |= 1 << t
     base = s * 13
-    old_suit = pool_suit = 0
     for q in range(13):
         n = counts[base + q]
         if n:
             pool_suit |= 1 << q
             if n > taken[base + q]:
                 old_suit |= 1 << q
-    return _shortest_third(p, s, counts[52], counts[52] - taken[52], old_suit, old_rank,
-                           pool_suit, pool_rank)
+    return old_suit, old_rank, pool_suit, pool_rank
 
 
 class ThirdCardCheck:
@@ -562,20 +568,7 @@ class ThirdCardCheck:
             return
         self.p, self.s = _POS[card]
         self.jokers = counts[52]
-        old_rank = pool_rank = old_suit = pool_suit = 0
-        for t in range(4):
-            k = t * 13 + self.p
-            if counts[k]:
-                pool_rank |= 1 << t
-                if counts[k] > taken[k]:
-                    old_rank |= 1 << t
-        base = self.s * 13
-        for q in range(13):
-            if counts[base + q]:
-                pool_suit |= 1 << q
-                if counts[base + q] > taken[base + q]:
-                    old_suit |= 1 << q
-        self.masks = (old_suit, old_rank, pool_suit, pool_rank)
+        self.masks = _card_masks(self.p, self.s, counts, taken)
         self.base = (0 if not counts[card] else _shortest_third(
             self.p, self.s, counts[52], counts[52] - taken[52], *self.masks))
 
@@ -619,8 +612,8 @@ class ThirdCardCheck:
         return _shortest_third(p, s, jokers, jokers - fresh, old_suit, old_rank, pool_suit,
                                pool_rank)
 
-
     def _joker_without(self, removed: Sequence[int], swapped: int) -> int:
+        """:meth:`without` for a taken joker: the hand after the step, asked afresh."""
         counts = list(self.counts)
         taken = list(self.taken)
         for x in removed:

@@ -56,7 +56,9 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 _Judge = Callable[[_T], bool]
-"""Whether a step (a meld's slots, or a card) leaves the turn completable."""
+_Judges = tuple[_Judge[tuple[int, ...]], _Judge[int], _Judge[int]]
+"""Whether a step leaves the turn completable: a meld (its slots), a lay-off (the card),
+a swap (the card given for the joker)."""
 
 START = "start"
 DRAWN = "drawn"
@@ -251,13 +253,10 @@ class KunkenDeal:
         obligations are met) discards, each kept only if the turn can still be completed."""
         size = self.hand_sizes[seat]
         done = self.obligations_met()
-        judges: tuple[_Judge[tuple[int, ...]], _Judge[int], _Judge[int]] | None = None
-        if done:
-            pass
-        elif self.need <= 0:
-            judges = self._third_card_judges(hand, size)
-        else:
-            judges = self._completion_judges(seat, hand)
+        judges: _Judges | None = None
+        if not done:
+            judges = (self._third_card_judges(hand, size) if self.need <= 0
+                      else self._completion_judges(seat, hand))
         replace = self.rules.joker_for_held
         out = [Action(MELD, -1, meld) for meld in solver.hand_melds(hand, replace)
                if len(meld) < size and (judges is None or judges[0](meld))]
@@ -281,8 +280,7 @@ class KunkenDeal:
             out += [_DISCARDS[k] for k in range(53) if hand[k]]
         return out
 
-    def _third_card_judges(self, hand: list[int], size: int) -> tuple[
-            _Judge[tuple[int, ...]], _Judge[int], _Judge[int]]:
+    def _third_card_judges(self, hand: list[int], size: int) -> _Judges:
         """Whether a meld, a lay-off (a card) or a swap (a card) leaves the turn completable
         while the taken card is still to be melded and no points are due: the hand must then
         keep a third-card meld that leaves a card to discard."""
@@ -301,8 +299,7 @@ class KunkenDeal:
 
         return meld_ok, layoff_ok, swap_ok
 
-    def _completion_judges(self, seat: int, hand: list[int]) -> tuple[
-            _Judge[tuple[int, ...]], _Judge[int], _Judge[int]]:
+    def _completion_judges(self, seat: int, hand: list[int]) -> _Judges:
         """The same judges when opening points are due: the full completion check, after a
         quick test that a known completion survives."""
         search = self._turn_search(hand)
