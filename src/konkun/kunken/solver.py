@@ -528,24 +528,37 @@ def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int]) ->
 
 def _card_masks(p: int, s: int, counts: Sequence[int],
                 taken: Sequence[int]) -> tuple[int, int, int, int]:
-    """(old suit, old rank, pool suit, pool rank) masks around position ``p`` of suit
-    ``s``: the suit's positions and the rank's suits held (pool) and held before the take
-    (old: more copies than were taken)."""
-    old_rank = pool_rank = old_suit = pool_suit = 0
-    for t in range(4):
-        n = counts[t * 13 + p]
-        if n:
-            pool_rank |= 1 << t
-            if n > taken[t * 13 + p]:
-                old_rank |= 1 << t
+    """(old suit, old rank, pool suit, pool rank): :func:`_suit_masks` of suit ``s`` and
+    :func:`_rank_masks` of position ``p``."""
+    old_suit, pool_suit = _suit_masks(s, counts, taken)
+    old_rank, pool_rank = _rank_masks(p, counts, taken)
+    return old_suit, old_rank, pool_suit, pool_rank
+
+
+def _suit_masks(s: int, counts: Sequence[int], taken: Sequence[int]) -> tuple[int, int]:
+    """The positions of suit ``s`` held before the take (old: more copies than were taken)
+    and held now (pool), as masks."""
+    old = pool = 0
     base = s * 13
     for q in range(13):
         n = counts[base + q]
         if n:
-            pool_suit |= 1 << q
+            pool |= 1 << q
             if n > taken[base + q]:
-                old_suit |= 1 << q
-    return old_suit, old_rank, pool_suit, pool_rank
+                old |= 1 << q
+    return old, pool
+
+
+def _rank_masks(p: int, counts: Sequence[int], taken: Sequence[int]) -> tuple[int, int]:
+    """The suits of position ``p`` held before the take and held now, as masks."""
+    old = pool = 0
+    for t in range(4):
+        n = counts[t * 13 + p]
+        if n:
+            pool |= 1 << t
+            if n > taken[t * 13 + p]:
+                old |= 1 << t
+    return old, pool
 
 
 class ThirdCardCheck:
@@ -637,24 +650,13 @@ def _joker_third(counts: Sequence[int], taken: Sequence[int]) -> int:
     old_jokers = min(jokers - taken[52], jokers - 1)
     best = 0
     for p in range(13):  # sets: two old cards and the joker, or one old card, two jokers
-        n = old = 0
-        for k in range(p, 52, 13):
-            if counts[k]:
-                n += 1
-                if counts[k] > taken[k]:
-                    old += 1
-        if old >= 2:
+        old, pool = _rank_masks(p, counts, taken)
+        if old & (old - 1):
             return 3
-        if old == 1 and n >= 2 and jokers >= 2 and old_jokers >= 1:
+        if old and pool != old and jokers >= 2 and old_jokers >= 1:
             best = 4
-    for base in (0, 13, 26, 39):
-        pool = old = 0
-        for q in range(13):
-            n = counts[base + q]
-            if n:
-                pool |= 1 << q
-                if n > taken[base + q]:
-                    old |= 1 << q
+    for s in range(4):
+        old, pool = _suit_masks(s, counts, taken)
         if pool.bit_count() < 2 or pool == FULL or (not old and old_jokers < 2):
             continue
         key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2)
