@@ -31,35 +31,16 @@ from konkun.bots.policy import SearchPolicy
 from konkun.bots.specs import BotSpec, check_options, float_param
 from konkun.cards import Card, Rank, Suit
 from konkun.game import Deal, Observation
+from konkun.konchinka.scoring import TEN_OF_DIAMONDS, TWO_OF_CLUBS
+from konkun.konchinka.state import CLASSIC_VALUES, NOVO_VALUES
 
-TWO_OF_CLUBS = Card.of(Rank.TWO, Suit.CLUBS).index
-TEN_OF_DIAMONDS = Card.of(Rank.TEN, Suit.DIAMONDS).index
-JACK_RANK = Rank.JACK
-
-
-def _is_club(index: int) -> bool:
-    return Card.from_index(index).suit is Suit.CLUBS
-
-
-def _is_jack(index: int) -> bool:
-    return Card.from_index(index).rank is Rank.JACK
-
-
-def card_value(index: int, novo: bool) -> int:
-    """A card's value for captures: classic A=1, 2..9, T Q K = 10, Jack 0 (sweeps);
-    novo A=1, 2..10, J=11, Q=12, K=13."""
-    rank = int(Card.from_index(index).rank or 0)
-    if rank == Rank.ACE:
-        return 1
-    if novo:
-        return rank
-    return 0 if rank == Rank.JACK else min(rank, 10)
-
-
-CLUB = tuple(_is_club(i) for i in range(52))
-JACK = tuple(_is_jack(i) for i in range(52))
-CLASSIC_VALUE = tuple(card_value(i, False) for i in range(52))
-NOVO_VALUE = tuple(card_value(i, True) for i in range(52))
+CLUB = tuple(Card.from_index(i).suit is Suit.CLUBS for i in range(52))
+"""Per card index: whether the card is a club."""
+JACK = tuple(Card.from_index(i).rank is Rank.JACK for i in range(52))
+"""Per card index: whether the card is a Jack."""
+_KONCHINKI = (TWO_OF_CLUBS.index, TEN_OF_DIAMONDS.index)
+"""The card indices of the two кончинки."""
+_KONCHINKI_MASK = (1 << TWO_OF_CLUBS.index) | (1 << TEN_OF_DIAMONDS.index)
 
 
 class Worths:
@@ -67,15 +48,15 @@ class Worths:
 
     __slots__ = ("card", "club", "konchinka")
 
-    def __init__(self, piles: Sequence[Iterable[int]], seat: int, num_seats: int) -> None:
+    def __init__(self, piles: Sequence[Iterable[int]], num_seats: int) -> None:
         counts = []
         clubs = []
         for pile in piles:
             cards = list(pile)
             counts.append(len(cards))
             clubs.append(sum(1 for c in cards if CLUB[c]))
-        self.card = 2.0 / (52 / num_seats) * _open(counts, seat, 52)
-        self.club = 1.0 / (13 / num_seats) * _open(clubs, seat, 13)
+        self.card = 2.0 / (52 / num_seats) * _open(counts, 52)
+        self.club = 1.0 / (13 / num_seats) * _open(clubs, 13)
         self.konchinka = 1.0
 
     def of(self, index: int) -> float:
@@ -83,7 +64,7 @@ class Worths:
         worth = self.card
         if CLUB[index]:
             worth += self.club
-        if index in (TWO_OF_CLUBS, TEN_OF_DIAMONDS):
+        if index in _KONCHINKI:
             worth += self.konchinka
         return worth
 
@@ -92,7 +73,7 @@ class Worths:
         return sum(self.of(i) for i in indices)
 
 
-def _open(counts: Sequence[int], seat: int, total: int) -> float:
+def _open(counts: Sequence[int], total: int) -> float:
     """1 while a majority contest of ``total`` cards can still change hands, else a
     little (it is decided: somebody already holds more than everyone else can reach)."""
     left = total - sum(counts)
@@ -125,7 +106,7 @@ def _subset_sums(values: tuple[int, ...]) -> dict[int, tuple[tuple[int, ...], ..
 def best_captures(table: Sequence[int], novo: bool, worths: Worths) -> dict[int, float]:
     """For each capturing value (0 = a classic Jack's sweep; 13 also stands for the novo
     King's 13-or-14), the worth of the best capture it makes on ``table``."""
-    values = NOVO_VALUE if novo else CLASSIC_VALUE
+    values = NOVO_VALUES if novo else CLASSIC_VALUES
     table = sorted(table)
     table_values = tuple(values[c] for c in table)
     best: dict[int, float] = {}
@@ -154,15 +135,10 @@ def exposure(table: Sequence[int], novo: bool, worths: Worths, unseen: Sequence[
     (the better captures first: the player takes the best one they can)."""
     if not table or hand_size <= 0:
         return 0.0
-    values = NOVO_VALUE if novo else CLASSIC_VALUE
+    values = NOVO_VALUES if novo else CLASSIC_VALUES
     counts: dict[int, int] = {}
     for card in unseen:
-        value = values[card]
-        if novo and value == 14:
-            value = 13
-        counts[value] = counts.get(value, 0) + 1
-    if novo:
-        counts[13] = sum(1 for c in unseen if Card.from_index(c).rank is Rank.KING)
+        counts[values[card]] = counts.get(values[card], 0) + 1
     gains = sorted(best_captures(table, novo, worths).items(), key=lambda kv: -kv[1])
     expected = 0.0
     none_yet = 1.0
@@ -199,7 +175,7 @@ class KonchinkaGreedy:
         hand = [c.index for c in view.hand]
         table = [c.index for c in view.table]
         piles = [[c.index for c in pile] for pile in view.captured]
-        worths = Worths(piles, seat, view.num_seats)
+        worths = Worths(piles, view.num_seats)
         seen = set(hand) | set(table) | {c for pile in piles for c in pile}
         unseen = [c for c in range(52) if c not in seen]
         following = (seat + 1) % view.num_seats
@@ -219,7 +195,7 @@ class KonchinkaGreedy:
                 score += 0.05  # the next player must trail
         else:
             left = [*table, card]
-            score = -0.02 * (NOVO_VALUE if novo else CLASSIC_VALUE)[card]
+            score = -0.02 * (NOVO_VALUES if novo else CLASSIC_VALUES)[card]
         if not novo and JACK[card] and not (last_round and hand_size <= 1):
             score -= self.jack_reserve  # a Jack in hand is a sweep to come
         if last_round and next_hand == 0:
@@ -243,6 +219,7 @@ class KonchinkaPolicy(SearchPolicy[Any]):
 
     epsilon = 0.1
     rounds = 1
+    """Rounds of cards (up to a redeal) a play-out covers before it evaluates."""
 
     def priors(self, observation: Observation[Any], legal: list[Any],
                rng: random.Random) -> dict[Any, float] | None:
@@ -253,7 +230,6 @@ class KonchinkaPolicy(SearchPolicy[Any]):
             return None
         return {move: (score - low) / (high - low)
                 for move, score in zip(legal, scores, strict=True)}
-    """Rounds of cards (up to a redeal) a play-out covers before it evaluates."""
 
     def play_out(self, deal: Deal[Any], rng: random.Random) -> list[float]:
         """Play on to the next redeal (or the end) and return the expected points."""
@@ -334,7 +310,7 @@ def expected_points_of_masks(piles: Sequence[int]) -> list[float]:
     seats = len(piles)
     cards = [p.bit_count() for p in piles]
     clubs = [(p & 0x1FFF).bit_count() for p in piles]
-    held = [((p >> TWO_OF_CLUBS) & 1) + ((p >> TEN_OF_DIAMONDS) & 1) for p in piles]
+    held = [(p & _KONCHINKI_MASK).bit_count() for p in piles]
     return _expected(cards, clubs, held, seats)
 
 
@@ -344,7 +320,7 @@ def expected_points(piles: Sequence[Sequence[int]], seats: int) -> list[float]:
     and a fair share of the кончинки still out."""
     cards = [len(p) for p in piles]
     clubs = [sum(1 for c in p if CLUB[c]) for p in piles]
-    held = [sum(1 for c in p if c in (TWO_OF_CLUBS, TEN_OF_DIAMONDS)) for p in piles]
+    held = [sum(1 for c in p if c in _KONCHINKI) for p in piles]
     return _expected(cards, clubs, held, seats)
 
 
@@ -368,7 +344,7 @@ def _expected(cards: Sequence[int], clubs: Sequence[int], held: Sequence[int],
 def _pick(options: Sequence[tuple[int, Sequence[int]]], novo: bool, table_size: int,
           rng: random.Random) -> int:
     """The index of the play-out move among ``options`` (card, taken cards)."""
-    values = NOVO_VALUE if novo else CLASSIC_VALUE
+    values = NOVO_VALUES if novo else CLASSIC_VALUES
     best = -1e9
     choice = 0
     for k, (card, taken) in enumerate(options):
@@ -377,7 +353,7 @@ def _pick(options: Sequence[tuple[int, Sequence[int]]], novo: bool, table_size: 
             for c in (card, *taken):
                 if CLUB[c]:
                     score += 1.5
-                if c in (TWO_OF_CLUBS, TEN_OF_DIAMONDS):
+                if c in _KONCHINKI:
                     score += 10.0
             if not novo and JACK[card] and table_size < 4:
                 score -= 3.0
@@ -385,7 +361,7 @@ def _pick(options: Sequence[tuple[int, Sequence[int]]], novo: bool, table_size: 
                 score += 0.5
         else:
             score = -values[card] * 0.1 - (1.5 if CLUB[card] else 0.0)
-            if card in (TWO_OF_CLUBS, TEN_OF_DIAMONDS):
+            if card in _KONCHINKI:
                 score -= 10.0
             if not novo and JACK[card]:
                 score -= 3.0
