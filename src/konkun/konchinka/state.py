@@ -18,8 +18,7 @@ Internally cards are their indices (``Card.index``, 0..51), capture piles are bi
 and the table is a sorted list of codes ``value << 6 | index`` together with its counting
 polynomial (see :func:`table_poly`): how many captures each value has is read off that one
 integer, which is what makes :meth:`~KonchinkaDeal.count_moves` and the random playouts
-fast. The captures themselves are listed from a memo keyed by the table's value multiset
-(:func:`captures_for`).
+fast. The captures themselves are listed from a memo keyed by the table's value multiset.
 """
 
 from __future__ import annotations
@@ -120,14 +119,10 @@ _CAPTURES: dict[int, Captures] = {}
 _CAPTURES_LIMIT = 1 << 16
 
 
-def table_key(values: Iterable[int]) -> int:
-    """The key of a table's value multiset: ``sum(1 << 4 * value)``."""
-    return sum(1 << (4 * v) for v in values)
-
-
 def _compute_captures(key: int, slot: int) -> Captures:
-    """The captures of one slot on a table with this value multiset, as tuples of
-    positions into the table sorted by value (Jack-free sets; slot 0: the whole table)."""
+    """The captures of one slot on a table with the value multiset ``key``
+    (``sum(1 << 4 * value)``), as tuples of positions into the table sorted by value
+    (Jack-free sets; slot 0: the whole table); memoized under ``key << 4 | slot``."""
     values: list[int] = []
     value = 0
     rest = key
@@ -165,13 +160,6 @@ def _compute_captures(key: int, slot: int) -> Captures:
     return entry
 
 
-def captures_for(key: int, slot: int) -> Captures:
-    """The memoized captures of a table key (see :func:`table_key`) for a capture slot
-    (0: the classic Jack's whole table; 1..14: sets adding up to it; 15: 13 or 14)."""
-    entry = _CAPTURES.get(key << 4 | slot)
-    return entry if entry is not None else _compute_captures(key, slot)
-
-
 class KonchinkaDeal:
     """A Konchinka deal (implements :class:`konkun.game.Deal` for :class:`Move`).
 
@@ -181,12 +169,11 @@ class KonchinkaDeal:
 
     __slots__ = ("_codes", "_dealer", "_hands", "_history", "_in_hands", "_last",
                  "_next_seat", "_piles", "_poly", "_returned", "_rules", "_seats", "_slots",
-                 "_stock", "_stock_start", "_swept", "_table", "_turn", "_values")
+                 "_stock", "_stock_start", "_swept", "_table", "_turn")
 
     _rules: KonchinkaRules
     _seats: int
     _dealer: int
-    _values: tuple[int, ...]
     _slots: tuple[int, ...]
     _codes: tuple[int, ...]
     _hands: list[list[int]]
@@ -231,10 +218,9 @@ class KonchinkaDeal:
         self._seats = seats
         self._dealer = dealer
         if rules.variant == "novo":
-            self._values, self._slots, self._codes = NOVO_VALUES, _NOVO_SLOTS, _NOVO_CODES
+            self._slots, self._codes = _NOVO_SLOTS, _NOVO_CODES
         else:
-            self._values, self._slots, self._codes = (CLASSIC_VALUES, _CLASSIC_SLOTS,
-                                                      _CLASSIC_CODES)
+            self._slots, self._codes = _CLASSIC_SLOTS, _CLASSIC_CODES
         self._history = []
         self._next_seat = (dealer + 1) % seats
         self._returned = ()
@@ -431,29 +417,29 @@ class KonchinkaDeal:
         seat = self._turn
         if card.is_joker or card.index not in self._hands[seat]:
             return f"{card} is not in the hand of seat {seat}, the seat to move"
-        value = self._values[card.index]
-        on_table = {code & 63 for code in self._table}
+        slot = self._slots[card.index]
         if move.is_trail:
-            if self._rules.capture_compulsory and captures_for(self._table_key() >> 4,
-                                                               self._slots[card.index]):
+            if self._rules.capture_compulsory and _count(self._poly, slot, bool(self._table)):
                 return (f"{card} can capture, and with capture_compulsory a card that can "
                         "capture may not be trailed")
             return None
-        missing = [c for c in sort_cards(move.taken) if c.is_joker or c.index not in on_table]
+        on_table = {code & 63 for code in self._table}
+        taken = sort_cards(move.taken)
+        missing = [c for c in taken if c.is_joker or c.index not in on_table]
         if missing:
             return f"{', '.join(map(str, missing))} not on the table"
-        taken_values = [self._values[c.index] for c in move.taken]
-        total = sum(taken_values)
         if not self._rules.is_novo:
             if card.rank == Rank.JACK:
-                if len(move.taken) != len(self._table):
+                if len(taken) != len(self._table):
                     return "in classic a Jack takes the whole table"
                 return None
-            jacks = [c for c in sort_cards(move.taken) if c.rank == Rank.JACK]
+            jacks = [c for c in taken if c.rank == Rank.JACK]
             if jacks:
                 return (f"{jacks[0]} is a Jack: in classic only a Jack, taking the whole "
                         "table, can take a Jack")
-        sums = (13, 14) if self._slots[card.index] == _KING_SLOT else (value,)
+        codes = self._codes
+        total = sum(codes[c.index] >> 6 for c in taken)
+        sums = (13, 14) if slot == _KING_SLOT else (codes[card.index] >> 6,)
         if total not in sums:
             wanted = " or ".join(map(str, sums))
             return (f"the taken cards add up to {total}, not {wanted} "
@@ -708,7 +694,6 @@ class KonchinkaDeal:
         other._rules = self._rules
         other._seats = self._seats
         other._dealer = self._dealer
-        other._values = self._values
         other._slots = self._slots
         other._codes = self._codes
         other._hands = [h[:] for h in self._hands]
