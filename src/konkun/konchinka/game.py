@@ -159,16 +159,6 @@ class KonchinkaMatch:
         self._totals = [0] * num_seats
         self._winner: int | None = None
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_rng"] = self._rng.getstate()  # the random source is rebuilt from the seed
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._rng = rng_for_seed(self._seed)
-        self._rng.setstate(state["_rng"])
-
     # ------------------------------------------------------------------ reading
 
     @property
