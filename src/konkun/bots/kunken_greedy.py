@@ -30,31 +30,25 @@ from konkun.bots.base import Budget
 from konkun.bots.policy import SearchPolicy
 from konkun.bots.specs import BotSpec, check_options, float_param, int_param
 from konkun.game import Deal, Observation
-
-JOKER = 52
-DRAW_PHASE = "start"
-DRAWN_PHASE = "drawn"
-TAKEN_PHASE = "taken"
-
-
-def _values() -> tuple[int, ...]:
-    from konkun.kunken.melds import VALUE
-    return tuple(VALUE)
+from konkun.kunken.actions import DRAW_ACTION, discard, take
+from konkun.kunken.melds import BARE_JOKER, VALUE, slot_value
+from konkun.kunken.solver import best_arrangement, max_meld_points, meld_points
+from konkun.kunken.state import DRAWN, START, TAKEN
 
 
-def neighbours(card: int, counts: Sequence[int]) -> int:
+def neighbours(card: int, counts: Sequence[int]) -> float:
     """How many cards of ``counts`` could share a meld with ``card``: the same rank in
     another suit, or the same suit one or two steps away (circularly), jokers too."""
-    if card == JOKER:
+    if card == BARE_JOKER:
         return 0
     suit, position = divmod(card, 13)
-    found = counts[JOKER]
+    found: float = counts[BARE_JOKER]
     for other_suit in range(4):
         if other_suit != suit and counts[other_suit * 13 + position]:
             found += 1
     for step in (-2, -1, 1, 2):
         if counts[suit * 13 + (position + step) % 13]:
-            found += 1 if abs(step) == 1 else 0.5  # type: ignore[assignment]
+            found += 1 if abs(step) == 1 else 0.5
     return found
 
 
@@ -86,7 +80,7 @@ def quick_meldable(counts: Sequence[int], values: Sequence[int]) -> int:
                         used[base + q] = True
                 run = []
     total = sum(values[k] for k in range(52) if used[k])
-    jokers = counts[JOKER]
+    jokers = counts[BARE_JOKER]
     if jokers:
         pairs = sum(1 for k in range(52) if counts[k] and not used[k]
                     and neighbours(k, counts) >= 1)
@@ -109,7 +103,6 @@ def meld_points_estimate(counts: Sequence[int], values: Sequence[int]) -> int:
     estimate for a hand above :data:`SOLVER_LIMIT` cards."""
     if sum(counts) > SOLVER_LIMIT:
         return quick_meldable(counts, values)
-    from konkun.kunken.solver import max_meld_points
     return max(max_meld_points(counts, True), 0)
 
 
@@ -117,12 +110,21 @@ def _table_fits(card: int, melds: Sequence[Any]) -> bool:
     return any(meld.layoff_slots(card) for meld in melds)
 
 
+def _laid_points(melds: Sequence[Any], num_seats: int) -> list[int]:
+    """Per seat, the points of the table cards it laid (melds and lay-offs)."""
+    laid = [0] * num_seats
+    for meld in melds:
+        for slot, seat in zip(meld.slots, meld.laid_by, strict=True):
+            laid[seat] += slot_value(slot)
+    return laid
+
+
 class KunkenGreedy:
     """The greedy Kunken bot (see the module documentation)."""
 
     def __init__(self, dead_weight: float = 0.2, size_weight: float = 5.0,
                  keep: int = 8) -> None:
-        self.values = _values()
+        self.values = VALUE
         self.dead_weight = dead_weight
         self.size_weight = size_weight
         self.keep = keep
@@ -144,9 +146,9 @@ class KunkenGreedy:
     def scores(self, observation: Observation[Any], legal: Sequence[Any]) -> list[float]:
         """A score per legal action (higher is better)."""
         view: Any = observation
-        if view.phase == DRAW_PHASE:
+        if view.phase == START:
             return self._start_scores(view, legal)
-        if view.phase == TAKEN_PHASE:
+        if view.phase == TAKEN:
             return self._taken_scores(view, legal)
         return self._discard_scores(view, legal)
 
@@ -180,8 +182,6 @@ class KunkenGreedy:
     # ------------------------------------------------------------------ after a take
 
     def _taken_scores(self, view: Any, legal: Sequence[Any]) -> list[float]:
-        from konkun.kunken.solver import best_arrangement, meld_points
-
         hand = view.hand
         size = sum(hand)
         met = not view.pending and view.need <= 0
@@ -204,7 +204,7 @@ class KunkenGreedy:
                 bonus = 1000.0 if tuple(sorted(action.slots)) in planned_keys else 500.0
                 score = bonus + meld_points(action.slots)
             elif kind == "layoff":
-                score = 300.0 + self.values[min(action.slots[0], JOKER)]
+                score = 300.0 + self.values[min(action.slots[0], BARE_JOKER)]
             else:  # swap: a joker back in hand builds the next meld
                 score = 200.0
             scores.append(score if keeps_hand else -3000.0 + score)
@@ -213,19 +213,13 @@ class KunkenGreedy:
     def _going_out_pays(self, view: Any, planned: Sequence[Sequence[int]]) -> bool:
         """Whether laying everything and going out now leaves us ahead: our laid points
         (and what we lay now) against each other seat's laid points minus its hand."""
-        from konkun.kunken.melds import slot_value
-        from konkun.kunken.solver import meld_points
-
         rest = list(view.hand)
         for meld in planned:
             for slot in meld:
-                rest[min(slot, JOKER)] -= 1
+                rest[min(slot, BARE_JOKER)] -= 1
         if sum(rest) > 2:  # lay-offs might still empty it; do not count on it
             return False
-        laid = [0] * view.num_seats
-        for meld in view.melds:
-            for slot, seat in zip(meld.slots, meld.laid_by, strict=True):
-                laid[seat] += slot_value(slot)
+        laid = _laid_points(view.melds, view.num_seats)
         mine: int = laid[view.seat] + sum(meld_points(m) for m in planned)
         others: list[int] = [laid[s] - 7 * view.hand_sizes[s]
                              for s in range(view.num_seats) if s != view.seat]
@@ -244,7 +238,7 @@ class KunkenGreedy:
                 cheap.append(-5000.0)
                 continue
             card = action.slots[0]
-            if card == JOKER:
+            if card == BARE_JOKER:
                 cheap.append(-1000.0)
                 continue
             rest = list(hand)
@@ -261,7 +255,7 @@ class KunkenGreedy:
         scores = [c - 100.0 for c in cheap]
         for i in ranked:
             action = legal[i]
-            if action.kind != "discard" or action.slots[0] == JOKER:
+            if action.kind != "discard" or action.slots[0] == BARE_JOKER:
                 continue
             rest = list(hand)
             rest[action.slots[0]] -= 1
@@ -296,7 +290,7 @@ class KunkenPolicy(SearchPolicy[Any]):
     """The share of the worth of the melds still in hand an evaluation counts."""
     dead = 0.3
     """The share of the worth of the other cards in hand an evaluation subtracts."""
-    search_phases: tuple[str, ...] = (DRAWN_PHASE,)
+    search_phases: tuple[str, ...] = (DRAWN,)
     """The phases of a turn whose decisions are searched: the discard after a draw (the
     most frequent decision, and the one the opponent's next take answers); whether to
     take the bank and what to lay down are left to the greedy rules, which did better
@@ -305,14 +299,14 @@ class KunkenPolicy(SearchPolicy[Any]):
     """Whether play-outs take the bank (slow: the engine checks the take)."""
 
     def __init__(self) -> None:
-        self.values = _values()
+        self.values = VALUE
         self.greedy = KunkenGreedy()
 
     def decide(self, observation: Observation[Any], legal: list[Any],
                rng: random.Random) -> Any | None:
         """After a take, the greedy laying of melds and lay-offs (no search)."""
         view: Any = observation
-        if view.phase == TAKEN_PHASE and any(a.kind != "discard" for a in legal):
+        if view.phase == TAKEN and any(a.kind != "discard" for a in legal):
             return self.greedy.choose(observation, legal, rng, Budget())
         if view.phase not in self.search_phases:
             return self.greedy.choose(observation, legal, rng, Budget())
@@ -331,17 +325,15 @@ class KunkenPolicy(SearchPolicy[Any]):
         """Below the root: at the start of a turn, drawing or taking the bank from its top
         card (the card just discarded); after a draw, every discard; after a take, the
         cheap rule's step. (The engine's full list checks every take, which is slow.)"""
-        from konkun.kunken.actions import DRAW_ACTION, discard, take
-
         state: Any = deal
-        if state.phase == DRAW_PHASE:
+        if state.phase == START:
             actions = [DRAW_ACTION]
             if state.bank:
                 top = take(len(state.bank) - 1)
                 if state.is_legal(top):
                     actions.append(top)
             return actions
-        if state.phase == DRAWN_PHASE:
+        if state.phase == DRAWN:
             hand = state.hands[state.to_move]
             return [discard(k) for k in range(53) if hand[k]]
         return [self._cheap_action(state, random.Random(0))]
@@ -360,23 +352,21 @@ class KunkenPolicy(SearchPolicy[Any]):
         return self.evaluate(deal)
 
     def _cheap_action(self, state: Any, rng: random.Random) -> Any:
-        from konkun.kunken.actions import DRAW_ACTION, discard, take
-
         seat = state.to_move
         hand = state.hands[seat]
-        if state.phase == DRAW_PHASE:
+        if state.phase == START:
             if self.rollout_takes and state.bank:
                 top = take(len(state.bank) - 1)
                 if state.is_legal(top):
                     return top
             return DRAW_ACTION
-        if state.phase == TAKEN_PHASE:
+        if state.phase == TAKEN:
             legal = state.legal_actions()
             best = None
             best_points = -1
             for action in legal:
                 if action.kind == "meld":
-                    points = sum(self.values[min(s, JOKER)] for s in action.slots)
+                    points = sum(self.values[min(s, BARE_JOKER)] for s in action.slots)
                     if points > best_points:
                         best, best_points = action, points
             if best is not None:
@@ -393,7 +383,7 @@ class KunkenPolicy(SearchPolicy[Any]):
         for card in range(53):
             if not hand[card]:
                 continue
-            if card == JOKER:
+            if card == BARE_JOKER:
                 score = -1000.0
             else:
                 hand[card] -= 1
@@ -410,16 +400,11 @@ class KunkenPolicy(SearchPolicy[Any]):
         against a seat only at its end, and a full hand takes the bank again)."""
         state: Any = deal
         values = self.values
+        laid = _laid_points(state.melds, state.num_seats)
         scores = []
         for seat in range(state.num_seats):
             hand = state.hands[seat]
             melded = quick_meldable(hand, values)
             dead = hand_value(hand, values) - melded
-            scores.append(self._laid(state, seat) + self.potential * melded - self.dead * dead)
+            scores.append(laid[seat] + self.potential * melded - self.dead * dead)
         return scores
-
-    @staticmethod
-    def _laid(state: Any, seat: int) -> int:
-        from konkun.kunken.melds import slot_value
-        return sum(slot_value(slot) for meld in state.melds
-                   for slot, by in zip(meld.slots, meld.laid_by, strict=True) if by == seat)
