@@ -16,7 +16,7 @@ from konkun.errors import InvalidPositionError
 from konkun.kunken.actions import Action
 from konkun.kunken.melds import BARE_JOKER, TableMeld, card_text
 from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import DRAWN, OVER, START, TAKEN, KunkenDeal, cards_of
+from konkun.kunken.state import DRAWN, OVER, TAKEN, KunkenDeal, cards_of, copy_public_state
 
 
 class KunkenObservation:
@@ -88,7 +88,7 @@ class KunkenObservation:
         o.hand_sizes = deal.hand_sizes.copy()
         o.bank = deal.bank.copy()
         o.stock_size = len(deal.stock)
-        _copy_public_state(deal, o)
+        copy_public_state(deal, o)
         o.history_len = len(deal.history)
         o._legal = None
         o._points = deal.points() if deal.phase == OVER else None
@@ -139,7 +139,7 @@ class KunkenObservation:
         stock = pool[pos:]
         deal = KunkenDeal._make(self.rules, self.num_seats, self.dealer, hands, stock,
                                 self.bank.copy())
-        _copy_public_state(self, deal)
+        copy_public_state(self, deal)
         return deal
 
     def obligations(self) -> list[str]:
@@ -200,23 +200,5 @@ class KunkenObservation:
         return data
 
 
-__all__ = ["START", "KunkenObservation"]
+__all__ = ["KunkenObservation"]
 
-
-def _copy_public_state(source: KunkenDeal | KunkenObservation,
-                       target: KunkenDeal | KunkenObservation) -> None:
-    """Copy what every seat sees of a deal: the melds, the cards known taken from the bank,
-    the layouts, the stock renewals and the state of the turn."""
-    target.melds = [m.copy() for m in source.melds]
-    target.taken = [t.copy() for t in source.taken]
-    target.layout = source.layout.copy()
-    target.renewals = source.renewals
-    target.to_move = source.to_move
-    target.phase = source.phase
-    target.winner = source.winner
-    target.express = source.express
-    target.take_card = source.take_card
-    target.pending = source.pending
-    target.need = source.need
-    target.opening = source.opening
-    target.turn_notold = source.turn_notold.copy()

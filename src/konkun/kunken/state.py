@@ -50,6 +50,7 @@ from konkun.kunken.melds import (
     slot_value,
 )
 from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
+from konkun.kunken.scoring import deal_points
 
 if TYPE_CHECKING:
     from konkun.kunken.observation import KunkenObservation
@@ -78,6 +79,25 @@ def counts_of(cards: list[int]) -> list[int]:
 def cards_of(counts: list[int]) -> list[int]:
     """The card indices of a count vector, in index order."""
     return [k for k in range(53) for _ in range(counts[k])]
+
+
+def copy_public_state(source: KunkenDeal | KunkenObservation,
+                      target: KunkenDeal | KunkenObservation) -> None:
+    """Copy what every seat sees of a deal: the melds, the cards known taken from the bank,
+    the layouts, the stock renewals and the state of the turn."""
+    target.melds = [m.copy() for m in source.melds]
+    target.taken = [t.copy() for t in source.taken]
+    target.layout = source.layout.copy()
+    target.renewals = source.renewals
+    target.to_move = source.to_move
+    target.phase = source.phase
+    target.winner = source.winner
+    target.express = source.express
+    target.take_card = source.take_card
+    target.pending = source.pending
+    target.need = source.need
+    target.opening = source.opening
+    target.turn_notold = source.turn_notold.copy()
 
 
 class KunkenDeal:
@@ -180,19 +200,7 @@ class KunkenDeal:
         d.hand_sizes = self.hand_sizes.copy()
         d.stock = self.stock.copy()
         d.bank = self.bank.copy()
-        d.melds = [m.copy() for m in self.melds]
-        d.taken = [t.copy() for t in self.taken]
-        d.layout = self.layout.copy()
-        d.renewals = self.renewals
-        d.to_move = self.to_move
-        d.phase = self.phase
-        d.winner = self.winner
-        d.express = self.express
-        d.take_card = self.take_card
-        d.pending = self.pending
-        d.need = self.need
-        d.opening = self.opening
-        d.turn_notold = self.turn_notold.copy()
+        copy_public_state(self, d)
         d.history = self.history.copy()
         return d
 
@@ -219,10 +227,7 @@ class KunkenDeal:
             for slot, seat in zip(meld.slots, meld.laid_by, strict=True):
                 plus[seat] += slot_value(slot)
         minus = [sum(VALUE[k] * n for k, n in enumerate(h) if n) for h in self.hands]
-        if self.express and self.winner is not None:
-            return [plus[s] * 2 - minus[s] if s == self.winner else plus[s] - 2 * minus[s]
-                    for s in range(self.num_seats)]
-        return [plus[s] - minus[s] for s in range(self.num_seats)]
+        return deal_points(plus, minus, self.winner, self.express)
 
     def stock_renewable(self) -> bool:
         """Whether an empty stock can be renewed from the bank now."""
@@ -303,8 +308,9 @@ class KunkenDeal:
         """The same judges when opening points are due: the full completion check, after a
         quick test that a known completion survives."""
         search = self._turn_search(hand)
+        assert search is not None  # reached only while opening points are due
         witness: list[tuple[int, ...]] | None = None
-        if search is not None and self.take_card != BARE_JOKER:
+        if self.take_card != BARE_JOKER:
             witness = solver.completion_witness(hand, self.turn_notold, self.take_card,
                                                 self.need, self.pending, search)
         size = self.hand_sizes[seat]
@@ -319,10 +325,8 @@ class KunkenDeal:
             return self._completes_after_removal(seat, card, False, search)
 
         def swap_ok(card: int) -> bool:
-            if not swap_search:  # a swap brings a joker in: search the hand with it
-                plus = hand.copy()
-                plus[BARE_JOKER] += 1
-                swap_search.append(solver.HandSearch(plus) if self.need > 0 else None)
+            if not swap_search:
+                swap_search.append(self._swap_search(hand))
             return self._completes_after_removal(seat, card, True, swap_search[0])
 
         return meld_ok, layoff_ok, swap_ok
@@ -484,6 +488,14 @@ class KunkenDeal:
         validating): over the hand as it is, when an opening minimum is still due."""
         return solver.HandSearch(hand) if self.need > 0 else None
 
+    def _swap_search(self, hand: list[int]) -> solver.HandSearch | None:
+        """The same after a swap, which brings a joker into the hand: over the hand with it."""
+        if self.need <= 0:
+            return None
+        plus = hand.copy()
+        plus[BARE_JOKER] += 1
+        return solver.HandSearch(plus)
+
     def _take_reason(self, seat: int, i: int) -> str:
         hand = self.hands[seat]
         card = self.bank[i]
@@ -513,12 +525,9 @@ class KunkenDeal:
         if self.melds[action.number].swap_index(card) < 0:
             return (f"meld {action.number} ({self.melds[action.number].text()}) has no joker "
                     f"standing for {card_text(card)}")
-        if self.phase == TAKEN and not self.obligations_met():
-            plus = hand.copy()
-            plus[BARE_JOKER] += 1
-            search = solver.HandSearch(plus) if self.need > 0 else None
-            if not self._completes_after_removal(seat, card, True, search):
-                return "after this swap the turn could not be completed"
+        if self.phase == TAKEN and not self.obligations_met() and not \
+                self._completes_after_removal(seat, card, True, self._swap_search(hand)):
+            return "after this swap the turn could not be completed"
         return None
 
     def _meld_reason(self, seat: int, hand: list[int], action: Action) -> str | None:
