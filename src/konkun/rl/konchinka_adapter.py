@@ -28,6 +28,7 @@ import numpy as np
 from konkun.cards import Card
 from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Observation
+from konkun.konchinka.moves import card_order
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.state import new_deal
 from konkun.rl.adapter import FloatArray, assign_slots
@@ -44,15 +45,7 @@ FEATURES = (
 )
 """The entries of the features row, in order."""
 
-_ORDER_KEY = [0] * 52
-
-
-def _rank_order(card: Card) -> int:
-    return (12 - card.index % 13) * 4 + card.index // 13
-
-
-for _card_index in range(52):
-    _ORDER_KEY[_card_index] = _rank_order(Card.from_index(_card_index))
+_ORDER_KEY = [card_order(Card.from_index(index)) for index in range(52)]
 
 
 def move_order(move: Any) -> tuple[int, tuple[int, ...]]:
@@ -145,15 +138,10 @@ class KonchinkaAdapter:
         """``encode(deal.observe(seat))``, faster: it reads only what ``seat`` may see (its
         own hand and the public part of the deal) straight from the deal."""
         d: Any = deal
-        n = d.num_seats
-        hands = getattr(d, "_hands", None)
-        table = getattr(d, "_table", None)
-        piles = getattr(d, "_piles", None)
-        if hands is None or table is None or piles is None:
-            return self.encode(deal.observe(seat))
+        hands = d._hands
         return self._tensor(
-            seat, n, list(hands[seat]), [code & 63 for code in table],
-            [_bits(mask) for mask in piles], [len(h) for h in hands], d.stock_size,
+            seat, d.num_seats, list(hands[seat]), [code & 63 for code in d._table],
+            [_bits(mask) for mask in d._piles], [len(h) for h in hands], d.stock_size,
             d.dealer, d.last_capturer, d.to_move)
 
     def _tensor(self, seat: int, n: int, hand: list[int], table: list[int],

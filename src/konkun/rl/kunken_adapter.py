@@ -111,9 +111,8 @@ class KunkenAdapter:
         self.swap_base = self.layoff_base + meld_table_slots * 52
         self.joker_layoff_base = self.swap_base + meld_table_slots * 52
         self.action_size = self.joker_layoff_base + joker_layoff_slots
-        self._joker_norm = float(max(1, rules.jokers))
         self._norm = np.full(53, 0.5, dtype=np.float32)
-        self._norm[52] = 1.0 / self._joker_norm
+        self._norm[52] = 1.0 / float(max(1, rules.jokers))
 
     # ------------------------------------------------------------------ dealing
 
@@ -232,7 +231,6 @@ class KunkenAdapter:
         out[0:2] *= norm
         out[10:10 + n] *= norm
         out[11 + n:12 + 2 * n] *= norm
-        out[13 + 2 * n:13 + 2 * n + t, :52] = np.minimum(out[13 + 2 * n:13 + 2 * n + t, :52], 1)
         out[13 + 2 * n:13 + 2 * n + t, 52] *= norm[52]
         if src.take_card >= 0:
             out[12 + 2 * n, src.take_card] = 1.0
