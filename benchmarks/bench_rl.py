@@ -17,17 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from konkun.rl.envs import konchinka_env, konchinka_gym_env
+from konkun.rl.envs import konchinka_env, konchinka_gym_env, kunken_env, kunken_gym_env
 
 ENVS: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[int, ...]]] = {
     "konchinka": (konchinka_env, konchinka_gym_env, (2, 3, 4)),
+    "kunken": (kunken_env, kunken_gym_env, (2, 3, 4, 5)),
 }
-try:
-    from konkun.rl.envs import kunken_env, kunken_gym_env
-
-    ENVS["kunken"] = (kunken_env, kunken_gym_env, (2, 3, 4, 5))
-except ImportError:  # pragma: no cover - Kunken not there yet
-    pass
 
 
 def run_aec(make: Callable[..., Any], players: int, games: int, seed: int) -> tuple[int, float]:

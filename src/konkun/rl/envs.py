@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,8 +48,9 @@ def konchinka_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = N
 
 def kunken_adapter(rules: Rules = None) -> Any:
     """The Kunken adapter (:class:`konkun.rl.kunken_adapter.KunkenAdapter`)."""
-    module: Any = importlib.import_module("konkun.rl.kunken_adapter")
-    return module.KunkenAdapter(rules)
+    from konkun.rl.kunken_adapter import KunkenAdapter
+
+    return KunkenAdapter(rules)
 
 
 def kunken_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None,

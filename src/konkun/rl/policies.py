@@ -3,12 +3,10 @@ actions), the built-in uniform random policy, or a bot named by a :mod:`konkun.b
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from konkun.errors import InvalidRuleError
 from konkun.game import Observation
 
 Policy = Callable[[Observation[Any], Sequence[Any]], Any]
@@ -41,12 +39,9 @@ def make_policy(spec: str | Policy, game: str, seed: int) -> Policy:
 
 
 def _bot_policy(spec: str, game: str, seed: int) -> Policy:
-    try:
-        specs: Any = importlib.import_module("konkun.bots.specs")
-    except ModuleNotFoundError:
-        raise InvalidRuleError(
-            f"unknown policy {spec!r}: konkun.bots is not installed, use 'random'") from None
-    agent = specs.BotSpec.parse(spec).agent(game, random.Random(seed))
+    from konkun.bots.specs import BotSpec
+
+    agent = BotSpec.parse(spec).agent(game, random.Random(seed))
 
     def policy(observation: Observation[Any], legal: Sequence[Any]) -> Any:
         """The bot's choice among ``legal`` for ``observation``."""
