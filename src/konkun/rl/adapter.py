@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Observation
 
 FloatArray = npt.NDArray[np.float32]
@@ -54,6 +55,14 @@ class GameAdapter(Protocol):
     def encode_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
         """The same tensor as ``encode(deal.observe(seat))``, possibly faster."""
         ...
+
+
+def check_seats(adapter: GameAdapter, num_seats: int) -> None:
+    """Raise :class:`konkun.errors.InvalidRuleError` unless the game seats ``num_seats``."""
+    if not adapter.min_seats <= num_seats <= adapter.max_seats:
+        raise InvalidRuleError(
+            f"invalid number of players {num_seats!r} for {adapter.name}: "
+            f"expected {adapter.min_seats} to {adapter.max_seats}")
 
 
 def assign_slots(actions: Iterable[Any], block: Callable[[Any], int],

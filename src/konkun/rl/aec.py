@@ -13,7 +13,7 @@ from pettingzoo import AECEnv
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal
-from konkun.rl.adapter import GameAdapter, mask_of
+from konkun.rl.adapter import GameAdapter, check_seats, mask_of
 
 ObsDict = dict[str, Any]
 
@@ -43,10 +43,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
                  render_mode: str | None = None, max_steps: int = 10_000,
                  json_infos: bool = False) -> None:
         super().__init__()
-        if not adapter.min_seats <= num_seats <= adapter.max_seats:
-            raise InvalidRuleError(
-                f"invalid number of players {num_seats!r} for {adapter.name}: "
-                f"expected {adapter.min_seats} to {adapter.max_seats}")
+        check_seats(adapter, num_seats)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
             raise InvalidRuleError(f"invalid render_mode {render_mode!r}")
         self.adapter = adapter
@@ -107,7 +104,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         assert self.deal is not None, "call reset() first"
         seat = self.possible_agents.index(agent)
         tensor = self.adapter.encode_deal(self.deal, seat)
-        if agent == self.agent_selection and not self.deal.is_over():
+        if agent == self.agent_selection:  # no slots once the deal is over
             mask = mask_of(self._slots, self.adapter.action_size)
         else:
             mask = np.zeros(self.adapter.action_size, dtype=np.int8)

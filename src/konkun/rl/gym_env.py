@@ -11,7 +11,7 @@ from gymnasium import Env, spaces
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal
-from konkun.rl.adapter import GameAdapter, mask_of
+from konkun.rl.adapter import GameAdapter, check_seats, mask_of
 from konkun.rl.aec import ObsDict, observation_space
 from konkun.rl.policies import Policy, RandomPolicy, make_policy
 
@@ -41,10 +41,7 @@ class KonkunGymEnv(Env[ObsDict, np.int64]):
                  opponents: str | Policy | Sequence[str | Policy] = "random",
                  reward: str = "points", illegal_action: str = "penalize",
                  illegal_penalty: float = -1.0, render_mode: str | None = None) -> None:
-        if not adapter.min_seats <= num_seats <= adapter.max_seats:
-            raise InvalidRuleError(
-                f"invalid number of players {num_seats!r} for {adapter.name}: "
-                f"expected {adapter.min_seats} to {adapter.max_seats}")
+        check_seats(adapter, num_seats)
         if not 0 <= seat < num_seats:
             raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
         if reward not in ("points", "margin"):
