@@ -7,10 +7,10 @@ cluster) find the game by importing it; :func:`register_game` adds one.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from konkun.bots.specs import load_target
 from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Match
 
@@ -59,8 +59,7 @@ def load_game(name: str) -> ArenaGame:
     if target is None:
         raise InvalidRuleError(
             f"unknown game {name!r}; known games: {', '.join(game_names())}")
-    module, _, attribute = target.partition(":")
-    found = getattr(importlib.import_module(module), attribute)
+    found = load_target(target)
     game: ArenaGame = found() if isinstance(found, type) else found
     return game
 

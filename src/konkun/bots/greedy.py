@@ -6,22 +6,16 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from konkun.bots.base import Bot
-from konkun.bots.specs import BotSpec, InvalidBotSpecError
+from konkun.bots.specs import BotSpec, InvalidBotSpecError, load_target
 
 _GREEDY: dict[str, str] = {
     "konchinka": "konkun.bots.konchinka_greedy:make_greedy_bot",
     "kunken": "konkun.bots.kunken_greedy:make_greedy_bot",
     "toy": "konkun.bots.toy:make_greedy_bot",
 }
-
-
-def register_greedy(game: str, target: str) -> None:
-    """Name the ``"module:factory"`` of ``game``'s greedy bot."""
-    _GREEDY[game] = target
 
 
 def make_greedy_bot(game: str, spec: BotSpec) -> Bot[Any]:
@@ -31,7 +25,5 @@ def make_greedy_bot(game: str, spec: BotSpec) -> Bot[Any]:
         raise InvalidBotSpecError(
             f"bot spec {str(spec)!r}: no greedy bot for game {game!r}; "
             f"games with one: {', '.join(sorted(_GREEDY))}")
-    module, _, name = target.partition(":")
-    factory = getattr(importlib.import_module(module), name)
-    bot: Bot[Any] = factory(game, spec)
+    bot: Bot[Any] = load_target(target)(game, spec)
     return bot

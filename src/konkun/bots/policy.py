@@ -9,11 +9,11 @@ observation), never on the real one.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
+from konkun.bots.specs import load_target
 from konkun.game import Deal, Observation
 
 A = TypeVar("A", bound=Hashable)
@@ -82,22 +82,17 @@ _POLICIES: dict[str, str] = {
 }
 
 
-def register_policy(game: str, target: str) -> None:
-    """Name the ``"module:Class"`` of ``game``'s search policy."""
-    _POLICIES[game] = target
-
-
 def policy_for(game: str) -> SearchPolicy[Any]:
     """A new search policy for ``game`` (the generic one for a game without its own)."""
     target = _POLICIES.get(game)
     if target is None:
         return SearchPolicy()
-    module, _, name = target.partition(":")
     try:
-        found = importlib.import_module(module)
+        policy_class = load_target(target)
     except ModuleNotFoundError as error:
+        module = target.partition(":")[0]
         if error.name is not None and module.startswith(error.name):
             return SearchPolicy()  # that game's knowledge is not installed
         raise
-    policy: SearchPolicy[Any] = getattr(found, name)()
+    policy: SearchPolicy[Any] = policy_class()
     return policy

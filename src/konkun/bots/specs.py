@@ -121,6 +121,12 @@ BotFactory = Callable[[str, BotSpec], Bot[Any]]
 """Makes a bot of one kind for a game name from a spec (it validates the spec's options)."""
 
 
+def load_target(target: str) -> Any:
+    """The object a ``"module:attribute"`` path names (its module imported on first use)."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 @dataclass(frozen=True, slots=True)
 class _Entry:
     target: str | BotFactory
@@ -129,8 +135,7 @@ class _Entry:
     def load(self) -> BotFactory:
         if not isinstance(self.target, str):
             return self.target
-        module, _, name = self.target.partition(":")
-        factory: BotFactory = getattr(importlib.import_module(module), name)
+        factory: BotFactory = load_target(self.target)
         return factory
 
 
