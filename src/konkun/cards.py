@@ -242,11 +242,6 @@ def secure_shuffle(cards: MutableSequence[T]) -> None:
     _SECURE.shuffle(cards)
 
 
-def secure_rng() -> random.Random:
-    """A :class:`random.Random` backed by the operating system's cryptographic source."""
-    return secrets.SystemRandom()
-
-
 def draw_for_dealer(num_players: int, rng: random.Random,
                     deck: Sequence[Card] | None = None) -> tuple[int, list[dict[int, Card]]]:
     """Choose the first dealer as both games do: each player draws a card and the highest
@@ -281,10 +276,7 @@ class HashRandom(random.Random):
 
     def __init__(self, key: str) -> None:
         self._key = key.encode()
-        self._counter = 0
-        self._pool = 0
-        self._pool_bits = 0
-        super().__init__(0)
+        super().__init__(0)  # calls seed(), which starts the stream
 
     def seed(self, a: object = None, version: int = 2) -> None:
         """Restart the stream (the key stays; ``a`` is ignored)."""

@@ -139,10 +139,6 @@ Values: A K Q J = 10, T..2 = 5, joker = the card it stands for (10 in hand).
 Action texts: draw, take 3, meld 5h X=6h 7h, layoff Kd 2, swap 1 Ac, discard Qs."""
 
 
-def _index_cards(indices: Iterable[int]) -> list[Card]:
-    return [Card.from_index(i) for i in indices]
-
-
 def _counts_cards(counts: Iterable[int]) -> list[Card]:
     return [Card.from_index(k) for k, c in enumerate(counts) for _ in range(c)]
 

@@ -113,10 +113,6 @@ class PlaySession:
             raise IllegalMoveError(f"not your turn: cannot play {self.format(action)!r}")
         self._apply(self.human, action)
 
-    def play_text(self, text: str) -> None:
-        """Play the human's action given by its text."""
-        self.play(self.match.deal.parse_action(text))
-
     def bot_choice(self) -> tuple[int, Any] | None:
         """The seat of the bot to move and the action it chooses, without playing it
         (``None`` when no bot is to move); safe to call from a worker thread."""
@@ -170,7 +166,3 @@ class PlaySession:
                 totals[seat] += p
                 columns[seat].append(totals[seat])
         return columns
-
-    def view(self) -> dict[str, Any]:
-        """What the human sees now (the engine's JSON view of the match for that seat)."""
-        return self.match.to_json(self.human)
