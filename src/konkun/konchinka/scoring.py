@@ -97,6 +97,22 @@ def score_masks(piles: Sequence[int], ties: TiePoints = "none") -> DealScore:
         for i in range(len(piles))))
 
 
+def points_no_ties(piles: Sequence[int]) -> list[int]:
+    """Each seat's points with ``tie_points`` ``none``: ``score_masks(piles).points``
+    without building the score (the fast path of the random playouts)."""
+    points = [KONCHINKA_POINTS * (bool(m & _TWO_CLUBS_BIT) + bool(m & _TEN_DIAMONDS_BIT))
+              for m in piles]
+    cards = [m.bit_count() for m in piles]
+    best = max(cards)
+    if best and cards.count(best) == 1:
+        points[cards.index(best)] += MOST_CARDS_POINTS
+    clubs = [(m & CLUBS_MASK).bit_count() for m in piles]
+    best = max(clubs)
+    if best and clubs.count(best) == 1:
+        points[clubs.index(best)] += MOST_CLUBS_POINTS
+    return points
+
+
 def score_piles(piles: Sequence[Iterable[Card]],
                 rules: KonchinkaRules | None = None) -> DealScore:
     """Score capture piles given as card lists (``rules`` gives ``tie_points``)."""

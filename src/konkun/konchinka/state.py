@@ -37,7 +37,7 @@ from konkun.errors import (
 )
 from konkun.konchinka.moves import Move, card_order, sort_cards
 from konkun.konchinka.rules import KonchinkaRules
-from konkun.konchinka.scoring import DealScore, score_masks
+from konkun.konchinka.scoring import DealScore, points_no_ties, score_masks
 
 if TYPE_CHECKING:
     from konkun.konchinka.observation import KonchinkaObservation
@@ -684,7 +684,7 @@ class KonchinkaDeal:
         self._in_hands = 0
         if self._rules.tie_points != "none":
             return self.points()
-        return _points_no_ties(piles)
+        return points_no_ties(piles)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -773,24 +773,6 @@ class KonchinkaDeal:
             child.push(move)
             counts.append((move, child.perft(depth - 1)))
         return counts
-
-
-def _points_no_ties(piles: list[int]) -> list[int]:
-    """Deal points with ``tie_points=none`` (what :func:`score_masks` gives, faster)."""
-    points = [((m >> _TWO_CLUBS) & 1) + ((m >> _TEN_DIAMONDS) & 1) for m in piles]
-    cards = [m.bit_count() for m in piles]
-    best = max(cards)
-    if best and cards.count(best) == 1:
-        points[cards.index(best)] += 2
-    clubs = [(m & 0x1FFF).bit_count() for m in piles]
-    best = max(clubs)
-    if best and clubs.count(best) == 1:
-        points[clubs.index(best)] += 1
-    return points
-
-
-_TWO_CLUBS = Card.parse("2c").index  # the two кончинки
-_TEN_DIAMONDS = Card.parse("Td").index
 
 
 def _count(poly: int, slot: int, table: bool) -> int:
