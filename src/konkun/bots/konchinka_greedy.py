@@ -27,7 +27,7 @@ from math import comb, erf
 from typing import Any
 
 from konkun.bots.base import Budget
-from konkun.bots.policy import SearchPolicy
+from konkun.bots.policy import SearchPolicy, pick_best, scaled_priors
 from konkun.bots.specs import BotSpec, check_options, float_param
 from konkun.cards import Card, Rank, Suit
 from konkun.game import Deal, Observation
@@ -162,10 +162,7 @@ class KonchinkaGreedy:
     def choose(self, observation: Observation[Any], legal: Sequence[Any],
                rng: random.Random, budget: Budget) -> Any:
         """The move with the best score (ties broken at random)."""
-        scores = self.scores(observation, legal)
-        top = max(scores)
-        best = [move for move, score in zip(legal, scores, strict=True) if score >= top - 1e-9]
-        return best[rng.randrange(len(best))]
+        return pick_best(legal, self.scores(observation, legal), rng)
 
     def scores(self, observation: Observation[Any], legal: Sequence[Any]) -> list[float]:
         """Each legal move's score (points now minus points exposed)."""
@@ -224,12 +221,7 @@ class KonchinkaPolicy(SearchPolicy[Any]):
     def priors(self, observation: Observation[Any], legal: list[Any],
                rng: random.Random) -> dict[Any, float] | None:
         """The greedy bot's scores, scaled to [0, 1]."""
-        scores = KonchinkaGreedy().scores(observation, legal)
-        low, high = min(scores), max(scores)
-        if high - low < 1e-9:
-            return None
-        return {move: (score - low) / (high - low)
-                for move, score in zip(legal, scores, strict=True)}
+        return scaled_priors(legal, KonchinkaGreedy().scores(observation, legal))
 
     def play_out(self, deal: Deal[Any], rng: random.Random) -> list[float]:
         """Play on to the next redeal (or the end) and return the expected points."""

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from konkun.bots.base import Budget
-from konkun.bots.policy import SearchPolicy
+from konkun.bots.policy import SearchPolicy, pick_best, scaled_priors
 from konkun.bots.specs import BotSpec, check_options, float_param, int_param
 from konkun.game import Deal, Observation
 from konkun.kunken.actions import DRAW_ACTION, discard, take
@@ -137,11 +137,8 @@ class KunkenGreedy:
                rng: random.Random, budget: Budget) -> Any:
         """The greedy action for the phase of the turn."""
         if len(legal) == 1:
-            return legal[0]
-        scores = self.scores(observation, legal)
-        top = max(scores)
-        best = [a for a, s in zip(legal, scores, strict=True) if s >= top - 1e-9]
-        return best[rng.randrange(len(best))]
+            return legal[0]  # without drawing from rng, unlike pick_best
+        return pick_best(legal, self.scores(observation, legal), rng)
 
     def scores(self, observation: Observation[Any], legal: Sequence[Any]) -> list[float]:
         """A score per legal action (higher is better)."""
@@ -315,11 +312,7 @@ class KunkenPolicy(SearchPolicy[Any]):
     def priors(self, observation: Observation[Any], legal: list[Any],
                rng: random.Random) -> dict[Any, float] | None:
         """The greedy bot's scores, scaled to [0, 1]."""
-        scores = self.greedy.scores(observation, legal)
-        low, high = min(scores), max(scores)
-        if high - low < 1e-9:
-            return None
-        return {a: (s - low) / (high - low) for a, s in zip(legal, scores, strict=True)}
+        return scaled_priors(legal, self.greedy.scores(observation, legal))
 
     def tree_actions(self, deal: Deal[Any]) -> list[Any]:
         """Below the root: at the start of a turn, drawing or taking the bank from its top

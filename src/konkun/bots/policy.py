@@ -75,6 +75,23 @@ class SearchPolicy(Generic[A]):
         return [p - (total - p) / (n - 1) for p in points]
 
 
+def pick_best(legal: Sequence[A], scores: Sequence[float], rng: random.Random) -> A:
+    """The legal action with the best score, ties (within 1e-9) broken by ``rng``."""
+    top = max(scores)
+    best = [action for action, score in zip(legal, scores, strict=True) if score >= top - 1e-9]
+    return best[rng.randrange(len(best))]
+
+
+def scaled_priors(legal: Sequence[A], scores: Sequence[float]) -> dict[A, float] | None:
+    """Each legal action's score scaled to [0, 1] (``None`` when all score the same): a
+    greedy bot's scores as search priors."""
+    low, high = min(scores), max(scores)
+    if high - low < 1e-9:
+        return None
+    return {action: (score - low) / (high - low)
+            for action, score in zip(legal, scores, strict=True)}
+
+
 _POLICIES: dict[str, str] = {
     "konchinka": "konkun.bots.konchinka_greedy:KonchinkaPolicy",
     "kunken": "konkun.bots.kunken_greedy:KunkenPolicy",
