@@ -152,7 +152,9 @@ class GameScreen(Screen[None]):
 
     def page_moves(self) -> list[Any]:
         """The legal moves on the current page."""
-        legal = self.session.legal()
+        return self._page_of(self.session.legal())
+
+    def _page_of(self, legal: list[Any]) -> list[Any]:
         start = self.page * len(MOVE_KEYS)
         return legal[start:start + len(MOVE_KEYS)]
 
@@ -163,20 +165,21 @@ class GameScreen(Screen[None]):
         pages = max(1, -(-len(legal) // len(MOVE_KEYS)))
         self.page = min(self.page, pages - 1)
         self.query_one("#board", Static).update(games.render_board(session))
-        self.query_one("#moves", Static).update(self._moves_view(len(legal), pages))
+        self.query_one("#moves", Static).update(self._moves_view(legal, pages))
         self.query_one("#sheet", Static).update(score_sheet(session))
         self.query_one("#log", Static).update(Text("\n".join(session.log[-LOG_LINES:])))
         self.app_ref.sub_title = games.status_line(session)
 
-    def _moves_view(self, count: int, pages: int) -> RenderableType:
+    def _moves_view(self, legal: list[Any], pages: int) -> RenderableType:
         session = self.session
         if session.is_over():
             return Text("The game is over. Ctrl+S saves it, Ctrl+Q quits.", style="bold")
         if not session.human_to_move():
             return Text("Waiting for the bots...", style="italic")
-        title = Text(f"Your move ({count} legal; page {self.page + 1}/{pages}):", style="bold")
+        title = Text(f"Your move ({len(legal)} legal; page {self.page + 1}/{pages}):",
+                     style="bold")
         items = []
-        for key, action in zip(MOVE_KEYS, self.page_moves(), strict=False):
+        for key, action in zip(MOVE_KEYS, self._page_of(legal), strict=False):
             item = Text(f"[{key}]", style="bold cyan")
             item.append(" " + session.format(action))
             items.append(item)
