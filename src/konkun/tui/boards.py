@@ -11,7 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from konkun.cards import Card, Suit
-from konkun.tui.games import GAMES, GameUI
+from konkun.konchinka.scoring import TEN_OF_DIAMONDS, TWO_OF_CLUBS
+from konkun.tui.games import GAMES, GameUI, deal_number
 
 if TYPE_CHECKING:
     from konkun.tui.session import PlaySession
@@ -81,7 +82,7 @@ def _konchinka_board(session: PlaySession) -> RenderableType:
     piles = Table(title="Capture piles", show_edge=False, expand=False)
     for column in ("player", "hand", "cards", "clubs", "кончинки"):
         piles.add_column(column, justify="left" if column == "player" else "right")
-    konchinki = (Card.parse("2c"), Card.parse("Td"))
+    konchinki = (TWO_OF_CLUBS, TEN_OF_DIAMONDS)
     for seat in range(n):
         pile = obs.captured[seat]
         name = session.seat_name(seat)
@@ -99,7 +100,7 @@ def _konchinka_board(session: PlaySession) -> RenderableType:
 def _konchinka_results(session: PlaySession) -> list[RenderableType]:
     """The last finished deal's score and, once the game is over, the settlement."""
     match: Any = session.match
-    scores = getattr(match, "deal_scores", [])
+    scores = match.deal_scores
     out: list[RenderableType] = []
     if scores:
         last = scores[-1]
@@ -113,8 +114,7 @@ def _konchinka_results(session: PlaySession) -> list[RenderableType]:
     if match.is_over():
         winner = match.winner()
         out.append(Text(f"Game over: {session.seat_name(winner)} won.", style="bold green"))
-        settlement = match.settlement() if hasattr(match, "settlement") else None
-        for payment in getattr(settlement, "payments", ()):
+        for payment in match.settlement().payments:
             out.append(Text(f"{session.seat_name(payment.payer)} pays "
                             f"{session.seat_name(payment.payee)} {payment.amount}"))
     return out
@@ -162,7 +162,7 @@ def _kunken_board(session: PlaySession) -> RenderableType:
     n = obs.num_seats
     rules = obs.rules
     deals = rules.num_deals(n)
-    number = len(match.deal_points) + (0 if match.is_over() else 1)
+    number = deal_number(match)
     lines: list[RenderableType] = [
         Text(f"Kunken, {n} players, deal {number}" + (f" of {deals}" if deals else ""),
              style="bold"),

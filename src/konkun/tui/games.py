@@ -89,17 +89,21 @@ def render_board(session: PlaySession) -> RenderableType:
     return game_ui(session.game).render_board(session)
 
 
+def deal_number(match: Match[Any]) -> int:
+    """The number of the deal in play (from 1), or of the last one once the match is over."""
+    return len(match.deal_points) + (0 if match.is_over() else 1)
+
+
 def status_line(session: PlaySession) -> str:
     """One line: the deal number, whose turn it is, the totals."""
     match = session.match
-    deal_number = len(match.deal_points) + (0 if match.is_over() else 1)
     if match.is_over():
         turn = "game over"
     else:
         seat = match.deal.to_move
         turn = "your move" if seat == session.human else f"{session.seat_name(seat or 0)} to move"
     totals = " ".join(str(t) for t in match.totals)
-    return f"deal {deal_number} | {turn} | totals {totals}"
+    return f"deal {deal_number(match)} | {turn} | totals {totals}"
 
 
 def generic_board(session: PlaySession) -> RenderableType:

@@ -47,10 +47,7 @@ class PlaySession:
             human: int = 0) -> PlaySession:
         """Start a new match; ``bots`` is one spec per bot seat, or one for all."""
         match, used_seed = new_match(game, players, rules or {}, seed)
-        specs = list(bots) or [DEFAULT_BOT]
-        if len(specs) == 1:
-            specs = specs * (players - 1)
-        return cls(game, match, human, specs, used_seed)
+        return cls(game, match, human, _expand(list(bots) or [DEFAULT_BOT], players), used_seed)
 
     @classmethod
     def resume(cls, path: str | Path, bots: Sequence[str] = ()) -> PlaySession:
@@ -65,9 +62,7 @@ class PlaySession:
         match, game, seed = load_match(record)
         human = int(data.get("human", 0))
         specs = list(bots) or list(data.get("bots", [])) or [DEFAULT_BOT]
-        if len(specs) == 1:
-            specs = specs * (match.num_seats - 1)
-        session = cls(game, match, human, specs, seed)
+        session = cls(game, match, human, _expand(specs, match.num_seats), seed)
         session.log.append(f"resumed from {path}")
         return session
 
@@ -166,3 +161,8 @@ class PlaySession:
                 totals[seat] += p
                 columns[seat].append(totals[seat])
         return columns
+
+
+def _expand(specs: list[str], seats: int) -> list[str]:
+    """One spec per bot seat: a single spec stands for all of them."""
+    return specs * (seats - 1) if len(specs) == 1 else specs
