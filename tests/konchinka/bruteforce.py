@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 RANKS = "A23456789TJQK"
@@ -271,17 +271,6 @@ def divide(position: Position, depth: int, capture_compulsory: bool = False) -> 
     """perft(depth - 1) after each legal move, keyed by move text."""
     return {m.text(): perft(apply_move(position, m), depth - 1, capture_compulsory)
             for m in legal_moves(position, capture_compulsory)}
-
-
-def walk(position: Position, depth: int, capture_compulsory: bool = False
-         ) -> Iterator[tuple[Position, Move, Position]]:
-    """Every (position, move, next position) within ``depth`` plies, for checks."""
-    if depth == 0:
-        return
-    for move in legal_moves(position, capture_compulsory):
-        after = apply_move(position, move)
-        yield position, move, after
-        yield from walk(after, depth - 1, capture_compulsory)
 
 
 @dataclass(frozen=True)

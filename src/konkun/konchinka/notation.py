@@ -94,7 +94,7 @@ def parse_kpn(text: str, rules: KonchinkaRules | None = None) -> KonchinkaDeal:
     dealer = _seat(text, "dealer's seat", dealer_text, seats)
     last = None if last_text == "-" else _seat(text, "last capture seat", last_text, seats)
     _check_cards(text, table, hands, stock, piles)
-    over = _check_play(text, hands, stock, table, piles, to_move, last)
+    over = _check_play(text, hands, stock, table, to_move, last)
     return KonchinkaDeal.from_cards(rules, dealer=dealer, to_move=to_move, hands=hands,
                                     table=table, stock=stock, piles=piles,
                                     last_capturer=last, over=over)
@@ -134,7 +134,7 @@ def _check_cards(text: str, table: list[Card], hands: list[list[Card]], stock: l
 
 
 def _check_play(text: str, hands: list[list[Card]], stock: list[Card], table: list[Card],
-                piles: list[list[Card]], to_move: int, last: int | None) -> bool:
+                to_move: int, last: int | None) -> bool:
     """Check that the position can occur in play; return whether the deal is over."""
     seats = len(hands)
     if len(stock) % (HAND_SIZE * seats):

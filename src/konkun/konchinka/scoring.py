@@ -23,8 +23,6 @@ TWO_OF_CLUBS = Card.of(Rank.TWO, Suit.CLUBS)
 """The 2 of clubs, one of the two кончинки."""
 TEN_OF_DIAMONDS = Card.of(Rank.TEN, Suit.DIAMONDS)
 """The 10 of diamonds, one of the two кончинки."""
-KONCHINKI = (TWO_OF_CLUBS, TEN_OF_DIAMONDS)
-"""The two кончинки, each worth 1 point to whoever captures it."""
 
 MOST_CARDS_POINTS = 2
 MOST_CLUBS_POINTS = 1

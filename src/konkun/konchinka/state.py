@@ -316,11 +316,6 @@ class KonchinkaDeal:
         stock position (0: next to be dealt) it can have had when play began."""
         return [(CARDS[c], low) for c, low in self._returned]
 
-    @property
-    def stock_at_start(self) -> int:
-        """The stock's size when play began."""
-        return self._stock_start
-
     def is_over(self) -> bool:
         """True once every hand and the stock are empty."""
         return self._turn < 0
@@ -828,12 +823,6 @@ def perft(deal: KonchinkaDeal, depth: int) -> int:
 
 
 # ---------------------------------------------------------------------- dealing
-
-
-def cut_deck(deck: Sequence[Card], rng: random.Random) -> list[Card]:
-    """The deck cut once at a random point (the cutter lifts 4 to 48 cards)."""
-    point = rng.randint(HAND_SIZE, len(deck) - HAND_SIZE)
-    return [*deck[point:], *deck[:point]]
 
 
 def new_deal(rules: KonchinkaRules, num_seats: int, dealer: int,
