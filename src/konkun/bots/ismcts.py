@@ -79,11 +79,6 @@ class IsmctsBot(Generic[A]):
         return (f"IsmctsBot({type(self.policy).__name__}, exploration={self.exploration}, "
                 f"default_budget={self.default_budget!r})")
 
-    @property
-    def iterations_per_second(self) -> float:
-        """Search speed over every search this bot has made."""
-        return self.total_iterations / self.total_seconds if self.total_seconds else 0.0
-
     def choose(self, observation: Observation[A], legal: Sequence[A],
                rng: random.Random, budget: Budget) -> A:
         """Search ``budget`` (or the default budget) and return the most visited action."""
@@ -131,21 +126,21 @@ class IsmctsBot(Generic[A]):
         deal = observation.sample_deal(rng)
         node = root
         path = [root]
-        first = True
         while not deal.is_over():
             seat = deal.to_move
             assert seat is not None
-            at_root = first
-            legal = root_legal if first else policy.tree_actions(deal)
-            first = False
+            at_root = node is root
+            legal = root_legal if at_root else policy.tree_actions(deal)
             children = node.children
             untried = []
+            tried = []
             for action in legal:
                 child = children.get(action)
                 if child is None:
                     untried.append(action)
                 else:
                     child.avail += 1
+                    tried.append((action, child))
             if untried:
                 # at the root, untried actions in prior order (root_legal is sorted)
                 action = untried[0] if at_root and priors else \
@@ -154,8 +149,7 @@ class IsmctsBot(Generic[A]):
                 deal.push(action)
                 path.append(node)
                 break
-            action = self._select(children, legal, bounds, priors if at_root else None)
-            node = children[action]
+            action, node = self._select(tried, bounds, priors if at_root else None)
             deal.push(action)
             path.append(node)
         rewards = policy.rewards(policy.play_out(deal, rng))
@@ -168,16 +162,17 @@ class IsmctsBot(Generic[A]):
             visited.visits += 1
             visited.total += rewards[visited.seat]
 
-    def _select(self, children: dict[Any, _Node], legal: list[A], bounds: list[float],
-                priors: dict[A, float] | None) -> A:
+    def _select(self, tried: list[tuple[A, _Node]], bounds: list[float],
+                priors: dict[A, float] | None) -> tuple[A, _Node]:
+        """The ``(action, child)`` of ``tried`` with the best UCB1 score (plus the fading
+        prior bias at the root); the first of equals."""
         lo, hi = bounds
         scale = 1.0 / (hi - lo) if hi > lo else 0.0
         c = self.exploration
         bias = self.bias
         best_score = -math.inf
-        best: A = legal[0]
-        for action in legal:
-            child = children[action]
+        best = tried[0]
+        for action, child in tried:
             visits = child.visits
             score = ((child.total / visits - lo) * scale
                      + c * math.sqrt(math.log(child.avail) / visits))
@@ -185,8 +180,9 @@ class IsmctsBot(Generic[A]):
                 score += bias * priors.get(action, 0.0) / (visits + 1)
             if score > best_score:
                 best_score = score
-                best = action
+                best = (action, child)
         return best
+
 
 _OPTIONS = {
     "c": "the UCB exploration constant (default 0.7)",
@@ -199,15 +195,17 @@ _OPTIONS = {
 def make_ismcts_bot(game: str, spec: BotSpec) -> IsmctsBot[Any]:
     """The ``ismcts`` spec's factory: ``ismcts[:iters=N][:time=S][:c=X][:rollout=random]``."""
     options = check_options(spec, _OPTIONS)
-    exploration = 0.7
+    settings: dict[str, Any] = {}  # IsmctsBot's defaults for the options not given
     if "c" in options:
-        exploration = float_param(spec, "c", options["c"], minimum=0.0)
+        settings["exploration"] = float_param(spec, "c", options["c"], minimum=0.0)
     rollout = options.get("rollout", "policy")
     if rollout not in ("policy", "random"):
         raise InvalidBotSpecError(
             f"invalid bot spec {str(spec)!r}: rollout must be 'policy' or 'random', "
             f"got {rollout!r}")
-    bias = float_param(spec, "bias", options["bias"], minimum=0.0) if "bias" in options else 1.0
-    width = int_param(spec, "width", options["width"], minimum=1) if "width" in options else None
+    if "bias" in options:
+        settings["bias"] = float_param(spec, "bias", options["bias"], minimum=0.0)
+    if "width" in options:
+        settings["width"] = int_param(spec, "width", options["width"], minimum=1)
     policy: SearchPolicy[Any] = policy_for(game) if rollout == "policy" else SearchPolicy()
-    return IsmctsBot(policy, exploration, bias=bias, width=width)
+    return IsmctsBot(policy, **settings)
