@@ -153,7 +153,6 @@ class KonchinkaMatch:
         self._first_dealer, self._draws = draw_for_dealer(num_seats, self._rng)
         self._deal = new_deal(rules, num_seats, self._first_dealer, self._rng)
         self._actions: list[str] = []
-        self._deal_points: list[list[int]] = []
         self._deal_scores: list[DealScore] = []
         self._dealers: list[int] = [self._first_dealer]
         self._totals = [0] * num_seats
@@ -204,7 +203,7 @@ class KonchinkaMatch:
     @property
     def to_move(self) -> int | None:
         """The seat to move, or ``None`` when the game is over."""
-        return None if self._winner is not None else self._deal.to_move
+        return self._deal.to_move  # the deal that ended the game is over
 
     @property
     def totals(self) -> list[int]:
@@ -214,7 +213,7 @@ class KonchinkaMatch:
     @property
     def deal_points(self) -> list[list[int]]:
         """Each finished deal's points per seat, in order."""
-        return [list(p) for p in self._deal_points]
+        return [s.points for s in self._deal_scores]
 
     @property
     def deal_scores(self) -> list[DealScore]:
@@ -225,7 +224,7 @@ class KonchinkaMatch:
     def sheet(self) -> list[list[int]]:
         """The score sheet: each seat's column of running totals (see
         :func:`running_totals`)."""
-        return running_totals(self._deal_points, self._seats)
+        return running_totals(self.deal_points, self._seats)
 
     def is_over(self) -> bool:
         """True once a deal has ended with a single highest total at or above the target."""
@@ -242,8 +241,9 @@ class KonchinkaMatch:
         return settle(self._rules, self._totals, self._winner)
 
     def legal_actions(self) -> list[Move]:
-        """The legal moves in the current deal (empty once the game is over)."""
-        return [] if self._winner is not None else self._deal.legal_actions()
+        """The legal moves in the current deal (empty once the game is over: its last deal
+        is over)."""
+        return self._deal.legal_actions()
 
     # ------------------------------------------------------------------ playing
 
@@ -267,7 +267,6 @@ class KonchinkaMatch:
     def _end_deal(self) -> None:
         score = self._deal.score()
         self._deal_scores.append(score)
-        self._deal_points.append(score.points)
         for seat, points in enumerate(score.points):
             self._totals[seat] += points
         self._winner = game_winner(self._totals, self._rules.target)
@@ -291,8 +290,6 @@ class KonchinkaMatch:
         form is in ``docs/konchinka.md``."""
         settlement = self.settlement()
         deal = self.observe(seat).to_json()
-        if self._winner is not None:
-            deal["legal"] = []
         return {
             "game": "konchinka",
             "seat": seat,
