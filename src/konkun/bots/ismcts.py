@@ -33,10 +33,10 @@ from konkun.bots.base import Budget
 from konkun.bots.policy import SearchPolicy, policy_for
 from konkun.bots.specs import (
     BotSpec,
-    InvalidBotSpecError,
     check_options,
     float_param,
     int_param,
+    spec_error,
 )
 from konkun.game import Observation
 
@@ -200,9 +200,7 @@ def make_ismcts_bot(game: str, spec: BotSpec) -> IsmctsBot[Any]:
         settings["exploration"] = float_param(spec, "c", options["c"], minimum=0.0)
     rollout = options.get("rollout", "policy")
     if rollout not in ("policy", "random"):
-        raise InvalidBotSpecError(
-            f"invalid bot spec {str(spec)!r}: rollout must be 'policy' or 'random', "
-            f"got {rollout!r}")
+        raise spec_error(spec, f"rollout must be 'policy' or 'random', got {rollout!r}")
     if "bias" in options:
         settings["bias"] = float_param(spec, "bias", options["bias"], minimum=0.0)
     if "width" in options:

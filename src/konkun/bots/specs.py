@@ -36,6 +36,13 @@ class InvalidBotSpecError(InvalidRuleError):
     """A bot spec that does not parse, names no bot, or gives a parameter a bad value."""
 
 
+def spec_error(spec: object, message: str) -> InvalidBotSpecError:
+    """The error for an invalid ``spec`` (a :class:`BotSpec` or the text given), quoting it:
+    ``invalid bot spec 'ismcts:c=x': c must be a number, got 'x'``."""
+    shown = str(spec) if isinstance(spec, BotSpec) else spec
+    return InvalidBotSpecError(f"invalid bot spec {shown!r}: {message}")
+
+
 BUDGET_KEYS = ("iters", "time")
 """The parameters every bot accepts: its per-move budget."""
 
@@ -54,22 +61,19 @@ class BotSpec:
     def parse(cls, text: str) -> BotSpec:
         """Read a spec; raise :class:`InvalidBotSpecError` quoting it when it is off."""
         if not isinstance(text, str) or not text.strip():
-            raise InvalidBotSpecError(f"invalid bot spec {text!r}: empty")
+            raise spec_error(text, "empty")
         kind, *pieces = (piece.strip() for piece in text.strip().split(":"))
         kind = kind.lower()
         if not _KIND.fullmatch(kind):
-            raise InvalidBotSpecError(f"invalid bot spec {text!r}: bad bot name {kind!r}")
+            raise spec_error(text, f"bad bot name {kind!r}")
         params: dict[str, str] = {}
         for position, piece in enumerate(pieces, start=1):
             key, sep, value = (part.strip() for part in piece.partition("="))
             key = key.lower()
             if not sep or not _KEY.fullmatch(key) or not value:
-                raise InvalidBotSpecError(
-                    f"invalid bot spec {text!r}: parameter {position} {piece!r} "
-                    "is not KEY=VALUE")
+                raise spec_error(text, f"parameter {position} {piece!r} is not KEY=VALUE")
             if key in params:
-                raise InvalidBotSpecError(
-                    f"invalid bot spec {text!r}: parameter {key!r} given twice")
+                raise spec_error(text, f"parameter {key!r} given twice")
             params[key] = value
         spec = cls(kind, tuple(params.items()))
         spec.factory()  # unknown bot names fail here, at parse time
@@ -93,9 +97,7 @@ class BotSpec:
         if "time" in values:
             seconds = float_param(self, "time", values["time"])
             if not seconds > 0:
-                raise InvalidBotSpecError(
-                    f"invalid bot spec {str(self)!r}: time must be positive, "
-                    f"got {values['time']!r}")
+                raise spec_error(self, f"time must be positive, got {values['time']!r}")
         return Budget(iterations, seconds)
 
     def factory(self) -> BotFactory:
@@ -191,11 +193,9 @@ def int_param(spec: BotSpec, key: str, value: str, minimum: int | None = None) -
     try:
         number = int(value)
     except ValueError:
-        raise InvalidBotSpecError(
-            f"invalid bot spec {str(spec)!r}: {key} must be an integer, got {value!r}") from None
+        raise spec_error(spec, f"{key} must be an integer, got {value!r}") from None
     if minimum is not None and number < minimum:
-        raise InvalidBotSpecError(
-            f"invalid bot spec {str(spec)!r}: {key} must be at least {minimum}, got {value!r}")
+        raise spec_error(spec, f"{key} must be at least {minimum}, got {value!r}")
     return number
 
 
@@ -204,14 +204,11 @@ def float_param(spec: BotSpec, key: str, value: str, minimum: float | None = Non
     try:
         number = float(value)
     except ValueError:
-        raise InvalidBotSpecError(
-            f"invalid bot spec {str(spec)!r}: {key} must be a number, got {value!r}") from None
+        raise spec_error(spec, f"{key} must be a number, got {value!r}") from None
     if number != number or number in (float("inf"), float("-inf")):
-        raise InvalidBotSpecError(
-            f"invalid bot spec {str(spec)!r}: {key} must be finite, got {value!r}")
+        raise spec_error(spec, f"{key} must be finite, got {value!r}")
     if minimum is not None and number < minimum:
-        raise InvalidBotSpecError(
-            f"invalid bot spec {str(spec)!r}: {key} must be at least {minimum}, got {value!r}")
+        raise spec_error(spec, f"{key} must be at least {minimum}, got {value!r}")
     return number
 
 
