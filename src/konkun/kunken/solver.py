@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from konkun.kunken.melds import JOKER_FOR, POSITION_VALUE, VALUE, joker_for, open_joker
+from konkun.kunken.melds import JOKER_FOR, VALUE, joker_for, open_joker, slot_value
 
 Meld = tuple[int, ...]
 FULL = (1 << 13) - 1
@@ -191,8 +191,7 @@ def melds_with(card: int, counts: Sequence[int], replace: bool = False) -> list[
     """Every meld the hand can lay that holds ``card`` (0..51, held) as a real card, or,
     for ``card`` 52, at least one joker (``replace`` as in :func:`hand_melds`)."""
     if card == 52:
-        return [m for m in hand_melds(counts, replace) if m[-1] >= 52 or min(m) >= 52
-                or any(s >= 52 for s in m)]
+        return [m for m in hand_melds(counts, replace) if any(s >= 52 for s in m)]
     jokers = counts[52]
     p, s = divmod(card, 13)[::-1]
     out: list[Meld] = []
@@ -217,14 +216,7 @@ def meld_points(meld: Sequence[int]) -> int:
     hit = _POINTS.get(key)
     if hit is not None:
         return hit
-    total = 0
-    for s in meld:
-        if s < 52:
-            total += VALUE[s]
-        elif s >= 105:
-            total += POSITION_VALUE[s - 105]
-        else:
-            total += VALUE[s - JOKER_FOR]
+    total = sum(map(slot_value, meld))
     _POINTS[key] = total
     return total
 
@@ -419,25 +411,33 @@ def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int]) -> 
     were not (taken this turn, or jokers swapped in); taken copies count as leaving first."""
     if counts[card] == 0:
         return []
+    return [meld for meld in melds_with(card, counts)
+            if is_third_card_meld(meld, card, counts, taken)]
+
+
+def is_third_card_meld(meld: Meld, card: int, counts: Sequence[int],
+                       taken: Sequence[int]) -> bool:
+    """Whether ``meld`` (laid from ``counts``) holds ``card`` (the taken card; 52: a joker)
+    and at least two other cards that were in the hand before the take (``counts`` and
+    ``taken`` as in :func:`third_card_melds`)."""
+    old = 0
+    jokers = 0
+    for s in meld:
+        if s >= 52:
+            jokers += 1
+        elif s != card and counts[s] > taken[s]:
+            old += 1
     old_jokers = counts[52] - taken[52]
     if card == 52:
+        if not jokers:
+            return False
+        jokers -= 1  # the taken joker itself
         old_jokers = min(old_jokers, counts[52] - 1)
-    out: list[Meld] = []
-    for meld in melds_with(card, counts):
-        old = 0
-        jokers = 0
-        for s in meld:
-            if s >= 52:
-                jokers += 1
-            elif s != card and counts[s] > taken[s]:
-                old += 1
-        if card == 52:
-            jokers -= 1
-        if jokers > old_jokers:
-            jokers = old_jokers
-        if old + max(0, jokers) >= 2:
-            out.append(meld)
-    return out
+    elif card not in meld:
+        return False
+    if jokers > old_jokers:
+        jokers = old_jokers
+    return old + max(0, jokers) >= 2
 
 
 def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
@@ -485,14 +485,21 @@ def take_options(counts: Sequence[int], bank: Sequence[int], need: int) -> list[
     minimum, 0 with a layout): a hint for bots and the UI."""
     out: list[int] = []
     for i in range(len(bank)):
-        after = list(counts)
-        taken = [0] * 53
-        for c in bank[i:]:
-            after[c] += 1
-            taken[c] += 1
+        after, taken = after_take(counts, bank, i)
         if can_complete(after, taken, bank[i], need, True):
             out.append(i)
     return out
+
+
+def after_take(hand: Sequence[int], bank: Sequence[int], i: int) -> tuple[list[int], list[int]]:
+    """The hand after taking the bank from position ``i``, and the cards in it that were
+    taken (count vectors)."""
+    after = list(hand)
+    taken = [0] * 53
+    for c in bank[i:]:
+        after[c] += 1
+        taken[c] += 1
+    return after, taken
 
 
 def _window_masks(position: int) -> list[tuple[int, int]]:
@@ -761,12 +768,7 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int]) -> list[int]:
         card = bank[i]
         if card == 52:
             jokers += 1
-            after = list(hand)
-            taken = [0] * 53
-            for c in bank[i:]:
-                after[c] += 1
-                taken[c] += 1
-            shortest = _joker_third(after, taken)
+            shortest = _joker_third(*after_take(hand, bank, i))
         else:
             p, s = _POS[card]
             pool_suit[s] |= 1 << p
@@ -933,11 +935,7 @@ def take_hints(hand: Sequence[int], bank: Sequence[int], need: int) -> list[tupl
     minimum (0 with a layout). For bots and the UI's hints."""
     out: list[tuple[int, list[Meld]]] = []
     for i in take_positions(hand, bank, need):
-        after = list(hand)
-        taken = [0] * 53
-        for c in bank[i:]:
-            after[c] += 1
-            taken[c] += 1
+        after, taken = after_take(hand, bank, i)
         plan = completion_witness(after, taken, bank[i], need, True, HandSearch(after))
         if plan is not None:
             out.append((i, plan))

@@ -419,25 +419,7 @@ class KunkenDeal:
     def _meld_is_third(self, hand: list[int], notold: list[int],
                        meld: tuple[int, ...]) -> bool:
         """Whether ``meld`` holds the taken card and two cards held before the take."""
-        card = self.take_card
-        if card == BARE_JOKER:
-            jokers = sum(1 for s in meld if s >= BARE_JOKER)
-            if not jokers:
-                return False
-            old_jokers = min(jokers - 1, hand[BARE_JOKER] - notold[BARE_JOKER])
-            reals_old = sum(1 for s in meld if s < BARE_JOKER and hand[s] > notold[s])
-            return reals_old + max(0, old_jokers) >= 2
-        if card not in meld:
-            return False
-        old = 0
-        jokers = 0
-        for s in meld:
-            if s >= BARE_JOKER:
-                jokers += 1
-            elif s != card and hand[s] > notold[s]:
-                old += 1
-        old += max(0, min(jokers, hand[BARE_JOKER] - notold[BARE_JOKER]))
-        return old >= 2
+        return solver.is_third_card_meld(meld, self.take_card, hand, notold)
 
     # ------------------------------------------------------------------ validation
 
@@ -499,11 +481,7 @@ class KunkenDeal:
     def _take_reason(self, seat: int, i: int) -> str:
         hand = self.hands[seat]
         card = self.bank[i]
-        after = hand.copy()
-        notold = [0] * 53
-        for c in self.bank[i:]:
-            after[c] += 1
-            notold[c] += 1
+        after, notold = solver.after_take(hand, self.bank, i)
         if not solver.third_card_melds(card, after, notold):
             return (f"{card_text(card)} does not make a meld with two cards held before the "
                     "take")
