@@ -83,8 +83,7 @@ class GameAdapter:
     def check(self, variant: str | None, rules: Mapping[str, str], num_seats: int) -> Any:
         """The rules value for a new table, after checking variant and seat count."""
         if self.variants:
-            if variant is None:
-                variant = self.variants[0]
+            variant = self.variant_of(variant)
             if variant not in self.variants:
                 raise InvalidRuleError(
                     f"unknown {self.name} variant {variant!r}: expected "
@@ -96,7 +95,14 @@ class GameAdapter:
             raise InvalidRuleError(
                 f"{self.name} is played by {self.min_seats} to {self.max_seats} seats, "
                 f"got {num_seats!r}")
-        return self.make_rules(variant if self.variants else None, rules, num_seats)
+        return self.make_rules(self.variant_of(variant), rules, num_seats)
+
+    def variant_of(self, variant: str | None) -> str | None:
+        """The variant a table plays when asked for ``variant``: the default (the first)
+        when none is asked for; ``None`` for a game without variants."""
+        if not self.variants:
+            return None
+        return self.variants[0] if variant is None else variant
 
     def replay(self, rules: Any, num_seats: int, seed: int | str,
                actions: list[str]) -> Match[Any]:

@@ -45,6 +45,11 @@ SEND_QUEUE = 256
 """Messages queued for one slow client before the server drops the connection."""
 
 
+def _compact_json(payload: dict[str, Any]) -> str:
+    """A message as the shortest JSON text (non-ASCII characters kept as they are)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
 def new_table_id() -> str:
     """A fresh, unguessable table id (10 characters, lowercase letters and digits)."""
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
@@ -97,7 +102,7 @@ class Connection:
 
     def send(self, payload: dict[str, Any]) -> None:
         """Queue a JSON message."""
-        self.send_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+        self.send_text(_compact_json(payload))
 
     def close(self) -> None:
         """Stop sending; the writer then closes the socket."""
@@ -172,18 +177,18 @@ class Table:
     def summary(self) -> dict[str, Any]:
         """The table as the lobby and every client see it (``docs/protocol.md``)."""
         spectators = sum(1 for c in self.connections if self.seat_of(c.player_id) is None)
-        return {
-            "id": self.id, "game": self.adapter.name, "variant": self.variant,
-            "rules": dict(self.rules), "num_seats": self.num_seats,
-            "seats": [{"seat": number, "kind": seat.kind, "name": seat.name,
-                       "bot": seat.bot, "connected": self.is_connected(number)}
-                      for number, seat in enumerate(self.seats)],
-            "status": self.status, "turn": self.turn, "to_move": self.to_move,
-            "winner": self.winner,
-            "totals": list(self.match.totals) if self.match is not None else None,
-            "spectators": spectators, "created_at": self.created_at,
-            "finished_at": self.finished_at, "link": f"/t/{self.id}",
-        }
+        return _summary(
+            table_id=self.id, game=self.adapter.name, variant=self.variant,
+            rules=self.rules, seats=self.seats,
+            connected=[self.is_connected(n) for n in range(self.num_seats)],
+            status=self.status, turn=self.turn, to_move=self.to_move, winner=self.winner,
+            totals=list(self.match.totals) if self.match is not None else None,
+            spectators=spectators, created_at=self.created_at, finished_at=self.finished_at)
+
+    def new_bots(self) -> dict[int, BotSeat]:
+        """A fresh player for each bot seat, by seat number."""
+        return {number: BotSeat(seat.bot, self.adapter.name)
+                for number, seat in enumerate(self.seats) if seat.kind == "bot" and seat.bot}
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
         """The match as ``seat`` sees it (``None``: a spectator); ``None`` while waiting."""
@@ -267,8 +272,7 @@ class Lobby:
                 seat, text = table.actions[-1]
                 table.last = {"turn": table.turn, "actor": seat, "action": text}
         if table.status == "playing":
-            table.bots = {n: BotSeat(s.bot, row.game) for n, s in enumerate(table.seats)
-                          if s.kind == "bot" and s.bot}
+            table.bots = table.new_bots()
         return table
 
     # -- the lobby ----------------------------------------------------------------------
@@ -299,8 +303,6 @@ class Lobby:
             rules_value = adapter.check(variant, rules, num_seats)
         except KonkunError as error:
             raise ProtocolError("invalid_rule", str(error), rules) from None
-        if adapter.variants and variant is None:
-            variant = adapter.variants[0]
         seats = [SeatInfo() for _ in range(num_seats)]
         for number, spec in bots.items():
             if not 0 <= number < num_seats:
@@ -308,8 +310,8 @@ class Lobby:
                                     f"0..{num_seats - 1}", number)
             canonical = check_bot_spec(spec, game, self.settings.max_bot_seconds)
             seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
-        table = Table(new_table_id(), adapter, variant if adapter.variants else None,
-                      rules, rules_value, seats, now_text())
+        table = Table(new_table_id(), adapter, adapter.variant_of(variant), rules, rules_value,
+                      seats, now_text())
         await self._db(self.storage.create_table, table.stored())
         self.tables[table.id] = table
         async with table.lock:
@@ -323,8 +325,6 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
-            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
         async with self._loading:
             table = self.tables.get(table_id)
             if table is not None:
@@ -345,14 +345,15 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return table.summary()
-        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
-            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
         row = await self._load_row(table_id)
         if row.status == "finished":
             return stored_summary(row)
         return (await self.get_table(table_id)).summary()
 
     async def _load_row(self, table_id: str) -> StoredTable:
+        """The stored row of table ``table_id``; ``unknown_table`` when there is none."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
         row = await self._db(self.storage.load, table_id)
         if row is None:
             raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
@@ -413,8 +414,7 @@ class Lobby:
             return False
         seed = new_secret_seed()
         match = table.adapter.new_match(table.rules_value, table.num_seats, seed)
-        bots = {n: BotSeat(s.bot, table.adapter.name) for n, s in enumerate(table.seats)
-                if s.kind == "bot" and s.bot}
+        bots = table.new_bots()
         try:
             await self._db(self.storage.update_table, table.id,
                            {"seed": seed, "status": "playing", "started_at": now_text()})
@@ -577,9 +577,10 @@ class Lobby:
             self.broadcast(table)
 
     def state_message(self, table: Table, seat: int | None,
-                      summary: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The ``state`` message for one seat (``None``: a spectator)."""
-        return {"type": "state", "table": summary or table.summary(), "you": seat,
+                      summary: dict[str, Any]) -> dict[str, Any]:
+        """The ``state`` message for one seat (``None``: a spectator), with the table's
+        ``summary``."""
+        return {"type": "state", "table": summary, "you": seat,
                 "turn": table.turn, "view": table.view(seat), "last": table.last}
 
     def broadcast(self, table: Table) -> None:
@@ -591,17 +592,14 @@ class Lobby:
         for connection in list(table.connections):
             seat = table.seat_of(connection.player_id)
             if seat not in texts:
-                texts[seat] = json.dumps(self.state_message(table, seat, summary),
-                                         ensure_ascii=False, separators=(",", ":"))
+                texts[seat] = _compact_json(self.state_message(table, seat, summary))
             connection.send_text(texts[seat])
 
     # -- replay -------------------------------------------------------------------------
 
     async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
         """Every frame of a finished game, from one seat's view or with all hands open."""
-        row = await self._db(self.storage.load, table_id)
-        if row is None:
-            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        row = await self._load_row(table_id)
         if row.status != "finished" or row.seed is None:
             raise ProtocolError("not_finished", f"table {table_id} is not finished: a "
                                 "replay is shown once the game is over", table_id)
@@ -650,13 +648,24 @@ def _frame(match: Match[Any], turn: int, action: str | None, actor: int | None,
 def stored_summary(row: StoredTable) -> dict[str, Any]:
     """The summary of a table read from the database (no connections, no match)."""
     seats = [SeatInfo.from_stored(s) for s in row.seats]
+    return _summary(
+        table_id=row.id, game=row.game, variant=row.variant, rules=row.rules, seats=seats,
+        connected=[seat.kind == "bot" for seat in seats], status=row.status,
+        turn=row.num_actions, to_move=None, winner=row.winner, totals=row.totals,
+        spectators=0, created_at=row.created_at, finished_at=row.finished_at)
+
+
+def _summary(*, table_id: str, game: str, variant: str | None, rules: dict[str, str],
+             seats: list[SeatInfo], connected: list[bool], status: str, turn: int,
+             to_move: int | None, winner: int | None, totals: list[int] | None,
+             spectators: int, created_at: str, finished_at: str | None) -> dict[str, Any]:
+    """A table's summary (``docs/protocol.md``), live or read from the database."""
     return {
-        "id": row.id, "game": row.game, "variant": row.variant, "rules": dict(row.rules),
+        "id": table_id, "game": game, "variant": variant, "rules": dict(rules),
         "num_seats": len(seats),
-        "seats": [{"seat": n, "kind": s.kind, "name": s.name, "bot": s.bot,
-                   "connected": s.kind == "bot"} for n, s in enumerate(seats)],
-        "status": row.status, "turn": row.num_actions,
-        "to_move": None, "winner": row.winner, "totals": row.totals, "spectators": 0,
-        "created_at": row.created_at, "finished_at": row.finished_at,
-        "link": f"/t/{row.id}",
+        "seats": [{"seat": number, "kind": seat.kind, "name": seat.name, "bot": seat.bot,
+                   "connected": connected[number]} for number, seat in enumerate(seats)],
+        "status": status, "turn": turn, "to_move": to_move, "winner": winner,
+        "totals": totals, "spectators": spectators, "created_at": created_at,
+        "finished_at": finished_at, "link": f"/t/{table_id}",
     }
