@@ -5,34 +5,22 @@ resume."""
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 from pathlib import Path
 
-from rich.console import Console
-from textual.widgets import Static
+from tui_checks import running, widget_text
 
 from konkun.tui.app import MOVE_KEYS, GameScreen, HelpScreen, PlayApp, score_sheet
 from konkun.tui.session import PlaySession
 
 
-def _text(app: PlayApp, selector: str) -> str:
-    """The plain text a widget shows."""
-    widget = app.screen.query_one(selector, Static)
-    console = Console(width=120, record=True, file=io.StringIO())
-    console.print(widget.content)
-    return console.export_text()
-
-
 async def _play_one_deal(session: PlaySession, save: Path) -> list[str]:
-    app = PlayApp(session, save, bot_delay=0)
     screens: list[str] = []
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+    async with running(session, save) as (app, pilot):
         assert isinstance(app.screen, GameScreen)
         while not session.match.deal_points:
             assert session.human_to_move()
-            screens.append(_text(app, "#moves"))
+            screens.append(widget_text(app, "#moves"))
             await pilot.press(MOVE_KEYS[len(screens) % 3 % max(1, len(session.legal()))])
         await pilot.press("ctrl+s")
     return screens
@@ -70,13 +58,11 @@ def test_the_saved_game_resumes_where_it_stopped(tmp_path: Path) -> None:
 
 
 async def _help_and_typed_move(session: PlaySession) -> tuple[str, str]:
-    app = PlayApp(session, None, bot_delay=0)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        board = _text(app, "#board")
+    async with running(session) as (app, pilot):
+        board = widget_text(app, "#board")
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        help_text = _text(app, "#help")
+        help_text = widget_text(app, "#help")
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
         move = session.format(session.legal()[-1])
@@ -141,10 +127,8 @@ def test_bots_move_one_at_a_time_with_a_delay() -> None:
 
 
 async def _board_and_moves(session: PlaySession) -> tuple[str, str]:
-    app = PlayApp(session, None, bot_delay=0)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        return _text(app, "#board"), _text(app, "#moves")
+    async with running(session) as (app, _):
+        return widget_text(app, "#board"), widget_text(app, "#moves")
 
 
 def test_the_board_never_shows_another_players_hand() -> None:

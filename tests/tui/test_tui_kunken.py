@@ -4,43 +4,31 @@ pilot; the board shows the bank with its positions, the melds and the hand."""
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 from pathlib import Path
 
-from rich.console import Console
-from textual.widgets import Static
+from tui_checks import running, widget_text
 
-from konkun.tui.app import MOVE_KEYS, GameScreen, PlayApp
+from konkun.tui.app import MOVE_KEYS, GameScreen
 from konkun.tui.session import PlaySession
 
 
-def _text(app: PlayApp, selector: str) -> str:
-    """The plain text a widget shows."""
-    widget = app.screen.query_one(selector, Static)
-    console = Console(width=120, record=True, file=io.StringIO())
-    console.print(widget.content)
-    return console.export_text()
-
-
 async def _play_one_deal(session: PlaySession, save: Path) -> list[str]:
-    app = PlayApp(session, save, bot_delay=0)
     boards: list[str] = []
-    async with app.run_test(size=(120, 50)) as pilot:
-        await pilot.pause()
+    async with running(session, save, size=(120, 50)) as (app, pilot):
         assert isinstance(app.screen, GameScreen)
         presses = 0
         while not session.match.deal_points:
             assert session.human_to_move()
             if presses % 10 == 0:
-                boards.append(_text(app, "#board"))
+                boards.append(widget_text(app, "#board"))
             legal = [session.format(a) for a in session.legal()]
             # take the bank when allowed (then meld), else the first action shown
             choice = next((i for i, t in enumerate(legal[:len(MOVE_KEYS)])
                            if t.startswith(("take", "meld"))), 0)
             await pilot.press(MOVE_KEYS[choice])
             presses += 1
-        boards.append(_text(app, "#board"))
+        boards.append(widget_text(app, "#board"))
         await pilot.press("ctrl+s")
     return boards
 
@@ -64,12 +52,10 @@ def test_a_whole_kunken_deal_is_played_with_keys_only(tmp_path: Path) -> None:
 def test_the_bank_is_shown_oldest_first_with_positions() -> None:
     session = PlaySession.new("kunken", 3, ["random"], seed=2)
     session.run_bots()
-    app = PlayApp(session, None, bot_delay=0)
 
     async def run() -> str:
-        async with app.run_test(size=(120, 50)) as pilot:
-            await pilot.pause()
-            return _text(app, "#board")
+        async with running(session, size=(120, 50)) as (app, _):
+            return widget_text(app, "#board")
 
     board = asyncio.run(run())
     bank = session.match.deal.observe(0).bank
