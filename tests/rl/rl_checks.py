@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 
+from konkun.rl.adapter import FloatArray, GameAdapter
 from konkun.rl.aec import KonkunAECEnv
 
 PETTINGZOO_ADVICE = [
@@ -50,12 +51,12 @@ def check_masks_match_legal_moves(env: KonkunAECEnv, seed: int, deals: int,
     return steps
 
 
-def play_random_deals(env: KonkunAECEnv, seed: int, deals: int) -> list[list[Any]]:
-    """Play ``deals`` deals with uniformly random masked actions; return the rewards."""
-    rng = random.Random(seed)
-    results = []
-    for number in range(deals):
-        env.reset(seed=seed * 100_003 + number)
+def random_deals(env: KonkunAECEnv, rng: random.Random,
+                 seeds: Iterable[int]) -> Iterator[list[float]]:
+    """Play one deal per seed with uniformly random masked actions drawn from ``rng``;
+    yield each deal's rewards per agent (``env.deal`` is then the finished deal)."""
+    for seed in seeds:
+        env.reset(seed=seed)
         rewards = dict.fromkeys(env.possible_agents, 0.0)
         for agent in env.agent_iter():
             observation, reward, terminated, truncated, _ = env.last()
@@ -65,5 +66,31 @@ def play_random_deals(env: KonkunAECEnv, seed: int, deals: int) -> list[list[Any
                 continue
             legal = np.flatnonzero(observation["action_mask"])
             env.step(int(legal[rng.randrange(len(legal))]))
-        results.append([rewards[a] for a in env.possible_agents])
-    return results
+        yield [rewards[a] for a in env.possible_agents]
+
+
+def play_random_deals(env: KonkunAECEnv, seed: int, deals: int) -> list[list[float]]:
+    """Play ``deals`` deals with uniformly random masked actions; return the rewards."""
+    seeds = (seed * 100_003 + number for number in range(deals))
+    return list(random_deals(env, random.Random(seed), seeds))
+
+
+def random_position(adapter: GameAdapter, players: int, seed: int, max_moves: int) -> Any:
+    """A deal from ``random.Random(seed)`` played up to ``max_moves`` random moves in."""
+    rng = random.Random(seed)
+    deal: Any = adapter.new_deal(players, rng)
+    for _ in range(rng.randrange(max_moves)):
+        if deal.is_over():
+            break
+        deal.push(rng.choice(deal.legal_actions()))
+    return deal
+
+
+def assert_resample_invariant(adapter: GameAdapter, observation: Any,
+                              seed: int) -> FloatArray:
+    """Check that a deal resampled from ``observation`` (``random.Random(seed)``: the other
+    hands and the stock dealt anew) gives the seat the same tensor; return the tensor."""
+    tensor = adapter.encode(observation)
+    resampled = observation.sample_deal(random.Random(seed)).observe(observation.seat)
+    assert np.array_equal(tensor, adapter.encode(resampled))
+    return tensor

@@ -15,7 +15,13 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
-from rl_checks import PETTINGZOO_ADVICE, check_masks_match_legal_moves, play_random_deals
+from rl_checks import (
+    PETTINGZOO_ADVICE,
+    assert_resample_invariant,
+    check_masks_match_legal_moves,
+    play_random_deals,
+    random_position,
+)
 
 from konkun.cards import Card
 from konkun.errors import IllegalMoveError, InvalidRuleError
@@ -96,17 +102,10 @@ def test_the_tensor_holds_no_hidden_card(seed: int, players: int) -> None:
     that observation (the other hands and the stock dealt anew) gives the same tensor,
     and the hand row is exactly the seat's own hand."""
     adapter = KonchinkaAdapter()
-    rng = random.Random(seed)
-    deal = adapter.new_deal(players, rng)
-    for _ in range(rng.randrange(30)):
-        if deal.is_over():
-            break
-        deal.push(rng.choice(deal.legal_actions()))
+    deal = random_position(adapter, players, seed, 30)
     for seat in range(players):
         observation = deal.observe(seat)
-        tensor = adapter.encode(observation)
-        resampled = observation.sample_deal(random.Random(seed + 1)).observe(seat)
-        assert np.array_equal(tensor, adapter.encode(resampled))
+        tensor = assert_resample_invariant(adapter, observation, seed + 1)
         hand = {Card.from_index(i) for i in np.flatnonzero(tensor[0])}
         assert hand == set(observation.hand)
         others = {c for s in range(players) if s != seat for c in deal.hand(s)}

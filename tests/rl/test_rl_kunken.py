@@ -15,7 +15,14 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
-from rl_checks import PETTINGZOO_ADVICE, check_masks_match_legal_moves, play_random_deals
+from rl_checks import (
+    PETTINGZOO_ADVICE,
+    assert_resample_invariant,
+    check_masks_match_legal_moves,
+    play_random_deals,
+    random_deals,
+    random_position,
+)
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.rl.envs import kunken_env, kunken_gym_env
@@ -95,18 +102,10 @@ def test_the_tensor_holds_no_hidden_card(seed: int, players: int) -> None:
     observation (other hands and the stock dealt anew) gives the same tensor, equal to the
     fast path's, and the hand row is the seat's own hand."""
     adapter = KunkenAdapter()
-    rng = random.Random(seed)
-    deal: Any = adapter.new_deal(players, rng)
-    for _ in range(rng.randrange(80)):
-        if deal.is_over():
-            break
-        deal.push(rng.choice(deal.legal_actions()))
+    deal = random_position(adapter, players, seed, 80)
     for seat in range(players):
-        observation = deal.observe(seat)
-        tensor = adapter.encode(observation)
+        tensor = assert_resample_invariant(adapter, deal.observe(seat), seed + 1)
         assert np.array_equal(tensor, adapter.encode_deal(deal, seat))
-        resampled = observation.sample_deal(random.Random(seed + 1)).observe(seat)
-        assert np.array_equal(tensor, adapter.encode(resampled))
         assert np.array_equal(tensor[0] > 0, np.asarray(deal.hands[seat]) > 0)
 
 
@@ -120,21 +119,12 @@ def test_random_agents_complete_deals_and_the_winner_scores_its_table_cards() ->
     rng = random.Random(12)
     for players in (2, 3, 4, 5):
         env = kunken_env(players)
-        for number in range(4):
-            env.reset(seed=players * 10 + number)
-            rewards = dict.fromkeys(env.possible_agents, 0.0)
-            for agent in env.agent_iter():
-                observation, reward, terminated, truncated, _ = env.last()
-                rewards[agent] += float(reward)
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                legal = np.flatnonzero(observation["action_mask"])
-                env.step(int(legal[rng.randrange(legal.size)]))
+        seeds = range(players * 10, players * 10 + 4)
+        for rewards in random_deals(env, rng, seeds):
             deal: Any = env.deal
             assert deal.is_over()
             points = deal.points()
-            assert [rewards[a] for a in env.possible_agents] == points
+            assert rewards == points
             if deal.winner is not None:
                 assert sum(deal.hands[deal.winner]) == 0
                 assert points[deal.winner] >= 0
