@@ -260,7 +260,7 @@ class ToyMatch:
         return data
 
 
-def _greedy_choice(table: Sequence[int], hand: Sequence[int], seen_values: dict[int, int],
+def _greedy_choice(table: Sequence[int], seen_values: dict[int, int],
                    legal: Sequence[int]) -> int:
     def score(card: int) -> tuple[int, int]:
         taken = sum(1 for c in table if value(c) == value(card))
@@ -280,7 +280,7 @@ class ToyGreedyBot:
         for pile in observation.piles:
             for c in pile:
                 seen[value(c)] = seen.get(value(c), 0) + 1
-        return _greedy_choice(observation.table, observation.hand, seen, legal)
+        return _greedy_choice(observation.table, seen, legal)
 
 
 def make_greedy_bot(game: str, spec: BotSpec) -> ToyGreedyBot:
