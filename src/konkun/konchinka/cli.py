@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from typing import Any
 
-from konkun.cli import add_rule_argument, parse_rule_options
+from konkun.cli import UsageError, add_rule_argument, parse_rule_options
 from konkun.errors import InvalidNotationError, InvalidPositionError
+from konkun.konchinka.game import KonchinkaMatch
 from konkun.konchinka.notation import parse_kpn
 from konkun.konchinka.rules import VARIANTS, KonchinkaRules
 from konkun.konchinka.state import KonchinkaDeal
@@ -55,8 +57,6 @@ def register(subparsers: Any) -> None:
 
 
 def _no_command(namespace: argparse.Namespace) -> int:
-    from konkun.cli import UsageError
-
     raise UsageError("konkun konchinka: expected a command: moves, perft, apply, score or play")
 
 
@@ -112,10 +112,6 @@ def _score(namespace: argparse.Namespace) -> int:
 
 
 def _play(namespace: argparse.Namespace) -> int:
-    import random
-
-    from konkun.konchinka.game import KonchinkaMatch
-
     if not namespace.seats.isdigit():
         raise InvalidNotationError(f"invalid number of seats {namespace.seats!r}")
     seed: int | str = int(namespace.seed) if namespace.seed.lstrip("-").isdigit() \

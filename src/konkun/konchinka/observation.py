@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from konkun.cards import Card
+from konkun.errors import InvalidPositionError
+from konkun.game import JSON
 from konkun.konchinka.moves import Move
 from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.scoring import score_piles
 from konkun.konchinka.state import _ORDER, CARDS, KonchinkaDeal, _mask_cards, _move
-
-JSON = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +71,6 @@ class KonchinkaObservation:
     def of(deal: KonchinkaDeal, seat: int | None) -> KonchinkaObservation:
         """The observation of ``deal`` by ``seat`` (``None``: a spectator)."""
         if seat is not None and not 0 <= seat < deal.num_seats:
-            from konkun.errors import InvalidPositionError
-
             raise InvalidPositionError(
                 f"invalid seat {seat!r}: expected 0 to {deal.num_seats - 1}")
         raw_hands = deal._hands
@@ -188,8 +187,6 @@ class KonchinkaObservation:
 
 
 def _score_json(observation: KonchinkaObservation) -> JSON:
-    from konkun.konchinka.scoring import score_piles
-
     return score_piles(observation.captured, observation.rules).to_json()
 
 
