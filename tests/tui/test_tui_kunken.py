@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 from tui_checks import running, widget_text
 
+from konkun.cards import Card
 from konkun.tui.app import MOVE_KEYS, GameScreen
 from konkun.tui.session import PlaySession
 
@@ -49,9 +51,19 @@ def test_a_whole_kunken_deal_is_played_with_keys_only(tmp_path: Path) -> None:
     assert resumed.match.deal.observe(0).to_json() == session.match.deal.observe(0).to_json()
 
 
+def _shown(index: int) -> str:
+    card = Card.from_index(index)
+    return "X" if card.rank is None or card.suit is None else card.rank.symbol + card.suit.glyph
+
+
 def test_the_bank_is_shown_oldest_first_with_positions() -> None:
+    """Played until the bank holds a few discards: position 0 shows the oldest card,
+    the last position the newest."""
     session = PlaySession.new("kunken", 3, ["random"], seed=2)
     session.run_bots()
+    while len(session.match.deal.observe(0).bank) < 3:
+        session.play(session.legal()[0])
+        session.run_bots()
 
     async def run() -> str:
         async with running(session, size=(120, 50)) as (app, _):
@@ -59,4 +71,7 @@ def test_the_bank_is_shown_oldest_first_with_positions() -> None:
 
     board = asyncio.run(run())
     bank = session.match.deal.observe(0).bank
+    assert _shown(bank[0]) != _shown(bank[-1])
     assert "0:" in board and f"{len(bank) - 1}:" in board
+    assert re.search(rf"(?<!\d)0:{re.escape(_shown(bank[0]))}", board)
+    assert re.search(rf"(?<!\d){len(bank) - 1}:{re.escape(_shown(bank[-1]))}", board)
