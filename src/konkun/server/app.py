@@ -133,8 +133,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="konkun", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url=None)
-    app.state.settings = settings
-    app.state.signer = signer
     _install_error_handlers(app)
     app.add_middleware(BodyLimit)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays are large and repetitive
@@ -156,18 +154,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not bucket.take():
             raise ProtocolError("rate_limited", "too many requests: slow down")
 
-    def guest_of(request: Request, required: bool = True) -> Guest | None:
+    def token_guest(request: Request) -> Guest | None:
+        """The guest of the request's token; ``None`` without an Authorization header."""
         header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
         if not header:
-            if required:
-                raise ProtocolError("unauthorized", "this needs a guest token: "
-                                    "Authorization: Bearer <token> (POST /api/guest)")
             return None
+        scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise ProtocolError("unauthorized", "malformed Authorization header: expected "
                                 "'Bearer <token>'")
         return signer.verify(token.strip())
+
+    def guest_of(request: Request) -> Guest:
+        """The guest of the request's token, which the request must carry."""
+        who = token_guest(request)
+        if who is None:
+            raise ProtocolError("unauthorized", "this needs a guest token: "
+                                "Authorization: Bearer <token> (POST /api/guest)")
+        return who
 
     # -- HTTP API -----------------------------------------------------------------------
 
@@ -186,7 +190,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:
         who = guest_of(request)
-        assert who is not None
         return {"player_id": who.player_id, "nickname": who.nickname}
 
     @app.get("/api/bots")
@@ -213,7 +216,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
         limit(request)
-        guest_of(request, required=False)  # a token, when given, must verify
+        token_guest(request)  # a token, when given, must verify
         body = await _json_body(request)
         game = body.get("game")
         if not isinstance(game, str):
@@ -236,7 +239,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def sit(table_id: str, request: Request) -> dict[str, Any]:
         limit(request)
         who = guest_of(request)
-        assert who is not None
         table = await lobby().get_table(table_id)
         body = await _json_body(request)
         await lobby().sit(table, who, require_int(body, "seat"))
@@ -246,7 +248,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         limit(request)
         who = guest_of(request)
-        assert who is not None
         table = await lobby().get_table(table_id)
         await lobby().leave(table, who)
         return table.summary()
@@ -255,7 +256,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
         limit(request)
         who = guest_of(request)
-        assert who is not None
         return await _hint(lobby(), await lobby().get_table(table_id), who)
 
     @app.get("/api/games/{table_id}/replay")
