@@ -22,7 +22,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from konkun.errors import InvalidCardError, InvalidNotationError
-from konkun.kunken.melds import BARE_JOKER, card_text, parse_slot, parse_slots, slot_text
+from konkun.kunken.melds import (
+    BARE_JOKER,
+    card_text,
+    parse_slot,
+    parse_slots,
+    slot_card,
+    slot_text,
+)
 
 DRAW = "draw"
 TAKE = "take"
@@ -30,7 +37,6 @@ MELD = "meld"
 LAYOFF = "layoff"
 SWAP = "swap"
 DISCARD = "discard"
-KINDS = (DRAW, TAKE, MELD, LAYOFF, SWAP, DISCARD)
 
 
 class Action(NamedTuple):
@@ -58,14 +64,6 @@ class Action(NamedTuple):
 
     def __str__(self) -> str:
         return self.text()
-
-    @property
-    def card(self) -> int:
-        """The card (0..52) of a ``layoff``, ``swap`` or ``discard`` (-1 otherwise)."""
-        if self.kind in (LAYOFF, SWAP, DISCARD):
-            slot = self.slots[0]
-            return slot if slot < BARE_JOKER else BARE_JOKER
-        return -1
 
 
 DRAW_ACTION = Action(DRAW)
@@ -113,8 +111,7 @@ def parse_action(text: str) -> Action:
                                            "a card, not for a joker")
             return Action(SWAP, _number(rest[0], text), (card,))
         if kind == DISCARD and len(rest) == 1:
-            card = parse_slot(rest[0])
-            return discard(card if card < BARE_JOKER else BARE_JOKER)
+            return discard(slot_card(parse_slot(rest[0])))
     except InvalidCardError as error:
         raise InvalidNotationError(f"invalid action {text!r}: {error}") from None
     raise InvalidNotationError(

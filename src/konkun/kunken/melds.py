@@ -27,7 +27,6 @@ from konkun.errors import InvalidCardError, InvalidNotationError
 BARE_JOKER = 52
 JOKER_FOR = 53
 OPEN_JOKER = 105
-SLOT_LIMIT = 118
 SET = "set"
 SEQUENCE = "sequence"
 SUIT_LETTERS = "cdhs"
@@ -45,11 +44,6 @@ def joker_for(card: int) -> int:
 def open_joker(position: int) -> int:
     """The slot of an open-suit joker in a set of rank ``position`` (0..12)."""
     return OPEN_JOKER + position
-
-
-def is_joker_slot(slot: int) -> bool:
-    """True when the slot holds a joker (declared, open or bare)."""
-    return slot >= BARE_JOKER
 
 
 def slot_card(slot: int) -> int:
@@ -80,15 +74,6 @@ def slot_text(slot: int) -> str:
 def card_text(card: int) -> str:
     """The text of a card index (``X`` for 52)."""
     return Card.from_index(card).text
-
-
-def parse_card(text: str) -> int:
-    """A card index from card text (``X`` is 52)."""
-    return Card.parse(text).index if text.strip() else _bad_card(text)
-
-
-def _bad_card(text: str) -> int:
-    raise InvalidCardError(f"invalid card: {text!r}")
 
 
 def parse_slot(text: str) -> int:

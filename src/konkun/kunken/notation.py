@@ -11,7 +11,7 @@ from typing import Any
 from konkun.cards import Card
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError, KonkunError
 from konkun.kunken.actions import parse_action
-from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, TableMeld
+from konkun.kunken.melds import TableMeld, slot_card
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import PHASES, KunkenDeal, counts_of
 
@@ -81,7 +81,7 @@ def _check_cards(deal: KunkenDeal) -> None:
         total[c] += 1
     for meld in deal.melds:
         for s in meld.slots:
-            total[s if s < BARE_JOKER else BARE_JOKER] += 1
+            total[slot_card(s)] += 1
     for k in range(52):
         if total[k] != 2:
             raise InvalidPositionError(
@@ -95,9 +95,4 @@ def _check_cards(deal: KunkenDeal) -> None:
         raise InvalidPositionError("invalid kunken state: a seat out of range")
 
 
-def slot_is_joker(slot: int) -> bool:
-    """True for a joker slot."""
-    return slot >= BARE_JOKER
-
-
-__all__ = ["JOKER_FOR", "OPEN_JOKER", "deal_from_json", "slot_is_joker"]
+__all__ = ["deal_from_json"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from konkun.errors import InvalidPositionError
 from konkun.kunken.actions import Action
-from konkun.kunken.melds import BARE_JOKER, TableMeld, card_text
+from konkun.kunken.melds import TableMeld, card_text, slot_card
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import DRAWN, OVER, TAKEN, KunkenDeal, cards_of, copy_public_state
 
@@ -112,7 +112,7 @@ class KunkenObservation:
             counts[c] -= 1
         for meld in self.melds:
             for s in meld.slots:
-                counts[s if s < BARE_JOKER else BARE_JOKER] -= 1
+                counts[slot_card(s)] -= 1
         for seat in range(self.num_seats):
             if seat != self.seat:
                 for k in range(53):

@@ -23,6 +23,7 @@ from konkun.kunken.melds import (
     VALUE,
     check_meld,
     parse_slot,
+    slot_card,
     slot_value,
 )
 
@@ -117,4 +118,4 @@ def score_deal(data: Any) -> dict[str, list[int]]:
 
 def _count(counts: list[int], slots: Sequence[int]) -> None:
     for s in slots:
-        counts[s if s < BARE_JOKER else BARE_JOKER] += 1
+        counts[slot_card(s)] += 1

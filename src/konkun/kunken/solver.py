@@ -30,18 +30,6 @@ def _mask(window: Sequence[int]) -> int:
     return m
 
 
-def _all_windows() -> list[tuple[int, tuple[int, ...]]]:
-    out: list[tuple[int, tuple[int, ...]]] = []
-    for length in range(3, 13):
-        for start in range(13):
-            w = tuple((start + i) % 13 for i in range(length))
-            out.append((_mask(w), w))
-    out.append((FULL, tuple(range(13))))
-    return out
-
-
-ALL_WINDOWS = _all_windows()
-
 # ---------------------------------------------------------------------------------------
 # Meld enumeration (cached by suit pattern)
 
@@ -54,7 +42,7 @@ _POS: tuple[tuple[int, int], ...] = tuple((k % 13, k // 13) for k in range(52))
 
 
 def _relative_sequences(held: int, jokers: int) -> tuple[list[tuple[int, ...]], list[list[int]]]:
-    """The windows (positions, in :data:`ALL_WINDOWS` order) that make sequences from the
+    """The windows (positions, by length, then start) that make sequences from the
     held positions (mask) and ``jokers``, and for each position the indices of the windows
     holding it as a real card."""
     key = (held, jokers)
@@ -244,15 +232,6 @@ def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
 
 
 _CARDS = range(52)
-
-
-def hand_code(counts: Sequence[int]) -> int:
-    """A hand's real cards as one integer (two bits per card), the search's memo key."""
-    code = 0
-    for k in range(52):
-        if counts[k]:
-            code |= counts[k] << (2 * k)
-    return code
 
 
 class HandSearch:
@@ -447,14 +426,14 @@ def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: i
     holding ``card`` with two old cards (:func:`third_card_melds`), melds worth ``need``
     more points in all, and a card left to discard. ``search``: a :class:`HandSearch` built
     for ``counts`` or a hand holding it (reused across calls); ``size``: the number of cards
-    when known; ``checked``: :func:`third_card_possible` is known to hold."""
+    when known; ``checked``: :func:`third_card_length` is known to be non-zero."""
     if size < 0:
         size = sum(counts)
     if not pending:
         if need <= 0:
             return size >= 1
         return (search or HandSearch(counts)).reach_from(list(counts), need, True)
-    if counts[card] == 0 or (not checked and not third_card_possible(card, counts, taken)):
+    if counts[card] == 0 or (not checked and not third_card_length(card, counts, taken)):
         return False
     melds = third_card_melds(card, counts, taken)
     if not melds:
@@ -500,25 +479,6 @@ def after_take(hand: Sequence[int], bank: Sequence[int], i: int) -> tuple[list[i
         after[c] += 1
         taken[c] += 1
     return after, taken
-
-
-def _window_masks(position: int) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for length in range(3, 14):
-        starts = [0] if length == 13 else [(position - off) % 13 for off in range(length)]
-        for start in starts:
-            out.append((_mask([(start + i) % 13 for i in range(length)]), length))
-    return out
-
-
-_WINDOWS_AT_ZERO = _window_masks(0)
-"""(mask, length) of every sequence window holding position 0, shortest first."""
-
-
-def third_card_possible(card: int, counts: Sequence[int], taken: Sequence[int]) -> bool:
-    """A fast test, exact for :func:`third_card_melds` being non-empty: can ``card`` be
-    melded with two cards held before the take?"""
-    return third_card_length(card, counts, taken) > 0
 
 
 def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int]) -> int:
@@ -697,7 +657,11 @@ def _joker_sequence_third(old: int, pool: int, jokers: int, old_jokers: int) -> 
     return best
 
 
-_ALL_WINDOW_MASKS = tuple((mask, len(window)) for mask, window in ALL_WINDOWS)
+_ALL_WINDOW_MASKS = tuple((_mask(_WINDOW[length][start]), length) for length in range(3, 14)
+                          for start in range(13 if length < 13 else 1))
+"""(mask, length) of every sequence window, by length, then start."""
+_WINDOWS_AT_ZERO = tuple(w for w in _ALL_WINDOW_MASKS if w[0] & 1)
+"""(mask, length) of every sequence window holding position 0, shortest first."""
 
 
 def _drop(q: int, t: int, p: int, s: int, pool_suit: int, old_suit: int, pool_rank: int,

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from konkun.cards import Card, double_deck, shuffled
+from konkun.cards import double_deck, shuffled
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
 from konkun.kunken import solver
 from konkun.kunken.actions import (
@@ -40,13 +40,12 @@ from konkun.kunken.melds import (
     BARE_JOKER,
     JOKER_FOR,
     OPEN_JOKER,
-    SEQUENCE,
     SET,
     VALUE,
     TableMeld,
     card_text,
     check_meld,
-    joker_for,
+    slot_card,
     slot_value,
 )
 from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
@@ -213,10 +212,6 @@ class KunkenDeal:
     def obligations_met(self) -> bool:
         """After a take: the taken card is melded and the opening minimum reached."""
         return not self.pending and self.need <= 0
-
-    def can_swap(self, seat: int) -> bool:
-        """Whether ``seat`` has a layout (a meld laid down) and so may swap jokers."""
-        return self.layout[seat]
 
     def points(self) -> list[int]:
         """Each seat's score for the deal (RULES.md, Score of a deal): + table cards each
@@ -515,7 +510,7 @@ class KunkenDeal:
         if check.readings > 1:
             return "a joker's card must be declared (X=card) where it is not forced"
         meld = check.slots
-        need = counts_of([s if s < BARE_JOKER else BARE_JOKER for s in meld])
+        need = counts_of([slot_card(s) for s in meld])
         for k in range(53):
             if need[k] > hand[k]:
                 return f"{card_text(k)} is not in the hand" if need[k] == 1 or hand[k] == 0 \
@@ -536,7 +531,7 @@ class KunkenDeal:
         if not 0 <= action.number < len(self.melds):
             return f"there is no meld {action.number}"
         slot = action.slots[0]
-        card = slot if slot < BARE_JOKER else BARE_JOKER
+        card = slot_card(slot)
         if not hand[card]:
             return f"{card_text(card)} is not in the hand"
         tm = self.melds[action.number]
@@ -748,10 +743,6 @@ class KunkenDeal:
                 f"phase={self.phase} stock={len(self.stock)} bank="
                 f"{''.join(card_text(c) for c in self.bank) or '-'}>")
 
-    def summary(self) -> str:
-        """A one-line description of the position (for error messages)."""
-        return repr(self)
-
 
 def _slot_texts(slots: tuple[int, ...]) -> list[str]:
     from konkun.kunken.melds import slot_text
@@ -759,9 +750,4 @@ def _slot_texts(slots: tuple[int, ...]) -> list[str]:
     return [slot_text(s) for s in slots]
 
 
-def card_list(cards: list[int]) -> list[Card]:
-    """Cards from indices."""
-    return [Card.from_index(k) for k in cards]
-
-
-__all__ = ["DRAWN", "OVER", "PHASES", "SEQUENCE", "START", "TAKEN", "KunkenDeal", "joker_for"]
+__all__ = ["DRAWN", "OVER", "PHASES", "START", "TAKEN", "KunkenDeal"]
