@@ -35,8 +35,7 @@ def duel(game: str, first: str, second: str, games: int, seed: int, unit: str = 
     config = ArenaConfig(game, (first, second), 2, games, unit, True, seed)  # type: ignore[arg-type]
     start = time.perf_counter()
     report = run_arena(config, backend="local", workers=workers)
-    units = "matches" if unit == "match" else "deals"
-    log(f"\n--- {game}: {first} vs {second}, {report.games} {units} "
+    log(f"\n--- {game}: {first} vs {second}, {report.games} {config.unit_plural} "
         f"({time.perf_counter() - start:.0f} s)")
     log(report.format_table())
     return report
@@ -58,7 +57,7 @@ def pair_figures(report: ArenaReport) -> dict[str, Any]:
         "intervals_separate": separate,
         "wins": [first.wins, second.wins], "games": [first.games, second.games],
         "iterations_per_second": first.iterations_per_second,
-        "seconds_per_move": first.think_seconds / first.moves if first.moves else None,
+        "seconds_per_move": first.seconds_per_move,
         "longest_move_seconds": first.longest_think,
     }
 

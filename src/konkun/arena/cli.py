@@ -76,8 +76,7 @@ def run(namespace: argparse.Namespace) -> int:
                          tuple(sorted(parse_rule_options(namespace.rule).items())))
     config.validate()
     show = namespace.progress if namespace.progress is not None else sys.stderr.isatty()
-    bar = ProgressBar(config.sets * config.per_set,
-                      "matches" if namespace.matches else "deals", enabled=show)
+    bar = ProgressBar(config.sets * config.per_set, config.unit_plural, enabled=show)
     try:
         report = run_arena(config, namespace.backend, namespace.workers,
                            namespace.ray_address,

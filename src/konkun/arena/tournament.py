@@ -64,6 +64,11 @@ class ArenaConfig:
         return math.ceil(self.games / self.per_set)
 
     @property
+    def unit_plural(self) -> str:
+        """The unit counted, in the plural: ``deals`` or ``matches``."""
+        return "matches" if self.unit == "match" else "deals"
+
+    @property
     def names(self) -> list[str]:
         """A distinct display name per entry (``greedy``, ``greedy#2``, ...)."""
         names: list[str] = []
@@ -111,14 +116,18 @@ class BotSummary:
         """Search iterations per second, for a searching bot."""
         return self.iterations / self.search_seconds if self.iterations else None
 
+    @property
+    def seconds_per_move(self) -> float | None:
+        """Thinking time per move on average (``None`` before any move)."""
+        return self.think_seconds / self.moves if self.moves else None
+
     def to_json(self) -> dict[str, Any]:
         """As JSON data."""
         return {"name": self.name, "spec": self.spec, "games": self.games, "wins": self.wins,
                 "win_rate": self.win_rate, "win_ci": [self.win_low, self.win_high],
                 "points_per_game": self.points.mean,
                 "points_ci": [self.points.low, self.points.high], "elo": self.elo,
-                "moves": self.moves, "seconds_per_move":
-                    self.think_seconds / self.moves if self.moves else None,
+                "moves": self.moves, "seconds_per_move": self.seconds_per_move,
                 "longest_move_seconds": self.longest_think,
                 "iterations_per_second": self.iterations_per_second}
 
@@ -258,13 +267,13 @@ class ArenaReport:
     def format_table(self) -> str:
         """The report as a text table (``konkun arena``)."""
         config = self.config
-        unit = config.unit + ("es" if config.unit == "match" else "s")
+        bots = self.bots()
         mode = (f"duplicate: {len(self.results)} sets of {config.per_set}, the same cards "
                 "with seats rotated" if config.duplicate else "independent shuffles")
-        lines = [f"{config.game}, {config.num_seats} players, {self.games} {unit} "
+        lines = [f"{config.game}, {config.num_seats} players, {self.games} {config.unit_plural} "
                  f"({mode}), seed {config.seed}, {self.seconds:.1f} s"]
         rows = [("bot", "games", "wins", "win%", "95% CI", "points/game", "95% CI", "Elo")]
-        for bot in self.bots():
+        for bot in bots:
             rows.append((bot.name, str(bot.games), str(bot.wins), f"{100 * bot.win_rate:.1f}",
                          f"[{100 * bot.win_low:.1f}, {100 * bot.win_high:.1f}]",
                          f"{bot.points.mean:.3f}", _interval(bot.points),
@@ -281,11 +290,11 @@ class ArenaReport:
                     f"-{pair.ties}, {100 * pair.first_share:.1f}% of decided sets "
                     f"[{100 * low:.1f}, {100 * high:.1f}], margin {pair.margin.mean:+.3f} "
                     f"{_interval(pair.margin)}")
-        for bot in self.bots():
-            speed = bot.iterations_per_second
-            if speed is not None and bot.moves:
+        for bot in bots:
+            speed, per_move = bot.iterations_per_second, bot.seconds_per_move
+            if speed is not None and per_move is not None:
                 lines.append(f"search: {bot.name}: {speed:,.0f} iterations/s, "
-                             f"{bot.think_seconds / bot.moves:.3f} s per move on average, "
+                             f"{per_move:.3f} s per move on average, "
                              f"longest {bot.longest_think:.3f} s")
         return "\n".join(lines)
 
