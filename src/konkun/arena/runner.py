@@ -13,10 +13,10 @@ import hashlib
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from konkun.arena.games import load_game
+from konkun.arena.games import ArenaGame, load_game
 from konkun.bots.base import Agent
 from konkun.bots.specs import BotSpec
 
@@ -90,7 +90,6 @@ class JobResult:
     games: tuple[GameResult, ...]
     search: tuple[SearchStats, ...]
     seconds: float
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class _Tally:
@@ -104,10 +103,13 @@ class _Tally:
         self.think = [0.0] * entries
         self.longest = [0.0] * entries
 
-    def add_bot(self, entry: int, bot: Any) -> None:
-        self.iterations[entry] += int(getattr(bot, "total_iterations", 0))
-        self.seconds[entry] += float(getattr(bot, "total_seconds", 0.0))
-        self.searches[entry] += int(getattr(bot, "searches", 0))
+    def add_bots(self, seating: tuple[int, ...], agents: Sequence[Agent[Any]]) -> None:
+        """Add the search effort of a finished game's bots to their entries."""
+        for entry, agent in zip(seating, agents, strict=True):
+            bot = agent.bot
+            self.iterations[entry] += int(getattr(bot, "total_iterations", 0))
+            self.seconds[entry] += float(getattr(bot, "total_seconds", 0.0))
+            self.searches[entry] += int(getattr(bot, "searches", 0))
 
     def stats(self) -> tuple[SearchStats, ...]:
         return tuple(SearchStats(*values) for values in zip(
@@ -137,8 +139,8 @@ def _act(agent: Agent[Any], deal: Any, entry: int, tally: _Tally) -> Any:
     return action
 
 
-def _play_deal(job: Job, seating: tuple[int, ...], number: int, tally: _Tally) -> GameResult:
-    game = load_game(job.game)
+def _play_deal(game: ArenaGame, job: Job, seating: tuple[int, ...], number: int,
+               tally: _Tally) -> GameResult:
     rules = dict(job.rules)
     deal = game.new_deal(job.num_seats, rules, job.seed, job.index % job.num_seats)
     agents = _agents(job, seating, number)
@@ -148,14 +150,13 @@ def _play_deal(job: Job, seating: tuple[int, ...], number: int, tally: _Tally) -
         assert seat is not None
         deal.push(_act(agents[seat], deal, seating[seat], tally))  # act() checked legality
         moves += 1
-    for seat, agent in enumerate(agents):
-        tally.add_bot(seating[seat], agent.bot)
+    tally.add_bots(seating, agents)
     points = tuple(deal.points())
     return GameResult(seating, points, _strict_winner(points), moves, 1)
 
 
-def _play_match(job: Job, seating: tuple[int, ...], number: int, tally: _Tally) -> GameResult:
-    game = load_game(job.game)
+def _play_match(game: ArenaGame, job: Job, seating: tuple[int, ...], number: int,
+                tally: _Tally) -> GameResult:
     match = game.new_match(job.num_seats, dict(job.rules), job.seed)
     agents = _agents(job, seating, number)
     moves = 0
@@ -165,8 +166,7 @@ def _play_match(job: Job, seating: tuple[int, ...], number: int, tally: _Tally) 
         assert seat is not None
         match.play(_act(agents[seat], deal, seating[seat], tally))
         moves += 1
-    for seat, agent in enumerate(agents):
-        tally.add_bot(seating[seat], agent.bot)
+    tally.add_bots(seating, agents)
     totals = tuple(match.totals)
     return GameResult(seating, totals, match.winner(), moves, len(match.deal_points))
 
@@ -175,7 +175,8 @@ def run_job(job: Job) -> JobResult:
     """Play one set (in whatever process this runs) and return its results."""
     start = time.perf_counter()
     tally = _Tally(len(job.specs))
+    game = load_game(job.game)
     play = _play_deal if job.unit == "deal" else _play_match
-    games = tuple(play(job, seating, number, tally)
+    games = tuple(play(game, job, seating, number, tally)
                   for number, seating in enumerate(job.seatings))
     return JobResult(job.index, job.seed, games, tally.stats(), time.perf_counter() - start)
