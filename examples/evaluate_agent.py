@@ -32,6 +32,7 @@ from konkun.arena import ArenaConfig, run_arena
 from konkun.bots.base import Budget
 from konkun.bots.specs import BotSpec, register_bot
 from konkun.game import Observation
+from konkun.rl.adapter import mask_of
 from konkun.rl.envs import adapter_for
 
 SlotPolicy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8], random.Random], int]
@@ -80,8 +81,7 @@ class SlotPolicyBot:
                rng: random.Random, budget: Budget) -> Any:
         """Encode the observation, ask the policy for a slot, return its action."""
         slots = self.adapter.slots(observation, legal)
-        mask = np.zeros(self.adapter.action_size, dtype=np.int8)
-        mask[list(slots)] = 1
+        mask = mask_of(slots, self.adapter.action_size)
         slot = self.policy(self.adapter.encode(observation), mask, rng)
         return slots[slot]
 
