@@ -98,9 +98,8 @@ _INV_BY_VALUE = (1, *(sum((-1) ** k << (FIELD_BITS * v * k) for k in range(MAX_S
 _CLASSIC_CODES = tuple((v << 6) | i for i, v in enumerate(CLASSIC_VALUES))
 # Where a played card's capture count sits in the polynomial: its field's shift; 0 for
 # the classic Jack (the whole table), -1 for the novo King (fields 13 and 14).
-_CLASSIC_SHIFTS = tuple(FIELD_BITS * v for v in CLASSIC_VALUES)
-_NOVO_SHIFTS = tuple(-1 if _rank(i) == Rank.KING else FIELD_BITS * v
-                     for i, v in enumerate(NOVO_VALUES))
+_CLASSIC_SHIFTS = tuple(-1 if s == _KING_SLOT else FIELD_BITS * s for s in _CLASSIC_SLOTS)
+_NOVO_SHIFTS = tuple(-1 if s == _KING_SLOT else FIELD_BITS * s for s in _NOVO_SLOTS)
 _FOLLOWING = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 5)}
 _NOVO_CODES = tuple((v << 6) | i for i, v in enumerate(NOVO_VALUES))
 
@@ -560,6 +559,7 @@ class KonchinkaDeal:
         inv = _INV_BY_VALUE
         shift13 = _SHIFT[13]
         shift14 = _SHIFT[14]
+        king_slot = _KING_SLOT
         following = _FOLLOWING[seats]
         table = self._table
         poly = self._poly
@@ -611,7 +611,7 @@ class KonchinkaDeal:
                 mask = 1 << card
                 slot = slots[card]
                 if slot:
-                    if slot == 15:
+                    if slot == king_slot:
                         n = (poly >> shift13) & field
                         if pick < n:
                             target = 13
