@@ -13,6 +13,11 @@ def idx(text: str) -> list[int]:
     return [c.index for c in parse_cards(text)]
 
 
+def counts(text: str) -> list[int]:
+    """The count vector of a card list text."""
+    return counts_of(idx(text))
+
+
 def card(text: str) -> int:
     """One card index."""
     return Card.parse(text).index

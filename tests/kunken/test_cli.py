@@ -65,9 +65,8 @@ def test_cli_score_express(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_score_no_winner(capsys: pytest.CaptureFixture[str]) -> None:
     game = {"players": [{"melds": [], "layoffs": [], "hand": ["Ac", "2c"]},
-                        {"melds": [["X", "Kd", "Ah"]], "layoffs": [], "hand": []}],
+                        {"melds": [["X", "Kh", "Ah"]], "layoffs": [], "hand": []}],
             "winner": None, "express": False}
-    game["players"][1]["melds"] = [["X", "Kh", "Ah"]]
     _, out, _ = run(capsys, "score", json.dumps(game))
     assert json.loads(out) == {"points": [-15, 30]}
 

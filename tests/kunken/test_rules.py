@@ -96,8 +96,7 @@ def test_draw_then_discard() -> None:
     deal = position(["Kc Kd 5h", "2c 3c 4c"], "9s", stock="7d")
     deal.play("draw")
     assert deal.phase == DRAWN
-    assert texts(deal) == ["discard 7d", "discard Kc", "discard Kd", "discard 5h"] or \
-        sorted(texts(deal)) == sorted(["discard 5h", "discard 7d", "discard Kc", "discard Kd"])
+    assert sorted(texts(deal)) == sorted(["discard 5h", "discard 7d", "discard Kc", "discard Kd"])
     deal.play("discard 5h")
     assert deal.bank == [card("9s"), card("5h")] and deal.to_move == 1 and deal.phase == START
 

@@ -12,11 +12,7 @@ from konkun.kunken.melds import check_meld
 from konkun.kunken.solver import best_arrangement, max_meld_points, take_options
 from konkun.kunken.state import counts_of
 
-from .helpers import idx
-
-
-def counts(text: str) -> list[int]:
-    return counts_of(idx(text))
+from .helpers import counts, idx
 
 
 def brute_force(cards: list[int], leave_one: bool) -> int:
