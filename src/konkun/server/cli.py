@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from konkun.errors import KonkunError
+from konkun.server.config import Settings
 
 WS_MAX_FRAME = 64 * 1024
 """WebSocket frames over this many bytes close the connection (uvicorn's ``ws_max_size``)."""
@@ -29,14 +30,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--db", metavar="URL", default=None,
                         help="SQLAlchemy database URL (default: SQLite in the data directory)")
-    parser.add_argument("--data-dir", metavar="DIR", default="konkun-data", type=Path,
+    parser.add_argument("--data-dir", metavar="DIR", default=Settings.data_dir, type=Path,
                         help="holds the SQLite database and the token secret "
-                             "(default ./konkun-data, created on demand)")
+                             f"(default ./{Settings.data_dir}, created on demand)")
     parser.add_argument("--secret", default=None,
                         help="token-signing secret (default $KONKUN_SECRET, else a file in "
                              "the data directory)")
-    parser.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
-                        help="pause before each bot move (default 0.4)")
+    parser.add_argument("--bot-delay", type=float, default=Settings.bot_delay,
+                        metavar="SECONDS",
+                        help=f"pause before each bot move (default {Settings.bot_delay})")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"])
     parser.set_defaults(handler=serve)
@@ -47,7 +49,6 @@ def serve(namespace: argparse.Namespace) -> int:
     import uvicorn
 
     from konkun.server.app import create_app
-    from konkun.server.config import Settings
 
     if not 0 <= namespace.port <= 65535:
         raise ServeError(f"invalid port {namespace.port!r}: expected 0..65535")
@@ -108,8 +109,6 @@ def _listen(host: str, port: int) -> socket.socket:
 def check_database(url: str) -> None:
     """Open the database once (creating the schema, and the SQLite directory); raise
     :class:`ServeError` in one line when the URL is bad or the database unreachable."""
-    from sqlalchemy.engine import make_url
-
     from konkun.server.storage import Storage
 
     try:
@@ -119,7 +118,6 @@ def check_database(url: str) -> None:
                          "sqlite:///path/konkun.sqlite3 or "
                          "postgresql+psycopg://user:password@host/konkun") from None
     try:
-        make_url(url)
         Storage(url).close()
     except Exception as error:
         reason = " ".join(str(error).split()) or type(error).__name__

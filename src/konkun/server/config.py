@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from konkun.server.storage import DEFAULT_DATA_DIR, default_db_url
+DEFAULT_DATA_DIR = Path("konkun-data")
+DB_FILE = "konkun.sqlite3"
+
+
+def default_db_url(data_dir: Path) -> str:
+    """The embedded SQLite database in ``data_dir`` (created on demand)."""
+    return f"sqlite:///{(data_dir / DB_FILE).resolve()}"
 
 
 @dataclass

@@ -33,14 +33,6 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-DEFAULT_DATA_DIR = Path("konkun-data")
-DB_FILE = "konkun.sqlite3"
-
-
-def default_db_url(data_dir: Path) -> str:
-    """The embedded SQLite database in ``data_dir`` (created on demand)."""
-    return f"sqlite:///{(data_dir / DB_FILE).resolve()}"
-
 
 def now_text() -> str:
     """The current UTC time as ISO 8601 text (seconds)."""
