@@ -8,7 +8,7 @@ import random
 import pytest
 
 from konkun.cards import double_deck, draw_for_dealer, rng_for_seed, shuffled
-from konkun.errors import IllegalMoveError
+from konkun.errors import IllegalMoveError, InvalidNotationError
 from konkun.kunken import KunkenDeal, KunkenMatch, KunkenRules
 from konkun.kunken.state import DRAWN, OVER, START, TAKEN, cards_of
 
@@ -54,8 +54,10 @@ def test_first_dealer_by_drawing_cards_then_the_deal_rotates_left() -> None:
     dealer, _rounds = draw_for_dealer(3, rng)
     match = KunkenMatch(KunkenRules(), 3, 11)
     assert match.deal.dealer == dealer
-    _play_out(match, 3)
-    assert match.deal.dealer == (dealer + 1) % 3 or match.is_over()
+    for deals in (1, 2):                              # the match has 3 deals (one per player)
+        _play_out(match, 1)
+        assert not match.is_over()
+        assert match.deal.dealer == (dealer + deals) % 3   # left: the next seat number
 
 
 def test_the_deal_for_a_seed_is_reproducible() -> None:
@@ -115,6 +117,14 @@ def test_discard_is_compulsory() -> None:
     assert deal.to_move == 0
     with pytest.raises(IllegalMoveError):
         deal.play("draw")
+    with pytest.raises(IllegalMoveError, match="already drawn"):
+        deal.play("take 0")
+    legal = texts(deal)                 # only swaps and discards, and a discard ends the turn
+    assert any(t.startswith("discard") for t in legal)
+    assert all(t.startswith(("discard", "swap")) for t in legal)
+    assert deal.to_move == 0 and deal.phase == DRAWN
+    deal.play("discard Kc")
+    assert deal.to_move == 1 and deal.phase == START
 
 
 # ------------------------------------------------------------------ the take
@@ -335,13 +345,19 @@ def test_laying_off_a_joker_within_the_joker_limit_on_a_take_turn() -> None:
 
 def test_a_joker_stands_for_one_definite_card_declared_where_not_forced() -> None:
     deal = position(["5h 6h X 2c 9d", "Tc"], "7c", melds=[(0, "Kc Kh Ks")])
-    deal.play("draw")
+    top = deal.stock[-1]
+    held = deal.hands[0][top]
+    deal.play("draw")                         # a draw turn lays nothing down: the joker stays
+    assert deal.hands[0][top] == held + 1 and deal.hand_sizes[0] == 6
+    assert all(t.startswith(("discard", "swap")) for t in texts(deal))
     deal.play("discard 9d")
+    assert deal.bank[-1] == card("9d") and deal.to_move == 1
+    assert deal.hands[0][52] == 1 and deal.hand_sizes[0] == 5
     deal = position(["5h 6h X 2c 9d Kd", "Tc"], "7h", melds=[(0, "Kc Kh Ks")])
     deal.play("take 0")
     legal = texts(deal)
     assert "meld X=4h 5h 6h 7h" in legal and "meld 5h 6h 7h X=8h" in legal
-    with pytest.raises(Exception, match="declare"):
+    with pytest.raises(InvalidNotationError, match="declare"):
         deal.parse_action("meld X 5h 6h 7h")
 
 
