@@ -152,12 +152,8 @@ def divided_report(golden: Golden, depth: int) -> str:
     """perft(depth) divided per move, engine beside oracle, marking the differences."""
     position = bf.parse_kpn(golden.kpn)
     oracle = bf.divide(position, depth, golden.compulsory)
-    deal = engine_deal(golden)
-    engine: dict[str, int] = {}
-    for move in deal.legal_actions():
-        child = deal.copy()
-        child.push(move)
-        engine[bf.Move.parse(str(move)).text()] = konchinka.perft(child, depth - 1)
+    engine = {bf.Move.parse(str(move)).text(): count
+              for move, count in engine_deal(golden).perft_divide(depth)}
     lines = [f"perft {depth} divided for {golden.name}: {golden.kpn} {golden.rules}",
              f"{'move':24} {'engine':>10} {'oracle':>10}"]
     for text in sorted(set(oracle) | set(engine)):
@@ -243,8 +239,8 @@ def test_cli_moves_and_apply_match_oracle(golden: Golden) -> None:
         assert not diffs, f"apply {move.text()} to {golden.kpn}: {diffs}"
 
 
-def _compare_tree(deal: Any, position: Any, compulsory: bool, depth: int, path: str) -> int:
-    """Compare move sets and resulting positions over ``depth`` plies; return nodes seen."""
+def _compare_tree(deal: Any, position: Any, compulsory: bool, depth: int, path: str) -> None:
+    """Compare move sets and resulting positions over ``depth`` plies."""
     expected = oracle_moves(position, compulsory)
     got = engine_moves(deal)
     assert got == expected, (
@@ -253,8 +249,7 @@ def _compare_tree(deal: Any, position: Any, compulsory: bool, depth: int, path: 
         f"{sorted(m.text() for m in expected - got)}")
     assert deal.is_over() == position.is_over(), f"is_over after [{path}]"
     if depth == 0:
-        return 1
-    nodes = 1
+        return
     for move in deal.legal_actions():
         child = deal.copy()
         child.push(move)
@@ -263,8 +258,7 @@ def _compare_tree(deal: Any, position: Any, compulsory: bool, depth: int, path: 
         step = f"{path} {oracle_move.text()}".strip()
         diffs = same_position(child.kpn(), after)
         assert not diffs, f"after [{step}] from {position.kpn()}: {diffs}"
-        nodes += _compare_tree(child, after, compulsory, depth - 1, step)
-    return nodes
+        _compare_tree(child, after, compulsory, depth - 1, step)
 
 
 @pytest.mark.parametrize("golden", GOLDEN, ids=IDS)
