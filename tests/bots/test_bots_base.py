@@ -3,36 +3,18 @@ source and a budget, never the deal (issue 4: "make that impossible by construct
 
 from __future__ import annotations
 
-import gc
 import random
-import types
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from bot_checks import reachable
 
 from konkun.bots import Agent, Bot, Budget, play_out
 from konkun.bots.random_bot import RandomBot
 from konkun.bots.toy import ToyDeal, ToyObservation
 from konkun.errors import GameOverError, IllegalMoveError, InvalidRuleError, KonkunError
 from konkun.game import Deal, Observation
-
-_OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
-           types.MethodType, types.CodeType)
-
-
-def reachable(root: object) -> list[object]:
-    """Every object reachable from ``root`` through references, except classes, modules
-    and functions (which lead to global state, not to the instance's data)."""
-    seen: dict[int, object] = {}
-    stack = [root]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _OPAQUE):
-            continue
-        seen[id(obj)] = obj
-        stack.extend(gc.get_referents(obj))
-    return list(seen.values())
 
 
 class SpyBot:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+
+from bot_checks import Watching
 
 from konkun.bots import Agent, Budget, parse_spec, play_out
 from konkun.bots.ismcts import IsmctsBot
@@ -33,42 +34,37 @@ def test_same_seed_and_iteration_budget_give_the_same_game() -> None:
     assert first == second
 
 
-def test_iteration_budget_is_the_number_of_iterations() -> None:
-    bot = IsmctsBot(ToyPolicy())
+def toy_legal() -> list[int]:
+    """The legal actions of the seat to move at the start of toy deal 2."""
     deal = ToyDeal.new(2, seed=2)
-    observation = deal.observe(deal.to_move or 0)
-    bot.choose(observation, tuple(observation.legal_actions()), random.Random(1),
-               Budget(iterations=37))
+    return deal.observe(deal.to_move or 0).legal_actions()
+
+
+def toy_search(legal: Sequence[int], budget: Budget) -> tuple[IsmctsBot[int], int]:
+    """A toy-policy ISMCTS bot and its choice among ``legal`` at the start of toy deal 2
+    (random source 1)."""
+    deal = ToyDeal.new(2, seed=2)
+    bot = IsmctsBot(ToyPolicy())
+    return bot, bot.choose(deal.observe(deal.to_move or 0), tuple(legal), random.Random(1),
+                           budget)
+
+
+def test_iteration_budget_is_the_number_of_iterations() -> None:
+    bot, _ = toy_search(toy_legal(), Budget(iterations=37))
     assert bot.last_iterations == 37
 
 
 def test_time_budget_stops_the_search() -> None:
-    bot = IsmctsBot(ToyPolicy())
-    deal = ToyDeal.new(2, seed=2)
-    observation = deal.observe(deal.to_move or 0)
-    bot.choose(observation, tuple(observation.legal_actions()), random.Random(1),
-               Budget(seconds=0.02))
+    bot, _ = toy_search(toy_legal(), Budget(seconds=0.02))
     assert bot.last_iterations >= 1
     assert bot.total_seconds < 2.0
 
 
 def test_a_forced_move_is_played_without_search() -> None:
-    bot = IsmctsBot(ToyPolicy())
-    deal = ToyDeal.new(2, seed=2)
-    observation = deal.observe(deal.to_move or 0)
-    only = observation.legal_actions()[0]
-    assert bot.choose(observation, (only,), random.Random(1), Budget(iterations=50)) == only
+    only = toy_legal()[0]
+    bot, choice = toy_search((only,), Budget(iterations=50))
+    assert choice == only
     assert bot.last_iterations == 0
-
-
-class RecordingPolicy(SearchPolicy[int]):
-    """Remembers every world the search sampled."""
-
-    def __init__(self) -> None:
-        self.worlds: list[ToyDeal] = []
-
-    def rollout_action(self, deal: Any, legal: Sequence[int], rng: random.Random) -> int:
-        return legal[rng.randrange(len(legal))]
 
 
 def test_search_samples_only_worlds_consistent_with_the_observation() -> None:
@@ -79,21 +75,11 @@ def test_search_samples_only_worlds_consistent_with_the_observation() -> None:
     assert seat is not None
     observation = deal.observe(seat)
     assert isinstance(observation, ToyObservation)
-    sampled: list[ToyDeal] = []
-    original = observation.sample_deal
-
-    class Watching:
-        def __getattr__(self, name: str) -> Any:
-            return getattr(observation, name)
-
-        def sample_deal(self, rng: random.Random) -> ToyDeal:
-            world = original(rng)
-            sampled.append(world.copy())
-            return world
-
-    bot = IsmctsBot(RecordingPolicy())
-    bot.choose(Watching(), tuple(observation.legal_actions()),  # type: ignore[arg-type]
+    watching = Watching(observation)
+    bot = IsmctsBot(SearchPolicy[int]())
+    bot.choose(watching, tuple(observation.legal_actions()),
                random.Random(3), Budget(iterations=40))
+    sampled: list[ToyDeal] = watching.worlds
     assert len(sampled) == 40
     for world in sampled:
         assert sorted(world.hands[seat]) == sorted(deal.hands[seat])

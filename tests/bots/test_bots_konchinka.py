@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from bot_checks import Watching, reachable
 
 from konkun.bots import Agent, Budget, parse_spec, play_out
 from konkun.bots.ismcts import IsmctsBot
@@ -63,22 +64,6 @@ def test_expected_points_are_even_at_the_start() -> None:
     assert 0.0 < points[0] < 5.0
 
 
-def reachable_ids(root: object) -> set[int]:
-    import gc
-    import types
-    opaque = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
-              types.MethodType, types.CodeType)
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, opaque):
-            continue
-        seen.add(id(obj))
-        stack.extend(gc.get_referents(obj))
-    return seen
-
-
 class Inspector:
     """A bot that checks what it is given: an observation, never the deal or another
     seat's hand."""
@@ -91,8 +76,8 @@ class Inspector:
                budget: Budget) -> Any:
         assert isinstance(observation, Observation)
         assert not isinstance(observation, Deal)
-        assert id(self.deal) not in reachable_ids(observation)
-        assert id(self.deal) not in reachable_ids(legal)
+        assert not any(obj is self.deal for obj in reachable(observation))
+        assert not any(obj is self.deal for obj in reachable(legal))
         text = json.dumps(observation.to_json())
         for seat in range(self.deal.num_seats):
             if seat != observation.seat:
@@ -121,22 +106,12 @@ def test_ismcts_samples_worlds_consistent_with_the_seat_s_knowledge() -> None:
     seat = deal.to_move
     assert seat is not None
     observation = deal.observe(seat)
-    worlds: list[Any] = []
-
-    class Watching:
-        def __getattr__(self, name: str) -> Any:
-            return getattr(observation, name)
-
-        def sample_deal(self, rng: random.Random) -> Any:
-            world = observation.sample_deal(rng)
-            worlds.append(world.copy())
-            return world
-
+    watching = Watching(observation)
     bot = IsmctsBot(KonchinkaPolicy())
-    bot.choose(Watching(), tuple(observation.legal_actions()),  # type: ignore[arg-type]
+    bot.choose(watching, tuple(observation.legal_actions()),
                random.Random(4), Budget(iterations=30))
-    assert len(worlds) == 30
-    for world in worlds:
+    assert len(watching.worlds) == 30
+    for world in watching.worlds:
         assert sorted(world.hand(seat)) == sorted(deal.hand(seat))
         assert sorted(world.table) == sorted(deal.table)
         assert [sorted(p) for p in world.piles] == [sorted(p) for p in deal.piles]

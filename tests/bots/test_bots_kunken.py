@@ -9,14 +9,16 @@ import random
 from typing import Any
 
 import pytest
+from bot_checks import Watching
 
 from konkun.arena.engines import KunkenArena
 from konkun.bots import Agent, Budget, parse_spec, play_out
 from konkun.bots.ismcts import IsmctsBot
 from konkun.bots.kunken_greedy import KunkenGreedy, KunkenPolicy, neighbours, quick_meldable
-from konkun.cards import Card
+from konkun.cards import Card, parse_cards
 from konkun.game import Deal, Observation
 from konkun.kunken.melds import VALUE
+from konkun.kunken.state import counts_of
 
 
 def new_deal(seats: int, seed: int) -> Any:
@@ -24,11 +26,7 @@ def new_deal(seats: int, seed: int) -> Any:
 
 
 def counts(text: str) -> list[int]:
-    from konkun.cards import parse_cards
-    vector = [0] * 53
-    for card in parse_cards(text):
-        vector[card.index] += 1
-    return vector
+    return counts_of([card.index for card in parse_cards(text)])
 
 
 def test_quick_meldable_counts_sets_and_runs() -> None:
@@ -107,22 +105,12 @@ def test_ismcts_samples_worlds_consistent_with_the_seat_s_knowledge() -> None:
     assert not deal.is_over()
     seat = deal.to_move
     observation = deal.observe(seat)
-    worlds: list[Any] = []
-
-    class Watching:
-        def __getattr__(self, name: str) -> Any:
-            return getattr(observation, name)
-
-        def sample_deal(self, rng: random.Random) -> Any:
-            world = observation.sample_deal(rng)
-            worlds.append(world.copy())
-            return world
-
+    watching = Watching(observation)
     bot = IsmctsBot(KunkenPolicy())
     legal = tuple(observation.legal_actions())
-    bot.search(Watching(), legal, random.Random(4), Budget(iterations=8))  # type: ignore[arg-type]
-    assert len(worlds) == 8
-    for world in worlds:
+    bot.search(watching, legal, random.Random(4), Budget(iterations=8))
+    assert len(watching.worlds) == 8
+    for world in watching.worlds:
         assert world.hands[seat] == deal.hands[seat]
         assert world.bank == deal.bank
         assert [m.slots for m in world.melds] == [m.slots for m in deal.melds]
