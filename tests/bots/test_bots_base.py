@@ -62,8 +62,15 @@ def test_observation_json_holds_no_other_seats_hand() -> None:
     deal = ToyDeal.new(2, seed=5)
     seen = deal.observe(0).to_json()
     assert sorted(seen["hand"]) == sorted(deal.hands[0])
+    # seat 1's hand and the stock dealt otherwise: seat 0 sees exactly the same
+    hidden = deal.hands[1] + deal.stock
+    moved = hidden[1:] + hidden[:1]
+    size = len(deal.hands[1])
+    other = ToyDeal([list(deal.hands[0]), moved[:size]], list(deal.table), moved[size:],
+                    [list(pile) for pile in deal.piles], deal.to_move or 0)
+    assert sorted(other.hands[1]) != sorted(deal.hands[1]) and other.stock != deal.stock
+    assert other.observe(0).to_json() == seen
     flat = repr(seen)
-    assert all(str(card) not in seen["hand"] for card in deal.hands[1])
     assert "stock" in flat and seen["stock"] == len(deal.stock)
 
 

@@ -119,4 +119,7 @@ def test_agent_runs_ismcts_to_the_end_of_a_deal() -> None:
     agents = [Agent(IsmctsBot(ToyPolicy()), Budget(iterations=20), random.Random(s))
               for s in range(3)]
     points = play_out(deal, agents)
-    assert sum(points) <= len(CARDS)
+    assert deal.is_over()
+    assert points == [len(pile) for pile in deal.piles]  # a point per captured card
+    captured = [card for pile in deal.piles for card in pile]
+    assert sorted(captured + deal.table) == list(CARDS)  # the rest stays on the table
