@@ -18,22 +18,11 @@ import statistics
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 from websockets.sync.client import connect
 
-from konkun.server.testing import run_server_in_thread
-
-
-def _post(url: str, body: Any, token: str | None = None) -> Any:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
+from konkun.server.testing import request_json, run_server_in_thread
 
 
 def _watch(ws_url: str, done: list[int]) -> None:
@@ -51,8 +40,9 @@ def throughput(base: str, port: int, tables: int) -> tuple[int, float]:
     watchers = []
     start = time.perf_counter()
     for _ in range(tables):
-        table = _post(f"{base}/api/tables", {"game": "konchinka", "seats": 2,
-                                             "bots": {"0": "random", "1": "random"}})
+        table = request_json(f"{base}/api/tables", "POST",
+                             {"game": "konchinka", "seats": 2,
+                              "bots": {"0": "random", "1": "random"}}, timeout=30)
         watcher = threading.Thread(target=_watch, args=(
             f"ws://127.0.0.1:{port}/ws/tables/{table['id']}", done))
         watcher.start()
@@ -64,12 +54,14 @@ def throughput(base: str, port: int, tables: int) -> tuple[int, float]:
 
 def round_trips(base: str, port: int, moves: int) -> list[float]:
     """Seconds from a human's move to the state that shows it, ``moves`` times."""
-    me = _post(f"{base}/api/guest", {"nickname": "bench"})
+    me = request_json(f"{base}/api/guest", "POST", {"nickname": "bench"}, timeout=30)
     times: list[float] = []
     while len(times) < moves:
-        table = _post(f"{base}/api/tables", {"game": "konchinka", "seats": 2,
-                                             "bots": {"1": "random"}})
-        _post(f"{base}/api/tables/{table['id']}/sit", {"seat": 0}, me["token"])
+        table = request_json(f"{base}/api/tables", "POST",
+                             {"game": "konchinka", "seats": 2, "bots": {"1": "random"}},
+                             timeout=30)
+        request_json(f"{base}/api/tables/{table['id']}/sit", "POST", {"seat": 0}, me["token"],
+                     timeout=30)
         url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}?token={me['token']}"
         with connect(url) as ws:
             state = json.loads(ws.recv(timeout=60))

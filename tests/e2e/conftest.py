@@ -32,21 +32,15 @@ BOT_DELAY = 0.05
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[ServerThread]:
     """A running konkun server (in a thread of this process) on a fresh SQLite database."""
-    server = run_server_in_thread(data_dir=tmp_path / "data", bot_delay=BOT_DELAY)
-    try:
+    with run_server_in_thread(data_dir=tmp_path / "data", bot_delay=BOT_DELAY) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
 def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
     """``konkun serve`` in a child process (so a test can crash it) on a fresh database."""
-    server = ServerProcess(data_dir=tmp_path / "data", bot_delay=BOT_DELAY).start()
-    try:
+    with ServerProcess(data_dir=tmp_path / "data", bot_delay=BOT_DELAY).start() as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+
+from konkun.server.testing import request_json
 
 MY_TURN = ".hand button.card:not([disabled])"
 """A hand card the person may play now (only enabled on their turn)."""
@@ -89,23 +88,11 @@ def play_choice(page: Page, selector: str) -> str:
     return action
 
 
-def api(server_url: str, method: str, path: str, body: Any = None,
-        token: str | None = None) -> Any:
-    """Call the server's HTTP API directly (to set up tables without the page)."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server_url + path, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
-
 def wait_for_status(server_url: str, table_id: str, status: str, timeout: float = 60) -> None:
     """Poll the table summary until it has ``status``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if api(server_url, "GET", f"/api/tables/{table_id}")["status"] == status:
+        if request_json(f"{server_url}/api/tables/{table_id}")["status"] == status:
             return
         time.sleep(0.1)
     raise AssertionError(f"table {table_id} did not become {status!r} in {timeout} s")

@@ -9,11 +9,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from konkun.server.testing import ServerProcess, ServerThread
+from konkun.server.testing import ServerProcess, ServerThread, request_json
 
 from .pages import (
     MY_TURN,
-    api,
     assert_no_page_errors,
     choose_name,
     create_table,
@@ -154,9 +153,9 @@ def test_replay_steps_through_a_finished_game(browser: Any, live_server: ServerT
                                               artifacts: Path) -> None:
     """A finished game is kept; its replay steps move by move, from one seat's view or
     with every hand open."""
-    table = api(live_server.url, "POST", "/api/tables",
-                {"game": "konchinka", "seats": 2, "rules": {"target": "1"},
-                 "bots": {"0": "greedy", "1": "random"}})
+    table = request_json(f"{live_server.url}/api/tables", "POST",
+                         {"game": "konchinka", "seats": 2, "rules": {"target": "1"},
+                          "bots": {"0": "greedy", "1": "random"}})
     wait_for_status(live_server.url, table["id"], "finished")
     page = open_page(browser, live_server.url, locale="ru-RU")
     expect(page.locator(f".finished [data-table='{table['id']}']")).to_be_visible()

@@ -8,10 +8,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from konkun.server.testing import ServerThread
+from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
-    api,
     assert_no_page_errors,
     choose_name,
     create_table,
@@ -105,9 +104,10 @@ def test_kunken_replay_opens_every_hand_once_the_match_is_over(
         browser: Any, live_server: ServerThread, artifacts: Path) -> None:
     """A finished Kunken match replays from the deal (the first bank card face up, every
     hand open) to its end (the match result), and from one seat's view."""
-    table = api(live_server.url, "POST", "/api/tables",
-                {"game": "kunken", "seats": 2, "rules": {"deals": "1", "hand_size": "7"},
-                 "bots": {"0": "greedy", "1": "greedy"}})
+    table = request_json(f"{live_server.url}/api/tables", "POST",
+                         {"game": "kunken", "seats": 2,
+                          "rules": {"deals": "1", "hand_size": "7"},
+                          "bots": {"0": "greedy", "1": "greedy"}})
     wait_for_status(live_server.url, table["id"], "finished")
     page = open_page(browser, f"{live_server.url}/replay/{table['id']}")
     expect(page.locator("#bank .card")).to_have_count(1)

@@ -41,7 +41,7 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     """A started app on the fresh database, with its in-process test client."""
-    with TestClient(create_app(settings)) as test_client:
+    with running(settings) as test_client:
         yield test_client
 
 
@@ -65,6 +65,14 @@ def guest(client: TestClient, nickname: str) -> tuple[str, dict[str, str]]:
     assert response.status_code == 200, response.text
     token = response.json()["token"]
     return token, {"Authorization": f"Bearer {token}"}
+
+
+def sit(client: TestClient, table_id: str, seat: int, name: str) -> str:
+    """Seat a new guest called ``name`` at ``seat`` of the table; return its token."""
+    token, headers = guest(client, name)
+    response = client.post(f"/api/tables/{table_id}/sit", json={"seat": seat}, headers=headers)
+    assert response.status_code == 200, response.text
+    return token
 
 
 def new_table(client: TestClient, **fields: Any) -> dict[str, Any]:

@@ -12,7 +12,6 @@ import contextlib
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -21,17 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from konkun.server.testing import free_port
+
 
 def _binaries() -> Path | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
     return Path(found[-1]).parent if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _as_server_user(command: list[str]) -> list[str]:
@@ -67,7 +61,7 @@ def postgres_server() -> Iterator[PostgresServer]:
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
     data = root / "data"
-    port = _free_port()
+    port = free_port()
     subprocess.run(_as_server_user([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres",
                                     "--auth=trust", "-E", "UTF8"]),
                    check=True, capture_output=True, timeout=120)

@@ -10,20 +10,22 @@ import pytest
 from konkun.server.config import Settings
 from konkun.server.storage import Storage
 
-from .conftest import TestClient, app_of, guest, legal, new_table, receive, receive_until, running
-
-
-def _sit(client: TestClient, table_id: str, seat: int, name: str) -> str:
-    token, headers = guest(client, name)
-    response = client.post(f"/api/tables/{table_id}/sit", json={"seat": seat}, headers=headers)
-    assert response.status_code == 200, response.text
-    return token
+from .conftest import (
+    TestClient,
+    app_of,
+    legal,
+    new_table,
+    receive,
+    receive_until,
+    running,
+    sit,
+)
 
 
 def test_every_acknowledged_action_is_already_in_the_database(settings: Settings) -> None:
     with running(settings) as client:
         table = new_table(client, bots={"1": "random"}, rules={"target": "2"})
-        token = _sit(client, table["id"], 0, "ann")
+        token = sit(client, table["id"], 0, "ann")
         storage: Storage = app_of(client).state.lobby.storage
         checked = 0
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
@@ -43,7 +45,7 @@ def test_an_action_the_database_refuses_is_not_played(settings: Settings,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     with running(settings) as client:
         table = new_table(client)
-        tokens = [_sit(client, table["id"], s, f"p{s}") for s in range(2)]
+        tokens = [sit(client, table["id"], s, f"p{s}") for s in range(2)]
         lobby = app_of(client).state.lobby
         before = lobby.tables[table["id"]].match.to_json(0)
 
@@ -81,9 +83,9 @@ def test_a_restarted_server_resumes_every_unfinished_table_exactly(
     with running(settings) as client:
         playing = new_table(client, game=game, bots={"1": "random"},
                             rules={"target": "5"})
-        token = _sit(client, playing["id"], 0, "ann")
+        token = sit(client, playing["id"], 0, "ann")
         waiting = new_table(client, game=game, seats=3)
-        _sit(client, waiting["id"], 2, "bob")
+        sit(client, waiting["id"], 2, "bob")
         before = _play_some(client, playing["id"], token, 3)
         lobby = app_of(client).state.lobby
         views = [lobby.tables[playing["id"]].match.to_json(s) for s in (0, 1, None)]
@@ -116,7 +118,7 @@ def test_a_bot_to_move_at_shutdown_moves_after_the_restart(settings: Settings) -
     settings.bot_delay = 30.0  # the bot cannot move before the shutdown
     with running(settings) as client:
         table = new_table(client, bots={"1": "random"})
-        token = _sit(client, table["id"], 0, "ann")
+        token = sit(client, table["id"], 0, "ann")
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
             state = receive(ws)
             ws.send_json({"type": "action", "turn": 0,
@@ -168,7 +170,7 @@ def test_a_table_that_cannot_be_replayed_does_not_stop_the_server(
         settings: Settings) -> None:
     with running(settings) as client:
         table = new_table(client)
-        tokens = [_sit(client, table["id"], s, f"p{s}") for s in range(2)]
+        tokens = [sit(client, table["id"], s, f"p{s}") for s in range(2)]
         del tokens
         storage: Storage = app_of(client).state.lobby.storage
         storage.append_action(table["id"], 0, 0, "not a card")  # a corrupt record

@@ -208,7 +208,7 @@ def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.
                 break
             seat = table.to_move
             if seat is None or seat not in sockets:
-                continue_wait(client)
+                time.sleep(0.002)  # a bot thinks in its thread; let the server's loop run
                 continue
             drain(seat, table.turn)
             state = latest[seat]
@@ -240,12 +240,6 @@ def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.
                 except TimeoutError:
                     break
     return table_id, received
-
-
-def continue_wait(client: TestClient) -> None:
-    """Let the server's event loop run (a bot is thinking in its thread)."""
-    del client  # the loop runs in the client's portal thread; a short sleep suffices
-    time.sleep(0.002)
 
 
 @settings(max_examples=8, deadline=None,

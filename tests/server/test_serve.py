@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -11,18 +10,7 @@ import pytest
 from websockets.sync.client import connect
 
 from konkun.cli import main
-from konkun.server.testing import ServerProcess, run_server_in_thread
-
-
-def _http(url: str, method: str = "GET", body: Any = None,
-          token: str | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+from konkun.server.testing import ServerProcess, request_json, run_server_in_thread
 
 
 def test_serve_is_a_command_with_host_port_and_db(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,12 +29,12 @@ def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
 def test_server_thread_restarts_on_the_same_database(tmp_path: Path) -> None:
     server = run_server_in_thread(data_dir=tmp_path)
     try:
-        me = _http(f"{server.url}/api/guest", "POST", {"nickname": "ann"})
-        table = _http(f"{server.url}/api/tables", "POST",
+        me = request_json(f"{server.url}/api/guest", "POST", {"nickname": "ann"})
+        table = request_json(f"{server.url}/api/tables", "POST",
                       {"game": "konchinka", "seats": 2, "bots": {"1": "random"}})
-        _http(f"{server.url}/api/tables/{table['id']}/sit", "POST", {"seat": 0}, me["token"])
+        request_json(f"{server.url}/api/tables/{table['id']}/sit", "POST", {"seat": 0}, me["token"])
         server.restart()
-        again = _http(f"{server.url}/api/tables/{table['id']}")
+        again = request_json(f"{server.url}/api/tables/{table['id']}")
         assert again["status"] == "playing"
         assert again["seats"][0]["name"] == "ann"
         assert (tmp_path / "konkun.sqlite3").exists()
@@ -65,10 +53,10 @@ def _next_state(ws: Any, accept: Any) -> dict[str, Any]:
 def test_a_crashed_server_process_resumes_the_table_exactly(tmp_path: Path) -> None:
     server = ServerProcess(data_dir=tmp_path / "data", bot_delay=0.0).start()
     try:
-        me = _http(f"{server.url}/api/guest", "POST", {"nickname": "ann"})
-        table = _http(f"{server.url}/api/tables", "POST",
+        me = request_json(f"{server.url}/api/guest", "POST", {"nickname": "ann"})
+        table = request_json(f"{server.url}/api/tables", "POST",
                       {"game": "konchinka", "seats": 2, "bots": {"1": "greedy"}})
-        _http(f"{server.url}/api/tables/{table['id']}/sit", "POST", {"seat": 0}, me["token"])
+        request_json(f"{server.url}/api/tables/{table['id']}/sit", "POST", {"seat": 0}, me["token"])
         ws_url = f"ws://127.0.0.1:{server.port}/ws/tables/{table['id']}?token={me['token']}"
         with connect(ws_url) as ws:
             for _ in range(3):

@@ -12,20 +12,14 @@ from .conftest import (
     new_table,
     receive,
     receive_until,
+    sit,
 )
 
 
 def _started_table(client: TestClient, seats: int = 2) -> tuple[str, list[str]]:
     """A started fake table with a human in every seat; their tokens by seat."""
     table = new_table(client, seats=seats)
-    tokens = []
-    for seat in range(seats):
-        token, headers = guest(client, f"p{seat}")
-        response = client.post(f"/api/tables/{table['id']}/sit", json={"seat": seat},
-                               headers=headers)
-        assert response.status_code == 200
-        tokens.append(token)
-    return table["id"], tokens
+    return table["id"], [sit(client, table["id"], seat, f"p{seat}") for seat in range(seats)]
 
 
 def _connect(client: TestClient, table_id: str, token: str | None = None) \
@@ -225,12 +219,7 @@ def test_a_hint_is_a_legal_move_for_the_seat_to_act_only(client: TestClient) -> 
 def test_a_kunken_hint_carries_the_solvers_advice_for_the_own_hand_only(
         client: TestClient) -> None:
     table = new_table(client, game="kunken", seats=2)
-    tokens = []
-    for seat in range(2):
-        token, headers = guest(client, f"k{seat}")
-        assert client.post(f"/api/tables/{table['id']}/sit", json={"seat": seat},
-                           headers=headers).status_code == 200
-        tokens.append(token)
+    tokens = [sit(client, table["id"], seat, f"k{seat}") for seat in range(2)]
     match = app_of(client).state.lobby.tables[table["id"]].match
     seat = match.deal.to_move
     headers = {"Authorization": f"Bearer {tokens[seat]}"}

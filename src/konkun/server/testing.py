@@ -29,14 +29,17 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from abc import ABC, abstractmethod
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from konkun.server.cli import WS_MAX_FRAME
 from konkun.server.config import Settings
 
 HOST = "127.0.0.1"
-WS_MAX_FRAME = 64 * 1024
+TEST_SECRET = "konkun-test-secret"
+"""The token-signing secret of test servers (so a token survives a restart)."""
 
 
 def free_port() -> int:
@@ -62,16 +65,56 @@ def wait_until_up(url: str, timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
+def request_json(url: str, method: str = "GET", body: Any = None, token: str | None = None,
+                 timeout: float = 10.0) -> Any:
+    """Call the HTTP API at ``url``: ``body`` sent as JSON, the guest ``token`` as a bearer
+    token; return the JSON answer (an error answer raises :class:`urllib.error.HTTPError`)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.loads(response.read())
+
+
+def _data_dir(data_dir: str | Path | None) -> Path:
+    """``data_dir``, or a fresh temporary directory when not given."""
+    if data_dir is None:
+        return Path(tempfile.mkdtemp(prefix="konkun-test-"))
+    return Path(data_dir)
+
+
 def _settings(db_url: str | None, data_dir: str | Path | None,
               options: dict[str, Any]) -> Settings:
-    directory = Path(data_dir) if data_dir is not None else Path(tempfile.mkdtemp(
-        prefix="konkun-test-"))
-    options.setdefault("secret", "konkun-test-secret")
+    options.setdefault("secret", TEST_SECRET)
     options.setdefault("bot_delay", 0.05)
-    return Settings(db_url=db_url, data_dir=directory, **options)
+    return Settings(db_url=db_url, data_dir=_data_dir(data_dir), **options)
 
 
-class ServerThread:
+class _Server(ABC):
+    """What both test servers share: the port, the base URL, ``with`` stopping it."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        """The base URL (``http://127.0.0.1:PORT``)."""
+        return f"http://{HOST}:{self.port}"
+
+    @abstractmethod
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop serving."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.stop()
+
+
+class ServerThread(_Server):
     """uvicorn serving the konkun app in a daemon thread of this process."""
 
     def __init__(self, settings: Settings, port: int = 0) -> None:
@@ -79,11 +122,6 @@ class ServerThread:
         self.port = port or free_port()
         self._server: Any = None
         self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        """The base URL (``http://127.0.0.1:PORT``)."""
-        return f"http://{HOST}:{self.port}"
 
     def start(self, timeout: float = 30.0) -> Self:
         """Start serving; return when the server answers."""
@@ -118,13 +156,6 @@ class ServerThread:
         self.stop()
         self.start()
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        self.stop()
-
 
 def run_server_in_thread(db_url: str | None = None, port: int = 0,
                          data_dir: str | Path | None = None,
@@ -135,25 +166,19 @@ def run_server_in_thread(db_url: str | None = None, port: int = 0,
     return ServerThread(_settings(db_url, data_dir, options), port).start()
 
 
-class ServerProcess:
+class ServerProcess(_Server):
     """``python -m konkun serve`` in a child process (the real command line)."""
 
     def __init__(self, db_url: str | None = None, port: int = 0,
                  data_dir: str | Path | None = None, bot_delay: float = 0.05,
-                 secret: str = "konkun-test-secret") -> None:
-        self.data_dir = Path(data_dir) if data_dir is not None else Path(
-            tempfile.mkdtemp(prefix="konkun-test-"))
+                 secret: str = TEST_SECRET) -> None:
+        self.data_dir = _data_dir(data_dir)
         self.db_url = db_url
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.secret = secret
         self.process: subprocess.Popen[bytes] | None = None
         self.log = self.data_dir / "server.log"
-
-    @property
-    def url(self) -> str:
-        """The base URL (``http://127.0.0.1:PORT``)."""
-        return f"http://{HOST}:{self.port}"
 
     def start(self, timeout: float = 60.0) -> Self:
         """Start the process; return when it answers."""
@@ -201,10 +226,3 @@ class ServerProcess:
         else:
             self.stop()
         self.start()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        self.stop()
