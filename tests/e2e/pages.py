@@ -9,8 +9,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from konkun.server.testing import request_json
 
-MY_TURN = ".hand button.card:not([disabled])"
-"""A hand card the person may play now (only enabled on their turn)."""
+MY_TURN = ".hand button.card"
+"""A hand card the person may play now (a hand card is a button only when it may be played)."""
 
 
 def open_page(browser: Browser, url: str, *, locale: str = "en-US",

@@ -57,8 +57,8 @@ export async function loginGuest(nickname) {
 }
 
 export const api = {
+  catalog: () => request("GET", "/api/catalog"),
   tables: () => request("GET", "/api/tables"),
-  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   createTable: (spec) => request("POST", "/api/tables", spec),
   sit: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`, { seat }),
   finished: () => request("GET", "/api/games?finished=1"),
@@ -163,10 +163,6 @@ export class TableSocket {
   /** Send an action text for the last turn received. */
   action(text) {
     return this.send({ type: "action", action: text, turn: this.turn });
-  }
-
-  sit(seat) {
-    return this.send({ type: "sit", seat });
   }
 
   /** Reconnect now (e.g. after logging in, so the token is sent). */

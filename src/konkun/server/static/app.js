@@ -5,7 +5,7 @@
 
 import { api, ApiError, identity, loginGuest, TableSocket, forgetIdentity } from "./api.js";
 import { h, mount, toast } from "./dom.js";
-import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import { has, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import * as konchinka from "./konchinka.js";
 import * as kunken from "./kunken.js";
 
@@ -140,7 +140,7 @@ function ruleInput(name, def, values) {
     values[name] = ev.target.type === "checkbox" ? String(ev.target.checked) : ev.target.value;
   };
   const cur = values[name] ?? def;
-  const label = t(`rule.${name}`) === `rule.${name}` ? name : t(`rule.${name}`);
+  const label = has(`rule.${name}`) ? t(`rule.${name}`) : name;
   let input;
   if (def === "true" || def === "false") {
     input = h("input", { type: "checkbox", id, name, checked: cur === "true",
@@ -151,8 +151,7 @@ function ruleInput(name, def, values) {
     const choices = RULE_CHOICES[name].includes(def) ? RULE_CHOICES[name]
       : [def, ...RULE_CHOICES[name]];
     input = h("select", { id, name, dataset: { def }, onchange: keep }, choices.map((c) =>
-      h("option", { value: c, selected: c === cur }, t(`rule.${c}`) === `rule.${c}` ? c
-        : t(`rule.${c}`))));
+      h("option", { value: c, selected: c === cur }, has(`rule.${c}`) ? t(`rule.${c}`) : c)));
   } else if (/^\d+$/.test(def)) {
     input = h("input", { type: "number", id, name, min: 0, value: cur, dataset: { def },
       oninput: keep });
@@ -272,7 +271,7 @@ function lobbyPage() {
 
   async function loadStatic() {
     try {
-      const c = await fetch("/api/catalog").then((r) => (r.ok ? r.json() : null));
+      const c = await api.catalog();
       if (c && c.games && c.games.length) catalog = c;
     } catch { /* keep the fallback */ }
     try {

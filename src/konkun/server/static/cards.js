@@ -209,7 +209,7 @@ export function cardShort(cardText, lang = "en") {
  * a <span>. `card` is card text or "back".
  */
 export function cardElement(card, { lang = "en", onClick = null, size = "", selected = false,
-  disabled = false, extraClass = "" } = {}) {
+  extraClass = "" } = {}) {
   const node = document.createElement(onClick ? "button" : "span");
   node.className = `card ${size} ${extraClass}`.trim();
   node.dataset.card = card;
@@ -219,7 +219,6 @@ export function cardElement(card, { lang = "en", onClick = null, size = "", sele
   if (onClick) {
     node.type = "button";
     node.addEventListener("click", onClick);
-    node.disabled = disabled;
     node.setAttribute("aria-pressed", selected ? "true" : "false");
   }
   if (selected) node.classList.add("selected");
@@ -228,13 +227,10 @@ export function cardElement(card, { lang = "en", onClick = null, size = "", sele
 }
 
 /** Sort card texts by suit (c d h s) then rank (2..A); jokers last. */
-export function sortCards(cards, { bySuit = true } = {}) {
+export function sortCards(cards) {
   const key = (t) => {
     const c = parseCard(t);
-    if (c.joker) return 1000;
-    const r = RANKS.indexOf(c.rank);
-    const s = SUITS.indexOf(c.suit);
-    return bySuit ? s * 20 + r : r * 4 + s;
+    return c.joker ? 1000 : SUITS.indexOf(c.suit) * 20 + RANKS.indexOf(c.rank);
   };
   return [...cards].sort((a, b) => key(a) - key(b));
 }

@@ -46,3 +46,20 @@ export function toast(message, kind = "info", ms = 6000) {
   box.appendChild(item);
   setTimeout(() => item.remove(), ms);
 }
+
+/**
+ * Route key presses outside form fields to `onKey(ev)` while `container` is on the page;
+ * `onKey` returns true when it used the key. One handler per `ui`: binding again replaces it.
+ */
+export function bindKeys(ui, container, onKey) {
+  if (ui.keyHandler) document.removeEventListener("keydown", ui.keyHandler);
+  ui.keyHandler = (ev) => {
+    if (!container.isConnected) {
+      document.removeEventListener("keydown", ui.keyHandler);
+      return;
+    }
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (onKey(ev)) ev.preventDefault();
+  };
+  document.addEventListener("keydown", ui.keyHandler);
+}

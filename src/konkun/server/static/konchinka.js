@@ -3,63 +3,16 @@
 // The view is Match.to_json(seat) of konkun.konchinka (docs/konchinka.md).
 
 import { cardElement, cardShort, parseCard, sortCards, splitCards } from "./cards.js";
-import { h, toast } from "./dom.js";
+import { bindKeys, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
 
 // ---------------------------------------------------------------- reading the view
 
-/** The current deal's part of the view (the view itself when it is flat). */
-function dealOf(view) {
-  return view.deal && typeof view.deal === "object" ? view.deal : view;
-}
-
-function handOf(view, seat) {
-  const d = dealOf(view);
-  if (seat === null || seat === undefined) return null;
-  if (Array.isArray(d.hand) && d.seat === seat) return d.hand;
-  const hands = d.hands;
-  if (Array.isArray(hands) && Array.isArray(hands[seat])) return hands[seat];
-  if (Array.isArray(d.hand) && (d.seat === undefined || d.seat === null)) return d.hand;
-  return null;
-}
-
-function handSize(view, seat) {
-  const d = dealOf(view);
-  const hand = handOf(view, seat);
-  if (hand) return hand.length;
-  for (const key of ["hand_sizes", "hand_counts"]) {
-    if (Array.isArray(d[key])) return d[key][seat];
-  }
-  if (Array.isArray(d.hands) && typeof d.hands[seat] === "number") return d.hands[seat];
-  return 0;
-}
-
+/** A seat's capture pile: how many cards, how many clubs, and the cards. */
 function pileOf(view, seat) {
-  const d = dealOf(view);
-  const piles = d.piles || d.captured || d.captures;
-  const p = Array.isArray(piles) ? piles[seat] : null;
-  if (Array.isArray(p)) {
-    const clubs = p.filter((c) => parseCard(c).suit === "c").length;
-    const kon = p.filter((c) => c === "2c" || c === "Td").length;
-    return { cards: p.length, clubs, konchinki: kon, list: p };
-  }
-  if (p && typeof p === "object") {
-    return { cards: p.cards ?? p.count ?? 0, clubs: p.clubs ?? 0,
-      konchinki: p.konchinki ?? (Array.isArray(p.konchinki_cards) ? p.konchinki_cards.length : 0),
-      list: p.list || null };
-  }
-  if (typeof p === "number") return { cards: p, clubs: null, konchinki: null, list: null };
-  return { cards: 0, clubs: 0, konchinki: 0, list: null };
-}
-
-function legalOf(view) {
-  const d = dealOf(view);
-  return view.legal || d.legal || [];
-}
-
-function toMoveOf(view) {
-  const d = dealOf(view);
-  return view.to_move ?? d.to_move ?? null;
+  const list = dealOf(view).captured[seat];
+  return { cards: list.length, clubs: list.filter((c) => parseCard(c).suit === "c").length, list };
 }
 
 /** Legal action texts grouped by the hand card: {card: {trail: text|null, captures: []}}. */
@@ -76,15 +29,6 @@ export function groupLegal(legal) {
     e.captures.sort((a, b) => b.cards.length - a.cards.length || a.text.localeCompare(b.text));
   }
   return byCard;
-}
-
-function cumulative(dealPoints, seats) {
-  const cols = [];
-  for (let s = 0; s < seats; s++) {
-    let sum = 0;
-    cols.push(dealPoints.map((row) => (sum += Number(row[s] || 0))));
-  }
-  return cols;
 }
 
 // ---------------------------------------------------------------- pieces
@@ -127,7 +71,7 @@ function opponentBox(ctx, seat) {
   const fan = h("div", { class: `fan ${open ? "open" : ""}` }, open ? sortCards(open).map((c) =>
     cardElement(c, { lang, size: "small" }))
     : Array.from({ length: n }, () => cardElement("back", { lang, size: "small" })));
-  return h("div", { class: `opponent ${toMoveOf(view) === seat ? "to-move" : ""}`,
+  return h("div", { class: `opponent ${view.to_move === seat ? "to-move" : ""}`,
     dataset: { seat } },
   h("div", { class: "who" }, names[seat],
     d.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null),
@@ -135,23 +79,18 @@ function opponentBox(ctx, seat) {
 }
 
 function pileLine(pile, lastCapture, lang = "en") {
-  const parts = [`${t("k.captures")}: ${pile.cards}`];
-  if (pile.clubs !== null && pile.clubs !== undefined) parts.push(`♣ ${pile.clubs}`);
-  const kon = (pile.list || []).filter((c) => c === "2c" || c === "Td");
-  return h("div", { class: "meta pile" }, h("span", {}, parts.join(" · ")),
+  const kon = pile.list.filter((c) => c === "2c" || c === "Td");
+  return h("div", { class: "meta pile" },
+    h("span", {}, `${t("k.captures")}: ${pile.cards} · ♣ ${pile.clubs}`),
     kon.length ? h("span", { class: "konchinki", title: t("k.konchinki") },
       kon.map((c) => cardElement(c, { lang, size: "tiny" }))) : null,
     lastCapture ? h("span", { class: "tag" }, t("k.lastCapture")) : null);
 }
 
 function scoreSheet(ctx) {
-  const { view, names, table } = ctx;
-  const seats = table.seats.length;
-  const dealPoints = view.deal_points || [];
-  const cols = Array.isArray(view.sheet) && view.sheet.length === seats ? view.sheet
-    : cumulative(dealPoints, seats);
+  const { view, names } = ctx;
+  const cols = view.sheet;
   const rows = Math.max(1, ...cols.map((c) => c.length));
-  const target = view.target ?? view.rules?.target ?? table.rules?.target ?? 15;
   const body = [];
   for (let r = 0; r < rows; r++) {
     body.push(h("tr", {}, cols.map((col) => {
@@ -162,7 +101,8 @@ function scoreSheet(ctx) {
     })));
   }
   return h("section", { class: "panel sheet", id: "score-sheet", "aria-label": t("k.scoreSheet") },
-    h("h3", {}, t("k.scoreSheet"), " ", h("span", { class: "target" }, t("k.target", { n: target }))),
+    h("h3", {}, t("k.scoreSheet"), " ",
+      h("span", { class: "target" }, t("k.target", { n: view.target }))),
     h("table", {}, h("thead", {}, h("tr", {}, names.map((n) => h("th", { scope: "col" }, n)))),
       h("tbody", {}, body)));
 }
@@ -184,35 +124,16 @@ function lastDealScore(ctx) {
       h("td", {}, s.clubs), h("td", {}, s.konchinki), h("td", {}, h("strong", {}, s.points)))))));
 }
 
-/** Who pays whom once the game is over: the engine's figures when given, else RULES.md. */
-export function settlement(view, table, seats) {
-  const totals = view.totals || [];
-  const winner = view.winner;
-  if (winner === null || winner === undefined) return null;
-  if (view.settlement && Array.isArray(view.settlement.payments)) {
-    return { kind: view.settlement.kind, winner, payments: view.settlement.payments };
-  }
-  const rule = view.rules?.settlement || table.rules?.settlement || "difference";
-  if (rule === "pool") return { kind: "pool", winner, payments: [] };
-  const target = Number(view.rules?.target ?? table.rules?.target ?? 15);
-  const payments = [];
-  for (let s = 0; s < seats; s++) {
-    if (s === winner) continue;
-    payments.push({ from: s, to: winner, amount: Math.max(0, target - Number(totals[s] || 0)) });
-  }
-  return { kind: "difference", winner, payments };
-}
-
+/** Who pays whom once the game is over (the engine's settlement, sent with the winner). */
 function settlementBox(ctx) {
-  const { view, table, names } = ctx;
+  const { view, names } = ctx;
   if (!view.over) return null;
-  const s = settlement(view, table, table.seats.length);
-  if (!s) return null;
-  const pays = s.payments.filter((p) => p.amount > 0);
+  const winner = names[view.winner];
+  const pays = view.settlement.payments.filter((p) => p.amount > 0);
   return h("section", { class: "panel settle", id: "settlement" },
     h("h3", {}, t("k.settlement")),
-    h("p", {}, t("table.winner", { name: names[s.winner] })),
-    s.kind === "pool" ? h("p", {}, t("k.poolWin", { name: names[s.winner] })) : null,
+    h("p", {}, t("table.winner", { name: winner })),
+    view.settlement.kind === "pool" ? h("p", {}, t("k.poolWin", { name: winner })) : null,
     pays.length ? h("table", { class: "pay-table" },
       h("thead", {}, h("tr", {}, h("th", {}, t("k.payer")), h("th", {}, t("k.payee")),
         h("th", {}, t("k.amount")))),
@@ -249,8 +170,7 @@ export function render(container, ctx) {
   const { view, you, lang, ui, readOnly } = ctx;
   const d = dealOf(view);
   const seats = ctx.table.seats.length;
-  const toMove = toMoveOf(view);
-  const myTurn = !readOnly && you !== null && toMove === you;
+  const myTurn = !readOnly && you !== null && view.to_move === you;
   const legal = myTurn ? groupLegal(legalOf(view)) : {};
   const turnKey = `${ctx.table.turn ?? ""}:${(d.table || []).join("")}`;
   if (ui.turnKey !== turnKey) {
@@ -268,7 +188,6 @@ export function render(container, ctx) {
   for (let k = 1; k <= seats; k++) {
     const s = (viewer + k) % seats;
     if (s === you) continue;
-    if (you === null && k === seats && ctx.views) { /* all seats shown below */ }
     others.push(s);
   }
   const openAll = Array.isArray(ctx.views);
@@ -282,7 +201,7 @@ export function render(container, ctx) {
     h("div", { class: "center-row" },
       h("div", { class: "stock", id: "stock" },
         cardElement("back", { lang, size: "small" }),
-        h("span", {}, `${t("table.stock")}: ${d.stock_size ?? d.stock ?? 0}`)),
+        h("span", {}, `${t("table.stock")}: ${d.stock_size}`)),
       h("div", { class: "table-cards", id: "table-cards" },
         tableCards.length ? tableCards.map((c) => cardElement(c, { lang,
           extraClass: options && options.captures.length ? (highlight.has(c) ? "highlight" : "dim")
@@ -296,13 +215,12 @@ export function render(container, ctx) {
     const select = (card) => {
       ui.selected = ui.selected === card ? null : card;
       ui.hoverCapture = null;
-      ctx.rerender ? ctx.rerender() : render(container, ctx);
+      render(container, ctx);
       const again = container.querySelector(`.hand .card[data-card="${card}"]`);
       again?.focus();
     };
     const handCards = sortCards(mine).map((c) => cardElement(c, { lang,
-      onClick: myTurn && legal[c] ? () => select(c) : null, selected: ui.selected === c,
-      disabled: !(myTurn && legal[c]) }));
+      onClick: myTurn && legal[c] ? () => select(c) : null, selected: ui.selected === c }));
     handZone = h("section", { class: `hand-zone ${myTurn ? "active" : ""}`, id: "hand",
       "aria-label": t("table.hand") },
     h("h2", {}, ctx.replay ? ctx.names[you] : t("table.hand"), " ",
@@ -383,13 +301,7 @@ function paintHighlight(container, cards, ctx = null) {
 
 function installKeys(ctx, container, legal) {
   const { ui } = ctx;
-  if (ui.keyHandler) document.removeEventListener("keydown", ui.keyHandler);
-  ui.keyHandler = (ev) => {
-    if (!container.isConnected) {
-      document.removeEventListener("keydown", ui.keyHandler);
-      return;
-    }
-    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  bindKeys(ui, container, (ev) => {
     const options = ui.selected ? legal[ui.selected] : null;
     if (ev.key === "Escape" && ui.selected) {
       ui.selected = null;
@@ -401,21 +313,8 @@ function installKeys(ctx, container, legal) {
     } else if (options && (ev.key === "0" || ev.key.toLowerCase() === "t") && options.trail) {
       ctx.play(options.trail);
     } else {
-      return;
+      return false;
     }
-    ev.preventDefault();
-  };
-  document.addEventListener("keydown", ui.keyHandler);
-}
-
-/** A message when a deal has just been scored (not for deals scored before the page). */
-export function announceDeals(ctx, dealPoints) {
-  const { ui, names } = ctx;
-  if (ctx.replay) return;
-  if (ui.dealsSeen !== undefined && dealPoints.length > ui.dealsSeen) {
-    const row = dealPoints[dealPoints.length - 1];
-    toast(t("k.dealScored", { n: dealPoints.length,
-      scores: row.map((p, i) => `${names[i]} ${p}`).join(" · ") }), "info", 8000);
-  }
-  ui.dealsSeen = dealPoints.length;
+    return true;
+  });
 }

@@ -4,80 +4,9 @@
 // The view is Match.to_json(seat) of konkun.kunken (docs/kunken.md).
 
 import { cardElement, cardShort, parseCard } from "./cards.js";
-import { h } from "./dom.js";
-import { announceDeals } from "./konchinka.js";
+import { bindKeys, h } from "./dom.js";
 import { t } from "./i18n.js";
-
-// ---------------------------------------------------------------- reading the view
-
-function dealOf(view) {
-  return view.deal && typeof view.deal === "object" ? view.deal : view;
-}
-
-function first(obj, ...keys) {
-  for (const k of keys) if (obj && obj[k] !== undefined && obj[k] !== null) return obj[k];
-  return undefined;
-}
-
-function handOf(view, seat) {
-  const d = dealOf(view);
-  if (seat === null || seat === undefined) return null;
-  if (Array.isArray(d.hand) && (d.seat === seat || d.seat === undefined)) return d.hand;
-  if (Array.isArray(d.hands) && Array.isArray(d.hands[seat])) return d.hands[seat];
-  return null;
-}
-
-function handSize(view, seat) {
-  const d = dealOf(view);
-  const open = handOf(view, seat);
-  if (open) return open.length;
-  const sizes = first(d, "hand_sizes", "hand_counts");
-  return Array.isArray(sizes) ? sizes[seat] : 0;
-}
-
-function bankOf(view) {
-  return first(dealOf(view), "bank", "discards", "discard_pile") || [];
-}
-
-/** Cards of a meld entry: a list of card texts, or {cards|slots: [...]}. */
-function meldCards(meld) {
-  if (Array.isArray(meld)) return meld;
-  const cards = first(meld, "cards", "slots", "meld");
-  if (Array.isArray(cards)) return cards;
-  if (typeof cards === "string") return cards.split(/\s+/).filter(Boolean);
-  if (typeof meld.text === "string") return meld.text.split(/\s+/).filter(Boolean);
-  return [];
-}
-
-/** Every meld on the table with its owner: [{owner, cards, laidBy, value, index}]. */
-function meldsOf(view) {
-  const d = dealOf(view);
-  const raw = first(d, "melds", "table_melds", "layouts") || [];
-  const out = [];
-  const push = (m, owner, i) => out.push({
-    owner: first(m, "owner", "seat") ?? owner, cards: meldCards(m),
-    laidBy: Array.isArray(m.laid_by) ? m.laid_by : null, value: first(m, "value", "points"),
-    index: first(m, "index", "id") ?? i });
-  const perSeat = Array.isArray(raw) && raw.length > 0
-    && raw.every((x) => Array.isArray(x) && x.every((m) => m && typeof m === "object"));
-  if (perSeat) raw.forEach((seatMelds, owner) => seatMelds.forEach((m, i) => push(m, owner, i)));
-  else if (Array.isArray(raw)) raw.forEach((m, i) => push(m, null, i));
-  return out;
-}
-
-function openedOf(view, seat) {
-  const d = dealOf(view);
-  const o = first(d, "opened", "has_layout", "laid_down");
-  return Array.isArray(o) ? Boolean(o[seat]) : null;
-}
-
-function legalOf(view) {
-  return view.legal || dealOf(view).legal || [];
-}
-
-function toMoveOf(view) {
-  return view.to_move ?? dealOf(view).to_move ?? null;
-}
+import { announceDeals, handOf, handSize, legalOf } from "./view.js";
 
 // ---------------------------------------------------------------- actions as text
 
@@ -136,7 +65,7 @@ function actionButton(action, ctx, i, hinted) {
     const pts = a.cards.reduce((sum, c) => sum + meldCardPoints(c, a.cards), 0);
     extra = h("span", { class: "pts" }, `+${pts}`);
   } else if (a.kind === "layoff" || a.kind === "swap") {
-    const target = meldsOf(view).find((m) => m.index === a.number);
+    const target = view.melds[a.number];
     extra = h("span", { class: "target-meld" }, "→ ", target ? h("span", { class: "mini" },
       target.cards.map((c) => cardElement(c, { lang, size: "tiny" }))) : `#${a.number + 1}`);
   }
@@ -156,27 +85,27 @@ function markMeld(a, on) {
 
 // ---------------------------------------------------------------- pieces
 
+/** A meld on the table (a view's `melds` entry), cards laid off by others tinted. */
 function meldBox(m, ctx) {
   return h("div", { class: "meld", dataset: { meld: m.index }, title: `#${m.index + 1}` },
     h("span", { class: "meld-no" }, String(m.index + 1)),
     h("span", { class: "meld-cards" }, m.cards.map((c, i) => cardElement(c, { lang: ctx.lang,
-      size: "small", extraClass: m.laidBy && m.laidBy[i] !== m.owner ? "laid-off" : "" }))),
-    m.value !== undefined ? h("span", { class: "meld-pts" }, String(m.value)) : null);
+      size: "small", extraClass: m.laid_by[i] !== m.owner ? "laid-off" : "" }))),
+    h("span", { class: "meld-pts" }, String(m.points)));
 }
 
-function layoutRow(ctx, seat, melds) {
+function layoutRow(ctx, seat) {
   const { names, view } = ctx;
-  const mine = melds.filter((m) => m.owner === seat);
-  const opened = openedOf(view, seat);
-  const held = (dealOf(view).taken_held || [])[seat] || [];
-  return h("div", { class: `layout ${toMoveOf(view) === seat ? "to-move" : ""} ${
+  const mine = view.melds.filter((m) => m.owner === seat);
+  const held = view.taken_held[seat];
+  return h("div", { class: `layout ${view.to_move === seat ? "to-move" : ""} ${
     seat === ctx.you ? "me" : ""}`, dataset: { seat } },
   h("div", { class: "who" }, names[seat],
     seat === ctx.you && !ctx.replay ? ` ${t("table.youSuffix")}` : "",
-    dealOf(view).dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null,
+    view.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null,
     " ", h("span", { class: "muted small" }, t("r.handCount", { n: handSize(view, seat) })),
-    opened === null ? null : h("span", { class: "muted small" },
-      ` · ${opened ? t("r.opened") : t("r.notOpened")}`),
+    h("span", { class: "muted small" },
+      ` · ${view.has_layout[seat] ? t("r.opened") : t("r.notOpened")}`),
     held.length ? h("span", { class: "muted small held" }, ` · ${t("r.heldTaken")}: `,
       held.map((c) => cardShort(c, ctx.lang)).join(" ")) : null),
   h("div", { class: "melds" }, mine.length ? mine.map((m) => meldBox(m, ctx))
@@ -207,7 +136,7 @@ function totalsBox(ctx) {
 }
 
 function obligationsBox(view, lang) {
-  const turn = dealOf(view).turn;
+  const turn = view.turn;
   if (!turn || turn.phase !== "taken") return null;
   const items = [];
   if (turn.must_meld_taken_card && turn.taken_card) {
@@ -239,10 +168,8 @@ function adviceBox(advice, lang) {
 /** Draw the Kunken table into `container`. */
 export function render(container, ctx) {
   const { view, you, lang, ui, readOnly } = ctx;
-  const d = dealOf(view);
   const seats = ctx.table.seats.length;
-  const toMove = toMoveOf(view);
-  const myTurn = !readOnly && you !== null && toMove === you;
+  const myTurn = !readOnly && you !== null && view.to_move === you;
   const legal = myTurn ? legalOf(view) : [];
   const turnKey = `${ctx.table.turn ?? ""}:${legal.join("|")}`;
   if (ui.turnKey !== turnKey) {
@@ -252,11 +179,9 @@ export function render(container, ctx) {
     ui.advice = null;
     ui.showAll = false;
   }
-  ui.picked = ui.picked || [];
   announceDeals(ctx, view.deal_points || []);
   const rerender = () => render(container, ctx);
-  const melds = meldsOf(view);
-  const bank = bankOf(view);
+  const bank = view.bank;
   const openAll = Array.isArray(ctx.views);
   const takes = new Map(legal.filter((a) => a.startsWith("take ")).map((a) =>
     [parseAction(a).number, a]));
@@ -270,7 +195,7 @@ export function render(container, ctx) {
           id: "draw", dataset: { action: "draw" }, onclick: () => ctx.play("draw"),
           title: t("r.draw") }, cardElement("back", { lang, size: "small" }),
         h("span", {}, t("r.draw"))) : cardElement("back", { lang, size: "small" }),
-        h("span", {}, `${t("table.stock")}: ${first(d, "stock_size") ?? 0}`)),
+        h("span", {}, `${t("table.stock")}: ${view.stock_size}`)),
       h("div", { class: "bank-wrap" },
         h("h2", {}, t("r.bank")),
         takes.size ? h("p", { class: "help" }, t("r.takeHelp")) : null,
@@ -278,13 +203,13 @@ export function render(container, ctx) {
           const action = takes.get(i);
           return cardElement(c, { lang, extraClass: `${action ? "takeable" : ""} ${
             ui.hint === action && action ? "hinted" : ""}`,
-          onClick: action ? () => ctx.play(action) : null, disabled: !action });
+          onClick: action ? () => ctx.play(action) : null });
         }) : h("span", { class: "muted" }, t("r.bankEmpty"))))),
     lastLine(ctx));
 
   const layouts = h("section", { class: "layouts", id: "layouts" },
     h("h2", {}, t("r.layouts")),
-    Array.from({ length: seats }, (_, k) => layoutRow(ctx, k, melds)));
+    Array.from({ length: seats }, (_, k) => layoutRow(ctx, k)));
 
   // my hand
   let handZone = null;
@@ -300,8 +225,8 @@ export function render(container, ctx) {
       const key = `${c}#${counts[c]}`;
       const picked = ui.picked.includes(key);
       return cardElement(c, { lang, selected: picked,
-        extraClass: (d.turn?.taken_this_turn || []).includes(c) ? "taken" : "",
-        onClick: myTurn && d.phase !== "start" ? () => {
+        extraClass: (view.turn?.taken_this_turn || []).includes(c) ? "taken" : "",
+        onClick: myTurn && view.phase !== "start" ? () => {
           togglePick(ui, key);
           rerender();
         } : null });
@@ -366,7 +291,7 @@ function movesBox(ctx, legal, rerender) {
   h("h3", {}, KIND_TEXT[kind] ? t(KIND_TEXT[kind]) : kind),
   h("div", { class: "move-list" }, acts.map((a) => actionButton(a, ctx, n++, a === ui.hint)))));
   const picked = ui.picked.map((k) => k.split("#")[0]);
-  const phase = dealOf(view).phase;
+  const phase = view.phase;
   const toolbar = h("div", { class: "toolbar" },
     h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
       try {
@@ -396,20 +321,12 @@ function movesBox(ctx, legal, rerender) {
     ordered.length > limit ? h("button", { type: "button", class: "linkish more", onclick: () => {
       ui.showAll = true;
       rerender();
-    } }, t("r.more", { n: ordered.length - limit })) : null,
-    ui.hint && !ordered.includes(ui.hint) && !legal.includes(ui.hint) ? null
-      : null);
+    } }, t("r.more", { n: ordered.length - limit })) : null);
 }
 
 function installKeys(ctx, container) {
   const { ui } = ctx;
-  if (ui.keyHandler) document.removeEventListener("keydown", ui.keyHandler);
-  ui.keyHandler = (ev) => {
-    if (!container.isConnected) {
-      document.removeEventListener("keydown", ui.keyHandler);
-      return;
-    }
-    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  bindKeys(ui, container, (ev) => {
     const buttons = container.querySelectorAll("#moves .move-list .choice");
     if (/^[1-9]$/.test(ev.key) && buttons[Number(ev.key) - 1]) {
       buttons[Number(ev.key) - 1].click();
@@ -421,9 +338,8 @@ function installKeys(ctx, container) {
       ui.picked = [];
       render(container, ctx);
     } else {
-      return;
+      return false;
     }
-    ev.preventDefault();
-  };
-  document.addEventListener("keydown", ui.keyHandler);
+    return true;
+  });
 }
