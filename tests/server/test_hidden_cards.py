@@ -6,7 +6,8 @@ random bot seats and a spectator. Every message the server queues for a client i
 at the moment it is sent against the true state held server-side: it must name no card of
 another seat's hand and no card of the stock (other than the cards the rules have shown to
 everyone), and never the secret seed before the game is over. The test also checks that
-each client received exactly the messages that were checked.
+each client received exactly the messages that were checked for it, in order (until the
+game is over and the clients leave), so no message reaches a client unchecked.
 """
 
 from __future__ import annotations
@@ -170,10 +171,16 @@ def check_sent(log: list[Sent]) -> int:
     return len(log)
 
 
-def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.Random,
-                     rules: dict[str, str], variant: str | None = None) -> tuple[str, int]:
-    """Play one game to its end through the WebSocket; return the table id and the
-    number of messages the clients received."""
+def is_final_state(message: dict[str, Any]) -> bool:
+    """Whether a message is the state of the finished game."""
+    return message["type"] == "state" and message["table"]["status"] == "finished"
+
+
+def play_random_game(client: TestClient, sent: SentLog, game: str, num_seats: int,
+                     rng: random.Random, rules: dict[str, str],
+                     variant: str | None = None) -> None:
+    """Play one game to its end through the WebSocket, then check that each client
+    received exactly the messages ``sent`` logged for it, in order."""
     bots = {str(s): "random" for s in range(1, num_seats) if rng.random() < 0.4}
     body: dict[str, Any] = {"game": game, "seats": num_seats, "rules": rules, "bots": bots}
     if variant:
@@ -182,24 +189,23 @@ def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.
     table_id = summary["id"]
     table = app_of(client).state.lobby.tables[table_id]
     humans = [s for s in range(num_seats) if str(s) not in bots]
-    received = 0
+    received: dict[int | None, list[dict[str, Any]]] = {None: []}  # by seat; None: spectator
     with ExitStack() as stack:
-        sockets: dict[int, Any] = {}
+        sockets: dict[int | None, Any] = {}
         for seat in humans:
             token, _headers = guest(client, f"p{seat}")
             sockets[seat] = stack.enter_context(
                 client.websocket_connect(f"/ws/tables/{table_id}?token={token}"))
-            receive(sockets[seat])
+            received[seat] = [receive(sockets[seat])]
             sockets[seat].send_json({"type": "sit", "seat": seat})
         spectator = stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}"))
         latest: dict[int, dict[str, Any]] = {}
 
         def drain(seat: int, until_turn: int) -> None:
-            nonlocal received
             while seat not in latest or latest[seat]["turn"] < until_turn \
                     or latest[seat]["table"]["status"] == "waiting":
                 message = receive(sockets[seat])
-                received += 1
+                received[seat].append(message)
                 if message["type"] == "state":
                     latest[seat] = message
 
@@ -232,14 +238,17 @@ def play_random_game(client: TestClient, game: str, num_seats: int, rng: random.
                                      "turn": state["turn"]})
             drain(seat, state["turn"] + 1)
         assert table.status == "finished"
-        for socket in [*sockets.values(), spectator]:
-            while True:
-                try:
-                    receive(socket, 0.05)
-                    received += 1
-                except TimeoutError:
-                    break
-    return table_id, received
+        sockets[None] = spectator
+        for seat, socket in sockets.items():
+            while not any(is_final_state(m) for m in received[seat]):
+                received[seat].append(receive(socket))
+            socket.send_json({"type": "ping"})  # answered after every earlier message
+            while received[seat][-1]["type"] != "pong":
+                received[seat].append(receive(socket))
+        assert len(table.connections) == len(received)
+        for connection in table.connections:
+            checked = [json.loads(text) for to, text, *_ in sent if to is connection]
+            assert received[table.seat_of(connection.player_id)] == checked
 
 
 @settings(max_examples=8, deadline=None,
@@ -252,7 +261,7 @@ def test_no_message_shows_a_konchinka_card_its_receiver_may_not_see(
         variant: str) -> None:
     sent.clear()
     with running(settings_) as client:
-        play_random_game(client, "konchinka", num_seats, random.Random(seed),
+        play_random_game(client, sent, "konchinka", num_seats, random.Random(seed),
                          {"target": "1"}, variant)
     assert check_sent(sent) > 0
 
@@ -270,7 +279,7 @@ def test_no_message_shows_a_kunken_card_its_receiver_may_not_see(
         settings_: Settings, sent: SentLog, seed: int, num_seats: int) -> None:
     sent.clear()
     with running(settings_) as client:
-        play_random_game(client, "kunken", num_seats, random.Random(seed), KUNKEN_SHORT)
+        play_random_game(client, sent, "kunken", num_seats, random.Random(seed), KUNKEN_SHORT)
     assert check_sent(sent) > 0
 
 
@@ -278,7 +287,8 @@ def test_no_message_shows_a_fake_game_card_its_receiver_may_not_see(
         settings_: Settings, sent: SentLog) -> None:
     with running(settings_) as client:
         for seed in range(6):
-            play_random_game(client, "fake", 2 + seed % 3, random.Random(seed), {"target": "3"})
+            play_random_game(client, sent, "fake", 2 + seed % 3, random.Random(seed),
+                             {"target": "3"})
     assert check_sent(sent) > 100
 
 
