@@ -3,6 +3,7 @@ every unfinished table back exactly where it was, and its bots resume."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -178,3 +179,33 @@ def test_a_table_that_cannot_be_replayed_does_not_stop_the_server(
         assert client.get("/healthz").status_code == 200
         assert client.get(f"/api/tables/{table['id']}").json()["code"] == "unknown_table"
         assert new_table(client)["status"] == "waiting"
+
+
+def test_a_game_whose_finish_was_not_stored_is_finished_when_read_back(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    lobby = app_of(client).state.lobby
+    real_update = lobby.storage.update_table
+
+    def refuse_finish(table_id: str, values: dict[str, Any]) -> None:
+        if values.get("status") == "finished":
+            raise OSError("disk full")
+        real_update(table_id, values)
+
+    monkeypatch.setattr(lobby.storage, "update_table", refuse_finish)
+    table = new_table(client, bots={"0": "random", "1": "random"})
+    deadline = time.monotonic() + 30
+    while table["id"] in lobby.tables:  # nobody watches: it leaves memory once over
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert stored_status(lobby.storage, table["id"]) == "playing"
+    monkeypatch.setattr(lobby.storage, "update_table", real_update)
+    summary = client.get(f"/api/tables/{table['id']}").json()
+    assert summary["status"] == "finished"
+    assert summary["winner"] in (0, 1)
+    assert stored_status(lobby.storage, table["id"]) == "finished"
+
+
+def stored_status(storage: Storage, table_id: str) -> str:
+    row = storage.load(table_id)
+    assert row is not None
+    return row.status

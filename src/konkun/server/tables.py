@@ -227,9 +227,7 @@ class Lobby:
                 log.error("table %s cannot be restored: %r", row.id, error)
                 continue
             self.tables[table.id] = table
-            if table.status == "playing" and table.match is not None \
-                    and table.match.is_over():
-                await self._finish(table)
+            await self._finish_if_over(table)
             self._schedule_bots(table)
 
     async def shutdown(self) -> None:
@@ -336,6 +334,7 @@ class Lobby:
                 log.error("table %s cannot be loaded: %r", table_id, error)
                 raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
                                     "loaded", table_id) from None
+            await self._finish_if_over(table)
             if keep or table.status != "finished":
                 self.tables[table_id] = table
             return table
@@ -499,6 +498,12 @@ class Lobby:
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)  # kept in the database; read back on demand
         self._schedule_bots(table)
+
+    async def _finish_if_over(self, table: Table) -> None:
+        """Finish a table read back from the database whose game is over but whose row was
+        never marked finished (storing that failed, or the server stopped in between)."""
+        if table.status == "playing" and table.match is not None and table.match.is_over():
+            await self._finish(table)
 
     async def _finish(self, table: Table) -> None:
         assert table.match is not None

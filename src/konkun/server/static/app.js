@@ -368,9 +368,8 @@ function tablePage(tableId) {
     const { table, you, view } = msg;
     const names = seatNames(table);
     if (table.status === "waiting") return h("div", { class: "turn waiting" }, t("table.waiting"));
-    const over = view && (view.game === "kunken" ? view.match_over : view.over);
-    if (table.status === "finished" || over) {
-      const w = table.winner ?? (view?.game === "kunken" ? view.match_winner : view?.winner);
+    if (table.status === "finished") {
+      const w = table.winner;
       return h("div", { class: "turn over" }, t("table.over"),
         w !== null && w !== undefined ? ` — ${t("table.winner", { name: names[w] })}` : "");
     }
