@@ -12,6 +12,15 @@ them as dictionary keys freely; ``card.index`` is a dense integer (0..52) for ta
 Card.parse('Td')
 >>> [str(c) for c in parse_cards("As7h2cQd")]
 ['As', '7h', '2c', 'Qd']
+
+Stable draws: every random choice that a game record replays (the shuffle, the cut, the
+initial-table fix, the first-dealer draw) is made here by :func:`below`, :func:`between`,
+:func:`shuffle`, :func:`sample` and :func:`choice`, from nothing but the source's
+``getrandbits``. Python promises that ``getrandbits`` (and ``random``) of a seeded
+Mersenne Twister give the same bits in every version, and :class:`HashRandom`'s bits are
+SHA-256; ``Random.shuffle``, ``randint``, ``choice`` and ``sample`` carry no such promise.
+The algorithms are CPython 3.11's own, draw for draw, so records made before them replay
+unchanged (``tests/golden/deals`` pins seed → deal for both games).
 """
 
 from __future__ import annotations
@@ -227,11 +236,92 @@ def double_deck(jokers: int = 4) -> list[Card]:
     return standard_deck() * 2 + [JOKER] * jokers
 
 
+# ---------------------------------------------------------------------- stable draws
+
+
+def below(n: int, rng: random.Random) -> int:
+    """A uniform integer in ``[0, n)`` drawn from ``rng.getrandbits`` alone: ``k`` bits,
+    ``k`` the bit length of ``n``, drawn again until the value is below ``n`` (CPython
+    3.11's ``_randbelow_with_getrandbits``, so the same as its ``randrange(n)``)."""
+    if n <= 0:
+        raise ValueError(f"below({n!r}): the bound must be at least 1")
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def between(low: int, high: int, rng: random.Random) -> int:
+    """A uniform integer in ``[low, high]``, both ends included (as ``randint``)."""
+    return low + below(high - low + 1, rng)
+
+
+def choice(items: Sequence[T], rng: random.Random) -> T:
+    """One of ``items``, uniformly (as ``Random.choice``)."""
+    if not items:
+        raise IndexError("choice from an empty sequence")
+    return items[below(len(items), rng)]
+
+
+def shuffle(items: MutableSequence[T], rng: random.Random) -> None:
+    """Shuffle ``items`` in place (Fisher–Yates from the end: the last place swaps with
+    a place drawn among all, and so on down; the order of draws of ``Random.shuffle``)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)  # below(n, rng), inlined: the shuffle is on the hot path
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def shuffled(cards: Sequence[T], rng: random.Random) -> list[T]:
     """A new list with ``cards`` in a random order drawn from ``rng`` (seeded play)."""
     result = list(cards)
-    rng.shuffle(result)
+    shuffle(result, rng)
     return result
+
+
+def sample(population: Sequence[T], k: int, rng: random.Random) -> list[T]:
+    """``k`` distinct places of ``population`` in random order (as ``Random.sample``).
+
+    As CPython 3.11 does, a small sample of a large population redraws places already
+    taken, and a large one picks from a shrinking pool; which one is used changes the
+    draws, so the choice is the same as CPython's."""
+    n = len(population)
+    if not 0 <= k <= n:
+        raise ValueError(f"sample of {k!r} from {n} items: expected 0 to {n}")
+    if n <= _pool_limit(k):
+        pool = list(population)
+        result: list[T] = []
+        for i in range(k):
+            j = below(n - i, rng)
+            result.append(pool[j])
+            pool[j] = pool[n - i - 1]
+        return result
+    taken: set[int] = set()
+    chosen: list[T] = []
+    for _ in range(k):
+        j = below(n, rng)
+        while j in taken:
+            j = below(n, rng)
+        taken.add(j)
+        chosen.append(population[j])
+    return chosen
+
+
+def _pool_limit(k: int) -> int:
+    """The population size up to which CPython's ``sample`` picks ``k`` from a pool:
+    21, plus for ``k > 5`` the smallest power of 4 at least ``3 k`` (its set's size)."""
+    if k <= 5:
+        return 21
+    size = 1
+    while size < 3 * k:
+        size *= 4
+    return 21 + size
 
 
 _SECURE = secrets.SystemRandom()
@@ -239,7 +329,7 @@ _SECURE = secrets.SystemRandom()
 
 def secure_shuffle(cards: MutableSequence[T]) -> None:
     """Shuffle in place with the operating system's cryptographic randomness (live play)."""
-    _SECURE.shuffle(cards)
+    shuffle(cards, _SECURE)
 
 
 def draw_for_dealer(num_players: int, rng: random.Random,
@@ -257,7 +347,7 @@ def draw_for_dealer(num_players: int, rng: random.Random,
     contenders = list(range(num_players))
     rounds: list[dict[int, Card]] = []
     while True:
-        draws = dict(zip(contenders, rng.sample(pack, len(contenders)), strict=True))
+        draws = dict(zip(contenders, sample(pack, len(contenders), rng), strict=True))
         rounds.append(draws)
         best = max(int(c.rank or 0) for c in draws.values())
         contenders = [seat for seat, c in draws.items() if int(c.rank or 0) == best]

@@ -15,6 +15,7 @@ import json
 import random
 from typing import Any
 
+from konkun.cards import choice
 from konkun.cli import UsageError, add_rule_argument, parse_rule_options
 from konkun.errors import InvalidNotationError, InvalidPositionError
 from konkun.konchinka.game import KonchinkaMatch
@@ -120,7 +121,7 @@ def _play(namespace: argparse.Namespace) -> int:
     match = KonchinkaMatch(rules, int(namespace.seats), seed)
     chooser = random.Random(str(seed))
     while not match.is_over():
-        match.play(chooser.choice(match.legal_actions()))
+        match.play(choice(match.legal_actions(), chooser))
     print(json.dumps({"record": match.record().to_json(), "totals": match.totals,
                       "winner": match.winner()}))
     return 0

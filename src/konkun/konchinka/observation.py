@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from konkun.cards import Card
+from konkun.cards import Card, shuffle
 from konkun.errors import InvalidPositionError
 from konkun.game import JSON
 from konkun.konchinka.moves import Move
@@ -126,7 +126,7 @@ class KonchinkaObservation:
         (next_seat, returned, stock_start, swept, history, table, poly, piles, known, last,
          turn, own) = self._deal_fields
         free = list(self._unseen)
-        rng.shuffle(free)
+        shuffle(free, rng)
         hands: list[list[int]] = []
         position = 0
         for s, size in enumerate(self.hand_sizes):
@@ -138,7 +138,7 @@ class KonchinkaObservation:
         stock = free[position:]
         if known:
             stock += known
-            rng.shuffle(stock)
+            shuffle(stock, rng)
         deal = KonchinkaDeal.__new__(KonchinkaDeal)
         deal._setup(self.rules, self.num_seats, self.dealer)
         deal._hands = hands

@@ -28,7 +28,7 @@ from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from konkun.cards import Card, Rank, rng_for_seed, standard_deck
+from konkun.cards import Card, Rank, between, rng_for_seed, shuffle, standard_deck
 from konkun.errors import (
     GameOverError,
     IllegalMoveError,
@@ -827,13 +827,14 @@ def perft(deal: KonchinkaDeal, depth: int) -> int:
 
 def new_deal(rules: KonchinkaRules, num_seats: int, dealer: int,
              rng: random.Random) -> KonchinkaDeal:
-    """Shuffle (``rng.shuffle``) and cut (``rng.randint(4, 48)`` cards lifted) with ``rng``,
-    deal in four rounds and fix the initial table (``RULES.md``, Deal and Initial table).
-    The same rules, seats, dealer and ``rng`` state give the same deal."""
+    """Shuffle (:func:`konkun.cards.shuffle`) and cut (``between(4, 48)`` cards lifted)
+    with ``rng``, deal in four rounds and fix the initial table (``RULES.md``, Deal and
+    Initial table). The same rules, seats, dealer and ``rng`` state give the same deal, in
+    every Python version (the draws are :mod:`konkun.cards`' stable ones)."""
     _check_seats(num_seats, dealer)
     deck = list(range(52))
-    rng.shuffle(deck)
-    point = rng.randint(HAND_SIZE, 52 - HAND_SIZE)
+    shuffle(deck, rng)
+    point = between(HAND_SIZE, 52 - HAND_SIZE, rng)
     return _deal_indices(rules, num_seats, dealer, deck[point:] + deck[:point], rng)
 
 
@@ -909,7 +910,7 @@ def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
         else:
             return returned
         size = len(stock)
-        stock.insert(rng.randint(size // 4, size - size // 4), table[position])
+        stock.insert(between(size // 4, size - size // 4, rng), table[position])
         returned = [(c, low - 1) for c, low in returned]
         returned.append((table[position], size // 4 - 1))
         table[position] = stock.pop(0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from konkun.cards import shuffle
 from konkun.errors import InvalidPositionError
 from konkun.kunken.actions import Action
 from konkun.kunken.melds import TableMeld, card_text, slot_card
@@ -123,7 +124,7 @@ class KunkenObservation:
         """A full deal consistent with this view: the unseen cards dealt at random into
         the other hands (each keeps its known taken cards) and the stock."""
         pool = self.unseen()
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         hands: list[list[int]] = []
         pos = 0
         for seat in range(self.num_seats):

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from konkun.cards import Card
+from konkun.cards import Card, below
 from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Observation
 from konkun.konchinka.moves import card_order
@@ -102,7 +102,7 @@ class KonchinkaAdapter:
 
     def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
         """A new deal: a random dealer, then the shuffle and cut, from ``rng``."""
-        return new_deal(self.rules, num_seats, rng.randrange(num_seats), rng)
+        return new_deal(self.rules, num_seats, below(num_seats, rng), rng)
 
     def slots(self, position: Deal[Any] | Observation[Any],
               legal: Sequence[Any]) -> dict[int, Any]:

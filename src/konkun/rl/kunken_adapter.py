@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from konkun.cards import below
 from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Observation
 from konkun.kunken.actions import DISCARD, DRAW, LAYOFF, MELD, SWAP, TAKE
@@ -122,7 +123,7 @@ class KunkenAdapter:
 
     def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
         """A new deal: a random dealer, then the shuffle, from ``rng``."""
-        deal: Deal[Any] = KunkenDeal.new(self.rules, num_seats, rng.randrange(num_seats), rng)
+        deal: Deal[Any] = KunkenDeal.new(self.rules, num_seats, below(num_seats, rng), rng)
         return deal
 
     # ------------------------------------------------------------------ actions
