@@ -30,6 +30,7 @@ from konkun.konchinka.observation import KonchinkaObservation
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import DealScore
 from konkun.konchinka.state import KonchinkaDeal, _check_seats, new_deal
+from konkun.records import RECORD_VERSION, record_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,18 +112,20 @@ class KonchinkaRecord:
     actions: tuple[str, ...]
 
     def to_json(self) -> JSON:
-        """``{"game": "konchinka", "rules": {...}, "num_seats": N, "seed": S,
-        "actions": [MOVE, ...]}``."""
-        return {"game": "konchinka", "rules": self.rules.to_json(),
+        """``{"game": "konchinka", "version": 1, "rules": {...}, "num_seats": N,
+        "seed": S, "actions": [MOVE, ...]}`` (:mod:`konkun.records`)."""
+        return {"game": "konchinka", "version": RECORD_VERSION, "rules": self.rules.to_json(),
                 "num_seats": self.num_seats, "seed": self.seed,
                 "actions": list(self.actions)}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> KonchinkaRecord:
-        """Read :meth:`to_json` data; raise :class:`~konkun.errors.InvalidNotationError`."""
+        """Read :meth:`to_json` data (without ``version``: version 1); raise
+        :class:`~konkun.errors.InvalidNotationError`, also for an unknown version."""
         try:
             if data.get("game", "konchinka") != "konchinka":
                 raise InvalidNotationError(f"not a Konchinka record: {data.get('game')!r}")
+            record_version(data)
             seed = data["seed"]
             actions = data["actions"]
             if isinstance(seed, bool) or not isinstance(seed, int | str):

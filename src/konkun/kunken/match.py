@@ -19,6 +19,7 @@ from konkun.kunken.actions import Action
 from konkun.kunken.observation import KunkenObservation
 from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
 from konkun.kunken.state import KunkenDeal
+from konkun.records import RECORD_VERSION, record_version
 
 
 @dataclass
@@ -32,8 +33,10 @@ class KunkenRecord:
     first_dealer: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON data (``first_dealer`` only when it was imposed)."""
-        data: dict[str, Any] = {"game": "kunken", "rules": self.rules.to_json(),
+        """The record as JSON data (``first_dealer`` only when it was imposed; ``version``
+        from :mod:`konkun.records`)."""
+        data: dict[str, Any] = {"game": "kunken", "version": RECORD_VERSION,
+                                "rules": self.rules.to_json(),
                                 "num_seats": self.num_seats, "seed": self.seed,
                                 "actions": list(self.actions)}
         if self.first_dealer is not None:
@@ -42,10 +45,12 @@ class KunkenRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> KunkenRecord:
-        """A record from :meth:`to_json` data."""
+        """A record from :meth:`to_json` data (without ``version``: version 1); raise
+        :class:`~konkun.errors.InvalidNotationError`, also for an unknown version."""
         try:
             if data.get("game", "kunken") != "kunken":
                 raise InvalidNotationError(f"not a kunken record: game {data.get('game')!r}")
+            record_version(data)
             seed = data["seed"]
             if isinstance(seed, bool) or not isinstance(seed, int | str):
                 raise InvalidNotationError(f"invalid record seed {seed!r}")
