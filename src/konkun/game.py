@@ -5,7 +5,8 @@ the layers above can be written once for both games. The protocols only describe
 not import either engine.
 
 - A :class:`Deal` is one deal: the position, its legal actions, validating :meth:`~Deal.play`
-  and unchecked :meth:`~Deal.push`, and the per-seat :meth:`~Deal.observe`.
+  (with :meth:`~Deal.why_illegal` for the reason) and unchecked :meth:`~Deal.push`, and the
+  per-seat :meth:`~Deal.observe`.
 - An :class:`Observation` is what one seat may know, and nothing more: it never holds another
   seat's hidden cards or the order of the stock. It can :meth:`~Observation.sample_deal` a
   full deal consistent with itself (a determinization, for information-set search).
@@ -85,9 +86,16 @@ class Deal(Protocol[A]):
         """Whether ``action`` is legal now."""
         ...
 
+    def why_illegal(self, action: A) -> str | None:
+        """Why ``action`` is illegal now, in words, or ``None`` when it is legal. The words
+        name only the input and what the seat to act may see (its own cards, public ones):
+        interfaces show them to that seat as they are."""
+        ...
+
     def play(self, action: A) -> None:
-        """Apply a legal action; raise :class:`konkun.errors.IllegalMoveError` saying why
-        it is illegal otherwise, leaving the deal unchanged."""
+        """Apply a legal action; raise :class:`konkun.errors.IllegalMoveError` otherwise,
+        leaving the deal unchanged. Its ``reason`` is :meth:`why_illegal`'s; its ``str()``
+        may add the position, which shows every hidden card."""
         ...
 
     def push(self, action: A) -> None:

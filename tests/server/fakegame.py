@@ -74,12 +74,18 @@ class FakeDeal:
     def is_legal(self, action: Card) -> bool:
         return self._to_move is not None and action in self.hands[self._to_move]
 
-    def play(self, action: Card) -> None:
+    def why_illegal(self, action: Card) -> str | None:
         if self._to_move is None:
-            raise GameOverError(f"illegal move {action}: the deal is over")
+            return "the deal is over"
         if action not in self.hands[self._to_move]:
-            raise IllegalMoveError(
-                f"illegal move {action}: seat {self._to_move} does not hold it")
+            return f"seat {self._to_move} does not hold it"
+        return None
+
+    def play(self, action: Card) -> None:
+        reason = self.why_illegal(action)
+        if reason is not None:
+            error = GameOverError if self._to_move is None else IllegalMoveError
+            raise error(action.text, reason)
         self.push(action)
 
     def push(self, action: Card) -> None:

@@ -79,13 +79,20 @@ class ToyDeal:
         """Whether ``action`` is a card in the hand of the seat to act."""
         return not self.is_over() and action in self.hands[self._to_move]
 
+    def why_illegal(self, action: int) -> str | None:
+        """Why ``action`` is illegal now (naming only the input), or ``None``."""
+        if self.is_over():
+            return "the deal is over"
+        if action not in self.hands[self._to_move]:
+            return f"not in the hand of seat {self._to_move}"
+        return None
+
     def play(self, action: int) -> None:
         """Play a card, checking it is legal."""
-        if self.is_over():
-            raise GameOverError(f"toy move {action!r}: the deal is over")
-        if not self.is_legal(action):
-            raise IllegalMoveError(f"toy move {action!r}: not in the hand of seat "
-                                   f"{self._to_move}")
+        reason = self.why_illegal(action)
+        if reason is not None:
+            error = GameOverError if self.is_over() else IllegalMoveError
+            raise error(str(action), reason)
         self.push(action)
 
     def push(self, action: int) -> None:

@@ -253,8 +253,7 @@ class KonchinkaMatch:
         """Validate and apply a move in the current deal; when the deal ends, score it
         and, unless the game is over, deal the next deal."""
         if self._winner is not None:
-            raise GameOverError(
-                f"illegal move {self._deal.format_action(action)!r}: the game is over")
+            raise GameOverError(self._deal.format_action(action), "the game is over")
         self._deal.play(action)
         self._actions.append(action.text())
         if self._deal.is_over():

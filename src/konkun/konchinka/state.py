@@ -449,11 +449,11 @@ class KonchinkaDeal:
         :class:`~konkun.errors.GameOverError`) saying why otherwise, leaving the deal
         unchanged."""
         if not isinstance(action, Move):
-            raise IllegalMoveError(f"illegal move {action!r} in {self.kpn()}: not a Move")
+            raise IllegalMoveError(repr(action), "not a Move", self.kpn())
         reason = self.why_illegal(action)
         if reason is not None:
             error = GameOverError if self._turn < 0 else IllegalMoveError
-            raise error(f"illegal move {action.text()!r} in {self.kpn()}: {reason}")
+            raise error(action.text(), reason, self.kpn())
         self.push(action)
 
     def play_text(self, text: str) -> Move:
@@ -728,11 +728,12 @@ class KonchinkaDeal:
         return action.text()
 
     def parse_action(self, text: str) -> Move:
-        """Read a move's text; raise :class:`~konkun.errors.InvalidNotationError`."""
+        """Read a move's text; raise :class:`~konkun.errors.InvalidNotationError` (its
+        ``reason`` quotes only ``text``; ``str()`` adds the position)."""
         try:
             return Move.parse(text)
         except InvalidNotationError as error:
-            raise InvalidNotationError(f"{error} in {self.kpn()}") from None
+            raise InvalidNotationError(error.reason, self.kpn()) from None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, KonchinkaDeal):

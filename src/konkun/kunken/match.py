@@ -123,7 +123,8 @@ class KunkenMatch:
         """Validate and apply an action (or its text); a finished deal is scored and the
         next deal dealt at once, the deal passing to the left."""
         if self._over:
-            raise GameOverError(f"illegal action {str(action)!r}: the match is over")
+            text = action if isinstance(action, str) else action.text()
+            raise GameOverError(text, "the match is over")
         deal = self._deal
         if isinstance(action, str):
             action = deal.parse_action(action)

@@ -560,8 +560,7 @@ class KunkenDeal:
         reason = self.why_illegal(action)
         if reason is not None:
             error = GameOverError if self.phase == OVER else IllegalMoveError
-            raise error(f"illegal action {action.text()!r}: {reason} (seat {self.to_move}, "
-                        f"phase {self.phase})")
+            raise error(action.text(), reason, f"phase {self.phase} of seat {self.to_move}")
         self.push(action)
 
     # ------------------------------------------------------------------ applying

@@ -139,8 +139,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         try:
             move = self._slots[int(action)]  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError):
-            raise IllegalMoveError(
-                f"illegal action {action!r} for {agent}: not in the action mask") from None
+            raise IllegalMoveError(repr(action), f"not in the action mask of {agent}") from None
         self._cumulative_rewards[agent] = 0
         self.deal.push(move)
         self._steps += 1

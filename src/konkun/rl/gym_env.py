@@ -93,8 +93,7 @@ class KonkunGymEnv(Env[ObsDict, np.int64]):
         move = self._slots.get(int(action))
         if move is None:
             if self.illegal_action == "raise":
-                raise IllegalMoveError(
-                    f"illegal action {int(action)!r}: not in the action mask")
+                raise IllegalMoveError(str(int(action)), "not in the action mask")
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), self.illegal_penalty, False, False, info

@@ -27,7 +27,7 @@ def _without_variant(variant: str | None, options: Mapping[str, str]) -> dict[st
 
 def konchinka_adapter() -> GameAdapter:
     """Konchinka: 2 to 4 seats, variants ``classic`` and ``novo``."""
-    from konkun.konchinka import KonchinkaMatch, KonchinkaRules, Move
+    from konkun.konchinka import KonchinkaMatch, KonchinkaRules
 
     def make_rules(variant: str | None, options: Mapping[str, str], _seats: int) -> Any:
         return KonchinkaRules.preset(variant or "classic").with_options(
@@ -41,9 +41,7 @@ def konchinka_adapter() -> GameAdapter:
         name="konchinka", min_seats=2, max_seats=4, variants=("classic", "novo"),
         make_rules=make_rules,
         new_match=lambda rules, seats, seed: KonchinkaMatch(rules, seats, seed),
-        defaults=defaults,
-        parse_action=lambda _deal, text: Move.parse(text),  # its messages quote no KPN
-        why_illegal=lambda deal, move: deal.why_illegal(move))
+        defaults=defaults)
 
 
 def kunken_adapter() -> GameAdapter:
@@ -60,7 +58,4 @@ def kunken_adapter() -> GameAdapter:
     return GameAdapter(
         name="kunken", min_seats=2, max_seats=5, make_rules=make_rules,
         new_match=lambda rules, seats, seed: KunkenMatch(rules, seats, seed),
-        defaults=defaults,
-        parse_action=lambda deal, text: deal.parse_action(text),  # quotes only the text
-        why_illegal=lambda deal, action: deal.why_illegal(action),
-        advice=observation_advice)
+        defaults=defaults, advice=observation_advice)

@@ -40,42 +40,25 @@ class GameAdapter:
     """The named variants (the first is the default); empty when the game has none."""
     defaults: Callable[[], dict[str, str]] = field(default=dict)
     """The default value text of every rule option (for the lobby's form)."""
-    parse_action: Callable[[Any, str], Any] | None = None
-    """Reads an action text for (deal, text), raising an error whose message shows nothing
-    but the text; ``None``: ``Deal.parse_action`` with a generic message sent instead."""
-    why_illegal: Callable[[Any, Any], str | None] | None = None
-    """The reason (deal, action) is illegal, in words that show no hidden card; ``None``:
-    a generic message. Engine exceptions are never sent to clients as they are: their
-    messages may quote the whole position (KPN), hands and stock included."""
     advice: Callable[[Any], dict[str, Any]] | None = None
     """The engine solver's advice for one seat's observation (shown with a hint), built
     from nothing but that observation; ``None``: the game has no solver."""
 
     def read_action(self, deal: Any, text: str) -> Any:
         """The action ``text`` names in ``deal``; raise
-        :class:`~konkun.errors.InvalidNotationError` with a message safe to show anyone."""
-        if self.parse_action is not None:
-            try:
-                return self.parse_action(deal, text)
-            except InvalidNotationError as error:
-                raise InvalidNotationError(one_line(str(error))[:300]) from None
-            except KonkunError:
-                pass
-        else:
-            try:
-                return deal.parse_action(text)
-            except KonkunError:
-                pass
-        raise InvalidNotationError(f"invalid action {text!r}: not a {self.name} action")
+        :class:`~konkun.errors.InvalidNotationError` with a message safe to show anyone:
+        the engine error's ``reason`` (its ``str()`` may add the position, hidden cards
+        and all)."""
+        try:
+            return deal.parse_action(text)
+        except KonkunError as error:
+            reason = one_line(error.reason)[:300]
+        raise InvalidNotationError(reason or f"invalid action {text!r}: not a {self.name} action")
 
     def explain_illegal(self, deal: Any, action: Any, text: str) -> str:
-        """Why ``action`` is illegal now, in words safe to show anyone."""
-        reason = None
-        if self.why_illegal is not None:
-            try:
-                reason = self.why_illegal(deal, action)
-            except Exception:  # a reason is a courtesy; never fail on it
-                reason = None
+        """Why ``action`` is illegal now (``Deal.why_illegal``), in words safe to show the
+        seat that sent it."""
+        reason = deal.why_illegal(action)
         if reason:
             return f"illegal move {text!r}: {one_line(reason)[:300]}"
         return f"illegal move {text!r}: not among the legal actions now"

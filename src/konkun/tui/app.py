@@ -220,8 +220,8 @@ class GameScreen(Screen[None]):
             return
         try:
             action = self.session.match.deal.parse_action(text)
-        except KonkunError as error:
-            self.app.notify(str(error), severity="error")
+        except KonkunError as error:  # the reason: str() may add the position, hidden cards
+            self.app.notify(error.reason, severity="error")
             return
         self.app_ref.play_human(action)
 
@@ -273,7 +273,7 @@ class PlayApp(App[None]):
         try:
             self.session.play(action)
         except KonkunError as error:
-            self.notify(str(error), severity="error")
+            self.notify(error.reason, severity="error")
             return
         self._game_screen.page = 0
         self._game_screen.refresh_view()
@@ -301,7 +301,7 @@ class PlayApp(App[None]):
         try:
             self.session.play_bot(seat, action)
         except KonkunError as error:
-            self.notify(str(error), severity="error")
+            self.notify(error.reason, severity="error")
             return
         self._game_screen.refresh_view()
         self.schedule_bots()
