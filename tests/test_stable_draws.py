@@ -43,7 +43,7 @@ class BitsOnly(random.Random):
     def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AssertionError("a replayed draw used a Random method other than getrandbits")
 
-    shuffle = randint = randrange = choice = sample = choices = _refuse  # type: ignore[assignment]
+    shuffle = randint = randrange = choice = sample = choices = _refuse
 
 
 @CPYTHON_311

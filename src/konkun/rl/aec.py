@@ -138,7 +138,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         assert self.deal is not None
         try:
             move = self._slots[int(action)]  # type: ignore[arg-type]
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             raise IllegalMoveError(repr(action), f"not in the action mask of {agent}") from None
         self._cumulative_rewards[agent] = 0
         self.deal.push(move)

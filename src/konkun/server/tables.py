@@ -466,7 +466,7 @@ class Lobby:
         try:
             action: Hashable = table.adapter.read_action(deal, text)
         except KonkunError as error:
-            raise ProtocolError("invalid_action", str(error), text) from None
+            raise ProtocolError("invalid_action", error.reason, text) from None
         if not deal.is_legal(action):
             raise ProtocolError("illegal_move",
                                 table.adapter.explain_illegal(deal, action, text), text)

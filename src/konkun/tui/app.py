@@ -3,6 +3,7 @@ the score sheet, a log, help, save and resume; fully usable from the keyboard.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -218,12 +219,7 @@ class GameScreen(Screen[None]):
     def _typed(self, text: str | None) -> None:
         if not text:
             return
-        try:
-            action = self.session.match.deal.parse_action(text)
-        except KonkunError as error:  # the reason: str() may add the position, hidden cards
-            self.app.notify(error.reason, severity="error")
-            return
-        self.app_ref.play_human(action)
+        self.app_ref.play_human_text(text)
 
     def action_save(self) -> None:
         """Save the game to the app's save path."""
@@ -270,9 +266,16 @@ class PlayApp(App[None]):
 
     def play_human(self, action: Any) -> None:
         """Play the human's move, then the bots'."""
+        self._play_human(lambda: self.session.play(action))
+
+    def play_human_text(self, text: str) -> None:
+        """Play the human's typed move, then the bots'."""
+        self._play_human(lambda: self.session.play_text(text))
+
+    def _play_human(self, play: Callable[[], object]) -> None:
         try:
-            self.session.play(action)
-        except KonkunError as error:
+            play()
+        except KonkunError as error:  # the reason: str() may add the position, hidden cards
             self.notify(error.reason, severity="error")
             return
         self._game_screen.page = 0

@@ -108,6 +108,14 @@ class PlaySession:
             raise IllegalMoveError(f"not your turn: cannot play {self.format(action)!r}")
         self._apply(self.human, action)
 
+    def play_text(self, text: str) -> Any:
+        """Parse and play the human's typed move (validated); return the action. Show the
+        human an error's ``reason``: its ``str()`` may add the position, hidden cards and
+        all."""
+        action = self.match.deal.parse_action(text)
+        self.play(action)
+        return action
+
     def bot_choice(self) -> tuple[int, Any] | None:
         """The seat of the bot to move and the action it chooses, without playing it
         (``None`` when no bot is to move); safe to call from a worker thread."""
