@@ -35,8 +35,9 @@ from konkun.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
+from konkun.game import check_dealer, check_seat_count
 from konkun.konchinka.moves import Move, card_order, sort_cards
-from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, KonchinkaRules
 from konkun.konchinka.scoring import DealScore, points_no_ties, score_masks
 
 if TYPE_CHECKING:
@@ -918,8 +919,5 @@ def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
 
 
 def _check_seats(num_seats: int, dealer: int) -> None:
-    if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not 2 <= num_seats <= 4:
-        raise InvalidPositionError(f"invalid number of seats {num_seats!r}: expected 2 to 4")
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < num_seats:
-        raise InvalidPositionError(
-            f"invalid dealer seat {dealer!r}: expected 0 to {num_seats - 1}")
+    check_seat_count("Konchinka", num_seats, MIN_SEATS, MAX_SEATS)
+    check_dealer(num_seats, dealer)

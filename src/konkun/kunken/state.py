@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from konkun.cards import double_deck, shuffled
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
+from konkun.game import check_dealer, check_seat_count
 from konkun.kunken import solver
 from konkun.kunken.actions import (
     _DISCARDS,
@@ -48,7 +49,7 @@ from konkun.kunken.melds import (
     slot_card,
     slot_value,
 )
-from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
+from konkun.kunken.rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.scoring import deal_points
 
 if TYPE_CHECKING:
@@ -143,10 +144,8 @@ class KunkenDeal:
         from the seat left of ``dealer``, one card face up to start the bank, the rest the
         stock; the seat left of the dealer plays first."""
         rules = rules or DEFAULT_RULES
-        if not 2 <= num_seats <= 5:
-            raise IllegalMoveError(f"Kunken is played by 2 to 5 players, not {num_seats}")
-        if not 0 <= dealer < num_seats:
-            raise IllegalMoveError(f"invalid dealer seat {dealer} for {num_seats} seats")
+        check_seat_count("Kunken", num_seats, MIN_SEATS, MAX_SEATS)
+        check_dealer(num_seats, dealer)
         pack = [c.index for c in shuffled(double_deck(rules.jokers), rng or random.Random())]
         hands = [[0] * 53 for _ in range(num_seats)]
         pos = 0

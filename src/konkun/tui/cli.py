@@ -8,8 +8,6 @@ from typing import Any
 from konkun.cli import add_rule_argument, parse_rule_options
 from konkun.errors import InvalidRuleError
 
-GAMES = ("konchinka", "kunken")
-
 
 def register(subparsers: Any) -> None:
     """Add the ``play`` sub-command."""
@@ -17,7 +15,9 @@ def register(subparsers: Any) -> None:
         "play", help="play a game against bots in the terminal",
         description="Play Konchinka or Kunken against bots in the terminal (keyboard only; "
                     "press ? in the game for help).")
-    parser.add_argument("game", nargs="?", choices=GAMES, help="the game to play")
+    from konkun.game import game_names
+
+    parser.add_argument("game", nargs="?", choices=game_names(), help="the game to play")
     parser.add_argument("--players", type=int, default=None,
                         help="number of players, you included (default 2)")
     parser.add_argument("--bots", default=None, metavar="SPEC,...",
