@@ -34,7 +34,7 @@ from konkun.cards import Card, format_cards, parse_cards
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError
 from konkun.konchinka.moves import sort_cards
 from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, VARIANTS, KonchinkaRules
-from konkun.konchinka.state import HAND_SIZE, KonchinkaDeal
+from konkun.konchinka.state import HAND_SIZE, KonchinkaDeal, install_view
 
 FIELDS = 8
 
@@ -156,3 +156,6 @@ def _check_play(text: str, hands: list[list[Card]], stock: list[Card], table: li
             f"{format_cards(sort_cards(table))} (the sweep to seat {last} happens inside "
             "the last move)")
     return True
+
+
+install_view("kpn", format_kpn)
