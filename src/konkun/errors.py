@@ -61,7 +61,12 @@ class InvalidPositionError(KonkunError):
 
 
 class InvalidRuleError(KonkunError):
-    """An unknown rule option or a value the option does not take."""
+    """An unknown rule option, a value the option does not take, or a seat count the game
+    is not played by; ``option`` names the rule option when there is one."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class IllegalMoveError(KonkunError):

@@ -12,9 +12,9 @@ from bot_checks import reachable
 
 from konkun.bots import Agent, Bot, Budget, play_out
 from konkun.bots.random_bot import RandomBot
-from konkun.bots.toy import ToyDeal, ToyObservation
 from konkun.errors import GameOverError, IllegalMoveError, InvalidRuleError, KonkunError
 from konkun.game import Deal, Observation
+from konkun.toy.engine import ToyDeal, ToyObservation
 
 
 class SpyBot:

@@ -11,7 +11,8 @@ from bot_checks import Watching
 from konkun.bots import Agent, Budget, parse_spec, play_out
 from konkun.bots.ismcts import IsmctsBot
 from konkun.bots.policy import SearchPolicy
-from konkun.bots.toy import CARDS, ToyDeal, ToyObservation, ToyPolicy
+from konkun.toy.bots import ToyPolicy
+from konkun.toy.engine import CARDS, ToyDeal, ToyObservation
 
 
 def play_game(specs: Sequence[str], seed: int, agent_seed: int = 0) -> tuple[list[int], list[int]]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from bot_checks import Watching
 
-from konkun.arena.engines import KunkenArena
+from konkun.arena.games import load_game
 from konkun.bots import Agent, Budget, parse_spec, play_out
 from konkun.bots.ismcts import IsmctsBot
 from konkun.bots.kunken_greedy import KunkenGreedy, KunkenPolicy, neighbours, quick_meldable
@@ -22,7 +22,7 @@ from konkun.kunken.state import counts_of
 
 
 def new_deal(seats: int, seed: int) -> Any:
-    return KunkenArena().new_deal(seats, {}, seed, 0)
+    return load_game("kunken").new_deal(seats, {}, seed, 0)
 
 
 def counts(text: str) -> list[int]:

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from konkun.cards import double_deck, draw_for_dealer, rng_for_seed, shuffled
-from konkun.errors import IllegalMoveError, InvalidNotationError
+from konkun.errors import IllegalMoveError, InvalidNotationError, InvalidRuleError
 from konkun.kunken import KunkenDeal, KunkenMatch, KunkenRules
 from konkun.kunken.state import DRAWN, OVER, START, TAKEN, cards_of
 
@@ -25,7 +25,8 @@ def test_players_two_to_five(seats: int) -> None:
 
 @pytest.mark.parametrize("seats", [1, 6])
 def test_players_not_one_or_six(seats: int) -> None:
-    with pytest.raises(IllegalMoveError):
+    # a seat count is a rule of the table: the same error as in every other game and layer
+    with pytest.raises(InvalidRuleError, match="2 to 5 players"):
         KunkenDeal.new(KunkenRules(), seats, 0, random.Random(1))
 
 

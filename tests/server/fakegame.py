@@ -21,7 +21,7 @@ from konkun.errors import (
     InvalidRuleError,
     KonkunError,
 )
-from konkun.server.games import GameAdapter
+from konkun.game import Game, RuleOption, Titles
 
 HAND = 3
 
@@ -253,9 +253,25 @@ class FakeMatch:
                 "winner": self.winner(), "deal": deal}
 
 
-FAKE = GameAdapter(
-    name="fake", min_seats=2, max_seats=4,
-    make_rules=lambda _variant, options, _seats: FakeRules.from_options(options),
-    new_match=lambda rules, seats, seed: FakeMatch(rules, seats, seed),
-    defaults=lambda: {"target": "2"})
-"""The adapter tests register as game ``fake``."""
+def _rules(_variant: str | None, values: dict[str, Any], _seats: int) -> FakeRules:
+    return FakeRules(int(values["target"]))
+
+
+def _replay(data: Mapping[str, Any]) -> FakeMatch:
+    match = FakeMatch(FakeRules(int(data["rules"]["target"])), int(data["seats"]), data["seed"])
+    for text in data["actions"]:
+        match.play(match.deal.parse_action(text))
+    return match
+
+
+def _no_duplicate_deals(_rules: Any, _seats: int, _seed: int, _dealer: int) -> Any:
+    raise InvalidRuleError("the fake game deals only whole matches")
+
+
+FAKE = Game(
+    name="fake", title=Titles("High card", "Старшая карта"), min_seats=2, max_seats=4,
+    options=(RuleOption.integer("target", 2, Titles("Game to", "Игра до"),
+                                minimum=1, maximum=20),),
+    make_rules=_rules, start_match=lambda rules, seats, seed: FakeMatch(rules, seats, seed),
+    deal_from_seed=_no_duplicate_deals, read_record=_replay)
+"""The descriptor tests register as game ``fake``."""

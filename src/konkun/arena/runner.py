@@ -54,6 +54,8 @@ class Job:
     index: int
     seed: int
     seatings: tuple[tuple[int, ...], ...]
+    source: str | None = None
+    """Where a worker imports the game from, when the registry does not find it there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +177,7 @@ def run_job(job: Job) -> JobResult:
     """Play one set (in whatever process this runs) and return its results."""
     start = time.perf_counter()
     tally = _Tally(len(job.specs))
-    game = load_game(job.game)
+    game = load_game(job.game, job.source)
     play = _play_deal if job.unit == "deal" else _play_match
     games = tuple(play(game, job, seating, number, tally)
                   for number, seating in enumerate(job.seatings))

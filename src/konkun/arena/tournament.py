@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from konkun.arena.games import load_game
+from konkun.arena.games import game_source, load_game
 from konkun.arena.runner import Job, JobResult, Unit, derive_seed, seatings
 from konkun.arena.stats import MeanInterval, bradley_terry_elo, mean_interval, wilson_interval
 from konkun.bots.specs import BotSpec, InvalidBotSpecError
@@ -82,9 +82,10 @@ class ArenaConfig:
 
     def jobs(self) -> list[Job]:
         """One job per set, as plain data."""
+        source = game_source(self.game)
         return [Job(self.game, self.num_seats, self.rules, self.specs, self.unit, index,
                     derive_seed("konkun-arena", self.game, self.seed, index),
-                    seatings(len(self.specs), self.num_seats, self.duplicate, index))
+                    seatings(len(self.specs), self.num_seats, self.duplicate, index), source)
                 for index in range(self.sets)]
 
 

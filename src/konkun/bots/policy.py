@@ -13,8 +13,8 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Generic, TypeVar
 
-from konkun.bots.specs import load_target
-from konkun.game import Deal, Observation
+from konkun.errors import InvalidRuleError
+from konkun.game import Deal, Observation, get_game
 
 A = TypeVar("A", bound=Hashable)
 
@@ -92,24 +92,21 @@ def scaled_priors(legal: Sequence[A], scores: Sequence[float]) -> dict[A, float]
             for action, score in zip(legal, scores, strict=True)}
 
 
-_POLICIES: dict[str, str] = {
-    "konchinka": "konkun.bots.konchinka_greedy:KonchinkaPolicy",
-    "kunken": "konkun.bots.kunken_greedy:KunkenPolicy",
-    "toy": "konkun.bots.toy:ToyPolicy",
-}
-
-
 def policy_for(game: str) -> SearchPolicy[Any]:
-    """A new search policy for ``game`` (the generic one for a game without its own)."""
-    target = _POLICIES.get(game)
-    if target is None:
+    """A new search policy for ``game``: its descriptor's ``policy`` add-on (a
+    :class:`SearchPolicy` class), or the generic one for a game without its own."""
+    try:
+        descriptor = get_game(game)
+    except InvalidRuleError:
         return SearchPolicy()
     try:
-        policy_class = load_target(target)
+        policy_class = descriptor.addon("policy")
     except ModuleNotFoundError as error:
-        module = target.partition(":")[0]
-        if error.name is not None and module.startswith(error.name):
+        target = str(descriptor.addons.get("policy", ""))
+        if error.name is not None and target.partition(":")[0].startswith(error.name):
             return SearchPolicy()  # that game's knowledge is not installed
         raise
+    if policy_class is None:
+        return SearchPolicy()
     policy: SearchPolicy[Any] = policy_class()
     return policy

@@ -33,8 +33,8 @@ from __future__ import annotations
 from konkun.cards import Card, format_cards, parse_cards
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError
 from konkun.konchinka.moves import sort_cards
-from konkun.konchinka.rules import VARIANTS, KonchinkaRules
-from konkun.konchinka.state import HAND_SIZE, KonchinkaDeal
+from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, VARIANTS, KonchinkaRules
+from konkun.konchinka.state import HAND_SIZE, KonchinkaDeal, install_view
 
 FIELDS = 8
 
@@ -84,9 +84,9 @@ def parse_kpn(text: str, rules: KonchinkaRules | None = None) -> KonchinkaDeal:
     piles = [_cards(text, f"capture pile of seat {i}", p)
              for i, p in enumerate(piles_text.split("/"))]
     seats = len(hands)
-    if not 2 <= seats <= 4:
+    if not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidPositionError(
-            f"invalid KPN {text!r}: {seats} hands, expected 2 to 4 seats")
+            f"invalid KPN {text!r}: {seats} hands, expected {MIN_SEATS} to {MAX_SEATS} seats")
     if len(piles) != seats:
         raise InvalidPositionError(
             f"invalid KPN {text!r}: {seats} hands but {len(piles)} capture piles")
@@ -156,3 +156,6 @@ def _check_play(text: str, hands: list[list[Card]], stock: list[Card], table: li
             f"{format_cards(sort_cards(table))} (the sweep to seat {last} happens inside "
             "the last move)")
     return True
+
+
+install_view("kpn", format_kpn)

@@ -24,7 +24,14 @@ from konkun.game import JSON
 from konkun.konchinka.moves import Move
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import score_piles
-from konkun.konchinka.state import _ORDER, CARDS, KonchinkaDeal, _mask_cards, _move
+from konkun.konchinka.state import (
+    _ORDER,
+    CARDS,
+    KonchinkaDeal,
+    _mask_cards,
+    _move,
+    install_view,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,3 +201,5 @@ def spectator_view(deal: KonchinkaDeal) -> KonchinkaObservation:
     """What a spectator knows: everything public, no hand."""
     return KonchinkaObservation.of(deal, None)
 
+
+install_view("observation", KonchinkaObservation.of)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from konkun.errors import InvalidRuleError
+from konkun.game import Choice, RuleOption, Titles, check_values, parse_options
 
 Variant = Literal["classic", "novo"]
 TiePoints = Literal["none", "all", "split"]
@@ -28,8 +29,46 @@ VARIANTS: tuple[Variant, ...] = ("classic", "novo")
 TIE_POINTS: tuple[TiePoints, ...] = ("none", "all", "split")
 SETTLEMENTS: tuple[Settlement, ...] = ("difference", "pool")
 
-_TRUE = frozenset({"true", "1", "yes", "on"})
-_FALSE = frozenset({"false", "0", "no", "off"})
+MIN_SEATS = 2
+MAX_SEATS = 4
+"""Konchinka is played by 2 to 4 players (RULES.md)."""
+
+VARIANT_CHOICES = (
+    Choice("classic", Titles("classic", "классическая")),
+    Choice("novo", Titles("Novorossiysk", "новороссийская")),
+)
+"""The variants with their titles, the default first."""
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption.boolean(
+        "table_excludes_jacks", True,
+        Titles("No jack or pair on the first table", "Без валета и пар на первом столе"),
+        "the initial table may hold no Jack; pairs of one rank are always sent back"),
+    RuleOption.boolean(
+        "capture_compulsory", False, Titles("Capture is compulsory", "Брать обязательно"),
+        "a card that can capture may not be trailed"),
+    RuleOption.choice(
+        "tie_points", "none",
+        (Choice("none", Titles("none", "никому")),
+         Choice("all", Titles("all tied players score", "всем равным")),
+         Choice("split", Titles("split", "делятся"))),
+        Titles("Points on a tie", "Очки при равенстве"),
+        "who scores a tie for most cards or most clubs"),
+    RuleOption.integer(
+        "target", 15, Titles("Game to (points)", "Игра до (очков)"),
+        "the game ends after a deal in which a total reaches it", minimum=1),
+    RuleOption.choice(
+        "settlement", "difference",
+        (Choice("difference", Titles("loser pays the difference",
+                                     "проигравший платит разницу")),
+         Choice("pool", Titles("winner takes the pool", "победитель забирает кон"))),
+        Titles("Settlement", "Расчёт"), "how the losers pay at the end of the game"),
+    RuleOption.integer(
+        "stake", 5, Titles("Stake (pool)", "Ставка (кон)"),
+        "the chips each player puts into the pool (settlement pool only)", minimum=1),
+)
+"""The rule options other than ``variant``: the schema every layer reads (types,
+defaults, ranges, choices, titles); :meth:`KonchinkaRules.with_options` parses by it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,19 +100,7 @@ class KonchinkaRules:
 
     def __post_init__(self) -> None:
         _check_choice("variant", self.variant, VARIANTS)
-        _check_choice("tie_points", self.tie_points, TIE_POINTS)
-        _check_choice("settlement", self.settlement, SETTLEMENTS)
-        for name in ("table_excludes_jacks", "capture_compulsory"):
-            if not isinstance(getattr(self, name), bool):
-                raise InvalidRuleError(
-                    f"invalid value {getattr(self, name)!r} for rule option {name!r}: "
-                    "expected true or false")
-        for name in ("target", "stake"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidRuleError(
-                    f"invalid value {value!r} for rule option {name!r}: "
-                    "expected a positive whole number")
+        check_values(OPTIONS, self, "Konchinka")
 
     @staticmethod
     def preset(name: str) -> KonchinkaRules:
@@ -98,14 +125,13 @@ class KonchinkaRules:
         """These rules with some options changed, each given as text (``"true"``,
         ``"15"``, ``"pool"``); an unknown name or a bad value raises
         :class:`~konkun.errors.InvalidRuleError`."""
+        texts = dict(options)
         changes: dict[str, Any] = {}
-        names = self.option_names()
-        for name, text in options.items():
-            if name not in names:
-                raise InvalidRuleError(
-                    f"unknown Konchinka rule option {name!r}: expected one of "
-                    f"{', '.join(names)}")
-            changes[name] = _parse_value(name, text, getattr(self, name))
+        if "variant" in texts:
+            variant = texts.pop("variant")
+            changes["variant"] = variant.strip().lower() if isinstance(variant, str) \
+                else variant
+        changes.update(parse_options(OPTIONS, texts, "Konchinka"))
         return dataclasses.replace(self, **changes)
 
     @property
@@ -142,27 +168,6 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
         raise InvalidRuleError(
             f"invalid value {value!r} for rule option {name!r}: expected one of "
             f"{', '.join(choices)}")
-
-
-def _parse_value(name: str, text: str, current: object) -> object:
-    if not isinstance(text, str):
-        return text
-    cleaned = text.strip().lower()
-    if isinstance(current, bool):
-        if cleaned in _TRUE:
-            return True
-        if cleaned in _FALSE:
-            return False
-        raise InvalidRuleError(
-            f"invalid value {text!r} for rule option {name!r}: expected true or false")
-    if isinstance(current, int):
-        try:
-            return int(cleaned)
-        except ValueError:
-            raise InvalidRuleError(
-                f"invalid value {text!r} for rule option {name!r}: "
-                "expected a positive whole number") from None
-    return cleaned
 
 
 CLASSIC = KonchinkaRules.preset("classic")

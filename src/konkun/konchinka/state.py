@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from konkun.cards import Card, Rank, between, rng_for_seed, shuffle, standard_deck
 from konkun.errors import (
@@ -35,12 +35,23 @@ from konkun.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
+from konkun.game import Observation, check_dealer, check_seat_count
 from konkun.konchinka.moves import Move, card_order, sort_cards
-from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, KonchinkaRules
 from konkun.konchinka.scoring import DealScore, points_no_ties, score_masks
 
-if TYPE_CHECKING:
-    from konkun.konchinka.observation import KonchinkaObservation
+_VIEWS: dict[str, Callable[..., Any]] = {}
+# The deal's views are written in the modules above this one, which read the deal:
+# observation (``observe``) and notation (``kpn``). Each hands its maker to
+# install_view on import, and konkun.konchinka imports both, so a deal always has them
+# while no import points back down here.
+
+
+def install_view(name: str, maker: Callable[..., Any]) -> None:
+    """Give the deal a view written above it: ``"observation"`` (deal, seat) -> the
+    seat's observation, or ``"kpn"`` (deal) -> its KPN text."""
+    _VIEWS[name] = maker
+
 
 CARDS: tuple[Card, ...] = tuple(standard_deck())
 """The 52 cards by index."""
@@ -330,9 +341,8 @@ class KonchinkaDeal:
 
     def kpn(self) -> str:
         """The position in KPN (``CONTRACT.md``)."""
-        from konkun.konchinka.notation import format_kpn
-
-        return format_kpn(self)
+        text: str = _VIEWS["kpn"](self)
+        return text
 
     def __str__(self) -> str:
         return self.kpn()
@@ -709,11 +719,11 @@ class KonchinkaDeal:
     def __copy__(self) -> KonchinkaDeal:
         return self.copy()
 
-    def observe(self, seat: int) -> KonchinkaObservation:
-        """What ``seat`` knows now (its hand, never another hand or the stock order)."""
-        from konkun.konchinka.observation import KonchinkaObservation
-
-        return KonchinkaObservation.of(self, seat)
+    def observe(self, seat: int) -> Observation[Move]:
+        """What ``seat`` knows now (its hand, never another hand or the stock order): a
+        :class:`~konkun.konchinka.observation.KonchinkaObservation`."""
+        view: Observation[Move] = _VIEWS["observation"](self, seat)
+        return view
 
     def score(self) -> DealScore:
         """The deal's score from the capture piles (meaningful once it is over)."""
@@ -920,8 +930,5 @@ def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
 
 
 def _check_seats(num_seats: int, dealer: int) -> None:
-    if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not 2 <= num_seats <= 4:
-        raise InvalidPositionError(f"invalid number of seats {num_seats!r}: expected 2 to 4")
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < num_seats:
-        raise InvalidPositionError(
-            f"invalid dealer seat {dealer!r}: expected 0 to {num_seats - 1}")
+    check_seat_count("Konchinka", num_seats, MIN_SEATS, MAX_SEATS)
+    check_dealer(num_seats, dealer)

@@ -9,6 +9,7 @@
 from konkun.kunken.actions import Action, parse_action
 from konkun.kunken.match import KunkenMatch, KunkenRecord, replay
 from konkun.kunken.melds import MeldCheck, TableMeld, check_meld
+from konkun.kunken.notation import deal_from_json
 from konkun.kunken.observation import KunkenObservation
 from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
 from konkun.kunken.state import KunkenDeal
@@ -24,6 +25,7 @@ __all__ = [
     "MeldCheck",
     "TableMeld",
     "check_meld",
+    "deal_from_json",
     "parse_action",
     "replay",
 ]

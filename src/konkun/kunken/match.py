@@ -15,9 +15,10 @@ from typing import Any
 
 from konkun.cards import draw_for_dealer, rng_for_seed
 from konkun.errors import GameOverError, InvalidNotationError
+from konkun.game import check_seat_count
 from konkun.kunken.actions import Action
 from konkun.kunken.observation import KunkenObservation
-from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
+from konkun.kunken.rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.state import KunkenDeal
 from konkun.records import RECORD_VERSION, record_version
 
@@ -69,6 +70,7 @@ class KunkenMatch:
 
     def __init__(self, rules: KunkenRules | None = None, num_seats: int = 2,
                  seed: int | str = 0, first_dealer: int | None = None) -> None:
+        check_seat_count("Kunken", num_seats, MIN_SEATS, MAX_SEATS)
         self.rules = rules or DEFAULT_RULES
         self.num_seats = num_seats
         self.seed = seed

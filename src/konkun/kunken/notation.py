@@ -13,7 +13,7 @@ from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositio
 from konkun.kunken.actions import parse_action
 from konkun.kunken.melds import TableMeld, slot_card
 from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import PHASES, KunkenDeal, counts_of
+from konkun.kunken.state import PHASES, KunkenDeal, counts_of, install_view
 
 
 def _cards(value: Any, what: str) -> list[int]:
@@ -94,5 +94,7 @@ def _check_cards(deal: KunkenDeal) -> None:
     if (deal.to_move is not None and not 0 <= deal.to_move < n) or not 0 <= deal.dealer < n:
         raise InvalidPositionError("invalid kunken state: a seat out of range")
 
+
+install_view("from_json", deal_from_json)
 
 __all__ = ["deal_from_json"]

@@ -17,7 +17,15 @@ from konkun.errors import InvalidPositionError
 from konkun.kunken.actions import Action
 from konkun.kunken.melds import TableMeld, card_text, slot_card
 from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import DRAWN, OVER, TAKEN, KunkenDeal, cards_of, copy_public_state
+from konkun.kunken.state import (
+    DRAWN,
+    OVER,
+    TAKEN,
+    KunkenDeal,
+    cards_of,
+    copy_public_state,
+    install_view,
+)
 
 
 class KunkenObservation:
@@ -200,6 +208,8 @@ class KunkenObservation:
             data["legal"] = []
         return data
 
+
+install_view("observation", KunkenObservation.from_deal)
 
 __all__ = ["KunkenObservation"]
 

@@ -12,9 +12,49 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from konkun.errors import InvalidRuleError
+from konkun.game import Choice, RuleOption, Titles, check_values, parse_options
 
 EMPTY_STOCK_CHOICES = ("turn_bank", "end")
 TIE_CHOICES = ("play_on", "shared")
+
+MIN_SEATS = 2
+MAX_SEATS = 5
+"""Kunken is played by 2 to 5 players (RULES.md)."""
+
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption.integer("jokers", 4, Titles("Jokers", "Джокеров"),
+                       "jokers in the pack", minimum=0, maximum=4),
+    RuleOption.integer("opening_minimum", 50, Titles("Opening minimum",
+                                                     "Минимум первой выкладки"),
+                       "points the melds of an opening turn must reach", minimum=0),
+    RuleOption.choice("empty_stock", "turn_bank",
+                      (Choice("turn_bank", Titles("turn the bank over",
+                                                  "банк переворачивается")),
+                       Choice("end", Titles("the deal ends", "кон окончен"))),
+                      Titles("Empty stock", "Кончилась колода"),
+                      "what happens when the stock runs out"),
+    RuleOption.integer("max_stock_renewals", 2, Titles("Stock renewals",
+                                                       "Переворотов банка"),
+                       "how many times the stock may be renewed from the bank", minimum=0),
+    RuleOption.integer("deals", 0, Titles("Deals in the match", "Конов в матче"),
+                       "deals in a match; 0: one deal per player", minimum=0),
+    RuleOption.integer("target", 0, Titles("Game to (points)", "Игра до (очков)"),
+                       "end the match after the deal in which a total reaches it; 0: none",
+                       minimum=0),
+    RuleOption.integer("hand_size", 13, Titles("Cards in a hand", "Карт на руке"),
+                       "cards dealt to each player", minimum=1, maximum=20),
+    RuleOption.choice("tie", "play_on",
+                      (Choice("play_on", Titles("play on", "играть дальше")),
+                       Choice("shared", Titles("no winner", "без победителя"))),
+                      Titles("Tied match", "Ничья в матче"),
+                      "a match whose highest total is shared at its end"),
+    RuleOption.boolean("joker_for_held", False,
+                       Titles("A joker may stand for a card you hold",
+                              "Джокер может заменять карту с руки"),
+                       "whether a joker being laid may stand for a card held in hand"),
+)
+"""The rule options: the schema every layer reads (types, defaults, ranges, choices,
+titles); :meth:`KunkenRules.from_options` parses by it."""
 
 
 @dataclass(frozen=True)
@@ -46,44 +86,12 @@ class KunkenRules:
     joker_for_held: bool = False
 
     def __post_init__(self) -> None:
-        if not 0 <= self.jokers <= 4:
-            raise InvalidRuleError(f"invalid rule option jokers={self.jokers!r}: expected 0..4")
-        for name in ("opening_minimum", "max_stock_renewals", "deals", "target"):
-            value = getattr(self, name)
-            if value < 0:
-                raise InvalidRuleError(f"invalid rule option {name}={value!r}: expected >= 0")
-        if not 1 <= self.hand_size <= 20:
-            raise InvalidRuleError(
-                f"invalid rule option hand_size={self.hand_size!r}: expected 1..20")
-        if self.empty_stock not in EMPTY_STOCK_CHOICES:
-            raise InvalidRuleError(f"invalid rule option empty_stock={self.empty_stock!r}: "
-                                   f"expected one of {', '.join(EMPTY_STOCK_CHOICES)}")
-        if self.tie not in TIE_CHOICES:
-            raise InvalidRuleError(f"invalid rule option tie={self.tie!r}: "
-                                   f"expected one of {', '.join(TIE_CHOICES)}")
+        check_values(OPTIONS, self, "Kunken")
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> KunkenRules:
         """Rules from ``NAME=VALUE`` texts (``--rule``); unknown names are errors."""
-        known = {f.name: f for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for name, text in options.items():
-            if name not in known:
-                raise InvalidRuleError(f"unknown rule option {name!r} for kunken: expected one "
-                                       f"of {', '.join(known)}")
-            if known[name].type in ("bool", bool):
-                if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                    raise InvalidRuleError(
-                        f"invalid rule option {name}={text!r}: expected true or false")
-                values[name] = text.lower() in ("true", "1", "yes")
-            elif known[name].type in ("int", int):
-                try:
-                    values[name] = int(text)
-                except ValueError:
-                    raise InvalidRuleError(
-                        f"invalid rule option {name}={text!r}: expected an integer") from None
-            else:
-                values[name] = text
+        values: dict[str, Any] = parse_options(OPTIONS, options, "Kunken")
         return cls(**values)
 
     def with_options(self, options: Mapping[str, str]) -> KunkenRules:

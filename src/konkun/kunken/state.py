@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from konkun.cards import double_deck, shuffled
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
+from konkun.game import Observation, check_dealer, check_seat_count
 from konkun.kunken import solver
 from konkun.kunken.actions import (
     _DISCARDS,
@@ -48,11 +49,21 @@ from konkun.kunken.melds import (
     slot_card,
     slot_value,
 )
-from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
+from konkun.kunken.rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.scoring import deal_points
 
-if TYPE_CHECKING:
-    from konkun.kunken.observation import KunkenObservation
+_VIEWS: dict[str, Callable[..., Any]] = {}
+# The deal's views are written in the modules above this one, which read the deal:
+# observation (``observe``) and notation (``from_json``). Each hands its maker to
+# install_view on import, and konkun.kunken imports both, so a deal always has them while
+# no import points back down here.
+
+
+def install_view(name: str, maker: Callable[..., Any]) -> None:
+    """Give the deal a view written above it: ``"observation"`` (deal, seat) -> the seat's
+    observation, or ``"from_json"`` (data) -> the deal :meth:`KunkenDeal.to_json` wrote."""
+    _VIEWS[name] = maker
+
 
 _T = TypeVar("_T")
 _Judge = Callable[[_T], bool]
@@ -80,10 +91,10 @@ def cards_of(counts: list[int]) -> list[int]:
     return [k for k in range(53) for _ in range(counts[k])]
 
 
-def copy_public_state(source: KunkenDeal | KunkenObservation,
-                      target: KunkenDeal | KunkenObservation) -> None:
-    """Copy what every seat sees of a deal: the melds, the cards known taken from the bank,
-    the layouts, the stock renewals and the state of the turn."""
+def copy_public_state(source: Any, target: Any) -> None:
+    """Copy what every seat sees of a deal (a deal or an observation, to either): the
+    melds, the cards known taken from the bank, the layouts, the stock renewals and the
+    state of the turn."""
     target.melds = [m.copy() for m in source.melds]
     target.taken = [t.copy() for t in source.taken]
     target.layout = source.layout.copy()
@@ -143,10 +154,8 @@ class KunkenDeal:
         from the seat left of ``dealer``, one card face up to start the bank, the rest the
         stock; the seat left of the dealer plays first."""
         rules = rules or DEFAULT_RULES
-        if not 2 <= num_seats <= 5:
-            raise IllegalMoveError(f"Kunken is played by 2 to 5 players, not {num_seats}")
-        if not 0 <= dealer < num_seats:
-            raise IllegalMoveError(f"invalid dealer seat {dealer} for {num_seats} seats")
+        check_seat_count("Kunken", num_seats, MIN_SEATS, MAX_SEATS)
+        check_dealer(num_seats, dealer)
         pack = [c.index for c in shuffled(double_deck(rules.jokers), rng or random.Random())]
         hands = [[0] * 53 for _ in range(num_seats)]
         pos = 0
@@ -694,11 +703,10 @@ class KunkenDeal:
             return Action(LAYOFF, action.number, (OPEN_JOKER + card % 13,))
         return action
 
-    def observe(self, seat: int) -> KunkenObservation:
+    def observe(self, seat: int) -> Observation[Action]:
         """What ``seat`` knows now (:class:`~konkun.kunken.observation.KunkenObservation`)."""
-        from konkun.kunken.observation import KunkenObservation
-
-        return KunkenObservation.from_deal(self, seat)
+        view: Observation[Action] = _VIEWS["observation"](self, seat)
+        return view
 
     # ------------------------------------------------------------------ JSON
 
@@ -733,9 +741,8 @@ class KunkenDeal:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> KunkenDeal:
         """A deal from :meth:`to_json` data."""
-        from konkun.kunken.notation import deal_from_json
-
-        return deal_from_json(data)
+        deal: KunkenDeal = _VIEWS["from_json"](data)
+        return deal
 
     def __repr__(self) -> str:
         return (f"<KunkenDeal seats={self.num_seats} to_move={self.to_move} "

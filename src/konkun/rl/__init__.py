@@ -12,10 +12,12 @@ from konkun.rl.envs import (
     konchinka_gym_env,
     kunken_env,
     kunken_gym_env,
+    make_env,
+    make_gym_env,
     register_gymnasium,
 )
 
 register_gymnasium()
 
 __all__ = ["adapter_for", "konchinka_env", "konchinka_gym_env", "kunken_env", "kunken_gym_env",
-           "register_gymnasium"]
+           "make_env", "make_gym_env", "register_gymnasium"]

@@ -18,8 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from konkun.errors import InvalidRuleError
-from konkun.game import Deal, Observation
+from konkun.game import Deal, Observation, get_game
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -28,9 +27,8 @@ class GameAdapter(Protocol):
     """The game-specific part of the environments."""
 
     name: str
-    """The game's name (``konchinka``, ``kunken``), also the bots' game name."""
-    min_seats: int
-    max_seats: int
+    """The game's name in the registry (:mod:`konkun.game`, where its seat range is),
+    also the bots' game name."""
     action_size: int
     """``n`` of the fixed ``Discrete(n)`` action space."""
 
@@ -58,11 +56,9 @@ class GameAdapter(Protocol):
 
 
 def check_seats(adapter: GameAdapter, num_seats: int) -> None:
-    """Raise :class:`konkun.errors.InvalidRuleError` unless the game seats ``num_seats``."""
-    if not adapter.min_seats <= num_seats <= adapter.max_seats:
-        raise InvalidRuleError(
-            f"invalid number of players {num_seats!r} for {adapter.name}: "
-            f"expected {adapter.min_seats} to {adapter.max_seats}")
+    """Raise :class:`konkun.errors.InvalidRuleError` unless the game seats ``num_seats``
+    (the seat range of its descriptor)."""
+    get_game(adapter.name).check_seats(num_seats)
 
 
 def assign_slots(actions: Iterable[Any], block: Callable[[Any], int],

@@ -1,4 +1,8 @@
-"""The environment constructors, one pair per game, and their Gymnasium registration.
+"""The environment constructors and their Gymnasium registration.
+
+:func:`make_env` and :func:`make_gym_env` build the environments of any registered game
+(:mod:`konkun.game`) from its descriptor's ``rl`` add-on (the adapter class: action slots
+and tensors); :func:`konchinka_env` and the other named constructors are thin wrappers.
 
 >>> env = konchinka_env(num_players=3, rules={"variant": "novo"})
 >>> env.reset(seed=7)
@@ -9,9 +13,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from konkun.errors import InvalidRuleError
+from konkun.game import game_names, get_game
 from konkun.rl.aec import KonkunAECEnv
 from konkun.rl.gym_env import KonkunGymEnv
 from konkun.rl.policies import Policy
@@ -21,11 +27,46 @@ Rules = Any
 Opponents = str | Policy | Sequence[str | Policy]
 
 
+def adapter_for(game: str, rules: Rules | Mapping[str, str] = None, **options: Any) -> Any:
+    """The adapter of ``game`` (its descriptor's ``rl`` add-on, built with ``rules`` and the
+    adapter's own ``options``): action slots and tensors, usable outside the environments
+    (e.g. to make a bot of an RL policy)."""
+    factory = get_game(game).addon("rl")
+    if factory is None:
+        with_one = [name for name in game_names() if get_game(name).addons.get("rl")]
+        raise InvalidRuleError(f"game {game!r} has no RL adapter; games with one: "
+                               f"{', '.join(with_one)}")
+    return factory(rules, **options)
+
+
+def make_env(game: str, num_players: int = 2, rules: Rules | Mapping[str, str] = None,
+             adapter_options: Mapping[str, Any] | None = None,
+             **kwargs: Any) -> KonkunAECEnv:
+    """The PettingZoo AEC environment of one deal of ``game``; ``adapter_options`` go to
+    its adapter, other keyword arguments to :class:`~konkun.rl.aec.KonkunAECEnv`
+    (``render_mode``, ``max_steps``, ``json_infos``)."""
+    return KonkunAECEnv(adapter_for(game, rules, **dict(adapter_options or {})), num_players,
+                        **kwargs)
+
+
+def make_gym_env(game: str, num_players: int = 2, rules: Rules | Mapping[str, str] = None,
+                 seat: int = 0, opponents: Opponents = "random",
+                 adapter_options: Mapping[str, Any] | None = None,
+                 **kwargs: Any) -> KonkunGymEnv:
+    """The Gymnasium environment of one deal of ``game``: the agent at ``seat``, bots (or
+    any policies) at the others; other keyword arguments go to
+    :class:`~konkun.rl.gym_env.KonkunGymEnv` (``reward``, ``illegal_action``, ...)."""
+    return KonkunGymEnv(adapter_for(game, rules, **dict(adapter_options or {})), num_players,
+                        seat, opponents, **kwargs)
+
+
 def konchinka_adapter(rules: Rules = None, capture_slots: int | None = None) -> Any:
     """The Konchinka adapter (:class:`konkun.rl.konchinka_adapter.KonchinkaAdapter`)."""
-    from konkun.rl.konchinka_adapter import CAPTURE_SLOTS, KonchinkaAdapter
+    return adapter_for("konchinka", rules, **_slots(capture_slots))
 
-    return KonchinkaAdapter(rules, capture_slots or CAPTURE_SLOTS)
+
+def _slots(capture_slots: int | None) -> dict[str, Any]:
+    return {} if capture_slots is None else {"capture_slots": capture_slots}
 
 
 def konchinka_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None,
@@ -33,7 +74,7 @@ def konchinka_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None,
     """The PettingZoo AEC environment of one Konchinka deal, 2 to 4 agents; other keyword
     arguments go to :class:`~konkun.rl.aec.KonkunAECEnv` (``render_mode``, ``max_steps``,
     ``json_infos``)."""
-    return KonkunAECEnv(konchinka_adapter(rules, capture_slots), num_players, **kwargs)
+    return make_env("konchinka", num_players, rules, _slots(capture_slots), **kwargs)
 
 
 def konchinka_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None,
@@ -42,22 +83,20 @@ def konchinka_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = N
     """The Gymnasium environment of one Konchinka deal: the agent at ``seat``, bots (or
     any policies) at the others; other keyword arguments go to
     :class:`~konkun.rl.gym_env.KonkunGymEnv` (``reward``, ``illegal_action``, ...)."""
-    return KonkunGymEnv(konchinka_adapter(rules, capture_slots), num_players, seat,
-                        opponents, **kwargs)
+    return make_gym_env("konchinka", num_players, rules, seat, opponents,
+                        _slots(capture_slots), **kwargs)
 
 
 def kunken_adapter(rules: Rules = None) -> Any:
     """The Kunken adapter (:class:`konkun.rl.kunken_adapter.KunkenAdapter`)."""
-    from konkun.rl.kunken_adapter import KunkenAdapter
-
-    return KunkenAdapter(rules)
+    return adapter_for("kunken", rules)
 
 
 def kunken_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None,
                **kwargs: Any) -> KonkunAECEnv:
     """The PettingZoo AEC environment of one Kunken deal, 2 to 5 agents; other keyword
     arguments go to :class:`~konkun.rl.aec.KonkunAECEnv`."""
-    return KonkunAECEnv(kunken_adapter(rules), num_players, **kwargs)
+    return make_env("kunken", num_players, rules, **kwargs)
 
 
 def kunken_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None,
@@ -65,25 +104,20 @@ def kunken_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None
                    **kwargs: Any) -> KonkunGymEnv:
     """The Gymnasium environment of one Kunken deal: the agent at ``seat``, bots at the
     others; other keyword arguments go to :class:`~konkun.rl.gym_env.KonkunGymEnv`."""
-    return KonkunGymEnv(kunken_adapter(rules), num_players, seat, opponents, **kwargs)
-
-
-def adapter_for(game: str, rules: Rules | Mapping[str, str] = None) -> Any:
-    """The adapter of ``game`` (``konchinka`` or ``kunken``): action slots and tensors,
-    usable outside the environments (e.g. to make a bot of an RL policy)."""
-    if game == "konchinka":
-        return konchinka_adapter(rules)
-    if game == "kunken":
-        return kunken_adapter(rules)
-    raise InvalidRuleError(f"unknown game {game!r}: expected konchinka or kunken")
+    return make_gym_env("kunken", num_players, rules, seat, opponents, **kwargs)
 
 
 def register_gymnasium() -> None:
-    """Register ``konkun/Konchinka-v0`` and ``konkun/Kunken-v0`` with Gymnasium (done on
-    import of :mod:`konkun.rl`), so ``gymnasium.make("konkun/Konchinka-v0")`` works."""
+    """Register ``konkun/<Title>-v0`` with Gymnasium for every registered game with an RL
+    adapter (done on import of :mod:`konkun.rl`; call it again after registering a game),
+    so ``gymnasium.make("konkun/Konchinka-v0")`` works."""
     import gymnasium
 
-    for name, entry in (("konkun/Konchinka-v0", "konkun.rl.envs:konchinka_gym_env"),
-                        ("konkun/Kunken-v0", "konkun.rl.envs:kunken_gym_env")):
-        if name not in gymnasium.registry:
-            gymnasium.register(name, entry_point=entry, disable_env_checker=True)
+    for name in game_names():
+        game = get_game(name)
+        if not game.addons.get("rl"):
+            continue
+        env_id = f"konkun/{game.title.en}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=partial(make_gym_env, name),
+                               disable_env_checker=True)

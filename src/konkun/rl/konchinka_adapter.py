@@ -79,8 +79,6 @@ class KonchinkaAdapter:
     """The Konchinka side of the environments (rules as a :class:`KonchinkaRules`)."""
 
     name = "konchinka"
-    min_seats = 2
-    max_seats = 4
 
     def __init__(self, rules: KonchinkaRules | Mapping[str, str] | None = None,
                  capture_slots: int = CAPTURE_SLOTS) -> None:

@@ -86,8 +86,6 @@ class KunkenAdapter:
     """The Kunken side of the environments (rules as :class:`KunkenRules` or options)."""
 
     name = "kunken"
-    min_seats = 2
-    max_seats = 5
 
     def __init__(self, rules: KunkenRules | Mapping[str, str] | None = None,
                  meld_table_slots: int = MELD_TABLE_SLOTS, meld_slots: int = MELD_SLOTS,

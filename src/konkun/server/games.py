@@ -1,48 +1,66 @@
-"""The games a table can play: a small registry of per-game adapters.
+"""The games a table can play, as the server sees them: each game's
+:class:`~konkun.game.Game` descriptor (found in the one registry, :mod:`konkun.game`) with
+the server's own add-on for it (:class:`ServerAddon`, the descriptor's ``server`` add-on).
 
-The server is written once against the protocols of :mod:`konkun.game`; an adapter says, for
-one game, which variants and seat counts it has, how to build its rules from ``{name: text}``
-options, and how to start a :class:`~konkun.game.Match` from (rules, seats, seed). A match is
-replayed by starting it from the same seed and playing the stored actions again.
-
-Konchinka and Kunken register themselves here lazily (their engines are imported the first
-time a table of theirs is made); tests add small fake games with :func:`register_game`.
+The server is written once against the protocols of :mod:`konkun.game`; a
+:class:`GameAdapter` says, for one game, which variants and seat counts it has, how to
+build its rules from ``{name: text}`` options and how to start a
+:class:`~konkun.game.Match` from (rules, seats, seed), all read from the descriptor. A
+match is replayed by starting it from the same seed and playing the stored actions again.
+Tests add small fake games with :func:`register_game`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
+from konkun import game as registry
 from konkun.errors import InvalidNotationError, InvalidRuleError, KonkunError, one_line
-from konkun.game import Match
+from konkun.game import Game, Match
 
-RulesFactory = Callable[[str | None, Mapping[str, str], int], Any]
-"""Builds a game's rules value from (variant, rule option texts, number of seats); raises
-:class:`~konkun.errors.InvalidRuleError` for an unknown option or a value it does not take."""
 
-MatchFactory = Callable[[Any, int, "int | str"], Match[Any]]
-"""Starts a match from (rules value, number of seats, seed)."""
+@dataclass(frozen=True)
+class ServerAddon:
+    """The server's own piece for one game (all optional)."""
+
+    advice: Callable[[Any], dict[str, Any]] | None = None
+    """The engine solver's advice for one seat's observation (shown with a hint), built
+    from nothing but that observation; ``None``: the game has no solver."""
 
 
 @dataclass(frozen=True)
 class GameAdapter:
-    """How the server plays one game."""
+    """How the server plays one game: its descriptor and the server's add-on."""
 
-    name: str
-    min_seats: int
-    max_seats: int
-    make_rules: RulesFactory
-    new_match: MatchFactory
-    variants: tuple[str, ...] = ()
-    """The named variants (the first is the default); empty when the game has none."""
-    defaults: Callable[[], dict[str, str]] = field(default=dict)
-    """The default value text of every rule option (for the lobby's form)."""
-    advice: Callable[[Any], dict[str, Any]] | None = None
-    """The engine solver's advice for one seat's observation (shown with a hint), built
-    from nothing but that observation; ``None``: the game has no solver."""
+    game: Game
+    addon: ServerAddon = ServerAddon()
+
+    @property
+    def name(self) -> str:
+        """The game's name."""
+        return self.game.name
+
+    @property
+    def min_seats(self) -> int:
+        """The fewest seats."""
+        return self.game.min_seats
+
+    @property
+    def max_seats(self) -> int:
+        """The most seats."""
+        return self.game.max_seats
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The named variants (the first is the default); empty when the game has none."""
+        return self.game.variant_names()
+
+    @property
+    def advice(self) -> Callable[[Any], dict[str, Any]] | None:
+        """The add-on's solver advice (see :class:`ServerAddon`)."""
+        return self.addon.advice
 
     def read_action(self, deal: Any, text: str) -> Any:
         """The action ``text`` names in ``deal``; raise
@@ -65,27 +83,16 @@ class GameAdapter:
 
     def check(self, variant: str | None, rules: Mapping[str, str], num_seats: int) -> Any:
         """The rules value for a new table, after checking variant and seat count."""
-        if self.variants:
-            variant = self.variant_of(variant)
-            if variant not in self.variants:
-                raise InvalidRuleError(
-                    f"unknown {self.name} variant {variant!r}: expected "
-                    + " or ".join(repr(v) for v in self.variants))
-        elif variant not in (None, ""):
-            raise InvalidRuleError(f"{self.name} has no variants, got {variant!r}")
-        if isinstance(num_seats, bool) or not isinstance(num_seats, int) \
-                or not self.min_seats <= num_seats <= self.max_seats:
-            raise InvalidRuleError(
-                f"{self.name} is played by {self.min_seats} to {self.max_seats} seats, "
-                f"got {num_seats!r}")
-        return self.make_rules(self.variant_of(variant), rules, num_seats)
+        return self.game.rules_from_options(variant, rules, num_seats)
 
     def variant_of(self, variant: str | None) -> str | None:
         """The variant a table plays when asked for ``variant``: the default (the first)
         when none is asked for; ``None`` for a game without variants."""
-        if not self.variants:
-            return None
-        return self.variants[0] if variant is None else variant
+        return self.game.variant_of(variant)
+
+    def new_match(self, rules: Any, num_seats: int, seed: int | str) -> Match[Any]:
+        """A new match from (rules value, number of seats, seed)."""
+        return self.game.new_match(rules, num_seats, seed)
 
     def replay(self, rules: Any, num_seats: int, seed: int | str,
                actions: list[str]) -> Match[Any]:
@@ -96,53 +103,37 @@ class GameAdapter:
         return match
 
     def catalog(self) -> dict[str, Any]:
-        """What the lobby shows of this game (``GET /api/catalog``)."""
-        return {"game": self.name, "variants": list(self.variants),
-                "min_seats": self.min_seats, "max_seats": self.max_seats,
-                "rules": self.defaults()}
+        """What the lobby shows of this game (``GET /api/catalog``): the descriptor's
+        schema, and the page module that draws its table (``null``: a generic view)."""
+        return {**self.game.catalog(), "page": self.game.addon("page")}
 
 
-_GAMES: dict[str, GameAdapter] = {}
-_LAZY: dict[str, str] = {
-    "konchinka": "konkun.server.engines:konchinka_adapter",
-    "kunken": "konkun.server.engines:kunken_adapter",
-}
-
-
-def register_game(adapter: GameAdapter) -> None:
-    """Make ``adapter``'s game playable at new tables (replaces one of the same name)."""
-    _GAMES[adapter.name] = adapter
+def register_game(adapter: GameAdapter | Game) -> None:
+    """Make a game playable at new tables (a thin wrapper of
+    :func:`konkun.game.register_game`; an adapter's add-on becomes the game's ``server``
+    add-on)."""
+    if isinstance(adapter, GameAdapter):
+        registry.register_game(replace(adapter.game,
+                                       addons={**adapter.game.addons, "server": adapter.addon}))
+    else:
+        registry.register_game(adapter)
 
 
 def unregister_game(name: str) -> None:
-    """Forget a registered game (tests)."""
-    _GAMES.pop(name, None)
+    """Forget a registered game (tests; :func:`konkun.game.unregister_game`)."""
+    registry.unregister_game(name)
 
 
 def get_game(name: str) -> GameAdapter:
     """The adapter of game ``name``; raise :class:`KeyError` when there is none."""
-    if name in _GAMES:
-        return _GAMES[name]
-    target = _LAZY.get(name)
-    if target is None:
-        raise KeyError(name)
-    module, _, attribute = target.partition(":")
     try:
-        factory: Callable[[], GameAdapter] = getattr(importlib.import_module(module), attribute)
-        adapter = factory()
-    except (ImportError, AttributeError) as error:  # the engine is not there (yet)
-        raise KeyError(name) from error
-    _GAMES[name] = adapter
-    return adapter
+        game = registry.get_game(name)
+    except InvalidRuleError:
+        raise KeyError(name) from None
+    addon = game.addon("server")
+    return GameAdapter(game, addon if isinstance(addon, ServerAddon) else ServerAddon())
 
 
 def game_names() -> list[str]:
     """Every game a table can play now."""
-    names = []
-    for name in sorted({*_LAZY, *_GAMES}):
-        try:
-            get_game(name)
-        except KeyError:
-            continue
-        names.append(name)
-    return names
+    return registry.game_names()

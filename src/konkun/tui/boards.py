@@ -1,10 +1,10 @@
-"""The boards of Konchinka and Kunken for the terminal, registered in
-:data:`konkun.tui.games.GAMES`."""
+"""The boards of Konchinka and Kunken for the terminal: :data:`KONCHINKA` and
+:data:`KUNKEN`, their descriptors' ``terminal`` add-ons."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -12,10 +12,7 @@ from rich.text import Text
 
 from konkun.cards import Card, Suit
 from konkun.konchinka.scoring import TEN_OF_DIAMONDS, TWO_OF_CLUBS
-from konkun.tui.games import GAMES, GameUI, deal_number
-
-if TYPE_CHECKING:
-    from konkun.tui.session import PlaySession
+from konkun.tui.addon import SessionView, TerminalAddon, deal_number
 
 RED_SUITS = (Suit.DIAMONDS, Suit.HEARTS)
 
@@ -53,21 +50,7 @@ A deal scores 2 for the most cards, 1 for the most clubs, 1 each for 2c and Td (
 кончинки). The game goes to 15 (option target)."""
 
 
-def _new_konchinka(players: int, rules: Mapping[str, str], seed: int | str) -> Any:
-    from konkun.konchinka.game import KonchinkaMatch
-    from konkun.konchinka.rules import KonchinkaRules
-
-    return KonchinkaMatch(KonchinkaRules.from_options(rules), players, seed)
-
-
-def _load_konchinka(record: Mapping[str, Any]) -> tuple[Any, int | str]:
-    from konkun.konchinka.game import KonchinkaRecord, replay
-
-    parsed = KonchinkaRecord.from_json(record)
-    return replay(parsed), parsed.seed
-
-
-def _konchinka_board(session: PlaySession) -> RenderableType:
+def _konchinka_board(session: SessionView) -> RenderableType:
     obs: Any = session.match.deal.observe(session.human)
     n = obs.num_seats
     header = Text(f"Konchinka ({obs.variant}), {n} players, target "
@@ -97,7 +80,7 @@ def _konchinka_board(session: PlaySession) -> RenderableType:
     return Group(*lines)
 
 
-def _konchinka_results(session: PlaySession) -> list[RenderableType]:
+def _konchinka_results(session: SessionView) -> list[RenderableType]:
     """The last finished deal's score and, once the game is over, the settlement."""
     match: Any = session.match
     scores = match.deal_scores
@@ -120,10 +103,9 @@ def _konchinka_results(session: PlaySession) -> list[RenderableType]:
     return out
 
 
-GAMES["konchinka"] = GameUI(
-    title="Konchinka", example_move="Qd:As7h2c", rules_summary=KONCHINKA_RULES,
-    players=(2, 4), new_match=_new_konchinka, load_match=_load_konchinka,
-    render_board=_konchinka_board)
+KONCHINKA = TerminalAddon(example_move="Qd:As7h2c", rules_summary=KONCHINKA_RULES,
+                          render_board=_konchinka_board)
+"""Konchinka's terminal add-on."""
 
 
 # ---------------------------------------------------------------------- Kunken
@@ -143,20 +125,7 @@ def _counts_cards(counts: Iterable[int]) -> list[Card]:
     return [Card.from_index(k) for k, c in enumerate(counts) for _ in range(c)]
 
 
-def _new_kunken(players: int, rules: Mapping[str, str], seed: int | str) -> Any:
-    from konkun.kunken import KunkenMatch, KunkenRules
-
-    return KunkenMatch(KunkenRules.from_options(rules), players, seed)
-
-
-def _load_kunken(record: Mapping[str, Any]) -> tuple[Any, int | str]:
-    from konkun.kunken import KunkenRecord, replay
-
-    parsed = KunkenRecord.from_json(dict(record))
-    return replay(parsed), parsed.seed
-
-
-def _kunken_board(session: PlaySession) -> RenderableType:
+def _kunken_board(session: SessionView) -> RenderableType:
     match: Any = session.match
     obs: Any = match.deal.observe(session.human)
     n = obs.num_seats
@@ -186,7 +155,7 @@ def _kunken_board(session: PlaySession) -> RenderableType:
     return Group(*lines)
 
 
-def _kunken_melds(session: PlaySession, obs: Any) -> RenderableType:
+def _kunken_melds(session: SessionView, obs: Any) -> RenderableType:
     table = Table(title="Melds on the table", show_edge=False)
     for column in ("#", "owner", "cards", "points"):
         table.add_column(column, justify="right" if column in ("#", "points") else "left")
@@ -198,7 +167,7 @@ def _kunken_melds(session: PlaySession, obs: Any) -> RenderableType:
     return table
 
 
-def _kunken_players(session: PlaySession, obs: Any) -> RenderableType:
+def _kunken_players(session: SessionView, obs: Any) -> RenderableType:
     table = Table(title="Players", show_edge=False)
     for column in ("player", "hand", "layout", "known in hand"):
         table.add_column(column, justify="right" if column == "hand" else "left")
@@ -210,7 +179,7 @@ def _kunken_players(session: PlaySession, obs: Any) -> RenderableType:
     return table
 
 
-def _kunken_results(session: PlaySession) -> list[RenderableType]:
+def _kunken_results(session: SessionView) -> list[RenderableType]:
     match: Any = session.match
     data = match.to_json(session.human)
     out: list[RenderableType] = []
@@ -230,7 +199,6 @@ def _kunken_results(session: PlaySession) -> list[RenderableType]:
     return out
 
 
-GAMES["kunken"] = GameUI(
-    title="Kunken", example_move="meld 5h X=6h 7h", rules_summary=KUNKEN_RULES,
-    players=(2, 5), new_match=_new_kunken, load_match=_load_kunken,
-    render_board=_kunken_board)
+KUNKEN = TerminalAddon(example_move="meld 5h X=6h 7h", rules_summary=KUNKEN_RULES,
+                       render_board=_kunken_board)
+"""Kunken's terminal add-on."""

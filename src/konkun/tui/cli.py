@@ -8,16 +8,16 @@ from typing import Any
 from konkun.cli import add_rule_argument, parse_rule_options
 from konkun.errors import InvalidRuleError
 
-GAMES = ("konchinka", "kunken")
-
 
 def register(subparsers: Any) -> None:
     """Add the ``play`` sub-command."""
     parser = subparsers.add_parser(
         "play", help="play a game against bots in the terminal",
-        description="Play Konchinka or Kunken against bots in the terminal (keyboard only; "
-                    "press ? in the game for help).")
-    parser.add_argument("game", nargs="?", choices=GAMES, help="the game to play")
+        description="Play a game against bots in the terminal (keyboard only; press ? in "
+                    "the game for help).")
+    from konkun.game import game_names
+
+    parser.add_argument("game", nargs="?", choices=game_names(), help="the game to play")
     parser.add_argument("--players", type=int, default=None,
                         help="number of players, you included (default 2)")
     parser.add_argument("--bots", default=None, metavar="SPEC,...",
@@ -53,7 +53,10 @@ def session_from_args(namespace: argparse.Namespace) -> Any:
     if namespace.resume:
         return PlaySession.resume(namespace.resume, bots)
     if namespace.game is None:
-        raise InvalidRuleError("konkun play: name a game (konchinka or kunken) or --resume FILE")
+        from konkun.game import game_names
+
+        raise InvalidRuleError(f"konkun play: name a game ({' or '.join(game_names())}) "
+                               "or --resume FILE")
     players = 2 if namespace.players is None else namespace.players
     return PlaySession.new(namespace.game, players, bots, parse_rule_options(namespace.rule),
                            _seed(namespace.seed))

@@ -1,69 +1,45 @@
-"""What the terminal needs to know about each game: how to start and reload a match, and
-how to draw the board for the human's seat. Games are looked up by name in :data:`GAMES`."""
+"""What the terminal needs to know about each game, found by name in the one registry
+(:mod:`konkun.game`): how to start and reload a match (the descriptor) and how to draw the
+board for the human's seat (the descriptor's ``terminal`` add-on, a
+:class:`~konkun.tui.addon.TerminalAddon`; a generic board for a game without one)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.text import Text
+from rich.console import RenderableType
 
 from konkun.cards import new_secret_seed
-from konkun.errors import InvalidNotationError, InvalidRuleError
-from konkun.game import Match
+from konkun.errors import InvalidNotationError
+from konkun.game import Game, Match, get_game
+from konkun.tui.addon import SessionView, TerminalAddon, deal_number, generic_board
 
-if TYPE_CHECKING:
-    from konkun.tui.session import PlaySession
+__all__ = ["DEFAULT_BOT", "deal_number", "example_move", "game_ui", "generic_board",
+           "load_match", "make_agent", "new_match", "render_board", "rules_summary",
+           "status_line", "title"]
 
 DEFAULT_BOT = "greedy"
 """The bot that plays a seat when ``--bots`` is not given."""
 
 
-@dataclass(frozen=True)
-class GameUI:
-    """One game's hooks for the terminal."""
-
-    title: str
-    example_move: str
-    rules_summary: str
-    players: tuple[int, int]
-    new_match: Callable[[int, Mapping[str, str], int | str], Match[Any]]
-    load_match: Callable[[Mapping[str, Any]], tuple[Match[Any], int | str]]
-    render_board: Callable[[PlaySession], RenderableType]
-
-
-GAMES: dict[str, GameUI] = {}
-"""The games ``konkun play`` knows, by name (filled in by :mod:`konkun.tui.boards`)."""
-
-
-def game_ui(game: str) -> GameUI:
-    """The hooks of ``game``; raise :class:`InvalidRuleError` for an unknown game."""
-    _load()
-    try:
-        return GAMES[game]
-    except KeyError:
-        raise InvalidRuleError(
-            f"unknown game {game!r}: expected one of {', '.join(sorted(GAMES))}") from None
-
-
-def _load() -> None:
-    if "konchinka" not in GAMES:
-        import konkun.tui.boards  # noqa: F401  (registers the games)
+def game_ui(game: str) -> TerminalAddon:
+    """The terminal add-on of ``game``; raise :class:`~konkun.errors.InvalidRuleError`
+    for an unknown game."""
+    addon = get_game(game).addon("terminal")
+    if isinstance(addon, TerminalAddon):
+        return addon
+    return TerminalAddon(example_move="", rules_summary="")
 
 
 def new_match(game: str, players: int, rules: Mapping[str, str],
               seed: int | str | None) -> tuple[Match[Any], int | str]:
     """A new match of ``game`` and the seed it uses (a fresh secret seed by default)."""
-    ui = game_ui(game)
-    low, high = ui.players
-    if not low <= players <= high:
-        raise InvalidRuleError(
-            f"invalid number of players {players!r} for {game}: expected {low} to {high}")
+    descriptor = get_game(game)
+    value = descriptor.rules_from_options(None, rules, players)
     used = new_secret_seed() if seed is None else seed
-    return ui.new_match(players, rules, used), used
+    return descriptor.new_match(value, players, used), used
 
 
 def load_match(record: Any) -> tuple[Match[Any], str, int | str]:
@@ -73,8 +49,11 @@ def load_match(record: Any) -> tuple[Match[Any], str, int | str]:
     game = record.get("game")
     if not isinstance(game, str):
         raise InvalidNotationError("invalid match record: no 'game' field")
-    match, seed = game_ui(game).load_match(record)
-    return match, game, seed
+    descriptor: Game = get_game(game)
+    seed = record.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise InvalidNotationError(f"invalid match record: seed {seed!r}")
+    return descriptor.load_record(record), game, seed
 
 
 def make_agent(spec: str, game: str, seed: int) -> Any:
@@ -84,17 +63,12 @@ def make_agent(spec: str, game: str, seed: int) -> Any:
     return BotSpec.parse(spec).agent(game, random.Random(seed))
 
 
-def render_board(session: PlaySession) -> RenderableType:
+def render_board(session: SessionView) -> RenderableType:
     """The board as the human sees it."""
     return game_ui(session.game).render_board(session)
 
 
-def deal_number(match: Match[Any]) -> int:
-    """The number of the deal in play (from 1), or of the last one once the match is over."""
-    return len(match.deal_points) + (0 if match.is_over() else 1)
-
-
-def status_line(session: PlaySession) -> str:
+def status_line(session: SessionView) -> str:
     """One line: the deal number, whose turn it is, the totals."""
     match = session.match
     if match.is_over():
@@ -104,13 +78,6 @@ def status_line(session: PlaySession) -> str:
         turn = "your move" if seat == session.human else f"{session.seat_name(seat or 0)} to move"
     totals = " ".join(str(t) for t in match.totals)
     return f"deal {deal_number(match)} | {turn} | totals {totals}"
-
-
-def generic_board(session: PlaySession) -> RenderableType:
-    """A plain view of the engine's JSON observation (for games without their own)."""
-    view = session.match.deal.observe(session.human).to_json()
-    lines = [Text(f"{key}: {value}") for key, value in view.items() if key != "legal"]
-    return Group(*lines)
 
 
 def example_move(game: str) -> str:
@@ -125,4 +92,4 @@ def rules_summary(game: str) -> str:
 
 def title(game: str) -> str:
     """The game's display name."""
-    return game_ui(game).title
+    return get_game(game).title.en

@@ -5,11 +5,11 @@
 
 import { api, ApiError, identity, loginGuest, TableSocket, forgetIdentity } from "./api.js";
 import { h, mount, toast } from "./dom.js";
-import { has, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
-import * as konchinka from "./konchinka.js";
-import * as kunken from "./kunken.js";
+import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 
-const RENDERERS = { konchinka, kunken };
+// Each game's page module (the catalog's "page", e.g. konchinka.js), by game name; loaded
+// with the catalog. A game without one cannot be drawn at its table.
+const RENDERERS = {};
 const main = document.getElementById("main");
 const topbar = document.getElementById("topbar");
 let page = null; // {destroy(), rerender()}
@@ -31,10 +31,27 @@ export function seatNames(table) {
   });
 }
 
+/** The catalog and the games' page modules, fetched once (``null`` until they have come,
+ * or while the server is away). */
+async function loadCatalog() {
+  if (catalog) return catalog;
+  try {
+    const c = await api.catalog();
+    if (c && c.games && c.games.length) {
+      await Promise.all(c.games.filter((g) => /^[a-z0-9_-]+\.js$/.test(g.page || ""))
+        .map(async (g) => { RENDERERS[g.game] = await import(`./${g.page}`); }));
+      catalog = c;
+    }
+  } catch { /* offline: the lobby says it is loading, titles fall back to names */ }
+  return catalog;
+}
+
 function gameTitle(summary) {
-  const g = t(`game.${summary.game}`);
-  return summary.game === "konchinka" && summary.variant
-    ? `${g} · ${t(`variant.${summary.variant}`)}` : g;
+  const entry = catalogEntry(summary.game);
+  const g = titled(entry?.title, summary.game);
+  const variants = entry?.variants || [];
+  const v = variants.find((x) => x.value === summary.variant);
+  return variants.length > 1 && v ? `${g} · ${titled(v.title, v.value)}` : g;
 }
 
 function errorText(err) {
@@ -121,50 +138,59 @@ function identityPanel(rerender) {
 
 // ---------------------------------------------------------------- lobby
 
-const RULE_CHOICES = {
-  tie_points: ["none", "all", "split"],
-  tie: ["play_on", "shared"],
-  settlement: ["difference", "pool"],
-  empty_stock: ["turn_bank", "end"],
-};
-const FALLBACK_CATALOG = {
-  games: [
-    { game: "konchinka", variants: ["classic", "novo"], min_seats: 2, max_seats: 4, rules: {} },
-    { game: "kunken", variants: [], min_seats: 2, max_seats: 5, rules: {} },
-  ],
-};
+// The games, as GET /api/catalog describes them: name, titles, seat range, variants and
+// every rule option's schema (type, default, range or choices, titles). Loaded once.
+let catalog = null;
 
-function ruleInput(name, def, values) {
+/** A title ({en, ru}) in the page's language. */
+function titled(title, fallback) {
+  return (title && (title[lang()] || title.en)) || fallback;
+}
+
+function catalogEntry(game) {
+  return catalog?.games.find((g) => g.game === game) || null;
+}
+
+/** One rule option's input, built from its schema. */
+function ruleInput(option, values) {
+  const { name } = option;
   const id = `rule-${name}`;
+  const def = option.type === "bool" ? String(option.default) : String(option.default);
   const keep = (ev) => {
     values[name] = ev.target.type === "checkbox" ? String(ev.target.checked) : ev.target.value;
   };
   const cur = values[name] ?? def;
-  const label = has(`rule.${name}`) ? t(`rule.${name}`) : name;
-  let input;
-  if (def === "true" || def === "false") {
-    input = h("input", { type: "checkbox", id, name, checked: cur === "true",
+  const label = titled(option.title, name);
+  const hint = option.description || "";
+  if (option.type === "bool") {
+    const input = h("input", { type: "checkbox", id, name, checked: cur === "true",
       dataset: { def, kind: "bool" }, onchange: keep });
-    return h("label", { class: "rule check" }, input, " ", label);
+    return h("label", { class: "rule check", title: hint }, input, " ", label);
   }
-  if (RULE_CHOICES[name]) {
-    const choices = RULE_CHOICES[name].includes(def) ? RULE_CHOICES[name]
-      : [def, ...RULE_CHOICES[name]];
-    input = h("select", { id, name, dataset: { def }, onchange: keep }, choices.map((c) =>
-      h("option", { value: c, selected: c === cur }, has(`rule.${c}`) ? t(`rule.${c}`) : c)));
-  } else if (/^\d+$/.test(def)) {
-    input = h("input", { type: "number", id, name, min: 0, value: cur, dataset: { def },
-      oninput: keep });
+  let input;
+  if (option.type === "choice") {
+    input = h("select", { id, name, dataset: { def }, onchange: keep }, option.choices.map((c) =>
+      h("option", { value: c.value, selected: c.value === cur }, titled(c.title, c.value))));
   } else {
-    input = h("input", { type: "text", id, name, value: cur, dataset: { def }, oninput: keep });
+    const bounds = {};
+    if (option.min !== null && option.min !== undefined) bounds.min = option.min;
+    if (option.max !== null && option.max !== undefined) bounds.max = option.max;
+    input = h("input", { type: "number", id, name, step: 1, value: cur, dataset: { def },
+      oninput: keep, ...bounds });
   }
-  return h("label", { class: "rule", for: id }, h("span", {}, label), input);
+  return h("label", { class: "rule", for: id, title: hint }, h("span", {}, label), input);
 }
 
-function createForm(catalog, bots, rerender) {
-  const state = page.form || (page.form = { game: "konchinka", variant: "classic", seats: 2,
-    who: {}, rules: {}, rulesOpen: false });
-  const entry = catalog.games.find((g) => g.game === state.game) || catalog.games[0];
+function createForm(bots, rerender) {
+  if (!catalog) {
+    return h("section", { class: "panel create", id: "create-form" },
+      h("h2", {}, t("lobby.create")), h("p", { class: "muted" }, t("lobby.loading")));
+  }
+  const state = page.form || (page.form = { game: catalog.games[0].game, variant: null,
+    seats: 2, who: {}, rules: {}, rulesOpen: false });
+  const entry = catalogEntry(state.game) || catalog.games[0];
+  const variants = entry.variants || [];
+  if (!variants.some((v) => v.value === state.variant)) state.variant = variants[0]?.value;
   const seatsOptions = [];
   for (let n = entry.min_seats; n <= entry.max_seats; n++) seatsOptions.push(n);
   if (state.seats < entry.min_seats || state.seats > entry.max_seats) state.seats = entry.min_seats;
@@ -175,13 +201,13 @@ function createForm(catalog, bots, rerender) {
     class: `game-choice ${g.game === state.game ? "on" : ""}` },
   h("input", { type: "radio", name: "game", value: g.game, checked: g.game === state.game,
     onchange: () => { state.game = g.game; rerender(); } }),
-  h("span", { class: "game-name" }, t(`game.${g.game}`)))));
+  h("span", { class: "game-name" }, titled(g.title, g.game)))));
 
-  const variant = entry.variants && entry.variants.length ? h("label", { class: "field" },
+  const variant = variants.length ? h("label", { class: "field" },
     h("span", {}, t("lobby.variant")),
     h("select", { id: "variant", onchange: (ev) => { state.variant = ev.target.value; } },
-      entry.variants.map((v) => h("option", { value: v, selected: v === state.variant },
-        t(`variant.${v}`))))) : null;
+      variants.map((v) => h("option", { value: v.value, selected: v.value === state.variant },
+        titled(v.title, v.value))))) : null;
 
   const seats = h("label", { class: "field" }, h("span", {}, t("lobby.seats")),
     h("select", { id: "seats", onchange: (ev) => { state.seats = Number(ev.target.value);
@@ -207,7 +233,7 @@ function createForm(catalog, bots, rerender) {
   }
 
   const rulesBox = h("div", { class: "rules-grid" },
-    Object.entries(entry.rules || {}).map(([name, def]) => ruleInput(name, String(def),
+    (entry.options || []).map((option) => ruleInput(option,
       state.rules[state.game] || (state.rules[state.game] = {}))));
 
   const form = h("form", { class: "panel create", id: "create-form", onsubmit: async (ev) => {
@@ -228,7 +254,7 @@ function createForm(catalog, bots, rerender) {
       if (Number(seat) < state.seats && who !== "human") botsSpec[seat] = who;
     }
     const spec = { game: state.game, seats: state.seats, rules, bots: botsSpec };
-    if (entry.variants && entry.variants.length) spec.variant = state.variant;
+    if (variants.length) spec.variant = state.variant;
     try {
       const table = await api.createTable(spec);
       await api.sit(table.id, 0);
@@ -262,7 +288,6 @@ function tableRow(s) {
 function lobbyPage() {
   let timer = null;
   let alive = true;
-  let catalog = FALLBACK_CATALOG;
   let bots = [];
   let tables = null;
   let finished = null;
@@ -270,10 +295,7 @@ function lobbyPage() {
   const finishedBox = h("section", { class: "panel finished" });
 
   async function loadStatic() {
-    try {
-      const c = await api.catalog();
-      if (c && c.games && c.games.length) catalog = c;
-    } catch { /* keep the fallback */ }
+    await loadCatalog();
     try {
       bots = (await api.bots()).bots || [];
     } catch { /* offline */ }
@@ -309,7 +331,7 @@ function lobbyPage() {
     mount(main, h("div", { class: "lobby" },
       h("div", { class: "hero" }, h("h1", {}, "konkun"), h("p", {}, t("app.tagline"))),
       h("div", { class: "lobby-grid" },
-        h("div", { class: "col" }, identityPanel(draw), createForm(catalog, bots, draw)),
+        h("div", { class: "col" }, identityPanel(draw), createForm(bots, draw)),
         h("div", { class: "col" }, tablesBox, finishedBox))));
     drawLists();
   }
@@ -557,7 +579,8 @@ function replayPage(gameId) {
 
 // ---------------------------------------------------------------- router
 
-function route() {
+async function route() {
+  await loadCatalog(); // titles and page modules; the lobby retries when it failed
   if (page) page.destroy();
   page = null;
   renderTopbar();

@@ -1,5 +1,5 @@
-"""A tiny fishing game that implements the :mod:`konkun.game` protocols, so that the bots
-and the arena can be tested (and demonstrated) apart from the real games.
+"""The toy game's engine: a tiny fishing game that implements the :mod:`konkun.game`
+protocols, so that every layer can be tested (and demonstrated) apart from the real games.
 
 Sixteen cards ``0..15``; card ``c`` has the value ``c // 2 + 1`` (1..8, two of each).
 Each seat holds three cards, two lie face up on the table, the rest is a face-down
@@ -7,22 +7,23 @@ stock. In turn (from the seat left of the dealer) a seat plays one card: it capt
 every table card of the same value (the played card and those go to its pile), or, if
 there is none, it lies on the table. Then it draws the top stock card, if any. The deal
 ends when the hands and the stock are empty; each seat scores one point per card in its
-pile. A match is played to ``target`` points (default 10), the deal rotating; a tie
-for the highest total plays on.
+pile. A match is played to ``target`` points (rule option, default 10), the deal
+rotating; a tie for the highest total plays on.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
-from konkun.bots.base import Budget
-from konkun.bots.policy import SearchPolicy
-from konkun.bots.specs import BotSpec, check_options
-from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError, InvalidRuleError
-from konkun.game import JSON, Observation
+from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
+from konkun.game import JSON, Observation, check_seat_count
+
+MIN_SEATS = 2
+MAX_SEATS = 3
+"""The toy game is played by 2 or 3 players."""
 
 CARDS = tuple(range(16))
 HAND = 3
@@ -48,8 +49,7 @@ class ToyDeal:
     @classmethod
     def new(cls, num_seats: int, seed: int, dealer: int = 0) -> ToyDeal:
         """A shuffled deal for ``num_seats`` (2 or 3) from ``seed``."""
-        if num_seats not in (2, 3):
-            raise InvalidRuleError(f"the toy game takes 2 or 3 seats, not {num_seats!r}")
+        check_seat_count("Toy", num_seats, MIN_SEATS, MAX_SEATS)
         cards = list(CARDS)
         random.Random(seed).shuffle(cards)
         hands = [cards[HAND * s:HAND * (s + 1)] for s in range(num_seats)]
@@ -187,14 +187,36 @@ class ToyObservation:
 
 @dataclass(frozen=True, slots=True)
 class ToyRecord:
-    """A toy match's seed and moves."""
+    """A toy match's seats, target, seed and moves."""
 
+    num_seats: int
+    target: int
     seed: int
     actions: tuple[int, ...]
 
     def to_json(self) -> JSON:
         """The record as JSON data."""
-        return {"game": "toy", "seed": self.seed, "actions": list(self.actions)}
+        return {"game": "toy", "num_seats": self.num_seats, "rules": {"target": self.target},
+                "seed": self.seed, "actions": list(self.actions)}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> ToyRecord:
+        """Read :meth:`to_json` data; raise :class:`~konkun.errors.InvalidNotationError`."""
+        try:
+            actions = tuple(int(a) for a in data["actions"])
+            return ToyRecord(int(data.get("num_seats", 2)),
+                             int(data.get("rules", {}).get("target", 10)),
+                             int(data["seed"]), actions)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise InvalidNotationError(f"invalid toy record: {error!r}") from None
+
+
+def replay(record: ToyRecord) -> ToyMatch:
+    """The match a record describes, every move validated."""
+    match = ToyMatch(record.num_seats, record.seed, record.target)
+    for action in record.actions:
+        match.play(action)
+    return match
 
 
 class ToyMatch:
@@ -202,6 +224,7 @@ class ToyMatch:
     :class:`konkun.game.Match`)."""
 
     def __init__(self, num_seats: int, seed: int, target: int = 10) -> None:
+        check_seat_count("Toy", num_seats, MIN_SEATS, MAX_SEATS)
         self._seats = num_seats
         self._seed = seed
         self.target = target
@@ -257,7 +280,7 @@ class ToyMatch:
 
     def record(self) -> ToyRecord:
         """The seed and the moves."""
-        return ToyRecord(self._seed, tuple(self._actions))
+        return ToyRecord(self._seats, self.target, self._seed, tuple(self._actions))
 
     def to_json(self, seat: int | None) -> JSON:
         """The totals and, for a seat, its view of the current deal."""
@@ -265,46 +288,6 @@ class ToyMatch:
         if seat is not None:
             data["deal"] = self._deal.observe(seat).to_json()
         return data
-
-
-def _greedy_choice(table: Sequence[int], seen_values: dict[int, int],
-                   legal: Sequence[int]) -> int:
-    def score(card: int) -> tuple[int, int]:
-        taken = sum(1 for c in table if value(c) == value(card))
-        # a trail is safer the more cards of its value are already out of play
-        return (taken + 1 if taken else 0, seen_values.get(value(card), 0))
-    return max(legal, key=score)
-
-
-class ToyGreedyBot:
-    """Captures the most cards; otherwise trails the card whose twin is already seen."""
-
-    def choose(self, observation: Observation[int], legal: Sequence[int],
-               rng: random.Random, budget: Budget) -> int:
-        """The greedy move."""
-        assert isinstance(observation, ToyObservation)
-        seen: dict[int, int] = {}
-        for pile in observation.piles:
-            for c in pile:
-                seen[value(c)] = seen.get(value(c), 0) + 1
-        return _greedy_choice(observation.table, seen, legal)
-
-
-def make_greedy_bot(game: str, spec: BotSpec) -> ToyGreedyBot:
-    """The toy game's ``greedy``."""
-    check_options(spec, {})
-    return ToyGreedyBot()
-
-
-class ToyPolicy(SearchPolicy[int]):
-    """Play-outs that capture when they can."""
-
-    def rollout_action(self, deal: Any, legal: Sequence[int], rng: random.Random) -> int:
-        """A capture if there is one, else a random card."""
-        values = {value(c) for c in deal.table}
-        captures = [c for c in legal if value(c) in values]
-        pool = captures or legal
-        return pool[rng.randrange(len(pool))]
 
 
 def _check_protocols() -> None:  # pragma: no cover - static typing only

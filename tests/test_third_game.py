@@ -1,0 +1,149 @@
+"""The toy game (:mod:`konkun.toy`) is a third game that reaches every layer through the
+public API only: registered by ``tests/conftest.py`` with :func:`konkun.game.register_game`,
+it is played in the arena, at a server table over WebSockets, in the terminal and in the
+RL environment, and no layer's code names it."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from konkun.arena import ArenaConfig, run_arena
+from konkun.errors import InvalidRuleError
+from konkun.game import get_game
+from konkun.toy.engine import CARDS, TABLE, ToyObservation, value
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "konkun"
+
+
+def test_no_layer_names_the_third_game() -> None:
+    """Outside its own package, no source file of konkun (Python or the page) says ``toy``."""
+    naming = [path.relative_to(SRC).as_posix()
+              for path in SRC.rglob("*") if path.suffix in (".py", ".js", ".html")
+              and "toy" not in path.relative_to(SRC).parts
+              and re.search(r"\btoy\b", path.read_text(encoding="utf-8"), re.IGNORECASE)]
+    assert naming == []
+
+
+def test_the_registry_knows_the_third_game_with_its_schema() -> None:
+    game = get_game("toy")
+    assert list(game.seat_counts()) == [2, 3]
+    assert game.catalog()["options"][0] == {
+        "name": "target", "type": "int", "default": 10, "min": 1, "max": 100,
+        "title": {"en": "Game to (points)", "ru": "Игра до (очков)"},
+        "description": "the match ends once one total reaches it"}
+    with pytest.raises(InvalidRuleError, match="'target'") as error:
+        game.rules_from_options(None, {"target": "0"}, 2)
+    assert error.value.option == "target"
+    with pytest.raises(InvalidRuleError, match="2 or 3 players"):
+        game.new_match(None, 4, 1)
+
+
+def test_the_arena_plays_the_third_game_in_worker_processes() -> None:
+    config = ArenaConfig("toy", ("greedy", "random"), 2, games=4, seed=3,
+                         rules=(("target", "3"),), unit="match")
+    report = run_arena(config, backend="local", workers=2)
+    assert report.games == 4
+    # every match ends once a total reaches the target, with one highest total
+    for result in report.results:
+        for played in result.games:
+            assert max(played.points) >= 3
+            assert played.winner is not None
+
+
+def test_a_server_table_plays_the_third_game_over_websockets(tmp_path: Path) -> None:
+    from konkun.server.app import create_app
+    from konkun.server.config import Settings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    settings = Settings(data_dir=tmp_path / "data", secret="test-secret", bot_delay=0.0)
+    with TestClient(create_app(settings)) as client:
+        catalog = {g["game"]: g for g in client.get("/api/catalog").json()["games"]}
+        assert catalog["toy"]["min_seats"] == 2
+        assert catalog["toy"]["max_seats"] == 3
+        assert catalog["toy"]["options"][0]["name"] == "target"
+        token = client.post("/api/guest", json={"nickname": "ann"}).json()["token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        table = client.post("/api/tables", json={
+            "game": "toy", "seats": 2, "rules": {"target": "2"},
+            "bots": {"1": "greedy"}}).json()
+        assert client.post(f"/api/tables/{table['id']}/sit", json={"seat": 0},
+                           headers=headers).status_code == 200
+        moves = 0
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
+            while True:
+                state: dict[str, Any] = ws.receive_json()
+                if state.get("type") != "state":
+                    continue
+                if state["table"]["status"] == "finished":
+                    break
+                if state["table"]["to_move"] != 0:
+                    continue
+                view = state["view"]["deal"]
+                assert view["seat"] == 0 and set(view) >= {"hand", "table", "piles"}
+                ws.send_json({"type": "action", "turn": state["turn"],
+                              "action": view["legal"][0]})
+                moves += 1
+        assert moves > 0
+        replay = client.get(f"/api/games/{table['id']}/replay?seat=all").json()
+        assert replay["record"]["game"] == "toy"
+        assert replay["frames"][-1]["view"]["totals"] == get_game("toy").load_record(
+            replay["record"]).totals
+
+
+def test_the_terminal_plays_the_third_game_with_its_own_board(tmp_path: Path) -> None:
+    from konkun.tui.app import PlayApp
+    from konkun.tui.games import render_board, title
+    from konkun.tui.session import PlaySession
+
+    session = PlaySession.new("toy", 3, ["greedy"], rules={"target": "4"}, seed=5)
+    assert title("toy") == "Toy"
+
+    async def play() -> None:
+        app = PlayApp(session, tmp_path / "save.json", bot_delay=0)
+        async with app.run_test() as pilot:
+            for _ in range(300):
+                if session.is_over():
+                    break
+                await pilot.press("1")
+    asyncio.run(play())
+    assert session.is_over()
+    assert max(session.match.totals) >= 4
+    board: Any = render_board(session)
+    assert "Toy, 3 players" in str(board.renderables[0])
+
+
+def test_the_rl_env_plays_the_third_game() -> None:
+    from konkun.rl import make_env
+
+    env = make_env("toy", num_players=3)
+    env.reset(seed=4)
+    steps = 0
+    for agent in env.agent_iter():
+        observation, _reward, done, truncated, _info = env.last()
+        if done or truncated:
+            env.step(None)
+            continue
+        assert observation["observation"].shape == (6, len(CARDS))
+        mask = observation["action_mask"]
+        deal: Any = env.deal
+        seen: ToyObservation = deal.observe(env.agents.index(agent))
+        assert sorted(int(i) for i in mask.nonzero()[0]) == list(seen.hand)
+        env.step(int(mask.nonzero()[0][0]))
+        steps += 1
+    # every card but the two first dealt to the table is played once: the deal ends when
+    # the hands and the stock are empty
+    assert steps == len(CARDS) - TABLE
+    final: Any = env.deal
+    assert sum(final.points()) == len(CARDS) - len(final.table)
+    # a card that finds its value on the table takes it: no two left there share a value
+    assert all(value(c) != value(d) for i, c in enumerate(final.table)
+               for d in final.table[i + 1:])
