@@ -3,8 +3,9 @@ as recorded (``docs/fairness.md``).
 
 The checks, in order: the revealed server seed matches the commitment; the server seed
 and the contributions derive the record's seed; every action, replayed from that seed,
-is legal and played by the seat to move; every deal scores as recorded; the game is over
-with the recorded totals and winner. The first check that fails is reported.
+is legal and played by the seat to move; every deal scores as recorded and ends on its
+recorded action digest; the game is over with the recorded totals, winner and final
+digest. The first check that fails is reported.
 
 A record is :meth:`konkun.game.Match.record` JSON with a ``fairness`` object and,
 optionally, a ``result`` object (see :func:`fair_record`); the replay document the server
