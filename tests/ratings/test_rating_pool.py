@@ -65,3 +65,15 @@ def test_bad_results_are_refused() -> None:
         pool.add_result("ann", "bob", 1.5)
     with pytest.raises(RatingError, match="two players"):
         pool.add_game({"ann": 3})
+
+
+def test_the_provisional_rating_is_the_period_so_far_and_the_end_agrees() -> None:
+    pool = RatingPool({"ann": Rating(1600, 80), "bob": Rating(1500, 120),
+                       "eve": Rating(1700, 60)})
+    pool.add_game({"ann": 10, "bob": 4})
+    assert pool.provisional("ann") == rate(Rating(1600, 80), [(Rating(1500, 120), 1.0)])
+    assert pool.provisional("eve") == Rating(1700, 60)  # has not played: unchanged
+    assert pool.rating("ann") == Rating(1600, 80)  # the period is still open
+    pool.add_game({"bob": 9, "ann": 9})
+    expected = pool.provisional("bob")
+    assert pool.end_period()["bob"] == expected

@@ -80,6 +80,17 @@ class RatingPool:
         for i, j, score in pairwise_results([totals[p] for p in players]):
             self.add_result(players[i], players[j], score)
 
+    def provisional(self, player: str) -> Rating:
+        """The rating to show now, mid-period: the period's results so far applied to the
+        rating the period started with (as if the period ended now, without the idle
+        growth of a player who has not played yet)."""
+        start = self.rating(player)
+        results = [(self.rating(opponent), score) for first, opponent, score in self._period
+                   if first == player]
+        results += [(self.rating(first), 1 - score) for first, opponent, score in self._period
+                    if opponent == player]
+        return rate(start, results, self._tau, self._max_rd) if results else start
+
     def end_period(self) -> dict[str, Rating]:
         """Apply the period's results to everyone (idle players' deviations grow) and
         start a new period; return the new ratings."""
