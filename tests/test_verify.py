@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from konkun.cli import main
 from konkun.fairness import FairSeed, commitment
 from konkun.game import Match
 from konkun.konchinka import KonchinkaMatch, KonchinkaRules
 from konkun.kunken import KunkenMatch, KunkenRules
-from konkun.verify import fair_record, verify_document
+from konkun.verify import RecordInputError, fair_record, verify_document
 
 OTHER = "00" * 32
 
@@ -303,3 +305,37 @@ def test_a_missing_file_is_bad_input(tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(tmp_path / "absent.json")]) == 2
     assert "cannot read record" in capsys.readouterr().err
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 200) | st.floats(allow_nan=False)
+    | st.text(max_size=70),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=3),
+    max_leaves=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(GAMES), st.data())
+def test_any_mangled_record_gives_a_verdict_or_a_bad_input_error(
+        game_seats: tuple[str, int], data: st.DataObject) -> None:
+    """Replace one value anywhere in a record by any JSON value: never a crash."""
+    record = _record(*game_seats)
+    path: list[Any] = []
+    node: Any = record
+    while isinstance(node, dict | list) and node and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(node) if isinstance(node, dict)
+                                        else list(range(len(node)))))
+        path.append(key)
+        node = node[key]
+    if not path:
+        path = [data.draw(st.sampled_from(sorted(record)))]
+    target: Any = record
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = data.draw(JSON_VALUES)
+    try:
+        verdict = verify_document(record)
+    except RecordInputError:
+        return  # bad input: exit 2 with the error's one line
+    assert verdict.message.startswith(("verified: ", "not verified: "))
