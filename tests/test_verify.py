@@ -7,6 +7,9 @@ import copy
 import hashlib
 import json
 import random
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,8 @@ from konkun.kunken import KunkenMatch, KunkenRules
 from konkun.verify import RecordInputError, fair_record, verify_document
 
 OTHER = "00" * 32
+HEAVY = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "textual", "rich", "ray",
+         "pettingzoo", "gymnasium", "numpy")
 
 
 def _flip(hex_text: str) -> str:
@@ -339,3 +344,29 @@ def test_any_mangled_record_gives_a_verdict_or_a_bad_input_error(
     except RecordInputError:
         return  # bad input: exit 2 with the error's one line
     assert verdict.message.startswith(("verified: ", "not verified: "))
+
+
+def test_verify_is_listed_and_runs_without_any_optional_extra(tmp_path: Path) -> None:
+    """``konkun --help`` lists it; with every heavy package blocked it still verifies."""
+    path = _write(tmp_path, _record("konchinka", 3))
+    script = textwrap.dedent(f"""
+        import importlib.abc, sys
+        class Block(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in {HEAVY!r}:
+                    raise ImportError("blocked: " + name)
+                return None
+        sys.meta_path.insert(0, Block())
+        from konkun.cli import main
+        assert main(["verify", {path!r}]) == 0
+        assert not any(m.split(".")[0] in {HEAVY!r} for m in sys.modules)
+        try:
+            main(["--help"])
+        except SystemExit:
+            pass
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("verified: konchinka, 3 seats")
+    assert "\n    verify" in result.stdout
