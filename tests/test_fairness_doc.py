@@ -7,9 +7,12 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from konkun.cards import Card, format_cards, parse_cards
 from konkun.fairness import Contribution, action_digest, commitment, match_seed
 from konkun.konchinka import KonchinkaMatch, KonchinkaRules
+from konkun.kunken import KunkenMatch, KunkenRules
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "fairness.md"
 
@@ -58,6 +61,97 @@ class DocumentedStream:
 def _card(number: int) -> str:
     rank = "23456789TJQKA"[number % 13]
     return rank + "cdhs"[number // 13]
+
+
+def _documented_draw(stream: DocumentedStream, seats: int) -> int:
+    """The draw for the first dealer as docs/fairness.md words it; the dealer's seat."""
+    contenders = list(range(seats))
+    while True:
+        drawn: list[int] = []
+        for _seat in contenders:
+            j = stream.below(52)
+            while j in drawn:
+                j = stream.below(52)
+            drawn.append(j)
+        best = max(j % 13 for j in drawn)
+        contenders = [s for s, j in zip(contenders, drawn, strict=True) if j % 13 == best]
+        if len(contenders) == 1:
+            return contenders[0]
+
+
+def _documented_konchinka_deal(stream: DocumentedStream, seats: int, dealer: int,
+                               no_jacks: bool) -> tuple[list[set[str]], set[str], str]:
+    """The documented Konchinka deal: hands, table and stock (top first) as card texts."""
+    deck = list(range(52))
+    stream.shuffle(deck)
+    cut = stream.integer(4, 48)
+    deck = deck[cut:] + deck[:cut]
+    hands: list[list[int]] = [[] for _ in range(seats)]
+    table: list[int] = []
+    for _round in range(4):
+        for k in range(seats):
+            hands[(dealer + 1 + k) % seats].append(deck.pop(0))
+        table.append(deck.pop(0))
+    order = list(range(4))
+    while True:
+        seen: list[int] = []
+        offending = None
+        for position in order:
+            rank = table[position] % 13
+            if (no_jacks and rank == 9) or rank in seen:
+                offending = position
+                break
+            seen.append(rank)
+        if offending is None:
+            break
+        size = len(deck)
+        deck.insert(stream.integer(size // 4, size - size // 4), table[offending])
+        table[offending] = deck.pop(0)
+        order.remove(offending)
+        order.append(offending)
+    return ([{_card(c) for c in hand} for hand in hands], {_card(c) for c in table},
+            "".join(_card(c) for c in deck))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_documented_konchinka_deals_are_the_engines(seats: int) -> None:
+    fixed = 0
+    for number in range(40):
+        seed = match_seed("5e" * 32, [Contribution(0, f"{number:064x}")])
+        stream = DocumentedStream(seed)
+        dealer = _documented_draw(stream, seats)
+        hands, table, stock = _documented_konchinka_deal(stream, seats, dealer, True)
+        match = KonchinkaMatch(KonchinkaRules.preset("classic"), seats, seed)
+        deal = match.deal
+        assert match.first_dealer == dealer
+        assert [{c.text for c in deal.hand(s)} for s in range(seats)] == hands
+        assert {c.text for c in deal.table} == table
+        assert format_cards(deal.stock) == stock
+        fixed += bool(deal.returned_to_stock)
+    assert fixed > 0  # the initial-table fix was exercised
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+def test_the_documented_kunken_deals_are_the_engines(seats: int) -> None:
+    for number in range(10):
+        seed = match_seed("6f" * 32, [Contribution(1, f"{number:064x}")])
+        stream = DocumentedStream(seed)
+        dealer = _documented_draw(stream, seats)
+        pack = list(range(52)) * 2 + [52] * 4
+        stream.shuffle(pack)
+        hands: list[list[int]] = [[] for _ in range(seats)]
+        for _round in range(13):
+            for k in range(seats):
+                hands[(dealer + 1 + k) % seats].append(pack.pop(0))
+        bank = pack.pop(0)
+        match = KunkenMatch(KunkenRules(), seats, seed)
+        deal = match.deal
+        assert match.first_dealer == dealer
+        for seat in range(seats):
+            assert [deal.hands[seat][i] for i in range(53)] == [hands[seat].count(i)
+                                                                for i in range(53)]
+        assert deal.bank == [bank]
+        assert list(reversed(deal.stock)) == pack
 
 
 def test_the_worked_example_follows_from_the_documented_hashes() -> None:
