@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "konkun.arena.cli",
     "konkun.server.cli",
     "konkun.tui.cli",
+    "konkun.verify",
 )
 """Modules that each define ``register(subparsers)``, in the order ``--help`` lists them."""
 

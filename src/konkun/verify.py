@@ -1,0 +1,257 @@
+"""``konkun verify RECORD.json``: check that a finished game was dealt fairly and played
+as recorded (``docs/fairness.md``).
+
+The checks, in order: the revealed server seed matches the commitment; the server seed
+and the contributions derive the record's seed; every action, replayed from that seed,
+is legal and played by the seat to move; every deal scores as recorded and ends on its
+recorded action digest; the game is over with the recorded totals, winner and final
+digest. The first check that fails is reported.
+
+A record is :meth:`konkun.game.Match.record` JSON with a ``fairness`` object and,
+optionally, a ``result`` object (see :func:`fair_record`); the replay document the server
+serves (``{"table": summary, "record": {...}, "frames": [...]}``) is read too, its summary
+giving the commitment, the seats and the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from konkun.errors import KonkunError, one_line
+from konkun.fairness import Fairness, FairnessError, action_digest
+from konkun.game import JSON, Match
+
+EXIT_VERIFIED = 0
+EXIT_NOT_VERIFIED = 1
+
+
+class RecordInputError(KonkunError):
+    """A file that is not a readable game record (missing, not JSON, no game or seed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of a verification: ``ok`` and the line to show."""
+
+    ok: bool
+    message: str
+
+
+def fair_record(match: Match[Any], fairness: Fairness) -> JSON:
+    """A finished match's record with its fairness data and results, as ``konkun verify``
+    reads it: ``record().to_json()`` plus ``fairness`` and ``result`` (``totals``,
+    ``winner``, ``deal_points`` and ``deal_digests``, the action digest after each deal's
+    last action)."""
+    data = dict(match.record().to_json())
+    replayed, actions, _ = _new_match(data)
+    digest, digests = fairness.commitment, list[str]()
+    for turn, text in enumerate(actions, start=1):
+        seat = replayed.deal.to_move
+        replayed.play(replayed.deal.parse_action(text))
+        digest = action_digest(digest, turn, -1 if seat is None else seat, text)
+        if len(replayed.deal_points) > len(digests):
+            digests.append(digest)
+    data["fairness"] = fairness.to_json()
+    data["result"] = {"totals": list(match.totals), "winner": match.winner(),
+                      "deal_points": [list(points) for points in match.deal_points],
+                      "deal_digests": digests}
+    return data
+
+
+def load_document(path: str) -> JSON:
+    """The JSON object in ``path``; raise :class:`RecordInputError` naming the file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordInputError(f"cannot read record {path!r}: {error}") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise RecordInputError(f"record {path!r} is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise RecordInputError(f"record {path!r} is not a JSON object")
+    return data
+
+
+def _new_match(record: Mapping[str, Any]) -> tuple[Match[Any], list[str], int | None]:
+    """The match a record starts, its action texts and its imposed first dealer."""
+    game = record.get("game")
+    try:
+        if game == "konchinka":
+            from konkun.konchinka import KonchinkaMatch
+            from konkun.konchinka.game import KonchinkaRecord
+            konchinka = KonchinkaRecord.from_json(record)
+            return (KonchinkaMatch(konchinka.rules, konchinka.num_seats, konchinka.seed),
+                    list(konchinka.actions), None)
+        if game == "kunken":
+            from konkun.kunken import KunkenMatch
+            from konkun.kunken.match import KunkenRecord
+            kunken = KunkenRecord.from_json(dict(record))
+            return (KunkenMatch(kunken.rules, kunken.num_seats, kunken.seed,
+                                kunken.first_dealer), kunken.actions, kunken.first_dealer)
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise RecordInputError(f"invalid {game} record: {one_line(str(error))}") from None
+    raise RecordInputError(f"record of an unknown game {game!r}: expected 'konchinka' or "
+                           "'kunken'")
+
+
+def _split(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any] | None,
+                                             Sequence[Any] | None]:
+    """The record, the table summary and the frames of a document (a record alone, or
+    the server's replay document)."""
+    inner = data.get("record")
+    if isinstance(inner, Mapping):
+        table = data.get("table")
+        frames = data.get("frames")
+        return (inner, table if isinstance(table, Mapping) else None,
+                frames if isinstance(frames, list) else None)
+    return data, None, None
+
+
+def _read_fairness(record: Mapping[str, Any]) -> Fairness | str:
+    """The record's fairness data, or why it has none that can be read."""
+    raw = record.get("fairness")
+    if raw is None:
+        return "the record has no fairness data: its deals cannot be proven fair"
+    try:
+        return Fairness.from_json(raw)
+    except FairnessError as error:
+        return str(error)
+
+
+def _fairness_problem(fairness: Fairness, seed: object, table: Mapping[str, Any] | None,
+                      num_seats: int) -> str | None:
+    """Why the record's seed is not proven fair, or ``None``."""
+    problem = fairness.check(seed)
+    if problem is not None:
+        return problem
+    published = table.get("commitment") if table is not None else None
+    if published is not None and published != fairness.commitment:
+        return (f"the table published the commitment {published!r}, the record holds "
+                f"{fairness.commitment!r}")
+    seats = {c.seat for c in fairness.contributions}
+    if any(seat >= num_seats for seat in seats):
+        return f"a contribution names a seat out of range 0..{num_seats - 1}"
+    if table is not None and isinstance(table.get("seats"), list):
+        for number, seat in enumerate(table["seats"]):
+            if isinstance(seat, Mapping) and seat.get("kind") == "human" \
+                    and number not in seats:
+                return f"seat {number} (a human) made no contribution to the seed"
+    return None
+
+
+def _expected_results(record: Mapping[str, Any],
+                      table: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    result = record.get("result")
+    if isinstance(result, Mapping):
+        return result
+    if table is not None:
+        return {key: table[key] for key in ("totals", "winner", "actions_digest")
+                if key in table}
+    return {}
+
+
+def _frame_problem(frames: Sequence[Any] | None, turn: int, text: str,
+                   seat: int | None, digest: str) -> str | None:
+    if frames is None:
+        return None
+    frame = frames[turn] if turn < len(frames) else None
+    if not isinstance(frame, Mapping) or frame.get("action") != text \
+            or frame.get("actor", seat) != seat:
+        return f"frame {turn} does not show action {text!r} by seat {seat}"
+    if frame.get("digest", digest) != digest:
+        return f"frame {turn} shows the digest {frame.get('digest')!r}, replayed {digest}"
+    return None
+
+
+def _deal_problem(match: Match[Any], deal_number: int, expected: Mapping[str, Any],
+                  digest: str) -> str | None:
+    """Why a deal that just ended does not match its recorded points or digest."""
+    replayed = list(match.deal_points[-1])
+    for key, value in (("deal_points", replayed), ("deal_digests", digest)):
+        recorded = expected.get(key)
+        if isinstance(recorded, list):
+            entry = recorded[deal_number - 1] if deal_number <= len(recorded) else None
+            if entry != value:
+                what = "points" if key == "deal_points" else "actions digest"
+                return (f"deal {deal_number} does not match: recorded {what} {entry!r}, "
+                        f"replayed {value!r}")
+    return None
+
+
+def _replay_problem(match: Match[Any], actions: Sequence[str], expected: Mapping[str, Any],
+                    frames: Sequence[Any] | None, commitment: str) -> str | None:
+    """The first action or deal that does not replay as recorded, or ``None``."""
+    if "deal_digests" not in expected and "actions_digest" not in expected:
+        return "the record has no actions digest: its actions cannot be checked"
+    digest = commitment
+    for turn, text in enumerate(actions, start=1):
+        deal_number = len(match.deal_points) + 1
+        seat = match.deal.to_move
+        where = f"deal {deal_number}, action {turn} ({text!r}, seat {seat})"
+        try:
+            match.play(match.deal.parse_action(text))
+        except (ValueError, LookupError, TypeError) as error:  # KonkunError and parser slips
+            return f"{where} does not match: {one_line(str(error))}"
+        digest = action_digest(digest, turn, -1 if seat is None else seat, text)
+        problem = _frame_problem(frames, turn, text, seat, digest)
+        if problem is not None:
+            return f"{where} does not match: {problem}"
+        if len(match.deal_points) == deal_number:
+            problem = _deal_problem(match, deal_number, expected, digest)
+            if problem is not None:
+                return problem
+    if not match.is_over():
+        return f"the game is not over after its {len(actions)} actions"
+    for key, replayed in (("deal_points", [list(p) for p in match.deal_points]),
+                          ("totals", list(match.totals)), ("winner", match.winner()),
+                          ("actions_digest", digest)):
+        if key in expected and expected[key] != replayed:
+            return f"the recorded {key} {expected[key]!r} do not match the replayed {replayed!r}"
+    return None
+
+
+def verify_document(data: Mapping[str, Any]) -> Verdict:
+    """Verify a record (or a replay document); raise :class:`RecordInputError` when it is
+    not a game record at all."""
+    record, table, frames = _split(data)
+    match, actions, imposed_dealer = _new_match(record)
+    fairness = _read_fairness(record)
+    problem = fairness if isinstance(fairness, str) else _fairness_problem(
+        fairness, record.get("seed"), table, match.num_seats)
+    if problem is None and imposed_dealer is not None:
+        problem = "the first dealer was imposed by the record, not drawn from the seed"
+    if problem is None and isinstance(fairness, Fairness):
+        problem = _replay_problem(match, actions, _expected_results(record, table), frames,
+                                  fairness.commitment)
+    if problem is not None:
+        return Verdict(False, f"not verified: {problem}")
+    contributions = len(record["fairness"]["contributions"])
+    return Verdict(True, f"verified: {record['game']}, {match.num_seats} seats, "
+                   f"{len(match.deal_points)} deals, {len(actions)} actions; the seed comes "
+                   f"from the committed server seed and {contributions} contribution"
+                   f"{'' if contributions == 1 else 's'}")
+
+
+def _run(namespace: argparse.Namespace) -> int:
+    verdict = verify_document(load_document(namespace.record))
+    print(verdict.message)
+    return EXIT_VERIFIED if verdict.ok else EXIT_NOT_VERIFIED
+
+
+def register(subparsers: Any) -> None:
+    """Add ``konkun verify RECORD.json``."""
+    parser = subparsers.add_parser(
+        "verify", help="check a finished game's fair deal and every action",
+        description="Check a finished game record: the server seed against its commitment, "
+        "the seed derived from the contributions, every action legal and every result as "
+        "recorded. Prints 'verified' (exit 0) or the first mismatch (exit 1); bad input "
+        "exits 2.")
+    parser.add_argument("record", metavar="RECORD.json",
+                        help="a finished game record, or a replay document from the server")
+    parser.set_defaults(handler=_run)
