@@ -14,11 +14,12 @@ from typing import Any
 from konkun.errors import InvalidRuleError
 from konkun.rl.aec import KonkunAECEnv
 from konkun.rl.gym_env import KonkunGymEnv
-from konkun.rl.policies import Policy
+from konkun.rl.policies import Opponent
+from konkun.rl.vector import KonkunVectorEnv
 
 Rules = Any
 """A game's rules object, or a mapping of rule options as in ``RULES.md``."""
-Opponents = str | Policy | Sequence[str | Policy]
+Opponents = str | Opponent | Sequence[str | Opponent]
 
 
 def konchinka_adapter(rules: Rules = None, capture_slots: int | None = None) -> Any:
@@ -68,6 +69,24 @@ def kunken_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None
     return KonkunGymEnv(kunken_adapter(rules), num_players, seat, opponents, **kwargs)
 
 
+def konchinka_vector_env(num_envs: int = 16, num_players: int = 2,
+                         rules: Rules | Mapping[str, str] = None, seat: int = 0,
+                         opponents: Opponents = "random", capture_slots: int | None = None,
+                         **kwargs: Any) -> KonkunVectorEnv:
+    """``num_envs`` Konchinka deals stepped together (:class:`~konkun.rl.vector.
+    KonkunVectorEnv`: flat observations and masks in preallocated arrays, autoreset)."""
+    return KonkunVectorEnv(konchinka_adapter(rules, capture_slots), num_envs, num_players,
+                           seat, opponents, **kwargs)
+
+
+def kunken_vector_env(num_envs: int = 16, num_players: int = 2,
+                      rules: Rules | Mapping[str, str] = None, seat: int = 0,
+                      opponents: Opponents = "random", **kwargs: Any) -> KonkunVectorEnv:
+    """``num_envs`` Kunken deals stepped together (see :func:`konchinka_vector_env`)."""
+    return KonkunVectorEnv(kunken_adapter(rules), num_envs, num_players, seat, opponents,
+                           **kwargs)
+
+
 def adapter_for(game: str, rules: Rules | Mapping[str, str] = None) -> Any:
     """The adapter of ``game`` (``konchinka`` or ``kunken``): action slots and tensors,
     usable outside the environments (e.g. to make a bot of an RL policy)."""
@@ -78,12 +97,23 @@ def adapter_for(game: str, rules: Rules | Mapping[str, str] = None) -> Any:
     raise InvalidRuleError(f"unknown game {game!r}: expected konchinka or kunken")
 
 
+def _vector_entry(game: str) -> Any:
+    def make(num_envs: int = 16, num_players: int = 2, **kwargs: Any) -> KonkunVectorEnv:
+        """The vector environment for ``gymnasium.make_vec``."""
+        constructor = konchinka_vector_env if game == "konchinka" else kunken_vector_env
+        return constructor(num_envs, num_players, **kwargs)
+    return make
+
+
 def register_gymnasium() -> None:
     """Register ``konkun/Konchinka-v0`` and ``konkun/Kunken-v0`` with Gymnasium (done on
-    import of :mod:`konkun.rl`), so ``gymnasium.make("konkun/Konchinka-v0")`` works."""
+    import of :mod:`konkun.rl`, and the ``gymnasium.envs`` entry point), so
+    ``gymnasium.make("konkun/Konchinka-v0")`` and ``gymnasium.make_vec(...,
+    vectorization_mode="vector_entry_point")`` work."""
     import gymnasium
 
-    for name, entry in (("konkun/Konchinka-v0", "konkun.rl.envs:konchinka_gym_env"),
-                        ("konkun/Kunken-v0", "konkun.rl.envs:kunken_gym_env")):
+    for name, game in (("konkun/Konchinka-v0", "konchinka"), ("konkun/Kunken-v0", "kunken")):
         if name not in gymnasium.registry:
-            gymnasium.register(name, entry_point=entry, disable_env_checker=True)
+            gymnasium.register(name, entry_point=f"konkun.rl.envs:{game}_gym_env",
+                               vector_entry_point=_vector_entry(game),
+                               disable_env_checker=True)
