@@ -145,6 +145,9 @@ class KonkunGymEnv(Env[Any, np.int64]):
         self._steps = 0
         self._deals_done = 0
         reward = self._play_others()  # a deal can end before the agent acts (match)
+        while self.match is None and self._over():  # an opponent went out before the
+            self.deal = self.adapter.new_deal(self.num_seats, self._rng)  # agent moved
+            reward = self._play_others()  # (Kunken, very rare): deal again
         info = self._info()
         if reward:
             info["reward_before_first_step"] = reward

@@ -265,7 +265,6 @@ class KonkunVectorEnv(VectorEnv):
         infos: dict[str, Any] = {}
         ended: list[int] = []
         core = self._core
-        seat = self.seat
         for i, action in enumerate(np.asarray(actions).tolist()):
             slots = self._slots[i]
             move = slots.get(action)
@@ -280,8 +279,6 @@ class KonkunVectorEnv(VectorEnv):
                 rewards[i] += self._reward(core.points(i))
                 terminations[i] = True
                 ended.append(i)
-            elif core.to_move(i) != seat:  # pragma: no cover - _play_others stops at seat
-                raise AssertionError("the agent is not to move")
         if ended:
             final = np.zeros((len(ended), self._observations.shape[1]), dtype=np.float32)
             self._final_observations(ended, final)
@@ -317,8 +314,9 @@ class KonkunVectorEnv(VectorEnv):
                 for s, spec in zip(others, self.opponent_specs, strict=True)}
         self._core.new(i, rng)
         self._play_others(i)
-        if self._core.to_move(i) is None:  # no engine deal ends before every seat moved
-            raise AssertionError("a deal ended before the agent's first move")
+        while self._core.to_move(i) is None:  # an opponent went out before the agent
+            self._core.new(i, rng)             # moved (Kunken, very rare): deal again
+            self._play_others(i)
 
     def _play_others(self, i: int) -> None:
         core = self._core
