@@ -1,10 +1,14 @@
 """Environment steps per second, and thousands of games by random agents without error.
 
 Run: ``.venv/bin/python benchmarks/bench_rl.py [--games N] [--kunken-games M]
-[--seconds S]``. For each game and player count it plays N (Kunken: M) deals in the
-PettingZoo AEC environment with uniformly random actions drawn from the mask, then steps
-the Gymnasium environment (random agent against random bots) for S seconds, and prints
-steps per second and the number of games completed.
+[--seconds S] [--num-envs E] [--only GAME] [--vector-only]``. For each game and player
+count it plays N (Kunken: M) deals in the PettingZoo AEC environment with uniformly random
+actions drawn from the mask, then steps the Gymnasium environment (random agent against
+random bots) for S seconds, and prints steps per second and the number of games
+completed. Then, for 2 players, it steps the single Gymnasium environment and the vector
+environment (E deals) side by side for S seconds each, a random masked agent against random
+opponents, and prints agent steps per CPU second of this process (one core; the agent's
+sampling from the masks is counted in).
 """
 
 from __future__ import annotations
@@ -17,7 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from konkun.rl.envs import konchinka_env, konchinka_gym_env, kunken_env, kunken_gym_env
+from konkun.rl.envs import (
+    konchinka_env,
+    konchinka_gym_env,
+    konchinka_vector_env,
+    kunken_env,
+    kunken_gym_env,
+    kunken_vector_env,
+)
 
 ENVS: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[int, ...]]] = {
     "konchinka": (konchinka_env, konchinka_gym_env, (2, 3, 4)),
@@ -63,6 +74,59 @@ def run_gym(make: Callable[..., Any], players: int, seconds: float,
     return steps, episodes, time.perf_counter() - started
 
 
+VECTORS: dict[str, Callable[..., Any]] = {"konchinka": konchinka_vector_env,
+                                           "kunken": kunken_vector_env}
+
+
+def sample_masked(masks: np.ndarray[Any, Any], rng: np.random.Generator) -> Any:
+    """One uniformly random legal slot per row of ``masks``."""
+    flat = np.flatnonzero(masks)
+    counts = masks.sum(axis=1)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    picks = starts + (rng.random(len(counts)) * counts).astype(np.int64)
+    return flat[picks] - np.arange(len(counts)) * masks.shape[1]
+
+
+def single_cpu_rate(make: Callable[..., Any], seconds: float, seed: int) -> tuple[int, float]:
+    """Agent steps of the single env (2 players, random agent) per CPU second."""
+    env = make(2, observation="flat")
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    steps = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        legal = np.flatnonzero(env.action_masks())
+        _, _, done, truncated, _ = env.step(int(legal[rng.randrange(legal.size)]))
+        steps += 1
+        if done or truncated:
+            env.reset()
+    return steps, steps / (time.process_time() - started)
+
+
+def vector_cpu_rate(make: Callable[..., Any], num_envs: int, seconds: float,
+                    seed: int) -> tuple[int, int, float]:
+    """(agent steps, deals finished, agent steps per CPU second) of the vector env."""
+    env = make(num_envs, 2)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = deals = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        _, _, terminated, _, _ = env.step(sample_masked(env.action_masks(), rng))
+        steps += num_envs
+        deals += int(terminated.sum())
+    return steps, deals, steps / (time.process_time() - started)
+
+
+def compare_vector(name: str, seconds: float, num_envs: int) -> None:
+    """Print the single and the vector environment's agent steps per CPU second."""
+    _, single = single_cpu_rate(ENVS[name][1], seconds, 1)
+    steps, deals, vector = vector_cpu_rate(VECTORS[name], num_envs, seconds, 1)
+    print(f"{name} 2 players, agent steps per CPU second: single Gym env {single:,.0f}; "
+          f"vector env ({num_envs} deals) {vector:,.0f} ({steps} steps, {deals} deals) "
+          f"= {vector / single:.1f}x")
+
+
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -72,10 +136,16 @@ def main() -> None:
                         help="Kunken deals per player count (a Kunken deal is ~5x longer)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of gym stepping")
     parser.add_argument("--only", choices=sorted(ENVS), default=None)
+    parser.add_argument("--num-envs", type=int, default=256, help="deals in the vector env")
+    parser.add_argument("--vector-only", action="store_true",
+                        help="only the single-versus-vector comparison")
     args = parser.parse_args()
     total = 0
     for name, (aec, gym, sizes) in ENVS.items():
         if args.only and name != args.only:
+            continue
+        compare_vector(name, args.seconds, args.num_envs)
+        if args.vector_only:
             continue
         games = args.kunken_games if name == "kunken" else args.games
         for players in sizes:
@@ -86,7 +156,8 @@ def main() -> None:
             steps, episodes, elapsed = run_gym(gym, players, args.seconds, players)
             print(f"{name} Gym {players} players (random bots): {steps} agent steps, "
                   f"{episodes} deals in {elapsed:.1f} s = {steps / elapsed:,.0f} steps/s")
-    print(f"random games completed without error: {total}")
+    if not args.vector_only:
+        print(f"random games completed without error: {total}")
 
 
 if __name__ == "__main__":

@@ -94,3 +94,9 @@ def assert_resample_invariant(adapter: GameAdapter, observation: Any,
     resampled = observation.sample_deal(random.Random(seed)).observe(observation.seat)
     assert np.array_equal(tensor, adapter.encode(resampled))
     return tensor
+
+
+def first_legal_slot(tensor: FloatArray, mask: Any) -> int:
+    """A tensor policy for the tests (named by ``policy:rl_checks:first_legal_slot``): the
+    lowest legal slot."""
+    return int(np.flatnonzero(mask)[0])

@@ -32,3 +32,23 @@ def test_the_example_agent_plays_konchinka_against_greedy_in_the_arena(
     bots = {bot.name: bot for bot in report.bots()}
     assert bots["rl-example-agent"].games == 8
     assert bots["greedy"].games == 8
+
+
+TRAIN = Path(__file__).resolve().parents[2] / "examples" / "train_ppo.py"
+
+
+def test_the_ppo_example_trains_saves_and_plays_in_the_arena(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A few hundred steps only (the point is the plumbing: masks reach MaskablePPO, the
+    saved model loads as a policy: spec and plays whole deals in the arena)."""
+    pytest.importorskip("sb3_contrib")
+    spec = importlib.util.spec_from_file_location("train_ppo", TRAIN)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    monkeypatch.setenv("KONKUN_POLICIES", "")
+    model = example.train("kunken", 2, ["random"], 256, seed=1, n_envs=1)
+    out = tmp_path / "model.zip"
+    example.save(model, out, "kunken", 2)
+    table = example.evaluate(out, "kunken", 2, "random", 2, seed=1)
+    assert f"policy:{out}" in table

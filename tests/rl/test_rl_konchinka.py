@@ -184,7 +184,7 @@ def test_the_gym_agent_is_rewarded_its_deal_points() -> None:
 
 
 def test_an_illegal_gym_action_is_penalized_and_changes_nothing() -> None:
-    env = konchinka_gym_env(2)
+    env = konchinka_gym_env(2, illegal_action="penalize")
     observation, _ = env.reset(seed=2)
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     after, reward, done, _, info = env.step(illegal)

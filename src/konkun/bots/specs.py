@@ -11,6 +11,8 @@ Two parameters every bot accepts set its :class:`~konkun.bots.base.Budget`:
 ``iters=N`` (search iterations per move) and ``time=SECONDS`` (thinking time per move).
 Other parameters belong to the bot (``konkun bots`` lists them). Examples: ``random``,
 ``greedy``, ``ismcts:iters=2000``, ``ismcts:time=1.0``, ``ismcts:time=0.1:c=0.5``.
+``policy:TARGET`` is the one exception: everything after ``policy:`` is the target, a
+``module:callable`` or a saved model file (:mod:`konkun.rl.policy_bot`).
 
 >>> spec = BotSpec.parse("ismcts:time=1.0")
 >>> spec.kind, spec.budget()
@@ -43,6 +45,8 @@ def spec_error(spec: object, message: str) -> InvalidBotSpecError:
     return InvalidBotSpecError(f"invalid bot spec {shown!r}: {message}")
 
 
+POLICY_KIND = "policy"
+"""The bot kind whose spec is ``policy:TARGET`` (the target read whole)."""
 BUDGET_KEYS = ("iters", "time")
 """The parameters every bot accepts: its per-move budget."""
 
@@ -64,6 +68,10 @@ class BotSpec:
             raise spec_error(text, "empty")
         kind, *pieces = (piece.strip() for piece in text.strip().split(":"))
         kind = kind.lower()
+        if kind == POLICY_KIND and pieces:  # the target may itself hold colons
+            spec = cls(kind, (("target", text.strip().split(":", 1)[1].strip()),))
+            spec.factory()
+            return spec
         if not _KIND.fullmatch(kind):
             raise spec_error(text, f"bad bot name {kind!r}")
         params: dict[str, str] = {}
@@ -81,6 +89,8 @@ class BotSpec:
         return spec
 
     def __str__(self) -> str:
+        if self.kind == POLICY_KIND and self.params:
+            return f"{POLICY_KIND}:{self.params[0][1]}"
         return ":".join([self.kind, *(f"{key}={value}" for key, value in self.params)])
 
     @property
@@ -218,3 +228,6 @@ register_bot("greedy", "konkun.bots.greedy:make_greedy_bot",
              "one-move heuristics written for each game")
 register_bot("ismcts", "konkun.bots.ismcts:make_ismcts_bot",
              "information-set Monte Carlo tree search (iters=N or time=SECONDS)")
+register_bot(POLICY_KIND, "konkun.rl.policy_bot:make_policy_bot",
+             "a tensor policy over (tensor, mask): policy:module:callable or "
+             "policy:model.zip (extra rl; allowed by KONKUN_POLICIES)")

@@ -10,14 +10,19 @@ from konkun.rl.envs import (
     adapter_for,
     konchinka_env,
     konchinka_gym_env,
+    konchinka_vector_env,
     kunken_env,
     kunken_gym_env,
+    kunken_vector_env,
     make_env,
     make_gym_env,
+    make_vector_env,
     register_gymnasium,
 )
+from konkun.rl.policies import TensorPolicy
 
 register_gymnasium()
 
-__all__ = ["adapter_for", "konchinka_env", "konchinka_gym_env", "kunken_env", "kunken_gym_env",
-           "make_env", "make_gym_env", "register_gymnasium"]
+__all__ = ["TensorPolicy", "adapter_for", "konchinka_env", "konchinka_gym_env",
+           "konchinka_vector_env", "kunken_env", "kunken_gym_env", "kunken_vector_env",
+           "make_env", "make_gym_env", "make_vector_env", "register_gymnasium"]

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from konkun.game import Deal, Observation, get_game
+from konkun.game import Deal, Match, Observation, get_game
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -36,8 +36,20 @@ class GameAdapter(Protocol):
         """The shape of the observation tensor for this many seats."""
         ...
 
+    def info_state_size(self, num_seats: int) -> int:
+        """The length of the information-state vector for this many seats."""
+        ...
+
     def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
         """A fresh deal, everything random drawn from ``rng`` (dealer and shuffle)."""
+        ...
+
+    def new_match(self, num_seats: int, seed: int) -> Match[Any]:
+        """A fresh game or match (deals in rotation to its end), drawn from ``seed``."""
+        ...
+
+    def observe_json(self, deal: Deal[Any], seat: int) -> dict[str, Any]:
+        """The JSON observation of ``seat``, with the rules and the deal's history."""
         ...
 
     def slots(self, position: Deal[Any] | Observation[Any],
@@ -52,6 +64,14 @@ class GameAdapter(Protocol):
 
     def encode_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
         """The same tensor as ``encode(deal.observe(seat))``, possibly faster."""
+        ...
+
+    def encode_info_state(self, observation: Observation[Any]) -> FloatArray:
+        """The information-state vector (the tensor and the action history) of one seat."""
+        ...
+
+    def encode_info_state_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
+        """The same vector read from the deal (only what ``seat`` may know)."""
         ...
 
 

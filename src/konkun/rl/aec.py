@@ -13,7 +13,8 @@ from pettingzoo import AECEnv
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal
-from konkun.rl.adapter import GameAdapter, check_seats, mask_of
+from konkun.rl.adapter import FloatArray, GameAdapter, check_seats, mask_of
+from konkun.rl.text import slot_for_text
 
 ObsDict = dict[str, Any]
 
@@ -111,9 +112,22 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         return {"observation": tensor, "action_mask": mask}
 
     def observe_json(self, agent: str) -> dict[str, Any]:
-        """The engine's JSON observation of ``agent`` (cards and legal moves as text)."""
+        """The JSON observation of ``agent``: the engine's (cards and legal moves as text),
+        with the rules and the deal's history."""
         assert self.deal is not None, "call reset() first"
-        return self.deal.observe(self.possible_agents.index(agent)).to_json()
+        return self.adapter.observe_json(self.deal, self.possible_agents.index(agent))
+
+    def information_state_tensor(self, agent: str) -> FloatArray:
+        """The information-state vector of ``agent``: its observation tensor flattened and
+        the deal's action history (as OpenSpiel's ``information_state_tensor``)."""
+        assert self.deal is not None, "call reset() first"
+        return self.adapter.encode_info_state_deal(self.deal, self.possible_agents.index(agent))
+
+    def slot_of(self, text: str) -> int:
+        """The slot of the legal move ``text`` of the agent to move (as the engine reads
+        it); raise :class:`konkun.errors.IllegalMoveError` for a move not legal here."""
+        assert self.deal is not None, "call reset() first"
+        return slot_for_text(self._slots, text, self.deal.parse_action)
 
     def observe_text(self, agent: str) -> str:
         """:meth:`observe_json` as one line of JSON text (for a language-model prompt)."""

@@ -20,11 +20,12 @@ from konkun.errors import InvalidRuleError
 from konkun.game import game_names, get_game
 from konkun.rl.aec import KonkunAECEnv
 from konkun.rl.gym_env import KonkunGymEnv
-from konkun.rl.policies import Policy
+from konkun.rl.policies import Opponent
+from konkun.rl.vector import KonkunVectorEnv
 
 Rules = Any
 """A game's rules object, or a mapping of rule options as in ``RULES.md``."""
-Opponents = str | Policy | Sequence[str | Policy]
+Opponents = str | Opponent | Sequence[str | Opponent]
 
 
 def adapter_for(game: str, rules: Rules | Mapping[str, str] = None, **options: Any) -> Any:
@@ -107,10 +108,39 @@ def kunken_gym_env(num_players: int = 2, rules: Rules | Mapping[str, str] = None
     return make_gym_env("kunken", num_players, rules, seat, opponents, **kwargs)
 
 
+def make_vector_env(game: str, num_envs: int = 16, num_players: int = 2,
+                    rules: Rules | Mapping[str, str] = None, seat: int = 0,
+                    opponents: Opponents = "random",
+                    adapter_options: Mapping[str, Any] | None = None,
+                    **kwargs: Any) -> KonkunVectorEnv:
+    """``num_envs`` deals of ``game`` stepped together (:class:`~konkun.rl.vector.
+    KonkunVectorEnv`: flat observations and masks in preallocated arrays, autoreset)."""
+    return KonkunVectorEnv(adapter_for(game, rules, **dict(adapter_options or {})), num_envs,
+                           num_players, seat, opponents, **kwargs)
+
+
+def konchinka_vector_env(num_envs: int = 16, num_players: int = 2,
+                         rules: Rules | Mapping[str, str] = None, seat: int = 0,
+                         opponents: Opponents = "random", capture_slots: int | None = None,
+                         **kwargs: Any) -> KonkunVectorEnv:
+    """``num_envs`` Konchinka deals stepped together (see :func:`make_vector_env`)."""
+    return make_vector_env("konchinka", num_envs, num_players, rules, seat, opponents,
+                           _slots(capture_slots), **kwargs)
+
+
+def kunken_vector_env(num_envs: int = 16, num_players: int = 2,
+                      rules: Rules | Mapping[str, str] = None, seat: int = 0,
+                      opponents: Opponents = "random", **kwargs: Any) -> KonkunVectorEnv:
+    """``num_envs`` Kunken deals stepped together (see :func:`make_vector_env`)."""
+    return make_vector_env("kunken", num_envs, num_players, rules, seat, opponents, **kwargs)
+
+
+
 def register_gymnasium() -> None:
     """Register ``konkun/<Title>-v0`` with Gymnasium for every registered game with an RL
-    adapter (done on import of :mod:`konkun.rl`; call it again after registering a game),
-    so ``gymnasium.make("konkun/Konchinka-v0")`` works."""
+    adapter (done on import of :mod:`konkun.rl` and by the ``gymnasium.envs`` entry point;
+    call it again after registering a game), so ``gymnasium.make("konkun/Konchinka-v0")``
+    and ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` work."""
     import gymnasium
 
     for name in game_names():
@@ -120,4 +150,5 @@ def register_gymnasium() -> None:
         env_id = f"konkun/{game.title.en}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point=partial(make_gym_env, name),
+                               vector_entry_point=partial(make_vector_env, name),
                                disable_env_checker=True)

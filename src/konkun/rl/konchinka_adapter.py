@@ -6,7 +6,7 @@ Action space ``Discrete(52 * K)`` with ``K = capture_slots`` (default 32): actio
 in the canonical card order, ``A K Q .. 2``, ``c d h s``). So a slot names one move in the
 current position; the mask marks the legal ones.
 
-Observation ``Box(0, 1, (4 + n, 52), float32)`` over the 52 cards (``Card.index``: clubs
+Observation ``Box(0, 1, (5 + n, 52), float32)`` over the 52 cards (``Card.index``: clubs
 2..A, diamonds, hearts, spades):
 
 - row 0: the seat's own hand;
@@ -14,7 +14,15 @@ Observation ``Box(0, 1, (4 + n, 52), float32)`` over the 52 cards (``Card.index`
 - rows 2 .. 1+n: the capture piles, the seat's own first, then the next seats to its left;
 - row 2+n: every card this seat can see (its hand, the table, the piles): ``1 - row`` is
   the set of unseen cards (the other hands and the stock);
-- row 3+n: scalar features, see :data:`FEATURES`.
+- row 3+n: scalar features, see :data:`FEATURES`;
+- row 4+n: the cards known to be in the stock (sent back by the initial-table fix, face
+  up, and not dealt since: the observation's ``known_in_stock``).
+
+The information-state tensor (:meth:`KonchinkaAdapter.encode_info_state`) is that tensor
+flattened, followed by the deal's moves so far, one row of ``104 + n + 1`` per move
+(:data:`HISTORY_ROWS` rows, the first move first): the played card (52, one-hot), the
+cards it took (52), the mover (``n``, one-hot from this seat on), and 1 if a redeal
+followed.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import numpy as np
 from konkun.cards import Card, below
 from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Observation
+from konkun.konchinka.game import KonchinkaMatch
 from konkun.konchinka.moves import card_order
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.state import new_deal
@@ -44,6 +53,9 @@ FEATURES = (
     "1 for the novo variant",
 )
 """The entries of the features row, in order."""
+HISTORY_ROWS = 52
+"""Rows of the information state's move history: a deal has at most 52 moves (each plays
+one card from a hand)."""
 
 _ORDER_KEY = [card_order(Card.from_index(index)) for index in range(52)]
 
@@ -95,12 +107,24 @@ class KonchinkaAdapter:
         self.rules = rules
 
     def observation_shape(self, num_seats: int) -> tuple[int, ...]:
-        """``(4 + n, 52)``."""
-        return (4 + num_seats, 52)
+        """``(5 + n, 52)``."""
+        return (5 + num_seats, 52)
+
+    def info_state_size(self, num_seats: int) -> int:
+        """The length of the information-state vector for ``n`` seats."""
+        return (5 + num_seats) * 52 + HISTORY_ROWS * (105 + num_seats)
 
     def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
         """A new deal: a random dealer, then the shuffle and cut, from ``rng``."""
         return new_deal(self.rules, num_seats, below(num_seats, rng), rng)
+
+    def new_match(self, num_seats: int, seed: int) -> KonchinkaMatch:
+        """A new game to the target (its first dealer drawn from ``seed``)."""
+        return KonchinkaMatch(self.rules, num_seats, seed)
+
+    def observe_json(self, deal: Deal[Any], seat: int) -> dict[str, Any]:
+        """The engine's JSON observation of ``seat`` (it holds the rules and the history)."""
+        return deal.observe(seat).to_json()
 
     def slots(self, position: Deal[Any] | Observation[Any],
               legal: Sequence[Any]) -> dict[int, Any]:
@@ -130,7 +154,8 @@ class KonchinkaAdapter:
         return self._tensor(
             obs.seat, obs.num_seats, [c.index for c in obs.hand], [c.index for c in obs.table],
             [_row([c.index for c in pile]) for pile in obs.captured], obs.hand_sizes,
-            obs.stock_size, obs.dealer, obs.last_capturer, obs.to_move)
+            obs.stock_size, obs.dealer, obs.last_capturer, obs.to_move,
+            [c.index for c in obs.known_in_stock])
 
     def encode_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
         """``encode(deal.observe(seat))``, faster: it reads only what ``seat`` may see (its
@@ -140,12 +165,36 @@ class KonchinkaAdapter:
         return self._tensor(
             seat, d.num_seats, list(hands[seat]), [code & 63 for code in d._table],
             [_bits(mask) for mask in d._piles], [len(h) for h in hands], d.stock_size,
-            d.dealer, d.last_capturer, d.to_move)
+            d.dealer, d.last_capturer, d.to_move, _known_in_stock(d, seat))
+
+    def encode_info_state(self, observation: Observation[Any]) -> FloatArray:
+        """The information-state vector of a seat's observation (see the module)."""
+        obs: Any = observation
+        moves = [(entry.seat, entry.move.card.index, [c.index for c in entry.move.taken],
+                  entry.redeal) for entry in obs.history]
+        return self._info_state(self.encode(observation), obs.seat, obs.num_seats, moves)
+
+    def encode_info_state_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
+        """``encode_info_state(deal.observe(seat))``, read from the deal."""
+        d: Any = deal
+        moves = [(s, card, list(taken), event == 1) for s, card, taken, event in d._history]
+        return self._info_state(self.encode_deal(deal, seat), seat, d.num_seats, moves)
+
+    def _info_state(self, tensor: FloatArray, seat: int, n: int,
+                    moves: list[tuple[int, int, list[int], bool]]) -> FloatArray:
+        history = np.zeros((HISTORY_ROWS, 105 + n), dtype=np.float32)
+        for row, (mover, card, taken, redeal) in enumerate(moves[:HISTORY_ROWS]):
+            history[row, card] = 1.0
+            history[row, [52 + c for c in taken]] = 1.0
+            history[row, 104 + (mover - seat) % n] = 1.0
+            history[row, 104 + n] = 1.0 if redeal else 0.0
+        return np.concatenate([tensor.reshape(-1), history.reshape(-1)])
 
     def _tensor(self, seat: int, n: int, hand: list[int], table: list[int],
                 piles: list[FloatArray], hand_sizes: Sequence[int], stock_size: int,
-                dealer: int, last_capturer: int | None, to_move: int | None) -> FloatArray:
-        out = np.zeros((4 + n, 52), dtype=np.float32)
+                dealer: int, last_capturer: int | None, to_move: int | None,
+                known_in_stock: list[int]) -> FloatArray:
+        out = np.zeros((5 + n, 52), dtype=np.float32)
         out[0, hand] = 1.0
         out[1, table] = 1.0
         for offset in range(n):
@@ -160,5 +209,16 @@ class KonchinkaAdapter:
             features[1 + 2 * n + (last_capturer - seat) % n] = 1.0
         features[1 + 3 * n] = 1.0 if to_move == seat else 0.0
         features[2 + 3 * n] = 1.0 if self.rules.variant == "novo" else 0.0
+        out[4 + n, known_in_stock] = 1.0
         return out
+
+
+def _known_in_stock(deal: Any, seat: int) -> list[int]:
+    """The cards the table fix sent back into the stock that are still surely there (fewer
+    cards dealt since than their lowest possible position), as the observation says."""
+    if not deal._returned:
+        return []
+    dealt = deal._stock_start - len(deal._stock)
+    hand = deal._hands[seat]
+    return [card for card, low in deal._returned if dealt <= low and card not in hand]
 

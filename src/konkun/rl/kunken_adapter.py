@@ -42,6 +42,14 @@ joker). Rows, for ``n`` players, seats counted from this seat to the left:
   and in the joker column);
 - 13+2n+T: meld owners, entry ``m`` = (owner's offset from this seat + 1) / n (0: no meld);
 - 14+2n+T: features, see :data:`FEATURES`.
+
+The information-state vector (:meth:`KunkenAdapter.encode_info_state_deal`) is that tensor
+flattened, followed by the deal's last :data:`HISTORY_ROWS` actions (oldest first, zero rows
+before the first action), each a row of ``6 + n + 53 + 2``: the kind (one-hot: draw, take,
+discard, meld, layoff, swap), the actor (one-hot from this seat on), the cards it lays or
+discards (counts, divided as above), ``take I`` as ``(I + 1) / P`` and the meld number of a
+lay-off or swap as ``(M + 1) / T`` (at most 1). The engine's observation holds no history,
+so this vector is built from the deal (in the environments), not from an observation.
 """
 
 from __future__ import annotations
@@ -56,7 +64,8 @@ from konkun.cards import below
 from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Observation
 from konkun.kunken.actions import DISCARD, DRAW, LAYOFF, MELD, SWAP, TAKE
-from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, meld_value
+from konkun.kunken.match import KunkenMatch
+from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, meld_value, slot_card
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import KunkenDeal
 from konkun.rl.adapter import FloatArray
@@ -80,6 +89,10 @@ FEATURES = (
     "bank size / pack size",
 )
 """The entries of the features row, in order."""
+HISTORY_ROWS = 64
+"""Rows of the information state's action history (the deal's last actions)."""
+KINDS = (DRAW, TAKE, DISCARD, MELD, LAYOFF, SWAP)
+"""The action kinds, in the order of the history rows' one-hot."""
 
 
 class KunkenAdapter:
@@ -119,10 +132,29 @@ class KunkenAdapter:
         """``(15 + 2n + T, 53)``."""
         return (15 + 2 * num_seats + self.table_slots, 53)
 
+    def info_state_size(self, num_seats: int) -> int:
+        """The length of the information-state vector for ``n`` seats."""
+        rows, columns = self.observation_shape(num_seats)
+        return rows * columns + HISTORY_ROWS * (61 + num_seats)
+
     def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
         """A new deal: a random dealer, then the shuffle, from ``rng``."""
         deal: Deal[Any] = KunkenDeal.new(self.rules, num_seats, below(num_seats, rng), rng)
         return deal
+
+    def new_match(self, num_seats: int, seed: int) -> KunkenMatch:
+        """A new match (its first dealer drawn from ``seed``)."""
+        return KunkenMatch(self.rules, num_seats, seed)
+
+    def observe_json(self, deal: Deal[Any], seat: int) -> dict[str, Any]:
+        """The engine's JSON observation of ``seat`` with the ``rules`` (``RULES.md``
+        options) and the deal's ``history`` (``[{"seat", "action"}]``, every action is
+        public: a draw does not show the card drawn)."""
+        data = deal.observe(seat).to_json()
+        data["rules"] = self.rules.to_json()
+        data["history"] = [{"seat": s, "action": action.text()}
+                           for s, action in history_with_seats(deal)]
+        return data
 
     # ------------------------------------------------------------------ actions
 
@@ -183,6 +215,33 @@ class KunkenAdapter:
         ``seat``'s own hand and the public part of the deal."""
         d: Any = deal
         return self._tensor(d, seat, d.hands[seat], len(d.stock))
+
+    def encode_info_state(self, observation: Observation[Any]) -> FloatArray:
+        """Not available: the engine's Kunken observation holds no history (use
+        :meth:`encode_info_state_deal`)."""
+        raise InvalidRuleError("the Kunken information state needs the deal's history, "
+                               "which an observation does not hold: use "
+                               "encode_info_state_deal(deal, seat)")
+
+    def encode_info_state_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
+        """The information-state vector of ``seat`` (see the module's docstring)."""
+        n = deal.num_seats
+        history = np.zeros((HISTORY_ROWS, 61 + n), dtype=np.float32)
+        recent = history_with_seats(deal)[-HISTORY_ROWS:]
+        first = HISTORY_ROWS - len(recent)
+        for row, (actor, action) in enumerate(recent, start=first):
+            cells = history[row]
+            cells[KINDS.index(action.kind)] = 1.0
+            cells[6 + (actor - seat) % n] = 1.0
+            if action.kind == TAKE:
+                cells[59 + n] = (action.number + 1) / self.pack
+            elif action.kind != DRAW:
+                for slot in action.slots:
+                    card = slot_card(slot)
+                    cells[6 + n + card] = min(1.0, cells[6 + n + card] + self._norm[card])
+                if action.kind in (LAYOFF, SWAP):
+                    cells[60 + n] = min(1.0, (action.number + 1) / self.table_slots)
+        return np.concatenate([self.encode_deal(deal, seat).reshape(-1), history.reshape(-1)])
 
     def _tensor(self, src: Any, seat: int, hand: Sequence[int], stock_size: int) -> FloatArray:
         n = src.num_seats
@@ -255,6 +314,18 @@ class KunkenAdapter:
         row[base + 5] = min(1.0, max(0, src.need) / max(1, rules.opening_minimum))
         row[base + 6] = 1.0 if src.opening else 0.0
         row[base + 7] = bank_size / self.pack
+
+
+def history_with_seats(deal: Any) -> list[tuple[int, Any]]:
+    """The deal's actions with the seat that played each: play starts left of the dealer
+    and passes to the left after every discard."""
+    seat = (deal.dealer + 1) % deal.num_seats
+    result = []
+    for action in deal.history:
+        result.append((seat, action))
+        if action.kind == DISCARD:
+            seat = (seat + 1) % deal.num_seats
+    return result
 
 
 def _meld_order(action: Any) -> tuple[int, int, tuple[int, ...]]:

@@ -1,16 +1,92 @@
-"""Policies for the seats an agent does not control: any callable over (observation, legal
-actions), the built-in uniform random policy, or a bot named by a :mod:`konkun.bots` spec."""
+"""Policies for the seats an agent does not control, and the research API's own policy
+interface over (tensor, mask).
+
+Two kinds of policy play a seat:
+
+- an **engine policy**: any callable ``policy(observation, legal_actions) -> action`` over the
+  engine's observation (the built-in :class:`RandomPolicy`, a :mod:`konkun.bots` spec);
+- a **tensor policy**: :class:`TensorPolicy` wrapping ``fn(tensor, mask) -> slot``, where
+  ``tensor`` is the seat's observation tensor (``view="tensor"``), that tensor flattened
+  (``"flat"``) or the information-state vector (``"info_state"``), and ``mask`` the int8
+  action mask. A trained network is a tensor policy. The environments' opponents, the
+  arena and the lobby (through the bot spec ``policy:module:callable`` or
+  ``policy:path/to/model.zip``, see :mod:`konkun.rl.policy_bot`) all accept one.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from konkun.game import Observation
+import numpy as np
+import numpy.typing as npt
+
+from konkun.errors import IllegalMoveError, InvalidRuleError
+from konkun.game import Deal, Observation
+from konkun.rl.adapter import FloatArray, GameAdapter, mask_of
 
 Policy = Callable[[Observation[Any], Sequence[Any]], Any]
-"""A policy: given a seat's observation and its legal actions, return one of the actions."""
+"""An engine policy: given a seat's observation and its legal actions, return one of them."""
+MaskArray = npt.NDArray[np.int8]
+SlotFunction = Callable[[FloatArray, MaskArray], int]
+"""A function of (tensor, mask) that returns a slot inside the mask."""
+VIEWS = ("tensor", "flat", "info_state")
+"""What a tensor policy is given: the observation tensor, flattened, or the info state."""
+
+
+class TensorPolicy:
+    """A policy over the research API's view of a seat: ``fn(tensor, mask) -> slot``.
+
+    ``view`` says which tensor ``fn`` receives (:data:`VIEWS`); ``capture_slots`` (Konchinka)
+    the action space it was trained on (``None``: the default). ``name`` appears in errors.
+    """
+
+    def __init__(self, fn: SlotFunction, view: str = "tensor",
+                 capture_slots: int | None = None, name: str | None = None) -> None:
+        if view not in VIEWS:
+            raise InvalidRuleError(f"invalid view {view!r}: expected one of {', '.join(VIEWS)}")
+        if not callable(fn):
+            raise InvalidRuleError(f"invalid tensor policy {fn!r}: not callable")
+        self.fn = fn
+        self.view = view
+        self.capture_slots = capture_slots
+        self.name = name or getattr(fn, "__name__", repr(fn))
+
+    def __call__(self, tensor: FloatArray, mask: MaskArray) -> int:
+        """The slot ``fn`` picks."""
+        return int(self.fn(tensor, mask))
+
+    def choose(self, adapter: GameAdapter, tensor: FloatArray, slots: Mapping[int, Any]) -> Any:
+        """The legal action of the slot the policy picks given ``tensor`` and the legal
+        ``slots``; raise :class:`konkun.errors.IllegalMoveError` for a slot outside them."""
+        slot = self(tensor, mask_of(slots, adapter.action_size))
+        try:
+            return slots[slot]
+        except KeyError:
+            raise IllegalMoveError(
+                f"tensor policy {self.name!r} chose slot {slot}, which is not in the action "
+                f"mask ({len(slots)} legal slots)") from None
+
+    def __repr__(self) -> str:
+        return f"TensorPolicy({self.name!r}, view={self.view!r})"
+
+
+def tensor_of_deal(adapter: GameAdapter, view: str, deal: Deal[Any], seat: int) -> FloatArray:
+    """The tensor of ``view`` for ``seat`` of ``deal`` (read from the deal, seat's view only)."""
+    if view == "info_state":
+        return adapter.encode_info_state_deal(deal, seat)
+    tensor = adapter.encode_deal(deal, seat)
+    return tensor.reshape(-1) if view == "flat" else tensor
+
+
+def tensor_of_observation(adapter: GameAdapter, view: str,
+                          observation: Observation[Any]) -> FloatArray:
+    """The tensor of ``view`` from a seat's observation."""
+    if view == "info_state":
+        return adapter.encode_info_state(observation)
+    tensor = adapter.encode(observation)
+    return tensor.reshape(-1) if view == "flat" else tensor
 
 
 class RandomPolicy:
@@ -24,12 +100,16 @@ class RandomPolicy:
         return legal[self.rng.randrange(len(legal))]
 
 
-def make_policy(spec: str | Policy, game: str, seed: int) -> Policy:
+Opponent = Policy | TensorPolicy
+
+
+def make_policy(spec: str | Opponent, game: str, seed: int) -> Opponent:
     """The policy a spec stands for.
 
-    ``spec`` is a callable (used as it is), ``"random"`` (the built-in uniform random
-    policy), or any bot spec :mod:`konkun.bots` knows (``greedy``, ``ismcts:iters=200``, ...).
-    ``seed`` seeds the policy's own random source, so a seeded episode replays exactly.
+    ``spec`` is a callable or a :class:`TensorPolicy` (used as it is), ``"random"`` (the
+    built-in uniform random policy), or any bot spec :mod:`konkun.bots` knows (``greedy``,
+    ``ismcts:iters=200``, ``policy:module:callable``, ...). ``seed`` seeds the policy's own
+    random source, so a seeded episode replays exactly.
     """
     if not isinstance(spec, str):
         return spec
