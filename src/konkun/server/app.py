@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -32,20 +31,19 @@ from konkun.server.auth import Guest, TokenSigner, load_secret
 from konkun.server.botseats import BotSeat, offered_bots
 from konkun.server.config import Settings
 from konkun.server.games import game_names, get_game
-from konkun.server.protocol import (
-    MAX_BODY_BYTES,
+from konkun.server.messages import (
     ActionMessage,
+    GuestBody,
     LeaveMessage,
     PingMessage,
-    ProtocolError,
+    SitBody,
     SitMessage,
-    bot_seats,
-    clean_nickname,
-    error_payload,
+    TableBody,
+    load_json,
     parse_client_message,
-    require_int,
-    rule_texts,
+    validated,
 )
+from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
 from konkun.server.ratelimit import TokenBucket
 from konkun.server.storage import Storage
 from konkun.server.tables import Connection, Lobby, Table
@@ -182,8 +180,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/guest")
     async def guest(request: Request) -> dict[str, Any]:
         limit(request)
-        body = await _json_body(request)
-        token, new_guest = signer.issue(clean_nickname(body.get("nickname")))
+        body = validated(GuestBody, await _json_body(request))
+        token, new_guest = signer.issue(body.nickname)
         return {"token": token, "player_id": new_guest.player_id,
                 "nickname": new_guest.nickname}
 
@@ -217,18 +215,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_table(request: Request) -> dict[str, Any]:
         limit(request)
         token_guest(request)  # a token, when given, must verify
-        body = await _json_body(request)
-        game = body.get("game")
-        if not isinstance(game, str):
-            raise ProtocolError("unknown_game", "field 'game' must name a game: "
-                                + " or ".join(repr(n) for n in game_names()), game)
-        variant = body.get("variant")
-        if variant is not None and not isinstance(variant, str):
-            raise ProtocolError("unknown_game", "field 'variant' must be a string", variant)
-        num_seats = require_int(body, "seats")
-        table = await lobby().create_table(
-            game, variant or None, num_seats, rule_texts(body.get("rules")),
-            bot_seats(body.get("bots"), num_seats))
+        body = validated(TableBody, await _json_body(request))
+        table = await lobby().create_table(body.game, body.variant, body.seats, body.rules,
+                                           body.bot_seats())
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
@@ -240,8 +229,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit(request)
         who = guest_of(request)
         table = await lobby().get_table(table_id)
-        body = await _json_body(request)
-        await lobby().sit(table, who, require_int(body, "seat"))
+        body = validated(SitBody, await _json_body(request))
+        await lobby().sit(table, who, body.seat)
         return table.summary()
 
     @app.post("/api/tables/{table_id}/leave")
@@ -316,15 +305,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_request", "request body is not valid JSON",
-                            raw.decode("utf-8", "replace")) from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_request", "request body must be a JSON object", data)
-    return data
+    return load_json(await request.body() or b"{}")
 
 
 def _page(static: Path, name: str) -> Any:
@@ -446,6 +427,8 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
             if connection.guest is None:
                 raise ProtocolError("not_seated", "you hold no seat at this table")
             await lobby.leave(table, connection.guest)
+        else:
+            raise ProtocolError("bad_request", "'hello' is only taken as the first message")
     except ProtocolError as error:
         connection.send(error.payload())
     except Exception:

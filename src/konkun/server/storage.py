@@ -12,6 +12,7 @@ the event loop never waits on the disk.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -212,3 +213,33 @@ class Storage:
                                .where(ActionRow.table_id == table_id)
                                .order_by(ActionRow.turn)).all()
         return [(int(seat), str(action)) for seat, action in rows]
+
+
+class OutageLog:
+    """Logs a database outage once when it starts and once when it ends, never once per
+    refused query (an outage of a few seconds would otherwise log thousands of
+    tracebacks)."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self._log = logger
+        self.down = False
+        self.failures = 0
+        """Queries refused since the outage began."""
+
+    def failed(self, what: str, error: BaseException) -> None:
+        """A query ``what`` failed with ``error``."""
+        self.failures += 1
+        if not self.down:
+            self.down = True
+            self._log.error("database unavailable (%s failed: %s); further failures are "
+                            "not logged until it recovers", what,
+                            " ".join(str(error).split())[:300] or type(error).__name__,
+                            exc_info=error)
+
+    def succeeded(self) -> None:
+        """A query went through."""
+        if self.down:
+            self._log.warning("database available again after %d refused queries",
+                              self.failures)
+            self.down = False
+            self.failures = 0

@@ -34,7 +34,7 @@ from konkun.server.config import Settings
 from konkun.server.games import GameAdapter, game_names, get_game
 from konkun.server.protocol import ProtocolError
 from konkun.server.ratelimit import TokenBucket
-from konkun.server.storage import Storage, StoredTable, now_text
+from konkun.server.storage import OutageLog, Storage, StoredTable, now_text
 
 log = logging.getLogger("konkun.server")
 
@@ -214,6 +214,7 @@ class Lobby:
         self._bot_threads = ThreadPoolExecutor(
             max(1, settings.bot_threads), thread_name_prefix="konkun-bot")
         self._loading = asyncio.Lock()
+        self.outage = OutageLog(log)
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -245,8 +246,17 @@ class Lobby:
         self._storage_thread.shutdown(wait=True)
 
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the storage thread; a refusal is ``storage`` (the
+        outage, not each refused query, is logged)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._storage_thread, function, *args)
+        try:
+            result = await loop.run_in_executor(self._storage_thread, function, *args)
+        except Exception as error:
+            self.outage.failed(getattr(function, "__name__", "query"), error)
+            raise ProtocolError("storage", "the database is unavailable; try again") \
+                from error
+        self.outage.succeeded()
+        return result
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -403,7 +413,6 @@ class Lobby:
             await self._db(self.storage.update_table, table.id,
                            {"seats": [s.stored() for s in seats]})
         except Exception as error:
-            log.exception("storing the seats of table %s failed", table.id)
             raise ProtocolError("storage", "the seat could not be stored; try again") \
                 from error
 
@@ -418,7 +427,6 @@ class Lobby:
             await self._db(self.storage.update_table, table.id,
                            {"seed": seed, "status": "playing", "started_at": now_text()})
         except Exception as error:
-            log.exception("starting table %s failed", table.id)
             raise ProtocolError("storage", "the game could not be started; try again") \
                 from error
         table.seed, table.match, table.bots, table.status = seed, match, bots, "playing"
@@ -480,7 +488,6 @@ class Lobby:
         try:
             await self._db(self.storage.append_action, table.id, turn, seat, text)
         except Exception as error:
-            log.exception("storing action %r of table %s failed", text, table.id)
             raise ProtocolError("storage", "the action could not be stored; nothing was "
                                 "played, try again", text) from error
         try:
@@ -511,12 +518,11 @@ class Lobby:
         table.finished_at = now_text()
         table.winner = table.match.winner()
         table.bots = {}
-        try:
+        # the actions are stored: a restart finishes the table again
+        with contextlib.suppress(ProtocolError):
             await self._db(self.storage.update_table, table.id, {
                 "status": "finished", "finished_at": table.finished_at,
                 "winner": table.winner, "totals": list(table.match.totals)})
-        except Exception:  # the actions are stored: a restart finishes the table again
-            log.exception("marking table %s finished failed", table.id)
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -553,7 +559,8 @@ class Lobby:
                         raise IllegalMoveError(f"bot chose illegal {action!r}")
                     await self._apply(table, seat, action)
                 except (ProtocolError, KonkunError) as error:
-                    log.error("bot move at table %s failed: %s", table.id, error)
+                    if not isinstance(error, ProtocolError) or error.code != "storage":
+                        log.error("bot move at table %s failed: %s", table.id, error)
                     await asyncio.sleep(1.0)
 
     # -- connections --------------------------------------------------------------------
