@@ -32,6 +32,10 @@ _TRUE = frozenset({"true", "1", "yes", "on"})
 _FALSE = frozenset({"false", "0", "no", "off"})
 
 
+RANGES: dict[str, tuple[int, int]] = {"target": (1, 100), "stake": (1, 1000)}
+"""The values each numeric option takes (inclusive): a game always ends."""
+
+
 @dataclass(frozen=True, slots=True)
 class KonchinkaRules:
     """The rules a Konchinka table plays (immutable, validated on construction).
@@ -45,10 +49,12 @@ class KonchinkaRules:
       default), ``all`` (every tied player scores the full points) or ``split`` (the
       points are shared equally among the tied players, rounded down: two players tied
       for most cards score 1 each; a tie for most clubs scores nothing).
-    - ``target``: the game ends after a deal in which a total reaches it (default 15).
+    - ``target``: the game ends after a deal in which a total reaches it (default 15;
+      1..100).
     - ``settlement``: ``difference`` (each loser pays ``max(0, target - total)``, default)
       or ``pool`` (each player stakes ``stake`` chips, the winner takes the pool).
-    - ``stake``: the chips each player puts into the pool (default 5; only for ``pool``).
+    - ``stake``: the chips each player puts into the pool (default 5, 1..1000; only for
+      ``pool``).
     """
 
     variant: Variant = "classic"
@@ -68,12 +74,13 @@ class KonchinkaRules:
                 raise InvalidRuleError(
                     f"invalid value {getattr(self, name)!r} for rule option {name!r}: "
                     "expected true or false")
-        for name in ("target", "stake"):
+        for name, (low, high) in RANGES.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            if isinstance(value, bool) or not isinstance(value, int) \
+                    or not low <= value <= high:
                 raise InvalidRuleError(
                     f"invalid value {value!r} for rule option {name!r}: "
-                    "expected a positive whole number")
+                    f"expected a whole number {low}..{high}")
 
     @staticmethod
     def preset(name: str) -> KonchinkaRules:

@@ -17,17 +17,25 @@ EMPTY_STOCK_CHOICES = ("turn_bank", "end")
 TIE_CHOICES = ("play_on", "shared")
 
 
+RANGES: dict[str, tuple[int, int]] = {
+    "jokers": (0, 4), "opening_minimum": (0, 150), "max_stock_renewals": (0, 10),
+    "deals": (0, 20), "target": (0, 1000), "hand_size": (1, 20)}
+"""The values each numeric option takes (inclusive): a match always ends."""
+
+
 @dataclass(frozen=True)
 class KunkenRules:
     """The rules of one Kunken table; the defaults are RULES.md's.
 
     - ``jokers``: jokers in the pack (RULES.md: 4; some tables play 2; 0..4 accepted).
-    - ``opening_minimum``: points the melds of an opening turn must reach (50).
+    - ``opening_minimum``: points the melds of an opening turn must reach (50; 0..150).
     - ``empty_stock``: ``turn_bank`` (the bank becomes the stock) or ``end``.
-    - ``max_stock_renewals``: how many times the stock may be renewed from the bank (2).
-    - ``deals``: deals in a match; 0 means one deal per player (the default).
-    - ``target``: end the match after the deal in which a total reaches this; 0: no target.
-    - ``hand_size``: cards dealt to each player (13).
+    - ``max_stock_renewals``: how many times the stock may be renewed from the bank (2;
+      0..10).
+    - ``deals``: deals in a match; 0 means one deal per player (the default; 0..20).
+    - ``target``: end the match after the deal in which a total reaches this; 0: no target
+      (0..1000).
+    - ``hand_size``: cards dealt to each player (13; 1..20).
     - ``tie``: a match whose highest total is shared at its end: ``play_on`` (further deals
       until it is not, as in Konchinka; default) or ``shared`` (no winner).
     - ``joker_for_held``: whether a joker being laid (in a meld or as a lay-off) may stand
@@ -46,15 +54,12 @@ class KunkenRules:
     joker_for_held: bool = False
 
     def __post_init__(self) -> None:
-        if not 0 <= self.jokers <= 4:
-            raise InvalidRuleError(f"invalid rule option jokers={self.jokers!r}: expected 0..4")
-        for name in ("opening_minimum", "max_stock_renewals", "deals", "target"):
+        for name, (low, high) in RANGES.items():
             value = getattr(self, name)
-            if value < 0:
-                raise InvalidRuleError(f"invalid rule option {name}={value!r}: expected >= 0")
-        if not 1 <= self.hand_size <= 20:
-            raise InvalidRuleError(
-                f"invalid rule option hand_size={self.hand_size!r}: expected 1..20")
+            if isinstance(value, bool) or not isinstance(value, int) \
+                    or not low <= value <= high:
+                raise InvalidRuleError(
+                    f"invalid rule option {name}={value!r}: expected {low}..{high}")
         if self.empty_stock not in EMPTY_STOCK_CHOICES:
             raise InvalidRuleError(f"invalid rule option empty_stock={self.empty_stock!r}: "
                                    f"expected one of {', '.join(EMPTY_STOCK_CHOICES)}")
