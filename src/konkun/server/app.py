@@ -44,7 +44,7 @@ from konkun.server.messages import (
     validated,
 )
 from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
-from konkun.server.ratelimit import TokenBucket
+from konkun.server.ratelimit import AddressLimiter, TokenBucket
 from konkun.server.storage import Storage
 from konkun.server.tables import Connection, Lobby, Table
 
@@ -59,6 +59,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TRY_LATER = 1013
+MAX_PAGE = 100
+"""The most tables one list request answers."""
 
 
 class BodyLimit:
@@ -138,18 +140,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def lobby() -> Lobby:
         return state["lobby"]
 
-    buckets: dict[str, TokenBucket] = {}
+    limiter = AddressLimiter(settings.http_burst, settings.http_per_second)
+    app.state.limiter = limiter
 
     def limit(request: Request) -> None:
         """The per-address rate limit on requests that change something."""
-        address = request.client.host if request.client else "?"
-        bucket = buckets.get(address)
-        if bucket is None:
-            if len(buckets) > 10_000:
-                buckets.clear()
-            bucket = buckets[address] = TokenBucket(settings.http_burst,
-                                                    settings.http_per_second)
-        if not bucket.take():
+        if not limiter.take(client_address(request)):
             raise ProtocolError("rate_limited", "too many requests: slow down")
 
     def token_guest(request: Request) -> Guest | None:
@@ -198,26 +194,42 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def catalog() -> dict[str, Any]:
         return {"games": [get_game(name).catalog() for name in game_names()]}
 
+    def page(limit: int | None, offset: int) -> tuple[int, int]:
+        """The ``limit`` and ``offset`` of a list request, checked."""
+        size = settings.lobby_page if limit is None else limit
+        if not 1 <= size <= MAX_PAGE or not 0 <= offset <= 10**6:
+            raise ProtocolError("bad_request", f"limit must be 1..{MAX_PAGE} and offset "
+                                "0..1000000", {"limit": limit, "offset": offset})
+        return size, offset
+
     @app.get("/api/tables")
-    async def list_tables(status: str | None = None) -> dict[str, Any]:
+    async def list_tables(status: str | None = None, limit: int | None = None,
+                          offset: int = 0) -> dict[str, Any]:
+        size, start = page(limit, offset)
         if status == "finished":
-            return {"tables": await lobby().finished_tables()}
+            return {"tables": await lobby().finished_tables(size, start),
+                    "offset": start, "limit": size}
         if status not in (None, "", "open"):
             raise ProtocolError("bad_request", f"unknown status {status!r}: expected "
                                 "'open' or 'finished'", status)
-        return {"tables": [t.summary() for t in lobby().open_tables()]}
+        tables = lobby().open_tables()
+        return {"tables": [t.summary() for t in tables[start:start + size]],
+                "total": len(tables), "offset": start, "limit": size}
 
     @app.get("/api/games")
-    async def finished_games() -> dict[str, Any]:
-        return {"games": await lobby().finished_tables()}
+    async def finished_games(limit: int | None = None, offset: int = 0) -> dict[str, Any]:
+        size, start = page(limit, offset)
+        return {"games": await lobby().finished_tables(size, start), "offset": start,
+                "limit": size}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
         limit(request)
-        token_guest(request)  # a token, when given, must verify
+        creator = token_guest(request)  # a token, when given, must verify
         body = validated(TableBody, await _json_body(request))
-        table = await lobby().create_table(body.game, body.variant, body.seats, body.rules,
-                                           body.bot_seats())
+        table = await lobby().create_table(
+            body.game, body.variant, body.seats, body.rules, body.bot_seats(),
+            creator.player_id if creator else None, client_address(request))
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
@@ -230,7 +242,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         who = guest_of(request)
         table = await lobby().get_table(table_id)
         body = validated(SitBody, await _json_body(request))
-        await lobby().sit(table, who, body.seat)
+        await lobby().sit(table, who, body.seat, client_address(request))
         return table.summary()
 
     @app.post("/api/tables/{table_id}/leave")
@@ -273,7 +285,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await _serve_socket(websocket, table_id, lobby(), signer, settings)
+        await _serve_socket(websocket, table_id, lobby(), signer, settings, limiter)
 
     return app
 
@@ -316,6 +328,17 @@ def _page(static: Path, name: str) -> Any:
                         "browser page is not installed.</p>")
 
 
+def client_address(source: Request | WebSocket) -> str:
+    """The client's address (a trusted proxy's forwarded one, see ``--forwarded-allow-ips``)."""
+    return source.client.host if source.client else "?"
+
+
+def _limit_address(limiter: AddressLimiter, connection: Connection) -> None:
+    """A WebSocket ``sit`` or ``leave`` counts against the address like an HTTP POST."""
+    if not limiter.take(connection.address):
+        raise ProtocolError("rate_limited", "too many seat changes: slow down")
+
+
 async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
     """A greedy bot's suggestion for the caller's seat, when it is to act, with the engine
     solver's advice where the game has a solver."""
@@ -344,7 +367,8 @@ async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
 
 
 async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
-                        signer: TokenSigner, settings: Settings) -> None:
+                        signer: TokenSigner, settings: Settings,
+                        limiter: AddressLimiter) -> None:
     """One WebSocket client of one table, from accept to close."""
     await websocket.accept()
     token = websocket.query_params.get("token")
@@ -360,7 +384,8 @@ async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
     except ProtocolError as error:
         await _refuse(websocket, error, CLOSE_UNKNOWN_TABLE)
         return
-    connection = Connection(guest, TokenBucket(settings.rate_burst, settings.rate_per_second))
+    connection = Connection(guest, TokenBucket(settings.rate_burst, settings.rate_per_second),
+                            client_address(websocket))
     try:
         lobby.attach(table, connection)
     except ProtocolError as error:
@@ -372,7 +397,7 @@ async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            await _handle(lobby, table, connection, message)
+            await _handle(lobby, table, connection, message, limiter)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -403,7 +428,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
 
 
 async def _handle(lobby: Lobby, table: Table, connection: Connection,
-                  message: Message) -> None:
+                  message: Message, limiter: AddressLimiter) -> None:
     """Answer one client message; errors go back to the sender and change nothing."""
     if not connection.bucket.take():
         now = time.monotonic()
@@ -422,10 +447,12 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
         elif isinstance(parsed, SitMessage):
             if connection.guest is None:
                 raise ProtocolError("unauthorized", "taking a seat needs a guest token")
-            await lobby.sit(table, connection.guest, parsed.seat)
+            _limit_address(limiter, connection)
+            await lobby.sit(table, connection.guest, parsed.seat, connection.address)
         elif isinstance(parsed, LeaveMessage):
             if connection.guest is None:
                 raise ProtocolError("not_seated", "you hold no seat at this table")
+            _limit_address(limiter, connection)
             await lobby.leave(table, connection.guest)
         else:
             raise ProtocolError("bad_request", "'hello' is only taken as the first message")

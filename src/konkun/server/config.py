@@ -33,7 +33,23 @@ class Settings:
     max_connections: int = 1000
     """Most WebSocket connections at once."""
     max_table_connections: int = 64
-    """Most WebSocket connections on one table."""
+    """Most WebSocket connections on one table (a seat's own player always gets in)."""
+    max_address_connections: int = 50
+    """Most WebSocket connections from one client address."""
+    max_player_connections: int = 10
+    """Most WebSocket connections of one player (one token), seated or not."""
+    max_tables_per_player: int = 5
+    """Most unfinished tables one player (token) may have created."""
+    max_tables_per_address: int = 20
+    """Most unfinished tables created from one client address."""
+    max_seats_per_player: int = 10
+    """Most seats one player may hold at unfinished tables."""
+    max_seats_per_address: int = 40
+    """Most seats taken from one client address held at unfinished tables."""
+    waiting_table_seconds: float = 3600.0
+    """A table still waiting for players this long after its creation is removed."""
+    lobby_page: int = 50
+    """Tables per page of ``GET /api/tables`` (at most 100 on request)."""
     rate_burst: float = 20
     """Messages one connection may send at once."""
     rate_per_second: float = 10

@@ -46,6 +46,7 @@ HTTP_STATUS = {
     "rate_limited": 429,
     "too_many_tables": 503,
     "too_many_connections": 503,
+    "too_many_seats": 429,
     "storage": 503,
     "not_found": 404,
     "internal": 500,

@@ -26,3 +26,29 @@ class TokenBucket:
             self._tokens -= 1
             return True
         return False
+
+
+class AddressLimiter:
+    """One :class:`TokenBucket` per client address: the limit on requests that change
+    something, shared by HTTP and the WebSocket's ``sit`` and ``leave``."""
+
+    MAX_ADDRESSES = 10_000
+    """Addresses remembered; past it the oldest half is forgotten (a full bucket again)."""
+
+    def __init__(self, capacity: float, rate: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self._clock = clock
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str) -> bool:
+        """Spend one of ``address``'s tokens; ``False`` means it is over the rate."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= self.MAX_ADDRESSES:
+                for old in list(self._buckets)[: self.MAX_ADDRESSES // 2]:
+                    del self._buckets[old]
+            bucket = self._buckets[address] = TokenBucket(self.capacity, self.rate,
+                                                          self._clock)
+        return bucket.take()

@@ -174,6 +174,12 @@ class Storage:
             session.execute(delete(ActionRow).where(
                 ActionRow.table_id == table_id, ActionRow.turn == turn))
 
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table and its actions (an expired waiting table, a pruned bot game)."""
+        with self._session() as session, session.begin():
+            session.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+            session.execute(delete(TableRow).where(TableRow.id == table_id))
+
     def load(self, table_id: str) -> StoredTable | None:
         """A table with its actions, or ``None`` when there is no such table."""
         with self._session() as session:
@@ -189,12 +195,14 @@ class Storage:
                                    .order_by(TableRow.created_at)).all()
             return [_stored(row, self._actions(session, row.id)) for row in rows]
 
-    def list_tables(self, status: str, limit: int = 200) -> list[StoredTable]:
-        """Tables of one status, newest first, without their actions."""
+    def list_tables(self, status: str, limit: int = 200, offset: int = 0) -> list[StoredTable]:
+        """Tables of one status, newest first, without their actions (``limit`` of them
+        from ``offset``)."""
         with self._session() as session:
             order = (TableRow.finished_at if status == "finished" else TableRow.created_at)
             rows = session.scalars(select(TableRow).where(TableRow.status == status)
-                                   .order_by(order.desc()).limit(limit)).all()
+                                   .order_by(order.desc(), TableRow.id)
+                                   .offset(offset).limit(limit)).all()
             counts = {str(table_id): int(count) for table_id, count in session.execute(
                 select(ActionRow.table_id, func.count())
                 .where(ActionRow.table_id.in_([row.id for row in rows]))
