@@ -44,7 +44,7 @@ from konkun.server.messages import (
     validated,
 )
 from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
-from konkun.server.ratelimit import AddressLimiter, TokenBucket
+from konkun.server.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
 from konkun.server.storage import Storage
 from konkun.server.tables import Connection, Lobby, Table
 
@@ -65,11 +65,14 @@ MAX_PAGE = 100
 
 class BodyLimit:
     """ASGI middleware: an HTTP request body over ``limit`` bytes gets 413 ``too_large``
-    before the application reads any of it."""
+    before the application reads any of it; one not complete ``seconds`` after the request
+    head gets 408 ``too_slow`` and the connection is closed."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES,
+                 seconds: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -81,8 +84,14 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
+        deadline = asyncio.get_running_loop().time() + self.seconds
         while True:
-            message = await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                await self._too_slow(scope, receive, send)
+                return
             if message["type"] != "http.request":
                 break
             chunk = message.get("body", b"")
@@ -110,10 +119,17 @@ class BodyLimit:
             "too_large", f"request body over the limit of {self.limit} bytes"), status_code=413)
         await response(scope, receive, send)
 
+    async def _too_slow(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(error_payload(
+            "too_slow", f"request body not complete after {self.seconds:g} s"),
+            status_code=408, headers={"Connection": "close"})
+        await response(scope, receive, send)
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The konkun web app for ``settings`` (the database opens when the app starts)."""
     settings = settings or Settings()
+    quiet_repeats()
     signer = TokenSigner(load_secret(settings.secret, settings.data_dir))
     state: dict[str, Lobby] = {}
 
@@ -134,7 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="konkun", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url=None)
     _install_error_handlers(app)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, seconds=settings.body_seconds)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays are large and repetitive
 
     def lobby() -> Lobby:

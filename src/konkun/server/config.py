@@ -60,6 +60,15 @@ class Settings:
     """... and per second, sustained."""
     max_bot_seconds: float = 10.0
     """The largest ``time=`` a bot spec may ask for."""
+    header_seconds: float = 10.0
+    """A connection must send a whole request head within this (else it is closed)."""
+    body_seconds: float = 10.0
+    """... and its whole body within this after the head (else 408 and closed)."""
+    idle_seconds: float = 5.0
+    """A keep-alive connection idle this long between requests is closed."""
+    forwarded_allow_ips: str | None = None
+    """Proxies whose ``X-Forwarded-For``/``-Proto`` are believed (comma-separated
+    addresses or ``*``); ``None``: no proxy, the headers are ignored."""
     static_dir: Path | None = None
     """The browser page's files; ``None``: the package's ``server/static``."""
 

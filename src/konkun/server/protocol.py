@@ -43,6 +43,7 @@ HTTP_STATUS = {
     "game_over": 409,
     "not_finished": 409,
     "too_large": 413,
+    "too_slow": 408,
     "rate_limited": 429,
     "too_many_tables": 503,
     "too_many_connections": 503,
