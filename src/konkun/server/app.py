@@ -20,7 +20,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
@@ -158,6 +158,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     limiter = AddressLimiter(settings.http_burst, settings.http_per_second)
     app.state.limiter = limiter
+    replay_limiter = AddressLimiter(settings.replay_burst, settings.replay_per_second)
+    read_limiter = AddressLimiter(settings.read_burst, settings.read_per_second)
+
+    def read_limit(request: Request) -> None:
+        """The per-address rate limit on lobby reads."""
+        if not read_limiter.take(client_address(request)):
+            raise ProtocolError("rate_limited", "too many requests: slow down")
 
     def limit(request: Request) -> None:
         """The per-address rate limit on requests that change something."""
@@ -219,8 +226,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return size, offset
 
     @app.get("/api/tables")
-    async def list_tables(status: str | None = None, limit: int | None = None,
-                          offset: int = 0) -> dict[str, Any]:
+    async def list_tables(request: Request, status: str | None = None,
+                          limit: int | None = None, offset: int = 0) -> dict[str, Any]:
+        read_limit(request)
         size, start = page(limit, offset)
         if status == "finished":
             return {"tables": await lobby().finished_tables(size, start),
@@ -233,7 +241,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "total": len(tables), "offset": start, "limit": size}
 
     @app.get("/api/games")
-    async def finished_games(limit: int | None = None, offset: int = 0) -> dict[str, Any]:
+    async def finished_games(request: Request, limit: int | None = None,
+                             offset: int = 0) -> dict[str, Any]:
+        read_limit(request)
         size, start = page(limit, offset)
         return {"games": await lobby().finished_tables(size, start), "offset": start,
                 "limit": size}
@@ -249,7 +259,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
-    async def get_table(table_id: str) -> dict[str, Any]:
+    async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+        read_limit(request)
         return await lobby().summary(table_id)
 
     @app.post("/api/tables/{table_id}/sit")
@@ -277,8 +288,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{table_id}/replay")
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str, seat: str | None = None) -> dict[str, Any]:
-        return await lobby().replay(table_id, seat)
+    async def replay(table_id: str, request: Request, seat: str | None = None) -> Response:
+        if not replay_limiter.take(client_address(request)):
+            raise ProtocolError("rate_limited", "too many replays: slow down")
+        encoded = await lobby().encoded_replay(table_id, seat)
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            return Response(encoded.gzipped, media_type="application/json",
+                            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        return Response(encoded.body, media_type="application/json")
 
     # -- pages --------------------------------------------------------------------------
 

@@ -58,6 +58,18 @@ class Settings:
     """Requests that change something (POST, hints) one client address may make at once."""
     http_per_second: float = 5
     """... and per second, sustained."""
+    replay_burst: float = 10
+    """Replays one client address may ask for at once."""
+    replay_per_second: float = 1
+    """... and per second, sustained."""
+    read_burst: float = 120
+    """Lobby reads (table lists, summaries) one client address may make at once."""
+    read_per_second: float = 20
+    """... and per second, sustained."""
+    read_threads: int = 2
+    """Threads for lobby reads and replays (the commit path has its own)."""
+    replay_cache_bytes: int = 64 * 1024 * 1024
+    """Memory for built replays (JSON and gzip), least recently used dropped."""
     max_bot_seconds: float = 10.0
     """The largest ``time=`` a bot spec may ask for."""
     header_seconds: float = 10.0

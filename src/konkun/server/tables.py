@@ -36,6 +36,7 @@ from konkun.server.config import Settings
 from konkun.server.games import GameAdapter, game_names, get_game
 from konkun.server.protocol import ProtocolError
 from konkun.server.ratelimit import TokenBucket
+from konkun.server.replays import EncodedReplay, ReplayCache, ReplayKey, encode_replay
 from konkun.server.storage import OutageLog, Storage, StoredTable, now_text
 
 log = logging.getLogger("konkun.server")
@@ -237,6 +238,9 @@ class Lobby:
         self._loading = asyncio.Lock()
         self.outage = OutageLog(log)
         self.admission = Admission(settings)
+        self._read_threads = ThreadPoolExecutor(
+            max(1, settings.read_threads), thread_name_prefix="konkun-read")
+        self.replays = ReplayCache(settings.replay_cache_bytes)
         self._expiry: asyncio.Task[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
@@ -302,6 +306,7 @@ class Lobby:
             for connection in table.connections:
                 connection.close()
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self._read_threads.shutdown(wait=False, cancel_futures=True)
         self._storage_thread.shutdown(wait=True)
 
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
@@ -312,6 +317,21 @@ class Lobby:
             result = await loop.run_in_executor(self._storage_thread, function, *args)
         except Exception as error:
             self.outage.failed(getattr(function, "__name__", "query"), error)
+            raise ProtocolError("storage", "the database is unavailable; try again") \
+                from error
+        self.outage.succeeded()
+        return result
+
+    async def _read(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the read threads: lobby lists, summaries and replays never
+        wait for, nor hold up, the storage thread that commits actions."""
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(self._read_threads, function, *args)
+        except ProtocolError:
+            raise
+        except Exception as error:
+            self.outage.failed(getattr(function, "__name__", "read"), error)
             raise ProtocolError("storage", "the database is unavailable; try again") \
                 from error
         self.outage.succeeded()
@@ -351,7 +371,7 @@ class Lobby:
 
     async def finished_tables(self, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
         """Summaries of finished games, newest first (from the database)."""
-        rows = await self._db(self.storage.list_tables, "finished", limit, offset)
+        rows = await self._read(self.storage.list_tables, "finished", limit, offset)
         return [stored_summary(row) for row in rows]
 
     async def create_table(self, game: str, variant: str | None, num_seats: int,
@@ -413,16 +433,17 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return table.summary()
-        row = await self._load_row(table_id)
+        row = await self._load_row(table_id, read=True)
         if row.status == "finished":
             return stored_summary(row)
         return (await self.get_table(table_id)).summary()
 
-    async def _load_row(self, table_id: str) -> StoredTable:
-        """The stored row of table ``table_id``; ``unknown_table`` when there is none."""
+    async def _load_row(self, table_id: str, read: bool = False) -> StoredTable:
+        """The stored row of table ``table_id``; ``unknown_table`` when there is none.
+        ``read``: through the read threads, off the commit path."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
-        row = await self._db(self.storage.load, table_id)
+        row = await (self._read if read else self._db)(self.storage.load, table_id)
         if row is None:
             raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
         return row
@@ -695,7 +716,28 @@ class Lobby:
 
     async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
         """Every frame of a finished game, from one seat's view or with all hands open."""
-        row = await self._load_row(table_id)
+        row = await self._load_row(table_id, read=True)
+        chosen = self._replay_seat(row, seat)
+        return await self._read(replay_frames, row, chosen)
+
+    async def encoded_replay(self, table_id: str, seat: str | None) -> EncodedReplay:
+        """The replay of :meth:`replay` as JSON bytes (and gzipped), built once per
+        (table, seat) and kept: a finished game never changes."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        key: ReplayKey = (table_id, seat or None)
+
+        async def build() -> EncodedReplay:
+            row = await self._load_row(table_id, read=True)
+            chosen = self._replay_seat(row, seat)
+            return await self._read(lambda: encode_replay(replay_frames(row, chosen)))
+
+        return await self.replays.get(key, build)
+
+    @staticmethod
+    def _replay_seat(row: StoredTable, seat: str | None) -> int | str | None:
+        """The seat a replay request names, checked against a finished table."""
+        table_id = row.id
         if row.status != "finished" or row.seed is None:
             raise ProtocolError("not_finished", f"table {table_id} is not finished: a "
                                 "replay is shown once the game is over", table_id)
@@ -713,7 +755,7 @@ class Lobby:
             if not 0 <= chosen < len(row.seats):
                 raise ProtocolError("bad_seat", f"seat {chosen} is out of range "
                                     f"0..{len(row.seats) - 1}", seat)
-        return await self._run(replay_frames, row, chosen)
+        return chosen
 
 
 def replay_frames(row: StoredTable, seat: int | str | None) -> dict[str, Any]:
