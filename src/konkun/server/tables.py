@@ -37,6 +37,7 @@ from konkun.server.games import GameAdapter, game_names, get_game
 from konkun.server.protocol import ProtocolError
 from konkun.server.ratelimit import TokenBucket
 from konkun.server.replays import EncodedReplay, ReplayCache, ReplayKey, encode_replay
+from konkun.server.scheduler import QUICK_KINDS, BotScheduler
 from konkun.server.storage import OutageLog, Storage, StoredTable, now_text
 
 log = logging.getLogger("konkun.server")
@@ -238,6 +239,7 @@ class Lobby:
         self._loading = asyncio.Lock()
         self.outage = OutageLog(log)
         self.admission = Admission(settings)
+        self.scheduler = BotScheduler(settings.bot_threads)
         self._read_threads = ThreadPoolExecutor(
             max(1, settings.read_threads), thread_name_prefix="konkun-read")
         self.replays = ReplayCache(settings.replay_cache_bytes)
@@ -306,6 +308,7 @@ class Lobby:
             for connection in table.connections:
                 connection.close()
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self.scheduler.shutdown()
         self._read_threads.shutdown(wait=False, cancel_futures=True)
         self._storage_thread.shutdown(wait=True)
 
@@ -630,7 +633,10 @@ class Lobby:
                 bot = table.bots[seat]
             await asyncio.sleep(self.settings.bot_delay)
             try:
-                action = await self._run(bot.choose, observation)
+                action = await self.scheduler.run(
+                    bot.choose, observation, client=table.creator_address or table.id,
+                    human=any(s.kind == "human" for s in table.seats),
+                    quick=bot.spec.split(":")[0] in QUICK_KINDS)
             except Exception:
                 log.exception("bot %s at seat %d of table %s failed; playing at random",
                               bot.spec, seat, table.id)
