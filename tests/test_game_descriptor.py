@@ -65,7 +65,7 @@ def test_every_game_reads_the_same_boolean_words(game: str, option: str) -> None
     ("konchinka", {"nosuch": "1"}, "nosuch", "unknown Konchinka rule option 'nosuch'"),
     ("kunken", {"jokers": "5"}, "jokers", "from 0 to 4"),
     ("kunken", {"hand_size": "x"}, "hand_size", "from 1 to 20"),
-    ("konchinka", {"target": "0"}, "target", "at least 1"),
+    ("konchinka", {"target": "0"}, "target", "from 1 to 100"),
     ("konchinka", {"settlement": "cash"}, "settlement", "one of difference, pool"),
     ("kunken", {"variant": "novo"}, "variant", "unknown Kunken rule option"),
 ])

@@ -52,6 +52,8 @@ def test_an_illegal_action_error_names_no_card_its_sender_cannot_see(
     settings.rate_burst = settings.rate_per_second = 1e6  # faster than any person
     settings.http_burst = settings.http_per_second = 1e6
     settings.max_tables = 10_000  # one table per example, left unfinished
+    settings.max_tables_per_player = settings.max_tables_per_address = 10_000
+    settings.max_seats_per_player = settings.max_seats_per_address = 10_000
     with running(settings) as client:
         lobby = app_of(client).state.lobby
 

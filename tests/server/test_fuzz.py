@@ -41,6 +41,7 @@ QUIET = hsettings(max_examples=50, deadline=None, suppress_health_check=[HealthC
 def _settings(settings: Settings) -> Settings:
     settings.rate_burst = settings.rate_per_second = 1e6
     settings.http_burst = settings.http_per_second = 1e6
+    settings.max_tables_per_address = settings.max_seats_per_address = 10**6
     return settings
 
 

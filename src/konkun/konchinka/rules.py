@@ -56,7 +56,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "who scores a tie for most cards or most clubs"),
     RuleOption.integer(
         "target", 15, Titles("Game to (points)", "Игра до (очков)"),
-        "the game ends after a deal in which a total reaches it", minimum=1),
+        "the game ends after a deal in which a total reaches it", minimum=1, maximum=100),
     RuleOption.choice(
         "settlement", "difference",
         (Choice("difference", Titles("loser pays the difference",
@@ -65,10 +65,18 @@ OPTIONS: tuple[RuleOption, ...] = (
         Titles("Settlement", "Расчёт"), "how the losers pay at the end of the game"),
     RuleOption.integer(
         "stake", 5, Titles("Stake (pool)", "Ставка (кон)"),
-        "the chips each player puts into the pool (settlement pool only)", minimum=1),
+        "the chips each player puts into the pool (settlement pool only)", minimum=1,
+        maximum=1000),
 )
 """The rule options other than ``variant``: the schema every layer reads (types,
 defaults, ranges, choices, titles); :meth:`KonchinkaRules.with_options` parses by it."""
+
+
+RANGES: dict[str, tuple[int, int]] = {
+    option.name: (option.minimum, option.maximum) for option in OPTIONS
+    if option.kind == "int" and option.minimum is not None and option.maximum is not None}
+"""The values each numeric option takes (inclusive, from :data:`OPTIONS`): a game always
+ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +92,12 @@ class KonchinkaRules:
       default), ``all`` (every tied player scores the full points) or ``split`` (the
       points are shared equally among the tied players, rounded down: two players tied
       for most cards score 1 each; a tie for most clubs scores nothing).
-    - ``target``: the game ends after a deal in which a total reaches it (default 15).
+    - ``target``: the game ends after a deal in which a total reaches it (default 15;
+      1..100).
     - ``settlement``: ``difference`` (each loser pays ``max(0, target - total)``, default)
       or ``pool`` (each player stakes ``stake`` chips, the winner takes the pool).
-    - ``stake``: the chips each player puts into the pool (default 5; only for ``pool``).
+    - ``stake``: the chips each player puts into the pool (default 5, 1..1000; only for
+      ``pool``).
     """
 
     variant: Variant = "classic"

@@ -26,7 +26,8 @@ OPTIONS: tuple[RuleOption, ...] = (
                        "jokers in the pack", minimum=0, maximum=4),
     RuleOption.integer("opening_minimum", 50, Titles("Opening minimum",
                                                      "Минимум первой выкладки"),
-                       "points the melds of an opening turn must reach", minimum=0),
+                       "points the melds of an opening turn must reach", minimum=0,
+                       maximum=150),
     RuleOption.choice("empty_stock", "turn_bank",
                       (Choice("turn_bank", Titles("turn the bank over",
                                                   "банк переворачивается")),
@@ -35,12 +36,14 @@ OPTIONS: tuple[RuleOption, ...] = (
                       "what happens when the stock runs out"),
     RuleOption.integer("max_stock_renewals", 2, Titles("Stock renewals",
                                                        "Переворотов банка"),
-                       "how many times the stock may be renewed from the bank", minimum=0),
+                       "how many times the stock may be renewed from the bank", minimum=0,
+                       maximum=10),
     RuleOption.integer("deals", 0, Titles("Deals in the match", "Конов в матче"),
-                       "deals in a match; 0: one deal per player", minimum=0),
+                       "deals in a match; 0: one deal per player", minimum=0,
+                       maximum=20),
     RuleOption.integer("target", 0, Titles("Game to (points)", "Игра до (очков)"),
                        "end the match after the deal in which a total reaches it; 0: none",
-                       minimum=0),
+                       minimum=0, maximum=1000),
     RuleOption.integer("hand_size", 13, Titles("Cards in a hand", "Карт на руке"),
                        "cards dealt to each player", minimum=1, maximum=20),
     RuleOption.choice("tie", "play_on",
@@ -57,17 +60,26 @@ OPTIONS: tuple[RuleOption, ...] = (
 titles); :meth:`KunkenRules.from_options` parses by it."""
 
 
+RANGES: dict[str, tuple[int, int]] = {
+    option.name: (option.minimum, option.maximum) for option in OPTIONS
+    if option.kind == "int" and option.minimum is not None and option.maximum is not None}
+"""The values each numeric option takes (inclusive, from :data:`OPTIONS`): a match always
+ends."""
+
+
 @dataclass(frozen=True)
 class KunkenRules:
     """The rules of one Kunken table; the defaults are RULES.md's.
 
     - ``jokers``: jokers in the pack (RULES.md: 4; some tables play 2; 0..4 accepted).
-    - ``opening_minimum``: points the melds of an opening turn must reach (50).
+    - ``opening_minimum``: points the melds of an opening turn must reach (50; 0..150).
     - ``empty_stock``: ``turn_bank`` (the bank becomes the stock) or ``end``.
-    - ``max_stock_renewals``: how many times the stock may be renewed from the bank (2).
-    - ``deals``: deals in a match; 0 means one deal per player (the default).
-    - ``target``: end the match after the deal in which a total reaches this; 0: no target.
-    - ``hand_size``: cards dealt to each player (13).
+    - ``max_stock_renewals``: how many times the stock may be renewed from the bank (2;
+      0..10).
+    - ``deals``: deals in a match; 0 means one deal per player (the default; 0..20).
+    - ``target``: end the match after the deal in which a total reaches this; 0: no target
+      (0..1000).
+    - ``hand_size``: cards dealt to each player (13; 1..20).
     - ``tie``: a match whose highest total is shared at its end: ``play_on`` (further deals
       until it is not, as in Konchinka; default) or ``shared`` (no winner).
     - ``joker_for_held``: whether a joker being laid (in a meld or as a lay-off) may stand

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -21,7 +20,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
@@ -32,21 +31,20 @@ from konkun.server.auth import Guest, TokenSigner, load_secret
 from konkun.server.botseats import BotSeat, offered_bots
 from konkun.server.config import Settings
 from konkun.server.games import game_names, get_game
-from konkun.server.protocol import (
-    MAX_BODY_BYTES,
+from konkun.server.messages import (
     ActionMessage,
+    GuestBody,
     LeaveMessage,
     PingMessage,
-    ProtocolError,
+    SitBody,
     SitMessage,
-    bot_seats,
-    clean_nickname,
-    error_payload,
+    TableBody,
+    load_json,
     parse_client_message,
-    require_int,
-    rule_texts,
+    validated,
 )
-from konkun.server.ratelimit import TokenBucket
+from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
+from konkun.server.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
 from konkun.server.storage import Storage
 from konkun.server.tables import Connection, Lobby, Table
 
@@ -61,15 +59,20 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TRY_LATER = 1013
+MAX_PAGE = 100
+"""The most tables one list request answers."""
 
 
 class BodyLimit:
     """ASGI middleware: an HTTP request body over ``limit`` bytes gets 413 ``too_large``
-    before the application reads any of it."""
+    before the application reads any of it; one not complete ``seconds`` after the request
+    head gets 408 ``too_slow`` and the connection is closed."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES,
+                 seconds: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -81,8 +84,14 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
+        deadline = asyncio.get_running_loop().time() + self.seconds
         while True:
-            message = await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                await self._too_slow(scope, receive, send)
+                return
             if message["type"] != "http.request":
                 break
             chunk = message.get("body", b"")
@@ -110,10 +119,17 @@ class BodyLimit:
             "too_large", f"request body over the limit of {self.limit} bytes"), status_code=413)
         await response(scope, receive, send)
 
+    async def _too_slow(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(error_payload(
+            "too_slow", f"request body not complete after {self.seconds:g} s"),
+            status_code=408, headers={"Connection": "close"})
+        await response(scope, receive, send)
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The konkun web app for ``settings`` (the database opens when the app starts)."""
     settings = settings or Settings()
+    quiet_repeats()
     signer = TokenSigner(load_secret(settings.secret, settings.data_dir))
     state: dict[str, Lobby] = {}
 
@@ -134,24 +150,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="konkun", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None, openapi_url=None)
     _install_error_handlers(app)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, seconds=settings.body_seconds)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays are large and repetitive
 
     def lobby() -> Lobby:
         return state["lobby"]
 
-    buckets: dict[str, TokenBucket] = {}
+    limiter = AddressLimiter(settings.http_burst, settings.http_per_second)
+    app.state.limiter = limiter
+    replay_limiter = AddressLimiter(settings.replay_burst, settings.replay_per_second)
+    read_limiter = AddressLimiter(settings.read_burst, settings.read_per_second)
+
+    def read_limit(request: Request) -> None:
+        """The per-address rate limit on lobby reads."""
+        if not read_limiter.take(client_address(request)):
+            raise ProtocolError("rate_limited", "too many requests: slow down")
 
     def limit(request: Request) -> None:
         """The per-address rate limit on requests that change something."""
-        address = request.client.host if request.client else "?"
-        bucket = buckets.get(address)
-        if bucket is None:
-            if len(buckets) > 10_000:
-                buckets.clear()
-            bucket = buckets[address] = TokenBucket(settings.http_burst,
-                                                    settings.http_per_second)
-        if not bucket.take():
+        if not limiter.take(client_address(request)):
             raise ProtocolError("rate_limited", "too many requests: slow down")
 
     def token_guest(request: Request) -> Guest | None:
@@ -182,8 +199,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/guest")
     async def guest(request: Request) -> dict[str, Any]:
         limit(request)
-        body = await _json_body(request)
-        token, new_guest = signer.issue(clean_nickname(body.get("nickname")))
+        body = validated(GuestBody, await _json_body(request))
+        token, new_guest = signer.issue(body.nickname)
         return {"token": token, "player_id": new_guest.player_id,
                 "nickname": new_guest.nickname}
 
@@ -200,39 +217,50 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def catalog() -> dict[str, Any]:
         return {"games": [get_game(name).catalog() for name in game_names()]}
 
+    def page(limit: int | None, offset: int) -> tuple[int, int]:
+        """The ``limit`` and ``offset`` of a list request, checked."""
+        size = settings.lobby_page if limit is None else limit
+        if not 1 <= size <= MAX_PAGE or not 0 <= offset <= 10**6:
+            raise ProtocolError("bad_request", f"limit must be 1..{MAX_PAGE} and offset "
+                                "0..1000000", {"limit": limit, "offset": offset})
+        return size, offset
+
     @app.get("/api/tables")
-    async def list_tables(status: str | None = None) -> dict[str, Any]:
+    async def list_tables(request: Request, status: str | None = None,
+                          limit: int | None = None, offset: int = 0) -> dict[str, Any]:
+        read_limit(request)
+        size, start = page(limit, offset)
         if status == "finished":
-            return {"tables": await lobby().finished_tables()}
+            return {"tables": await lobby().finished_tables(size, start),
+                    "offset": start, "limit": size}
         if status not in (None, "", "open"):
             raise ProtocolError("bad_request", f"unknown status {status!r}: expected "
                                 "'open' or 'finished'", status)
-        return {"tables": [t.summary() for t in lobby().open_tables()]}
+        tables = lobby().open_tables()
+        return {"tables": [t.summary() for t in tables[start:start + size]],
+                "total": len(tables), "offset": start, "limit": size}
 
     @app.get("/api/games")
-    async def finished_games() -> dict[str, Any]:
-        return {"games": await lobby().finished_tables()}
+    async def finished_games(request: Request, limit: int | None = None,
+                             offset: int = 0) -> dict[str, Any]:
+        read_limit(request)
+        size, start = page(limit, offset)
+        return {"games": await lobby().finished_tables(size, start), "offset": start,
+                "limit": size}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
         limit(request)
-        token_guest(request)  # a token, when given, must verify
-        body = await _json_body(request)
-        game = body.get("game")
-        if not isinstance(game, str):
-            raise ProtocolError("unknown_game", "field 'game' must name a game: "
-                                + " or ".join(repr(n) for n in game_names()), game)
-        variant = body.get("variant")
-        if variant is not None and not isinstance(variant, str):
-            raise ProtocolError("unknown_game", "field 'variant' must be a string", variant)
-        num_seats = require_int(body, "seats")
+        creator = token_guest(request)  # a token, when given, must verify
+        body = validated(TableBody, await _json_body(request))
         table = await lobby().create_table(
-            game, variant or None, num_seats, rule_texts(body.get("rules")),
-            bot_seats(body.get("bots"), num_seats))
+            body.game, body.variant, body.seats, body.rules, body.bot_seats(),
+            creator.player_id if creator else None, client_address(request))
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
-    async def get_table(table_id: str) -> dict[str, Any]:
+    async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+        read_limit(request)
         return await lobby().summary(table_id)
 
     @app.post("/api/tables/{table_id}/sit")
@@ -240,8 +268,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit(request)
         who = guest_of(request)
         table = await lobby().get_table(table_id)
-        body = await _json_body(request)
-        await lobby().sit(table, who, require_int(body, "seat"))
+        body = validated(SitBody, await _json_body(request))
+        await lobby().sit(table, who, body.seat, client_address(request))
         return table.summary()
 
     @app.post("/api/tables/{table_id}/leave")
@@ -260,8 +288,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{table_id}/replay")
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str, seat: str | None = None) -> dict[str, Any]:
-        return await lobby().replay(table_id, seat)
+    async def replay(table_id: str, request: Request, seat: str | None = None) -> Response:
+        if not replay_limiter.take(client_address(request)):
+            raise ProtocolError("rate_limited", "too many replays: slow down")
+        encoded = await lobby().encoded_replay(table_id, seat)
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            return Response(encoded.gzipped, media_type="application/json",
+                            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        return Response(encoded.body, media_type="application/json")
 
     # -- pages --------------------------------------------------------------------------
 
@@ -284,7 +318,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await _serve_socket(websocket, table_id, lobby(), signer, settings)
+        await _serve_socket(websocket, table_id, lobby(), signer, settings, limiter)
 
     return app
 
@@ -316,15 +350,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_request", "request body is not valid JSON",
-                            raw.decode("utf-8", "replace")) from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_request", "request body must be a JSON object", data)
-    return data
+    return load_json(await request.body() or b"{}")
 
 
 def _page(static: Path, name: str) -> Any:
@@ -333,6 +359,17 @@ def _page(static: Path, name: str) -> Any:
             return FileResponse(candidate, media_type="text/html")
     return HTMLResponse("<!doctype html><title>konkun</title><p>konkun is running; the "
                         "browser page is not installed.</p>")
+
+
+def client_address(source: Request | WebSocket) -> str:
+    """The client's address (a trusted proxy's forwarded one, see ``--forwarded-allow-ips``)."""
+    return source.client.host if source.client else "?"
+
+
+def _limit_address(limiter: AddressLimiter, connection: Connection) -> None:
+    """A WebSocket ``sit`` or ``leave`` counts against the address like an HTTP POST."""
+    if not limiter.take(connection.address):
+        raise ProtocolError("rate_limited", "too many seat changes: slow down")
 
 
 async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
@@ -363,7 +400,8 @@ async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
 
 
 async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
-                        signer: TokenSigner, settings: Settings) -> None:
+                        signer: TokenSigner, settings: Settings,
+                        limiter: AddressLimiter) -> None:
     """One WebSocket client of one table, from accept to close."""
     await websocket.accept()
     token = websocket.query_params.get("token")
@@ -379,7 +417,8 @@ async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
     except ProtocolError as error:
         await _refuse(websocket, error, CLOSE_UNKNOWN_TABLE)
         return
-    connection = Connection(guest, TokenBucket(settings.rate_burst, settings.rate_per_second))
+    connection = Connection(guest, TokenBucket(settings.rate_burst, settings.rate_per_second),
+                            client_address(websocket))
     try:
         lobby.attach(table, connection)
     except ProtocolError as error:
@@ -391,7 +430,7 @@ async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            await _handle(lobby, table, connection, message)
+            await _handle(lobby, table, connection, message, limiter)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -422,7 +461,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
 
 
 async def _handle(lobby: Lobby, table: Table, connection: Connection,
-                  message: Message) -> None:
+                  message: Message, limiter: AddressLimiter) -> None:
     """Answer one client message; errors go back to the sender and change nothing."""
     if not connection.bucket.take():
         now = time.monotonic()
@@ -441,11 +480,15 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
         elif isinstance(parsed, SitMessage):
             if connection.guest is None:
                 raise ProtocolError("unauthorized", "taking a seat needs a guest token")
-            await lobby.sit(table, connection.guest, parsed.seat)
+            _limit_address(limiter, connection)
+            await lobby.sit(table, connection.guest, parsed.seat, connection.address)
         elif isinstance(parsed, LeaveMessage):
             if connection.guest is None:
                 raise ProtocolError("not_seated", "you hold no seat at this table")
+            _limit_address(limiter, connection)
             await lobby.leave(table, connection.guest)
+        else:
+            raise ProtocolError("bad_request", "'hello' is only taken as the first message")
     except ProtocolError as error:
         connection.send(error.payload())
     except Exception:

@@ -7,7 +7,9 @@ import asyncio
 import contextlib
 import socket
 import sys
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 from konkun.errors import KonkunError
 from konkun.server.config import Settings
@@ -39,6 +41,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--bot-delay", type=float, default=Settings.bot_delay,
                         metavar="SECONDS",
                         help=f"pause before each bot move (default {Settings.bot_delay})")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one limit (repeatable): " + ", ".join(LIMITS)
+                        + " (docs/server.md, Running in public)")
+    parser.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
+                        help="proxies whose X-Forwarded-For/-Proto headers are trusted "
+                             "(comma-separated addresses, or *); default: none")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"])
     parser.set_defaults(handler=serve)
@@ -55,16 +63,17 @@ def serve(namespace: argparse.Namespace) -> int:
     if namespace.bot_delay < 0:
         raise ServeError(f"invalid --bot-delay {namespace.bot_delay!r}: expected >= 0")
     settings = Settings(db_url=namespace.db, data_dir=namespace.data_dir,
-                        secret=namespace.secret, bot_delay=namespace.bot_delay)
+                        secret=namespace.secret, bot_delay=namespace.bot_delay,
+                        forwarded_allow_ips=namespace.forwarded_allow_ips)
+    for pair in namespace.limit:
+        set_limit(settings, pair)
     check_database(settings.database_url())
     try:
         app = create_app(settings)
     except (ValueError, OSError) as error:
         raise ServeError(f"cannot start: {error}") from None
-    config = uvicorn.Config(app, host=namespace.host, port=namespace.port,
-                            ws_max_size=WS_MAX_FRAME, log_level=namespace.log_level,
-                            lifespan="on")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app, settings, namespace.host, namespace.port,
+                                           namespace.log_level))
     shown = "127.0.0.1" if namespace.host in {"0.0.0.0", "::"} else namespace.host
     if ":" in shown:
         shown = f"[{shown}]"
@@ -88,6 +97,44 @@ def serve(namespace: argparse.Namespace) -> int:
         print(f"konkun: could not start on {namespace.host}:{port}", file=sys.stderr)
         return 1
     return 0
+
+
+LIMITS = tuple(f.name for f in fields(Settings) if f.type in ("int", "float")
+               and f.name != "bot_delay")
+"""The :class:`Settings` fields ``--limit NAME=VALUE`` may change."""
+
+
+def set_limit(settings: Settings, pair: str) -> None:
+    """Apply one ``--limit NAME=VALUE``; raise :class:`ServeError` naming a bad one."""
+    name, _, text = pair.partition("=")
+    name = name.strip().replace("-", "_")
+    if name not in LIMITS:
+        raise ServeError(f"unknown --limit {name!r}: expected one of {', '.join(LIMITS)}")
+    kind = type(getattr(settings, name))
+    try:
+        value = kind(text.strip())
+    except ValueError:
+        raise ServeError(f"invalid --limit {pair!r}: expected a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise ServeError(f"invalid --limit {pair!r}: expected a finite number >= 0")
+    setattr(settings, name, value)
+
+
+def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
+                   log_level: str) -> Any:
+    """The uvicorn configuration of a konkun server: frame size, lifetimes (header, body
+    and idle timeouts, room near the open-file limit) and the trusted proxies."""
+    import uvicorn
+
+    from konkun.server.guard import guarded_protocol
+
+    trusted = settings.forwarded_allow_ips
+    return uvicorn.Config(
+        app, host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level=log_level,
+        lifespan="on", http=guarded_protocol(settings.header_seconds),
+        timeout_keep_alive=max(1, round(settings.idle_seconds)),
+        proxy_headers=trusted is not None, forwarded_allow_ips=trusted or "",
+        server_header=False)
 
 
 def _listen(host: str, port: int) -> socket.socket:

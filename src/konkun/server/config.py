@@ -33,7 +33,23 @@ class Settings:
     max_connections: int = 1000
     """Most WebSocket connections at once."""
     max_table_connections: int = 64
-    """Most WebSocket connections on one table."""
+    """Most WebSocket connections on one table (a seat's own player always gets in)."""
+    max_address_connections: int = 50
+    """Most WebSocket connections from one client address."""
+    max_player_connections: int = 10
+    """Most WebSocket connections of one player (one token), seated or not."""
+    max_tables_per_player: int = 5
+    """Most unfinished tables one player (token) may have created."""
+    max_tables_per_address: int = 20
+    """Most unfinished tables created from one client address."""
+    max_seats_per_player: int = 10
+    """Most seats one player may hold at unfinished tables."""
+    max_seats_per_address: int = 40
+    """Most seats taken from one client address held at unfinished tables."""
+    waiting_table_seconds: float = 3600.0
+    """A table still waiting for players this long after its creation is removed."""
+    lobby_page: int = 50
+    """Tables per page of ``GET /api/tables`` (at most 100 on request)."""
     rate_burst: float = 20
     """Messages one connection may send at once."""
     rate_per_second: float = 10
@@ -42,8 +58,29 @@ class Settings:
     """Requests that change something (POST, hints) one client address may make at once."""
     http_per_second: float = 5
     """... and per second, sustained."""
+    replay_burst: float = 10
+    """Replays one client address may ask for at once."""
+    replay_per_second: float = 1
+    """... and per second, sustained."""
+    read_burst: float = 120
+    """Lobby reads (table lists, summaries) one client address may make at once."""
+    read_per_second: float = 20
+    """... and per second, sustained."""
+    read_threads: int = 2
+    """Threads for lobby reads and replays (the commit path has its own)."""
+    replay_cache_bytes: int = 64 * 1024 * 1024
+    """Memory for built replays (JSON and gzip), least recently used dropped."""
     max_bot_seconds: float = 10.0
     """The largest ``time=`` a bot spec may ask for."""
+    header_seconds: float = 10.0
+    """A connection must send a whole request head within this (else it is closed)."""
+    body_seconds: float = 10.0
+    """... and its whole body within this after the head (else 408 and closed)."""
+    idle_seconds: float = 5.0
+    """A keep-alive connection idle this long between requests is closed."""
+    forwarded_allow_ips: str | None = None
+    """Proxies whose ``X-Forwarded-For``/``-Proto`` are believed (comma-separated
+    addresses or ``*``); ``None``: no proxy, the headers are ignored."""
     static_dir: Path | None = None
     """The browser page's files; ``None``: the package's ``server/static``."""
 

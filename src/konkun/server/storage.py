@@ -12,6 +12,7 @@ the event loop never waits on the disk.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -173,6 +174,12 @@ class Storage:
             session.execute(delete(ActionRow).where(
                 ActionRow.table_id == table_id, ActionRow.turn == turn))
 
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table and its actions (an expired waiting table, a pruned bot game)."""
+        with self._session() as session, session.begin():
+            session.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+            session.execute(delete(TableRow).where(TableRow.id == table_id))
+
     def load(self, table_id: str) -> StoredTable | None:
         """A table with its actions, or ``None`` when there is no such table."""
         with self._session() as session:
@@ -188,12 +195,14 @@ class Storage:
                                    .order_by(TableRow.created_at)).all()
             return [_stored(row, self._actions(session, row.id)) for row in rows]
 
-    def list_tables(self, status: str, limit: int = 200) -> list[StoredTable]:
-        """Tables of one status, newest first, without their actions."""
+    def list_tables(self, status: str, limit: int = 200, offset: int = 0) -> list[StoredTable]:
+        """Tables of one status, newest first, without their actions (``limit`` of them
+        from ``offset``)."""
         with self._session() as session:
             order = (TableRow.finished_at if status == "finished" else TableRow.created_at)
             rows = session.scalars(select(TableRow).where(TableRow.status == status)
-                                   .order_by(order.desc()).limit(limit)).all()
+                                   .order_by(order.desc(), TableRow.id)
+                                   .offset(offset).limit(limit)).all()
             counts = {str(table_id): int(count) for table_id, count in session.execute(
                 select(ActionRow.table_id, func.count())
                 .where(ActionRow.table_id.in_([row.id for row in rows]))
@@ -212,3 +221,33 @@ class Storage:
                                .where(ActionRow.table_id == table_id)
                                .order_by(ActionRow.turn)).all()
         return [(int(seat), str(action)) for seat, action in rows]
+
+
+class OutageLog:
+    """Logs a database outage once when it starts and once when it ends, never once per
+    refused query (an outage of a few seconds would otherwise log thousands of
+    tracebacks)."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self._log = logger
+        self.down = False
+        self.failures = 0
+        """Queries refused since the outage began."""
+
+    def failed(self, what: str, error: BaseException) -> None:
+        """A query ``what`` failed with ``error``."""
+        self.failures += 1
+        if not self.down:
+            self.down = True
+            self._log.error("database unavailable (%s failed: %s); further failures are "
+                            "not logged until it recovers", what,
+                            " ".join(str(error).split())[:300] or type(error).__name__,
+                            exc_info=error)
+
+    def succeeded(self) -> None:
+        """A query went through."""
+        if self.down:
+            self._log.warning("database available again after %d refused queries",
+                              self.failures)
+            self.down = False
+            self.failures = 0

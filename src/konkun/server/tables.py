@@ -23,18 +23,22 @@ import string
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from konkun.cards import new_secret_seed
 from konkun.errors import IllegalMoveError, KonkunError
 from konkun.game import Match
+from konkun.server.admission import Admission
 from konkun.server.auth import Guest
 from konkun.server.botseats import BotSeat, check_bot_spec
 from konkun.server.config import Settings
 from konkun.server.games import GameAdapter, game_names, get_game
 from konkun.server.protocol import ProtocolError
 from konkun.server.ratelimit import TokenBucket
-from konkun.server.storage import Storage, StoredTable, now_text
+from konkun.server.replays import EncodedReplay, ReplayCache, ReplayKey, encode_replay
+from konkun.server.scheduler import QUICK_KINDS, BotScheduler
+from konkun.server.storage import OutageLog, Storage, StoredTable, now_text
 
 log = logging.getLogger("konkun.server")
 
@@ -43,6 +47,8 @@ T = TypeVar("T")
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 SEND_QUEUE = 256
 """Messages queued for one slow client before the server drops the connection."""
+PRESENCE_DELAY = 0.1
+"""Seconds within which connects and disconnects are shown to a table in one state."""
 
 
 def _compact_json(payload: dict[str, Any]) -> str:
@@ -79,9 +85,13 @@ class SeatInfo:
 class Connection:
     """One WebSocket client: who it is, its rate limit and its queue of outgoing text."""
 
-    def __init__(self, guest: Guest | None, bucket: TokenBucket) -> None:
+    def __init__(self, guest: Guest | None, bucket: TokenBucket, address: str = "?") -> None:
         self.guest = guest
         self.bucket = bucket
+        self.address = address
+        """The client's address (for the per-address limits)."""
+        self.last_text: str | None = None
+        """The last state sent, so that an unchanged state is not sent twice."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
         self.closed = False
         self.last_limited = float("-inf")
@@ -138,6 +148,14 @@ class Table:
         self.connections: set[Connection] = set()
         self.bots: dict[int, BotSeat] = {}
         self.bot_task: asyncio.Task[None] | None = None
+        self.creator_player: str | None = None
+        self.creator_address: str | None = None
+        self.seat_addresses: dict[int, str] = {}
+        """The client address each human seat was taken from (admission limits)."""
+        self.shown_presence: tuple[list[bool], int] | None = None
+        """Who is connected as the last broadcast showed it (see :meth:`Lobby.attach`)."""
+        self.presence_frozen = False
+        self.presence_flush: asyncio.TimerHandle | None = None
 
     @property
     def num_seats(self) -> int:
@@ -174,13 +192,18 @@ class Table:
             return False
         return any(c.player_id == seat.player_id for c in self.connections)
 
-    def summary(self) -> dict[str, Any]:
-        """The table as the lobby and every client see it (``docs/protocol.md``)."""
+    def presence(self) -> tuple[list[bool], int]:
+        """Which seats are connected, and how many spectators watch."""
         spectators = sum(1 for c in self.connections if self.seat_of(c.player_id) is None)
+        return [self.is_connected(n) for n in range(self.num_seats)], spectators
+
+    def summary(self, presence: tuple[list[bool], int] | None = None) -> dict[str, Any]:
+        """The table as the lobby and every client see it (``docs/protocol.md``);
+        ``presence`` the connections to show (default: as they are)."""
+        connected, spectators = presence or self.presence()
         return _summary(
             table_id=self.id, game=self.adapter.name, variant=self.variant,
-            rules=self.rules, seats=self.seats,
-            connected=[self.is_connected(n) for n in range(self.num_seats)],
+            rules=self.rules, seats=self.seats, connected=connected,
             status=self.status, turn=self.turn, to_move=self.to_move, winner=self.winner,
             totals=list(self.match.totals) if self.match is not None else None,
             spectators=spectators, created_at=self.created_at, finished_at=self.finished_at)
@@ -214,6 +237,13 @@ class Lobby:
         self._bot_threads = ThreadPoolExecutor(
             max(1, settings.bot_threads), thread_name_prefix="konkun-bot")
         self._loading = asyncio.Lock()
+        self.outage = OutageLog(log)
+        self.admission = Admission(settings)
+        self.scheduler = BotScheduler(settings.bot_threads)
+        self._read_threads = ThreadPoolExecutor(
+            max(1, settings.read_threads), thread_name_prefix="konkun-read")
+        self.replays = ReplayCache(settings.replay_cache_bytes)
+        self._expiry: asyncio.Task[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -229,9 +259,45 @@ class Lobby:
             self.tables[table.id] = table
             await self._finish_if_over(table)
             self._schedule_bots(table)
+        await self.expire_waiting_tables()
+        self._expiry = asyncio.get_running_loop().create_task(self._expire_loop())
+
+    async def _expire_loop(self) -> None:
+        interval = max(0.05, min(60.0, self.settings.waiting_table_seconds / 10))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.expire_waiting_tables()
+            except Exception:  # the next round tries again
+                log.debug("expiring waiting tables failed", exc_info=True)
+
+    async def expire_waiting_tables(self) -> int:
+        """Remove the tables that have waited for players longer than
+        ``Settings.waiting_table_seconds``; return how many."""
+        cutoff = datetime.now(UTC) - timedelta(seconds=self.settings.waiting_table_seconds)
+        expired = [t for t in list(self.tables.values())
+                   if t.status == "waiting" and datetime.fromisoformat(t.created_at) < cutoff]
+        for table in expired:
+            async with table.lock:
+                if table.status != "waiting":
+                    continue
+                await self._db(self.storage.delete_table, table.id)
+                self.tables.pop(table.id, None)
+                for connection in list(table.connections):
+                    connection.send({"type": "error", "code": "unknown_table",
+                                     "message": f"table {table.id} expired: nobody came"})
+                    connection.close()
+        return len(expired)
 
     async def shutdown(self) -> None:
         """Stop the bots and the worker threads; stored state is already complete."""
+        if self._expiry is not None:
+            self._expiry.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._expiry
+        for table in self.tables.values():
+            if table.presence_flush is not None:
+                table.presence_flush.cancel()
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
         for task in tasks:
             task.cancel()
@@ -242,11 +308,37 @@ class Lobby:
             for connection in table.connections:
                 connection.close()
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self.scheduler.shutdown()
+        self._read_threads.shutdown(wait=False, cancel_futures=True)
         self._storage_thread.shutdown(wait=True)
 
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the storage thread; a refusal is ``storage`` (the
+        outage, not each refused query, is logged)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._storage_thread, function, *args)
+        try:
+            result = await loop.run_in_executor(self._storage_thread, function, *args)
+        except Exception as error:
+            self.outage.failed(getattr(function, "__name__", "query"), error)
+            raise ProtocolError("storage", "the database is unavailable; try again") \
+                from error
+        self.outage.succeeded()
+        return result
+
+    async def _read(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the read threads: lobby lists, summaries and replays never
+        wait for, nor hold up, the storage thread that commits actions."""
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(self._read_threads, function, *args)
+        except ProtocolError:
+            raise
+        except Exception as error:
+            self.outage.failed(getattr(function, "__name__", "read"), error)
+            raise ProtocolError("storage", "the database is unavailable; try again") \
+                from error
+        self.outage.succeeded()
+        return result
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -280,18 +372,17 @@ class Lobby:
         tables = [t for t in self.tables.values() if t.status != "finished"]
         return sorted(tables, key=lambda t: t.created_at, reverse=True)
 
-    async def finished_tables(self, limit: int = 200) -> list[dict[str, Any]]:
+    async def finished_tables(self, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
         """Summaries of finished games, newest first (from the database)."""
-        rows = await self._db(self.storage.list_tables, "finished", limit)
+        rows = await self._read(self.storage.list_tables, "finished", limit, offset)
         return [stored_summary(row) for row in rows]
 
     async def create_table(self, game: str, variant: str | None, num_seats: int,
-                           rules: dict[str, str], bots: dict[int, str]) -> Table:
-        """Make and store a new table; it starts at once when every seat is a bot."""
-        if sum(1 for t in self.tables.values() if t.status != "finished") \
-                >= self.settings.max_tables:
-            raise ProtocolError("too_many_tables", f"this server already holds "
-                                f"{self.settings.max_tables} open tables; try later")
+                           rules: dict[str, str], bots: dict[int, str],
+                           creator: str | None = None, address: str = "?") -> Table:
+        """Make and store a new table; it starts at once when every seat is a bot.
+        ``creator`` (a player id) and ``address`` count against their table limits."""
+        self.admission.check_new_table(self.tables.values(), creator, address)
         try:
             adapter = get_game(game)
         except KeyError:
@@ -310,6 +401,7 @@ class Lobby:
             seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
         table = Table(new_table_id(), adapter, adapter.variant_of(variant), rules, rules_value,
                       seats, now_text())
+        table.creator_player, table.creator_address = creator, address
         await self._db(self.storage.create_table, table.stored())
         self.tables[table.id] = table
         async with table.lock:
@@ -344,24 +436,26 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return table.summary()
-        row = await self._load_row(table_id)
+        row = await self._load_row(table_id, read=True)
         if row.status == "finished":
             return stored_summary(row)
         return (await self.get_table(table_id)).summary()
 
-    async def _load_row(self, table_id: str) -> StoredTable:
-        """The stored row of table ``table_id``; ``unknown_table`` when there is none."""
+    async def _load_row(self, table_id: str, read: bool = False) -> StoredTable:
+        """The stored row of table ``table_id``; ``unknown_table`` when there is none.
+        ``read``: through the read threads, off the commit path."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
-        row = await self._db(self.storage.load, table_id)
+        row = await (self._read if read else self._db)(self.storage.load, table_id)
         if row is None:
             raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
         return row
 
     # -- seats --------------------------------------------------------------------------
 
-    async def sit(self, table: Table, guest: Guest, seat: int) -> None:
-        """Seat ``guest`` at ``seat``; the game starts when the last seat is taken."""
+    async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?") -> None:
+        """Seat ``guest`` at ``seat``; the game starts when the last seat is taken.
+        The seat counts against the limits of the player and of ``address``."""
         async with table.lock:
             if table.status != "waiting":
                 raise ProtocolError("not_waiting", f"table {table.id} has already started",
@@ -375,11 +469,13 @@ class Lobby:
                 raise ProtocolError("seat_taken", f"you already sit at seat {held}", seat)
             if table.seats[seat].kind != "empty":
                 raise ProtocolError("seat_taken", f"seat {seat} is taken", seat)
+            self.admission.check_seat(self.tables.values(), guest.player_id, address)
             seats = list(table.seats)
             seats[seat] = SeatInfo(kind="human", player_id=guest.player_id,
                                    name=guest.nickname)
             await self._store_seats(table, seats)
             table.seats = seats
+            table.seat_addresses[seat] = address
             if not await self._start_if_full(table):
                 self.broadcast(table)
 
@@ -396,6 +492,7 @@ class Lobby:
             seats[held] = SeatInfo()
             await self._store_seats(table, seats)
             table.seats = seats
+            table.seat_addresses.pop(held, None)
             self.broadcast(table)
 
     async def _store_seats(self, table: Table, seats: list[SeatInfo]) -> None:
@@ -403,7 +500,6 @@ class Lobby:
             await self._db(self.storage.update_table, table.id,
                            {"seats": [s.stored() for s in seats]})
         except Exception as error:
-            log.exception("storing the seats of table %s failed", table.id)
             raise ProtocolError("storage", "the seat could not be stored; try again") \
                 from error
 
@@ -418,7 +514,6 @@ class Lobby:
             await self._db(self.storage.update_table, table.id,
                            {"seed": seed, "status": "playing", "started_at": now_text()})
         except Exception as error:
-            log.exception("starting table %s failed", table.id)
             raise ProtocolError("storage", "the game could not be started; try again") \
                 from error
         table.seed, table.match, table.bots, table.status = seed, match, bots, "playing"
@@ -480,7 +575,6 @@ class Lobby:
         try:
             await self._db(self.storage.append_action, table.id, turn, seat, text)
         except Exception as error:
-            log.exception("storing action %r of table %s failed", text, table.id)
             raise ProtocolError("storage", "the action could not be stored; nothing was "
                                 "played, try again", text) from error
         try:
@@ -511,12 +605,11 @@ class Lobby:
         table.finished_at = now_text()
         table.winner = table.match.winner()
         table.bots = {}
-        try:
+        # the actions are stored: a restart finishes the table again
+        with contextlib.suppress(ProtocolError):
             await self._db(self.storage.update_table, table.id, {
                 "status": "finished", "finished_at": table.finished_at,
                 "winner": table.winner, "totals": list(table.match.totals)})
-        except Exception:  # the actions are stored: a restart finishes the table again
-            log.exception("marking table %s finished failed", table.id)
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -540,7 +633,10 @@ class Lobby:
                 bot = table.bots[seat]
             await asyncio.sleep(self.settings.bot_delay)
             try:
-                action = await self._run(bot.choose, observation)
+                action = await self.scheduler.run(
+                    bot.choose, observation, client=table.creator_address or table.id,
+                    human=any(s.kind == "human" for s in table.seats),
+                    quick=bot.spec.split(":")[0] in QUICK_KINDS)
             except Exception:
                 log.exception("bot %s at seat %d of table %s failed; playing at random",
                               bot.spec, seat, table.id)
@@ -553,21 +649,26 @@ class Lobby:
                         raise IllegalMoveError(f"bot chose illegal {action!r}")
                     await self._apply(table, seat, action)
                 except (ProtocolError, KonkunError) as error:
-                    log.error("bot move at table %s failed: %s", table.id, error)
+                    if not isinstance(error, ProtocolError) or error.code != "storage":
+                        log.error("bot move at table %s failed: %s", table.id, error)
                     await asyncio.sleep(1.0)
 
     # -- connections --------------------------------------------------------------------
 
     def attach(self, table: Table, connection: Connection) -> None:
-        """Add a connection to a table (checks the caps) and send it the state."""
-        if self.connections >= self.settings.max_connections:
-            raise ProtocolError("too_many_connections", "the server is full; try later")
-        if len(table.connections) >= self.settings.max_table_connections:
-            raise ProtocolError("too_many_connections", f"table {table.id} has its maximum "
-                                f"of {self.settings.max_table_connections} connections")
+        """Add a connection to a table (checks the admission limits) and send it the state.
+
+        The others learn of it in one coalesced state at most ``PRESENCE_DELAY`` later
+        (or with the next move): reconnect churn costs one broadcast, not one per cycle."""
+        self.admission.check_connection(self.tables.values(), table, connection)
         table.connections.add(connection)
         self.connections += 1
-        self.broadcast(table)
+        self._presence_changed(table)
+        table.presence_frozen = True
+        try:
+            self.broadcast(table)  # the others' states are unchanged: only the new one's goes
+        finally:
+            table.presence_frozen = False
 
     def detach(self, table: Table, connection: Connection) -> None:
         """Remove a connection; a finished table nobody watches leaves memory."""
@@ -579,7 +680,17 @@ class Lobby:
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
         else:
-            self.broadcast(table)
+            self._presence_changed(table)
+
+    def _presence_changed(self, table: Table) -> None:
+        """Broadcast the table's new connections soon, once for any number of changes."""
+        if table.presence_flush is None:
+            table.presence_flush = asyncio.get_running_loop().call_later(
+                PRESENCE_DELAY, self._flush_presence, table)
+
+    def _flush_presence(self, table: Table) -> None:
+        table.presence_flush = None
+        self.broadcast(table)
 
     def state_message(self, table: Table, seat: int | None,
                       summary: dict[str, Any]) -> dict[str, Any]:
@@ -592,19 +703,47 @@ class Lobby:
         """Send every connection of the table its own seat's state."""
         if not table.connections:
             return
-        summary = table.summary()
+        if not table.presence_frozen or table.shown_presence is None:
+            table.shown_presence = table.presence()
+            if table.presence_flush is not None:  # this broadcast shows the news already
+                table.presence_flush.cancel()
+                table.presence_flush = None
+        summary = table.summary(table.shown_presence)
         texts: dict[int | None, str] = {}
         for connection in list(table.connections):
             seat = table.seat_of(connection.player_id)
             if seat not in texts:
                 texts[seat] = _compact_json(self.state_message(table, seat, summary))
-            connection.send_text(texts[seat])
+            if connection.last_text != texts[seat]:
+                connection.last_text = texts[seat]
+                connection.send_text(texts[seat])
 
     # -- replay -------------------------------------------------------------------------
 
     async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
         """Every frame of a finished game, from one seat's view or with all hands open."""
-        row = await self._load_row(table_id)
+        row = await self._load_row(table_id, read=True)
+        chosen = self._replay_seat(row, seat)
+        return await self._read(replay_frames, row, chosen)
+
+    async def encoded_replay(self, table_id: str, seat: str | None) -> EncodedReplay:
+        """The replay of :meth:`replay` as JSON bytes (and gzipped), built once per
+        (table, seat) and kept: a finished game never changes."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        key: ReplayKey = (table_id, seat or None)
+
+        async def build() -> EncodedReplay:
+            row = await self._load_row(table_id, read=True)
+            chosen = self._replay_seat(row, seat)
+            return await self._read(lambda: encode_replay(replay_frames(row, chosen)))
+
+        return await self.replays.get(key, build)
+
+    @staticmethod
+    def _replay_seat(row: StoredTable, seat: str | None) -> int | str | None:
+        """The seat a replay request names, checked against a finished table."""
+        table_id = row.id
         if row.status != "finished" or row.seed is None:
             raise ProtocolError("not_finished", f"table {table_id} is not finished: a "
                                 "replay is shown once the game is over", table_id)
@@ -622,7 +761,7 @@ class Lobby:
             if not 0 <= chosen < len(row.seats):
                 raise ProtocolError("bad_seat", f"seat {chosen} is out of range "
                                     f"0..{len(row.seats) - 1}", seat)
-        return await self._run(replay_frames, row, chosen)
+        return chosen
 
 
 def replay_frames(row: StoredTable, seat: int | str | None) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from konkun.server.cli import WS_MAX_FRAME
+from konkun.server.cli import uvicorn_config
 from konkun.server.config import Settings
 
 HOST = "127.0.0.1"
@@ -129,9 +129,8 @@ class ServerThread(_Server):
 
         from konkun.server.app import create_app
 
-        config = uvicorn.Config(create_app(self.settings), host=HOST, port=self.port,
-                                ws_max_size=WS_MAX_FRAME, log_level="warning",
-                                lifespan="on")
+        config = uvicorn_config(create_app(self.settings), self.settings, HOST, self.port,
+                                "warning")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="konkun-test-server",
                                         daemon=True)
@@ -171,12 +170,17 @@ class ServerProcess(_Server):
 
     def __init__(self, db_url: str | None = None, port: int = 0,
                  data_dir: str | Path | None = None, bot_delay: float = 0.05,
-                 secret: str = TEST_SECRET) -> None:
+                 secret: str = TEST_SECRET, args: tuple[str, ...] = (),
+                 file_limit: int | None = None) -> None:
         self.data_dir = _data_dir(data_dir)
         self.db_url = db_url
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.secret = secret
+        self.args = args
+        """More ``konkun serve`` arguments."""
+        self.file_limit = file_limit
+        """The child's soft open-file limit (``RLIMIT_NOFILE``), when given."""
         self.process: subprocess.Popen[bytes] | None = None
         self.log = self.data_dir / "server.log"
 
@@ -187,16 +191,25 @@ class ServerProcess(_Server):
                    "--secret", self.secret, "--bot-delay", str(self.bot_delay)]
         if self.db_url:
             command += ["--db", self.db_url]
+        command += list(self.args)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                            env=dict(os.environ))
+                                            env=dict(os.environ), preexec_fn=self._limits)
         try:
             wait_until_up(self.url, timeout)
         except TimeoutError:
             self.kill()
             raise
         return self
+
+    def _limits(self) -> None:
+        """In the child, before it runs: the open-file limit."""
+        if self.file_limit is not None:
+            import resource
+
+            _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.file_limit, hard))
 
     def stop(self, timeout: float = 30.0) -> None:
         """Stop gracefully (SIGTERM), killing after ``timeout``."""

@@ -1,0 +1,91 @@
+"""Finished games' replays, built once and kept (encoded, gzipped) in a bounded cache.
+
+A replay with every hand open of a long Kunken match is megabytes of JSON and a good part
+of a second to build; a finished game never changes, so each (table, seat) is built once,
+off the event loop and off the commit path, and served from memory after. The cache
+forgets the least recently used replays past its byte budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+ReplayKey = tuple[str, int | str | None]
+"""(table id, seat number, ``"all"`` or ``None`` for the spectator's view)."""
+
+
+@dataclass(frozen=True)
+class EncodedReplay:
+    """One replay as the JSON bytes sent and their gzip compression."""
+
+    body: bytes
+    gzipped: bytes
+
+    @property
+    def size(self) -> int:
+        """The bytes it keeps in memory."""
+        return len(self.body) + len(self.gzipped)
+
+
+def encode_replay(payload: dict[str, Any]) -> EncodedReplay:
+    """A replay as compact JSON and its gzip (run in a worker thread)."""
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    return EncodedReplay(body, gzip.compress(body, compresslevel=6))
+
+
+class ReplayCache:
+    """Encoded replays by key, least recently used forgotten past ``max_bytes``; one build
+    at a time per key (concurrent requests for one replay wait for the same build)."""
+
+    def __init__(self, max_bytes: int = 64 * 1024 * 1024) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[ReplayKey, EncodedReplay] = OrderedDict()
+        self._bytes = 0
+        self._building: dict[ReplayKey, asyncio.Future[EncodedReplay]] = {}
+        self.builds = 0
+        """How many replays were built (the rest were served from memory)."""
+
+    async def get(self, key: ReplayKey,
+                  build: Callable[[], Awaitable[EncodedReplay]]) -> EncodedReplay:
+        """The replay of ``key``, built with ``build`` when it is not kept."""
+        kept = self._items.get(key)
+        if kept is not None:
+            self._items.move_to_end(key)
+            return kept
+        pending = self._building.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[EncodedReplay] = asyncio.get_running_loop().create_future()
+        self._building[key] = future
+        try:
+            replay = await build()
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: no "never retrieved" warning without waiters
+            raise
+        finally:
+            self._building.pop(key, None)
+        self.builds += 1
+        future.set_result(replay)
+        self._keep(key, replay)
+        return replay
+
+    def forget(self, table_id: str) -> None:
+        """Drop every replay of a table (it was pruned)."""
+        for key in [k for k in self._items if k[0] == table_id]:
+            self._bytes -= self._items.pop(key).size
+
+    def _keep(self, key: ReplayKey, replay: EncodedReplay) -> None:
+        if replay.size > self.max_bytes:
+            return
+        self._items[key] = replay
+        self._bytes += replay.size
+        while self._bytes > self.max_bytes:
+            _old, dropped = self._items.popitem(last=False)
+            self._bytes -= dropped.size

@@ -1,0 +1,146 @@
+"""The fair bot scheduler: which bot thinks next, on which thread.
+
+Bots do not share one first-come queue any more (three all-bot tables of 10-second
+searches would hold every thread, and every other table's bot would wait behind them):
+
+- **quick bots** (``random``, ``greedy``: milliseconds a move) have their own thread and
+  never wait behind a search;
+- **searches** (ISMCTS and any other bot with a budget) share ``search_threads`` threads,
+  and each search ends within its own budget, so a search holds a thread at most that
+  long;
+- one **client** (the address that created the table) runs at most one search at a time,
+  whatever its number of tables, so its tables together use at most one thread's time;
+  clients take turns (round robin);
+- tables with a human seat go first, and tables of bots only may use all threads but one,
+  so a human table's bot never waits behind all-bot tables' searches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+QUICK_KINDS = frozenset({"random", "greedy"})
+"""Bot kinds that answer at once (they get the quick thread)."""
+
+
+@dataclass
+class _Job:
+    client: str
+    human: bool
+    function: Callable[[], Any]
+    future: asyncio.Future[Any] = field(repr=False)
+
+
+class BotScheduler:
+    """Runs bot moves in worker threads, fairly across clients and tables (see above)."""
+
+    def __init__(self, search_threads: int = 2, quick_threads: int = 1) -> None:
+        self.search_threads = max(1, search_threads)
+        self._searches = ThreadPoolExecutor(self.search_threads,
+                                            thread_name_prefix="konkun-bot")
+        self._quick = ThreadPoolExecutor(max(1, quick_threads),
+                                         thread_name_prefix="konkun-bot-quick")
+        self._waiting: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._running: dict[str, int] = {}
+        self._running_bot_only = 0
+
+    @property
+    def busy(self) -> int:
+        """Searches running now."""
+        return sum(self._running.values())
+
+    async def run(self, function: Callable[..., T], *args: Any, client: str,
+                  human: bool, quick: bool) -> T:
+        """``function(*args)`` on a bot thread, when its turn comes: ``client`` names who
+        created the table, ``human`` whether a human sits there, ``quick`` a quick bot."""
+        loop = asyncio.get_running_loop()
+        if quick:
+            return await loop.run_in_executor(self._quick, lambda: function(*args))
+        future: asyncio.Future[T] = loop.create_future()
+        self._waiting.setdefault(client, deque()).append(
+            _Job(client, human, lambda: function(*args), future))
+        self._dispatch()
+        try:
+            return await future
+        finally:
+            if not future.done():  # cancelled while waiting: drop it from the queue
+                future.cancel()
+
+    def shutdown(self) -> None:
+        """Stop the threads (queued work is dropped)."""
+        for jobs in self._waiting.values():
+            for job in jobs:
+                job.future.cancel()
+        self._waiting.clear()
+        self._searches.shutdown(wait=False, cancel_futures=True)
+        self._quick.shutdown(wait=False, cancel_futures=True)
+
+    def _dispatch(self) -> None:
+        """Start waiting searches while a thread is free."""
+        while self.busy < self.search_threads:
+            job = self._next_job()
+            if job is None:
+                return
+            self._start(job)
+
+    def _next_job(self) -> _Job | None:
+        """The next search to run: a human table's first, clients in turn, one running
+        search per client, all-bot tables leaving one thread free."""
+        bot_only_room = self._running_bot_only < max(1, self.search_threads - 1)
+        chosen: str | None = None
+        for want_human in (True, False):
+            for client, jobs in self._waiting.items():
+                self._drop_cancelled(jobs)
+                if not jobs or self._running.get(client, 0):
+                    continue
+                if jobs[0].human == want_human and (want_human or bot_only_room):
+                    chosen = client
+                    break
+            if chosen is not None:
+                break
+        for client in [c for c, jobs in self._waiting.items() if not jobs]:
+            del self._waiting[client]
+        if chosen is None:
+            return None
+        jobs = self._waiting[chosen]
+        job = jobs.popleft()
+        self._waiting.move_to_end(chosen)  # round robin: this client waits for the others
+        if not jobs:
+            del self._waiting[chosen]
+        return job
+
+    @staticmethod
+    def _drop_cancelled(jobs: deque[_Job]) -> None:
+        while jobs and jobs[0].future.done():
+            jobs.popleft()
+
+    def _start(self, job: _Job) -> None:
+        self._running[job.client] = self._running.get(job.client, 0) + 1
+        if not job.human:
+            self._running_bot_only += 1
+        loop = asyncio.get_running_loop()
+        done = loop.run_in_executor(self._searches, job.function)
+
+        def finished(result: asyncio.Future[Any]) -> None:
+            self._running[job.client] -= 1
+            if not self._running[job.client]:
+                del self._running[job.client]
+            if not job.human:
+                self._running_bot_only -= 1
+            if not job.future.done():
+                if result.cancelled():
+                    job.future.cancel()
+                elif result.exception() is not None:
+                    job.future.set_exception(result.exception())  # type: ignore[arg-type]
+                else:
+                    job.future.set_result(result.result())
+            self._dispatch()
+
+        done.add_done_callback(finished)

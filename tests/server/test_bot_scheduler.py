@@ -1,0 +1,132 @@
+"""Issue 13, the fair bot scheduler: a strong bot's search never delays another table's
+move by more than its own budget, one client's tables share one search at a time, and a
+human table's bots stay responsive whatever the all-bot tables do."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Hashable
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from konkun.game import Observation
+from konkun.server.botseats import BotSeat
+from konkun.server.config import Settings
+from konkun.server.scheduler import BotScheduler
+
+from .conftest import legal, receive_until, running, sit
+
+
+def _search(seconds: float, log: list[tuple[str, float, float]], name: str,
+            origin: float) -> str:
+    """A stand-in for a search that uses its whole budget."""
+    started = time.monotonic()
+    time.sleep(seconds)
+    log.append((name, started - origin, time.monotonic() - origin))
+    return name
+
+
+def test_a_human_tables_search_does_not_wait_behind_all_bot_tables() -> None:
+    async def scenario() -> list[tuple[str, float, float]]:
+        scheduler = BotScheduler(search_threads=2)
+        log: list[tuple[str, float, float]] = []
+        origin = time.monotonic()
+        try:
+            attacks = [asyncio.ensure_future(scheduler.run(
+                _search, 1.0, log, f"attack{n}", origin, client=f"attacker{n}",
+                human=False, quick=False)) for n in range(4)]
+            await asyncio.sleep(0.05)
+            human = await scheduler.run(_search, 0.1, log, "human", origin, client="ann",
+                                        human=True, quick=False)
+            assert human == "human"
+            await asyncio.gather(*attacks)
+        finally:
+            scheduler.shutdown()
+        return log
+
+    log = asyncio.run(scenario())
+    started = {name: start for name, start, _end in log}
+    assert started["human"] < 0.5  # one thread is always left to human tables
+    assert sorted(start for name, start, _ in log if name != "human")[1] >= 0.9
+
+
+def test_one_clients_tables_run_one_search_at_a_time_in_turn_with_others() -> None:
+    async def scenario() -> list[tuple[str, float, float]]:
+        scheduler = BotScheduler(search_threads=3)
+        log: list[tuple[str, float, float]] = []
+        origin = time.monotonic()
+        try:
+            jobs = [scheduler.run(_search, 0.3, log, f"greedy-client{n}", origin,
+                                  client="hog", human=True, quick=False) for n in range(3)]
+            jobs.append(scheduler.run(_search, 0.3, log, "other", origin, client="other",
+                                      human=True, quick=False))
+            await asyncio.gather(*jobs)
+        finally:
+            scheduler.shutdown()
+        return log
+
+    log = asyncio.run(scenario())
+    hog = sorted((start, end) for name, start, end in log if name.startswith("greedy"))
+    assert all(later[0] >= earlier[1] - 0.02 for earlier, later in pairwise(hog))
+    assert next(start for name, start, _ in log if name == "other") < 0.2
+
+
+def test_quick_bots_never_wait_behind_searches() -> None:
+    async def scenario() -> float:
+        scheduler = BotScheduler(search_threads=1)
+        log: list[tuple[str, float, float]] = []
+        origin = time.monotonic()
+        try:
+            search = asyncio.ensure_future(scheduler.run(
+                _search, 1.0, log, "search", origin, client="a", human=True, quick=False))
+            await asyncio.sleep(0.05)
+            started = time.monotonic()
+            await scheduler.run(_search, 0.0, log, "greedy", origin, client="b",
+                                human=True, quick=True)
+            answered = time.monotonic() - started
+            await search
+        finally:
+            scheduler.shutdown()
+        return answered
+
+    assert asyncio.run(scenario()) < 0.5
+
+
+def test_strong_all_bot_tables_do_not_delay_a_human_tables_quick_bot(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three all-bot tables of searching bots (each using its whole budget) run while a
+    human plays a quick bot (the fake game has no greedy one; random is as quick): it
+    answers at once."""
+    original = BotSeat.choose
+
+    def budgeted(self: BotSeat, observation: Observation[Any]) -> Hashable:
+        if self.spec.startswith("ismcts") and self.budget.seconds:
+            time.sleep(self.budget.seconds)
+            return next(iter(observation.legal_actions()))
+        return original(self, observation)
+
+    monkeypatch.setattr(BotSeat, "choose", budgeted)
+    with running(settings) as client:
+        for _ in range(3):
+            made = client.post("/api/tables", json={"game": "fake", "seats": 2, "bots": {
+                "0": "ismcts:time=3", "1": "ismcts:time=3"}})
+            assert made.status_code == 201, made.text
+        time.sleep(0.1)
+        table = client.post("/api/tables", json={"game": "fake", "seats": 2,
+                                                  "bots": {"1": "random"}}).json()
+        assert "id" in table, table
+        token = sit(client, table["id"], 0, "ann")
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
+            state = receive_until(ws, lambda m: m["type"] == "state"
+                                  and m["table"]["to_move"] == 0)
+            started = time.monotonic()
+            ws.send_json({"type": "action", "turn": state["turn"],
+                          "action": legal(state)[0]})
+            receive_until(ws, lambda m: m["type"] == "state"
+                          and (m["table"]["to_move"] == 0
+                               or m["table"]["status"] == "finished")
+                          and m["turn"] >= state["turn"] + 2)
+            assert time.monotonic() - started < 1.0
