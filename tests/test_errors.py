@@ -87,3 +87,19 @@ def test_a_kunken_illegal_action_keeps_its_reason_apart() -> None:
     assert caught.value.reason == deal.why_illegal(action)
     assert caught.value.action == "discard 2c"
     assert str(caught.value).endswith(caught.value.reason)
+
+
+def test_the_toy_deal_says_why_a_move_is_illegal_as_a_deal_does() -> None:
+    from konkun.bots.toy import ToyDeal
+    from konkun.game import Deal
+
+    deal = ToyDeal.new(2, 5)
+    assert isinstance(deal, Deal)
+    held = deal.legal_actions()[0]
+    missing = next(c for c in range(1, 100) if c not in deal.legal_actions())
+    assert deal.why_illegal(held) is None
+    assert deal.why_illegal(missing) == "not in the hand of seat 1"
+    with pytest.raises(IllegalMoveError) as caught:
+        deal.play(missing)
+    assert caught.value.reason == deal.why_illegal(missing)
+    assert caught.value.action == str(missing)
