@@ -361,7 +361,9 @@ class HashRandom(random.Random):
     Outputs are SHA-256 of the key and a counter, so nobody can predict the next shuffle
     without the key, yet the same key replays the same shuffles exactly. Live tables draw
     the key from :func:`new_secret_seed` and keep it secret until the game is over; the game
-    record then holds the key, and a replay is exact.
+    record then holds the key, and a replay is exact. Deal from it with this module's
+    stable draws (:func:`shuffle`, :func:`below`, ...): the ``shuffle``, ``randint`` and
+    ``sample`` it inherits from :class:`random.Random` may change with Python.
     """
 
     def __init__(self, key: str) -> None:
