@@ -387,7 +387,7 @@ RecordReader = Callable[[Mapping[str, Any]], Match[Any]]
 """Replays a match from its record's JSON data."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Game:
     """Everything the layers above an engine know of one game (its static facts).
 
