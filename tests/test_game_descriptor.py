@@ -202,3 +202,13 @@ def test_a_game_registered_as_an_object_is_found_and_forgotten() -> None:
 def test_register_game_refuses_a_text_that_names_no_game() -> None:
     with pytest.raises(InvalidRuleError, match="not a konkun Game descriptor"):
         register_game("konkun.game:JSON")
+
+
+def test_an_installed_game_replaced_for_a_test_comes_back() -> None:
+    installed = get_game("kunken")
+    register_game(replace(installed, max_seats=3))
+    try:
+        assert get_game("kunken").max_seats == 3
+    finally:
+        unregister_game("kunken")
+    assert get_game("kunken") == installed

@@ -395,7 +395,7 @@ RecordReader = Callable[[Mapping[str, Any]], Match[Any]]
 """Replays a match from its record's JSON data."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Game:
     """Everything the layers above an engine know of one game (its static facts).
 
@@ -568,6 +568,7 @@ _BUILT_IN = {
 
 _GAMES: dict[str, Game] = {}
 _TARGETS: dict[str, str] = {}
+_FOUND: dict[str, str] = {}  # konkun's own games and the entry points' (found once)
 _discovered = False
 
 
@@ -576,10 +577,10 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    found = dict(_BUILT_IN)
+    _FOUND.update(_BUILT_IN)
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        found[point.name] = point.value
-    for name, target in found.items():
+        _FOUND[point.name] = point.value
+    for name, target in _FOUND.items():
         _TARGETS.setdefault(name, target)
 
 
@@ -602,10 +603,12 @@ def register_game(game: Game | str) -> Game:
 
 
 def unregister_game(name: str) -> None:
-    """Forget a game (tests); a built-in or installed one comes back on the next lookup."""
+    """Forget a registered game (tests); a built-in or installed one comes back as its
+    entry point names it."""
+    _discover()
     _GAMES.pop(name, None)
     _ADDONS.pop(name, None)
-    target = _BUILT_IN.get(name)
+    target = _FOUND.get(name)
     if target is None:
         _TARGETS.pop(name, None)
     else:

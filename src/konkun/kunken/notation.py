@@ -12,7 +12,7 @@ from konkun.cards import Card
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError, KonkunError
 from konkun.kunken.actions import parse_action
 from konkun.kunken.melds import TableMeld, slot_card
-from konkun.kunken.rules import KunkenRules
+from konkun.kunken.rules import MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.state import PHASES, KunkenDeal, counts_of, install_view
 
 
@@ -41,7 +41,7 @@ def _deal_from_json(data: dict[str, Any]) -> KunkenDeal:
     rules = KunkenRules.from_json(data.get("rules", {}))
     n = int(data["num_seats"])
     hands = [counts_of(_cards(h, f"hand {i}")) for i, h in enumerate(data["hands"])]
-    if len(hands) != n or not 2 <= n <= 5:
+    if len(hands) != n or not MIN_SEATS <= n <= MAX_SEATS:
         raise InvalidPositionError(f"invalid kunken state: {len(hands)} hands for {n} seats")
     stock = _cards(data["stock"], "stock")
     stock.reverse()
