@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
+from konkun.cards import shuffle
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
 from konkun.game import JSON, Observation, check_seat_count
 
@@ -51,7 +52,7 @@ class ToyDeal:
         """A shuffled deal for ``num_seats`` (2 or 3) from ``seed``."""
         check_seat_count("Toy", num_seats, MIN_SEATS, MAX_SEATS)
         cards = list(CARDS)
-        random.Random(seed).shuffle(cards)
+        shuffle(cards, random.Random(seed))  # stable across Python versions
         hands = [cards[HAND * s:HAND * (s + 1)] for s in range(num_seats)]
         rest = cards[HAND * num_seats:]
         return cls(hands, rest[:TABLE], rest[TABLE:], [[] for _ in range(num_seats)],
@@ -166,7 +167,7 @@ class ToyObservation:
     def sample_deal(self, rng: random.Random) -> ToyDeal:
         """A deal consistent with this view, the unseen cards dealt at random."""
         unseen = self.unseen()
-        rng.shuffle(unseen)
+        shuffle(unseen, rng)
         hands: list[list[int]] = []
         for s, size in enumerate(self.hand_sizes):
             if s == self.seat:
