@@ -101,9 +101,9 @@ def test_by_default_an_illegal_action_plays_a_random_legal_move_with_the_penalty
 
 
 def test_an_unmasked_random_agent_finishes_a_konchinka_deal_in_its_own_moves() -> None:
-    """With the default illegal_action, every step plays a move: two players hold 24
-    cards between them after the deal, so the agent moves at most 24 times (RULES.md:
-    four cards each, redealt from a 48-card stock)."""
+    """With the default illegal_action, every step plays a move. RULES.md: 4 cards to
+    the table, the other 48 all pass through the two hands (4 at a time), so each seat
+    plays 24 cards: the agent moves at most 24 times."""
     env = konchinka_gym_env(2)
     rng = random.Random(1)
     for seed in range(20):
