@@ -348,3 +348,17 @@ def test_the_package_declares_the_gymnasium_entry_point() -> None:
 
     points = {p.name: p.value for p in entry_points(group="gymnasium.envs")}
     assert points.get("konkun") == "konkun.rl.envs:register_gymnasium"
+
+
+@pytest.mark.parametrize("game", ["konchinka", "kunken"])
+def test_stable_baselines_checker_passes_the_flat_observation_without_warnings(
+        game: str) -> None:
+    """No "unconventional shape" advice, no mask in the observation (needs the train
+    extra)."""
+    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sb3_checker.check_env(GYM_ENVS[game](2, observation="flat"))
+    assert [str(w.message) for w in caught] == []
