@@ -101,9 +101,9 @@ def test_by_default_an_illegal_action_plays_a_random_legal_move_with_the_penalty
 
 
 def test_an_unmasked_random_agent_finishes_a_konchinka_deal_in_its_own_moves() -> None:
-    """With the default illegal_action, every step plays a move: two players hold 24
-    cards between them after the deal, so the agent moves at most 24 times (RULES.md:
-    four cards each, redealt from a 48-card stock)."""
+    """With the default illegal_action, every step plays a move. RULES.md: 4 cards to
+    the table, the other 48 all pass through the two hands (4 at a time), so each seat
+    plays 24 cards: the agent moves at most 24 times."""
     env = konchinka_gym_env(2)
     rng = random.Random(1)
     for seed in range(20):
@@ -348,3 +348,17 @@ def test_the_package_declares_the_gymnasium_entry_point() -> None:
 
     points = {p.name: p.value for p in entry_points(group="gymnasium.envs")}
     assert points.get("konkun") == "konkun.rl.envs:register_gymnasium"
+
+
+@pytest.mark.parametrize("game", ["konchinka", "kunken"])
+def test_stable_baselines_checker_passes_the_flat_observation_without_warnings(
+        game: str) -> None:
+    """No "unconventional shape" advice, no mask in the observation (needs the train
+    extra)."""
+    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sb3_checker.check_env(GYM_ENVS[game](2, observation="flat"))
+    assert [str(w.message) for w in caught] == []

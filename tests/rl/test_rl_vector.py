@@ -150,3 +150,30 @@ def test_gymnasium_make_vec_builds_the_vector_env() -> None:
     env = gymnasium.make_vec("konkun/Konchinka-v0", num_envs=3,
                              vectorization_mode="vector_entry_point", num_players=3)
     assert isinstance(env, KonkunVectorEnv) and env.num_envs == 3 and env.num_seats == 3
+
+
+def test_the_collector_records_what_the_agent_saw_and_did() -> None:
+    from konkun.rl.collect import collect, random_masked_policy
+
+    env = konchinka_vector_env(4, 2)
+    batch = collect(env, random_masked_policy(seed=2), steps=60, seed=5)
+    assert batch.observations.shape == (60, 4, env.single_observation_space.shape[0])
+    for t in range(60):
+        for i in range(4):
+            assert batch.masks[t, i, batch.actions[t, i]]  # every action was legal
+    assert batch.terminations.sum() >= 4  # 2 players: at most 24 agent moves a deal
+    assert set(np.flatnonzero(batch.rewards)) <= set(np.flatnonzero(batch.terminations))
+    again = collect(konchinka_vector_env(4, 2), random_masked_policy(seed=2), 60, seed=5)
+    assert np.array_equal(batch.observations, again.observations)
+
+
+def test_a_flat_tensor_policy_plays_a_batch_row_by_row() -> None:
+    from konkun.rl.collect import batched, collect
+
+    env = kunken_vector_env(2, 2)
+    batch = collect(env, batched(TensorPolicy(_lowest, view="flat")), steps=10, seed=1)
+    for t in range(10):
+        for i in range(2):
+            assert batch.actions[t, i] == np.flatnonzero(batch.masks[t, i])[0]
+    with pytest.raises(InvalidRuleError, match="view"):
+        batched(TensorPolicy(_lowest))

@@ -124,6 +124,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
         self._slots: dict[int, Any] = {}
         self._steps = 0
         self._deals_done = 0
+        self._pending_reward = 0.0
 
     # ------------------------------------------------------------------ the episode
 
@@ -144,13 +145,13 @@ class KonkunGymEnv(Env[Any, np.int64]):
             self.deal = self.adapter.new_deal(self.num_seats, self._rng)
         self._steps = 0
         self._deals_done = 0
-        reward = self._play_others()  # a deal can end before the agent acts (match)
-        while self.match is None and self._over():  # an opponent went out before the
-            self.deal = self.adapter.new_deal(self.num_seats, self._rng)  # agent moved
-            reward = self._play_others()  # (Kunken, very rare): deal again
+        # A deal an opponent ends before the agent's first move (Kunken, very rare): in a
+        # match its reward comes with the first step; a single deal is dealt again.
+        self._pending_reward = self._play_others()
+        while self.match is None and self._over():
+            self.deal = self.adapter.new_deal(self.num_seats, self._rng)
+            self._pending_reward = self._play_others()
         info = self._info()
-        if reward:
-            info["reward_before_first_step"] = reward
         if self.render_mode == "human":
             self.render()
         return self._observation(), info
@@ -163,12 +164,12 @@ class KonkunGymEnv(Env[Any, np.int64]):
             raise IllegalMoveError("the episode is over: call reset()")
         self._steps += 1
         move = self._slots.get(int(action))
-        reward = 0.0
+        reward, self._pending_reward = self._pending_reward, 0.0
         illegal = move is None
         if move is None:
             if self.illegal_action == "raise":
                 raise IllegalMoveError(str(int(action)), "not in the action mask")
-            reward = self.illegal_penalty
+            reward += self.illegal_penalty
             if self.illegal_action == "random":
                 move = self._slots[self._rng.choice(sorted(self._slots))]
         if move is not None:
