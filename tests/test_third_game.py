@@ -31,6 +31,14 @@ def test_no_layer_names_the_third_game() -> None:
     assert naming == []
 
 
+def test_the_third_games_docstring_example_runs() -> None:
+    import doctest
+
+    import konkun.toy
+
+    assert doctest.testmod(konkun.toy).failed == 0
+
+
 def test_the_registry_knows_the_third_game_with_its_schema() -> None:
     game = get_game("toy")
     assert list(game.seat_counts()) == [2, 3]
