@@ -212,3 +212,13 @@ def test_an_installed_game_replaced_for_a_test_comes_back() -> None:
     finally:
         unregister_game("kunken")
     assert get_game("kunken") == installed
+
+
+def test_a_game_that_cannot_be_imported_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    import konkun.game
+
+    monkeypatch.setitem(konkun.game._TARGETS, "broken", "konkun.no_such_module:GAME")
+    assert "broken" not in game_names()
+    with pytest.raises(InvalidRuleError, match="game 'broken' cannot be loaded"):
+        get_game("broken")
+    assert "konchinka" in game_names()

@@ -31,6 +31,14 @@ def test_no_layer_names_the_third_game() -> None:
     assert naming == []
 
 
+def test_the_third_games_docstring_example_runs() -> None:
+    import doctest
+
+    import konkun.toy
+
+    assert doctest.testmod(konkun.toy).failed == 0
+
+
 def test_the_registry_knows_the_third_game_with_its_schema() -> None:
     game = get_game("toy")
     assert list(game.seat_counts()) == [2, 3]
@@ -162,3 +170,15 @@ def test_the_rl_env_plays_the_third_game() -> None:
     # a card that finds its value on the table takes it: no two left there share a value
     assert all(value(c) != value(d) for i, c in enumerate(final.table)
                for d in final.table[i + 1:])
+
+
+def test_gymnasium_makes_the_third_games_env_once_registered() -> None:
+    import gymnasium
+
+    from konkun.rl import register_gymnasium
+
+    register_gymnasium()
+    env = gymnasium.make("konkun/Toy-v0", num_players=2)
+    observation, _info = env.reset(seed=1)
+    assert observation["observation"].shape == (5, len(CARDS))
+    env.close()

@@ -616,9 +616,17 @@ def unregister_game(name: str) -> None:
 
 
 def game_names() -> list[str]:
-    """Every game the registry knows, sorted."""
+    """Every game the registry can give, sorted (a game whose descriptor fails to import,
+    say an installed package's broken entry point, is left out)."""
     _discover()
-    return sorted({*_GAMES, *_TARGETS})
+    names = []
+    for name in sorted({*_GAMES, *_TARGETS}):
+        try:
+            get_game(name)
+        except InvalidRuleError:
+            continue
+        names.append(name)
+    return names
 
 
 def get_game(name: str) -> Game:
@@ -632,7 +640,11 @@ def get_game(name: str) -> Game:
     if target is None:
         raise InvalidRuleError(
             f"unknown game {name!r}: expected one of {', '.join(game_names())}")
-    found = load_target(target)
+    try:
+        found = load_target(target)
+    except (ImportError, AttributeError) as error:
+        raise InvalidRuleError(f"game {name!r} cannot be loaded from {target!r}: "
+                               f"{error}") from error
     if not isinstance(found, Game):
         raise InvalidRuleError(f"game {name!r}: {target!r} is not a konkun Game descriptor")
     _GAMES[name] = found
