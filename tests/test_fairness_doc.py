@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -222,3 +225,17 @@ def test_konkun_computes_the_same_worked_example() -> None:
     assert action_digest(first, 1, 1, "Jc") == ex["D1"]
     match.play(deal.parse_action("Jc"))
     assert Card.parse("Jc") not in match.deal.hand(1)
+
+
+def test_the_shell_check_by_hand_prints_the_worked_example(tmp_path: Path) -> None:
+    if shutil.which("sha256sum") is None:
+        pytest.skip("no sha256sum here")
+    text = DOC.read_text(encoding="utf-8")
+    script = text.split("### Checking by hand", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    ex = _example()
+    env = {"PATH": os.environ["PATH"], "S": ex["S"], "C": ex["C"], "V0": ex["V0"],
+           "V1": ex["V1"], "RULES": ex["rules"], "D0": ex["D0"]}
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env,
+                            timeout=30, check=True)
+    printed = [line.split()[0] for line in result.stdout.splitlines()]
+    assert printed == [ex["C"], ex["M"], ex["D0"], ex["D1"]]
