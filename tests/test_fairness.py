@@ -16,11 +16,13 @@ from konkun.fairness import (
     Fairness,
     FairnessError,
     FairSeed,
+    action_digest,
     commitment,
     match_seed,
     new_contribution,
     new_server_seed,
     seed_message,
+    table_digest,
 )
 
 SERVER = "3f" * 32
@@ -47,6 +49,17 @@ def test_the_match_seed_hashes_the_scheme_the_server_seed_and_each_seat_in_order
 
 def test_a_table_without_humans_hashes_the_server_seed_alone() -> None:
     assert match_seed(SERVER, []) == _sha(f"{SCHEME}\n{SERVER}\n")
+
+
+def test_the_first_digest_binds_commitment_game_seats_and_sorted_rules() -> None:
+    rules = {"target": 15, "variant": "classic", "capture_compulsory": False}
+    expected = _sha(f"{commitment(SERVER)}\nkonchinka\n2\n"
+                    '{"capture_compulsory":false,"target":15,"variant":"classic"}\n')
+    assert table_digest(commitment(SERVER), "konchinka", 2, rules) == expected
+    assert table_digest(commitment(SERVER), "konchinka", 3, rules) != expected
+    assert table_digest(commitment(SERVER), "konchinka", 2, rules | {"target": 16}) \
+        != expected
+    assert action_digest(expected, 1, 0, "As") == _sha(f"{expected}\n1:0:As\n")
 
 
 def test_fresh_seeds_and_contributions_are_64_hex_digits_and_differ() -> None:

@@ -5,12 +5,22 @@ and deal (no konkun code), and with konkun's own scheme and engine."""
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from konkun.cards import Card, format_cards, parse_cards
-from konkun.fairness import Contribution, action_digest, commitment, match_seed
+from konkun.fairness import (
+    Contribution,
+    action_digest,
+    commitment,
+    match_seed,
+    table_digest,
+)
 from konkun.konchinka import KonchinkaMatch, KonchinkaRules
 from konkun.kunken import KunkenMatch, KunkenRules
 
@@ -159,7 +169,11 @@ def test_the_worked_example_follows_from_the_documented_hashes() -> None:
     assert hashlib.sha256(ex["S"].encode()).hexdigest() == ex["C"]
     message = f"konkun-fair-v1\n{ex['S']}\n0:{ex['V0']}\n1:{ex['V1']}\n"
     assert hashlib.sha256(message.encode()).hexdigest() == ex["M"]
-    assert hashlib.sha256(f"{ex['C']}\n1:1:Jc\n".encode()).hexdigest() == ex["D1"]
+    rules = json.loads(ex["rules"])
+    assert json.dumps(rules, sort_keys=True, separators=(",", ":")) == ex["rules"]
+    first = f"{ex['C']}\nkonchinka\n2\n{ex['rules']}\n"
+    assert hashlib.sha256(first.encode()).hexdigest() == ex["D0"]
+    assert hashlib.sha256(f"{ex['D0']}\n1:1:Jc\n".encode()).hexdigest() == ex["D1"]
 
 
 def test_the_worked_example_deal_follows_from_the_documented_stream() -> None:
@@ -205,6 +219,23 @@ def test_konkun_computes_the_same_worked_example() -> None:
     assert format_cards(deal.table) == ex["table"]
     assert format_cards(deal.stock) == ex["stock"]
     assert deal.to_move == 1
-    assert action_digest(ex["C"], 1, 1, "Jc") == ex["D1"]
+    assert match.rules.to_json() == json.loads(ex["rules"])
+    first = table_digest(ex["C"], "konchinka", 2, match.record().to_json()["rules"])
+    assert first == ex["D0"]
+    assert action_digest(first, 1, 1, "Jc") == ex["D1"]
     match.play(deal.parse_action("Jc"))
     assert Card.parse("Jc") not in match.deal.hand(1)
+
+
+def test_the_shell_check_by_hand_prints_the_worked_example(tmp_path: Path) -> None:
+    if shutil.which("sha256sum") is None:
+        pytest.skip("no sha256sum here")
+    text = DOC.read_text(encoding="utf-8")
+    script = text.split("### Checking by hand", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    ex = _example()
+    env = {"PATH": os.environ["PATH"], "S": ex["S"], "C": ex["C"], "V0": ex["V0"],
+           "V1": ex["V1"], "RULES": ex["rules"], "D0": ex["D0"]}
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env,
+                            timeout=30, check=True)
+    printed = [line.split()[0] for line in result.stdout.splitlines()]
+    assert printed == [ex["C"], ex["M"], ex["D0"], ex["D1"]]

@@ -165,6 +165,18 @@ def test_altered_results_fail(game: str, seats: int) -> None:
     _fails(record, "winner")
 
 
+@pytest.mark.parametrize(("game", "seats", "rule", "value"), [
+    ("konchinka", 2, "stake", 50), ("konchinka", 3, "settlement", "pool"),
+    ("kunken", 2, "joker_for_held", True),
+])
+def test_altered_rules_that_change_no_score_fail_on_the_digest(
+        game: str, seats: int, rule: str, value: object) -> None:
+    record = _record(game, seats)
+    assert record["rules"][rule] != value
+    record["rules"][rule] = value
+    _fails(record, "deal 1 does not match", "actions digest")
+
+
 def test_a_record_without_fairness_data_is_not_verified() -> None:
     record = _record("kunken", 2)
     del record["fairness"]
@@ -185,6 +197,13 @@ def test_a_contribution_from_a_seat_that_is_not_at_the_table_fails() -> None:
     _fails(record, "seat out of range 0..1")
 
 
+def _d0(commitment_hex: str, record: dict[str, Any]) -> str:
+    """The documented first digest: commitment, game, seats and canonical rules JSON."""
+    rules = json.dumps(record["rules"], sort_keys=True, separators=(",", ":"))
+    line = f"{commitment_hex}\n{record['game']}\n{record['num_seats']}\n{rules}\n"
+    return hashlib.sha256(line.encode()).hexdigest()
+
+
 def _replay_document(game: str, seats: int) -> dict[str, Any]:
     """A finished game as the server's replay endpoint serves it, with the commitment in
     the summary and the fairness data in the record."""
@@ -193,7 +212,7 @@ def _replay_document(game: str, seats: int) -> dict[str, Any]:
     del record["result"]
     frames: list[dict[str, Any]] = [{"turn": 0, "action": None, "actor": None}]
     again = _new_match(game, seats, record["seed"])
-    digest = fair.commitment
+    digest = _d0(fair.commitment, record)
     for turn, text in enumerate(record["actions"], start=1):
         actor = again.deal.to_move
         again.play(again.deal.parse_action(text))
@@ -201,7 +220,8 @@ def _replay_document(game: str, seats: int) -> dict[str, Any]:
         frames.append({"turn": turn, "action": text, "actor": actor, "digest": digest})
     table = {"id": "t1", "game": game, "status": "finished", "commitment": fair.commitment,
              "seats": [{"seat": n, "kind": "human"} for n in range(seats)],
-             "totals": match.totals, "winner": match.winner(), "actions_digest": digest}
+             "totals": match.totals, "winner": match.winner(), "actions_digest": digest,
+             "first_digest": _d0(fair.commitment, record)}
     return {"table": table, "record": record, "seat": "all", "frames": frames}
 
 
@@ -230,6 +250,9 @@ def test_a_replay_document_is_checked_against_its_summary_and_frames() -> None:
     document = _replay_document("konchinka", 2)
     document["table"]["actions_digest"] = OTHER
     _fails(document, "actions_digest")
+    document = _replay_document("konchinka", 2)
+    document["table"]["first_digest"] = OTHER
+    _fails(document, "published the first digest")
     document = _replay_document("konchinka", 2)
     del document["table"]["actions_digest"]
     _fails(document, "no actions digest")
@@ -293,6 +316,14 @@ def test_verify_prints_the_first_mismatch_and_exits_1(
      "invalid konchinka record"),
     ({"game": "konchinka", "num_seats": 9, "seed": "x", "actions": []},
      "invalid konchinka record"),
+    ({"game": "konchinka", "num_seats": 5, "seed": "x", "actions": []},
+     "invalid konchinka record"),
+    ({"game": "kunken", "num_seats": 4294967295, "seed": "x", "actions": []},
+     "num_seats 4294967295 is not a number of players from 2 to 5"),
+    ({"game": "konchinka", "num_seats": 2.0, "seed": "x", "actions": []},
+     "num_seats 2.0"),
+    ({"game": "kunken", "num_seats": 2, "seed": "x", "actions": [], "first_dealer": 1e300},
+     "invalid kunken record"),
     ({"game": "kunken", "num_seats": 2, "seed": "x", "actions": [],
       "rules": {"jokers": "lots"}}, "invalid kunken record"),
 ])
@@ -313,7 +344,7 @@ def test_a_missing_file_is_bad_input(tmp_path: Path,
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 200) | st.floats(allow_nan=False)
+    st.none() | st.booleans() | st.integers(-3, 200) | st.integers() | st.floats()
     | st.text(max_size=70),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
                                                                 max_size=3),

@@ -5,6 +5,7 @@ summary's shapes are the ones verify reads."""
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 import warnings
 from pathlib import Path
@@ -49,7 +50,10 @@ def _with_fairness(document: dict[str, Any], fair: FairSeed) -> dict[str, Any]:
     fairness data in the record, the digests in the frames and the summary."""
     document["table"]["commitment"] = fair.commitment
     document["record"]["fairness"] = fair.reveal().to_json()
-    digest = fair.commitment
+    record = document["record"]
+    rules = json.dumps(record["rules"], sort_keys=True, separators=(",", ":"))
+    first = f"{fair.commitment}\n{record['game']}\n{record['num_seats']}\n{rules}\n"
+    digest = hashlib.sha256(first.encode()).hexdigest()
     for frame in document["frames"][1:]:
         line = f"{digest}\n{frame['turn']}:{frame['actor']}:{frame['action']}\n"
         digest = hashlib.sha256(line.encode()).hexdigest()

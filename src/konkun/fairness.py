@@ -12,11 +12,14 @@ The scheme ``konkun-fair-v1``, byte for byte (all texts ASCII, hex digits lowerc
    ``SEAT:VALUE`` per contribution in increasing seat order (``SEAT`` in decimal without
    leading zeros). ``M`` is the record's ``seed``: every shuffle, cut and dealer draw of
    the match comes from :func:`konkun.cards.rng_for_seed` of it.
-5. Every action is chained into a public digest: ``D0 = C`` and, for the action numbered
-   ``T`` (from 1) played by ``SEAT`` with the text ``TEXT``,
+5. Every action is chained into a public digest. ``D0`` binds the game, the number of
+   seats and the rules to the commitment: ``D0 = hex(SHA-256(C + "\n" + GAME + "\n" +
+   SEATS + "\n" + RULES + "\n"))`` with ``RULES`` the record's rules as canonical JSON
+   (keys sorted, no spaces, ASCII). For the action numbered ``T`` (from 1) played by
+   ``SEAT`` with the text ``TEXT``,
    ``DT = hex(SHA-256(D(T-1) + "\n" + T + ":" + SEAT + ":" + TEXT + "\n"))`` (UTF-8). The
-   server shows the running digest while the game is played, so a record whose actions
-   were altered afterwards no longer ends on the digest everybody saw.
+   server shows the running digest while the game is played, so a record whose rules or
+   actions were altered afterwards no longer ends on the digest everybody saw.
 6. When the game is over the server reveals ``S``; anyone can check ``C``, ``M`` and the
    digests.
 
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -122,9 +126,23 @@ def match_seed(server_seed: str, contributions: Iterable[Contribution]) -> str:
     return hashlib.sha256(seed_message(server_seed, contributions)).hexdigest()
 
 
+def canonical_json(value: object) -> str:
+    """JSON with keys sorted, no spaces and only ASCII (``\\uXXXX`` beyond it)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def table_digest(commitment_hex: str, game: str, num_seats: int,
+                 rules: Mapping[str, object]) -> str:
+    """``D0``, the digest before the first action: the commitment, the game, the number
+    of seats and the rules (the module's step 5)."""
+    text = (f"{_check_hex(commitment_hex, 'commitment')}\n{game}\n{num_seats}\n"
+            f"{canonical_json(dict(rules))}\n")
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def action_digest(previous: str, turn: int, seat: int, text: str) -> str:
     """The digest after action number ``turn`` (from 1), chained on ``previous`` (the
-    commitment before the first action): see the module's step 5."""
+    :func:`table_digest` before the first action): see the module's step 5."""
     line = f"{_check_hex(previous, 'previous digest')}\n{turn}:{seat}:{text}\n"
     return hashlib.sha256(line.encode("utf-8")).hexdigest()
 

@@ -23,11 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from konkun.errors import KonkunError, one_line
-from konkun.fairness import Fairness, FairnessError, action_digest
+from konkun.fairness import Fairness, FairnessError, action_digest, table_digest
 from konkun.game import JSON, Match
 
 EXIT_VERIFIED = 0
 EXIT_NOT_VERIFIED = 1
+MAX_SEATS = 5
+"""The most players either game seats (Kunken; Konchinka's own check says 4)."""
 
 
 class RecordInputError(KonkunError):
@@ -49,7 +51,7 @@ def fair_record(match: Match[Any], fairness: Fairness) -> JSON:
     last action)."""
     data = dict(match.record().to_json())
     replayed, actions, _ = _new_match(data)
-    digest, digests = fairness.commitment, list[str]()
+    digest, digests = _first_digest(data, fairness), list[str]()
     for turn, text in enumerate(actions, start=1):
         seat = replayed.deal.to_move
         replayed.play(replayed.deal.parse_action(text))
@@ -61,6 +63,13 @@ def fair_record(match: Match[Any], fairness: Fairness) -> JSON:
                       "deal_points": [list(points) for points in match.deal_points],
                       "deal_digests": digests}
     return data
+
+
+def _first_digest(record: Mapping[str, Any], fairness: Fairness) -> str:
+    """``D0``: the commitment with the record's game, seats and rules."""
+    rules = record.get("rules")
+    return table_digest(fairness.commitment, str(record["game"]), int(record["num_seats"]),
+                        rules if isinstance(rules, Mapping) else {})
 
 
 def load_document(path: str) -> JSON:
@@ -81,6 +90,13 @@ def load_document(path: str) -> JSON:
 def _new_match(record: Mapping[str, Any]) -> tuple[Match[Any], list[str], int | None]:
     """The match a record starts, its action texts and its imposed first dealer."""
     game = record.get("game")
+    if game not in ("konchinka", "kunken"):
+        raise RecordInputError(f"record of an unknown game {game!r}: expected 'konchinka' "
+                               "or 'kunken'")
+    seats = record.get("num_seats")
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_SEATS:
+        raise RecordInputError(f"invalid {game} record: num_seats {seats!r} is not a number "
+                               f"of players from 2 to {MAX_SEATS}")
     try:
         if game == "konchinka":
             from konkun.konchinka import KonchinkaMatch
@@ -88,16 +104,16 @@ def _new_match(record: Mapping[str, Any]) -> tuple[Match[Any], list[str], int | 
             konchinka = KonchinkaRecord.from_json(record)
             return (KonchinkaMatch(konchinka.rules, konchinka.num_seats, konchinka.seed),
                     list(konchinka.actions), None)
-        if game == "kunken":
-            from konkun.kunken import KunkenMatch
-            from konkun.kunken.match import KunkenRecord
-            kunken = KunkenRecord.from_json(dict(record))
-            return (KunkenMatch(kunken.rules, kunken.num_seats, kunken.seed,
-                                kunken.first_dealer), kunken.actions, kunken.first_dealer)
-    except (ValueError, TypeError, KeyError, AttributeError) as error:
-        raise RecordInputError(f"invalid {game} record: {one_line(str(error))}") from None
-    raise RecordInputError(f"record of an unknown game {game!r}: expected 'konchinka' or "
-                           "'kunken'")
+        from konkun.kunken import KunkenMatch
+        from konkun.kunken.match import KunkenRecord
+        kunken = KunkenRecord.from_json(dict(record))
+        return (KunkenMatch(kunken.rules, kunken.num_seats, kunken.seed,
+                            kunken.first_dealer), kunken.actions, kunken.first_dealer)
+    except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as error:
+        message = one_line(str(error))
+        prefix = f"invalid {game} record"
+        raise RecordInputError(message if message.startswith(prefix)
+                               else f"{prefix}: {message}") from None
 
 
 def _split(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any] | None,
@@ -185,18 +201,18 @@ def _deal_problem(match: Match[Any], deal_number: int, expected: Mapping[str, An
 
 
 def _replay_problem(match: Match[Any], actions: Sequence[str], expected: Mapping[str, Any],
-                    frames: Sequence[Any] | None, commitment: str) -> str | None:
+                    frames: Sequence[Any] | None, first_digest: str) -> str | None:
     """The first action or deal that does not replay as recorded, or ``None``."""
     if "deal_digests" not in expected and "actions_digest" not in expected:
         return "the record has no actions digest: its actions cannot be checked"
-    digest = commitment
+    digest = first_digest
     for turn, text in enumerate(actions, start=1):
         deal_number = len(match.deal_points) + 1
         seat = match.deal.to_move
         where = f"deal {deal_number}, action {turn} ({text!r}, seat {seat})"
         try:
             match.play(match.deal.parse_action(text))
-        except (ValueError, LookupError, TypeError) as error:  # KonkunError and parser slips
+        except (ValueError, LookupError, TypeError, ArithmeticError) as error:  # and slips
             return f"{where} does not match: {one_line(str(error))}"
         digest = action_digest(digest, turn, -1 if seat is None else seat, text)
         problem = _frame_problem(frames, turn, text, seat, digest)
@@ -226,9 +242,14 @@ def verify_document(data: Mapping[str, Any]) -> Verdict:
         fairness, record.get("seed"), table, match.num_seats)
     if problem is None and imposed_dealer is not None:
         problem = "the first dealer was imposed by the record, not drawn from the seed"
+    if problem is None and isinstance(fairness, Fairness) and table is not None:
+        shown, first = table.get("first_digest"), _first_digest(record, fairness)
+        if shown is not None and shown != first:
+            problem = (f"the table published the first digest {shown!r}, the record's "
+                       f"commitment, game, seats and rules give {first}")
     if problem is None and isinstance(fairness, Fairness):
         problem = _replay_problem(match, actions, _expected_results(record, table), frames,
-                                  fairness.commitment)
+                                  _first_digest(record, fairness))
     if problem is not None:
         return Verdict(False, f"not verified: {problem}")
     contributions = len(record["fairness"]["contributions"])
