@@ -28,7 +28,7 @@ from typing import Any
 
 from konkun.bots.base import Budget
 from konkun.bots.policy import SearchPolicy, pick_best, scaled_priors
-from konkun.bots.specs import BotSpec, check_options, float_param, int_param
+from konkun.bots.specs import BotSpec, check_options, float_param, int_param, spec_error
 from konkun.game import Deal, Observation
 from konkun.kunken.actions import DRAW_ACTION, discard, take
 from konkun.kunken.melds import BARE_JOKER, VALUE, slot_value
@@ -149,6 +149,10 @@ class KunkenGreedy:
             return self._taken_scores(view, legal)
         return self._discard_scores(view, legal)
 
+    def keep_now(self, view: Any) -> int:
+        """The cards to keep in hand after laying down, now (here always :attr:`keep`)."""
+        return self.keep
+
     # ------------------------------------------------------------------ start
 
     def _start_scores(self, view: Any, legal: Sequence[Any]) -> list[float]:
@@ -170,7 +174,7 @@ class KunkenGreedy:
             # too few cards to take the bank again (the taken card's meld uses two held
             # cards and the turn ends with a discard), unless the hand goes out
             left = sum(hand) + brought - 3 - (0 if view.layout[view.seat] else 3) - 1
-            if 0 < left < self.keep:
+            if 0 < left < self.keep_now(view):
                 scores.append(-50.0 + laid)
                 continue
             scores.append(100.0 + laid - self.dead_weight * dead + self.size_weight * brought)
@@ -185,6 +189,7 @@ class KunkenGreedy:
         planned = best_arrangement(hand, True) if size <= SOLVER_LIMIT else []
         planned_keys = {tuple(sorted(m)) for m in planned}
         going_out = met and self._going_out_pays(view, planned)
+        keep = self.keep_now(view)
         discards = [a for a in legal if a.kind == "discard"]
         discard_scores = dict(zip(discards, self._discard_scores(view, discards),
                                   strict=True)) if discards else {}
@@ -196,7 +201,7 @@ class KunkenGreedy:
                 continue
             used = len(action.slots) if kind in ("meld", "layoff") else 0
             # keep three cards (pairs to take the bank with) unless going out pays
-            keeps_hand = size - used >= self.keep or going_out or not met
+            keeps_hand = size - used >= keep or going_out or not met
             if kind == "meld":
                 bonus = 1000.0 if tuple(sorted(action.slots)) in planned_keys else 500.0
                 score = bonus + meld_points(action.slots)
@@ -261,11 +266,26 @@ class KunkenGreedy:
 
 
 def make_greedy_bot(game: str, spec: BotSpec) -> KunkenGreedy:
-    """The Kunken ``greedy`` (options ``dead``, ``size``, ``keep``: the weights of dead
-    cards and of the number of cards in a take, and the cards kept in hand)."""
-    options = check_options(spec, {"dead": "weight of dead cards a take brings (0.2)",
+    """The Kunken ``greedy``: the bot that plays to go out
+    (:class:`~konkun.bots.kunken_planner.KunkenPlanner`), or with ``v=1`` the first
+    greedy bot (:class:`KunkenGreedy`). Options ``dead``, ``size``, ``keep``: the weights
+    of dead cards and of the number of cards in a take, and the cards kept in hand; the
+    planner's ``margin`` and ``threat``."""
+    options = check_options(spec, {"v": "version: 2 (plays to go out, default) or 1",
+                                   "dead": "weight of dead cards a take brings (0.2)",
                                    "size": "weight of the cards a take brings (5)",
-                                   "keep": "cards kept in hand unless going out pays (8)"})
+                                   "keep": "cards kept in hand unless going out pays (8)",
+                                   "margin": "lead needed to go out (0; version 2)",
+                                   "threat": "an opponent's hand this small is a threat "
+                                             "(2; version 2)"})
+    version = int_param(spec, "v", options.get("v", "2"), minimum=1)
+    if version > 2:
+        raise spec_error(spec, f"v must be 1 or 2, got {options['v']!r}")
+    if version == 2:
+        from konkun.bots.kunken_planner import make_planner
+        return make_planner(options, spec)
+    if "margin" in options or "threat" in options:
+        raise spec_error(spec, "margin and threat belong to version 2")
     greedy = KunkenGreedy()
     if "dead" in options:
         greedy.dead_weight = float_param(spec, "dead", options["dead"], minimum=0.0)
@@ -296,8 +316,9 @@ class KunkenPolicy(SearchPolicy[Any]):
     """Whether play-outs take the bank (slow: the engine checks the take)."""
 
     def __init__(self) -> None:
+        from konkun.bots.kunken_planner import KunkenPlanner
         self.values = VALUE
-        self.greedy = KunkenGreedy()
+        self.greedy: KunkenGreedy = KunkenPlanner()
 
     def decide(self, observation: Observation[Any], legal: list[Any],
                rng: random.Random) -> Any | None:
