@@ -303,9 +303,9 @@ class KunkenPolicy(SearchPolicy[Any]):
 
     turns = 2
     """Turns a play-out covers (per seat) before it evaluates."""
-    potential = 0.7
+    potential = 0.5
     """The share of the worth of the melds still in hand an evaluation counts."""
-    dead = 0.3
+    dead = 0.7
     """The share of the worth of the other cards in hand an evaluation subtracts."""
     search_phases: tuple[str, ...] = (DRAWN,)
     """The phases of a turn whose decisions are searched: the discard after a draw (the
@@ -353,10 +353,16 @@ class KunkenPolicy(SearchPolicy[Any]):
         return [self._cheap_action(state, random.Random(0))]
 
     def play_out(self, deal: Deal[Any], rng: random.Random) -> list[float]:
-        """A few turns of cheap play, then :meth:`evaluate` (the points, once over)."""
+        """A few turns of cheap play, then :meth:`evaluate` (the points, once over). A
+        seat that can go out by taking the bank's top card does, and the deal is scored
+        as it would end (:meth:`out_points`)."""
         state: Any = deal
         turns_left = self.turns * state.num_seats
         while not deal.is_over() and turns_left > 0:
+            if state.phase == START and self.out_limit:
+                out = self.out_points(state)
+                if out is not None:
+                    return out
             action = self._cheap_action(state, rng)
             if action.kind == "discard":
                 turns_left -= 1
@@ -364,6 +370,36 @@ class KunkenPolicy(SearchPolicy[Any]):
         if deal.is_over():
             return [float(p) for p in deal.points()]
         return self.evaluate(deal)
+
+    out_limit = 12
+    """Play-outs look for a going-out take only in hands of at most this many cards
+    (0: never); larger hands rarely go out and the solver's plan costs more."""
+
+    def out_points(self, state: Any) -> list[float] | None:
+        """The deal's points if the seat to move took the bank's top card, laid its turn
+        plan and went out (``None`` when that plan does not go out or the take is not
+        legal): its laid points, the others' laid points minus their hands, an express
+        doubling both."""
+        from konkun.bots.kunken_planner import turn_plan
+        seat = state.to_move
+        hand = state.hands[seat]
+        if not state.bank or state.hand_sizes[seat] > self.out_limit:
+            return None
+        after = list(hand)
+        after[state.bank[-1]] += 1
+        plan = turn_plan(after, state.melds, seat)
+        if plan is None or not plan.goes_out or not state.is_legal(take(len(state.bank) - 1)):
+            return None
+        factor = 1 if state.layout[seat] else 2
+        laid = _laid_points(state.melds, state.num_seats)
+        points = []
+        for other in range(state.num_seats):
+            if other == seat:
+                points.append(float(factor * (laid[seat] + plan.points)))
+            else:
+                dead = hand_value(state.hands[other], self.values)
+                points.append(float(laid[other] - factor * dead))
+        return points
 
     def _cheap_action(self, state: Any, rng: random.Random) -> Any:
         seat = state.to_move
