@@ -218,3 +218,6 @@ register_bot("greedy", "konkun.bots.greedy:make_greedy_bot",
              "one-move heuristics written for each game")
 register_bot("ismcts", "konkun.bots.ismcts:make_ismcts_bot",
              "information-set Monte Carlo tree search (iters=N or time=SECONDS)")
+for _level in ("beginner", "casual", "strong", "expert"):
+    register_bot(_level, "konkun.bots.ladder:make_level_bot",
+                 f"the {_level} level of the strength ladder (a bot per game)")
