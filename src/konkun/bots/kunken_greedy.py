@@ -375,6 +375,10 @@ class KunkenPolicy(SearchPolicy[Any]):
     """Play-outs look for a going-out take only in hands of at most this many cards
     (0: never); larger hands rarely go out and the solver's plan costs more."""
 
+    out_dead = 30
+    """Play-outs run the solver's turn plan only for hands whose cards outside the quick
+    estimate's melds are worth at most this much (lay-offs may place them)."""
+
     def out_points(self, state: Any) -> list[float] | None:
         """The deal's points if the seat to move took the bank's top card, laid its turn
         plan and went out (``None`` when that plan does not go out or the take is not
@@ -387,6 +391,8 @@ class KunkenPolicy(SearchPolicy[Any]):
             return None
         after = list(hand)
         after[state.bank[-1]] += 1
+        if hand_value(after, self.values) - quick_meldable(after, self.values) > self.out_dead:
+            return None  # too many loose cards to lay off: skip the solver
         plan = turn_plan(after, state.melds, seat)
         if plan is None or not plan.goes_out or not state.is_legal(take(len(state.bank) - 1)):
             return None
