@@ -1,18 +1,24 @@
-"""Bot strength and search speed: the figures issue 4 asks for.
+"""Bot strength and search speed: the figures issues 4 and 14 ask for.
 
-    .venv/bin/python benchmarks/bench_bots.py            # the full run (under 20 minutes
-                                                         # on 2 cores)
-    .venv/bin/python benchmarks/bench_bots.py --quick    # a smoke run (a minute or two)
+    .venv/bin/python benchmarks/bench_bots.py            # the full run (under 30 minutes
+                                                         # on 2 free cores)
+    .venv/bin/python benchmarks/bench_bots.py --quick    # a smoke run (a few minutes)
+    .venv/bin/python benchmarks/bench_bots.py --scale 0.3   # every count times 0.3
 
-Konchinka, 2 players, duplicate deal pairs (the same shuffle, seats swapped):
-  1. greedy vs random: share of deal pairs where greedy scores more (target >= 80%);
-  2. ismcts (<= 0.1 s per move) vs greedy over >= 400 deals: share of decided pairs
-     (target >= 60%, the 95% Wilson interval above 50%);
-  3. ismcts vs greedy in whole games to 15 (>= 50 games, duplicate pairs): games won.
-Kunken, 2 players, duplicate deal pairs:
-  4. greedy vs random and 5. ismcts vs greedy: average points per deal, each with its 95%
-     interval, and whether the intervals separate.
-Then ISMCTS iterations per second for each game (measured in the runs) and the wall time.
+Kunken, 2 players:
+  1. the go-out rate: deals that end by a seat going out, new greedy against itself and
+     ismcts against the new greedy (target >= 85%);
+  2. the new greedy vs the first one (``greedy:v=1``) and 3. ismcts vs the new greedy:
+     points per deal with 95% intervals that separate.
+The strength ladder (:mod:`konkun.bots.ladder`), 2 players, duplicate deal pairs, each
+level against the one below: Konchinka, the share of decided pairs with its 95% Wilson
+interval above 50%; Kunken, separate point intervals (the Kunken rungs reuse the duels
+above where they are the same specs). Konchinka strong vs expert is ISMCTS at 0.1 s
+against ISMCTS at 1 s.
+Konchinka: greedy vs random, ismcts vs greedy in whole games to 15.
+The endgame solver: Konchinka endgames from the last redeal of random two-player deals,
+solved exactly; nodes per second.
+Then ISMCTS iterations per second and the wall time.
 """
 
 from __future__ import annotations
@@ -66,68 +72,143 @@ def verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
 
+def _go_out_job(job: tuple[str, str, int]) -> tuple[int, int]:
+    """One duplicate pair of Kunken deals: (deals played, deals ended by going out)."""
+    import random
+
+    from konkun.arena.games import load_game
+    from konkun.bots import parse_spec, play_out
+
+    first, second, seed = job
+    out = 0
+    for order in ((first, second), (second, first)):
+        deal: Any = load_game("kunken").new_deal(2, {}, seed, seed % 2)
+        agents = [parse_spec(spec).agent("kunken", random.Random(seed * 2 + seat))
+                  for seat, spec in enumerate(order)]
+        play_out(deal, agents)
+        out += deal.winner is not None
+    return 2, out
+
+
+def go_out_rate(first: str, second: str, deals: int, seed: int,
+                workers: int | None) -> dict[str, Any]:
+    """The share of Kunken deals between ``first`` and ``second`` that a seat goes out."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from konkun.arena.stats import wilson_interval
+
+    start = time.perf_counter()
+    jobs = [(first, second, seed * 100_003 + k) for k in range((deals + 1) // 2)]
+    with ProcessPoolExecutor(workers) as pool:
+        results = list(pool.map(_go_out_job, jobs))
+    played = sum(r[0] for r in results)
+    out = sum(r[1] for r in results)
+    low, high = wilson_interval(out, played)
+    log(f"\n--- kunken go-out rate: {first} vs {second}: {out} of {played} deals "
+        f"({out / played:.1%}, 95% CI [{low:.1%}, {high:.1%}]; "
+        f"{time.perf_counter() - start:.0f} s)")
+    return {"deals": played, "out": out, "rate": out / played, "ci": [low, high]}
+
+
+def endgame_speed(positions: int, seed: int) -> dict[str, Any]:
+    """Solve Konchinka endgames (two players, from the last redeal) of random deals."""
+    import random
+
+    from konkun.bots.konchinka_endgame import EndgameSolver
+    from konkun.konchinka.rules import KonchinkaRules
+    from konkun.konchinka.state import new_deal
+
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(positions):
+        deal = new_deal(KonchinkaRules(), 2, rng.randrange(2), rng)
+        while deal.stock_size:
+            legal = deal.legal_actions()
+            deal.push(legal[rng.randrange(len(legal))])
+        deals.append(deal)
+    nodes = 0
+    start = time.perf_counter()
+    for deal in deals:
+        solver = EndgameSolver()  # a fresh table each: no help from earlier positions
+        solver.move_values(deal)
+        nodes += solver.nodes
+    seconds = time.perf_counter() - start
+    log(f"\n--- konchinka endgame solver: {positions} endgames (4 cards each), "
+        f"{nodes:,} nodes in {seconds:.2f} s: {nodes / seconds:,.0f} nodes/s, "
+        f"{seconds / positions * 1000:.1f} ms per endgame")
+    return {"positions": positions, "nodes": nodes, "seconds": seconds,
+            "nodes_per_second": nodes / seconds}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiply every count by this (reduced runs)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--konchinka-ismcts", default="ismcts:time=0.09:width=3")
-    parser.add_argument("--kunken-ismcts", default="ismcts:time=0.09:width=3")
-    parser.add_argument("--deals", type=int, default=400, help="Konchinka deals per duel")
-    parser.add_argument("--games", type=int, default=50, help="Konchinka games to 15")
-    parser.add_argument("--kunken-deals", type=int, default=120,
-                        help="Kunken deals, greedy vs random")
-    parser.add_argument("--kunken-search-deals", type=int, default=240,
-                        help="Kunken deals, ismcts vs greedy")
-    parser.add_argument("--only", choices=("konchinka", "kunken"), default=None)
+    parser.add_argument("--only", choices=("konchinka", "kunken", "endgame"), default=None)
     parser.add_argument("--json", default=None, metavar="FILE", help="also write the figures")
     args = parser.parse_args()
-    if args.quick:
-        args.deals, args.games, args.kunken_deals, args.kunken_search_deals = 20, 4, 8, 4
+    counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 300,
+              "kunken_random": 120, "kunken_ismcts": 240, "konchinka_random": 200,
+              "konchinka_strong": 400, "konchinka_expert": 60, "konchinka_games": 20,
+              "endgames": 200}
+    scale = 0.05 if args.quick else args.scale
+    counts = {key: max(2, round(value * scale)) for key, value in counts.items()}
+    log(f"counts: {counts}")
+    from konkun.bots.ladder import LADDER
     started = time.perf_counter()
-    figures: dict[str, Any] = {"seed": args.seed}
+    figures: dict[str, Any] = {"seed": args.seed, "counts": counts}
     checks: list[tuple[str, bool]] = []
-    if args.only in (None, "konchinka"):
-        ks = args.konchinka_ismcts
-        r1 = pair_figures(duel("konchinka", "greedy", "random", args.deals, args.seed,
-                               workers=args.workers))
-        r2 = pair_figures(duel("konchinka", ks, "greedy", args.deals, args.seed + 1,
-                               workers=args.workers))
-        r3 = pair_figures(duel("konchinka", ks, "greedy", args.games, args.seed + 2, "match",
-                               workers=args.workers))
-        figures["konchinka"] = {"greedy_vs_random": r1, "ismcts_vs_greedy": r2,
-                                "ismcts_vs_greedy_games_to_15": r3, "ismcts": ks}
-        checks += [
-            ("Konchinka greedy > random in >= 80% of deal pairs",
-             r1["share_of_all_pairs"] >= 0.8),
-            ("Konchinka ismcts > greedy in >= 60% of decided deal pairs, CI above 50%",
-             r2["share_of_decided"] >= 0.6 and r2["share_ci"][0] > 0.5),
-            ("Konchinka ismcts time per move <= 0.1 s", (r2["seconds_per_move"] or 0) <= 0.1),
-        ]
+    seed = args.seed
+    workers = args.workers
     if args.only in (None, "kunken"):
-        ks = args.kunken_ismcts
-        r4 = pair_figures(duel("kunken", "greedy", "random", args.kunken_deals, args.seed + 3,
-                               workers=args.workers))
-        r5 = pair_figures(duel("kunken", ks, "greedy", args.kunken_search_deals, args.seed + 4,
-                               workers=args.workers))
-        figures["kunken"] = {"greedy_vs_random": r4, "ismcts_vs_greedy": r5, "ismcts": ks}
-        checks += [
-            ("Kunken greedy > random in points per deal, intervals separate",
-             r4["points"][0] > r4["points"][1] and r4["intervals_separate"]),
-            ("Kunken ismcts > greedy in points per deal, intervals separate",
-             r5["points"][0] > r5["points"][1] and r5["intervals_separate"]),
-            ("Kunken ismcts time per move <= 0.1 s", (r5["seconds_per_move"] or 0) <= 0.1),
-        ]
+        ladder = [rung.spec_for("kunken") for rung in LADDER]
+        ismcts = ladder[3]
+        out_greedy = go_out_rate("greedy", "greedy", counts["go_out_greedy"], seed, workers)
+        out_ismcts = go_out_rate(ismcts, "greedy", counts["go_out_ismcts"], seed + 1, workers)
+        rungs = [pair_figures(duel("kunken", ladder[1], ladder[0], counts["kunken_random"],
+                                   seed + 2, workers=workers)),
+                 pair_figures(duel("kunken", ladder[2], ladder[1], counts["kunken_greedy"],
+                                   seed + 3, workers=workers)),
+                 pair_figures(duel("kunken", ladder[3], ladder[2], counts["kunken_ismcts"],
+                                   seed + 4, workers=workers))]
+        figures["kunken"] = {"go_out_greedy": out_greedy, "go_out_ismcts": out_ismcts,
+                             "ladder": ladder, "rungs": rungs}
+        checks += [("Kunken go-out rate >= 85%, new greedy vs itself",
+                    out_greedy["rate"] >= 0.85),
+                   ("Kunken go-out rate >= 85%, ismcts vs new greedy",
+                    out_ismcts["rate"] >= 0.85)]
+        for below, above, rung in zip(ladder, ladder[1:], rungs, strict=False):
+            checks.append((f"Kunken ladder: {above} > {below} in points per deal, "
+                           "intervals separate",
+                           rung["points"][0] > rung["points"][1] and rung["intervals_separate"]))
+    if args.only in (None, "konchinka"):
+        ladder = [rung.spec_for("konchinka") for rung in LADDER]
+        sizes = [counts["konchinka_random"], counts["konchinka_strong"],
+                 counts["konchinka_expert"]]
+        rungs = [pair_figures(duel("konchinka", above, below, size, seed + 5 + k,
+                                   workers=workers))
+                 for k, (below, above, size) in enumerate(zip(ladder, ladder[1:], sizes,
+                                                               strict=False))]
+        games = pair_figures(duel("konchinka", ladder[2], ladder[1], counts["konchinka_games"],
+                                  seed + 9, "match", workers=workers))
+        figures["konchinka"] = {"ladder": ladder, "rungs": rungs, "games_to_15": games}
+        for below, above, rung in zip(ladder, ladder[1:], rungs, strict=False):
+            checks.append((f"Konchinka ladder: {above} > {below}, 95% CI of decided pairs "
+                           "above 50%", rung["share_ci"][0] > 0.5))
+    if args.only in (None, "endgame"):
+        figures["endgame"] = endgame_speed(counts["endgames"], seed + 10)
     wall = time.perf_counter() - started
     figures["wall_seconds"] = wall
     log("\n=== summary")
     for game in ("konchinka", "kunken"):
-        if game in figures:
-            for name, data in figures[game].items():
-                if isinstance(data, dict) and data.get("iterations_per_second"):
-                    log(f"{game} {name}: ISMCTS {data['iterations_per_second']:,.0f} "
-                        f"iterations/s, {data['seconds_per_move']:.3f} s per move on average,"
-                        f" longest {data['longest_move_seconds']:.3f} s")
+        for rung in figures.get(game, {}).get("rungs", []):
+            if rung.get("iterations_per_second"):
+                log(f"{game}: ISMCTS {rung['iterations_per_second']:,.0f} iterations/s, "
+                    f"{rung['seconds_per_move']:.3f} s per move on average, longest "
+                    f"{rung['longest_move_seconds']:.3f} s")
     for name, ok in checks:
         log(f"{verdict(ok)}  {name}")
     log(f"wall time {wall:.0f} s ({wall / 60:.1f} min)")

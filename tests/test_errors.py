@@ -90,8 +90,8 @@ def test_a_kunken_illegal_action_keeps_its_reason_apart() -> None:
 
 
 def test_the_toy_deal_says_why_a_move_is_illegal_as_a_deal_does() -> None:
-    from konkun.bots.toy import ToyDeal
     from konkun.game import Deal
+    from konkun.toy.engine import ToyDeal
 
     deal = ToyDeal.new(2, 5)
     assert isinstance(deal, Deal)

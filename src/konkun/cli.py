@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "konkun.konchinka.cli",
     "konkun.kunken.cli",
     "konkun.bots.cli",
+    "konkun.bots.analyze_cli",
     "konkun.arena.cli",
     "konkun.server.cli",
     "konkun.tui.cli",

@@ -218,6 +218,19 @@ class KonchinkaPolicy(SearchPolicy[Any]):
     rounds = 1
     """Rounds of cards (up to a redeal) a play-out covers before it evaluates."""
 
+    endgame = True
+    """Whether a two-player endgame (the stock empty) is solved exactly instead of
+    searched (:mod:`konkun.bots.konchinka_endgame`)."""
+
+    def decide(self, observation: Observation[Any], legal: list[Any],
+               rng: random.Random) -> Any | None:
+        """In a two-player endgame the other hand is known: its exact best move."""
+        from konkun.bots.konchinka_endgame import EndgameSolver, applies
+        if not self.endgame or not applies(observation):
+            return None
+        deal: Any = observation.sample_deal(rng)  # the one deal consistent with it
+        return EndgameSolver().best_move(deal)
+
     def priors(self, observation: Observation[Any], legal: list[Any],
                rng: random.Random) -> dict[Any, float] | None:
         """The greedy bot's scores, scaled to [0, 1]."""

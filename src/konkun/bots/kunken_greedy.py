@@ -28,7 +28,7 @@ from typing import Any
 
 from konkun.bots.base import Budget
 from konkun.bots.policy import SearchPolicy, pick_best, scaled_priors
-from konkun.bots.specs import BotSpec, check_options, float_param, int_param
+from konkun.bots.specs import BotSpec, check_options, float_param, int_param, spec_error
 from konkun.game import Deal, Observation
 from konkun.kunken.actions import DRAW_ACTION, discard, take
 from konkun.kunken.melds import BARE_JOKER, VALUE, slot_value
@@ -149,6 +149,10 @@ class KunkenGreedy:
             return self._taken_scores(view, legal)
         return self._discard_scores(view, legal)
 
+    def keep_now(self, view: Any) -> int:
+        """The cards to keep in hand after laying down, now (here always :attr:`keep`)."""
+        return self.keep
+
     # ------------------------------------------------------------------ start
 
     def _start_scores(self, view: Any, legal: Sequence[Any]) -> list[float]:
@@ -170,7 +174,7 @@ class KunkenGreedy:
             # too few cards to take the bank again (the taken card's meld uses two held
             # cards and the turn ends with a discard), unless the hand goes out
             left = sum(hand) + brought - 3 - (0 if view.layout[view.seat] else 3) - 1
-            if 0 < left < self.keep:
+            if 0 < left < self.keep_now(view):
                 scores.append(-50.0 + laid)
                 continue
             scores.append(100.0 + laid - self.dead_weight * dead + self.size_weight * brought)
@@ -185,6 +189,7 @@ class KunkenGreedy:
         planned = best_arrangement(hand, True) if size <= SOLVER_LIMIT else []
         planned_keys = {tuple(sorted(m)) for m in planned}
         going_out = met and self._going_out_pays(view, planned)
+        keep = self.keep_now(view)
         discards = [a for a in legal if a.kind == "discard"]
         discard_scores = dict(zip(discards, self._discard_scores(view, discards),
                                   strict=True)) if discards else {}
@@ -196,7 +201,7 @@ class KunkenGreedy:
                 continue
             used = len(action.slots) if kind in ("meld", "layoff") else 0
             # keep three cards (pairs to take the bank with) unless going out pays
-            keeps_hand = size - used >= self.keep or going_out or not met
+            keeps_hand = size - used >= keep or going_out or not met
             if kind == "meld":
                 bonus = 1000.0 if tuple(sorted(action.slots)) in planned_keys else 500.0
                 score = bonus + meld_points(action.slots)
@@ -261,11 +266,26 @@ class KunkenGreedy:
 
 
 def make_greedy_bot(game: str, spec: BotSpec) -> KunkenGreedy:
-    """The Kunken ``greedy`` (options ``dead``, ``size``, ``keep``: the weights of dead
-    cards and of the number of cards in a take, and the cards kept in hand)."""
-    options = check_options(spec, {"dead": "weight of dead cards a take brings (0.2)",
+    """The Kunken ``greedy``: the bot that plays to go out
+    (:class:`~konkun.bots.kunken_planner.KunkenPlanner`), or with ``v=1`` the first
+    greedy bot (:class:`KunkenGreedy`). Options ``dead``, ``size``, ``keep``: the weights
+    of dead cards and of the number of cards in a take, and the cards kept in hand; the
+    planner's ``margin`` and ``threat``."""
+    options = check_options(spec, {"v": "version: 2 (plays to go out, default) or 1",
+                                   "dead": "weight of dead cards a take brings (0.2)",
                                    "size": "weight of the cards a take brings (5)",
-                                   "keep": "cards kept in hand unless going out pays (8)"})
+                                   "keep": "cards kept in hand unless going out pays (8)",
+                                   "margin": "lead needed to go out (0; version 2)",
+                                   "threat": "an opponent's hand this small is a threat "
+                                             "(2; version 2)"})
+    version = int_param(spec, "v", options.get("v", "2"), minimum=1)
+    if version > 2:
+        raise spec_error(spec, f"v must be 1 or 2, got {options['v']!r}")
+    if version == 2:
+        from konkun.bots.kunken_planner import make_planner
+        return make_planner(options, spec)
+    if "margin" in options or "threat" in options:
+        raise spec_error(spec, "margin and threat belong to version 2")
     greedy = KunkenGreedy()
     if "dead" in options:
         greedy.dead_weight = float_param(spec, "dead", options["dead"], minimum=0.0)
@@ -283,9 +303,9 @@ class KunkenPolicy(SearchPolicy[Any]):
 
     turns = 2
     """Turns a play-out covers (per seat) before it evaluates."""
-    potential = 0.7
+    potential = 0.5
     """The share of the worth of the melds still in hand an evaluation counts."""
-    dead = 0.3
+    dead = 0.7
     """The share of the worth of the other cards in hand an evaluation subtracts."""
     search_phases: tuple[str, ...] = (DRAWN,)
     """The phases of a turn whose decisions are searched: the discard after a draw (the
@@ -296,8 +316,9 @@ class KunkenPolicy(SearchPolicy[Any]):
     """Whether play-outs take the bank (slow: the engine checks the take)."""
 
     def __init__(self) -> None:
+        from konkun.bots.kunken_planner import KunkenPlanner
         self.values = VALUE
-        self.greedy = KunkenGreedy()
+        self.greedy: KunkenGreedy = KunkenPlanner()
 
     def decide(self, observation: Observation[Any], legal: list[Any],
                rng: random.Random) -> Any | None:
@@ -332,10 +353,16 @@ class KunkenPolicy(SearchPolicy[Any]):
         return [self._cheap_action(state, random.Random(0))]
 
     def play_out(self, deal: Deal[Any], rng: random.Random) -> list[float]:
-        """A few turns of cheap play, then :meth:`evaluate` (the points, once over)."""
+        """A few turns of cheap play, then :meth:`evaluate` (the points, once over). A
+        seat that can go out by taking the bank's top card does, and the deal is scored
+        as it would end (:meth:`out_points`)."""
         state: Any = deal
         turns_left = self.turns * state.num_seats
         while not deal.is_over() and turns_left > 0:
+            if state.phase == START and self.out_limit:
+                out = self.out_points(state)
+                if out is not None:
+                    return out
             action = self._cheap_action(state, rng)
             if action.kind == "discard":
                 turns_left -= 1
@@ -343,6 +370,42 @@ class KunkenPolicy(SearchPolicy[Any]):
         if deal.is_over():
             return [float(p) for p in deal.points()]
         return self.evaluate(deal)
+
+    out_limit = 12
+    """Play-outs look for a going-out take only in hands of at most this many cards
+    (0: never); larger hands rarely go out and the solver's plan costs more."""
+
+    out_dead = 30
+    """Play-outs run the solver's turn plan only for hands whose cards outside the quick
+    estimate's melds are worth at most this much (lay-offs may place them)."""
+
+    def out_points(self, state: Any) -> list[float] | None:
+        """The deal's points if the seat to move took the bank's top card, laid its turn
+        plan and went out (``None`` when that plan does not go out or the take is not
+        legal): its laid points, the others' laid points minus their hands, an express
+        doubling both."""
+        from konkun.bots.kunken_planner import turn_plan
+        seat = state.to_move
+        hand = state.hands[seat]
+        if not state.bank or state.hand_sizes[seat] > self.out_limit:
+            return None
+        after = list(hand)
+        after[state.bank[-1]] += 1
+        if hand_value(after, self.values) - quick_meldable(after, self.values) > self.out_dead:
+            return None  # too many loose cards to lay off: skip the solver
+        plan = turn_plan(after, state.melds, seat)
+        if plan is None or not plan.goes_out or not state.is_legal(take(len(state.bank) - 1)):
+            return None
+        factor = 1 if state.layout[seat] else 2
+        laid = _laid_points(state.melds, state.num_seats)
+        points = []
+        for other in range(state.num_seats):
+            if other == seat:
+                points.append(float(factor * (laid[seat] + plan.points)))
+            else:
+                dead = hand_value(state.hands[other], self.values)
+                points.append(float(laid[other] - factor * dead))
+        return points
 
     def _cheap_action(self, state: Any, rng: random.Random) -> Any:
         seat = state.to_move

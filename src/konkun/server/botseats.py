@@ -18,17 +18,21 @@ from konkun.server.protocol import ProtocolError
 OFFERED = (
     ("random", "Random", "plays a random legal move"),
     ("greedy", "Greedy", "takes the best move it sees at once"),
-    ("ismcts:time=1.0", "Strong", "searches for a second (ISMCTS)"),
 )
-"""The specs the lobby offers, weakest first."""
+"""The specs the lobby offers before the strength ladder's levels (kept so that tables
+and tests naming them go on working)."""
 
 MAX_ITERATIONS = 1_000_000
 
 
-def offered_bots() -> list[dict[str, str]]:
-    """The bot specs the lobby offers: ``[{"spec", "name", "description"}]``."""
-    return [{"spec": spec, "name": name, "description": description}
-            for spec, name, description in OFFERED]
+def offered_bots() -> list[dict[str, Any]]:
+    """The bot specs the lobby offers, weakest first: ``[{"spec", "name",
+    "description"}]``, then the strength ladder's levels, which add ``names`` and
+    ``descriptions`` by language (:func:`konkun.bots.ladder.offered_levels`)."""
+    from konkun.bots.ladder import offered_levels
+
+    return [*({"spec": spec, "name": name, "description": description}
+              for spec, name, description in OFFERED), *offered_levels()]
 
 
 def check_bot_spec(spec: str, game: str, max_seconds: float) -> str:

@@ -229,7 +229,8 @@ function createForm(bots, rerender) {
       state.who[i] = ev.target.value; } },
     h("option", { value: "human", selected: cur === "human" }, t("lobby.human")),
     botSpecs.map((b) => h("option", { value: b.spec, selected: cur === b.spec,
-      title: b.description || "" }, `${b.name || b.spec} (${t("table.bot")})`)))));
+      title: (b.descriptions || {})[lang()] || b.description || "" },
+    `${(b.names || {})[lang()] || b.name || b.spec} (${t("table.bot")})`)))));
   }
 
   const rulesBox = h("div", { class: "rules-grid" },

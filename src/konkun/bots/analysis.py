@@ -1,0 +1,236 @@
+"""Post-game analysis: every move of one seat against the best move found, from that
+seat's information only.
+
+For each position where the seat moved, every legal move is valued by **expected
+points**: the seat's points minus the mean of the others' (for two players, its margin),
+averaged over determinizations of the seat's observation (``Observation.sample_deal``:
+the hidden cards dealt at random, consistently with what the seat has seen) played on by
+the game's search policy (:mod:`konkun.bots.policy`: greedy-ish play-outs, then its
+evaluation). Every move is played in the same sampled worlds with the same random
+choices after it (common random numbers), so the differences between moves are far less
+noisy than the values. A two-player Konchinka endgame (the stock empty) is valued
+exactly by :mod:`konkun.bots.konchinka_endgame`.
+
+The analysis never reads a hidden card: it is given the seat's observation, and its
+random source is seeded from the deal and move numbers only (never the record's seed),
+so the same observation gets the same analysis whatever the other hands held.
+
+A move's **loss** is the best move's value minus its own; its mark:
+
+================  =====================  =====================
+mark              Konchinka (points)     Kunken (points)
+================  =====================  =====================
+``inaccuracy``    loss >= 0.3            loss >= 5
+``mistake``       loss >= 0.7            loss >= 15
+``blunder``       loss >= 1.5            loss >= 30
+================  =====================  =====================
+
+A Konchinka deal is worth 5 points (a кончинка given away swings the margin by 2); a
+Kunken card is worth 5 or 10. Forced moves are not analysed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from konkun.bots.policy import policy_for
+from konkun.errors import InvalidPositionError
+from konkun.game import Observation
+
+THRESHOLDS: dict[str, tuple[float, float, float]] = {
+    "konchinka": (0.3, 0.7, 1.5),
+    "kunken": (5.0, 15.0, 30.0),
+}
+"""Per game, the losses from which a move is an inaccuracy, a mistake, a blunder."""
+
+DEFAULT_THRESHOLDS = (0.3, 0.7, 1.5)
+
+
+def mark(game: str, loss: float) -> str | None:
+    """The mark of a move that loses ``loss`` expected points (``None``: a good move)."""
+    inaccuracy, mistake, blunder = THRESHOLDS.get(game, DEFAULT_THRESHOLDS)
+    if loss >= blunder:
+        return "blunder"
+    if loss >= mistake:
+        return "mistake"
+    if loss >= inaccuracy:
+        return "inaccuracy"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The valuation of one position: each legal move's expected points, and how."""
+
+    values: dict[Any, float]
+    samples: int
+    exact: bool
+
+    def best(self) -> Any:
+        """The move of the highest value (the first of equals in the legal order)."""
+        return max(self.values, key=self.values.__getitem__)
+
+
+def evaluate_position(game: str, observation: Observation[Any], rng: random.Random,
+                      samples: int = 64, seconds: float | None = None) -> Position:
+    """Each legal move's expected points for the seat of ``observation`` (see the module
+    documentation): ``samples`` determinizations, fewer if ``seconds`` run out first (at
+    least 4)."""
+    legal = list(observation.legal_actions())
+    if not legal:
+        raise InvalidPositionError(f"seat {observation.seat} has no move to analyse")
+    exact = _exact_values(game, observation, rng)
+    if exact is not None:
+        return Position(exact, 1, True)
+    policy = policy_for(game)
+    seat = observation.seat
+    totals = dict.fromkeys(legal, 0.0)
+    start = time.perf_counter()
+    done = 0
+    while done < samples:
+        world = observation.sample_deal(rng)
+        follow = rng.getrandbits(64)
+        for action in legal:
+            deal = world.copy()
+            deal.push(action)
+            if deal.is_over():
+                points = [float(p) for p in deal.points()]
+            else:
+                points = policy.play_out(deal, random.Random(follow))
+            totals[action] += policy.rewards(points)[seat]
+        done += 1
+        if seconds is not None and done >= 4 and time.perf_counter() - start >= seconds:
+            break
+    return Position({a: total / done for a, total in totals.items()}, done, False)
+
+
+def _exact_values(game: str, observation: Observation[Any],
+                  rng: random.Random) -> dict[Any, float] | None:
+    if game != "konchinka":
+        return None
+    from konkun.bots.konchinka_endgame import EndgameSolver, applies
+    if not applies(observation):
+        return None
+    deal: Any = observation.sample_deal(rng)  # the one deal consistent with it
+    return {move: float(value) for move, value in EndgameSolver().move_values(deal).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReport:
+    """One analysed move of the seat."""
+
+    deal: int
+    """The deal's number in the record (0 first)."""
+    ply: int
+    """The move's number in its deal (0 first, every seat's moves counted)."""
+    played: str
+    best: str
+    played_value: float
+    best_value: float
+    samples: int
+    exact: bool
+    mark: str | None
+
+    @property
+    def loss(self) -> float:
+        """Expected points lost against the best move found (never negative)."""
+        return max(0.0, self.best_value - self.played_value)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON data."""
+        return {"deal": self.deal, "ply": self.ply, "played": self.played,
+                "best": self.best, "played_value": round(self.played_value, 3),
+                "best_value": round(self.best_value, 3), "loss": round(self.loss, 3),
+                "mark": self.mark, "samples": self.samples, "exact": self.exact}
+
+
+def analyze_move(game: str, observation: Observation[Any], played: Hashable, deal: int,
+                 ply: int, samples: int = 64, seconds: float | None = None) -> MoveReport:
+    """The report of ``played`` in ``observation`` (its random source seeded from
+    ``deal`` and ``ply`` only)."""
+    rng = random.Random(f"analysis:{deal}:{ply}")
+    position = evaluate_position(game, observation, rng, samples, seconds)
+    best = position.best()
+    played_value = position.values[played]
+    best_value = max(position.values[best], played_value)
+    if best_value == played_value:
+        best = played
+    text = _text(observation, played)
+    return MoveReport(deal, ply, text, _text(observation, best), played_value, best_value,
+                      position.samples, position.exact,
+                      mark(game, best_value - played_value))
+
+
+def _text(observation: Observation[Any], action: Any) -> str:
+    text = getattr(action, "text", None)
+    return str(text()) if callable(text) else str(action)
+
+
+def replay_positions(data: Mapping[str, Any]) -> tuple[str, Any]:
+    """The game name and a fresh match of a record's JSON (``{"game", "rules",
+    "num_seats", "seed", "actions"}``, as ``Match.record().to_json()`` writes it, or an
+    object holding it under ``"record"``, as ``konkun ... play`` and the server's replay
+    write it)."""
+    if isinstance(data, Mapping) and isinstance(data.get("record"), Mapping):
+        data = data["record"]
+    game = data.get("game") if isinstance(data, Mapping) else None
+    if game == "konchinka":
+        from konkun.konchinka.game import KonchinkaMatch, KonchinkaRecord
+        record = KonchinkaRecord.from_json(data)
+        return game, (KonchinkaMatch(record.rules, record.num_seats, record.seed),
+                      record.actions)
+    if game == "kunken":
+        from konkun.kunken.match import KunkenMatch, KunkenRecord
+        kunken = KunkenRecord.from_json(dict(data))
+        return game, (KunkenMatch(kunken.rules, kunken.num_seats, kunken.seed,
+                                  kunken.first_dealer), kunken.actions)
+    raise InvalidPositionError(
+        f"invalid record: game {game!r} is not one the analysis knows (konchinka, kunken)")
+
+
+def analyze_record(data: Mapping[str, Any], seat: int, samples: int = 64,
+                   seconds: float | None = None) -> list[MoveReport]:
+    """Every non-forced move of ``seat`` in the record, analysed from that seat's
+    observation at the time (see the module documentation)."""
+    game, (match, actions) = replay_positions(data)
+    if not 0 <= seat < match.num_seats:
+        raise InvalidPositionError(
+            f"invalid seat {seat}: the record has seats 0 to {match.num_seats - 1}")
+    reports: list[MoveReport] = []
+    deal_number = 0
+    ply = 0
+    current = match.deal
+    for text in actions:
+        deal = match.deal
+        if deal is not current:
+            current, deal_number, ply = deal, deal_number + 1, 0
+        action = deal.parse_action(text)
+        if deal.to_move == seat:
+            observation = deal.observe(seat)
+            if len(observation.legal_actions()) > 1:
+                reports.append(analyze_move(game, observation, action, deal_number, ply,
+                                            samples, seconds))
+        match.play(action)
+        ply += 1
+    return reports
+
+
+def summary(reports: Sequence[MoveReport]) -> dict[str, Any]:
+    """Per deal, the moves analysed, the expected points lost and the marks counted."""
+    deals: dict[int, dict[str, Any]] = {}
+    for report in reports:
+        entry = deals.setdefault(report.deal, {"deal": report.deal, "moves": 0, "lost": 0.0,
+                                               "inaccuracy": 0, "mistake": 0, "blunder": 0})
+        entry["moves"] += 1
+        entry["lost"] += report.loss
+        if report.mark:
+            entry[report.mark] += 1
+    return {"deals": [dict(d, lost=round(d["lost"], 3)) for d in deals.values()]}
+
+
+__all__ = ["THRESHOLDS", "MoveReport", "Position", "analyze_move", "analyze_record",
+           "evaluate_position", "mark", "replay_positions", "summary"]

@@ -1,0 +1,126 @@
+"""The strength ladder: four levels, each a bot spec per game, weakest first.
+
+Each level is also a bot kind of its own (``beginner``, ``casual``, ``strong``,
+``expert``), so one spec names it in every game: ``konkun arena kunken --bots
+casual,strong``; the lobby offers the levels (:func:`offered_levels`). A level's bot plays
+with the budget of its game's spec, whatever budget it is given. The arena measures that
+each level beats the one below (docs/bots.md, "The strength ladder";
+``benchmarks/bench_bots.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from konkun.bots.base import Bot, Budget
+from konkun.bots.specs import BotSpec, InvalidBotSpecError, check_options
+from konkun.game import Observation
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One rung of the ladder: its kind (the spec that names it), its name and
+    description in English and Russian, and the bot spec it stands for in each game."""
+
+    kind: str
+    names: dict[str, str]
+    descriptions: dict[str, str]
+    specs: dict[str, str]
+
+    def spec_for(self, game: str) -> str:
+        """The bot spec of this level for ``game``; raise :class:`InvalidBotSpecError`
+        for a game the ladder does not cover."""
+        try:
+            return self.specs[game]
+        except KeyError:
+            raise InvalidBotSpecError(
+                f"bot spec {self.kind!r}: the ladder has no {self.kind} bot for game "
+                f"{game!r}; games on the ladder: {', '.join(sorted(self.specs))}") from None
+
+
+LADDER: tuple[Level, ...] = (
+    Level("beginner", {"en": "Beginner", "ru": "Новичок"},
+          {"en": "plays a random legal move", "ru": "ходит случайно"},
+          {"konchinka": "random", "kunken": "random", "toy": "random"}),
+    Level("casual", {"en": "Casual", "ru": "Любитель"},
+          {"en": "takes the best move it sees at once",
+           "ru": "берёт лучшее, что видит сразу"},
+          {"konchinka": "greedy", "kunken": "greedy:v=1", "toy": "greedy"}),
+    Level("strong", {"en": "Strong", "ru": "Сильный"},
+          {"en": "plans ahead: searches a tenth of a second (Konchinka), plays to go out "
+                 "(Kunken)",
+           "ru": "думает наперёд: десятая доля секунды поиска (кончинка), играет на выход "
+                 "(кункен)"},
+          {"konchinka": "ismcts:time=0.09:width=3", "kunken": "greedy",
+           "toy": "ismcts:iters=200"}),
+    Level("expert", {"en": "Expert", "ru": "Мастер"},
+          {"en": "searches longer (ISMCTS): a second a move (Konchinka), a tenth "
+                 "(Kunken); solves the end of the deal exactly",
+           "ru": "ищет дольше (ISMCTS): секунду на ход (кончинка), десятую (кункен); "
+                 "конец сдачи решает точно"},
+          {"konchinka": "ismcts:time=0.9:width=3", "kunken": "ismcts:time=0.09:width=3",
+           "toy": "ismcts:iters=1000"}),
+)
+"""The levels, weakest first. ISMCTS times are a little under 0.1 s and 1 s, leaving
+room for the referee's overhead."""
+
+LEVEL_KINDS = tuple(level.kind for level in LADDER)
+
+
+def level(kind: str) -> Level:
+    """The level called ``kind``."""
+    for found in LADDER:
+        if found.kind == kind:
+            return found
+    raise InvalidBotSpecError(f"unknown level {kind!r}; levels: {', '.join(LEVEL_KINDS)}")
+
+
+class LevelBot:
+    """A level's bot: its game's spec, played with that spec's own budget."""
+
+    def __init__(self, kind: str, spec: BotSpec, game: str) -> None:
+        self.kind = kind
+        self.spec = spec
+        self.inner: Bot[Any] = spec.create(game)
+        self.budget = spec.budget()
+
+    def __repr__(self) -> str:
+        return f"LevelBot({self.kind!r}, {str(self.spec)!r})"
+
+    def __getattr__(self, name: str) -> Any:
+        # the arena reads search statistics (total_iterations, ...) off the bot
+        if name in ("inner", "kind", "spec", "budget"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def choose(self, observation: Observation[Any], legal: Sequence[Any],
+               rng: random.Random, budget: Budget) -> Any:
+        """The inner bot's choice with the level's budget."""
+        return self.inner.choose(observation, legal, rng, self.budget)
+
+
+def make_level_bot(game: str, spec: BotSpec) -> LevelBot:
+    """The factory of the level kinds: ``beginner``, ``casual``, ``strong``, ``expert``
+    (no options of their own)."""
+    check_options(spec, {})
+    if spec.budget().is_set:
+        raise InvalidBotSpecError(
+            f"bot spec {str(spec)!r}: a level plays with its own budget; "
+            "give iters or time to the bot it stands for instead")
+    rung = level(spec.kind)
+    return LevelBot(rung.kind, BotSpec.parse(rung.spec_for(game)), game)
+
+
+def offered_levels() -> list[dict[str, Any]]:
+    """The ladder as the lobby offers it: ``[{"spec", "name", "names", "description",
+    "descriptions"}]``, weakest first (``name``/``description`` in English)."""
+    return [{"spec": rung.kind, "name": rung.names["en"], "names": dict(rung.names),
+             "description": rung.descriptions["en"],
+             "descriptions": dict(rung.descriptions)} for rung in LADDER]
+
+
+__all__ = ["LADDER", "LEVEL_KINDS", "Level", "LevelBot", "level", "make_level_bot",
+           "offered_levels"]

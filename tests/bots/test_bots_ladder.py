@@ -1,0 +1,64 @@
+"""The strength ladder (issue 14): four levels, each a spec per game and a bot kind of
+its own, named in English and Russian; the lobby offers them weakest first."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from konkun.arena.games import load_game
+from konkun.bots import Agent, parse_spec, play_out
+from konkun.bots.ladder import LADDER, LEVEL_KINDS, LevelBot
+from konkun.bots.specs import BotSpec, InvalidBotSpecError
+
+
+def test_the_ladder_has_four_levels_named_in_both_languages() -> None:
+    assert LEVEL_KINDS == ("beginner", "casual", "strong", "expert")
+    for rung in LADDER:
+        assert set(rung.names) == {"en", "ru"} == set(rung.descriptions)
+        assert all(rung.names.values()) and all(rung.descriptions.values())
+
+
+@pytest.mark.parametrize("game", ["konchinka", "kunken"])
+def test_every_level_is_a_valid_spec_for_both_games(game: str) -> None:
+    for rung in LADDER:
+        inner = BotSpec.parse(rung.spec_for(game))
+        bot = parse_spec(rung.kind).create(game)
+        assert isinstance(bot, LevelBot)
+        assert str(bot.spec) == str(inner)
+        assert bot.budget == inner.budget()
+
+
+def test_a_level_plays_with_its_own_budget_whatever_it_is_given() -> None:
+    deal = load_game("kunken").new_deal(2, {}, 3, 0)
+    agents = [parse_spec(kind).agent("kunken", random.Random(seat))
+              for seat, kind in enumerate(["beginner", "strong"])]
+    play_out(deal, agents)
+    assert deal.is_over()
+
+
+def test_a_level_takes_no_options_and_no_budget() -> None:
+    with pytest.raises(InvalidBotSpecError, match="unknown parameter"):
+        parse_spec("strong:c=1").create("kunken")
+    with pytest.raises(InvalidBotSpecError, match="its own budget"):
+        parse_spec("expert:time=5").create("kunken")
+
+
+def test_a_game_off_the_ladder_is_refused_by_name() -> None:
+    with pytest.raises(InvalidBotSpecError, match="no casual bot for game 'chess'"):
+        parse_spec("casual").create("chess")
+
+
+def test_the_lobby_offers_the_ladder_weakest_first() -> None:
+    from konkun.server.botseats import offered_bots
+
+    offered = offered_bots()
+    levels = [entry for entry in offered if entry["spec"] in LEVEL_KINDS]
+    assert [entry["spec"] for entry in levels] == list(LEVEL_KINDS)
+    assert [entry["names"]["ru"] for entry in levels] == [r.names["ru"] for r in LADDER]
+
+
+def test_agents_of_levels_are_agents() -> None:
+    agent = parse_spec("casual").agent("konchinka", random.Random(0))
+    assert isinstance(agent, Agent)
