@@ -166,3 +166,14 @@ def test_match_pickles_and_goes_on_identically(seed: int | str) -> None:
         match.play(move)
         clone.play(move)
     assert clone.to_json(0) == match.to_json(0)
+
+
+@pytest.mark.parametrize("num_seats", [float("inf"), 2.5, "3", True, None])
+def test_a_record_with_a_seat_count_that_is_not_a_whole_number_is_refused(
+        num_seats: object) -> None:
+    from konkun.konchinka.game import KonchinkaRecord
+
+    data = {"version": 1, "rules": {"variant": "classic"}, "num_seats": num_seats,
+            "seed": 1, "actions": []}
+    with pytest.raises(InvalidNotationError, match="num_seats"):
+        KonchinkaRecord.from_json(data)

@@ -132,8 +132,11 @@ class KonchinkaRecord:
                 raise InvalidNotationError(f"invalid record seed {seed!r}")
             if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
                 raise InvalidNotationError(f"invalid record actions {actions!r}")
+            num_seats = data["num_seats"]
+            if isinstance(num_seats, bool) or not isinstance(num_seats, int):
+                raise InvalidNotationError(f"invalid record num_seats {num_seats!r}")
             return KonchinkaRecord(KonchinkaRules.from_json(data.get("rules", {})),
-                                   int(data["num_seats"]), seed, tuple(actions))
+                                   num_seats, seed, tuple(actions))
         except (KeyError, TypeError, AttributeError) as error:
             raise InvalidNotationError(f"invalid Konchinka record: {error!r}") from None
 
