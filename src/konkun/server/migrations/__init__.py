@@ -1,0 +1,78 @@
+"""The server's schema under Alembic: the revisions in ``versions/``, run at server start.
+
+:func:`upgrade_schema` brings any database to the newest revision inside one transaction.
+A database made before migrations existed (by ``Base.metadata.create_all``: its tables but
+no ``alembic_version``) is recognised by the tables it has and stamped at the revision that
+made exactly those, then upgraded: it is never recreated and keeps every row. No
+``alembic.ini`` is needed: :func:`alembic_config` builds the configuration in code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection, Engine
+
+HERE = Path(__file__).resolve().parent
+"""The script directory: ``env.py``, ``script.py.mako`` and ``versions/``."""
+
+TABLES_BY_REVISION: tuple[tuple[str, frozenset[str]], ...] = (
+    ("0001", frozenset({"konkun_tables", "konkun_actions"})),
+    ("0002", frozenset({"konkun_table_extras"})),
+    ("0003", frozenset({"konkun_chat"})),
+)
+"""The tables each revision creates, in order: how a database made by ``create_all`` before
+migrations existed is recognised (every revision that only alters tables is absent)."""
+
+
+def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
+    """The Alembic configuration of the konkun schema, to run on ``connection`` (or on a
+    new engine for ``url``, as the ``alembic`` command line does)."""
+    config = Config()
+    config.set_main_option("script_location", str(HERE))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest revision of the scripts."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    if head is None:  # pragma: no cover - the package always ships its revisions
+        raise RuntimeError(f"no Alembic revision under {HERE / 'versions'}")
+    return head
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The revision a database is stamped at (``None``: not under migrations yet)."""
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def unversioned_revision(connection: Connection) -> str | None:
+    """The revision whose schema a database without ``alembic_version`` already has: the
+    last of :data:`TABLES_BY_REVISION` whose tables, and all earlier ones', exist
+    (``None``: an empty database)."""
+    existing = set(inspect(connection).get_table_names())
+    matched = None
+    for revision, tables in TABLES_BY_REVISION:
+        if not tables <= existing:
+            break
+        matched = revision
+    return matched
+
+
+def upgrade_schema(engine: Engine) -> None:
+    """Bring the database of ``engine`` to the newest revision, in one transaction."""
+    with engine.begin() as connection:
+        config = alembic_config(connection)
+        if current_revision(connection) is None:
+            found = unversioned_revision(connection)
+            if found is not None:
+                command.stamp(config, found)
+        command.upgrade(config, "head")
