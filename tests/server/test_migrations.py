@@ -4,8 +4,6 @@ migrations' final schema is exactly the models'; on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from konkun.server.migrations import (
     alembic_config,
     current_revision,
     head_revision,
+    model_metadata,
     unversioned_revision,
     upgrade_schema,
 )
@@ -226,17 +225,10 @@ def test_a_database_without_alembic_version_is_recognised_by_its_tables(
 
 
 def _models() -> MetaData:
-    """The models' metadata: the game record's, and the web tables' from their models
-    (``konkun.server.lifecycle``, ``konkun.server.chat``) once those are in the package;
-    until then from the frozen copy in ``old_schema``."""
+    """Every model's metadata (``migrations.model_metadata``: the game record's, and the web
+    tables' once their models are in the package), else ``old_schema``'s frozen copy."""
     metadata = MetaData()
-    sources = [Base.metadata]
-    for module, model in (("konkun.server.lifecycle", "ExtrasRow"),
-                          ("konkun.server.chat", "ChatRow")):
-        if importlib.util.find_spec(module) is not None:
-            sources.append(getattr(importlib.import_module(module), model).metadata)
-    sources.append(WEB_EXTRAS)
-    for source in sources:
+    for source in (*model_metadata(), WEB_EXTRAS):
         for table in source.tables.values():
             if table.name not in metadata.tables:
                 table.to_metadata(metadata)

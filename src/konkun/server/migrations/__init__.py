@@ -9,13 +9,15 @@ made exactly those, then upgraded: it is never recreated and keeps every row. No
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import MetaData, inspect
 from sqlalchemy.engine import Connection, Engine
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +30,26 @@ TABLES_BY_REVISION: tuple[tuple[str, frozenset[str]], ...] = (
 )
 """The tables each revision creates, in order: how a database made by ``create_all`` before
 migrations existed is recognised (every revision that only alters tables is absent)."""
+
+
+MODELS: tuple[tuple[str, str], ...] = (
+    ("konkun.server.storage", "Base"),
+    ("konkun.server.lifecycle", "ExtrasRow"),
+    ("konkun.server.chat", "ChatRow"),
+)
+"""(module, declarative class) of every model of the schema; a module not in the package
+(yet) is skipped."""
+
+
+def model_metadata() -> list[MetaData]:
+    """The metadata of every model of the schema (what autogenerate compares with)."""
+    found = []
+    for module, name in MODELS:
+        if importlib.util.find_spec(module) is not None:
+            metadata = getattr(importlib.import_module(module), name).metadata
+            if metadata not in found:
+                found.append(metadata)
+    return found
 
 
 def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
