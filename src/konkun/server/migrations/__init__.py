@@ -9,15 +9,17 @@ made exactly those, then upgraded: it is never recreated and keeps every row. No
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
+from collections.abc import Iterator
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import MetaData, inspect
+from sqlalchemy import MetaData, inspect, text
 from sqlalchemy.engine import Connection, Engine
 
 HERE = Path(__file__).resolve().parent
@@ -89,12 +91,44 @@ def unversioned_revision(connection: Connection) -> str | None:
     return matched
 
 
+MIGRATION_LOCK = 0x6B6F6E6B756E
+"""The PostgreSQL advisory lock held while migrating, so that two servers starting on one
+database at once migrate one after the other (the second finds it up to date); SQLite's
+``BEGIN IMMEDIATE`` does the same there."""
+
+
 def upgrade_schema(engine: Engine) -> None:
-    """Bring the database of ``engine`` to the newest revision, in one transaction."""
-    with engine.begin() as connection:
+    """Bring the database of ``engine`` to the newest revision, in one transaction: a
+    revision that fails leaves the database as it was."""
+    with engine.connect() as connection, _transactional_ddl(connection), connection.begin():
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": MIGRATION_LOCK})
+        elif connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         config = alembic_config(connection)
         if current_revision(connection) is None:
             found = unversioned_revision(connection)
             if found is not None:
                 command.stamp(config, found)
         command.upgrade(config, "head")
+
+
+@contextlib.contextmanager
+def _transactional_ddl(connection: Connection) -> Iterator[None]:
+    """On SQLite, let the migration's own ``BEGIN IMMEDIATE`` open the transaction: Python's
+    ``sqlite3`` otherwise runs ``CREATE``/``DROP`` outside any (it begins one only before
+    ``INSERT``, ``UPDATE`` and ``DELETE``), and ``IMMEDIATE`` takes the write lock at once,
+    so two servers migrate one after the other."""
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    driver = connection.connection.driver_connection
+    if driver is None:  # pragma: no cover - a live connection always has its driver's
+        raise RuntimeError("no sqlite3 connection under the engine's connection")
+    previous = driver.isolation_level
+    driver.isolation_level = None
+    try:
+        yield
+    finally:
+        driver.isolation_level = previous
