@@ -49,6 +49,22 @@ class PostgresServer:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{name}"
 
 
+def _start(bin_dir: Path, root: Path, data: Path, tries: int = 3) -> int:
+    """Start the cluster on a free port; return the port. Another process may take the
+    port between :func:`free_port` and the server's bind (a shared machine), so a refused
+    start is tried again on a new port."""
+    for attempt in range(tries):
+        port = free_port()
+        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+        started = subprocess.run(_as_server_user([str(bin_dir / "pg_ctl"), "-D", str(data),
+                                                  "-o", options, "-l", str(root / "log"),
+                                                  "-w", "start"]),
+                                 check=attempt == tries - 1, capture_output=True, timeout=120)
+        if started.returncode == 0:
+            return port
+    raise AssertionError("unreachable")  # the last try raised CalledProcessError
+
+
 @contextlib.contextmanager
 def postgres_server() -> Iterator[PostgresServer]:
     """Start a cluster for the duration of the ``with`` block (or skip, see above)."""
@@ -61,14 +77,10 @@ def postgres_server() -> Iterator[PostgresServer]:
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
     data = root / "data"
-    port = free_port()
     subprocess.run(_as_server_user([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres",
                                     "--auth=trust", "-E", "UTF8"]),
                    check=True, capture_output=True, timeout=120)
-    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(_as_server_user([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
-                                    "-l", str(root / "log"), "-w", "start"]),
-                   check=True, capture_output=True, timeout=120)
+    port = _start(bin_dir, root, data)
     try:
         yield PostgresServer(bin_dir, root, port)
     finally:

@@ -7,12 +7,11 @@ import asyncio
 import contextlib
 import socket
 import sys
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from konkun.errors import KonkunError
-from konkun.server.config import Settings
+from konkun.server.config import Settings, SettingsError, default, load_settings, numeric_settings
 
 WS_MAX_FRAME = 64 * 1024
 """WebSocket frames over this many bytes close the connection (uvicorn's ``ws_max_size``)."""
@@ -32,15 +31,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--db", metavar="URL", default=None,
                         help="SQLAlchemy database URL (default: SQLite in the data directory)")
-    parser.add_argument("--data-dir", metavar="DIR", default=Settings.data_dir, type=Path,
+    parser.add_argument("--data-dir", metavar="DIR", default=None, type=Path,
                         help="holds the SQLite database and the token secret "
-                             f"(default ./{Settings.data_dir}, created on demand)")
+                             f"(default ./{default('data_dir')}, created on demand)")
     parser.add_argument("--secret", default=None,
                         help="token-signing secret (default $KONKUN_SECRET, else a file in "
                              "the data directory)")
-    parser.add_argument("--bot-delay", type=float, default=Settings.bot_delay,
+    parser.add_argument("--bot-delay", type=float, default=None,
                         metavar="SECONDS",
-                        help=f"pause before each bot move (default {Settings.bot_delay})")
+                        help=f"pause before each bot move (default {default('bot_delay')})")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                         help="change one limit (repeatable): " + ", ".join(LIMITS)
                         + " (docs/server.md, Running in public)")
@@ -60,11 +59,14 @@ def serve(namespace: argparse.Namespace) -> int:
 
     if not 0 <= namespace.port <= 65535:
         raise ServeError(f"invalid port {namespace.port!r}: expected 0..65535")
-    if namespace.bot_delay < 0:
+    if namespace.bot_delay is not None and namespace.bot_delay < 0:
         raise ServeError(f"invalid --bot-delay {namespace.bot_delay!r}: expected >= 0")
-    settings = Settings(db_url=namespace.db, data_dir=namespace.data_dir,
-                        secret=namespace.secret, bot_delay=namespace.bot_delay,
-                        forwarded_allow_ips=namespace.forwarded_allow_ips)
+    try:
+        settings = load_settings(db_url=namespace.db, data_dir=namespace.data_dir,
+                                 secret=namespace.secret, bot_delay=namespace.bot_delay,
+                                 forwarded_allow_ips=namespace.forwarded_allow_ips)
+    except SettingsError as error:
+        raise ServeError(str(error)) from None
     for pair in namespace.limit:
         set_limit(settings, pair)
     check_database(settings.database_url())
@@ -99,8 +101,7 @@ def serve(namespace: argparse.Namespace) -> int:
     return 0
 
 
-LIMITS = tuple(f.name for f in fields(Settings) if f.type in ("int", "float")
-               and f.name != "bot_delay")
+LIMITS = tuple(name for name in numeric_settings() if name != "bot_delay")
 """The :class:`Settings` fields ``--limit NAME=VALUE`` may change."""
 
 

@@ -1,9 +1,24 @@
-"""The settings of one server: where it stores, how it signs, and its limits."""
+"""The settings of one server: where it stores, how it signs, and its limits.
+
+Each field can be set by the environment variable ``KONKUN_<FIELD>`` (``KONKUN_DB_URL``,
+``KONKUN_MAX_TABLES``, ...), read when a :class:`Settings` is made; a value given to the
+constructor (a ``konkun serve`` option) wins over the environment, which wins over the
+default.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
 from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from konkun.errors import KonkunError
+
+ENV_PREFIX = "KONKUN_"
+"""The prefix of the environment variables that set :class:`Settings` fields."""
 
 DEFAULT_DATA_DIR = Path("konkun-data")
 DB_FILE = "konkun.sqlite3"
@@ -14,9 +29,16 @@ def default_db_url(data_dir: Path) -> str:
     return f"sqlite:///{(data_dir / DB_FILE).resolve()}"
 
 
-@dataclass
-class Settings:
-    """Everything ``konkun serve`` can set; the defaults suit a home server."""
+class SettingsError(KonkunError, ValueError):
+    """A setting (a ``konkun serve`` option or a ``KONKUN_*`` variable) has a bad value."""
+
+
+class Settings(BaseSettings):
+    """Everything ``konkun serve`` can set; the defaults suit a home server. Assigning a
+    field later (the tests, ``--limit``) is not validated again."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, validate_assignment=False,
+                                      extra="forbid")
 
     db_url: str | None = None
     """Any SQLAlchemy URL; ``None``: SQLite in ``data_dir``."""
@@ -84,6 +106,14 @@ class Settings:
     static_dir: Path | None = None
     """The browser page's files; ``None``: the package's ``server/static``."""
 
+    @model_validator(mode="after")
+    def _numbers_are_finite_and_not_negative(self) -> Settings:
+        for name in numeric_settings():
+            value = getattr(self, name)
+            if not 0 <= value < math.inf:
+                raise ValueError(f"{name} = {value!r}: expected a finite number >= 0")
+        return self
+
     def database_url(self) -> str:
         """The database URL in force."""
         return self.db_url or default_db_url(self.data_dir)
@@ -91,3 +121,27 @@ class Settings:
     def static_path(self) -> Path:
         """The directory served under ``/static``."""
         return self.static_dir or Path(__file__).resolve().parent / "static"
+
+
+def numeric_settings() -> tuple[str, ...]:
+    """The names of the numeric fields (the limits, the bot delay), in declaration order."""
+    return tuple(name for name, info in Settings.model_fields.items()
+                 if info.annotation in (int, float))
+
+
+def default(name: str) -> Any:
+    """The default of the field ``name`` (before any environment variable)."""
+    return Settings.model_fields[name].default
+
+
+def load_settings(**given: Any) -> Settings:
+    """Settings from the values ``given`` (``None``: not given), else the ``KONKUN_*``
+    environment, else the defaults; raise :class:`SettingsError` naming a bad value."""
+    try:
+        return Settings(**{name: value for name, value in given.items() if value is not None})
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        named = f"setting {where} (option or ${ENV_PREFIX}{where.upper()})" if where else "setting"
+        reason = str(problem["msg"]).removeprefix("Value error, ")
+        raise SettingsError(f"invalid {named}: {reason}") from None

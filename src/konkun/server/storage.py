@@ -34,6 +34,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from konkun.server.migrations import upgrade_schema
+
 
 def now_text() -> str:
     """The current UTC time as ISO 8601 text (seconds)."""
@@ -134,12 +136,13 @@ def make_engine(url: str) -> Engine:
 
 
 class Storage:
-    """The tables and actions of one database."""
+    """The tables and actions of one database, its schema brought to the newest migration
+    when it opens (:func:`konkun.server.migrations.upgrade_schema`)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
-        Base.metadata.create_all(self.engine)
+        upgrade_schema(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
