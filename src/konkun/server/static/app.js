@@ -5,7 +5,7 @@
 
 import { api, ApiError, identity, loginGuest, TableSocket, forgetIdentity } from "./api.js";
 import { h, mount, toast } from "./dom.js";
-import { has, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import { errorText as codeText, has, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import * as konchinka from "./konchinka.js";
 import * as kunken from "./kunken.js";
 
@@ -37,9 +37,29 @@ function gameTitle(summary) {
     ? `${g} · ${t(`variant.${summary.variant}`)}` : g;
 }
 
+/** A player's text for a failed request: by the server's error code, never its message. */
 function errorText(err) {
-  if (err instanceof ApiError) return err.message;
-  return t("err.network", { msg: err?.message || String(err) });
+  if (err instanceof ApiError) return codeText(err.code);
+  return t("err.network");
+}
+
+const MAX_NICKNAME = 24;
+
+/** The user-perceived characters of a text (an emoji or an accented letter is one). */
+function graphemeCount(text) {
+  if (typeof Intl !== "undefined" && Intl.Segmenter) {
+    return [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].length;
+  }
+  return [...text].length;
+}
+
+/** Why a nickname would be refused, as a player's text; null when it is fine. */
+function nicknameProblem(text) {
+  const name = text.trim().split(/\s+/).join(" ");
+  if (!name) return t("err.nicknameEmpty");
+  const count = graphemeCount(name);
+  if (count > MAX_NICKNAME) return t("err.nicknameLong", { n: MAX_NICKNAME, count });
+  return null;
 }
 
 /** A selector that finds the same control after a redraw (keeps keyboard focus). */
@@ -86,25 +106,38 @@ function renderTopbar() {
 let nameDraft = null; // what was typed, kept across redraws
 
 function nameForm(onDone) {
-  const input = h("input", { id: "nickname", name: "nickname", maxlength: 24, required: true,
+  const input = h("input", { id: "nickname", name: "nickname", maxlength: 160, required: true,
     autocomplete: "nickname", value: nameDraft ?? identity()?.nickname ?? "",
     oninput: (ev) => { nameDraft = ev.target.value; } });
   const form = h("form", { class: "name-form", onsubmit: async (ev) => {
     ev.preventDefault();
-    const name = input.value.trim();
-    if (!name) return;
+    const problem = nicknameProblem(input.value);
+    if (problem) {
+      showNameError(form, problem);
+      input.focus();
+      return;
+    }
     try {
-      await loginGuest(name);
+      await loginGuest(input.value.trim());
       nameDraft = null;
       renderTopbar();
       onDone?.();
     } catch (err) {
-      toast(errorText(err), "error");
+      const text = err instanceof ApiError && err.code === "bad_request"
+        ? t("err.nicknameChars") : errorText(err);
+      showNameError(form, text);
     }
   } },
   h("label", { for: "nickname" }, t("me.nickname")), input,
-  h("button", { type: "submit", class: "primary", id: "save-name" }, t("me.save")));
+  h("button", { type: "submit", class: "primary", id: "save-name" }, t("me.save")),
+  h("p", { class: "error name-error", id: "name-error", role: "alert", hidden: true }));
   return form;
+}
+
+function showNameError(form, text) {
+  const box = form.querySelector("#name-error");
+  box.textContent = text;
+  box.hidden = false;
 }
 
 function identityPanel(rerender) {
@@ -443,7 +476,7 @@ function tablePage(tableId) {
     },
     onError: (msg) => {
       state.pending = null;
-      toast(msg.message || msg.code || t("err.generic"), "error");
+      toast(codeText(msg.code), "error");
       if (msg.code === "unknown_table") {
         sock.close();
         mount(main, h("div", { class: "panel" }, h("p", {}, t("table.notFound")),

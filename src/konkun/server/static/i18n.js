@@ -157,8 +157,36 @@ const DICT = {
     "replay.last": "Last",
     "replay.move": "Move {i} of {n}",
     "replay.start": "Start",
-    "err.network": "Network error: {msg}",
+    "err.network": "Network error: the server cannot be reached. Check the connection and try again.",
     "err.generic": "Error",
+    "err.unknown": "Something went wrong (code {code}). Try again.",
+    "err.bad_request": "The server did not understand that request. Reload the page and try again.",
+    "err.unknown_table": "There is no such table.",
+    "err.unknown_game": "This game or variant is not offered here.",
+    "err.invalid_rule": "One of the house rules has a value it does not take.",
+    "err.unknown_bot": "That bot is not offered here.",
+    "err.unauthorized": "Your name is no longer recognised here: choose your name again.",
+    "err.seat_taken": "That seat is taken (or you already sit at this table).",
+    "err.bad_seat": "There is no such seat.",
+    "err.not_seated": "You do not sit at this table.",
+    "err.not_waiting": "The game has started: seats can no longer change.",
+    "err.not_started": "The game has not started yet: seats are still free.",
+    "err.not_your_turn": "It is not your turn.",
+    "err.stale_turn": "The game moved on before your move arrived. Look again and play.",
+    "err.invalid_action": "That move could not be read.",
+    "err.illegal_move": "That move is not allowed now.",
+    "err.game_over": "The game is over.",
+    "err.not_finished": "A replay is shown once the game is over.",
+    "err.too_large": "That message is too long.",
+    "err.rate_limited": "Too fast: wait a moment and try again.",
+    "err.too_many_tables": "The server holds as many tables as it can. Try again later.",
+    "err.too_many_connections": "The table or the server is full. Try again later.",
+    "err.storage": "The server could not save that; nothing changed. Try again.",
+    "err.not_found": "There is no such page.",
+    "err.internal": "The server made a mistake; nothing changed. Try again.",
+    "err.nicknameEmpty": "Type a name: it cannot be empty or only spaces.",
+    "err.nicknameLong": "A name is at most {n} characters (this one has {count}).",
+    "err.nicknameChars": "A name cannot hold control or hidden characters.",
   },
   ru: {
     "app.tagline": "Кончинка и Кункен — две русские карточные игры",
@@ -316,8 +344,36 @@ const DICT = {
     "replay.last": "В конец",
     "replay.move": "Ход {i} из {n}",
     "replay.start": "Начало",
-    "err.network": "Ошибка сети: {msg}",
+    "err.network": "Ошибка сети: сервер недоступен. Проверьте связь и попробуйте ещё раз.",
     "err.generic": "Ошибка",
+    "err.unknown": "Что-то пошло не так (код {code}). Попробуйте ещё раз.",
+    "err.bad_request": "Сервер не понял запрос. Обновите страницу и попробуйте снова.",
+    "err.unknown_table": "Такого стола нет.",
+    "err.unknown_game": "Такой игры или варианта здесь нет.",
+    "err.invalid_rule": "У одного из домашних правил недопустимое значение.",
+    "err.unknown_bot": "Такого бота здесь нет.",
+    "err.unauthorized": "Сервер вас больше не узнаёт: выберите имя заново.",
+    "err.seat_taken": "Это место занято (или вы уже сидите за этим столом).",
+    "err.bad_seat": "Такого места нет.",
+    "err.not_seated": "Вы не сидите за этим столом.",
+    "err.not_waiting": "Игра началась: места больше не меняются.",
+    "err.not_started": "Игра ещё не началась: есть свободные места.",
+    "err.not_your_turn": "Сейчас не ваш ход.",
+    "err.stale_turn": "Игра ушла вперёд, пока шёл ваш ход. Посмотрите ещё раз и ходите.",
+    "err.invalid_action": "Этот ход не удалось прочитать.",
+    "err.illegal_move": "Так ходить сейчас нельзя.",
+    "err.game_over": "Игра окончена.",
+    "err.not_finished": "Просмотр доступен, когда игра окончена.",
+    "err.too_large": "Слишком длинное сообщение.",
+    "err.rate_limited": "Слишком быстро: подождите немного и повторите.",
+    "err.too_many_tables": "На сервере уже максимум столов. Попробуйте позже.",
+    "err.too_many_connections": "Стол или сервер заполнен. Попробуйте позже.",
+    "err.storage": "Сервер не смог это сохранить; ничего не изменилось. Повторите.",
+    "err.not_found": "Такой страницы нет.",
+    "err.internal": "Ошибка на сервере; ничего не изменилось. Повторите.",
+    "err.nicknameEmpty": "Введите имя: оно не может быть пустым или из одних пробелов.",
+    "err.nicknameLong": "В имени не больше {n} знаков (здесь {count}).",
+    "err.nicknameChars": "В имени не может быть управляющих или невидимых символов.",
   },
 };
 
@@ -362,6 +418,12 @@ export function onLangChange(fn) {
 export function t(key, params = {}) {
   const text = DICT[current][key] ?? DICT.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+}
+
+/** The player's text for a server error code (docs/protocol.md), in the current language;
+ * never the server's own message, which is written for developers. */
+export function errorText(code) {
+  return has(`err.${code}`) ? t(`err.${code}`) : t("err.unknown", { code });
 }
 
 /** Whether a key exists (used for optional texts such as rule names). */
