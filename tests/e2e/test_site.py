@@ -3,6 +3,7 @@ desktop (1366×800) and a phone (390×844) size, in Russian and in English."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from konkun.server.protocol import HTTP_STATUS
-from konkun.server.testing import ServerThread
+from konkun.server.testing import ServerThread, request_json
 
-from .pages import assert_no_page_errors, open_page, shot
+from .pages import MY_TURN, assert_no_page_errors, open_page, play_konchinka_move, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -71,3 +72,133 @@ def test_names_of_spaces_are_explained_and_emoji_names_taken(
     expect(page.locator(".toast.error")).to_have_text(f"{NO_SUCH_TABLE[lang]}×")
     shot(page, artifacts, f"site-02-unknown-table-{size}-{lang}")
     assert_no_page_errors(page)
+
+
+OTHER = {("desktop", "en"): ("phone", "ru"), ("phone", "ru"): ("desktop", "en"),
+         ("desktop", "ru"): ("phone", "en"), ("phone", "en"): ("desktop", "ru")}
+"""For a test of two people: the second person's screen, the other size and language."""
+
+CANCELLED = {"en": "cancelled by its creator", "ru": "Создатель отменил"}
+
+
+def name_and_create(page: Any, name: str, seats: int, who: dict[int, str],
+                    rules: dict[str, str] | None = None, double_click: bool = False) -> str:
+    """Take a name, fill the new-table form and create it (seated at seat 1)."""
+    page.fill("#nickname", name)
+    page.click("#save-name")
+    expect(page.locator(".whoami")).to_have_text(name)
+    page.locator(".game-choice input[value=konchinka]").check()
+    page.select_option("#seats", str(seats))
+    for seat in range(1, seats):
+        page.select_option(f"#who-{seat}", who.get(seat, "human"))
+    for rule, value in (rules or {}).items():
+        if not page.locator(f"#rule-{rule}").is_visible():
+            page.click("details.rules summary")
+        page.fill(f"#rule-{rule}", value)
+    if double_click:
+        page.dblclick("#create")
+    else:
+        page.click("#create")
+    page.wait_for_url("**/t/*")
+    expect(page.locator(".seat.me")).to_contain_text(name)
+    return str(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def join(page: Any, name: str, seat: int) -> None:
+    """On an invite link: take a name and the seat."""
+    page.fill("#nickname", name)
+    page.click("#save-name")
+    page.click(f"button[data-sit='{seat}']")
+    expect(page.locator(".seat.me")).to_contain_text(name)
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_waiting_table_is_left_cancelled_and_reclaimed_by_the_personal_link(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """A double click on Create makes one table; a person who sat down may leave; the
+    creator's personal link brings the seat back in another browser; the creator cancels
+    the table and everyone at it is told."""
+    anna = screen(browser, live_server.url, size, lang)
+    anna.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    table_id = name_and_create(anna, "Anna", 3, {}, double_click=True)
+    listed = [t["id"] for t in request_json(f"{live_server.url}/api/tables")["tables"]]
+    assert listed == [table_id]
+    invite = anna.locator("#invite").input_value()
+    other_size, other_lang = OTHER[(size, lang)]
+    boris = screen(browser, invite, other_size, other_lang)
+    join(boris, "Boris", 1)
+    expect(anna.locator(".seat[data-seat='1']")).to_contain_text("Boris")
+    shot(anna, artifacts, f"site-03-waiting-{size}-{lang}")
+    boris.click("#leave")
+    boris.wait_for_url(f"{live_server.url}/")
+    expect(anna.locator(".seat[data-seat='1'].empty")).to_be_visible()
+
+    anna.click("#personal-link")
+    link = anna.evaluate("() => navigator.clipboard.readText()")
+    assert link.startswith(f"{live_server.url}/t/{table_id}#me=")
+    elsewhere = screen(browser, link, other_size, other_lang)
+    expect(elsewhere.locator(".seat.me")).to_contain_text("Anna")
+    expect(elsewhere.locator(".whoami")).to_have_text("Anna")
+    assert "#me=" not in elsewhere.url  # the fragment is forgotten at once
+
+    watcher = screen(browser, invite, size, lang)
+    expect(watcher.locator(".seat[data-seat='0']")).to_contain_text("Anna")
+    anna.click("#cancel")
+    for page in (anna, watcher):
+        expect(page.locator("#table-closed")).to_contain_text(CANCELLED[lang])
+    expect(elsewhere.locator("#table-closed")).to_contain_text(CANCELLED[other_lang])
+    shot(anna, artifacts, f"site-04-cancelled-{size}-{lang}")
+    assert request_json(f"{live_server.url}/api/tables")["tables"] == []
+    for page in (anna, boris, elsewhere, watcher):
+        assert_no_page_errors(page)
+
+
+def play_until_over(pages: list[Any]) -> int:
+    """Whoever's turn it is plays (first offered capture, else a trail) until the game is
+    over on every page; return the number of moves the people played."""
+    moves = 0
+    while True:
+        for page in pages:
+            page.wait_for_selector(f"{MY_TURN}, .turn.over, .turn.theirs", state="attached")
+        if all(page.locator(".turn.over").count() for page in pages):
+            return moves
+        mover = next((p for p in pages if p.locator(MY_TURN).count()), None)
+        if mover is None:
+            pages[0].wait_for_timeout(50)
+            continue
+        play_konchinka_move(mover)
+        moves += 1
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "en")])
+def test_three_seat_konchinka_to_the_end_with_a_rematch(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """Two people and a bot play Konchinka to the end (game to 1 point); one offers a
+    rematch, the other accepts, and both are moved to the new table, with the same seats,
+    the bot and the rules."""
+    anna = screen(browser, live_server.url, size, lang)
+    table_id = name_and_create(anna, "Anna", 3, {2: "greedy"}, rules={"target": "1"})
+    other_size, other_lang = OTHER[(size, lang)]
+    boris = screen(browser, anna.locator("#invite").input_value(), other_size, other_lang)
+    join(boris, "Борис", 1)
+    moves = play_until_over([anna, boris])
+    assert moves >= 32  # 3 players hold 16 cards each in a deal; the people played theirs
+    shot(anna, artifacts, f"site-05-game-over-{size}-{lang}")
+    anna.click("#rematch")
+    expect(boris.locator("#rematch-status")).to_contain_text("Anna")
+    expect(anna.locator("#rematch-status")).to_contain_text("Борис")
+    shot(boris, artifacts, f"site-06-rematch-offered-{other_size}-{other_lang}")
+    boris.click("#rematch")
+    for page in (anna, boris):
+        page.wait_for_url(re.compile(r".*/t/(?!" + table_id + r")\w+$"))
+        expect(page.locator(".hand .card").first).to_be_visible()
+    new_id = anna.url.rsplit("/", 1)[1]
+    assert boris.url.endswith(new_id)
+    old = request_json(f"{live_server.url}/api/tables/{table_id}")
+    new = request_json(f"{live_server.url}/api/tables/{new_id}")
+    assert [s["name"] for s in new["seats"]] == [s["name"] for s in old["seats"]]
+    assert new["rules"] == old["rules"] == {"target": "1"}
+    assert new["rematch"]["of"] == table_id
+    shot(anna, artifacts, f"site-07-rematch-{size}-{lang}")
+    assert_no_page_errors(anna)
+    assert_no_page_errors(boris)

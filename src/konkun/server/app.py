@@ -32,12 +32,15 @@ from konkun.server.auth import Guest, TokenSigner, load_secret
 from konkun.server.botseats import BotSeat, offered_bots
 from konkun.server.config import Settings
 from konkun.server.games import game_names, get_game
+from konkun.server.lifecycle import cancel, hints_of, move_seconds_of, vote_rematch
 from konkun.server.protocol import (
     MAX_BODY_BYTES,
     ActionMessage,
+    CancelMessage,
     LeaveMessage,
     PingMessage,
     ProtocolError,
+    RematchMessage,
     SitMessage,
     bot_seats,
     clean_nickname,
@@ -216,8 +219,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
         limit(request)
-        token_guest(request)  # a token, when given, must verify
+        creator = token_guest(request)  # a token, when given, must verify
         body = await _json_body(request)
+        request_id = body.get("request_id")
+        if request_id is not None and (not isinstance(request_id, str)
+                                       or not 0 < len(request_id) <= 64):
+            raise ProtocolError("bad_request", "field 'request_id' must be a string of 1 to "
+                                "64 characters", request_id)
+        once_key = (creator.player_id if creator else
+                    (request.client.host if request.client else "?"), request_id or "")
+        made = lobby().create_once.get(once_key) if request_id else None
+        if made is not None:
+            return await lobby().summary(made)
         game = body.get("game")
         if not isinstance(game, str):
             raise ProtocolError("unknown_game", "field 'game' must name a game: "
@@ -226,9 +239,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if variant is not None and not isinstance(variant, str):
             raise ProtocolError("unknown_game", "field 'variant' must be a string", variant)
         num_seats = require_int(body, "seats")
+        bots = bot_seats(body.get("bots"), num_seats)
         table = await lobby().create_table(
-            game, variant or None, num_seats, rule_texts(body.get("rules")),
-            bot_seats(body.get("bots"), num_seats))
+            game, variant or None, num_seats, rule_texts(body.get("rules")), bots,
+            creator=creator.player_id if creator else None,
+            move_seconds=move_seconds_of(body.get("move_seconds")),
+            hints=hints_of(body.get("hints")))
+        if request_id:
+            lobby().create_once.put(once_key, table.id)
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
@@ -251,6 +269,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await lobby().get_table(table_id)
         await lobby().leave(table, who)
         return table.summary()
+
+    @app.post("/api/tables/{table_id}/cancel")
+    async def cancel_table(table_id: str, request: Request) -> dict[str, Any]:
+        limit(request)
+        who = guest_of(request)
+        table = await lobby().get_table(table_id)
+        await cancel(lobby(), table, who)
+        return {"type": "closed", "table": table_id, "reason": "cancelled"}
 
     @app.get("/api/tables/{table_id}/hint")
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
@@ -341,6 +367,8 @@ async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
     seat = table.seat_of(who.player_id)
     if seat is None:
         raise ProtocolError("not_seated", "you hold no seat at this table")
+    if not table.extras.hints:
+        raise ProtocolError("hints_off", "this table plays without hints")
     async with table.lock:
         if table.match is None or table.status != "playing":
             raise ProtocolError("not_started" if table.status == "waiting" else "game_over",
@@ -446,6 +474,12 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
             if connection.guest is None:
                 raise ProtocolError("not_seated", "you hold no seat at this table")
             await lobby.leave(table, connection.guest)
+        elif isinstance(parsed, CancelMessage):
+            if connection.guest is None:
+                raise ProtocolError("not_creator", "only the table's creator may cancel it")
+            await cancel(lobby, table, connection.guest)
+        elif isinstance(parsed, RematchMessage):
+            await vote_rematch(lobby, table, connection.guest)
     except ProtocolError as error:
         connection.send(error.payload())
     except Exception:

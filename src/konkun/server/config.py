@@ -46,6 +46,8 @@ class Settings:
     """The largest ``time=`` a bot spec may ask for."""
     static_dir: Path | None = None
     """The browser page's files; ``None``: the package's ``server/static``."""
+    waiting_expiry: float = 3600.0
+    """Seconds a waiting table nobody joins is kept before it is cancelled."""
 
     def database_url(self) -> str:
         """The database URL in force."""

@@ -49,6 +49,8 @@ HTTP_STATUS = {
     "storage": 503,
     "not_found": 404,
     "internal": 500,
+    "not_creator": 403,
+    "hints_off": 403,
 }
 """The HTTP status of each error code."""
 
@@ -117,7 +119,18 @@ class PingMessage:
     """``{"type": "ping"}``: answered with ``{"type": "pong"}``."""
 
 
-ClientMessage = ActionMessage | SitMessage | LeaveMessage | PingMessage
+@dataclass(frozen=True)
+class CancelMessage:
+    """``{"type": "cancel"}``: the creator removes the table while it waits."""
+
+
+@dataclass(frozen=True)
+class RematchMessage:
+    """``{"type": "rematch"}``: a seated player asks for (or accepts) a rematch."""
+
+
+ClientMessage = (ActionMessage | SitMessage | LeaveMessage | PingMessage | CancelMessage
+                 | RematchMessage)
 
 
 def parse_client_message(text: str | bytes | None) -> ClientMessage:
@@ -145,9 +158,14 @@ def parse_client_message(text: str | bytes | None) -> ClientMessage:
         return LeaveMessage()
     if kind == "ping":
         return PingMessage()
+    if kind == "cancel":
+        return CancelMessage()
+    if kind == "rematch":
+        return RematchMessage()
     raise ProtocolError(
         "bad_request",
-        f"unknown message type {kind!r}: expected 'action', 'sit', 'leave' or 'ping'", data)
+        f"unknown message type {kind!r}: expected 'action', 'sit', 'leave', 'ping', "
+        "'cancel' or 'rematch'", data)
 
 
 def require_str(data: dict[str, Any], field: str, limit: int) -> str:

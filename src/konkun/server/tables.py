@@ -32,6 +32,7 @@ from konkun.server.auth import Guest
 from konkun.server.botseats import BotSeat, check_bot_spec
 from konkun.server.config import Settings
 from konkun.server.games import GameAdapter, game_names, get_game
+from konkun.server.lifecycle import CreateOnce, ExtrasStore, TableExtras
 from konkun.server.protocol import ProtocolError
 from konkun.server.ratelimit import TokenBucket
 from konkun.server.storage import Storage, StoredTable, now_text
@@ -138,6 +139,7 @@ class Table:
         self.connections: set[Connection] = set()
         self.bots: dict[int, BotSeat] = {}
         self.bot_task: asyncio.Task[None] | None = None
+        self.extras = TableExtras()
 
     @property
     def num_seats(self) -> int:
@@ -183,7 +185,8 @@ class Table:
             connected=[self.is_connected(n) for n in range(self.num_seats)],
             status=self.status, turn=self.turn, to_move=self.to_move, winner=self.winner,
             totals=list(self.match.totals) if self.match is not None else None,
-            spectators=spectators, created_at=self.created_at, finished_at=self.finished_at)
+            spectators=spectators, created_at=self.created_at,
+            finished_at=self.finished_at) | self.extras.summary(self)
 
     def new_bots(self) -> dict[int, BotSeat]:
         """A fresh player for each bot seat, by seat number."""
@@ -214,6 +217,9 @@ class Lobby:
         self._bot_threads = ThreadPoolExecutor(
             max(1, settings.bot_threads), thread_name_prefix="konkun-bot")
         self._loading = asyncio.Lock()
+        self.extras_store = ExtrasStore(storage.engine)
+        self.create_once = CreateOnce()
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -226,13 +232,28 @@ class Lobby:
             except Exception as error:  # one broken table must not stop the server
                 log.error("table %s cannot be restored: %r", row.id, error)
                 continue
+            table.extras = await self._db(self.extras_store.load, table.id)
             self.tables[table.id] = table
             await self._finish_if_over(table)
             self._schedule_bots(table)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting())
+
+    async def _sweep_waiting(self) -> None:
+        """Cancel, once a minute, the waiting tables nobody joined in time."""
+        from konkun.server.lifecycle import expire_waiting
+
+        while True:
+            try:
+                await expire_waiting(self, self.settings.waiting_expiry)
+            except Exception:
+                log.exception("expiring waiting tables failed")
+            await asyncio.sleep(min(60.0, max(1.0, self.settings.waiting_expiry / 4)))
 
     async def shutdown(self) -> None:
         """Stop the bots and the worker threads; stored state is already complete."""
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -247,6 +268,10 @@ class Lobby:
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._storage_thread, function, *args)
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` in the storage thread."""
+        return await self._db(function, *args)
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -286,8 +311,12 @@ class Lobby:
         return [stored_summary(row) for row in rows]
 
     async def create_table(self, game: str, variant: str | None, num_seats: int,
-                           rules: dict[str, str], bots: dict[int, str]) -> Table:
-        """Make and store a new table; it starts at once when every seat is a bot."""
+                           rules: dict[str, str], bots: dict[int, str], *,
+                           creator: str | None = None, move_seconds: int = 0,
+                           hints: bool = True, rematch_of: str | None = None) -> Table:
+        """Make and store a new table; it starts at once when every seat is a bot.
+        ``creator`` may cancel it while it waits; ``hints`` and ``move_seconds`` are its
+        options (:mod:`.lifecycle`)."""
         if sum(1 for t in self.tables.values() if t.status != "finished") \
                 >= self.settings.max_tables:
             raise ProtocolError("too_many_tables", f"this server already holds "
@@ -310,7 +339,10 @@ class Lobby:
             seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
         table = Table(new_table_id(), adapter, adapter.variant_of(variant), rules, rules_value,
                       seats, now_text())
+        table.extras = TableExtras(creator=creator, move_seconds=move_seconds, hints=hints,
+                                   rematch_of=rematch_of)
         await self._db(self.storage.create_table, table.stored())
+        await self._db(self.extras_store.save, table.id, table.extras)
         self.tables[table.id] = table
         async with table.lock:
             await self._start_if_full(table)
@@ -334,6 +366,7 @@ class Lobby:
                 log.error("table %s cannot be loaded: %r", table_id, error)
                 raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
                                     "loaded", table_id) from None
+            table.extras = await self._db(self.extras_store.load, table_id)
             await self._finish_if_over(table)
             if keep or table.status != "finished":
                 self.tables[table_id] = table
@@ -396,6 +429,17 @@ class Lobby:
             seats[held] = SeatInfo()
             await self._store_seats(table, seats)
             table.seats = seats
+            self.broadcast(table)
+
+    async def seat_players(self, table: Table, taken: dict[int, SeatInfo]) -> None:
+        """Seat several players at once (a rematch) and start when full (lock held)."""
+        seats = list(table.seats)
+        for number, seat in taken.items():
+            seats[number] = SeatInfo(kind=seat.kind, player_id=seat.player_id,
+                                     name=seat.name, bot=seat.bot)
+        await self._store_seats(table, seats)
+        table.seats = seats
+        if not await self._start_if_full(table):
             self.broadcast(table)
 
     async def _store_seats(self, table: Table, seats: list[SeatInfo]) -> None:

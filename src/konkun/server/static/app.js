@@ -3,7 +3,8 @@
 //   /t/{id}      a table (seats, then the game)
 //   /replay/{id} a finished game, move by move
 
-import { api, ApiError, identity, loginGuest, TableSocket, forgetIdentity } from "./api.js";
+import { adoptToken, api, ApiError, forgetIdentity, identity, loginGuest, personalLink,
+  TableSocket } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { errorText as codeText, has, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import * as konchinka from "./konchinka.js";
@@ -262,12 +263,23 @@ function createForm(catalog, bots, rerender) {
     }
     const spec = { game: state.game, seats: state.seats, rules, bots: botsSpec };
     if (entry.variants && entry.variants.length) spec.variant = state.variant;
+    Object.assign(spec, tableOptions(state));
+    if (state.creating) return; // a double click sends one request
+    state.creating = true;
+    state.requestId ||= newRequestId(); // a retry of the same click names the same table
+    spec.request_id = state.requestId;
+    const button = document.getElementById("create");
+    if (button) button.disabled = true;
     try {
       const table = await api.createTable(spec);
-      await api.sit(table.id, 0);
+      if (!table.seats[0] || table.seats[0].kind === "empty") await api.sit(table.id, 0);
+      state.requestId = null;
       navigate(`/t/${table.id}`);
     } catch (err) {
       toast(errorText(err), "error");
+    } finally {
+      state.creating = false;
+      if (button) button.disabled = false;
     }
   } },
   h("h2", {}, t("lobby.create")), gamePick,
@@ -278,6 +290,15 @@ function createForm(catalog, bots, rerender) {
     h("summary", {}, t("lobby.rules")), rulesBox) : null,
   h("button", { type: "submit", class: "primary big", id: "create" }, t("lobby.createSit")));
   return form;
+}
+
+function newRequestId() {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
+}
+
+/** The table options of the lobby's form (move clock, hints) as POST /api/tables fields. */
+function tableOptions(state) {
+  return { move_seconds: Number(state.moveSeconds ?? 0) };
 }
 
 function tableRow(s) {
@@ -367,6 +388,56 @@ function seatsPanel(table, you, onSit) {
   s.kind === "empty" && table.status === "waiting" && you === null && onSit
     ? h("button", { type: "button", class: "primary sit", dataset: { sit: s.seat },
       onclick: () => onSit(s.seat) }, t("table.sit")) : null)));
+}
+
+/** The table's own controls for the seated player: leave or cancel a waiting table, the
+ * personal link, and the rematch once the game is over. */
+function lifecyclePanel(msg, ctl) {
+  const { table, you } = msg;
+  const names = seatNames(table);
+  const items = [];
+  if (table.status === "waiting" && you !== null) {
+    items.push(h("button", { type: "button", id: "leave", onclick: ctl.leave }, t("life.leave")));
+  }
+  if (table.status === "waiting" && you !== null && table.creator_seat === you) {
+    items.push(h("button", { type: "button", id: "cancel", class: "danger",
+      onclick: ctl.cancel }, t("life.cancel")));
+  }
+  if (you !== null && table.status !== "finished") {
+    items.push(h("button", { type: "button", id: "personal-link", title: t("life.linkHelp"),
+      onclick: ctl.copyLink }, t("life.copyLink")));
+  }
+  const rematch = table.rematch || { votes: [] };
+  if (table.status === "finished" && rematch.table) {
+    items.push(link(`/t/${rematch.table}`, t("life.toRematch")));
+  } else if (table.status === "finished" && you !== null) {
+    const votes = rematch.votes || [];
+    const mine = votes.includes(you);
+    const others = votes.filter((v) => v !== you).map((v) => names[v]);
+    if (!mine) {
+      items.push(h("button", { type: "button", id: "rematch", class: "primary",
+        onclick: ctl.rematch }, others.length ? t("life.accept") : t("life.offer")));
+    }
+    if (others.length && !mine) items.push(h("span", { id: "rematch-status" },
+      t("life.offered", { names: others.join(", ") })));
+    if (mine) {
+      const waiting = table.seats.filter((s) => s.kind === "human" && !votes.includes(s.seat))
+        .map((s) => names[s.seat]);
+      items.push(h("span", { id: "rematch-status" }, t("life.waitingFor",
+        { names: waiting.join(", ") })));
+    }
+  }
+  return items.length ? h("div", { class: "panel lifecycle", id: "lifecycle" }, items) : null;
+}
+
+/** A personal link opened here: take over its identity, then forget the fragment. */
+async function adoptLinkIdentity() {
+  const m = location.hash.match(/^#me=([^&]+)/);
+  if (!m) return;
+  history.replaceState(history.state, "", location.pathname + location.search);
+  const adopted = await adoptToken(decodeURIComponent(m[1]));
+  if (!adopted) toast(t("life.badLink"), "error");
+  renderTopbar();
 }
 
 function tablePage(tableId) {
@@ -459,7 +530,7 @@ function tablePage(tableId) {
       link(`/replay/${table.id}`, t("table.replay")), " · ", link("/", t("table.backToLobby")))
       : null;
     mount(main, h("div", { class: "table-page", dataset: { status: table.status, game: table.game } },
-      head, invite, needName,
+      head, invite, needName, lifecyclePanel(msg, controls),
       h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit)),
       you === null && table.status !== "waiting"
         ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
@@ -468,7 +539,50 @@ function tablePage(tableId) {
     if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
   }
 
+  function closedPage(reason) {
+    sock.close();
+    mount(main, h("div", { class: "panel", id: "table-closed" },
+      h("p", {}, reason === "expired" ? t("life.expired") : t("life.cancelled")),
+      link("/", t("table.backToLobby"))));
+  }
+
+  const controls = {
+    leave: async () => {
+      try {
+        await api.leave(tableId);
+        navigate("/");
+      } catch (err) {
+        toast(errorText(err), "error");
+      }
+    },
+    cancel: async () => {
+      try {
+        await api.cancel(tableId);
+        closedPage("cancelled");
+      } catch (err) {
+        toast(errorText(err), "error");
+      }
+    },
+    copyLink: async (ev) => {
+      const url = personalLink(tableId);
+      const button = ev.currentTarget;
+      try {
+        await navigator.clipboard.writeText(url);
+        button.textContent = t("life.linkCopied");
+      } catch {
+        window.prompt(t("life.linkHelp"), url);
+      }
+    },
+    rematch: () => {
+      if (!sock.send({ type: "rematch" })) toast(t("table.connecting"), "error");
+    },
+  };
+
   sock = new TableSocket(tableId, {
+    onOther: (msg) => {
+      if (msg.type === "closed") closedPage(msg.reason);
+      else if (msg.type === "rematch" && msg.table) navigate(`/t/${msg.table}`);
+    },
     onState: (msg) => {
       state.msg = msg;
       state.pending = null;
@@ -492,7 +606,7 @@ function tablePage(tableId) {
   const ticker = setInterval(() => { if (state.conn === "retry") drawStatus(); }, 500);
   page = { destroy: () => { clearInterval(ticker); sock.close(); }, rerender: draw };
   draw();
-  sock.connect();
+  adoptLinkIdentity().finally(() => sock.connect());
 }
 
 // ---------------------------------------------------------------- replay
