@@ -82,7 +82,8 @@ CANCELLED = {"en": "cancelled by its creator", "ru": "Создатель отм�
 
 
 def name_and_create(page: Any, name: str, seats: int, who: dict[int, str],
-                    rules: dict[str, str] | None = None, double_click: bool = False) -> str:
+                    rules: dict[str, str] | None = None, double_click: bool = False,
+                    move_seconds: int = 0) -> str:
     """Take a name, fill the new-table form and create it (seated at seat 1)."""
     page.fill("#nickname", name)
     page.click("#save-name")
@@ -91,6 +92,7 @@ def name_and_create(page: Any, name: str, seats: int, who: dict[int, str],
     page.select_option("#seats", str(seats))
     for seat in range(1, seats):
         page.select_option(f"#who-{seat}", who.get(seat, "human"))
+    page.select_option("#move-seconds", str(move_seconds))
     for rule, value in (rules or {}).items():
         if not page.locator(f"#rule-{rule}").is_visible():
             page.click("details.rules summary")
@@ -201,4 +203,54 @@ def test_three_seat_konchinka_to_the_end_with_a_rematch(
     assert new["rematch"]["of"] == table_id
     shot(anna, artifacts, f"site-07-rematch-{size}-{lang}")
     assert_no_page_errors(anna)
+    assert_no_page_errors(boris)
+
+
+AWAY = {"en": "away: a bot plays", "ru": "нет на месте"}
+
+
+def log_entries(page: Any, name: str) -> int:
+    """How many moves of ``name`` the page's move log shows."""
+    return int(page.locator("#move-log li", has_text=name).count())
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
+def test_a_player_who_closes_the_browser_is_played_by_the_bot_and_comes_back_by_link(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """On a table with a move clock, Anna closes her browser: her seat is marked away and
+    the greedy bot plays her moves after a short grace; she opens her personal link in
+    another browser and takes her seat back at once."""
+    anna = screen(browser, live_server.url, size, lang)
+    anna.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    table_id = name_and_create(anna, "Anna", 3, {2: "greedy"}, move_seconds=15)
+    assert request_json(f"{live_server.url}/api/tables/{table_id}")["move_seconds"] == 15
+    other_size, other_lang = OTHER[(size, lang)]
+    boris = screen(browser, anna.locator("#invite").input_value(), other_size, other_lang)
+    join(boris, "Boris", 1)
+    expect(anna.locator("#clock")).to_be_visible()
+    anna.click("#personal-link")
+    link = anna.evaluate("() => navigator.clipboard.readText()")
+    anna.context.close()
+
+    expect(boris.locator(".seat[data-seat='0'] .tag.away")).to_contain_text(AWAY[other_lang])
+    shot(boris, artifacts, f"site-08-away-{other_size}-{other_lang}")
+    before = log_entries(boris, "Anna")
+    while log_entries(boris, "Anna") == before or not boris.locator(MY_TURN).count():
+        if boris.locator(MY_TURN).count():
+            play_konchinka_move(boris)
+        boris.wait_for_timeout(100)
+    assert log_entries(boris, "Anna") > before  # the bot played for her
+
+    back = screen(browser, link, other_size, lang)
+    expect(back.locator(".seat.me")).to_contain_text("Anna")
+    expect(back.locator("#away-banner")).to_have_count(0)
+    expect(boris.locator(".seat[data-seat='0'] .tag.away")).to_have_count(0)
+    shot(back, artifacts, f"site-09-back-by-link-{other_size}-{lang}")
+    if boris.locator(MY_TURN).count():
+        play_konchinka_move(boris)
+    back.wait_for_selector(MY_TURN)
+    mine = log_entries(back, "Anna")
+    play_konchinka_move(back)
+    expect(back.locator("#move-log li", has_text="Anna")).not_to_have_count(mine)
+    assert_no_page_errors(back)
     assert_no_page_errors(boris)

@@ -30,18 +30,21 @@ from konkun import __version__
 from konkun.errors import KonkunError
 from konkun.server.auth import Guest, TokenSigner, load_secret
 from konkun.server.botseats import BotSeat, offered_bots
+from konkun.server.clock import come_back, vote_bot
 from konkun.server.config import Settings
 from konkun.server.games import game_names, get_game
 from konkun.server.lifecycle import cancel, hints_of, move_seconds_of, vote_rematch
 from konkun.server.protocol import (
     MAX_BODY_BYTES,
     ActionMessage,
+    BackMessage,
     CancelMessage,
     LeaveMessage,
     PingMessage,
     ProtocolError,
     RematchMessage,
     SitMessage,
+    VoteBotMessage,
     bot_seats,
     clean_nickname,
     error_payload,
@@ -480,6 +483,10 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
             await cancel(lobby, table, connection.guest)
         elif isinstance(parsed, RematchMessage):
             await vote_rematch(lobby, table, connection.guest)
+        elif isinstance(parsed, VoteBotMessage):
+            await vote_bot(lobby, table, connection.guest, parsed.seat)
+        elif isinstance(parsed, BackMessage):
+            await come_back(lobby, table, connection.guest)
     except ProtocolError as error:
         connection.send(error.payload())
     except Exception:

@@ -48,6 +48,10 @@ class Settings:
     """The browser page's files; ``None``: the package's ``server/static``."""
     waiting_expiry: float = 3600.0
     """Seconds a waiting table nobody joins is kept before it is cancelled."""
+    away_grace: float = 2.0
+    """Seconds an away seat's move waits before the stand-in bot plays it."""
+    absent_vote_after: float = 60.0
+    """Seconds a disconnected player is gone before the others may vote a bot in."""
 
     def database_url(self) -> str:
         """The database URL in force."""

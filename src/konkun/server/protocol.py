@@ -51,6 +51,7 @@ HTTP_STATUS = {
     "internal": 500,
     "not_creator": 403,
     "hints_off": 403,
+    "not_absent": 409,
 }
 """The HTTP status of each error code."""
 
@@ -129,8 +130,20 @@ class RematchMessage:
     """``{"type": "rematch"}``: a seated player asks for (or accepts) a rematch."""
 
 
+@dataclass(frozen=True)
+class VoteBotMessage:
+    """``{"type": "vote_bot", "seat": i}``: let the bot play for an absent player's seat."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class BackMessage:
+    """``{"type": "back"}``: the sender plays their seat again (after a timeout)."""
+
+
 ClientMessage = (ActionMessage | SitMessage | LeaveMessage | PingMessage | CancelMessage
-                 | RematchMessage)
+                 | RematchMessage | VoteBotMessage | BackMessage)
 
 
 def parse_client_message(text: str | bytes | None) -> ClientMessage:
@@ -162,10 +175,14 @@ def parse_client_message(text: str | bytes | None) -> ClientMessage:
         return CancelMessage()
     if kind == "rematch":
         return RematchMessage()
+    if kind == "vote_bot":
+        return VoteBotMessage(seat=require_int(data, "seat"))
+    if kind == "back":
+        return BackMessage()
     raise ProtocolError(
         "bad_request",
         f"unknown message type {kind!r}: expected 'action', 'sit', 'leave', 'ping', "
-        "'cancel' or 'rematch'", data)
+        "'cancel', 'rematch', 'vote_bot' or 'back'", data)
 
 
 def require_str(data: dict[str, Any], field: str, limit: int) -> str:

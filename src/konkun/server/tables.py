@@ -30,6 +30,7 @@ from konkun.errors import IllegalMoveError, KonkunError
 from konkun.game import Match
 from konkun.server.auth import Guest
 from konkun.server.botseats import BotSeat, check_bot_spec
+from konkun.server.clock import ClockKeeper, SeatClock, cancel_timers
 from konkun.server.config import Settings
 from konkun.server.games import GameAdapter, game_names, get_game
 from konkun.server.lifecycle import CreateOnce, ExtrasStore, TableExtras
@@ -140,6 +141,7 @@ class Table:
         self.bots: dict[int, BotSeat] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.extras = TableExtras()
+        self.clock = SeatClock()
 
     @property
     def num_seats(self) -> int:
@@ -186,7 +188,7 @@ class Table:
             status=self.status, turn=self.turn, to_move=self.to_move, winner=self.winner,
             totals=list(self.match.totals) if self.match is not None else None,
             spectators=spectators, created_at=self.created_at,
-            finished_at=self.finished_at) | self.extras.summary(self)
+            finished_at=self.finished_at) | self.extras.summary(self) | self.clock.summary(self)
 
     def new_bots(self) -> dict[int, BotSeat]:
         """A fresh player for each bot seat, by seat number."""
@@ -219,6 +221,7 @@ class Lobby:
         self._loading = asyncio.Lock()
         self.extras_store = ExtrasStore(storage.engine)
         self.create_once = CreateOnce()
+        self.clock = ClockKeeper(self)
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
@@ -259,6 +262,7 @@ class Lobby:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await cancel_timers(self.clock.shutdown(list(self.tables.values())))
         for table in self.tables.values():
             for connection in table.connections:
                 connection.close()
@@ -272,6 +276,14 @@ class Lobby:
     async def db(self, function: Callable[..., T], *args: Any) -> T:
         """Run ``function(*args)`` in the storage thread."""
         return await self._db(function, *args)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` in a bot thread."""
+        return await self._run(function, *args)
+
+    async def apply_for(self, table: Table, seat: int, action: Hashable) -> None:
+        """Play a legal ``action`` for ``seat`` (a stand-in bot's; lock held)."""
+        await self._apply(table, seat, action)
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -491,6 +503,7 @@ class Lobby:
                 raise ProtocolError("not_your_turn", f"seat {seat} is not to act: seat "
                                     f"{table.to_move} is", text)
             action = self._parse(table, text)
+            table.clock.away.pop(seat, None)  # a player who moves is back
             await self._apply(table, seat, action)
 
     @staticmethod
@@ -634,6 +647,7 @@ class Lobby:
 
     def broadcast(self, table: Table) -> None:
         """Send every connection of the table its own seat's state."""
+        self.clock.changed(table)
         if not table.connections:
             return
         summary = table.summary()

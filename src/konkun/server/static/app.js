@@ -283,13 +283,25 @@ function createForm(catalog, bots, rerender) {
     }
   } },
   h("h2", {}, t("lobby.create")), gamePick,
-  h("div", { class: "row" }, variant, seats),
+  h("div", { class: "row" }, variant, seats, clockField(state)),
   h("ol", { class: "seat-list" }, seatRows),
   rulesBox.childNodes.length ? h("details", { class: "rules", open: state.rulesOpen,
     ontoggle: (ev) => { state.rulesOpen = ev.target.open; } },
     h("summary", {}, t("lobby.rules")), rulesBox) : null,
   h("button", { type: "submit", class: "primary big", id: "create" }, t("lobby.createSit")));
   return form;
+}
+
+const MOVE_CLOCKS = [0, 15, 30, 60, 120];
+
+/** The move clock of a new table: none, or seconds per move. */
+function clockField(state) {
+  return h("label", { class: "field" }, h("span", {}, t("clock.label")),
+    h("select", { id: "move-seconds", onchange: (ev) => {
+      state.moveSeconds = Number(ev.target.value);
+    } }, MOVE_CLOCKS.map((n) => h("option", { value: n,
+      selected: n === (state.moveSeconds ?? 0) }, n ? t("clock.seconds", { n })
+      : t("clock.none")))));
 }
 
 function newRequestId() {
@@ -376,8 +388,19 @@ function lobbyPage() {
 
 // ---------------------------------------------------------------- table
 
-function seatsPanel(table, you, onSit) {
+/** Whether a seat is played by the stand-in bot now, and why. */
+function awayOf(table, seat) {
+  return (table.away || {})[String(seat)] ?? null;
+}
+
+function seatsPanel(table, you, onSit, onVote) {
   const names = seatNames(table);
+  const absent = table.absent || {};
+  const votes = table.bot_votes || {};
+  const canVote = (s) => table.status === "playing" && !table.move_seconds && you !== null
+    && s.seat !== you && s.kind === "human" && !awayOf(table, s.seat)
+    && absent[String(s.seat)] !== undefined
+    && absent[String(s.seat)] + (Date.now() - (table.receivedAt || Date.now())) / 1000 >= 60;
   return h("ul", { class: "seats-panel" }, table.seats.map((s) => h("li", {
     class: `seat ${s.kind} ${s.seat === you ? "me" : ""} ${table.to_move === s.seat ? "to-move" : ""}`,
     dataset: { seat: s.seat } },
@@ -385,6 +408,11 @@ function seatsPanel(table, you, onSit) {
   h("span", { class: "seat-name" }, names[s.seat], s.seat === you ? ` ${t("table.youSuffix")}` : ""),
   s.kind === "human" && !s.connected ? h("span", { class: "muted small" }, ` · ${t("table.offline")}`)
     : null,
+  awayOf(table, s.seat) ? h("span", { class: "tag away", dataset: { away: awayOf(table, s.seat) } },
+    t("clock.away")) : null,
+  canVote(s) ? h("button", { type: "button", class: "vote-bot", dataset: { vote: s.seat },
+    disabled: (votes[String(s.seat)] || []).includes(you),
+    onclick: () => onVote(s.seat) }, t("clock.vote", { name: names[s.seat] })) : null,
   s.kind === "empty" && table.status === "waiting" && you === null && onSit
     ? h("button", { type: "button", class: "primary sit", dataset: { sit: s.seat },
       onclick: () => onSit(s.seat) }, t("table.sit")) : null)));
@@ -428,6 +456,41 @@ function lifecyclePanel(msg, ctl) {
     }
   }
   return items.length ? h("div", { class: "panel lifecycle", id: "lifecycle" }, items) : null;
+}
+
+/** The countdown of the seat to move on a clocked table (refreshed by the page's ticker). */
+function clockBadge(table) {
+  const clock = table.clock;
+  if (!clock || clock.remaining === null || clock.remaining === undefined) return null;
+  const deadline = (table.receivedAt || Date.now()) + clock.remaining * 1000;
+  return h("span", { class: "clock", id: "clock", dataset: { deadline } },
+    ` ⏱ ${clockText(deadline)}`);
+}
+
+function clockText(deadline) {
+  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+/** Refresh the countdown in place. */
+function tickClock() {
+  const node = document.getElementById("clock");
+  if (node) {
+    const left = Number(node.dataset.deadline) - Date.now();
+    node.textContent = ` ⏱ ${clockText(Number(node.dataset.deadline))}`;
+    node.classList.toggle("low", left < 10000);
+  }
+}
+
+/** Told to the player whose seat the stand-in bot plays: why, and a way back. */
+function awayBanner(msg, ctl) {
+  const { table, you } = msg;
+  const why = you === null ? null : awayOf(table, you);
+  if (!why || table.status !== "playing") return null;
+  return h("div", { class: "panel away-banner", id: "away-banner", role: "status" },
+    h("span", {}, why === "timeout" ? t("clock.youTimedOut") : t("clock.youAway")), " ",
+    h("button", { type: "button", class: "primary", id: "back", onclick: ctl.back },
+      t("clock.back")));
 }
 
 /** A personal link opened here: take over its identity, then forget the fragment. */
@@ -479,8 +542,12 @@ function tablePage(tableId) {
     }
     const toMove = view?.to_move ?? table.to_move;
     if (toMove === null || toMove === undefined) return h("div", { class: "turn" }, "");
-    if (toMove === you) return h("div", { class: "turn mine", id: "turn" }, "▶ " + t("table.yourTurn"));
-    return h("div", { class: "turn theirs", id: "turn" }, t("table.turnOf", { name: names[toMove] }));
+    const clock = clockBadge(table);
+    if (toMove === you) {
+      return h("div", { class: "turn mine", id: "turn" }, "▶ " + t("table.yourTurn"), clock);
+    }
+    return h("div", { class: "turn theirs", id: "turn" }, t("table.turnOf", { name: names[toMove] }),
+      clock);
   }
 
   function draw() {
@@ -531,7 +598,8 @@ function tablePage(tableId) {
       : null;
     mount(main, h("div", { class: "table-page", dataset: { status: table.status, game: table.game } },
       head, invite, needName, lifecyclePanel(msg, controls),
-      h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit)),
+      h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
+      awayBanner(msg, controls),
       you === null && table.status !== "waiting"
         ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
       body, finishedBar));
@@ -576,6 +644,12 @@ function tablePage(tableId) {
     rematch: () => {
       if (!sock.send({ type: "rematch" })) toast(t("table.connecting"), "error");
     },
+    back: () => {
+      if (!sock.send({ type: "back" })) toast(t("table.connecting"), "error");
+    },
+    voteBot: (seat) => {
+      if (!sock.send({ type: "vote_bot", seat })) toast(t("table.connecting"), "error");
+    },
   };
 
   sock = new TableSocket(tableId, {
@@ -584,6 +658,7 @@ function tablePage(tableId) {
       else if (msg.type === "rematch" && msg.table) navigate(`/t/${msg.table}`);
     },
     onState: (msg) => {
+      msg.table.receivedAt = Date.now();
       state.msg = msg;
       state.pending = null;
       draw();
@@ -603,7 +678,15 @@ function tablePage(tableId) {
       drawStatus();
     },
   });
-  const ticker = setInterval(() => { if (state.conn === "retry") drawStatus(); }, 500);
+  let voteCheck = 0;
+  const ticker = setInterval(() => {
+    if (state.conn === "retry") drawStatus();
+    tickClock();
+    // an absent player's seat may be voted on after 60 s: redraw when that time comes
+    const absent = state.msg?.table?.absent;
+    if (absent && Object.keys(absent).length && !state.msg.table.move_seconds
+        && ++voteCheck % 4 === 0 && !main.querySelector(".vote-bot")) draw();
+  }, 500);
   page = { destroy: () => { clearInterval(ticker); sock.close(); }, rerender: draw };
   draw();
   adoptLinkIdentity().finally(() => sock.connect());
