@@ -151,3 +151,21 @@ def test_a_rematch_starts_when_every_human_accepts_and_moves_every_connection(
     assert new["rematch"]["of"] == table["id"]
     with _connect(client, new_id, ann) as ws:
         assert receive_until(ws, lambda m: m["type"] == "state")["you"] == 0
+
+
+def test_the_move_log_names_every_action_with_its_seat_and_deal(client: TestClient) -> None:
+    table = new_table(client, bots={"0": "random", "1": "random"}, rules={"target": 2})
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/tables/{table['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    summary = client.get(f"/api/tables/{table['id']}").json()
+    entries = client.get(f"/api/tables/{table['id']}/log").json()["entries"]
+    assert [e["turn"] for e in entries] == list(range(1, summary["turn"] + 1))
+    # high card: 2 seats play their 3 cards each, so every deal is 6 actions
+    assert [e["deal"] for e in entries] == [1 + k // 6 for k in range(len(entries))]
+    replay = client.get(f"/api/games/{table['id']}/replay").json()
+    assert [(e["actor"], e["action"]) for e in entries] == \
+        [(f["actor"], f["action"]) for f in replay["frames"][1:]]
+    waiting = new_table(client)
+    assert client.get(f"/api/tables/{waiting['id']}/log").json() == {"entries": []}

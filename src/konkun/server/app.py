@@ -30,15 +30,18 @@ from konkun import __version__
 from konkun.errors import KonkunError
 from konkun.server.auth import Guest, TokenSigner, load_secret
 from konkun.server.botseats import BotSeat, offered_bots
+from konkun.server.chat import send_chat
 from konkun.server.clock import come_back, vote_bot
 from konkun.server.config import Settings
 from konkun.server.games import game_names, get_game
 from konkun.server.lifecycle import cancel, hints_of, move_seconds_of, vote_rematch
+from konkun.server.movelog import move_log
 from konkun.server.protocol import (
     MAX_BODY_BYTES,
     ActionMessage,
     BackMessage,
     CancelMessage,
+    ChatMessage,
     LeaveMessage,
     PingMessage,
     ProtocolError,
@@ -287,10 +290,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         who = guest_of(request)
         return await _hint(lobby(), await lobby().get_table(table_id), who)
 
+    @app.get("/api/tables/{table_id}/chat")
+    async def chat(table_id: str) -> dict[str, Any]:
+        await lobby().summary(table_id)  # unknown_table for no table
+        return {"messages": await lobby().db(lobby().chat_store.history, table_id)}
+
+    @app.get("/api/tables/{table_id}/log")
+    async def log_of(table_id: str) -> dict[str, Any]:
+        table = await lobby().get_table(table_id)
+        if table.seed is None:
+            return {"entries": []}
+        entries = await lobby().run(move_log, table.adapter, table.rules_value,
+                                    table.num_seats, table.seed, list(table.actions))
+        return {"entries": entries}
+
     @app.get("/api/games/{table_id}/replay")
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, seat: str | None = None) -> dict[str, Any]:
-        return await lobby().replay(table_id, seat)
+        answer = await lobby().replay(table_id, seat)
+        answer["chat"] = await lobby().db(lobby().chat_store.history, table_id, None)
+        return answer
 
     # -- pages --------------------------------------------------------------------------
 
@@ -487,6 +506,8 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
             await vote_bot(lobby, table, connection.guest, parsed.seat)
         elif isinstance(parsed, BackMessage):
             await come_back(lobby, table, connection.guest)
+        elif isinstance(parsed, ChatMessage):
+            await send_chat(lobby, table, connection.guest, parsed.text, lobby.chat_limits)
     except ProtocolError as error:
         connection.send(error.payload())
     except Exception:

@@ -69,7 +69,9 @@ def graphemes(text: str) -> list[str]:
     return clusters
 
 
-def _allowed(ch: str) -> bool:
+def allowed_character(ch: str) -> bool:
+    """Whether ``ch`` may appear in a name or a chat line: no control, private-use,
+    unassigned or text-direction characters (joiners and emoji tags are fine)."""
     category = unicodedata.category(ch)
     if ch in _BIDI_CONTROLS:
         return False
@@ -89,7 +91,7 @@ def check_nickname(nickname: str) -> str:
     if count > MAX_NICKNAME or len(name) > MAX_NICKNAME_CODE_POINTS:
         raise NicknameError("too_long", f"nickname is over {MAX_NICKNAME} characters "
                             f"({count})")
-    bad = next((ch for ch in name if not _allowed(ch)), None)
+    bad = next((ch for ch in name if not allowed_character(ch)), None)
     if bad is not None:
         raise NicknameError("characters", f"nickname holds the control character "
                             f"U+{ord(bad):04X} at {name.index(bad)}")

@@ -52,6 +52,8 @@ HTTP_STATUS = {
     "not_creator": 403,
     "hints_off": 403,
     "not_absent": 409,
+    "chat_empty": 400,
+    "chat_too_long": 400,
 }
 """The HTTP status of each error code."""
 
@@ -142,8 +144,15 @@ class BackMessage:
     """``{"type": "back"}``: the sender plays their seat again (after a timeout)."""
 
 
+@dataclass(frozen=True)
+class ChatMessage:
+    """``{"type": "chat", "text": ...}``: a line of chat to everyone at the table."""
+
+    text: str
+
+
 ClientMessage = (ActionMessage | SitMessage | LeaveMessage | PingMessage | CancelMessage
-                 | RematchMessage | VoteBotMessage | BackMessage)
+                 | RematchMessage | VoteBotMessage | BackMessage | ChatMessage)
 
 
 def parse_client_message(text: str | bytes | None) -> ClientMessage:
@@ -179,10 +188,12 @@ def parse_client_message(text: str | bytes | None) -> ClientMessage:
         return VoteBotMessage(seat=require_int(data, "seat"))
     if kind == "back":
         return BackMessage()
+    if kind == "chat":
+        return ChatMessage(text=require_str(data, "text", MAX_MESSAGE_BYTES))
     raise ProtocolError(
         "bad_request",
         f"unknown message type {kind!r}: expected 'action', 'sit', 'leave', 'ping', "
-        "'cancel', 'rematch', 'vote_bot' or 'back'", data)
+        "'cancel', 'rematch', 'vote_bot', 'back' or 'chat'", data)
 
 
 def require_str(data: dict[str, Any], field: str, limit: int) -> str:

@@ -30,6 +30,7 @@ from konkun.errors import IllegalMoveError, KonkunError
 from konkun.game import Match
 from konkun.server.auth import Guest
 from konkun.server.botseats import BotSeat, check_bot_spec
+from konkun.server.chat import ChatLimits, ChatStore
 from konkun.server.clock import ClockKeeper, SeatClock, cancel_timers
 from konkun.server.config import Settings
 from konkun.server.games import GameAdapter, game_names, get_game
@@ -222,6 +223,8 @@ class Lobby:
         self.extras_store = ExtrasStore(storage.engine)
         self.create_once = CreateOnce()
         self.clock = ClockKeeper(self)
+        self.chat_store = ChatStore(storage.engine)
+        self.chat_limits = ChatLimits()
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------

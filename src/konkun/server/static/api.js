@@ -81,6 +81,7 @@ export const api = {
   sit: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`, { seat }),
   leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
   cancel: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/cancel`, {}),
+  chat: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
   finished: () => request("GET", "/api/games?finished=1"),
   replay: (id, seat) => request("GET",
     `/api/games/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),

@@ -493,6 +493,40 @@ function awayBanner(msg, ctl) {
       t("clock.back")));
 }
 
+const QUICK_PHRASES = 6;
+
+/** One chat line: the sender's name (spectators marked) and the text, only ever as text. */
+function chatLine(m, names) {
+  const who = m.seat !== null && m.seat !== undefined ? names?.[m.seat] ?? m.name : m.name;
+  return h("li", { class: `chat-line ${m.spectator ? "spectator" : ""}`,
+    dataset: { seat: m.seat ?? "" } },
+  h("strong", {}, who), m.spectator ? h("span", { class: "tag watch" }, t("chat.spectator"))
+    : null, ": ", h("span", { class: "chat-text" }, m.text));
+}
+
+/** The table's chat: its lines, quick phrases and a line to type (kept across redraws). */
+function chatPanel(chat, names, send) {
+  const box = chat.box || (chat.box = h("section", { class: "panel chat", id: "chat",
+    "aria-label": t("chat.title") }));
+  const input = chat.input || (chat.input = h("input", { id: "chat-input", maxlength: 400,
+    autocomplete: "off", "aria-label": t("chat.placeholder") }));
+  input.placeholder = t("chat.placeholder");
+  const log = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" },
+    chat.messages.map((m) => chatLine(m, names)));
+  const quick = h("div", { class: "quick-phrases" }, Array.from({ length: QUICK_PHRASES },
+    (_, i) => h("button", { type: "button", class: "quick", dataset: { quick: i },
+      onclick: () => send(t(`chat.q${i}`)) }, t(`chat.q${i}`))));
+  const form = identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
+    ev.preventDefault();
+    if (!input.value.trim()) return;
+    if (send(input.value)) input.value = "";
+  } }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send")))
+    : h("p", { class: "muted small" }, t("chat.needName"));
+  mount(box, h("h3", {}, t("chat.title")), log, identity() ? quick : null, form);
+  log.scrollTop = log.scrollHeight;
+  return box;
+}
+
 /** A personal link opened here: take over its identity, then forget the fragment. */
 async function adoptLinkIdentity() {
   const m = location.hash.match(/^#me=([^&]+)/);
@@ -504,7 +538,8 @@ async function adoptLinkIdentity() {
 }
 
 function tablePage(tableId) {
-  const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null };
+  const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
+    chat: { messages: [] } };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -602,9 +637,16 @@ function tablePage(tableId) {
       awayBanner(msg, controls),
       you === null && table.status !== "waiting"
         ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
-      body, finishedBar));
+      body, finishedBar, chatPanel(state.chat, seatNames(table), controls.chat)));
     drawStatus();
     if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
+  }
+
+  async function loadChat() {
+    try {
+      state.chat.messages = (await api.chat(tableId)).messages || [];
+      if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+    } catch { /* the chat comes with the next line */ }
   }
 
   function closedPage(reason) {
@@ -647,6 +689,11 @@ function tablePage(tableId) {
     back: () => {
       if (!sock.send({ type: "back" })) toast(t("table.connecting"), "error");
     },
+    chat: (text) => {
+      const sent = sock.send({ type: "chat", text });
+      if (!sent) toast(t("table.connecting"), "error");
+      return sent;
+    },
     voteBot: (seat) => {
       if (!sock.send({ type: "vote_bot", seat })) toast(t("table.connecting"), "error");
     },
@@ -654,7 +701,11 @@ function tablePage(tableId) {
 
   sock = new TableSocket(tableId, {
     onOther: (msg) => {
-      if (msg.type === "closed") closedPage(msg.reason);
+      if (msg.type === "chat") {
+        state.chat.messages.push(msg);
+        if (state.chat.messages.length > 200) state.chat.messages.shift();
+        if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+      } else if (msg.type === "closed") closedPage(msg.reason);
       else if (msg.type === "rematch" && msg.table) navigate(`/t/${msg.table}`);
     },
     onState: (msg) => {
@@ -673,6 +724,7 @@ function tablePage(tableId) {
       }
     },
     onStatus: ({ state: s, retryIn }) => {
+      if (s === "open" && state.conn !== "open") loadChat();
       state.conn = s;
       state.retryAt = Date.now() + retryIn;
       drawStatus();
@@ -771,11 +823,15 @@ function replayPage(gameId) {
         last: frame.action ? { turn: frame.turn, actor: frame.actor, action: frame.action } : null,
         lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {} });
     }
+    const said = (state.data.chat || []).filter((m) => m.turn <= frame.turn);
+    const chatBox = (state.data.chat || []).length ? h("section", { class: "panel chat",
+      id: "replay-chat" }, h("h3", {}, t("chat.title")), h("ol", { class: "chat-log" },
+      said.map((m) => chatLine(m, names)))) : null;
     mount(main, h("div", { class: "table-page replay", dataset: { game: table.game } },
       h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
         h("div", { class: "spacer" }),
         h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
-      controls, caption, body));
+      controls, caption, body, chatBox));
   }
 
   document.addEventListener("keydown", onKey);
