@@ -163,6 +163,12 @@ def test_a_waiting_table_is_left_cancelled_and_reclaimed_by_the_personal_link(
         assert_no_page_errors(page)
 
 
+def dismiss_deal_end(page: Any) -> None:
+    """Close the end-of-deal screen when it is shown."""
+    if page.locator("#deal-end").count():
+        page.click("#deal-end-close")
+
+
 def play_until_over(pages: list[Any]) -> int:
     """Whoever's turn it is plays (first offered capture, else a trail) until the game is
     over on every page; return the number of moves the people played."""
@@ -171,7 +177,12 @@ def play_until_over(pages: list[Any]) -> int:
         for page in pages:
             page.wait_for_selector(f"{MY_TURN}, .turn.over, .turn.theirs", state="attached")
         if all(page.locator(".turn.over").count() for page in pages):
+            for page in pages:
+                page.wait_for_selector("#deal-end")
+                dismiss_deal_end(page)
             return moves
+        for page in pages:
+            dismiss_deal_end(page)
         mover = next((p for p in pages if p.locator(MY_TURN).count()), None)
         if mover is None:
             pages[0].wait_for_timeout(50)
@@ -325,3 +336,92 @@ def test_chat_between_two_browsers_with_a_spectator_and_in_the_replay(
     shot(vera, artifacts, f"site-11-replay-chat-{size}-{lang}")
     for page in (anna, boris, vera):
         assert_no_page_errors(page)
+
+
+LEFTOVER = {"en": "went to", "ru": "забрал"}
+YOUR_TURN = {"en": "Your turn", "ru": "Ваш ход"}
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_konchinka_deal_ends_on_its_own_screen_with_the_whole_log(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """RULES.md: a Konchinka deal is scored by cards, clubs and кончинки, and the cards
+    left on the table go to the last capturer. The page announces the turn in the tab
+    title (and by a chime that can be turned off), logs every move of the deal, and shows
+    the end of the deal on its own screen with the points the deal score records."""
+    page = screen(browser, live_server.url, size, lang)
+    name_and_create(page, "Anna", 2, {1: "greedy"}, rules={"target": "1"})
+    page.wait_for_selector(MY_TURN)
+    assert page.evaluate("() => document.title").startswith(f"▶ {YOUR_TURN[lang]}")
+    play_konchinka_move(page)
+    page.wait_for_selector(MY_TURN)
+    chimes = page.evaluate("() => window.konkunChimes || 0")
+    assert chimes >= 1
+    page.click("#sound")  # off: no more chimes
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    moves = 1
+    while not page.locator("#deal-end").count():
+        page.wait_for_selector(f"{MY_TURN}, #deal-end")
+        if page.locator("#deal-end").count():
+            break
+        play_konchinka_move(page)
+        moves += 1
+    assert moves == 24  # two players share 48 cards
+    assert page.evaluate("() => window.konkunChimes || 0") == chimes
+    end = page.locator("#deal-end")
+    expect(end.locator("tbody tr")).to_have_count(2)
+    points = [int(x) for x in end.locator("td.pts").all_inner_texts()]
+    assert sum(points) <= 5  # a deal is worth at most 5 points
+    expect(page.locator("#deal-end-leftover")).to_be_visible()
+    shot(page, artifacts, f"site-12-konchinka-deal-end-{size}-{lang}")
+    page.click("#deal-end-close")
+    expect(end).to_have_count(0)
+    sheet = [int(x) for x in page.locator("#deal-score tbody td strong").all_inner_texts()]
+    assert sheet == points
+    expect(page.locator("#match-log .log-deal[data-deal='1'] li")).to_have_count(48)
+    assert_no_page_errors(page)
+
+
+WENT_OUT = {"en": re.compile("went out|stock ran out"), "ru": re.compile("вышел|Колода кончилась")}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "ru"), ("desktop", "en")])
+def test_a_kunken_deal_ends_on_its_own_screen(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """RULES.md: a Kunken deal ends when a seat goes out or the stock runs out for good;
+    the end screen says which, and shows each seat's melds and the hand left with the
+    deal's points; the match log has a turn of the bot as one entry."""
+    page = screen(browser, live_server.url, size, lang)
+    page.fill("#nickname", "Anna")
+    page.click("#save-name")
+    page.locator(".game-choice input[value=kunken]").check()
+    page.select_option("#who-1", "greedy")
+    page.click("details.rules summary")
+    page.fill("#rule-hand_size", "7")
+    page.fill("#rule-deals", "1")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    for _ in range(300):
+        page.wait_for_selector("#draw, #moves .act-discard, #deal-end")
+        if page.locator("#deal-end").count():
+            break
+        if page.locator("#draw").count():
+            page.click("#draw")
+            page.wait_for_selector("#moves .act-discard, #deal-end")
+            continue
+        turn = page.evaluate("() => document.querySelectorAll('#match-log li').length")
+        page.locator("#moves .act-discard").first.click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('#match-log li').length > n"
+            " || document.querySelector('#deal-end')", arg=turn)
+    end = page.locator("#deal-end")
+    expect(end).to_be_visible()
+    expect(page.locator("#deal-end-how")).to_have_text(WENT_OUT[lang])
+    expect(end.locator(".end-seat")).to_have_count(2)
+    shot(page, artifacts, f"site-13-kunken-deal-end-{size}-{lang}")
+    page.click("#deal-end-close")
+    # my turns are "drew; discarded": one entry of two actions each
+    mine = page.locator("#match-log li[data-actor='0']")
+    assert mine.count() >= 1
+    assert all("; " in text for text in mine.all_inner_texts()[1:])
+    assert_no_page_errors(page)

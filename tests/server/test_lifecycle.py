@@ -169,3 +169,18 @@ def test_the_move_log_names_every_action_with_its_seat_and_deal(client: TestClie
         [(f["actor"], f["action"]) for f in replay["frames"][1:]]
     waiting = new_table(client)
     assert client.get(f"/api/tables/{waiting['id']}/log").json() == {"entries": []}
+
+
+def test_a_finished_deal_is_shown_with_every_seats_end_and_points(client: TestClient) -> None:
+    table = new_table(client, bots={"0": "random", "1": "random"}, rules={"target": 2})
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/tables/{table['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    first = client.get(f"/api/tables/{table['id']}/deals/1").json()
+    assert (first["deal"], first["turn"]) == (1, 6)  # 2 seats play 3 cards each
+    # high card: the seat that played the highest card scores 1, the other 0
+    assert sorted(first["points"]) == [0, 1]
+    assert [v["seat"] for v in first["views"]] == [0, 1]
+    missing = client.get(f"/api/tables/{table['id']}/deals/99")
+    assert missing.json()["code"] == "not_finished"

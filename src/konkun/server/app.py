@@ -35,7 +35,7 @@ from konkun.server.clock import come_back, vote_bot
 from konkun.server.config import Settings
 from konkun.server.games import game_names, get_game
 from konkun.server.lifecycle import cancel, hints_of, move_seconds_of, vote_rematch
-from konkun.server.movelog import move_log
+from konkun.server.movelog import deal_end, move_log
 from konkun.server.protocol import (
     MAX_BODY_BYTES,
     ActionMessage,
@@ -303,6 +303,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         entries = await lobby().run(move_log, table.adapter, table.rules_value,
                                     table.num_seats, table.seed, list(table.actions))
         return {"entries": entries}
+
+    @app.get("/api/tables/{table_id}/deals/{number}")
+    async def deal_of(table_id: str, number: int) -> dict[str, Any]:
+        table = await lobby().get_table(table_id)
+        ended = None
+        if table.seed is not None and number >= 1:
+            ended = await lobby().run(deal_end, table.adapter, table.rules_value,
+                                      table.num_seats, table.seed, list(table.actions), number)
+        if ended is None:
+            raise ProtocolError("not_finished", f"deal {number} of table {table_id} is not "
+                                "over", number)
+        return ended
 
     @app.get("/api/games/{table_id}/replay")
     @app.get("/api/tables/{table_id}/replay")

@@ -82,6 +82,8 @@ export const api = {
   leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
   cancel: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/cancel`, {}),
   chat: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
+  dealEnd: (id, n) => request("GET", `/api/tables/${encodeURIComponent(id)}/deals/${n}`),
+  log: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/log`),
   finished: () => request("GET", "/api/games?finished=1"),
   replay: (id, seat) => request("GET",
     `/api/games/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),

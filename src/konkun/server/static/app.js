@@ -9,6 +9,8 @@ import { h, mount, toast } from "./dom.js";
 import { errorText as codeText, has, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import * as konchinka from "./konchinka.js";
 import * as kunken from "./kunken.js";
+import { showDealEnd } from "./dealend.js";
+import { addLast, matchLog } from "./movelog.js";
 
 const RENDERERS = { konchinka, kunken };
 const main = document.getElementById("main");
@@ -85,6 +87,37 @@ function link(path, ...children) {
   } }, ...children);
 }
 
+// ---------------------------------------------------------------- your turn: title, sound
+
+const SOUND_KEY = "konkun.sound";
+
+function soundOn() {
+  return localStorage.getItem(SOUND_KEY) !== "off";
+}
+
+let audio = null;
+
+/** A short two-note chime for "your turn" (Web Audio; silent until the page was used). */
+function chime() {
+  if (!soundOn()) return;
+  try {
+    audio ||= new AudioContext();
+    const now = audio.currentTime;
+    [660, 880].forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.18);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(now + i * 0.12);
+      osc.stop(now + i * 0.12 + 0.2);
+    });
+    window.konkunChimes = (window.konkunChimes || 0) + 1; // counted for the tests
+  } catch { /* no sound here */ }
+}
+
 // ---------------------------------------------------------------- top bar
 
 function renderTopbar() {
@@ -96,6 +129,12 @@ function renderTopbar() {
     h("div", { class: "spacer" }),
     id ? h("span", { class: "whoami", title: t("me.hello", { name: id.nickname }) },
       id.nickname) : null,
+    h("button", { type: "button", class: "sound-btn", id: "sound",
+      "aria-pressed": soundOn() ? "true" : "false", title: t("sound.toggle"),
+      "aria-label": t("sound.toggle"), onclick: () => {
+        localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+        renderTopbar();
+      } }, soundOn() ? "🔔" : "🔕"),
     h("div", { class: "lang-switch", role: "group", "aria-label": t("lang.switch") },
       LANGS.map((code) => h("button", { type: "button", class: "lang-btn",
         "aria-pressed": code === lang() ? "true" : "false", dataset: { lang: code },
@@ -539,7 +578,7 @@ async function adoptLinkIdentity() {
 
 function tablePage(tableId) {
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
-    chat: { messages: [] } };
+    chat: { messages: [] }, log: [], dealsDone: null, wasMine: false };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -594,7 +633,12 @@ function tablePage(tableId) {
     }
     const { table, you } = msg;
     const focusKey = focusSelector(document.activeElement);
-    document.title = `konkun — ${gameTitle(table)}`;
+    const mine = table.status === "playing" && you !== null
+      && (msg.view?.to_move ?? table.to_move) === you;
+    document.title = mine ? `▶ ${t("table.yourTurn")} · ${gameTitle(table)} — konkun`
+      : `konkun — ${gameTitle(table)}`;
+    if (mine && !state.wasMine) chime();
+    state.wasMine = mine;
     const url = `${location.origin}/t/${table.id}`;
     const head = h("div", { class: "table-head" },
       h("h1", {}, gameTitle(table)),
@@ -637,9 +681,39 @@ function tablePage(tableId) {
       awayBanner(msg, controls),
       you === null && table.status !== "waiting"
         ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
-      body, finishedBar, chatPanel(state.chat, seatNames(table), controls.chat)));
+      body, finishedBar,
+      RENDERERS[table.game] && table.status !== "waiting" ? matchLog(state.log, table.game,
+        seatNames(table), (a) => RENDERERS[table.game].formatAction(a, lang())) : null,
+      chatPanel(state.chat, seatNames(table), controls.chat)));
     drawStatus();
     if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
+  }
+
+  async function loadLog() {
+    try {
+      state.log = (await api.log(tableId)).entries || [];
+      if (state.msg) draw();
+    } catch { /* the log fills in with the next moves */ }
+  }
+
+  /** Add the state's last move to the match log, with the deal it was played in. */
+  function noteLast(msg) {
+    const done = (msg.view?.deal_points || []).length;
+    const deal = state.dealsDone !== null && done > state.dealsDone ? done : done + 1;
+    const known = state.dealsDone !== null;
+    if (known && done > state.dealsDone) openDealEnd(msg.table, done);
+    state.dealsDone = done;
+    if (known && !addLast(state.log, msg.last, deal)) loadLog();
+  }
+
+  async function openDealEnd(table, number) {
+    try {
+      const end = await api.dealEnd(tableId, number);
+      if (page?.tableId === tableId) {
+        showDealEnd(end, table.game, seatNames(table), lang(),
+          { over: table.status === "finished" });
+      }
+    } catch { /* the score sheet still shows the deal */ }
   }
 
   async function loadChat() {
@@ -710,6 +784,7 @@ function tablePage(tableId) {
     },
     onState: (msg) => {
       msg.table.receivedAt = Date.now();
+      noteLast(msg);
       state.msg = msg;
       state.pending = null;
       draw();
@@ -724,7 +799,10 @@ function tablePage(tableId) {
       }
     },
     onStatus: ({ state: s, retryIn }) => {
-      if (s === "open" && state.conn !== "open") loadChat();
+      if (s === "open" && state.conn !== "open") {
+        loadChat();
+        loadLog();
+      }
       state.conn = s;
       state.retryAt = Date.now() + retryIn;
       drawStatus();
@@ -739,7 +817,11 @@ function tablePage(tableId) {
     if (absent && Object.keys(absent).length && !state.msg.table.move_seconds
         && ++voteCheck % 4 === 0 && !main.querySelector(".vote-bot")) draw();
   }, 500);
-  page = { destroy: () => { clearInterval(ticker); sock.close(); }, rerender: draw };
+  page = { tableId, rerender: draw, destroy: () => {
+    clearInterval(ticker);
+    sock.close();
+    document.getElementById("deal-end")?.remove();
+  } };
   draw();
   adoptLinkIdentity().finally(() => sock.connect());
 }
