@@ -382,6 +382,21 @@ def test_a_konchinka_deal_ends_on_its_own_screen_with_the_whole_log(
     assert_no_page_errors(page)
 
 
+def hand_in_first_viewport(page: Any) -> bool:
+    """Whether the hand and the first move button lie inside the viewport when the page
+    is scrolled to its top."""
+    return bool(page.evaluate("""() => {
+        window.scrollTo(0, 0);
+        const inside = (node) => {
+            if (!node) return true;
+            const r = node.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+        };
+        return inside(document.querySelector("#hand .hand"))
+            && inside(document.querySelector("#draw, #moves .choice.action"));
+    }"""))
+
+
 WENT_OUT = {"en": re.compile("went out|stock ran out"), "ru": re.compile("вышел|Колода кончилась")}
 
 
@@ -394,6 +409,7 @@ def test_a_kunken_deal_ends_on_its_own_screen(
     page = screen(browser, live_server.url, size, lang)
     page.fill("#nickname", "Anna")
     page.click("#save-name")
+    expect(page.locator(".whoami")).to_have_text("Anna")
     page.locator(".game-choice input[value=kunken]").check()
     page.select_option("#who-1", "greedy")
     page.click("details.rules summary")
@@ -405,6 +421,8 @@ def test_a_kunken_deal_ends_on_its_own_screen(
         page.wait_for_selector("#draw, #moves .act-discard, #deal-end")
         if page.locator("#deal-end").count():
             break
+        if size == "phone":
+            assert hand_in_first_viewport(page)
         if page.locator("#draw").count():
             page.click("#draw")
             page.wait_for_selector("#moves .act-discard, #deal-end")
@@ -424,4 +442,47 @@ def test_a_kunken_deal_ends_on_its_own_screen(
     mine = page.locator("#match-log li[data-actor='0']")
     assert mine.count() >= 1
     assert all("; " in text for text in mine.all_inner_texts()[1:])
+    assert_no_page_errors(page)
+
+
+WINS = {"en": "wins", "ru": "Победил"}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
+def test_lobby_lists_finished_games_hints_follow_the_people_and_replay_jumps_to_a_deal(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """The lobby lists a finished game with its winner and totals; hints are off by
+    default once two people sit at a new table; the replay jumps to the start of a deal."""
+    table = request_json(f"{live_server.url}/api/tables", "POST",
+                         {"game": "konchinka", "seats": 2, "rules": {"target": "4"},
+                          "bots": {"0": "greedy", "1": "greedy"}})
+    wait_for_status(live_server.url, table["id"], "finished", timeout=120)
+    page = screen(browser, live_server.url, size, lang)
+    row = page.locator(f".finished [data-table='{table['id']}']")
+    expect(row.locator(".finished-line")).to_contain_text(WINS[lang])
+    totals = request_json(f"{live_server.url}/api/tables/{table['id']}")["totals"]
+    expect(row.locator(".finished-line")).to_contain_text(f"{max(totals)}")
+    shot(page, artifacts, f"site-14-lobby-finished-{size}-{lang}")
+
+    page.fill("#nickname", "Anna")
+    page.click("#save-name")
+    expect(page.locator(".whoami")).to_have_text("Anna")
+    expect(page.locator("#hints")).to_be_checked()  # alone against a bot: hints on
+    page.select_option("#who-1", "human")
+    expect(page.locator("#hints")).not_to_be_checked()  # two people: off by default
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    made = page.url.rsplit("/", 1)[1]
+    assert request_json(f"{live_server.url}/api/tables/{made}")["hints"] is False
+
+    replay = request_json(f"{live_server.url}/api/games/{table['id']}/replay")
+    deals = [f["view"]["deal_number"] for f in replay["frames"]]
+    if max(deals) < 2:
+        pytest.skip("the game ended in its first deal")  # target 4 takes 2+ deals mostly
+    page.goto(f"{live_server.url}/replay/{table['id']}")
+    page.select_option("#rp-deal", "2")
+    start = deals.index(2)
+    expect(page.locator("#rp-slider")).to_have_value(str(start))
+    expect(page.locator("#rp-caption")).to_contain_text(f"{start}")
+    shot(page, artifacts, f"site-15-replay-deal-2-{size}-{lang}")
     assert_no_page_errors(page)

@@ -273,7 +273,9 @@ function createForm(catalog, bots, rerender) {
     seatRows.push(h("li", {}, h("label", { for: `who-${i}`, class: "seat-no" },
       t("lobby.seat", { n: i + 1 })),
     h("select", { id: `who-${i}`, dataset: { seat: i }, onchange: (ev) => {
-      state.who[i] = ev.target.value; } },
+      state.who[i] = ev.target.value;
+      const hints = document.getElementById("hints");
+      if (hints) hints.checked = hintsOn(state); } },
     h("option", { value: "human", selected: cur === "human" }, t("lobby.human")),
     botSpecs.map((b) => h("option", { value: b.spec, selected: cur === b.spec,
       title: b.description || "" }, `${b.name || b.spec} (${t("table.bot")})`)))));
@@ -322,7 +324,7 @@ function createForm(catalog, bots, rerender) {
     }
   } },
   h("h2", {}, t("lobby.create")), gamePick,
-  h("div", { class: "row" }, variant, seats, clockField(state)),
+  h("div", { class: "row" }, variant, seats, clockField(state), hintsField(state)),
   h("ol", { class: "seat-list" }, seatRows),
   rulesBox.childNodes.length ? h("details", { class: "rules", open: state.rulesOpen,
     ontoggle: (ev) => { state.rulesOpen = ev.target.open; } },
@@ -347,9 +349,38 @@ function newRequestId() {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
 }
 
+/** How many people (not bots) the form seats, the creator included. */
+function humansOf(state) {
+  let n = 1;
+  for (let i = 1; i < state.seats; i++) if (state.who[i] === "human") n++;
+  return n;
+}
+
+/** Hints at the new table: off by default when two or more people sit at it. */
+function hintsOn(state) {
+  return state.hints ?? humansOf(state) < 2;
+}
+
+function hintsField(state) {
+  return h("label", { class: "field check" }, h("input", { type: "checkbox", id: "hints",
+    checked: hintsOn(state), onchange: (ev) => { state.hints = ev.target.checked; } }),
+  " ", t("lobby.hints"));
+}
+
 /** The table options of the lobby's form (move clock, hints) as POST /api/tables fields. */
 function tableOptions(state) {
-  return { move_seconds: Number(state.moveSeconds ?? 0) };
+  return { move_seconds: Number(state.moveSeconds ?? 0), hints: hintsOn(state) };
+}
+
+/** A finished game's winner, totals and date. */
+function finishedLine(s, names) {
+  const when = s.finished_at ? new Date(s.finished_at).toLocaleString(lang(),
+    { dateStyle: "medium", timeStyle: "short" }) : "";
+  const winner = s.winner !== null && s.winner !== undefined
+    ? t("table.winner", { name: names[s.winner] }) : t("r.noWinner");
+  const totals = (s.totals || []).map((p, i) => `${names[i]} ${p}`).join(" · ");
+  return h("div", { class: "muted small finished-line" }, winner, totals ? ` ${totals}` : "",
+    when ? ` · ${when}` : "");
 }
 
 function tableRow(s) {
@@ -360,6 +391,7 @@ function tableRow(s) {
       h("strong", {}, gameTitle(s)),
       h("span", { class: `badge ${s.status}` }, t(`status.${s.status}`)),
       h("span", { class: "muted" }, names.join(" · "))),
+    s.status === "finished" ? finishedLine(s, names) : null,
     s.status === "finished" ? link(`/replay/${s.id}`, t("lobby.replay"))
       : link(`/t/${s.id}`, free ? t("lobby.join") : t("lobby.enter")));
 }
@@ -667,7 +699,7 @@ function tablePage(tableId) {
             if (state.pending === msg.turn) return; // one action per turn; no double clicks
             if (sock.action(action)) state.pending = msg.turn;
             else toast(t("table.connecting"), "error");
-          }, hint: () => api.hint(tableId) });
+          }, hint: table.hints === false ? null : () => api.hint(tableId) });
       } else {
         body.appendChild(h("p", {}, t("table.unknownGame")));
       }
@@ -892,6 +924,18 @@ function replayPage(gameId) {
         disabled: state.i === n }, t("replay.next"), " ▶"),
       h("button", { type: "button", id: "rp-last", onclick: () => go(n), disabled: state.i === n },
         t("replay.last"), " ▶|"));
+    const dealStarts = new Map();
+    frames.forEach((f, i) => {
+      const d = f.view?.deal_number ?? 1;
+      if (!dealStarts.has(d)) dealStarts.set(d, i);
+    });
+    const currentDeal = frame.view?.deal_number ?? 1;
+    const dealSel = dealStarts.size > 1 ? h("label", { class: "field inline" },
+      h("span", {}, t("replay.deal")), h("select", { id: "rp-deal", onchange: (ev) =>
+        go(dealStarts.get(Number(ev.target.value))) }, [...dealStarts.keys()].map((d) =>
+        h("option", { value: d, selected: d === currentDeal }, t("r.deal", { n: d })))))
+      : null;
+    controls.appendChild(dealSel ?? document.createTextNode(""));
     const caption = h("p", { class: "replay-caption", id: "rp-caption" },
       state.i === 0 ? t("replay.start") : t("replay.move", { i: state.i, n }),
       frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor] ?? ""}: `,

@@ -293,7 +293,7 @@ function movesBox(ctx, legal, rerender) {
   const picked = ui.picked.map((k) => k.split("#")[0]);
   const phase = view.phase;
   const toolbar = h("div", { class: "toolbar" },
-    h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
+    ctx.hint && h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
       try {
         const answer = await ctx.hint();
         ui.hint = answer.action;
