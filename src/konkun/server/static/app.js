@@ -22,7 +22,7 @@ let page = null; // {destroy(), rerender()}
 /** Seat display names from a table summary. */
 export function seatNames(table) {
   const base = (table?.seats || []).map((s) => {
-    if (s.kind === "bot") return s.name || s.bot;
+    if (s.kind === "bot") return botName(s.bot || s.name);
     if (s.kind === "human") return s.name || t("table.seatName", { n: s.seat + 1 });
     return t("table.empty");
   });
@@ -32,6 +32,12 @@ export function seatNames(table) {
     const shown = twin ? `${name} ${i + 1}` : name;
     return s.kind === "bot" ? `${shown} (${t("table.bot")})` : shown;
   });
+}
+
+/** A bot's name in the page's language ("greedy" → "жадный"); other specs as they are. */
+function botName(spec) {
+  const base = String(spec || "").split(":")[0];
+  return has(`bot.${base}`) ? t(`bot.${base}`) : spec;
 }
 
 function gameTitle(summary) {
@@ -180,9 +186,23 @@ function showNameError(form, text) {
   box.hidden = false;
 }
 
+let keptNameForm = null; // {node, lang}: one name form while the lobby redraws around it
+
+/** The lobby's name form, the same element across redraws (so a click or a keystroke in
+ * flight while the lobby's lists arrive is never lost); new after a language switch. */
+function lobbyNameForm(rerender) {
+  if (!keptNameForm || keptNameForm.lang !== lang()) {
+    keptNameForm = { node: nameForm(() => {
+      keptNameForm = null;
+      rerender();
+    }), lang: lang() };
+  }
+  return keptNameForm.node;
+}
+
 function identityPanel(rerender) {
   const id = identity();
-  if (!id) return h("section", { class: "panel identity" }, nameForm(rerender));
+  if (!id) return h("section", { class: "panel identity" }, lobbyNameForm(rerender));
   return h("section", { class: "panel identity" },
     h("p", {}, t("me.hello", { name: id.nickname }), " ",
       h("button", { type: "button", class: "linkish", onclick: () => {
@@ -278,7 +298,7 @@ function createForm(catalog, bots, rerender) {
       if (hints) hints.checked = hintsOn(state); } },
     h("option", { value: "human", selected: cur === "human" }, t("lobby.human")),
     botSpecs.map((b) => h("option", { value: b.spec, selected: cur === b.spec,
-      title: b.description || "" }, `${b.name || b.spec} (${t("table.bot")})`)))));
+      title: b.description || "" }, `${botName(b.spec)} (${t("table.bot")})`)))));
   }
 
   const rulesBox = h("div", { class: "rules-grid" },

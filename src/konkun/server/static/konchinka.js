@@ -226,7 +226,10 @@ export function render(container, ctx) {
       ui.hoverCapture = null;
       render(container, ctx);
       const again = container.querySelector(`.hand .card[data-card="${card}"]`);
-      again?.focus();
+      again?.focus({ preventScroll: true });
+      // the choices sit right under the hand: bring the card and its choices into view
+      container.querySelector("#choices")?.scrollIntoView({ block: "nearest",
+        behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
     };
     const handCards = sortCards(mine).map((c) => cardElement(c, { lang,
       onClick: myTurn && legal[c] ? () => select(c) : null, selected: ui.selected === c }));
