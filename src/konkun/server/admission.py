@@ -61,7 +61,7 @@ class Admission:
         if len(open_tables) >= self.settings.max_tables:
             raise ProtocolError("too_many_tables", f"this server already holds "
                                 f"{self.settings.max_tables} open tables; try later")
-        if player is not None and sum(1 for t in open_tables if t.creator_player == player) \
+        if player is not None and sum(1 for t in open_tables if t.extras.creator == player) \
                 >= self.settings.max_tables_per_player:
             raise ProtocolError("too_many_tables", "you already created "
                                 f"{self.settings.max_tables_per_player} open tables")

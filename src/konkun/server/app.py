@@ -29,20 +29,29 @@ from konkun import __version__
 from konkun.errors import KonkunError
 from konkun.server.auth import Guest, TokenSigner, load_secret
 from konkun.server.botseats import BotSeat, offered_bots
+from konkun.server.chat import send_chat
+from konkun.server.clock import come_back, vote_bot
 from konkun.server.config import Settings
 from konkun.server.games import game_names, get_game
+from konkun.server.lifecycle import cancel, vote_rematch
 from konkun.server.messages import (
     ActionMessage,
+    BackMessage,
+    CancelMessage,
+    ChatMessage,
     GuestBody,
     LeaveMessage,
     PingMessage,
+    RematchMessage,
     SitBody,
     SitMessage,
     TableBody,
+    VoteBotMessage,
     load_json,
     parse_client_message,
     validated,
 )
+from konkun.server.movelog import deal_end, move_log
 from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
 from konkun.server.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
 from konkun.server.storage import Storage
@@ -253,9 +262,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit(request)
         creator = token_guest(request)  # a token, when given, must verify
         body = validated(TableBody, await _json_body(request))
+        once_key = (creator.player_id if creator else client_address(request),
+                    body.request_id or "")
+        made = lobby().create_once.get(once_key) if body.request_id else None
+        if made is not None:
+            return await lobby().summary(made)
         table = await lobby().create_table(
             body.game, body.variant, body.seats, body.rules, body.bot_seats(),
-            creator.player_id if creator else None, client_address(request))
+            creator=creator.player_id if creator else None, address=client_address(request),
+            move_seconds=body.move_seconds, hints=body.hints)
+        if body.request_id:
+            lobby().create_once.put(once_key, table.id)
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
@@ -280,11 +297,45 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await lobby().leave(table, who)
         return table.summary()
 
+    @app.post("/api/tables/{table_id}/cancel")
+    async def cancel_table(table_id: str, request: Request) -> dict[str, Any]:
+        limit(request)
+        who = guest_of(request)
+        table = await lobby().get_table(table_id)
+        await cancel(lobby(), table, who)
+        return {"type": "closed", "table": table_id, "reason": "cancelled"}
+
     @app.get("/api/tables/{table_id}/hint")
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
         limit(request)
         who = guest_of(request)
         return await _hint(lobby(), await lobby().get_table(table_id), who)
+
+    @app.get("/api/tables/{table_id}/chat")
+    async def chat(table_id: str) -> dict[str, Any]:
+        await lobby().summary(table_id)  # unknown_table for no table
+        return {"messages": await lobby().db(lobby().chat_store.history, table_id)}
+
+    @app.get("/api/tables/{table_id}/log")
+    async def log_of(table_id: str) -> dict[str, Any]:
+        table = await lobby().get_table(table_id)
+        if table.seed is None:
+            return {"entries": []}
+        entries = await lobby().run(move_log, table.adapter, table.rules_value,
+                                    table.num_seats, table.seed, list(table.actions))
+        return {"entries": entries}
+
+    @app.get("/api/tables/{table_id}/deals/{number}")
+    async def deal_of(table_id: str, number: int) -> dict[str, Any]:
+        table = await lobby().get_table(table_id)
+        ended = None
+        if table.seed is not None and number >= 1:
+            ended = await lobby().run(deal_end, table.adapter, table.rules_value,
+                                      table.num_seats, table.seed, list(table.actions), number)
+        if ended is None:
+            raise ProtocolError("not_finished", f"deal {number} of table {table_id} is not "
+                                "over", number)
+        return ended
 
     @app.get("/api/games/{table_id}/replay")
     @app.get("/api/tables/{table_id}/replay")
@@ -378,6 +429,8 @@ async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
     seat = table.seat_of(who.player_id)
     if seat is None:
         raise ProtocolError("not_seated", "you hold no seat at this table")
+    if not table.extras.hints:
+        raise ProtocolError("hints_off", "this table plays without hints")
     async with table.lock:
         if table.match is None or table.status != "playing":
             raise ProtocolError("not_started" if table.status == "waiting" else "game_over",
@@ -487,6 +540,18 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
                 raise ProtocolError("not_seated", "you hold no seat at this table")
             _limit_address(limiter, connection)
             await lobby.leave(table, connection.guest)
+        elif isinstance(parsed, CancelMessage):
+            if connection.guest is None:
+                raise ProtocolError("not_creator", "only the table's creator may cancel it")
+            await cancel(lobby, table, connection.guest)
+        elif isinstance(parsed, RematchMessage):
+            await vote_rematch(lobby, table, connection.guest)
+        elif isinstance(parsed, VoteBotMessage):
+            await vote_bot(lobby, table, connection.guest, parsed.seat)
+        elif isinstance(parsed, BackMessage):
+            await come_back(lobby, table, connection.guest)
+        elif isinstance(parsed, ChatMessage):
+            await send_chat(lobby, table, connection.guest, parsed.text, lobby.chat_limits)
         else:
             raise ProtocolError("bad_request", "'hello' is only taken as the first message")
     except ProtocolError as error:

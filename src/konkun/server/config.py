@@ -105,6 +105,10 @@ class Settings(BaseSettings):
     addresses or ``*``); ``None``: no proxy, the headers are ignored."""
     static_dir: Path | None = None
     """The browser page's files; ``None``: the package's ``server/static``."""
+    away_grace: float = 2.0
+    """Seconds an away seat's move waits before the stand-in bot plays it."""
+    absent_vote_after: float = 60.0
+    """Seconds a disconnected player is gone before the others may vote a bot in."""
 
     @model_validator(mode="after")
     def _numbers_are_finite_and_not_negative(self) -> Settings:

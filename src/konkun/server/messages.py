@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from konkun.server.lifecycle import hints_of, move_seconds_of
 from konkun.server.protocol import (
     MAX_ACTION_TEXT,
     MAX_MESSAGE_BYTES,
@@ -112,6 +113,22 @@ class TableBody(_Body):
     rules: dict[str, str] = Field(default_factory=dict)
     bots: dict[Any, Any] = Field(default_factory=dict)
     """Bot specs by seat number, as sent (:meth:`bot_seats` checks them)."""
+    move_seconds: int = 0
+    """The move clock (0: none; :func:`konkun.server.lifecycle.move_seconds_of`)."""
+    hints: bool = True
+    """Whether the table offers hints (:func:`konkun.server.lifecycle.hints_of`)."""
+    request_id: Annotated[str, Field(strict=True, min_length=1, max_length=64)] | None = None
+    """The client's name for this request: a repeat makes no second table."""
+
+    @field_validator("move_seconds", mode="before")
+    @classmethod
+    def _move_seconds(cls, value: Any) -> int:
+        return move_seconds_of(value)
+
+    @field_validator("hints", mode="before")
+    @classmethod
+    def _hints(cls, value: Any) -> bool:
+        return hints_of(value)
 
     @field_validator("game", mode="before")
     @classmethod
@@ -192,11 +209,47 @@ class HelloMessage(_Body):
     token: Annotated[str, Field(strict=True, max_length=MAX_TOKEN_TEXT)] | None = None
 
 
-ClientMessage = ActionMessage | SitMessage | LeaveMessage | PingMessage | HelloMessage
+class CancelMessage(_Body):
+    """``{"type": "cancel"}``: the creator removes the table while it waits."""
+
+    type: Literal["cancel"]
+
+
+class RematchMessage(_Body):
+    """``{"type": "rematch"}``: a seated player asks for (or accepts) a rematch."""
+
+    type: Literal["rematch"]
+
+
+class VoteBotMessage(_Body):
+    """``{"type": "vote_bot", "seat": i}``: let the bot play for an absent player's seat."""
+
+    type: Literal["vote_bot"]
+    seat: Int32
+
+
+class BackMessage(_Body):
+    """``{"type": "back"}``: the sender plays their seat again (after a timeout)."""
+
+    type: Literal["back"]
+
+
+class ChatMessage(_Body):
+    """``{"type": "chat", "text": ...}``: a line of chat to everyone at the table (its
+    length is checked by :mod:`konkun.server.chat`)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(strict=True, max_length=MAX_MESSAGE_BYTES)]
+
+
+ClientMessage = (ActionMessage | SitMessage | LeaveMessage | PingMessage | HelloMessage
+                 | CancelMessage | RematchMessage | VoteBotMessage | BackMessage
+                 | ChatMessage)
 
 _MESSAGES: dict[str, type[BaseModel]] = {
     "action": ActionMessage, "sit": SitMessage, "leave": LeaveMessage, "ping": PingMessage,
-    "hello": HelloMessage}
+    "hello": HelloMessage, "cancel": CancelMessage, "rematch": RematchMessage,
+    "vote_bot": VoteBotMessage, "back": BackMessage, "chat": ChatMessage}
 
 
 def parse_client_message(text: str | bytes | None) -> ClientMessage:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import math
-import unicodedata
 from typing import Any
+
+from konkun.server.names import NicknameError, check_nickname
 
 MAX_MESSAGE_BYTES = 4096
 """The largest WebSocket message the server reads (bytes of UTF-8)."""
@@ -18,7 +19,6 @@ MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16 * 1024
 """The largest HTTP request body the server reads."""
 
-MAX_NICKNAME = 24
 MAX_ACTION_TEXT = 512
 MAX_RULE_TEXT = 64
 MAX_RULES = 32
@@ -50,6 +50,11 @@ HTTP_STATUS = {
     "too_many_seats": 429,
     "storage": 503,
     "not_found": 404,
+    "not_creator": 403,
+    "hints_off": 403,
+    "not_absent": 409,
+    "chat_empty": 400,
+    "chat_too_long": 400,
     "internal": 500,
 }
 """The HTTP status of each error code."""
@@ -118,18 +123,15 @@ def require_int(data: dict[str, Any], field: str) -> int:
 
 
 def clean_nickname(nickname: object) -> str:
-    """A nickname, trimmed; raise ``bad_request`` for an empty, long or control-laden one."""
+    """A nickname, trimmed; raise ``bad_request`` for an empty (or all-space) one, one over
+    24 user-perceived characters (emoji count as one), or one holding
+    control characters (:mod:`konkun.server.names`)."""
     if not isinstance(nickname, str):
         raise ProtocolError("bad_request", "nickname must be a string", nickname)
-    name = " ".join(nickname.split())
-    if not name:
-        raise ProtocolError("bad_request", "nickname must not be empty", nickname)
-    if len(name) > MAX_NICKNAME:
-        raise ProtocolError(
-            "bad_request", f"nickname is over {MAX_NICKNAME} characters", nickname)
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ProtocolError("bad_request", "nickname holds control characters", nickname)
-    return name
+    try:
+        return check_nickname(nickname)
+    except NicknameError as error:
+        raise ProtocolError("bad_request", str(error), nickname) from None
 
 
 def rule_texts(rules: object) -> dict[str, str]:

@@ -23,7 +23,6 @@ import string
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from konkun.cards import new_secret_seed
@@ -32,8 +31,11 @@ from konkun.game import Match
 from konkun.server.admission import Admission
 from konkun.server.auth import Guest
 from konkun.server.botseats import BotSeat, check_bot_spec
+from konkun.server.chat import ChatLimits, ChatStore
+from konkun.server.clock import ClockKeeper, SeatClock, cancel_timers
 from konkun.server.config import Settings
 from konkun.server.games import GameAdapter, game_names, get_game
+from konkun.server.lifecycle import CreateOnce, ExtrasStore, TableExtras
 from konkun.server.protocol import ProtocolError
 from konkun.server.ratelimit import TokenBucket
 from konkun.server.replays import EncodedReplay, ReplayCache, ReplayKey, encode_replay
@@ -148,7 +150,6 @@ class Table:
         self.connections: set[Connection] = set()
         self.bots: dict[int, BotSeat] = {}
         self.bot_task: asyncio.Task[None] | None = None
-        self.creator_player: str | None = None
         self.creator_address: str | None = None
         self.seat_addresses: dict[int, str] = {}
         """The client address each human seat was taken from (admission limits)."""
@@ -156,6 +157,8 @@ class Table:
         """Who is connected as the last broadcast showed it (see :meth:`Lobby.attach`)."""
         self.presence_frozen = False
         self.presence_flush: asyncio.TimerHandle | None = None
+        self.extras = TableExtras()
+        self.clock = SeatClock()
 
     @property
     def num_seats(self) -> int:
@@ -206,7 +209,8 @@ class Table:
             rules=self.rules, seats=self.seats, connected=connected,
             status=self.status, turn=self.turn, to_move=self.to_move, winner=self.winner,
             totals=list(self.match.totals) if self.match is not None else None,
-            spectators=spectators, created_at=self.created_at, finished_at=self.finished_at)
+            spectators=spectators, created_at=self.created_at,
+            finished_at=self.finished_at) | self.extras.summary(self) | self.clock.summary(self)
 
     def new_bots(self) -> dict[int, BotSeat]:
         """A fresh player for each bot seat, by seat number."""
@@ -244,6 +248,11 @@ class Lobby:
             max(1, settings.read_threads), thread_name_prefix="konkun-read")
         self.replays = ReplayCache(settings.replay_cache_bytes)
         self._expiry: asyncio.Task[None] | None = None
+        self.extras_store = ExtrasStore(storage.engine)
+        self.create_once = CreateOnce()
+        self.clock = ClockKeeper(self)
+        self.chat_store = ChatStore(storage.engine)
+        self.chat_limits = ChatLimits()
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -256,6 +265,7 @@ class Lobby:
             except Exception as error:  # one broken table must not stop the server
                 log.error("table %s cannot be restored: %r", row.id, error)
                 continue
+            table.extras = await self._db(self.extras_store.load, table.id)
             self.tables[table.id] = table
             await self._finish_if_over(table)
             self._schedule_bots(table)
@@ -272,22 +282,12 @@ class Lobby:
                 log.debug("expiring waiting tables failed", exc_info=True)
 
     async def expire_waiting_tables(self) -> int:
-        """Remove the tables that have waited for players longer than
-        ``Settings.waiting_table_seconds``; return how many."""
-        cutoff = datetime.now(UTC) - timedelta(seconds=self.settings.waiting_table_seconds)
-        expired = [t for t in list(self.tables.values())
-                   if t.status == "waiting" and datetime.fromisoformat(t.created_at) < cutoff]
-        for table in expired:
-            async with table.lock:
-                if table.status != "waiting":
-                    continue
-                await self._db(self.storage.delete_table, table.id)
-                self.tables.pop(table.id, None)
-                for connection in list(table.connections):
-                    connection.send({"type": "error", "code": "unknown_table",
-                                     "message": f"table {table.id} expired: nobody came"})
-                    connection.close()
-        return len(expired)
+        """Close the tables that have waited for players longer than
+        ``Settings.waiting_table_seconds`` (every connection receives ``closed``, reason
+        ``expired``); return how many."""
+        from konkun.server.lifecycle import expire_waiting
+
+        return len(await expire_waiting(self, self.settings.waiting_table_seconds))
 
     async def shutdown(self) -> None:
         """Stop the bots and the worker threads; stored state is already complete."""
@@ -304,6 +304,7 @@ class Lobby:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await cancel_timers(self.clock.shutdown(list(self.tables.values())))
         for table in self.tables.values():
             for connection in table.connections:
                 connection.close()
@@ -339,6 +340,18 @@ class Lobby:
                 from error
         self.outage.succeeded()
         return result
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` in the storage thread."""
+        return await self._db(function, *args)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` in a bot thread."""
+        return await self._run(function, *args)
+
+    async def apply_for(self, table: Table, seat: int, action: Hashable) -> None:
+        """Play a legal ``action`` for ``seat`` (a stand-in bot's; lock held)."""
+        await self._apply(table, seat, action)
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -378,10 +391,14 @@ class Lobby:
         return [stored_summary(row) for row in rows]
 
     async def create_table(self, game: str, variant: str | None, num_seats: int,
-                           rules: dict[str, str], bots: dict[int, str],
-                           creator: str | None = None, address: str = "?") -> Table:
+                           rules: dict[str, str], bots: dict[int, str], *,
+                           creator: str | None = None, address: str = "?",
+                           move_seconds: int = 0, hints: bool = True,
+                           rematch_of: str | None = None) -> Table:
         """Make and store a new table; it starts at once when every seat is a bot.
-        ``creator`` (a player id) and ``address`` count against their table limits."""
+        ``creator`` (a player id) and ``address`` count against their table limits;
+        ``creator`` may cancel it while it waits; ``hints`` and ``move_seconds`` are its
+        options (:mod:`.lifecycle`)."""
         self.admission.check_new_table(self.tables.values(), creator, address)
         try:
             adapter = get_game(game)
@@ -401,8 +418,11 @@ class Lobby:
             seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
         table = Table(new_table_id(), adapter, adapter.variant_of(variant), rules, rules_value,
                       seats, now_text())
-        table.creator_player, table.creator_address = creator, address
+        table.creator_address = address
+        table.extras = TableExtras(creator=creator, move_seconds=move_seconds, hints=hints,
+                                   rematch_of=rematch_of)
         await self._db(self.storage.create_table, table.stored())
+        await self._db(self.extras_store.save, table.id, table.extras)
         self.tables[table.id] = table
         async with table.lock:
             await self._start_if_full(table)
@@ -426,6 +446,7 @@ class Lobby:
                 log.error("table %s cannot be loaded: %r", table_id, error)
                 raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
                                     "loaded", table_id) from None
+            table.extras = await self._db(self.extras_store.load, table_id)
             await self._finish_if_over(table)
             if keep or table.status != "finished":
                 self.tables[table_id] = table
@@ -495,6 +516,17 @@ class Lobby:
             table.seat_addresses.pop(held, None)
             self.broadcast(table)
 
+    async def seat_players(self, table: Table, taken: dict[int, SeatInfo]) -> None:
+        """Seat several players at once (a rematch) and start when full (lock held)."""
+        seats = list(table.seats)
+        for number, seat in taken.items():
+            seats[number] = SeatInfo(kind=seat.kind, player_id=seat.player_id,
+                                     name=seat.name, bot=seat.bot)
+        await self._store_seats(table, seats)
+        table.seats = seats
+        if not await self._start_if_full(table):
+            self.broadcast(table)
+
     async def _store_seats(self, table: Table, seats: list[SeatInfo]) -> None:
         try:
             await self._db(self.storage.update_table, table.id,
@@ -542,6 +574,7 @@ class Lobby:
                 raise ProtocolError("not_your_turn", f"seat {seat} is not to act: seat "
                                     f"{table.to_move} is", text)
             action = self._parse(table, text)
+            table.clock.away.pop(seat, None)  # a player who moves is back
             await self._apply(table, seat, action)
 
     @staticmethod
@@ -701,6 +734,7 @@ class Lobby:
 
     def broadcast(self, table: Table) -> None:
         """Send every connection of the table its own seat's state."""
+        self.clock.changed(table)
         if not table.connections:
             return
         if not table.presence_frozen or table.shown_presence is None:
@@ -736,7 +770,12 @@ class Lobby:
         async def build() -> EncodedReplay:
             row = await self._load_row(table_id, read=True)
             chosen = self._replay_seat(row, seat)
-            return await self._read(lambda: encode_replay(replay_frames(row, chosen)))
+            def frames() -> EncodedReplay:
+                answer = replay_frames(row, chosen)
+                answer["chat"] = self.chat_store.history(table_id, None)
+                return encode_replay(answer)
+
+            return await self._read(frames)
 
         return await self.replays.get(key, build)
 

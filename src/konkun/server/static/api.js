@@ -48,6 +48,24 @@ async function request(method, path, body = undefined) {
   return data;
 }
 
+/** Take over the identity a personal seat link carries (its token); stores and returns it,
+ * or null when the token does not verify. */
+export async function adoptToken(token) {
+  const res = await fetch("/api/me", { headers: { Authorization: `Bearer ${token}` } });
+  if (!res.ok) return null;
+  const me = await res.json();
+  localStorage.setItem(ID_KEY, JSON.stringify({ token, player_id: me.player_id,
+    nickname: me.nickname }));
+  return identity();
+}
+
+/** The personal link of the seat this browser holds at a table (its token in the URL
+ * fragment, which never reaches the server's logs). */
+export function personalLink(tableId) {
+  const id = identity();
+  return id ? `${location.origin}/t/${encodeURIComponent(tableId)}#me=${id.token}` : null;
+}
+
 /** Register a guest nickname; stores and returns the identity. */
 export async function loginGuest(nickname) {
   const data = await request("POST", "/api/guest", { nickname });
@@ -61,6 +79,11 @@ export const api = {
   tables: () => request("GET", "/api/tables"),
   createTable: (spec) => request("POST", "/api/tables", spec),
   sit: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`, { seat }),
+  leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
+  cancel: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/cancel`, {}),
+  chat: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
+  dealEnd: (id, n) => request("GET", `/api/tables/${encodeURIComponent(id)}/deals/${n}`),
+  log: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/log`),
   finished: () => request("GET", "/api/games?finished=1"),
   replay: (id, seat) => request("GET",
     `/api/games/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),

@@ -3,9 +3,12 @@
 //   /t/{id}      a table (seats, then the game)
 //   /replay/{id} a finished game, move by move
 
-import { api, ApiError, identity, loginGuest, TableSocket, forgetIdentity } from "./api.js";
+import { adoptToken, api, ApiError, forgetIdentity, identity, loginGuest, personalLink,
+  TableSocket } from "./api.js";
 import { h, mount, toast } from "./dom.js";
-import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import { errorText as codeText, has, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import { showDealEnd } from "./dealend.js";
+import { addLast, matchLog } from "./movelog.js";
 
 // Each game's page module (the catalog's "page", e.g. konchinka.js), by game name; loaded
 // with the catalog. A game without one cannot be drawn at its table.
@@ -19,7 +22,7 @@ let page = null; // {destroy(), rerender()}
 /** Seat display names from a table summary. */
 export function seatNames(table) {
   const base = (table?.seats || []).map((s) => {
-    if (s.kind === "bot") return s.name || s.bot;
+    if (s.kind === "bot") return botName(s.bot || s.name);
     if (s.kind === "human") return s.name || t("table.seatName", { n: s.seat + 1 });
     return t("table.empty");
   });
@@ -46,6 +49,20 @@ async function loadCatalog() {
   return catalog;
 }
 
+/** The bots the server offers (GET /api/bots), once the lobby has fetched them. */
+let offeredBots = [];
+
+/** A bot's name in the page's language: the ladder's own names from the catalog
+ * ("strong" → "сильный"), else the page's text for the kind ("greedy" → "жадный"), else
+ * the spec as it is. */
+function botName(spec) {
+  const base = String(spec || "").split(":")[0];
+  const offered = offeredBots.find((b) => b.spec === spec || b.spec === base);
+  const named = offered && (offered.names || {})[lang()];
+  if (named) return named;
+  return has(`bot.${base}`) ? t(`bot.${base}`) : spec;
+}
+
 function gameTitle(summary) {
   const entry = catalogEntry(summary.game);
   const g = titled(entry?.title, summary.game);
@@ -54,9 +71,29 @@ function gameTitle(summary) {
   return variants.length > 1 && v ? `${g} · ${titled(v.title, v.value)}` : g;
 }
 
+/** A player's text for a failed request: by the server's error code, never its message. */
 function errorText(err) {
-  if (err instanceof ApiError) return err.message;
-  return t("err.network", { msg: err?.message || String(err) });
+  if (err instanceof ApiError) return codeText(err.code);
+  return t("err.network");
+}
+
+const MAX_NICKNAME = 24;
+
+/** The user-perceived characters of a text (an emoji or an accented letter is one). */
+function graphemeCount(text) {
+  if (typeof Intl !== "undefined" && Intl.Segmenter) {
+    return [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].length;
+  }
+  return [...text].length;
+}
+
+/** Why a nickname would be refused, as a player's text; null when it is fine. */
+function nicknameProblem(text) {
+  const name = text.trim().split(/\s+/).join(" ");
+  if (!name) return t("err.nicknameEmpty");
+  const count = graphemeCount(name);
+  if (count > MAX_NICKNAME) return t("err.nicknameLong", { n: MAX_NICKNAME, count });
+  return null;
 }
 
 /** A selector that finds the same control after a redraw (keeps keyboard focus). */
@@ -81,6 +118,37 @@ function link(path, ...children) {
   } }, ...children);
 }
 
+// ---------------------------------------------------------------- your turn: title, sound
+
+const SOUND_KEY = "konkun.sound";
+
+function soundOn() {
+  return localStorage.getItem(SOUND_KEY) !== "off";
+}
+
+let audio = null;
+
+/** A short two-note chime for "your turn" (Web Audio; silent until the page was used). */
+function chime() {
+  if (!soundOn()) return;
+  try {
+    audio ||= new AudioContext();
+    const now = audio.currentTime;
+    [660, 880].forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.18);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(now + i * 0.12);
+      osc.stop(now + i * 0.12 + 0.2);
+    });
+    window.konkunChimes = (window.konkunChimes || 0) + 1; // counted for the tests
+  } catch { /* no sound here */ }
+}
+
 // ---------------------------------------------------------------- top bar
 
 function renderTopbar() {
@@ -92,6 +160,12 @@ function renderTopbar() {
     h("div", { class: "spacer" }),
     id ? h("span", { class: "whoami", title: t("me.hello", { name: id.nickname }) },
       id.nickname) : null,
+    h("button", { type: "button", class: "sound-btn", id: "sound",
+      "aria-pressed": soundOn() ? "true" : "false", title: t("sound.toggle"),
+      "aria-label": t("sound.toggle"), onclick: () => {
+        localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+        renderTopbar();
+      } }, soundOn() ? "🔔" : "🔕"),
     h("div", { class: "lang-switch", role: "group", "aria-label": t("lang.switch") },
       LANGS.map((code) => h("button", { type: "button", class: "lang-btn",
         "aria-pressed": code === lang() ? "true" : "false", dataset: { lang: code },
@@ -103,30 +177,57 @@ function renderTopbar() {
 let nameDraft = null; // what was typed, kept across redraws
 
 function nameForm(onDone) {
-  const input = h("input", { id: "nickname", name: "nickname", maxlength: 24, required: true,
+  const input = h("input", { id: "nickname", name: "nickname", maxlength: 160, required: true,
     autocomplete: "nickname", value: nameDraft ?? identity()?.nickname ?? "",
     oninput: (ev) => { nameDraft = ev.target.value; } });
   const form = h("form", { class: "name-form", onsubmit: async (ev) => {
     ev.preventDefault();
-    const name = input.value.trim();
-    if (!name) return;
+    const problem = nicknameProblem(input.value);
+    if (problem) {
+      showNameError(form, problem);
+      input.focus();
+      return;
+    }
     try {
-      await loginGuest(name);
+      await loginGuest(input.value.trim());
       nameDraft = null;
       renderTopbar();
       onDone?.();
     } catch (err) {
-      toast(errorText(err), "error");
+      const text = err instanceof ApiError && err.code === "bad_request"
+        ? t("err.nicknameChars") : errorText(err);
+      showNameError(form, text);
     }
   } },
   h("label", { for: "nickname" }, t("me.nickname")), input,
-  h("button", { type: "submit", class: "primary", id: "save-name" }, t("me.save")));
+  h("button", { type: "submit", class: "primary", id: "save-name" }, t("me.save")),
+  h("p", { class: "error name-error", id: "name-error", role: "alert", hidden: true }));
   return form;
+}
+
+function showNameError(form, text) {
+  const box = form.querySelector("#name-error");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+let keptNameForm = null; // {node, lang}: one name form while the lobby redraws around it
+
+/** The lobby's name form, the same element across redraws (so a click or a keystroke in
+ * flight while the lobby's lists arrive is never lost); new after a language switch. */
+function lobbyNameForm(rerender) {
+  if (!keptNameForm || keptNameForm.lang !== lang()) {
+    keptNameForm = { node: nameForm(() => {
+      keptNameForm = null;
+      rerender();
+    }), lang: lang() };
+  }
+  return keptNameForm.node;
 }
 
 function identityPanel(rerender) {
   const id = identity();
-  if (!id) return h("section", { class: "panel identity" }, nameForm(rerender));
+  if (!id) return h("section", { class: "panel identity" }, lobbyNameForm(rerender));
   return h("section", { class: "panel identity" },
     h("p", {}, t("me.hello", { name: id.nickname }), " ",
       h("button", { type: "button", class: "linkish", onclick: () => {
@@ -226,11 +327,13 @@ function createForm(bots, rerender) {
     seatRows.push(h("li", {}, h("label", { for: `who-${i}`, class: "seat-no" },
       t("lobby.seat", { n: i + 1 })),
     h("select", { id: `who-${i}`, dataset: { seat: i }, onchange: (ev) => {
-      state.who[i] = ev.target.value; } },
+      state.who[i] = ev.target.value;
+      const hints = document.getElementById("hints");
+      if (hints) hints.checked = hintsOn(state); } },
     h("option", { value: "human", selected: cur === "human" }, t("lobby.human")),
     botSpecs.map((b) => h("option", { value: b.spec, selected: cur === b.spec,
       title: (b.descriptions || {})[lang()] || b.description || "" },
-    `${(b.names || {})[lang()] || b.name || b.spec} (${t("table.bot")})`)))));
+    `${botName(b.spec)} (${t("table.bot")})`)))));
   }
 
   const rulesBox = h("div", { class: "rules-grid" },
@@ -256,22 +359,83 @@ function createForm(bots, rerender) {
     }
     const spec = { game: state.game, seats: state.seats, rules, bots: botsSpec };
     if (variants.length) spec.variant = state.variant;
+    Object.assign(spec, tableOptions(state));
+    if (state.creating) return; // a double click sends one request
+    state.creating = true;
+    state.requestId ||= newRequestId(); // a retry of the same click names the same table
+    spec.request_id = state.requestId;
+    const button = document.getElementById("create");
+    if (button) button.disabled = true;
     try {
       const table = await api.createTable(spec);
-      await api.sit(table.id, 0);
+      if (!table.seats[0] || table.seats[0].kind === "empty") await api.sit(table.id, 0);
+      state.requestId = null;
       navigate(`/t/${table.id}`);
     } catch (err) {
       toast(errorText(err), "error");
+    } finally {
+      state.creating = false;
+      if (button) button.disabled = false;
     }
   } },
   h("h2", {}, t("lobby.create")), gamePick,
-  h("div", { class: "row" }, variant, seats),
+  h("div", { class: "row" }, variant, seats, clockField(state), hintsField(state)),
   h("ol", { class: "seat-list" }, seatRows),
   rulesBox.childNodes.length ? h("details", { class: "rules", open: state.rulesOpen,
     ontoggle: (ev) => { state.rulesOpen = ev.target.open; } },
     h("summary", {}, t("lobby.rules")), rulesBox) : null,
   h("button", { type: "submit", class: "primary big", id: "create" }, t("lobby.createSit")));
   return form;
+}
+
+const MOVE_CLOCKS = [0, 15, 30, 60, 120];
+
+/** The move clock of a new table: none, or seconds per move. */
+function clockField(state) {
+  return h("label", { class: "field" }, h("span", {}, t("clock.label")),
+    h("select", { id: "move-seconds", onchange: (ev) => {
+      state.moveSeconds = Number(ev.target.value);
+    } }, MOVE_CLOCKS.map((n) => h("option", { value: n,
+      selected: n === (state.moveSeconds ?? 0) }, n ? t("clock.seconds", { n })
+      : t("clock.none")))));
+}
+
+function newRequestId() {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
+}
+
+/** How many people (not bots) the form seats, the creator included. */
+function humansOf(state) {
+  let n = 1;
+  for (let i = 1; i < state.seats; i++) if (state.who[i] === "human") n++;
+  return n;
+}
+
+/** Hints at the new table: off by default when two or more people sit at it. */
+function hintsOn(state) {
+  return state.hints ?? humansOf(state) < 2;
+}
+
+function hintsField(state) {
+  return h("label", { class: "field check" }, h("input", { type: "checkbox", id: "hints",
+    checked: hintsOn(state), onchange: (ev) => { state.hints = ev.target.checked; } }),
+  " ", t("lobby.hints"));
+}
+
+/** The table options of the lobby's form (move clock, hints) as POST /api/tables fields. */
+function tableOptions(state) {
+  return { move_seconds: Number(state.moveSeconds ?? 0), hints: hintsOn(state) };
+}
+
+/** A finished game's winner, totals and date. */
+function finishedLine(s, names) {
+  const when = s.finished_at ? new Date(s.finished_at).toLocaleString(lang(),
+    { dateStyle: "medium", timeStyle: "short" }) : "";
+  const winner = s.winner !== null && s.winner !== undefined
+    ? t("table.winner", { name: names[s.winner] }) : t("r.noWinner");
+  const totals = (s.totals || []).map((p, i) => `${names[i]} ${p}`).join(" · ");
+  return h("div", { class: "muted small finished-line" }, winner, totals ? ` ${totals}` : "",
+    when ? ` · ${when}` : "");
 }
 
 function tableRow(s) {
@@ -282,6 +446,7 @@ function tableRow(s) {
       h("strong", {}, gameTitle(s)),
       h("span", { class: `badge ${s.status}` }, t(`status.${s.status}`)),
       h("span", { class: "muted" }, names.join(" · "))),
+    s.status === "finished" ? finishedLine(s, names) : null,
     s.status === "finished" ? link(`/replay/${s.id}`, t("lobby.replay"))
       : link(`/t/${s.id}`, free ? t("lobby.join") : t("lobby.enter")));
 }
@@ -299,6 +464,7 @@ function lobbyPage() {
     await loadCatalog();
     try {
       bots = (await api.bots()).bots || [];
+      offeredBots = bots;
     } catch { /* offline */ }
     if (alive) draw();
   }
@@ -345,8 +511,19 @@ function lobbyPage() {
 
 // ---------------------------------------------------------------- table
 
-function seatsPanel(table, you, onSit) {
+/** Whether a seat is played by the stand-in bot now, and why. */
+function awayOf(table, seat) {
+  return (table.away || {})[String(seat)] ?? null;
+}
+
+function seatsPanel(table, you, onSit, onVote) {
   const names = seatNames(table);
+  const absent = table.absent || {};
+  const votes = table.bot_votes || {};
+  const canVote = (s) => table.status === "playing" && !table.move_seconds && you !== null
+    && s.seat !== you && s.kind === "human" && !awayOf(table, s.seat)
+    && absent[String(s.seat)] !== undefined
+    && absent[String(s.seat)] + (Date.now() - (table.receivedAt || Date.now())) / 1000 >= 60;
   return h("ul", { class: "seats-panel" }, table.seats.map((s) => h("li", {
     class: `seat ${s.kind} ${s.seat === you ? "me" : ""} ${table.to_move === s.seat ? "to-move" : ""}`,
     dataset: { seat: s.seat } },
@@ -354,13 +531,138 @@ function seatsPanel(table, you, onSit) {
   h("span", { class: "seat-name" }, names[s.seat], s.seat === you ? ` ${t("table.youSuffix")}` : ""),
   s.kind === "human" && !s.connected ? h("span", { class: "muted small" }, ` · ${t("table.offline")}`)
     : null,
+  awayOf(table, s.seat) ? h("span", { class: "tag away", dataset: { away: awayOf(table, s.seat) } },
+    t("clock.away")) : null,
+  canVote(s) ? h("button", { type: "button", class: "vote-bot", dataset: { vote: s.seat },
+    disabled: (votes[String(s.seat)] || []).includes(you),
+    onclick: () => onVote(s.seat) }, t("clock.vote", { name: names[s.seat] })) : null,
   s.kind === "empty" && table.status === "waiting" && you === null && onSit
     ? h("button", { type: "button", class: "primary sit", dataset: { sit: s.seat },
       onclick: () => onSit(s.seat) }, t("table.sit")) : null)));
 }
 
+/** The table's own controls for the seated player: leave or cancel a waiting table, the
+ * personal link, and the rematch once the game is over. */
+function lifecyclePanel(msg, ctl) {
+  const { table, you } = msg;
+  const names = seatNames(table);
+  const items = [];
+  if (table.status === "waiting" && you !== null) {
+    items.push(h("button", { type: "button", id: "leave", onclick: ctl.leave }, t("life.leave")));
+  }
+  if (table.status === "waiting" && you !== null && table.creator_seat === you) {
+    items.push(h("button", { type: "button", id: "cancel", class: "danger",
+      onclick: ctl.cancel }, t("life.cancel")));
+  }
+  if (you !== null && table.status !== "finished") {
+    items.push(h("button", { type: "button", id: "personal-link", title: t("life.linkHelp"),
+      onclick: ctl.copyLink }, t("life.copyLink")));
+  }
+  const rematch = table.rematch || { votes: [] };
+  if (table.status === "finished" && rematch.table) {
+    items.push(link(`/t/${rematch.table}`, t("life.toRematch")));
+  } else if (table.status === "finished" && you !== null) {
+    const votes = rematch.votes || [];
+    const mine = votes.includes(you);
+    const others = votes.filter((v) => v !== you).map((v) => names[v]);
+    if (!mine) {
+      items.push(h("button", { type: "button", id: "rematch", class: "primary",
+        onclick: ctl.rematch }, others.length ? t("life.accept") : t("life.offer")));
+    }
+    if (others.length && !mine) items.push(h("span", { id: "rematch-status" },
+      t("life.offered", { names: others.join(", ") })));
+    if (mine) {
+      const waiting = table.seats.filter((s) => s.kind === "human" && !votes.includes(s.seat))
+        .map((s) => names[s.seat]);
+      items.push(h("span", { id: "rematch-status" }, t("life.waitingFor",
+        { names: waiting.join(", ") })));
+    }
+  }
+  return items.length ? h("div", { class: "panel lifecycle", id: "lifecycle" }, items) : null;
+}
+
+/** The countdown of the seat to move on a clocked table (refreshed by the page's ticker). */
+function clockBadge(table) {
+  const clock = table.clock;
+  if (!clock || clock.remaining === null || clock.remaining === undefined) return null;
+  const deadline = (table.receivedAt || Date.now()) + clock.remaining * 1000;
+  return h("span", { class: "clock", id: "clock", dataset: { deadline } },
+    ` ⏱ ${clockText(deadline)}`);
+}
+
+function clockText(deadline) {
+  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+/** Refresh the countdown in place. */
+function tickClock() {
+  const node = document.getElementById("clock");
+  if (node) {
+    const left = Number(node.dataset.deadline) - Date.now();
+    node.textContent = ` ⏱ ${clockText(Number(node.dataset.deadline))}`;
+    node.classList.toggle("low", left < 10000);
+  }
+}
+
+/** Told to the player whose seat the stand-in bot plays: why, and a way back. */
+function awayBanner(msg, ctl) {
+  const { table, you } = msg;
+  const why = you === null ? null : awayOf(table, you);
+  if (!why || table.status !== "playing") return null;
+  return h("div", { class: "panel away-banner", id: "away-banner", role: "status" },
+    h("span", {}, why === "timeout" ? t("clock.youTimedOut") : t("clock.youAway")), " ",
+    h("button", { type: "button", class: "primary", id: "back", onclick: ctl.back },
+      t("clock.back")));
+}
+
+const QUICK_PHRASES = 6;
+
+/** One chat line: the sender's name (spectators marked) and the text, only ever as text. */
+function chatLine(m, names) {
+  const who = m.seat !== null && m.seat !== undefined ? names?.[m.seat] ?? m.name : m.name;
+  return h("li", { class: `chat-line ${m.spectator ? "spectator" : ""}`,
+    dataset: { seat: m.seat ?? "" } },
+  h("strong", {}, who), m.spectator ? h("span", { class: "tag watch" }, t("chat.spectator"))
+    : null, ": ", h("span", { class: "chat-text" }, m.text));
+}
+
+/** The table's chat: its lines, quick phrases and a line to type (kept across redraws). */
+function chatPanel(chat, names, send) {
+  const box = chat.box || (chat.box = h("section", { class: "panel chat", id: "chat",
+    "aria-label": t("chat.title") }));
+  const input = chat.input || (chat.input = h("input", { id: "chat-input", maxlength: 400,
+    autocomplete: "off", "aria-label": t("chat.placeholder") }));
+  input.placeholder = t("chat.placeholder");
+  const log = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" },
+    chat.messages.map((m) => chatLine(m, names)));
+  const quick = h("div", { class: "quick-phrases" }, Array.from({ length: QUICK_PHRASES },
+    (_, i) => h("button", { type: "button", class: "quick", dataset: { quick: i },
+      onclick: () => send(t(`chat.q${i}`)) }, t(`chat.q${i}`))));
+  const form = identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
+    ev.preventDefault();
+    if (!input.value.trim()) return;
+    if (send(input.value)) input.value = "";
+  } }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send")))
+    : h("p", { class: "muted small" }, t("chat.needName"));
+  mount(box, h("h3", {}, t("chat.title")), log, identity() ? quick : null, form);
+  log.scrollTop = log.scrollHeight;
+  return box;
+}
+
+/** A personal link opened here: take over its identity, then forget the fragment. */
+async function adoptLinkIdentity() {
+  const m = location.hash.match(/^#me=([^&]+)/);
+  if (!m) return;
+  history.replaceState(history.state, "", location.pathname + location.search);
+  const adopted = await adoptToken(decodeURIComponent(m[1]));
+  if (!adopted) toast(t("life.badLink"), "error");
+  renderTopbar();
+}
+
 function tablePage(tableId) {
-  const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null };
+  const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
+    chat: { messages: [] }, log: [], dealsDone: null, wasMine: false };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -398,8 +700,12 @@ function tablePage(tableId) {
     }
     const toMove = view?.to_move ?? table.to_move;
     if (toMove === null || toMove === undefined) return h("div", { class: "turn" }, "");
-    if (toMove === you) return h("div", { class: "turn mine", id: "turn" }, "▶ " + t("table.yourTurn"));
-    return h("div", { class: "turn theirs", id: "turn" }, t("table.turnOf", { name: names[toMove] }));
+    const clock = clockBadge(table);
+    if (toMove === you) {
+      return h("div", { class: "turn mine", id: "turn" }, "▶ " + t("table.yourTurn"), clock);
+    }
+    return h("div", { class: "turn theirs", id: "turn" }, t("table.turnOf", { name: names[toMove] }),
+      clock);
   }
 
   function draw() {
@@ -411,7 +717,12 @@ function tablePage(tableId) {
     }
     const { table, you } = msg;
     const focusKey = focusSelector(document.activeElement);
-    document.title = `konkun — ${gameTitle(table)}`;
+    const mine = table.status === "playing" && you !== null
+      && (msg.view?.to_move ?? table.to_move) === you;
+    document.title = mine ? `▶ ${t("table.yourTurn")} · ${gameTitle(table)} — konkun`
+      : `konkun — ${gameTitle(table)}`;
+    if (mine && !state.wasMine) chime();
+    state.wasMine = mine;
     const url = `${location.origin}/t/${table.id}`;
     const head = h("div", { class: "table-head" },
       h("h1", {}, gameTitle(table)),
@@ -440,7 +751,7 @@ function tablePage(tableId) {
             if (state.pending === msg.turn) return; // one action per turn; no double clicks
             if (sock.action(action)) state.pending = msg.turn;
             else toast(t("table.connecting"), "error");
-          }, hint: () => api.hint(tableId) });
+          }, hint: table.hints === false ? null : () => api.hint(tableId) });
       } else {
         body.appendChild(h("p", {}, t("table.unknownGame")));
       }
@@ -449,24 +760,122 @@ function tablePage(tableId) {
       link(`/replay/${table.id}`, t("table.replay")), " · ", link("/", t("table.backToLobby")))
       : null;
     mount(main, h("div", { class: "table-page", dataset: { status: table.status, game: table.game } },
-      head, invite, needName,
-      h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit)),
+      head, invite, needName, lifecyclePanel(msg, controls),
+      h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
+      awayBanner(msg, controls),
       you === null && table.status !== "waiting"
         ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
-      body, finishedBar));
+      body, finishedBar,
+      RENDERERS[table.game] && table.status !== "waiting" ? matchLog(state.log, table.game,
+        seatNames(table), (a) => RENDERERS[table.game].formatAction(a, lang())) : null,
+      chatPanel(state.chat, seatNames(table), controls.chat)));
     drawStatus();
     if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
   }
 
+  async function loadLog() {
+    try {
+      state.log = (await api.log(tableId)).entries || [];
+      if (state.msg) draw();
+    } catch { /* the log fills in with the next moves */ }
+  }
+
+  /** Add the state's last move to the match log, with the deal it was played in. */
+  function noteLast(msg) {
+    const done = (msg.view?.deal_points || []).length;
+    const deal = state.dealsDone !== null && done > state.dealsDone ? done : done + 1;
+    const known = state.dealsDone !== null;
+    if (known && done > state.dealsDone) openDealEnd(msg.table, done);
+    state.dealsDone = done;
+    if (known && !addLast(state.log, msg.last, deal)) loadLog();
+  }
+
+  async function openDealEnd(table, number) {
+    try {
+      const end = await api.dealEnd(tableId, number);
+      if (page?.tableId === tableId) {
+        showDealEnd(end, table.game, seatNames(table), lang(),
+          { over: table.status === "finished" });
+      }
+    } catch { /* the score sheet still shows the deal */ }
+  }
+
+  async function loadChat() {
+    try {
+      state.chat.messages = (await api.chat(tableId)).messages || [];
+      if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+    } catch { /* the chat comes with the next line */ }
+  }
+
+  function closedPage(reason) {
+    sock.close();
+    mount(main, h("div", { class: "panel", id: "table-closed" },
+      h("p", {}, reason === "expired" ? t("life.expired") : t("life.cancelled")),
+      link("/", t("table.backToLobby"))));
+  }
+
+  const controls = {
+    leave: async () => {
+      try {
+        await api.leave(tableId);
+        navigate("/");
+      } catch (err) {
+        toast(errorText(err), "error");
+      }
+    },
+    cancel: async () => {
+      try {
+        await api.cancel(tableId);
+        closedPage("cancelled");
+      } catch (err) {
+        toast(errorText(err), "error");
+      }
+    },
+    copyLink: async (ev) => {
+      const url = personalLink(tableId);
+      const button = ev.currentTarget;
+      try {
+        await navigator.clipboard.writeText(url);
+        button.textContent = t("life.linkCopied");
+      } catch {
+        window.prompt(t("life.linkHelp"), url);
+      }
+    },
+    rematch: () => {
+      if (!sock.send({ type: "rematch" })) toast(t("table.connecting"), "error");
+    },
+    back: () => {
+      if (!sock.send({ type: "back" })) toast(t("table.connecting"), "error");
+    },
+    chat: (text) => {
+      const sent = sock.send({ type: "chat", text });
+      if (!sent) toast(t("table.connecting"), "error");
+      return sent;
+    },
+    voteBot: (seat) => {
+      if (!sock.send({ type: "vote_bot", seat })) toast(t("table.connecting"), "error");
+    },
+  };
+
   sock = new TableSocket(tableId, {
+    onOther: (msg) => {
+      if (msg.type === "chat") {
+        state.chat.messages.push(msg);
+        if (state.chat.messages.length > 200) state.chat.messages.shift();
+        if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+      } else if (msg.type === "closed") closedPage(msg.reason);
+      else if (msg.type === "rematch" && msg.table) navigate(`/t/${msg.table}`);
+    },
     onState: (msg) => {
+      msg.table.receivedAt = Date.now();
+      noteLast(msg);
       state.msg = msg;
       state.pending = null;
       draw();
     },
     onError: (msg) => {
       state.pending = null;
-      toast(msg.message || msg.code || t("err.generic"), "error");
+      toast(codeText(msg.code), "error");
       if (msg.code === "unknown_table") {
         sock.close();
         mount(main, h("div", { class: "panel" }, h("p", {}, t("table.notFound")),
@@ -474,15 +883,31 @@ function tablePage(tableId) {
       }
     },
     onStatus: ({ state: s, retryIn }) => {
+      if (s === "open" && state.conn !== "open") {
+        loadChat();
+        loadLog();
+      }
       state.conn = s;
       state.retryAt = Date.now() + retryIn;
       drawStatus();
     },
   });
-  const ticker = setInterval(() => { if (state.conn === "retry") drawStatus(); }, 500);
-  page = { destroy: () => { clearInterval(ticker); sock.close(); }, rerender: draw };
+  let voteCheck = 0;
+  const ticker = setInterval(() => {
+    if (state.conn === "retry") drawStatus();
+    tickClock();
+    // an absent player's seat may be voted on after 60 s: redraw when that time comes
+    const absent = state.msg?.table?.absent;
+    if (absent && Object.keys(absent).length && !state.msg.table.move_seconds
+        && ++voteCheck % 4 === 0 && !main.querySelector(".vote-bot")) draw();
+  }, 500);
+  page = { tableId, rerender: draw, destroy: () => {
+    clearInterval(ticker);
+    sock.close();
+    document.getElementById("deal-end")?.remove();
+  } };
   draw();
-  sock.connect();
+  adoptLinkIdentity().finally(() => sock.connect());
 }
 
 // ---------------------------------------------------------------- replay
@@ -551,6 +976,18 @@ function replayPage(gameId) {
         disabled: state.i === n }, t("replay.next"), " ▶"),
       h("button", { type: "button", id: "rp-last", onclick: () => go(n), disabled: state.i === n },
         t("replay.last"), " ▶|"));
+    const dealStarts = new Map();
+    frames.forEach((f, i) => {
+      const d = f.view?.deal_number ?? 1;
+      if (!dealStarts.has(d)) dealStarts.set(d, i);
+    });
+    const currentDeal = frame.view?.deal_number ?? 1;
+    const dealSel = dealStarts.size > 1 ? h("label", { class: "field inline" },
+      h("span", {}, t("replay.deal")), h("select", { id: "rp-deal", onchange: (ev) =>
+        go(dealStarts.get(Number(ev.target.value))) }, [...dealStarts.keys()].map((d) =>
+        h("option", { value: d, selected: d === currentDeal }, t("r.deal", { n: d })))))
+      : null;
+    controls.appendChild(dealSel ?? document.createTextNode(""));
     const caption = h("p", { class: "replay-caption", id: "rp-caption" },
       state.i === 0 ? t("replay.start") : t("replay.move", { i: state.i, n }),
       frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor] ?? ""}: `,
@@ -564,11 +1001,15 @@ function replayPage(gameId) {
         last: frame.action ? { turn: frame.turn, actor: frame.actor, action: frame.action } : null,
         lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {} });
     }
+    const said = (state.data.chat || []).filter((m) => m.turn <= frame.turn);
+    const chatBox = (state.data.chat || []).length ? h("section", { class: "panel chat",
+      id: "replay-chat" }, h("h3", {}, t("chat.title")), h("ol", { class: "chat-log" },
+      said.map((m) => chatLine(m, names)))) : null;
     mount(main, h("div", { class: "table-page replay", dataset: { game: table.game } },
       h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
         h("div", { class: "spacer" }),
         h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
-      controls, caption, body));
+      controls, caption, body, chatBox));
   }
 
   document.addEventListener("keydown", onKey);

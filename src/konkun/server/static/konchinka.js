@@ -56,10 +56,19 @@ function lastMoveLine(ctx) {
   const takenCards = splitCards(taken);
   const tableNow = dealOf(view).table || [];
   const sweep = tableNow.length === 0;
-  return h("p", { class: "last-move", id: "last-move" },
-    t("k.took", { name: who, card: cardShort(card, lang),
+  return h("div", { class: "last-move", id: "last-move" },
+    h("span", { class: "last-cards", "aria-hidden": "true" },
+      cardElement(card, { lang, size: "tiny", extraClass: "just-played" }), " × ",
+      takenCards.map((c) => cardElement(c, { lang, size: "tiny", extraClass: "just-taken" }))),
+    " ", t("k.took", { name: who, card: cardShort(card, lang),
       cards: takenCards.map((c) => cardShort(c, lang)).join(" ") }),
     sweep && !fin ? h("span", { class: "sweep" }, t("k.sweep")) : null, finLine);
+}
+
+/** The card the last move laid on the table (a trail), marked for a moment. */
+function justLaid(ctx) {
+  const action = ctx.last?.action;
+  return action && !action.includes(":") ? parseCard(action).text : null;
 }
 
 function opponentBox(ctx, seat) {
@@ -205,7 +214,7 @@ export function render(container, ctx) {
       h("div", { class: "table-cards", id: "table-cards" },
         tableCards.length ? tableCards.map((c) => cardElement(c, { lang,
           extraClass: options && options.captures.length ? (highlight.has(c) ? "highlight" : "dim")
-            : "" }))
+            : justLaid(ctx) === c ? "just-laid" : "" }))
           : h("span", { class: "muted" }, t("k.emptyTable")))),
     lastMoveLine(ctx));
 
@@ -217,7 +226,10 @@ export function render(container, ctx) {
       ui.hoverCapture = null;
       render(container, ctx);
       const again = container.querySelector(`.hand .card[data-card="${card}"]`);
-      again?.focus();
+      again?.focus({ preventScroll: true });
+      // the choices sit right under the hand: bring the card and its choices into view
+      container.querySelector("#choices")?.scrollIntoView({ block: "nearest",
+        behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
     };
     const handCards = sortCards(mine).map((c) => cardElement(c, { lang,
       onClick: myTurn && legal[c] ? () => select(c) : null, selected: ui.selected === c }));

@@ -181,6 +181,7 @@ export function render(container, ctx) {
   }
   announceDeals(ctx, view.deal_points || []);
   const rerender = () => render(container, ctx);
+  const drawn = drawnCard(ctx, handOf(view, you));
   const bank = view.bank;
   const openAll = Array.isArray(ctx.views);
   const takes = new Map(legal.filter((a) => a.startsWith("take ")).map((a) =>
@@ -224,13 +225,17 @@ export function render(container, ctx) {
       counts[c] = (counts[c] || 0) + 1;
       const key = `${c}#${counts[c]}`;
       const picked = ui.picked.includes(key);
+      const isDrawn = drawn === c && counts[c] === 1;
       return cardElement(c, { lang, selected: picked,
-        extraClass: (view.turn?.taken_this_turn || []).includes(c) ? "taken" : "",
+        extraClass: `${(view.turn?.taken_this_turn || []).includes(c) ? "taken" : ""} ${
+          isDrawn ? "drawn" : ""}`,
         onClick: myTurn && view.phase !== "start" ? () => {
           togglePick(ui, key);
           rerender();
         } : null });
     })),
+    drawn ? h("p", { class: "drawn-note", id: "drawn-note" },
+      t("r.youDrew", { card: cardShort(drawn, lang) })) : null,
     myTurn ? obligationsBox(view, lang) : null,
     myTurn ? movesBox(ctx, legal, rerender) : null);
   }
@@ -246,6 +251,31 @@ export function render(container, ctx) {
   container.replaceChildren(h("div", { class: "game-layout kunken" }, felt,
     h("aside", { class: "side" }, totalsBox(ctx))));
   if (myTurn && !ctx.replay) installKeys(ctx, container);
+}
+
+/** The card you just drew from the stock (compared with your hand before), else null. */
+function drawnCard(ctx, mine) {
+  const { ui, last, you } = ctx;
+  const before = ui.handBefore;
+  ui.handBefore = mine ? [...mine] : null;
+  if (ctx.replay || !mine || !last || last.actor !== you || last.action !== "draw") {
+    ui.drawn = last && last.actor === you && ui.drawnTurn === last.turn ? ui.drawn : null;
+    return ui.drawn;
+  }
+  if (ui.drawnTurn === last.turn) return ui.drawn;
+  if (!before) return null;
+  const left = [...before];
+  const found = mine.find((c) => {
+    const i = left.indexOf(c);
+    if (i >= 0) {
+      left.splice(i, 1);
+      return false;
+    }
+    return true;
+  }) ?? null;
+  ui.drawn = found;
+  ui.drawnTurn = last.turn;
+  return found;
 }
 
 function lastLine(ctx) {
@@ -293,7 +323,7 @@ function movesBox(ctx, legal, rerender) {
   const picked = ui.picked.map((k) => k.split("#")[0]);
   const phase = view.phase;
   const toolbar = h("div", { class: "toolbar" },
-    h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
+    ctx.hint && h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
       try {
         const answer = await ctx.hint();
         ui.hint = answer.action;

@@ -1,0 +1,273 @@
+"""A table's life beyond one match: who made it, its options, cancelling, expiry, rematch.
+
+What a table carries besides its game (:class:`TableExtras`: the creator, the move clock,
+hints, the rematch it led to) is kept in a table of its own, ``konkun_table_extras``,
+one JSON object per table, so the game record (``konkun_tables``, ``konkun_actions``)
+stays as it is. :class:`ExtrasStore` reads and writes it; the functions here act on the
+:class:`~konkun.server.tables.Lobby` under each table's lock:
+
+- :func:`cancel` removes a waiting table (its creator's wish, or expiry after
+  ``Settings.waiting_table_seconds`` seconds nobody joined) and tells every connection;
+- :func:`vote_rematch` records a seated human's wish for a rematch once the game is over;
+  when every human seat has asked, a new table with the same seats, bots, game, variant,
+  rules and options starts, and every connection of the old one is told where it is;
+- :class:`CreateOnce` makes creating a table idempotent against double clicks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import JSON, String, delete, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from konkun.server.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from konkun.server.auth import Guest
+    from konkun.server.tables import Connection, Lobby, Table
+
+MOVE_SECONDS = (0, 15, 30, 60, 120)
+"""The move clocks the lobby offers (0: no clock)."""
+
+MAX_MOVE_SECONDS = 3600
+"""The longest move clock a table may ask for."""
+
+
+class _Base(DeclarativeBase):
+    """The schema of the extras (apart from the game record's)."""
+
+
+class ExtrasRow(_Base):
+    """What one table carries besides its game, as one JSON object."""
+
+    __tablename__ = "konkun_table_extras"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+@dataclass
+class TableExtras:
+    """A table's creator, options and rematch; ``rematch_votes`` is never stored."""
+
+    creator: str | None = None
+    """The player id of the token that created the table (``None``: made without one)."""
+    move_seconds: int = 0
+    """Seconds the player to move has before a bot plays for them (0: no clock)."""
+    hints: bool = True
+    """Whether the seats may ask for hints."""
+    rematch_of: str | None = None
+    """The table this one is the rematch of."""
+    rematch_to: str | None = None
+    """The table that is this one's rematch, once it started."""
+    rematch_votes: set[int] = field(default_factory=set)
+    """The seats that asked for a rematch (in memory only)."""
+
+    def stored(self) -> dict[str, Any]:
+        """The extras as stored (without the votes)."""
+        data = asdict(self)
+        data.pop("rematch_votes")
+        return data
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any] | None) -> TableExtras:
+        """Extras read back; a table stored before extras existed gets the defaults."""
+        data = data or {}
+        return cls(creator=data.get("creator"), move_seconds=int(data.get("move_seconds", 0)),
+                   hints=bool(data.get("hints", True)), rematch_of=data.get("rematch_of"),
+                   rematch_to=data.get("rematch_to"))
+
+    def summary(self, table: Table) -> dict[str, Any]:
+        """The fields the extras add to a table's summary (``docs/protocol.md``)."""
+        return {"move_seconds": self.move_seconds, "hints": self.hints,
+                "creator_seat": table.seat_of(self.creator),
+                "rematch": {"votes": sorted(self.rematch_votes), "of": self.rematch_of,
+                            "table": self.rematch_to}}
+
+
+class ExtrasStore:
+    """The extras of every table, in the database of the game record."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        _Base.metadata.create_all(engine)
+
+    def save(self, table_id: str, extras: TableExtras) -> None:
+        """Store (or replace) one table's extras."""
+        with Session(self.engine) as session, session.begin():
+            session.merge(ExtrasRow(table_id=table_id, data=extras.stored()))
+
+    def load(self, table_id: str) -> TableExtras:
+        """One table's extras (the defaults when none were stored)."""
+        with Session(self.engine) as session:
+            row = session.get(ExtrasRow, table_id)
+            return TableExtras.from_stored(row.data if row else None)
+
+    def load_many(self, table_ids: list[str]) -> dict[str, TableExtras]:
+        """The extras of several tables, by id (only those stored)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(ExtrasRow).where(ExtrasRow.table_id.in_(table_ids)))
+            return {row.table_id: TableExtras.from_stored(row.data) for row in rows}
+
+    def delete_waiting(self, table_id: str) -> None:
+        """Remove a table that never started, with its extras (it has no actions)."""
+        from konkun.server.storage import TableRow
+
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(ExtrasRow).where(ExtrasRow.table_id == table_id))
+            session.execute(delete(TableRow).where(TableRow.id == table_id,
+                                                   TableRow.status == "waiting"))
+
+
+def move_seconds_of(value: object) -> int:
+    """The ``move_seconds`` field of a new table: 0 (no clock) to 3600; else
+    ``invalid_rule``."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or not 0 <= value <= MAX_MOVE_SECONDS:
+        raise ProtocolError("invalid_rule", f"move_seconds must be a whole number of seconds "
+                            f"0..{MAX_MOVE_SECONDS}", value)
+    return value
+
+
+def hints_of(value: object) -> bool:
+    """The ``hints`` field of a new table: absent, hints are on (the API's old behaviour;
+    the lobby page sends ``false`` by default when two or more humans sit)."""
+    if value is None:
+        return True
+    if not isinstance(value, bool):
+        raise ProtocolError("invalid_rule", "hints must be true or false", value)
+    return value
+
+
+class CreateOnce:
+    """Remembers which table a (client, request id) pair created, for ``ttl`` seconds, so
+    that a repeated ``POST /api/tables`` (a double click, a retry) gets the same table."""
+
+    def __init__(self, ttl: float = 600.0, limit: int = 10_000) -> None:
+        self.ttl = ttl
+        self.limit = limit
+        self._made: dict[tuple[str, str], tuple[float, str]] = {}
+
+    def get(self, key: tuple[str, str]) -> str | None:
+        """The table id made for ``key`` lately, if any."""
+        found = self._made.get(key)
+        if found is None or time.monotonic() - found[0] > self.ttl:
+            return None
+        return found[1]
+
+    def put(self, key: tuple[str, str], table_id: str) -> None:
+        """Remember that ``key`` made ``table_id``."""
+        if len(self._made) >= self.limit:
+            now = time.monotonic()
+            self._made = {k: v for k, v in self._made.items() if now - v[0] <= self.ttl}
+            if len(self._made) >= self.limit:
+                self._made.clear()
+        self._made[key] = (time.monotonic(), table_id)
+
+
+def _send_last(connection: Connection, payload: dict[str, Any]) -> None:
+    """Send ``payload`` as the connection's last message, then close it."""
+    connection.send(payload)
+    if connection.closed:
+        return
+    connection.closed = True
+    try:
+        connection.queue.put_nowait(None)
+    except asyncio.QueueFull:
+        connection.closed = False
+        connection.close()
+
+
+def closed_message(table: Table, reason: str) -> dict[str, Any]:
+    """``{"type": "closed", "table": id, "reason": "cancelled" | "expired"}``."""
+    return {"type": "closed", "table": table.id, "reason": reason}
+
+
+async def cancel(lobby: Lobby, table: Table, guest: Guest | None, reason: str = "cancelled") \
+        -> None:
+    """Remove a waiting table: by its creator (``guest``), or by expiry (``guest`` None).
+    Every connection receives ``closed`` and is closed."""
+    async with table.lock:
+        if guest is not None and (table.extras.creator is None
+                                  or guest.player_id != table.extras.creator):
+            raise ProtocolError("not_creator", "only the player who created this table "
+                                "may cancel it", table.id)
+        if table.status != "waiting":
+            raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                "it cannot be cancelled", table.id)
+        try:
+            await lobby.db(lobby.extras_store.delete_waiting, table.id)
+        except Exception as error:
+            raise ProtocolError("storage", "the table could not be removed; try again") \
+                from error
+        table.status = "cancelled"
+        lobby.tables.pop(table.id, None)
+        for connection in list(table.connections):
+            _send_last(connection, closed_message(table, reason))
+
+
+async def expire_waiting(lobby: Lobby, older_than: float) -> list[str]:
+    """Cancel every waiting table created more than ``older_than`` seconds ago; return
+    their ids."""
+    from datetime import UTC, datetime
+
+    now = datetime.now(UTC)
+    gone = []
+    for table in list(lobby.tables.values()):
+        if table.status != "waiting":
+            continue
+        age = (now - datetime.fromisoformat(table.created_at)).total_seconds()
+        if age > older_than:
+            try:
+                await cancel(lobby, table, None, "expired")
+            except ProtocolError:
+                continue
+            gone.append(table.id)
+    return gone
+
+
+async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table | None:
+    """Record that ``guest``'s seat wants a rematch; when every human seat does, start it
+    and return the new table (every connection of the old one receives ``rematch``)."""
+    async with table.lock:
+        seat = table.seat_of(guest.player_id if guest else None)
+        if seat is None:
+            raise ProtocolError("not_seated", "only a seated player can ask for a rematch")
+        if table.status != "finished":
+            raise ProtocolError("not_finished", "a rematch is offered once the game is over")
+        if table.extras.rematch_to is not None:
+            _announce(table)
+            return None
+        table.extras.rematch_votes.add(seat)
+        humans = {n for n, s in enumerate(table.seats) if s.kind == "human"}
+        if not humans <= table.extras.rematch_votes:
+            lobby.broadcast(table)
+            return None
+        new = await lobby.create_table(
+            table.adapter.name, table.variant, table.num_seats, dict(table.rules),
+            {n: s.bot for n, s in enumerate(table.seats) if s.kind == "bot" and s.bot},
+            creator=table.extras.creator, move_seconds=table.extras.move_seconds,
+            hints=table.extras.hints, rematch_of=table.id)
+        async with new.lock:
+            await lobby.seat_players(new, {n: table.seats[n] for n in humans})
+        table.extras.rematch_to = new.id
+        with contextlib.suppress(Exception):  # the new table plays on; only the pointer
+            await lobby.db(lobby.extras_store.save, table.id, table.extras)  # is lost
+        _announce(table)
+        lobby.broadcast(table)
+        return new
+
+
+def _announce(table: Table) -> None:
+    message = {"type": "rematch", "table": table.extras.rematch_to,
+               "link": f"/t/{table.extras.rematch_to}"}
+    for connection in list(table.connections):
+        connection.send(message)

@@ -1,0 +1,48 @@
+// The move log of the whole match, grouped by deal (GET /api/tables/{id}/log, then each
+// state's `last`). A Kunken turn (a draw or a take, melds, lay-offs, swaps, the discard)
+// is one entry naming everything in it; a Konchinka move is one entry.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** Add the action a state reports; false when the log has a gap (reload it then). */
+export function addLast(log, last, dealNumber) {
+  if (!last || !last.action) return true;
+  if (log.length && log[log.length - 1].turn >= last.turn) return true;
+  if (last.turn !== log.length + 1) return false;
+  log.push({ turn: last.turn, actor: last.actor, action: last.action,
+    deal: dealNumber ?? 1 });
+  return true;
+}
+
+/** The log's entries by deal, newest deal first; Kunken turns grouped. */
+export function groupLog(log, game) {
+  const deals = new Map();
+  for (const e of log) {
+    if (!deals.has(e.deal)) deals.set(e.deal, []);
+    const entries = deals.get(e.deal);
+    const prev = entries[entries.length - 1];
+    if (game === "kunken" && prev && prev.actor === e.actor && !prev.closed) {
+      prev.actions.push(e.action);
+    } else {
+      entries.push({ actor: e.actor, actions: [e.action], turn: e.turn });
+    }
+    const now = entries[entries.length - 1];
+    if (game === "kunken" && /^discard\b/.test(e.action)) now.closed = true;
+  }
+  return [...deals.entries()].sort((a, b) => b[0] - a[0]);
+}
+
+/** The match log panel. `format(action)` is the game's move text. */
+export function matchLog(log, game, names, format) {
+  const groups = groupLog(log, game);
+  return h("section", { class: "panel match-log", id: "match-log" },
+    h("h3", {}, t("log.title")),
+    groups.length ? groups.map(([deal, entries], i) => h("details", { class: "log-deal",
+      open: i === 0, dataset: { deal } },
+    h("summary", {}, t("log.deal", { n: deal, count: entries.length })),
+    h("ol", { class: "log", reversed: true }, [...entries].reverse().map((e) => h("li", {
+      dataset: { actor: e.actor } }, h("strong", {}, names[e.actor] ?? "?"), ": ",
+    e.actions.map(format).join("; "))))))
+      : h("p", { class: "muted small" }, "—"));
+}
