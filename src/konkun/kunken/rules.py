@@ -31,8 +31,11 @@ class KunkenRules:
     - ``tie``: a match whose highest total is shared at its end: ``play_on`` (further deals
       until it is not, as in Konchinka; default) or ``shared`` (no winner).
     - ``joker_for_held``: whether a joker being laid (in a meld or as a lay-off) may stand
-      for a card the player holds in hand (default false: lay the card itself; this keeps
-      the legal lists small, docs/kunken.md).
+      for a card the player holds in hand (RULES.md: "any missing card" means missing from
+      the meld; default true; false: lay the card itself).
+    - ``swap_before_take``: whether a player with a layout may also swap jokers at the start
+      of the turn, before taking the bank (or drawing); such a joker counts as held before
+      the take (default false: swaps come after the draw or the take).
     """
 
     jokers: int = 4
@@ -43,7 +46,8 @@ class KunkenRules:
     target: int = 0
     hand_size: int = 13
     tie: str = "play_on"
-    joker_for_held: bool = False
+    joker_for_held: bool = True
+    swap_before_take: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.jokers <= 4:
