@@ -27,9 +27,11 @@ only avoids visiting the same state twice):
   an opening (no layout before the turn) are worth ``opening_minimum`` in all (lay-offs do
   not count; a joker worth the card it stands for), and a card is left to discard.
 
-The only shortcut: a state is abandoned when even every card left in the hand and every
-joker still on the table could not bring the opening's points up to the minimum (each meld
-point comes from a card of the hand or a joker won from the table).
+A search that visits more than ``budget`` states gives up (raises
+:class:`SearchTooBigError`), so a test can leave such a position out rather than wait. The
+only shortcut: a state is abandoned when even every card left in the hand and every joker
+still on the table could not bring the opening's points up to the minimum (each meld point
+comes from a card of the hand or a joker won from the table).
 """
 
 from __future__ import annotations
@@ -91,10 +93,16 @@ def _table_jokers(table: Sequence[TableMeld]) -> int:
     return sum(1 for m in table for s in m[3] if s[0] in "XJ")
 
 
+class SearchTooBigError(Exception):
+    """The search visited more states than its budget."""
+
+
 class _Turn:
     """The step-by-step search of one take turn."""
 
-    def __init__(self, card: str, need: int, joker_for_held: bool, layout: bool) -> None:
+    def __init__(self, card: str, need: int, joker_for_held: bool, layout: bool,
+                 budget: int) -> None:
+        self.budget = budget
         self.card = card
         self.layout = layout
         self.need = need
@@ -113,6 +121,8 @@ class _Turn:
         if known is not None:
             return known
         self.memo[key] = False
+        if len(self.memo) > self.budget:
+            raise SearchTooBigError(f"more than {self.budget} states")
         ok = self._search(hand, table, pending, points, layout)
         self.memo[key] = ok
         return ok
@@ -339,8 +349,8 @@ def meld_text(meld: TableMeld) -> str:
 
 def take_witnesses(hand: Sequence[str], bank: Sequence[str], melds: Sequence[Sequence[str]],
                    layout: bool, *, joker_for_held: bool = True,
-                   swap_before_take: bool = False, opening_minimum: int = 50
-                   ) -> dict[int, list[str]]:
+                   swap_before_take: bool = False, opening_minimum: int = 50,
+                   budget: int = 10**9) -> dict[int, list[str]]:
     """For every bank position (0 = oldest) the player may take the bank from at the start
     of a turn, the action texts of one way to complete the turn (swaps before the take, the
     take, the steps after it; the final discard left out)."""
@@ -361,7 +371,7 @@ def take_witnesses(hand: Sequence[str], bank: Sequence[str], melds: Sequence[Seq
     out: dict[int, list[str]] = {}
     for i in range(len(bank)):
         taken = ["X" if c == "X" else card_of(c) for c in bank[i:]]
-        turn = _Turn(taken[0], need, joker_for_held, layout)
+        turn = _Turn(taken[0], need, joker_for_held, layout, budget)
         for (h, t), before in starts.items():
             after = tuple(sorted((*h, (taken[0], "T"), *((c, "N") for c in taken[1:]))))
             if turn.complete(after, t, True, 0, layout):
