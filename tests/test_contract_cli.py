@@ -216,3 +216,61 @@ def test_console_script_konkun_runs_the_same_commands() -> None:
                             capture_output=True, text=True, timeout=120, check=False)
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.splitlines()[-1] == str(bf.perft(bf.parse_kpn(EXAMPLE), 2))
+
+
+kunken_bf = _load("konkun_tests_kunken_bruteforce", HERE / "kunken" / "bruteforce.py")
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+TAKES_CASES = [
+    # the examples: a joker won by a swap after the take; going out with a joker
+    # swapped from another player's set; a joker for a card left in the untaken bank
+    ({"hand": _words("7c 9c 3d 6d 7d Jd Jd 7h 8h 9h 7s 9s Ks"), "bank": ["8d", "8c", "7c"],
+      "melds": [["5c", "6c", "X=7c", "8c"]], "layout": False}, []),
+    ({"hand": ["4h", "5h", "Ac", "2c"], "bank": ["7h"],
+      "melds": [["Ad", "Ah", "X"], ["Kc", "Kd", "Ks"]], "layout": True}, []),
+    ({"hand": _words("2c 8c 9c Tc Ac 2d 4d 8d 8d 9d 4s 6s X"),
+      "bank": _words("4d Ac 5h 9s As 5c 3s Jh 4h Jc 7c 2h 8s"), "melds": [],
+      "layout": False}, []),
+    ({"hand": ["9h", "Ac", "2c", "3d"], "bank": ["7h"],
+      "melds": [["X", "Ad", "Ah"], ["5s", "6s", "7s"]], "layout": True},
+     ["swap_before_take=true"]),
+    ({"hand": ["3d", "4d", "2c"], "bank": ["Kc", "5d", "9h"], "melds": [],
+      "layout": True}, ["joker_for_held=false"]),
+]
+
+
+@pytest.mark.parametrize(("data", "rules"), TAKES_CASES)
+def test_kunken_takes_lists_the_positions_one_per_line(data: dict[str, object],
+                                                       rules: list[str]) -> None:
+    options = dict(r.split("=") for r in rules)
+    expected = kunken_bf.legal_takes(
+        data["hand"], data["bank"], data["melds"], data["layout"],
+        joker_for_held=options.get("joker_for_held", "true") == "true",
+        swap_before_take=options.get("swap_before_take", "false") == "true")
+    args = [a for r in rules for a in ("--rule", r)]
+    result = konkun("kunken", "takes", json.dumps(data), *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "".join(f"{i}\n" for i in expected)
+    assert expected or not result.stdout
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("{", "takes JSON"),
+    (json.dumps({"hand": ["Zz"], "bank": [], "melds": [], "layout": False}), "Zz"),
+    (json.dumps({"hand": ["2c"], "bank": [], "melds": [], "layout": False, "x": 1}), "'x'"),
+    (json.dumps({"hand": ["2c"], "bank": [], "melds": [["2c", "3d", "4h"]],
+                 "layout": True}), "meld 0"),
+    (json.dumps({"hand": ["2c", "2c", "2c"], "bank": [], "melds": [], "layout": True}), "2c"),
+    (json.dumps({"hand": ["2c"], "bank": [], "melds": []}), "layout"),
+])
+def test_kunken_takes_bad_input_exits_2_with_one_line(text: str, named: str) -> None:
+    assert_bad_input(konkun("kunken", "takes", text), named)
+
+
+def test_kunken_takes_unknown_rule_option_exits_2() -> None:
+    data = {"hand": ["2c"], "bank": ["3c"], "melds": [], "layout": True}
+    assert_bad_input(konkun("kunken", "takes", json.dumps(data), "--rule", "nope=1"), "nope")

@@ -14,7 +14,8 @@ from bot_checks import Watching
 from konkun.arena.games import load_game
 from konkun.bots import Agent, Budget, parse_spec, play_out
 from konkun.bots.ismcts import IsmctsBot
-from konkun.bots.kunken_greedy import KunkenGreedy, KunkenPolicy, neighbours, quick_meldable
+from konkun.bots.kunken_bots import KunkenPolicy
+from konkun.bots.kunken_greedy import KunkenGreedy, neighbours, quick_meldable
 from konkun.cards import Card, parse_cards
 from konkun.game import Deal, Observation
 from konkun.kunken.melds import VALUE

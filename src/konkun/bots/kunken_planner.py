@@ -31,8 +31,8 @@ from typing import Any
 from konkun.bots.kunken_greedy import (
     SOLVER_LIMIT,
     KunkenGreedy,
-    _laid_points,
     hand_value,
+    laid_points,
     meld_points_estimate,
 )
 from konkun.kunken.melds import BARE_JOKER, VALUE, TableMeld
@@ -123,7 +123,7 @@ class KunkenPlanner(KunkenGreedy):
     def out_margin(self, view: Any, laid_now: int) -> float:
         """Our points minus the best other seat's if we went out now laying ``laid_now``
         points (an express when we had no layout before this turn)."""
-        laid = _laid_points(view.melds, view.num_seats)
+        laid = laid_points(view.melds, view.num_seats)
         express = not view.layout[view.seat] or (view.phase == TAKEN and view.opening)
         factor = 2 if express else 1
         mean = self.unseen_mean(view)

@@ -23,46 +23,42 @@ from konkun.game import Observation
 @dataclass(frozen=True, slots=True)
 class Level:
     """One rung of the ladder: its kind (the spec that names it), its name and
-    description in English and Russian, and the bot spec it stands for in each game."""
+    description in English and Russian, the bot spec it stands for in each game tuned
+    for it, and the spec for any other registered game."""
 
     kind: str
     names: dict[str, str]
     descriptions: dict[str, str]
     specs: dict[str, str]
+    default: str
 
     def spec_for(self, game: str) -> str:
-        """The bot spec of this level for ``game``; raise :class:`InvalidBotSpecError`
-        for a game the ladder does not cover."""
-        try:
-            return self.specs[game]
-        except KeyError:
-            raise InvalidBotSpecError(
-                f"bot spec {self.kind!r}: the ladder has no {self.kind} bot for game "
-                f"{game!r}; games on the ladder: {', '.join(sorted(self.specs))}") from None
+        """The bot spec of this level for ``game`` (the level's default for a game it was
+        not tuned for)."""
+        return self.specs.get(game, self.default)
 
 
 LADDER: tuple[Level, ...] = (
     Level("beginner", {"en": "Beginner", "ru": "Новичок"},
           {"en": "plays a random legal move", "ru": "ходит случайно"},
-          {"konchinka": "random", "kunken": "random", "toy": "random"}),
+          {"konchinka": "random", "kunken": "random"}, "random"),
     Level("casual", {"en": "Casual", "ru": "Любитель"},
           {"en": "takes the best move it sees at once",
            "ru": "берёт лучшее, что видит сразу"},
-          {"konchinka": "greedy", "kunken": "greedy:v=1", "toy": "greedy"}),
+          {"konchinka": "greedy", "kunken": "greedy:v=1"}, "greedy"),
     Level("strong", {"en": "Strong", "ru": "Сильный"},
           {"en": "plans ahead: searches a tenth of a second (Konchinka), plays to go out "
                  "(Kunken)",
            "ru": "думает наперёд: десятая доля секунды поиска (кончинка), играет на выход "
                  "(кункен)"},
-          {"konchinka": "ismcts:time=0.09:width=3", "kunken": "greedy",
-           "toy": "ismcts:iters=200"}),
+          {"konchinka": "ismcts:time=0.09:width=3", "kunken": "greedy"}, "ismcts:iters=200"),
     Level("expert", {"en": "Expert", "ru": "Мастер"},
           {"en": "searches longer (ISMCTS): a second a move (Konchinka), a tenth "
                  "(Kunken); solves the end of the deal exactly",
            "ru": "ищет дольше (ISMCTS): секунду на ход (кончинка), десятую (кункен); "
                  "конец сдачи решает точно"},
-          {"konchinka": "ismcts:time=0.9:width=3", "kunken": "ismcts:time=0.09:width=3",
-           "toy": "ismcts:iters=1000"}),
+          {"konchinka": "ismcts:time=0.9:width=3", "kunken": "ismcts:time=0.09:width=3"},
+          "ismcts:iters=1000"),
 )
 """The levels, weakest first. ISMCTS times are a little under 0.1 s and 1 s, leaving
 room for the referee's overhead."""

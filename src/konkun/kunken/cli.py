@@ -2,6 +2,7 @@
 
 - ``konkun kunken meld CARD...``: is it a meld? JSON ``{"valid", "kind", "points", "reason"}``.
 - ``konkun kunken score JSON``: a finished deal's points, JSON ``{"points": [...]}``.
+- ``konkun kunken takes JSON``: the bank positions the player to move may take from.
 - ``konkun kunken solve CARD...``: the most valuable arrangement of a hand (a hint).
 - ``konkun kunken deal``: a new deal's state JSON (``--seats``, ``--seed``, ``--dealer``).
 """
@@ -27,6 +28,10 @@ def register(subparsers: Any) -> None:
     score = sub.add_parser("score", help="score a finished deal given as JSON")
     score.add_argument("json", metavar="JSON")
     score.set_defaults(handler=_score)
+    takes = sub.add_parser("takes", help="the bank positions the player may take from")
+    takes.add_argument("json", metavar="JSON")
+    add_rule_argument(takes)
+    takes.set_defaults(handler=_takes)
     solve = sub.add_parser("solve", help="the most valuable arrangement of a hand into melds")
     solve.add_argument("cards", nargs="*", metavar="CARD")
     solve.add_argument("--keep-one", action="store_true",
@@ -65,6 +70,20 @@ def _score(namespace: argparse.Namespace) -> int:
     return 0
 
 
+def _takes(namespace: argparse.Namespace) -> int:
+    from konkun.kunken.rules import KunkenRules
+    from konkun.kunken.takes import takes
+
+    rules = KunkenRules.from_options(parse_rule_options(namespace.rule))
+    try:
+        data = json.loads(namespace.json)
+    except json.JSONDecodeError as error:
+        raise InvalidNotationError(f"invalid takes JSON {namespace.json!r}: {error}") from None
+    for position in takes(data, rules):
+        print(position)
+    return 0
+
+
 def _solve(namespace: argparse.Namespace) -> int:
     from konkun.cards import parse_cards
     from konkun.kunken.hints import hand_advice
@@ -80,7 +99,8 @@ def _solve(namespace: argparse.Namespace) -> int:
     bank = [c.index for c in parse_cards(namespace.bank)] if namespace.bank else None
     rules = KunkenRules.from_options(parse_rule_options(namespace.rule))
     need = 0 if namespace.layout else rules.opening_minimum
-    print(json.dumps(hand_advice(counts, bank, need, namespace.keep_one)))
+    print(json.dumps(hand_advice(counts, bank, need, namespace.keep_one, rules=rules,
+                                 layout=namespace.layout)))
     return 0
 
 

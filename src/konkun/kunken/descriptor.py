@@ -45,8 +45,8 @@ GAME = Game(
         "server": "konkun.server.engines:KUNKEN",
         "terminal": "konkun.tui.boards:KUNKEN",
         "rl": "konkun.rl.kunken_adapter:KunkenAdapter",
-        "greedy": "konkun.bots.kunken_greedy:make_greedy_bot",
-        "policy": "konkun.bots.kunken_greedy:KunkenPolicy",
+        "greedy": "konkun.bots.kunken_bots:make_greedy_bot",
+        "policy": "konkun.bots.kunken_bots:KunkenPolicy",
         "page": "kunken.js",
     })
 """Kunken: 2 to 5 players, no variants (``docs/kunken.md``)."""

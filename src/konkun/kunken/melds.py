@@ -140,8 +140,10 @@ def check_meld(slots: Sequence[int], *, open_set_jokers: bool = True) -> MeldChe
 
     Undeclared jokers are read in the way that makes the meld valid and, among those, is
     worth the most (ties: the reading that starts earliest after the real cards' run, i.e.
-    jokers go after the real cards). With ``open_set_jokers`` every joker of a set is
-    returned open-suit (declarations in a set are checked, then dropped).
+    jokers go after the real cards). With ``open_set_jokers`` a set's jokers are returned
+    open-suit unless a declaration chooses between suits (RULES.md: a set joker's suit may
+    be declared or stay open): the one joker of a set of three keeps its declared suit;
+    in a set of four the jokers' suits are forced, so they are open.
     """
     n = len(slots)
     reals = [s for s in slots if s < BARE_JOKER]
@@ -183,7 +185,7 @@ def _check_set(slots: Sequence[int], reals: list[int], jokers: list[int],
     suits = [c // 13 for c in reals + declared]
     if len(set(suits)) != len(suits):
         return _invalid("two cards of the same suit in a set")
-    if open_set:
+    if open_set and not (n == 3 and len(declared) == 1):
         out = sorted(reals) + [open_joker(rank)] * len(jokers)
     else:
         out = sorted(reals + [joker_for(c) for c in declared]) + [
@@ -396,14 +398,18 @@ class TableMeld:
 
     def swap_index(self, card: int) -> int:
         """The index of the joker ``card`` (0..51) can replace, or -1."""
+        target = joker_for(card)
         if self.kind == SET:
-            if card % 13 != self.suit_or_rank or card // 13 in self.set_suits():
+            if card % 13 != self.suit_or_rank:
+                return -1
+            if target in self.slots:
+                return self.slots.index(target)
+            if card // 13 in self.set_suits():
                 return -1
             for i, s in enumerate(self.slots):
                 if s >= OPEN_JOKER:
                     return i
             return -1
-        target = joker_for(card)
         for i, s in enumerate(self.slots):
             if s == target:
                 return i

@@ -11,9 +11,9 @@ from typing import Any
 from konkun.cards import Card
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError, KonkunError
 from konkun.kunken.actions import parse_action
-from konkun.kunken.melds import TableMeld, slot_card
+from konkun.kunken.melds import TableMeld, card_text, slot_card
 from konkun.kunken.rules import MAX_SEATS, MIN_SEATS, KunkenRules
-from konkun.kunken.state import PHASES, KunkenDeal, counts_of, install_view
+from konkun.kunken.state import OVER, PHASES, TAKEN, KunkenDeal, counts_of, install_view
 
 
 def _cards(value: Any, what: str) -> list[int]:
@@ -37,38 +37,121 @@ def deal_from_json(data: dict[str, Any]) -> KunkenDeal:
         raise InvalidNotationError(f"invalid kunken state: {error!r}") from None
 
 
+def _bad(what: str) -> InvalidPositionError:
+    return InvalidPositionError(f"invalid kunken state: {what}")
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    """An integer field in ``low..high``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidNotationError(f"invalid kunken state: {what} must be an integer, not "
+                                   f"{value!r}")
+    if not low <= value <= high:
+        raise _bad(f"{what} {value} out of range {low}..{high}")
+    return value
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidNotationError(f"invalid kunken state: {what} must be true or false, not "
+                                   f"{value!r}")
+    return value
+
+
+def _seat_list(value: Any, what: str, n: int) -> list[Any]:
+    """A list with one entry per seat."""
+    if not isinstance(value, list):
+        raise InvalidNotationError(f"invalid kunken state: {what} must be a list")
+    if len(value) != n:
+        raise _bad(f"{what} has {len(value)} entries for {n} seats")
+    return value
+
+
 def _deal_from_json(data: dict[str, Any]) -> KunkenDeal:
+    if not isinstance(data, dict):
+        raise InvalidNotationError("invalid kunken state: expected a JSON object")
     rules = KunkenRules.from_json(data.get("rules", {}))
-    n = int(data["num_seats"])
-    hands = [counts_of(_cards(h, f"hand {i}")) for i, h in enumerate(data["hands"])]
-    if len(hands) != n or not MIN_SEATS <= n <= MAX_SEATS:
-        raise InvalidPositionError(f"invalid kunken state: {len(hands)} hands for {n} seats")
+    n = _int(data["num_seats"], "num_seats", MIN_SEATS, MAX_SEATS)
+    hands = [counts_of(_cards(h, f"hand {i}"))
+             for i, h in enumerate(_seat_list(data["hands"], "hands", n))]
     stock = _cards(data["stock"], "stock")
     stock.reverse()
     bank = _cards(data["bank"], "bank")
-    deal = KunkenDeal._make(rules, n, int(data["dealer"]), hands, stock, bank)
+    deal = KunkenDeal._make(rules, n, _int(data["dealer"], "dealer", 0, n - 1), hands, stock,
+                            bank)
+    if not isinstance(data["melds"], list):
+        raise InvalidNotationError("invalid kunken state: melds must be a list")
     deal.melds = [TableMeld.from_json(m) for m in data["melds"]]
-    deal.taken = [counts_of(_cards(t, "taken_held")) for t in data["taken_held"]]
-    deal.layout = [bool(x) for x in data["has_layout"]]
-    deal.renewals = int(data["renewals_used"])
+    deal.taken = [counts_of(_cards(t, f"taken_held {i}"))
+                  for i, t in enumerate(_seat_list(data["taken_held"], "taken_held", n))]
+    deal.layout = [_bool(x, f"has_layout {i}")
+                   for i, x in enumerate(_seat_list(data["has_layout"], "has_layout", n))]
+    deal.renewals = _int(data["renewals_used"], "renewals_used", 0, rules.max_stock_renewals)
     to_move = data["to_move"]
-    deal.to_move = None if to_move is None else int(to_move)
+    deal.to_move = None if to_move is None else _int(to_move, "to_move", 0, n - 1)
     deal.phase = str(data["phase"])
     if deal.phase not in PHASES:
-        raise InvalidPositionError(f"invalid kunken state: phase {deal.phase!r}")
+        raise _bad(f"phase {deal.phase!r}: expected one of {', '.join(PHASES)}")
     winner = data.get("winner")
-    deal.winner = None if winner is None else int(winner)
-    deal.express = bool(data.get("express", False))
+    deal.winner = None if winner is None else _int(winner, "winner", 0, n - 1)
+    deal.express = _bool(data.get("express", False), "express")
     turn = data.get("turn", {})
+    if not isinstance(turn, dict):
+        raise InvalidNotationError("invalid kunken state: turn must be an object")
     taken_card = turn.get("taken_card")
-    deal.take_card = -1 if taken_card is None else Card.parse(taken_card).index
-    deal.pending = bool(turn.get("pending", False))
-    deal.need = int(turn.get("need", 0))
-    deal.opening = bool(turn.get("opening", False))
+    deal.take_card = -1 if taken_card is None else Card.parse(str(taken_card)).index
+    deal.pending = _bool(turn.get("pending", False), "turn.pending")
+    deal.need = _int(turn.get("need", 0), "turn.need", -10_000, rules.opening_minimum)
+    deal.opening = _bool(turn.get("opening", False), "turn.opening")
     deal.turn_notold = counts_of(_cards(turn.get("not_old", []), "turn.not_old"))
-    deal.history = [parse_action(t) for t in data.get("history", [])]
+    history = data.get("history", [])
+    if not isinstance(history, list):
+        raise InvalidNotationError("invalid kunken state: history must be a list")
+    deal.history = [parse_action(str(t)) for t in history]
     _check_cards(deal)
+    _check_consistency(deal)
     return deal
+
+
+def _check_consistency(deal: KunkenDeal) -> None:
+    """The fields agree with each other: melds owned and laid by seats that exist and have a
+    layout, known taken cards in their hands, the turn's state for its phase."""
+    n = deal.num_seats
+    for i, meld in enumerate(deal.melds):
+        if not 0 <= meld.owner < n or not all(0 <= s < n for s in meld.laid_by):
+            raise _bad(f"meld {i} ({meld.text()}) belongs to a seat out of range")
+        if not deal.layout[meld.owner]:
+            raise _bad(f"meld {i} ({meld.text()}) belongs to seat {meld.owner}, whose "
+                       "has_layout is false")
+    for s in range(n):
+        for k in range(53):
+            if deal.taken[s][k] > deal.hands[s][k]:
+                raise _bad(f"taken_held {s} lists {card_text(k)}, which hand {s} does not hold")
+    over = deal.phase == OVER
+    if (deal.to_move is None) != over:
+        raise _bad(f"to_move {deal.to_move} with phase {deal.phase!r} (null exactly when "
+                   "the deal is over)")
+    if deal.winner is not None and not over:
+        raise _bad(f"winner {deal.winner} while the deal is not over")
+    if deal.express and deal.winner is None:
+        raise _bad("express without a winner")
+    if deal.phase == TAKEN:
+        seat = deal.to_move
+        assert seat is not None
+        if deal.take_card < 0:
+            raise _bad("phase 'taken' without turn.taken_card")
+        if not deal.opening and deal.need > 0:
+            raise _bad(f"turn.need {deal.need} on a turn that is not an opening")
+        for k in range(53):
+            if deal.turn_notold[k] > deal.hands[seat][k]:
+                raise _bad(f"turn.not_old lists {card_text(k)}, which hand {seat} does not "
+                           "hold")
+        if deal.pending and not deal.hands[seat][deal.take_card]:
+            raise _bad(f"the taken card {card_text(deal.take_card)} is still to be melded "
+                       f"but hand {seat} does not hold it")
+    elif deal.take_card >= 0 or deal.pending or deal.need or deal.opening or any(
+            deal.turn_notold):
+        raise _bad(f"a take turn's state (turn) in phase {deal.phase!r}")
 
 
 def _check_cards(deal: KunkenDeal) -> None:

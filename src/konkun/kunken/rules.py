@@ -51,10 +51,15 @@ OPTIONS: tuple[RuleOption, ...] = (
                        Choice("shared", Titles("no winner", "без победителя"))),
                       Titles("Tied match", "Ничья в матче"),
                       "a match whose highest total is shared at its end"),
-    RuleOption.boolean("joker_for_held", False,
+    RuleOption.boolean("joker_for_held", True,
                        Titles("A joker may stand for a card you hold",
                               "Джокер может заменять карту с руки"),
                        "whether a joker being laid may stand for a card held in hand"),
+    RuleOption.boolean("swap_before_take", False,
+                       Titles("Joker swaps before taking the bank",
+                              "Замена джокера до взятия банка"),
+                       "whether a player with a layout may swap jokers before taking the bank "
+                       "(the joker then counts as held before the take)"),
 )
 """The rule options: the schema every layer reads (types, defaults, ranges, choices,
 titles); :meth:`KunkenRules.from_options` parses by it."""
@@ -83,8 +88,11 @@ class KunkenRules:
     - ``tie``: a match whose highest total is shared at its end: ``play_on`` (further deals
       until it is not, as in Konchinka; default) or ``shared`` (no winner).
     - ``joker_for_held``: whether a joker being laid (in a meld or as a lay-off) may stand
-      for a card the player holds in hand (default false: lay the card itself; this keeps
-      the legal lists small, docs/kunken.md).
+      for a card the player holds in hand (RULES.md: "any missing card" means missing from
+      the meld; default true; false: lay the card itself).
+    - ``swap_before_take``: whether a player with a layout may also swap jokers at the start
+      of the turn, before taking the bank (or drawing); such a joker counts as held before
+      the take (default false: swaps come after the draw or the take).
     """
 
     jokers: int = 4
@@ -95,7 +103,8 @@ class KunkenRules:
     target: int = 0
     hand_size: int = 13
     tie: str = "play_on"
-    joker_for_held: bool = False
+    joker_for_held: bool = True
+    swap_before_take: bool = False
 
     def __post_init__(self) -> None:
         check_values(OPTIONS, self, "Kunken")

@@ -17,9 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from konkun.kunken.melds import JOKER_FOR, VALUE, joker_for, open_joker, slot_value
+from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, VALUE, joker_for, open_joker, slot_value
 
 Meld = tuple[int, ...]
+Step = tuple[str, int, tuple[int, ...]]
+"""A step of a take turn: (``meld``, -1, slots), (``swap``, meld, (card,)) or
+(``layoff``, meld, (card,))."""
 FULL = (1 << 13) - 1
 
 
@@ -175,6 +178,17 @@ def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
     return out
 
 
+def declared_set_variants(meld: Meld) -> list[Meld]:
+    """A set of three with one open joker declared each way (RULES.md: a set joker's suit
+    may be declared, or stay open): ``Kc Kd X=Kh`` and ``Kc Kd X=Ks`` for ``Kc Kd X``.
+    Empty for any other meld (in a set of four the jokers' suits are forced)."""
+    if len(meld) != 3 or meld[2] < OPEN_JOKER or meld[1] >= 52:
+        return []
+    rank = meld[2] - OPEN_JOKER
+    present = {meld[0] // 13, meld[1] // 13}
+    return [(meld[0], meld[1], joker_for(t * 13 + rank)) for t in range(4) if t not in present]
+
+
 def melds_with(card: int, counts: Sequence[int], replace: bool = False) -> list[Meld]:
     """Every meld the hand can lay that holds ``card`` (0..51, held) as a real card, or,
     for ``card`` 52, at least one joker (``replace`` as in :func:`hand_melds`)."""
@@ -246,14 +260,15 @@ class HandSearch:
     lists legal actions and when it validates one.
     """
 
-    __slots__ = ("by_low", "counts", "live", "memo")
+    __slots__ = ("by_low", "counts", "live", "memo", "replace")
 
-    def __init__(self, counts: Sequence[int]) -> None:
+    def __init__(self, counts: Sequence[int], replace: bool = False) -> None:
         self.counts = list(counts)
+        self.replace = replace
         self.memo: dict[int, tuple[int, int]] = {}
         by_low: list[list[_Option]] = [[] for _ in range(52)]
         live = [False] * 53
-        for meld in hand_melds(counts):
+        for meld in hand_melds(counts, replace):
             hit = _OPTION.get(meld)
             if hit is None:
                 low, reals, used, points = _info(meld)
@@ -352,13 +367,15 @@ def reach_points(counts: Sequence[int], need: int, leave_one: bool = False) -> b
     return HandSearch(counts).reach_from(list(counts), need, leave_one)
 
 
-def max_meld_points(counts: Sequence[int], leave_one: bool = False) -> int:
+def max_meld_points(counts: Sequence[int], leave_one: bool = False,
+                    replace: bool = False) -> int:
     """The most points the hand can lay down in melds (``leave_one``: keeping at least one
-    card for the discard; -1 when no card can be kept, i.e. an empty hand)."""
+    card for the discard; -1 when no card can be kept, i.e. an empty hand; ``replace``: a
+    joker may stand for a held card, ``joker_for_held``)."""
     work = list(counts)
     if leave_one and sum(work) == 0:
         return -1
-    search = HandSearch(work)
+    search = HandSearch(work, replace)
     upper = sum(VALUE[k] * work[k] for k in range(53) if k == 52 or search.live[k])
     lo, hi = 0, upper + 5  # the best is in [lo, hi)
     while hi - lo > 5:
@@ -372,25 +389,28 @@ def max_meld_points(counts: Sequence[int], leave_one: bool = False) -> int:
     return lo
 
 
-def best_arrangement(counts: Sequence[int], leave_one: bool = False) -> list[Meld]:
+def best_arrangement(counts: Sequence[int], leave_one: bool = False,
+                     replace: bool = False) -> list[Meld]:
     """A most valuable arrangement of the hand into melds (canonical slots), keeping a card
-    for the discard when ``leave_one``."""
+    for the discard when ``leave_one`` (``replace`` as in :func:`max_meld_points`)."""
     work = list(counts)
-    target = max_meld_points(counts, leave_one)
-    return _arrangement_for(work, target, leave_one, HandSearch(work)) or []
+    target = max_meld_points(counts, leave_one, replace)
+    return _arrangement_for(work, target, leave_one, HandSearch(work, replace)) or []
 
 
 # ---------------------------------------------------------------------------------------
 # The take and the turn's obligations
 
 
-def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int]) -> list[Meld]:
+def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int],
+                     replace: bool = False) -> list[Meld]:
     """Melds holding ``card`` (the taken card) and at least two other cards that were in
     the hand before the take: ``counts`` is the hand now, ``taken`` the cards in it that
-    were not (taken this turn, or jokers swapped in); taken copies count as leaving first."""
+    were not (taken this turn, or jokers swapped in); taken copies count as leaving first.
+    ``replace``: a joker may stand for a held card (``joker_for_held``)."""
     if counts[card] == 0:
         return []
-    return [meld for meld in melds_with(card, counts)
+    return [meld for meld in melds_with(card, counts, replace)
             if is_third_card_meld(meld, card, counts, taken)]
 
 
@@ -421,21 +441,24 @@ def is_third_card_meld(meld: Meld, card: int, counts: Sequence[int],
 
 def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
                  pending: bool, search: HandSearch | None = None,
-                 size: int = -1, checked: bool = False) -> bool:
+                 size: int = -1, checked: bool = False, replace: bool = False) -> bool:
     """Whether a take turn can still be completed by laying melds: when ``pending``, a meld
     holding ``card`` with two old cards (:func:`third_card_melds`), melds worth ``need``
     more points in all, and a card left to discard. ``search``: a :class:`HandSearch` built
     for ``counts`` or a hand holding it (reused across calls); ``size``: the number of cards
-    when known; ``checked``: :func:`third_card_length` is known to be non-zero."""
+    when known; ``checked``: :func:`third_card_length` is known to be non-zero;
+    ``replace``: a joker may stand for a held card (``joker_for_held``). No joker swaps:
+    :mod:`konkun.kunken.completion` adds them."""
     if size < 0:
         size = sum(counts)
     if not pending:
         if need <= 0:
             return size >= 1
-        return (search or HandSearch(counts)).reach_from(list(counts), need, True)
-    if counts[card] == 0 or (not checked and not third_card_length(card, counts, taken)):
+        return (search or HandSearch(counts, replace)).reach_from(list(counts), need, True)
+    if counts[card] == 0 or (not checked and not third_card_length(card, counts, taken,
+                                                                    replace)):
         return False
-    melds = third_card_melds(card, counts, taken)
+    melds = third_card_melds(card, counts, taken, replace)
     if not melds:
         return False
     for meld in melds:
@@ -445,7 +468,7 @@ def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: i
         return False
     work = list(counts)
     if search is None:
-        search = HandSearch(work)
+        search = HandSearch(work, replace)
     for meld in melds:
         if len(meld) >= size:
             continue
@@ -481,16 +504,20 @@ def after_take(hand: Sequence[int], bank: Sequence[int], i: int) -> tuple[list[i
     return after, taken
 
 
-def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int]) -> int:
+def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int],
+                      replace: bool = False) -> int:
     """The length of the shortest meld of :func:`third_card_melds`, 0 when there is none;
-    computed from bit masks, without listing the melds."""
+    computed from bit masks, without listing the melds (``replace``: a joker may stand for
+    a held card, ``joker_for_held``)."""
     if counts[card] == 0:
         return 0
     if card == 52:
+        if replace:
+            return min(map(len, third_card_melds(52, counts, taken, True)), default=0)
         return _joker_third(counts, taken)
     p, s = _POS[card]
     return _shortest_third(p, s, counts[52], counts[52] - taken[52],
-                           *_card_masks(p, s, counts, taken))
+                           *_card_masks(p, s, counts, taken), replace)
 
 
 def _card_masks(p: int, s: int, counts: Sequence[int],
@@ -534,23 +561,25 @@ class ThirdCardCheck:
     whose taken card is still to be melded asks of each step. Cards that share neither the
     taken card's suit nor its rank, and are not jokers, leave the answer as it is."""
 
-    __slots__ = ("base", "card", "counts", "jokers", "masks", "p", "s", "taken")
+    __slots__ = ("base", "card", "counts", "jokers", "masks", "p", "replace", "s", "taken")
 
-    def __init__(self, card: int, counts: Sequence[int], taken: Sequence[int]) -> None:
+    def __init__(self, card: int, counts: Sequence[int], taken: Sequence[int],
+                 replace: bool = False) -> None:
         self.card = card
         self.counts = counts
         self.taken = taken
+        self.replace = replace
         if card == 52:  # a taken joker: every suit and rank matters, see without()
             self.p = self.s = -1
             self.jokers = counts[52]
             self.masks = (0, 0, 0, 0)
-            self.base = third_card_length(card, counts, taken)
+            self.base = third_card_length(card, counts, taken, replace)
             return
         self.p, self.s = _POS[card]
         self.jokers = counts[52]
         self.masks = _card_masks(self.p, self.s, counts, taken)
         self.base = (0 if not counts[card] else _shortest_third(
-            self.p, self.s, counts[52], counts[52] - taken[52], *self.masks))
+            self.p, self.s, counts[52], counts[52] - taken[52], *self.masks, replace))
 
     def without(self, removed: Sequence[int], swapped: int = -1) -> int:
         """The shortest third-card meld once the cards ``removed`` (meld slots: each real
@@ -590,7 +619,7 @@ class ThirdCardCheck:
             jokers += 1
             fresh += 1
         return _shortest_third(p, s, jokers, jokers - fresh, old_suit, old_rank, pool_suit,
-                               pool_rank)
+                               pool_rank, self.replace)
 
     def _joker_without(self, removed: Sequence[int], swapped: int) -> int:
         """:meth:`without` for a taken joker: the hand after the step, asked afresh."""
@@ -607,7 +636,7 @@ class ThirdCardCheck:
                 taken[swapped] -= 1
             counts[52] += 1
             taken[52] += 1
-        return third_card_length(52, counts, taken)
+        return third_card_length(52, counts, taken, self.replace)
 
 
 def _joker_third(counts: Sequence[int], taken: Sequence[int]) -> int:
@@ -679,11 +708,14 @@ def _drop(q: int, t: int, p: int, s: int, pool_suit: int, old_suit: int, pool_ra
     return pool_suit, old_suit, pool_rank, old_rank
 
 
-def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
-    """The bank positions from which ``hand`` can take the bank and complete the turn
-    (``need``: the opening minimum, 0 with a layout), in order."""
+def take_positions(hand: Sequence[int], bank: Sequence[int], need: int,
+                   replace: bool = False) -> list[int]:
+    """The bank positions from which ``hand`` can take the bank and complete the turn by
+    laying melds (``need``: the opening minimum, 0 with a layout; ``replace``: rule option
+    ``joker_for_held``), in order. Joker swaps are not looked at: this is the fast path of
+    :func:`konkun.kunken.completion.take_positions`, exact when no swap can help."""
     if need <= 0:
-        return _free_take_positions(hand, bank)
+        return _free_take_positions(hand, bank, replace)
     old_suit, old_rank = _hand_masks(hand)
     pool_suit = old_suit.copy()
     pool_rank = old_rank.copy()
@@ -701,25 +733,26 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int) -> list[
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
             if not _shortest_third(p, s, after[52], hand[52], old_suit[s], old_rank[p],
-                                   pool_suit[s], pool_rank[p]):
+                                   pool_suit[s], pool_rank[p], replace):
                 continue
-        elif not _joker_third(after, taken):
+        elif not third_card_length(52, after, taken, replace):
             continue
         if search is None:
             whole = list(hand)
             for c in bank:
                 whole[c] += 1
-            search = HandSearch(whole)
+            search = HandSearch(whole, replace)
             if not search.reach_from(whole, need, True):
                 break  # not even the whole bank with the hand is worth the points
         if can_complete(after, taken, card, need, True, search, hand_size + len(bank) - i,
-                        True):
+                        True, replace):
             out.append(i)
     out.reverse()
     return out
 
 
-def _free_take_positions(hand: Sequence[int], bank: Sequence[int]) -> list[int]:
+def _free_take_positions(hand: Sequence[int], bank: Sequence[int],
+                         replace: bool = False) -> list[int]:
     """:func:`take_positions` with no points due: the taken card's shortest third-card meld
     must leave a card to discard."""
     old_suit, old_rank = _hand_masks(hand)
@@ -732,7 +765,7 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int]) -> list[int]:
         card = bank[i]
         if card == 52:
             jokers += 1
-            shortest = _joker_third(*after_take(hand, bank, i))
+            shortest = third_card_length(52, *after_take(hand, bank, i), replace)
         else:
             p, s = _POS[card]
             pool_suit[s] |= 1 << p
@@ -745,7 +778,7 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int]) -> list[int]:
                 continue  # too few old cards (and old jokers) of its suit or rank
             else:
                 shortest = _shortest_third(p, s, jokers, old_jokers, old_suit[s], old_rank[p],
-                                           pool_suit[s], pool_rank[p])
+                                           pool_suit[s], pool_rank[p], replace)
         if shortest and shortest < size - i:
             out.append(i)
     out.reverse()
@@ -765,9 +798,10 @@ def _hand_masks(hand: Sequence[int]) -> tuple[list[int], list[int]]:
 
 
 def _shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, old_rank: int,
-                    pool_suit: int, pool_rank: int) -> int:
+                    pool_suit: int, pool_rank: int, proxies: bool = False) -> int:
     """:func:`third_card_length` from masks: old cards of the card's suit and rank, the
-    pool's (old and taken) cards of them, and the jokers (all, and old ones)."""
+    pool's (old and taken) cards of them, and the jokers (all, and old ones); ``proxies``:
+    an old joker may also stand for a card held in the pool (``joker_for_held``)."""
     a = (old_rank & ~(1 << s)).bit_count()
     if a >= 2 or (a == 1 and old_jokers >= 1):
         return 3  # a set of three
@@ -778,7 +812,8 @@ def _shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int,
     # Turn the suit so that the card is at position 0: the answer depends on nothing else.
     old = ((old >> p) | (old << (13 - p))) & FULL
     pool = ((pool_suit >> p) | (pool_suit << (13 - p))) & FULL
-    key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2)
+    key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2,
+           proxies and old_jokers > 0)
     seq = _SEQUENCE_THIRD.get(key, -1)
     if seq < 0:
         if len(_SEQUENCE_THIRD) > 500_000:
@@ -788,7 +823,7 @@ def _shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int,
     return seq if seq and (not best or seq < best) else best
 
 
-_SEQUENCE_THIRD: dict[tuple[int, int, int, int], int] = {}
+_SEQUENCE_THIRD: dict[tuple[int, int, int, int, bool], int] = {}
 
 
 def _run_third(old: int, pool: int) -> int:
@@ -822,15 +857,21 @@ def _run_third(old: int, pool: int) -> int:
     return best
 
 
-def _sequence_third(old: int, pool: int, jokers: int, old_jokers: int) -> int:
+def _sequence_third(old: int, pool: int, jokers: int, old_jokers: int,
+                    proxies: bool = False) -> int:
     """The length of the shortest sequence holding position 0 and two old cards (or old
-    jokers), the masks turned so the card is at 0; 0 when there is none."""
+    jokers), the masks turned so the card is at 0; 0 when there is none. With ``proxies``
+    an old joker may also stand in for a held card that is not old (``joker_for_held``)."""
     missing = FULL & ~pool
+    held_new = pool & ~old & ~1
     for wmask, length in _WINDOWS_AT_ZERO:
         gaps = (wmask & missing).bit_count()
         if gaps > jokers or gaps * 2 > length:
             continue
-        if (wmask & old).bit_count() + (gaps if gaps < old_jokers else old_jokers) >= 2:
+        room = gaps
+        if proxies:
+            room += min((wmask & held_new).bit_count(), length // 2 - gaps, jokers - gaps)
+        if (wmask & old).bit_count() + (room if room < old_jokers else old_jokers) >= 2:
             return length
     return 0
 
@@ -846,7 +887,7 @@ def _arrangement_for(work: list[int], need: int, leave: bool,
     while need > 0:
         while work[k] == 0:
             k += 1
-        for meld in melds_with(k, work):
+        for meld in melds_with(k, work, search.replace):
             low, reals, used, points = _info(meld)
             if low != k or used > work[52]:
                 continue
@@ -874,12 +915,13 @@ def _arrangement_for(work: list[int], need: int, leave: bool,
 def completion_witness(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
                        pending: bool, search: HandSearch) -> list[Meld] | None:
     """Melds completing a take turn (see :func:`can_complete`), the first holding the taken
-    card when ``pending``; ``None`` when there are none. ``search`` covers ``counts``."""
+    card when ``pending``; ``None`` when there are none. ``search`` covers ``counts`` (and
+    says whether a joker may stand for a held card, ``HandSearch.replace``)."""
     work = list(counts)
     size = sum(work)
     if not pending:
         return _arrangement_for(work, need, True, search) if need > 0 else []
-    for meld in third_card_melds(card, work, taken):
+    for meld in third_card_melds(card, work, taken, search.replace):
         if len(meld) >= size:
             continue
         for s in meld:
@@ -893,14 +935,38 @@ def completion_witness(counts: Sequence[int], taken: Sequence[int], card: int, n
     return None
 
 
-def take_hints(hand: Sequence[int], bank: Sequence[int], need: int) -> list[tuple[int, list[Meld]]]:
-    """For each bank position the bank can be taken from, how: ``(position, melds)``, the
-    melds (the first holding the taken card) that complete the turn; ``need`` is the opening
-    minimum (0 with a layout). For bots and the UI's hints."""
-    out: list[tuple[int, list[Meld]]] = []
-    for i in take_positions(hand, bank, need):
+def take_plans(hand: Sequence[int], bank: Sequence[int], need: int,
+               table: Sequence[tuple[int, int, int, int, int]] = (), replace: bool = True,
+               layout: bool | None = None) -> list[tuple[int, list[Step]]]:
+    """For each bank position the bank can be taken from (exactly, as the engine offers
+    ``take``), the steps that complete the turn: ``(position, steps)``, each step
+    ``("meld", -1, slots)``, ``("swap", meld, (card,))`` or ``("layoff", meld, (card,))``
+    (:func:`konkun.kunken.completion.plan`). ``need``: the opening minimum, 0 with a
+    layout; ``table``: the table's melds in compact form
+    (:func:`konkun.kunken.completion.compact`); ``replace``: ``joker_for_held``."""
+    from konkun.kunken import completion
+
+    layout = need <= 0 if layout is None else layout
+    table = tuple(table)
+    out: list[tuple[int, list[Step]]] = []
+    for i in completion.take_positions(hand, bank, need, table, layout, replace):
         after, taken = after_take(hand, bank, i)
-        plan = completion_witness(after, taken, bank[i], need, True, HandSearch(after))
-        if plan is not None:
-            out.append((i, plan))
+        melds = completion_witness(after, taken, bank[i], need, True,
+                                   HandSearch(after, replace))
+        if melds is not None:
+            out.append((i, [("meld", -1, m) for m in melds]))
+            continue
+        steps = completion.plan(after, taken, bank[i], need, True, layout, table, replace)
+        if steps is not None:
+            out.append((i, steps))
     return out
+
+
+def take_hints(hand: Sequence[int], bank: Sequence[int], need: int,
+               table: Sequence[tuple[int, int, int, int, int]] = (), replace: bool = True,
+               layout: bool | None = None) -> list[tuple[int, list[Meld]]]:
+    """For each bank position the bank can be taken from, how: ``(position, melds)``, the
+    melds (the first holding the taken card) laid by the steps of :func:`take_plans`;
+    ``need`` is the opening minimum (0 with a layout). For bots and the UI's hints."""
+    return [(i, [slots for kind, _, slots in steps if kind == "meld"])
+            for i, steps in take_plans(hand, bank, need, table, replace, layout)]

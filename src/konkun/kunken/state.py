@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from konkun.cards import double_deck, shuffled
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
 from konkun.game import Observation, check_dealer, check_seat_count
-from konkun.kunken import solver
+from konkun.kunken import completion, solver
 from konkun.kunken.actions import (
     _DISCARDS,
     DISCARD,
@@ -247,9 +247,10 @@ class KunkenDeal:
             return []
         hand = self.hands[seat]
         if self.phase == START:
-            need = 0 if self.layout[seat] else self.rules.opening_minimum
             out = [DRAW_ACTION]
-            out.extend(take(i) for i in solver.take_positions(hand, self.bank, need))
+            out.extend(take(i) for i in self._take_positions(seat))
+            if self.rules.swap_before_take:
+                out += self._swaps(seat, hand)
             return out
         if self.phase == DRAWN:
             out = self._swaps(seat, hand)
@@ -267,8 +268,9 @@ class KunkenDeal:
             judges = (self._third_card_judges(hand, size) if self.need <= 0
                       else self._completion_judges(seat, hand))
         replace = self.rules.joker_for_held
-        out = [Action(MELD, -1, meld) for meld in solver.hand_melds(hand, replace)
-               if len(meld) < size and (judges is None or judges[0](meld))]
+        out = [Action(MELD, -1, meld) for meld in self._hand_melds(hand)
+               if len(meld) < size and (judges is None or judges[0](meld)
+                                        or self._exact_ok(seat, Action(MELD, -1, meld)))]
         if size >= 2:
             verdicts: dict[int, bool] = {}
             for m, tm in enumerate(self.melds):
@@ -276,24 +278,84 @@ class KunkenDeal:
                     if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
                                        and hand[slot - JOKER_FOR]):
                         continue
+                    action = Action(LAYOFF, m, (slot,))
                     if judges is not None:
                         ok = verdicts.get(k)
                         if ok is None:
                             ok = verdicts[k] = judges[1](k)
-                        if not ok:
+                        if not ok and not self._exact_ok(seat, action):
                             continue
-                    out.append(Action(LAYOFF, m, (slot,)))
+                    out.append(action)
         out.extend(action for action in self._swaps(seat, hand)
-                   if judges is None or judges[2](action.slots[0]))
+                   if judges is None or judges[2](action.slots[0])
+                   or self._exact_ok(seat, action))
         if done:
             out += [_DISCARDS[k] for k in range(53) if hand[k]]
         return out
 
+    def _hand_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
+        """Every meld the hand may lay now: :func:`solver.hand_melds` and each set of three
+        with its joker's suit declared (RULES.md: declared or left open)."""
+        replace = self.rules.joker_for_held
+        melds = solver.hand_melds(hand, replace)
+        if hand[BARE_JOKER]:
+            for meld in list(melds):
+                for variant in solver.declared_set_variants(meld):
+                    if replace or not hand[variant[2] - JOKER_FOR]:
+                        melds.append(variant)
+        return melds
+
+    def _table(self) -> completion.Table:
+        """The table as the exact completion check reads it."""
+        return completion.compact_table((m.slots, m.kind) for m in self.melds)
+
+    def _take_positions(self, seat: int) -> list[int]:
+        """The bank positions ``seat`` may take the bank from now (exact)."""
+        need = 0 if self.layout[seat] else self.rules.opening_minimum
+        return completion.take_positions(self.hands[seat], self.bank, need, self._table(),
+                                         self.layout[seat], self.rules.joker_for_held)
+
+    def _exact_ok(self, seat: int, action: Action) -> bool:
+        """Whether the take turn can still be completed after ``action`` (a meld, lay-off or
+        swap), by any legal sequence of steps: asked where the fast checks found no
+        completion by melds alone (:func:`completion.completable`)."""
+        hand = self.hands[seat].copy()
+        notold = self.turn_notold.copy()
+        table = list(self._table())
+        pending, need, layout = self.pending, self.need, self.layout[seat]
+        if action.kind == MELD:
+            meld = action.slots
+            if pending and self._meld_is_third(hand, notold, meld):
+                pending = False
+            if self.opening:
+                need -= solver.meld_points(meld)
+            removed = [slot_card(x) for x in meld]
+            table.append(completion.compact(meld))
+            layout = True
+        else:
+            tm = self.melds[action.number].copy()
+            slot = action.slots[0]
+            removed = [slot_card(slot)]
+            if action.kind == LAYOFF:
+                tm.lay_off(slot, seat)
+            else:
+                tm.swap(slot)
+                hand[BARE_JOKER] += 1
+                notold[BARE_JOKER] += 1
+            table[action.number] = completion.compact(tm.slots, tm.kind)
+        for k in removed:
+            hand[k] -= 1
+            if notold[k]:
+                notold[k] -= 1
+        return completion.completable(hand, notold, self.take_card, need, pending, layout,
+                                      tuple(table), self.rules.joker_for_held, True)
+
     def _third_card_judges(self, hand: list[int], size: int) -> _Judges:
         """Whether a meld, a lay-off (a card) or a swap (a card) leaves the turn completable
-        while the taken card is still to be melded and no points are due: the hand must then
-        keep a third-card meld that leaves a card to discard."""
-        check = solver.ThirdCardCheck(self.take_card, hand, self.turn_notold)
+        by melds alone while the taken card is still to be melded and no points are due: the
+        hand must then keep a third-card meld that leaves a card to discard."""
+        check = solver.ThirdCardCheck(self.take_card, hand, self.turn_notold,
+                                      self.rules.joker_for_held)
         notold = self.turn_notold
 
         def meld_ok(meld: tuple[int, ...]) -> bool:
@@ -372,10 +434,9 @@ class KunkenDeal:
                 continue
             if tm.kind == SET:
                 rank = tm.suit_or_rank
-                suits = tm.set_suits()
                 for s in range(4):
                     k = s * 13 + rank
-                    if hand[k] and s not in suits:
+                    if hand[k] and tm.swap_index(k) >= 0:
                         out.append(Action(SWAP, m, (k,)))
             else:
                 for slot in tm.slots:
@@ -384,8 +445,7 @@ class KunkenDeal:
         return out
 
     def _can_take(self, seat: int, i: int) -> bool:
-        need = 0 if self.layout[seat] else self.rules.opening_minimum
-        return i in solver.take_positions(self.hands[seat], self.bank, need)
+        return i in self._take_positions(seat)
 
     def _completes_after_meld(self, seat: int, meld: tuple[int, ...],
                               search: solver.HandSearch | None = None) -> bool:
@@ -405,7 +465,8 @@ class KunkenDeal:
             if notold[k]:
                 notold[k] -= 1
         return solver.can_complete(hand, notold, self.take_card, need, pending, search,
-                                   self.hand_sizes[seat] - len(meld))
+                                   self.hand_sizes[seat] - len(meld), False,
+                                   self.rules.joker_for_held)
 
     def _completes_after_removal(self, seat: int, card: int, swap: bool,
                                  search: solver.HandSearch | None = None) -> bool:
@@ -418,7 +479,7 @@ class KunkenDeal:
             hand[BARE_JOKER] += 1
             notold[BARE_JOKER] += 1
         return solver.can_complete(hand, notold, self.take_card, self.need, self.pending,
-                                   search)
+                                   search, -1, False, self.rules.joker_for_held)
 
     def _meld_is_third(self, hand: list[int], notold: list[int],
                        meld: tuple[int, ...]) -> bool:
@@ -437,6 +498,8 @@ class KunkenDeal:
         if self.phase == START:
             if kind == DRAW:
                 return None
+            if kind == SWAP and self.rules.swap_before_take:
+                return self._swap_reason(seat, hand, action)
             if kind == TAKE:
                 if not 0 <= action.number < len(self.bank):
                     return (f"the bank has no position {action.number} (it holds "
@@ -472,7 +535,7 @@ class KunkenDeal:
     def _turn_search(self, hand: list[int]) -> solver.HandSearch | None:
         """The search the turn's completion checks use (the same in listing and
         validating): over the hand as it is, when an opening minimum is still due."""
-        return solver.HandSearch(hand) if self.need > 0 else None
+        return solver.HandSearch(hand, self.rules.joker_for_held) if self.need > 0 else None
 
     def _swap_search(self, hand: list[int]) -> solver.HandSearch | None:
         """The same after a swap, which brings a joker into the hand: over the hand with it."""
@@ -480,7 +543,7 @@ class KunkenDeal:
             return None
         plus = hand.copy()
         plus[BARE_JOKER] += 1
-        return solver.HandSearch(plus)
+        return solver.HandSearch(plus, self.rules.joker_for_held)
 
     def _take_reason(self, seat: int, i: int) -> str:
         hand = self.hands[seat]
@@ -508,7 +571,8 @@ class KunkenDeal:
             return (f"meld {action.number} ({self.melds[action.number].text()}) has no joker "
                     f"standing for {card_text(card)}")
         if self.phase == TAKEN and not self.obligations_met() and not \
-                self._completes_after_removal(seat, card, True, self._swap_search(hand)):
+                self._completes_after_removal(seat, card, True, self._swap_search(hand)) \
+                and not self._exact_ok(seat, action):
             return "after this swap the turn could not be completed"
         return None
 
@@ -532,7 +596,8 @@ class KunkenDeal:
         if len(meld) >= self.hand_sizes[seat]:
             return "the player may not lay down the last card: one must be left to discard"
         if not self.obligations_met() and not self._completes_after_meld(
-                seat, meld, self._turn_search(hand)):
+                seat, meld, self._turn_search(hand)) and not self._exact_ok(
+                    seat, Action(MELD, -1, meld)):
             return "after this meld the turn could not be completed"
         return None
 
@@ -553,7 +618,7 @@ class KunkenDeal:
         if self.hand_sizes[seat] < 2:
             return "the player may not lay off the last card: one must be left to discard"
         if not self.obligations_met() and not self._completes_after_removal(
-                seat, card, False, self._turn_search(hand)):
+                seat, card, False, self._turn_search(hand)) and not self._exact_ok(seat, action):
             return "after this lay-off the turn could not be completed"
         return None
 

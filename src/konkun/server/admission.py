@@ -14,14 +14,63 @@ request arrives, so nothing has to be kept in step with them:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Iterable, Sequence
+from typing import Protocol
 
 from konkun.server.config import Settings
 from konkun.server.protocol import ProtocolError
 
-if TYPE_CHECKING:
-    from konkun.server.tables import Connection, Table
+
+class Connection(Protocol):
+    """What the checks read of a connection (:class:`konkun.server.tables.Connection`)."""
+
+    @property
+    def player_id(self) -> str | None:
+        """The connected guest's player id, if any."""
+        ...
+
+    @property
+    def address(self) -> str:
+        """The client's address."""
+        ...
+
+
+class _Seat(Protocol):
+    kind: str
+    player_id: str | None
+
+
+class _Extras(Protocol):
+    creator: str | None
+
+
+class Table(Protocol):
+    """What the checks read of a table (:class:`konkun.server.tables.Table`); written
+    here so that this module does not import the tables it guards."""
+
+    id: str
+    status: str
+    creator_address: str | None
+    seat_addresses: dict[int, str]
+
+    @property
+    def connections(self) -> Collection[Connection]:
+        """The table's open connections."""
+        ...
+
+    @property
+    def seats(self) -> Sequence[_Seat]:
+        """The table's seats."""
+        ...
+
+    @property
+    def extras(self) -> _Extras:
+        """The table's options (its creator)."""
+        ...
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The seat ``player_id`` holds, if any."""
+        ...
 
 
 class Admission:

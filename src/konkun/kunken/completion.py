@@ -1,0 +1,467 @@
+"""The exact completion check of a take turn (RULES.md, Кункен: the take, joker swaps).
+
+A take turn is complete once a meld laid this turn held the taken card and two cards held
+before the take, an opening's melds reach the minimum, and a card is left to discard. The
+question "can this turn still be completed?" is answered here exactly, over every legal
+sequence of melds, joker swaps (with other players' melds and with melds laid this turn),
+lay-offs and the final discard:
+
+- fast sufficient checks first (:func:`konkun.kunken.solver.can_complete`: melds from the
+  hand alone), then cheap necessary ones, and a memoised search only where they disagree;
+- with ``joker_for_held`` (the default) a joker may stand for any card missing from its
+  meld, so the order of the melds does not matter and the search is small: which table
+  jokers to win (each for a card of the hand), the meld of the taken card, and the most
+  valuable arrangement of the rest (:class:`~konkun.kunken.solver.HandSearch`). A swap
+  needs a layout: a player without one lays a meld first. A joker laid this turn and
+  swapped back at once is the same as laying the card itself, except in the taken card's
+  meld, where an old joker counts as held before the take: that meld is read with old
+  jokers standing for any of its cards but the taken one;
+- without ``joker_for_held`` a joker may stand only for a card not held at that moment, so
+  the order matters (a card laid first, in a meld or a lay-off, frees the joker to stand
+  for it): the search then tries every meld, lay-off and swap, step by step.
+
+The table is given as *compact melds* (:func:`compact`): a sequence
+``(0, suit, start, length, joker positions mask)``, a set
+``(1, rank position, real suits mask, declared joker suits mask, open jokers)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+from konkun.kunken import solver
+from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, SEQUENCE, VALUE, meld_kind
+
+Compact = tuple[int, int, int, int, int]
+"""A table meld as the completion check sees it (module docstring)."""
+Table = tuple[Compact, ...]
+
+_MEMO: dict[tuple[object, ...], bool] = {}
+_MEMO_LIMIT = 200_000
+
+
+def compact(slots: Sequence[int], kind: str | None = None) -> Compact:
+    """The compact form of a meld's slots (a canonical meld or a table meld's slots)."""
+    kind = kind or meld_kind(slots)
+    if kind == SEQUENCE:
+        first = slots[0] if slots[0] < 52 else slots[0] - JOKER_FOR
+        suit, start = divmod(first, 13)
+        jmask = 0
+        for i, x in enumerate(slots):
+            if x >= 52:
+                jmask |= 1 << (start + i) % 13
+        return (0, suit, start, len(slots), jmask)
+    real = decl = n_open = 0
+    rank = -1
+    for x in slots:
+        if x < 52:
+            real |= 1 << x // 13
+            rank = x % 13
+        elif x < OPEN_JOKER:
+            decl |= 1 << (x - JOKER_FOR) // 13
+            rank = (x - JOKER_FOR) % 13
+        else:
+            n_open += 1
+            rank = x - OPEN_JOKER
+    return (1, rank, real, decl, n_open)
+
+
+def compact_table(melds: Iterable[tuple[Sequence[int], str]]) -> Table:
+    """The compact table of ``(slots, kind)`` pairs."""
+    return tuple(compact(slots, kind) for slots, kind in melds)
+
+
+def has_jokers(m: Compact) -> bool:
+    """Whether a compact meld holds a joker."""
+    return bool(m[4]) if m[0] == 0 else bool(m[3] or m[4])
+
+
+def swaps(m: Compact, hand: Sequence[int]) -> Iterator[tuple[int, Compact]]:
+    """Every swap the hand can make with meld ``m``: (the card given, the meld after)."""
+    if m[0] == 0:
+        _, suit, start, length, jmask = m
+        bits = jmask
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            q = low.bit_length() - 1
+            if hand[suit * 13 + q]:
+                yield suit * 13 + q, (0, suit, start, length, jmask & ~low)
+        return
+    _, rank, real, decl, n_open = m
+    for t in range(4):
+        card = t * 13 + rank
+        if not hand[card]:
+            continue
+        bit = 1 << t
+        if decl & bit:
+            yield card, (1, rank, real | bit, decl & ~bit, n_open)
+        elif n_open and not (real | decl) & bit:
+            yield card, (1, rank, real | bit, decl, n_open - 1)
+
+
+def layoffs(m: Compact) -> Iterator[tuple[int, Compact]]:
+    """Every real card that can be laid off onto ``m``: (the card, the meld after)."""
+    if m[0] == 0:
+        _, suit, start, length, jmask = m
+        if length >= 13:
+            return
+        left = (start - 1) % 13
+        yield suit * 13 + left, (0, suit, left, length + 1, jmask)
+        right = (start + length) % 13
+        if right != left:
+            yield suit * 13 + right, (0, suit, start, length + 1, jmask)
+        return
+    _, rank, real, decl, n_open = m
+    if real.bit_count() + decl.bit_count() + n_open >= 4:
+        return
+    for t in range(4):
+        if not (real | decl) >> t & 1:
+            yield t * 13 + rank, (1, rank, real | 1 << t, decl, n_open)
+
+
+def any_swap(table: Table, hand: Sequence[int]) -> bool:
+    """Whether the hand can swap some joker of the table now."""
+    for m in table:
+        if has_jokers(m):
+            for _ in swaps(m, hand):
+                return True
+    return False
+
+
+def _key_table(table: Table, replace: bool) -> Table:
+    """The part of the table the answer depends on: with ``joker_for_held`` only melds
+    holding jokers (nothing is gained by a lay-off), else every meld."""
+    if replace:
+        return tuple(sorted(m for m in table if has_jokers(m)))
+    return tuple(sorted(table))
+
+
+def completable(hand: Sequence[int], notold: Sequence[int], card: int, need: int,
+                pending: bool, layout: bool, table: Table, replace: bool,
+                melds_fail: bool = False) -> bool:
+    """Whether a take turn can still be completed, exactly (module docstring).
+
+    ``hand``: the count vector now; ``notold``: the cards in it that were not held before
+    the take (taken, or jokers swapped in this turn); ``card``: the taken card; ``need``:
+    opening points still due (0 with a layout before the turn); ``pending``: the taken card
+    is still to be melded; ``layout``: the player may swap (a meld laid before or earlier
+    this turn); ``table``: every meld on the table, compact; ``replace``: the rule option
+    ``joker_for_held``; ``melds_fail``: the caller knows that melds from the hand alone
+    (:func:`konkun.kunken.solver.can_complete`) cannot complete the turn."""
+    size = sum(hand)
+    if size < 1:
+        return False
+    if not pending and need <= 0:
+        return True
+    if pending and (not hand[card] or not _third_card_possible(hand, notold, card, size,
+                                                               table)):
+        return False
+    if need > 0 and _points_bound(hand, table) - _lowest(hand) < need:
+        return False
+    if not melds_fail and solver.can_complete(hand, notold, card, need, pending, None, size,
+                                              False, replace):
+        return True
+    if replace and not any_swap(table, hand):
+        return False  # cards only leave the hand: no swap ever, and melds alone cannot
+    if not replace and not completable(hand, notold, card, need, pending, layout, table,
+                                       True, melds_fail):
+        return False  # every step allowed without joker_for_held is allowed with it
+    key = (bytes(hand), bytes(notold) if pending else b"", card if pending else -1,
+           max(need, 0), pending, layout, _key_table(table, replace), replace)
+    known = _MEMO.get(key)
+    if known is not None:
+        return known
+    _MEMO[key] = False  # a state revisited on its own path completes nothing new
+    if replace:
+        ok = _search_free(list(hand), need, table) if not pending else _search_pending(
+            list(hand), list(notold), card, need, layout, table)
+    else:
+        ok = _search_steps(list(hand), list(notold), card, need, pending, layout, table)
+    if len(_MEMO) > _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = ok
+    return ok
+
+
+def _third_card_possible(hand: Sequence[int], notold: Sequence[int], card: int, size: int,
+                         table: Table) -> bool:
+    """A necessary condition for the taken card's meld: one with two old cards or old
+    jokers, counting every joker on the table as one that might be won, and any old joker
+    as able to stand for any card, fits in the hand with a card left. (Cards only leave the
+    hand, and no card becomes old.)"""
+    if card == 52:
+        return True
+    extra = sum(m[4].bit_count() if m[0] == 0 else m[3].bit_count() + m[4] for m in table)
+    p, s = card % 13, card // 13
+    shortest = solver._shortest_third(p, s, hand[52] + extra, hand[52] - notold[52],
+                                      *solver._card_masks(p, s, hand, notold), True)
+    return 0 < shortest < size
+
+
+def _points_bound(hand: Sequence[int], table: Table) -> int:
+    """More than any melds of the turn can be worth: every card of the hand and 10 for
+    each joker on the table."""
+    total = sum(VALUE[k] * n for k, n in enumerate(hand) if n)
+    for m in table:
+        total += 10 * (m[4].bit_count() if m[0] == 0 else m[3].bit_count() + m[4])
+    return total
+
+
+def _lowest(hand: Sequence[int]) -> int:
+    return 5 if any(hand[k] for k in range(52) if VALUE[k] == 5) else 10
+
+
+def _remove(hand: list[int], notold: list[int], k: int) -> None:
+    hand[k] -= 1
+    if notold[k]:
+        notold[k] -= 1
+
+
+def _lay(hand: list[int], notold: list[int], meld: Sequence[int]) -> None:
+    for x in meld:
+        _remove(hand, notold, x if x < 52 else 52)
+
+
+def _swap_into(hand: list[int], notold: list[int], given: int) -> None:
+    _remove(hand, notold, given)
+    hand[52] += 1
+    notold[52] += 1
+
+
+def _replace_meld(table: Table, i: int, m: Compact) -> Table:
+    return (*table[:i], m, *table[i + 1:])
+
+
+def _all_swaps(hand: Sequence[int], table: Table) -> Iterator[tuple[int, Table]]:
+    for i, m in enumerate(table):
+        if has_jokers(m):
+            for given, after in swaps(m, hand):
+                yield given, _replace_meld(table, i, after)
+
+
+# ------------------------------------------------------------------ joker_for_held
+
+
+def _search_pending(hand: list[int], notold: list[int], card: int, need: int, layout: bool,
+                    table: Table) -> bool:
+    """The taken card still to be melded (``joker_for_held``): its meld now, then the rest;
+    or a swap first (with a layout); or, without a layout, a meld first to gain one."""
+    size = sum(hand)
+    for meld in solver.third_card_melds(card, hand, notold, True):
+        if len(meld) >= size:
+            continue
+        after = hand.copy()
+        after_notold = notold.copy()
+        _lay(after, after_notold, meld)
+        rest = need - solver.meld_points(meld) if need > 0 else 0
+        if completable(after, after_notold, card, rest, False, True,
+                       (*table, compact(meld)), True):
+            return True
+    if layout:
+        for given, after_table in _all_swaps(hand, table):
+            after = hand.copy()
+            after_notold = notold.copy()
+            _swap_into(after, after_notold, given)
+            if completable(after, after_notold, card, need, True, True, after_table, True):
+                return True
+        return False
+    if not any(has_jokers(m) for m in table):
+        return False
+    for meld in solver.hand_melds(hand, True):
+        if len(meld) >= size:
+            continue
+        after = hand.copy()
+        after_notold = notold.copy()
+        _lay(after, after_notold, meld)
+        if not after[card] or not any_swap(table, after):
+            continue
+        rest = need - solver.meld_points(meld) if need > 0 else 0
+        if completable(after, after_notold, card, rest, True, True, (*table, compact(meld)),
+                       True):
+            return True
+    return False
+
+
+def _search_free(hand: list[int], need: int, table: Table) -> bool:
+    """Opening points still due, the taken card melded (so a layout): win some of the
+    table's jokers, then melds worth ``need`` from what is left, keeping a card."""
+    seen = {bytes(hand)}  # the hand alone: already asked (solver.can_complete)
+    for pool in _pools(hand, table, 0):
+        code = bytes(pool)
+        if code in seen:
+            continue
+        seen.add(code)
+        if solver.HandSearch(pool, True).reach_from(pool, need, True):
+            return True
+    return False
+
+
+def _pools(hand: list[int], table: Table, start: int) -> Iterator[list[int]]:
+    """The hand after every choice of swaps with the melds from ``start`` on."""
+    yield hand
+    for i in range(start, len(table)):
+        m = table[i]
+        if not has_jokers(m):
+            continue
+        for given, after in swaps(m, hand):
+            pool = hand.copy()
+            pool[given] -= 1
+            pool[52] += 1
+            yield from _pools(pool, _replace_meld(table, i, after), i)
+
+
+# ------------------------------------------------------------------ without joker_for_held
+
+
+def _search_steps(hand: list[int], notold: list[int], card: int, need: int, pending: bool,
+                  layout: bool, table: Table) -> bool:
+    """Every next step, one by one: a meld, a lay-off of a real card (it may free a joker
+    to stand for that card), a swap."""
+    size = sum(hand)
+    for meld in solver.hand_melds(hand, False):
+        if len(meld) >= size:
+            continue
+        third = pending and solver.is_third_card_meld(meld, card, hand, notold)
+        after = hand.copy()
+        after_notold = notold.copy()
+        _lay(after, after_notold, meld)
+        rest = need - solver.meld_points(meld) if need > 0 else 0
+        if completable(after, after_notold, card, rest, pending and not third, True,
+                       (*table, compact(meld)), False):
+            return True
+    if layout:
+        for given, after_table in _all_swaps(hand, table):
+            after = hand.copy()
+            after_notold = notold.copy()
+            _swap_into(after, after_notold, given)
+            if completable(after, after_notold, card, need, pending, True, after_table,
+                           False):
+                return True
+    if size >= 2 and (hand[52] or any(has_jokers(m) for m in table)):
+        for i, m in enumerate(table):
+            for k, after_meld in layoffs(m):
+                if not hand[k] or (pending and k == card and hand[k] == 1):
+                    continue
+                after = hand.copy()
+                after_notold = notold.copy()
+                _remove(after, after_notold, k)
+                if completable(after, after_notold, card, need, pending, layout,
+                               _replace_meld(table, i, after_meld), False):
+                    return True
+    return False
+
+
+# ------------------------------------------------------------------ takes
+
+
+def take_positions(hand: Sequence[int], bank: Sequence[int], need: int, table: Table,
+                   layout: bool, replace: bool) -> list[int]:
+    """The bank positions the hand may take the bank from now (``need``: the opening
+    minimum, 0 with a ``layout``), exactly: the fast path first
+    (:func:`konkun.kunken.solver.take_positions`), the exact check for the others."""
+    fast = solver.take_positions(hand, bank, need, replace)
+    if replace and not any(has_jokers(m) for m in table):
+        return fast
+    held = list(hand)
+    for c in bank:
+        held[c] += 1
+    if replace and not any_swap(table, held):
+        return fast
+    offered = set(fast)
+    out = []
+    for i in range(len(bank)):
+        if i in offered:
+            out.append(i)
+            continue
+        after, taken = solver.after_take(hand, bank, i)
+        if completable(after, taken, bank[i], need, True, layout, table, replace, replace):
+            out.append(i)
+    return out
+
+
+def takes_with_swaps_first(hand: Sequence[int], bank: Sequence[int], need: int,
+                           table: Table, layout: bool, replace: bool,
+                           swap_before_take: bool) -> list[int]:
+    """:func:`take_positions`, and with ``swap_before_take`` (and a layout) also the
+    positions reached by first swapping table jokers for cards of the hand (the jokers then
+    count as held before the take): the ``konkun kunken takes`` answer."""
+    found = set(take_positions(hand, bank, need, table, layout, replace))
+    if swap_before_take and layout:
+        seen = {(bytes(hand), _key_table(table, False))}
+        frontier = [(list(hand), table)]
+        while frontier:
+            h, t = frontier.pop()
+            for given, after_table in _all_swaps(h, t):
+                after = h.copy()
+                after[given] -= 1
+                after[52] += 1
+                key = (bytes(after), _key_table(after_table, False))
+                if key in seen:
+                    continue
+                seen.add(key)
+                frontier.append((after, after_table))
+                found.update(take_positions(after, bank, need, after_table, layout, replace))
+    return sorted(found)
+
+
+Step = tuple[str, int, tuple[int, ...]]
+"""A step of a plan: (``meld``, -1, slots), (``swap``, meld number, (card,)) or
+(``layoff``, meld number, (card,)); meld numbers count the melds laid by the plan on."""
+
+
+def plan(hand: Sequence[int], notold: Sequence[int], card: int, need: int, pending: bool,
+         layout: bool, table: Table, replace: bool) -> list[Step] | None:
+    """Steps that complete a take turn (:func:`completable`'s arguments), each leaving the
+    turn completable, until the obligations are met; ``None`` when there are none."""
+    if not completable(hand, notold, card, need, pending, layout, table, replace):
+        return None
+    h, n, t = list(hand), list(notold), table
+    steps: list[Step] = []
+    while pending or need > 0:
+        for step, (h2, n2, pending2, need2, t2) in _next_steps(h, n, card, need, pending,
+                                                                layout, t, replace):
+            if completable(h2, n2, card, need2, pending2, True if step[0] == "meld" else
+                           layout, t2, replace):
+                steps.append(step)
+                layout = layout or step[0] == "meld"
+                h, n, pending, need, t = h2, n2, pending2, need2, t2
+                break
+        else:  # pragma: no cover - completable() promised a completion
+            raise AssertionError("no step keeps the turn completable")
+    return steps
+
+
+def _next_steps(hand: list[int], notold: list[int], card: int, need: int, pending: bool,
+                layout: bool, table: Table, replace: bool
+                ) -> Iterator[tuple[Step, tuple[list[int], list[int], bool, int, Table]]]:
+    """Every step from a state with its result: the taken card's melds first, then the other
+    melds by value, swaps, lay-offs."""
+    size = sum(hand)
+    melds = [m for m in solver.hand_melds(hand, replace) if len(m) < size]
+    melds.sort(key=lambda m: (not (pending and solver.is_third_card_meld(m, card, hand,
+                                                                          notold)),
+                              -solver.meld_points(m)))
+    for meld in melds:
+        third = pending and solver.is_third_card_meld(meld, card, hand, notold)
+        h, n = hand.copy(), notold.copy()
+        _lay(h, n, meld)
+        yield ("meld", -1, meld), (h, n, pending and not third,
+                                   need - solver.meld_points(meld) if need > 0 else 0,
+                                   (*table, compact(meld)))
+    if layout:
+        for i, m in enumerate(table):
+            if has_jokers(m):
+                for given, after in swaps(m, hand):
+                    h, n = hand.copy(), notold.copy()
+                    _swap_into(h, n, given)
+                    yield ("swap", i, (given,)), (h, n, pending, need,
+                                                  _replace_meld(table, i, after))
+    if size >= 2:
+        for i, m in enumerate(table):
+            for k, after in layoffs(m):
+                if hand[k]:
+                    h, n = hand.copy(), notold.copy()
+                    _remove(h, n, k)
+                    yield ("layoff", i, (k,)), (h, n, pending, need,
+                                                _replace_meld(table, i, after))

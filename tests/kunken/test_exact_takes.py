@@ -1,0 +1,56 @@
+"""The exact take check (issue 11): every take that some legal sequence of melds, joker
+swaps, lay-offs and a final discard completes is offered, and every step of such a sequence
+is then accepted. The three examples of the issue, step by step."""
+
+from __future__ import annotations
+
+from konkun.kunken.hints import hand_advice
+from konkun.kunken.solver import take_hints
+
+from .helpers import counts, idx, position, texts
+
+
+def test_take_completed_with_a_joker_won_by_a_swap_after_the_take() -> None:
+    # hand, table meld 5c 6c X=7c 8c, bank 8d 8c 7c: take from 8d, meld 6d 7d 8d,
+    # 7c 7h 7s, 9c 9h 9s (45), swap 7c for the joker, meld 8c 8h X (60 in all)
+    deal = position(["7c 9c 3d 6d 7d Jd Jd 7h 8h 9h 7s 9s Ks", "2c 3c 4c"], "8d 8c 7c",
+                    melds=[(1, "5c 6c X=7c 8c")])
+    assert "take 0" in texts(deal)
+    for step in ("take 0", "meld 6d 7d 8d", "meld 7c 7h 7s", "meld 9c 9h 9s", "swap 0 7c",
+                 "meld 8c 8h X", "discard Ks"):
+        assert step in texts(deal), step
+        deal.play(step)
+    assert deal.to_move == 1 and deal.melds[0].jokers == 0
+
+
+def test_take_going_out_with_a_joker_swapped_from_another_players_set() -> None:
+    # a layout, 4h 5h Ac 2c in hand, seat 1 has Ad Ah X, bank 7h: take 7h, swap Ac for the
+    # joker, meld 4h 5h X=6h 7h, discard 2c: out, the deal won
+    deal = position(["4h 5h Ac 2c", "2d 3d 4d"], "7h",
+                    melds=[(1, "Ad Ah X"), (0, "Kc Kd Ks")])
+    assert texts(deal) == ["draw", "take 0"]
+    for step in ("take 0", "swap 0 Ac", "meld 4h 5h X=6h 7h", "discard 2c"):
+        assert step in texts(deal), step
+        deal.play(step)
+    assert deal.is_over() and deal.winner == 0
+
+
+HAND_3 = "2c 8c 9c Tc Ac 2d 4d 8d 8d 9d 4s 6s X"
+BANK_3 = "4d Ac 5h 9s As 5c 3s Jh 4h Jc 7c 2h 8s"
+
+
+def test_opening_take_with_a_joker_for_a_card_left_in_the_untaken_bank() -> None:
+    # take from 2h (position 11): 2c 2d 2h + 9c Tc X=Jc + 8c 8d 8s, Jc still in the bank
+    deal = position([HAND_3, "Kh Qh 3h"], BANK_3)
+    assert "take 11" in texts(deal)
+    for step in ("take 11", "meld 2c 2d 2h", "meld 9c Tc X=Jc", "meld 8c 8d 8s",
+                 "discard 4s"):
+        assert step in texts(deal), step
+        deal.play(step)
+
+
+def test_take_hints_offer_the_take_with_a_joker_for_a_card_left_in_the_bank() -> None:
+    hints = take_hints(counts(HAND_3), idx(BANK_3), 50)
+    assert 11 in [i for i, _ in hints]
+    advice = hand_advice(counts(HAND_3), idx(BANK_3), need=50)
+    assert 11 in [t["position"] for t in advice["takes"]]
