@@ -146,6 +146,7 @@ def test_a_kunken_record_is_analysed_action_by_action() -> None:
     rng = random.Random(1)
     while not match.is_over() and len(match.record().actions) < 30:
         deal = match.deal
+        assert deal.to_move is not None
         observation = deal.observe(deal.to_move)
         match.play(greedy.choose(observation, tuple(observation.legal_actions()), rng,
                                  Budget()))
