@@ -150,7 +150,7 @@ def main() -> int:
     parser.add_argument("--only", choices=("konchinka", "kunken", "endgame"), default=None)
     parser.add_argument("--json", default=None, metavar="FILE", help="also write the figures")
     args = parser.parse_args()
-    counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 300,
+    counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 600,
               "kunken_random": 120, "kunken_ismcts": 240, "konchinka_random": 200,
               "konchinka_strong": 400, "konchinka_expert": 60, "konchinka_games": 20,
               "endgames": 200}

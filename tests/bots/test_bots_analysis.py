@@ -136,3 +136,22 @@ def test_konkun_analyze_names_a_file_that_is_not_json(
     path.write_text("{nope")
     assert main(["analyze", str(path)]) == 2
     assert "is not JSON" in capsys.readouterr().err
+
+
+def test_a_kunken_record_is_analysed_action_by_action() -> None:
+    from konkun.kunken.match import KunkenMatch
+
+    match = KunkenMatch(num_seats=2, seed=3)
+    greedy = parse_spec("greedy").create("kunken")
+    rng = random.Random(1)
+    while not match.is_over() and len(match.record().actions) < 30:
+        deal = match.deal
+        assert deal.to_move is not None
+        observation = deal.observe(deal.to_move)
+        match.play(greedy.choose(observation, tuple(observation.legal_actions()), rng,
+                                 Budget()))
+    reports = analyze_record(match.record().to_json(), 0, samples=2)
+    assert reports
+    played = {r.played.split()[0] for r in reports}
+    assert played <= {"draw", "take", "meld", "layoff", "swap", "discard"}
+    assert all(r.best_value >= r.played_value for r in reports)

@@ -13,10 +13,10 @@ is spent. This one plans each turn towards the end of the deal:
 - **going out** when it pays: our points then (doubled for an express) against each
   other seat's laid points minus its hand's expected worth (its known taken cards, the
   mean of the unseen cards for the rest; doubled for an express);
-- **the risk of being caught**: while an opponent could go out soon (a small hand and a
-  layout, or no layout and a hand that could open and go out at once) or the stock is
-  about to run out for good, it keeps fewer cards in hand and lays down what it can
-  (each card laid scores, each kept card may count against it);
+- **the risk of being caught**: while an opponent could go out soon (a layout and at
+  most :attr:`KunkenPlanner.threat` cards) or the stock is about to run out for good, it
+  keeps no cards back and lays down what it can (each card laid scores, each kept card
+  may count against it);
 - **takes that bring it closer**: besides the first bot's score (points laid, cards
   brought, the few dead cards), a take is worth the dead points it removes from the
   hand, and the one that goes out wins outright;
@@ -35,6 +35,7 @@ from konkun.bots.kunken_greedy import (
     laid_points,
     meld_points_estimate,
 )
+from konkun.bots.specs import BotSpec, float_param, int_param
 from konkun.kunken.melds import BARE_JOKER, VALUE, TableMeld
 from konkun.kunken.solver import Meld, best_arrangement, meld_points
 from konkun.kunken.state import TAKEN
@@ -88,7 +89,7 @@ def turn_plan(hand: Sequence[int], table: Sequence[TableMeld], seat: int) -> Tur
                 if slots:
                     target.lay_off(slots[0], seat)
                     rest[card] -= 1
-                    points += VALUE[card] if card < BARE_JOKER else 5
+                    points += VALUE[card] if card < BARE_JOKER else 5  # a joker: at least 5
                     layoffs.append((card, index))
                     placed = True
                     break
@@ -188,9 +189,9 @@ class KunkenPlanner(KunkenGreedy):
         return self.out_margin(view, plan.points) > self.margin
 
 
-def make_planner(spec_options: dict[str, str], spec: Any) -> KunkenPlanner:
-    """A :class:`KunkenPlanner` with the spec's options (already checked)."""
-    from konkun.bots.specs import float_param, int_param
+def make_planner(spec_options: dict[str, str], spec: BotSpec) -> KunkenPlanner:
+    """A :class:`KunkenPlanner` with the spec's options (their keys already checked by
+    :func:`~konkun.bots.kunken_greedy.make_greedy_bot`)."""
     planner = KunkenPlanner()
     if "dead" in spec_options:
         planner.dead_weight = float_param(spec, "dead", spec_options["dead"], minimum=0.0)
