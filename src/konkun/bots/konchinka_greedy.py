@@ -255,29 +255,29 @@ class KonchinkaPolicy(SearchPolicy[Any]):
         return legal[_pick(options, novo, len(view.table), rng)]
 
     def _play_out_fast(self, deal: Any, rng: random.Random) -> list[float]:
-        # the engine's internal fast path: options as (card, table positions), cards as
+        # the engine's fast interface: options as (card, table positions), cards as
         # indices, the table as sorted codes (value << 6 | index), piles as bit masks
         novo = deal.rules.is_novo
         rand = rng.random
         epsilon = self.epsilon
         rounds = 0
-        while deal._turn >= 0:
-            options = deal._options()
+        while deal.turn >= 0:
+            options = deal.options()
             if rand() < epsilon:
                 card, positions = options[rng.randrange(len(options))]
             else:
-                table = deal._table
+                table = deal.table_codes
                 named = [(c, [table[p] & 63 for p in positions]) for c, positions in options]
                 card, positions = options[_pick(named, novo, len(table), rng)]
-            stock = len(deal._stock)
-            deal._apply(card, positions)
-            if len(deal._stock) != stock:
+            stock = deal.stock_size
+            deal.push_option(card, positions)
+            if deal.stock_size != stock:
                 rounds += 1
                 if rounds >= self.rounds:
                     break
-        if deal._turn < 0:
+        if deal.turn < 0:
             return [float(p) for p in deal.points()]
-        return expected_points_of_masks(deal._piles)
+        return expected_points_of_masks(deal.pile_masks)
 
 
 def _normal_cdf(x: float) -> float:
