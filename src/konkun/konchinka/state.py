@@ -230,8 +230,8 @@ class KonchinkaDeal:
             deal._slots, deal._codes = _NOVO_SLOTS, _NOVO_CODES
         else:
             deal._slots, deal._codes = _CLASSIC_SLOTS, _CLASSIC_CODES
-        deal._hands = [list(hand) for hand in hands]
-        deal._in_hands = sum(len(h) for h in deal._hands)
+        deal._hands = own = [list(hand) for hand in hands]
+        deal._in_hands = sum(map(len, own))
         deal._set_table(table)
         deal._stock = list(reversed(stock))
         deal._piles = list(piles)
@@ -989,15 +989,13 @@ def _deal_indices(rules: KonchinkaRules, num_seats: int, dealer: int, cards: lis
     for k in range(num_seats):
         hands[(dealer + 1 + k) % num_seats] = cards[k:end:step]
     table = cards[num_seats:end:step]
-    stock = cards[:end - 1:-1]  # next card to deal last
+    stock = cards[end:]  # next card to deal first
     ranks = {c % 13 for c in table}
     returned: tuple[tuple[int, int], ...] = ()
     if len(ranks) < TABLE_SIZE or (rules.table_excludes_jacks and _JACK_RANK in ranks):
-        top_first = stock[::-1]
-        returned = tuple(_fix_table(rules, table, top_first, rng))
-        stock = top_first[::-1]
+        returned = tuple(_fix_table(rules, table, stock, rng))
     return KonchinkaDeal.from_indices(
-        rules, dealer=dealer, hands=hands, table=table, stock=stock[::-1],
+        rules, dealer=dealer, hands=hands, table=table, stock=stock,
         piles=[0] * num_seats, next_seat=(dealer + 1) % num_seats, over=False,
         last_capturer=None, returned=returned)
 
