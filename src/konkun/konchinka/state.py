@@ -798,7 +798,7 @@ class KonchinkaDeal:
 
     def copy(self) -> KonchinkaDeal:
         """An independent copy."""
-        other = KonchinkaDeal.__new__(KonchinkaDeal)
+        other: KonchinkaDeal = KonchinkaDeal.__new__(KonchinkaDeal)
         other._rules = self._rules
         other._seats = self._seats
         other._dealer = self._dealer
