@@ -110,6 +110,7 @@ def test_the_kpn_is_the_text_of_part_of_the_position(rules: KonchinkaRules, seat
     position = deal.position()
     read = parse_kpn(deal.kpn(), rules).position()
     assert format_kpn(KonchinkaDeal.from_position(position)) == deal.kpn()
+    assert format_kpn(position) == deal.kpn()
     assert read.rules == position.rules and read.dealer == position.dealer
     assert read.table == position.table and read.stock == position.stock
     assert read.piles == position.piles
