@@ -64,8 +64,7 @@ class KonchinkaObservation:
                 f"invalid seat {seat!r}: expected 0 to {deal.num_seats - 1}")
         raw_hands = deal.hand_indices
         own = tuple(deal.hand(seat)) if seat is not None else ()
-        unseen = sorted([c for s, h in enumerate(raw_hands) if s != seat for c in h]
-                        + [c.index for c in deal.stock])
+        unseen = deal.unseen_by(seat)
         unseen_set = set(unseen)
         known = sorted((c for c in deal.returned_in_stock() if c in unseen_set),
                        key=ORDER.__getitem__)
@@ -88,10 +87,9 @@ class KonchinkaObservation:
             final_sweep=final_sweep, known_in_stock=tuple(CARDS[c] for c in known),
             points=tuple(deal.points()) if over else None, legal=legal,
             _unseen=free,
-            _deal_fields=(deal.next_seat,
-                          tuple((c.index, low) for c, low in deal.returned_to_stock),
-                          deal.dealt_from_stock, tuple(c.index for c in final_sweep),
-                          records, tuple(code & 63 for code in deal.table_codes), piles,
+            _deal_fields=(deal.next_seat, deal.returned_indices, deal.dealt_from_stock,
+                          tuple([c.index for c in final_sweep]), records,
+                          tuple([code & 63 for code in deal.table_codes]), piles,
                           tuple(known), tuple(raw_hands[seat]) if seat is not None else ()))
 
     @property

@@ -294,8 +294,15 @@ class KonchinkaDeal:
             final_sweep=tuple(CARDS[c] for c in self._swept))
 
     def _set_table(self, cards: Iterable[int]) -> None:
-        self._table = sorted(self._codes[c] for c in cards)
-        self._poly = table_poly(code >> 6 for code in self._table)
+        codes = self._codes
+        table = self._table = sorted([codes[c] for c in cards])
+        # table_poly, inlined (sample_deal builds a deal per ISMCTS iteration): times
+        # (1 + x**value) is a shift and an add; a classic Jack (value 0) is left out
+        poly = 1
+        for code in table:
+            if code >= 64:
+                poly = (poly + (poly << _SHIFT[code >> 6])) & _POLY_MASK
+        self._poly = poly
 
     # ------------------------------------------------------------------ reading
 
@@ -418,6 +425,17 @@ class KonchinkaDeal:
     def dealt_from_stock(self) -> int:
         """How many cards have been dealt from the stock since play began."""
         return self._stock_start - len(self._stock)
+
+    @property
+    def returned_indices(self) -> tuple[tuple[int, int], ...]:
+        """:attr:`returned_to_stock` as (card index, lowest stock position) pairs."""
+        return self._returned
+
+    def unseen_by(self, seat: int | None) -> list[int]:
+        """The card indices ``seat`` cannot see (the other hands and the stock; for
+        ``None``, a spectator, every hand), sorted: what a determinization deals out."""
+        return sorted([c for s, hand in enumerate(self._hands) if s != seat for c in hand]
+                      + self._stock)
 
     def returned_in_stock(self) -> list[int]:
         """The card indices of :attr:`returned_to_stock` that are surely still in the stock
