@@ -32,7 +32,7 @@ from konkun.bots.specs import BotSpec, check_options, float_param
 from konkun.cards import Card, Rank, Suit
 from konkun.game import Deal, Observation
 from konkun.konchinka.scoring import TEN_OF_DIAMONDS, TWO_OF_CLUBS
-from konkun.konchinka.state import CLASSIC_VALUES, NOVO_VALUES
+from konkun.konchinka.state import CLASSIC_VALUES, NOVO_VALUES, KonchinkaDeal
 
 CLUB = tuple(Card.from_index(i).suit is Suit.CLUBS for i in range(52))
 """Per card index: whether the card is a club."""
@@ -225,9 +225,8 @@ class KonchinkaPolicy(SearchPolicy[Any]):
 
     def play_out(self, deal: Deal[Any], rng: random.Random) -> list[float]:
         """Play on to the next redeal (or the end) and return the expected points."""
-        fast: Any = deal
-        if hasattr(fast, "_options") and hasattr(fast, "_apply") and hasattr(fast, "_table"):
-            return self._play_out_fast(fast, rng)
+        if isinstance(deal, KonchinkaDeal):
+            return self._play_out_fast(deal, rng)
         return self._play_out_public(deal, rng)
 
     def _play_out_public(self, deal: Deal[Any], rng: random.Random) -> list[float]:
@@ -254,7 +253,7 @@ class KonchinkaPolicy(SearchPolicy[Any]):
         options = [(m.card.index, [c.index for c in m.taken]) for m in legal]
         return legal[_pick(options, novo, len(view.table), rng)]
 
-    def _play_out_fast(self, deal: Any, rng: random.Random) -> list[float]:
+    def _play_out_fast(self, deal: KonchinkaDeal, rng: random.Random) -> list[float]:
         # the engine's fast interface: options as (card, table positions), cards as
         # indices, the table as sorted codes (value << 6 | index), piles as bit masks
         novo = deal.rules.is_novo
@@ -269,9 +268,7 @@ class KonchinkaPolicy(SearchPolicy[Any]):
                 table = deal.table_codes
                 named = [(c, [table[p] & 63 for p in positions]) for c, positions in options]
                 card, positions = options[_pick(named, novo, len(table), rng)]
-            stock = deal.stock_size
-            deal.push_option(card, positions)
-            if deal.stock_size != stock:
+            if deal.push_option(card, positions):  # a redeal followed
                 rounds += 1
                 if rounds >= self.rounds:
                     break

@@ -600,8 +600,9 @@ class KonchinkaDeal:
         positions = tuple(sorted(bisect_left(table, codes[c.index]) for c in action.taken))
         self.push_option(action.card.index, positions)
 
-    def push_option(self, card: int, positions: tuple[int, ...]) -> None:
-        """Play one of :meth:`options`, unchecked (the fast path of :meth:`push`)."""
+    def push_option(self, card: int, positions: tuple[int, ...]) -> bool:
+        """Play one of :meth:`options`, unchecked (the fast path of :meth:`push`);
+        return whether a redeal followed."""
         seat = self._turn
         self._hands[seat].remove(card)
         self._in_hands -= 1
@@ -641,6 +642,7 @@ class KonchinkaDeal:
             self._finish()
             self._next_seat = (seat + 1) % self._seats
         self._history.append((seat, card, taken_cards, redeal))
+        return redeal
 
     def _redeal(self) -> None:
         """Deal 4 cards to each seat from the stock, one at a time from the seat left of
