@@ -14,6 +14,7 @@ from konkun.cards import Card
 from konkun.konchinka import KonchinkaDeal, KonchinkaRules, format_kpn, new_deal, parse_kpn
 from konkun.konchinka.position import KonchinkaPosition
 
+CARD = Card.from_index
 RULES = st.builds(KonchinkaRules, variant=st.sampled_from(["classic", "novo"]),
                   capture_compulsory=st.booleans(),
                   table_excludes_jacks=st.booleans())
@@ -138,6 +139,13 @@ def test_the_fast_interface_reads_what_the_public_one_says(rules: KonchinkaRules
             for s, c, taken, _ in deal.history_indices] == \
         [(s, move.card, set(move.taken)) for s, move in deal.history]
     assert deal.dealt_from_stock == deal.position().dealt_from_stock
+    last = -1 if deal.last_capturer is None else deal.last_capturer
+    assert deal.state_ints() == (deal.turn, deal.hand_indices, deal.table_codes,
+                                 deal.pile_masks, deal.stock_size, deal.dealer, last,
+                                 deal.returned_indices)
+    assert [(CARD(c), low) for c, low in deal.returned_indices] == deal.returned_to_stock
+    hidden = {c.index for s, hand in enumerate(deal.hands) if s != 0 for c in hand}
+    assert deal.unseen_by(0) == sorted(hidden | {c.index for c in deal.stock})
     in_stock = {c.index for c in deal.stock}
     assert set(deal.returned_in_stock()) <= in_stock
 

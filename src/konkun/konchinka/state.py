@@ -129,6 +129,10 @@ HistoryRecord = tuple[int, int, tuple[int, ...], bool]
 """One move of :attr:`KonchinkaDeal.history_indices`: (seat, played card index, the taken
 card indices in table order, whether a redeal followed)."""
 
+StateInts = tuple[int, Sequence[Sequence[int]], Sequence[int], Sequence[int], int, int, int,
+                  tuple[tuple[int, int], ...]]
+"""What :meth:`KonchinkaDeal.state_ints` returns."""
+
 Captures = tuple[tuple[int, ...], ...]
 _CAPTURES: dict[int, Captures] = {}
 _CAPTURES_LIMIT = 1 << 16
@@ -425,6 +429,14 @@ class KonchinkaDeal:
     def dealt_from_stock(self) -> int:
         """How many cards have been dealt from the stock since play began."""
         return self._stock_start - len(self._stock)
+
+    def state_ints(self) -> StateInts:
+        """(:attr:`turn`, :attr:`hand_indices`, :attr:`table_codes`, :attr:`pile_masks`,
+        :attr:`stock_size`, :attr:`dealer`, the last capturer or -1,
+        :attr:`returned_indices`) in one call: what a tensor encoder reads of every deal of
+        a batch at every step."""
+        return (self._turn, self._hands, self._table, self._piles, len(self._stock),
+                self._dealer, self._last, self._returned)
 
     @property
     def returned_indices(self) -> tuple[tuple[int, int], ...]:

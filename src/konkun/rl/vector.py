@@ -146,14 +146,14 @@ class _KonchinkaCore(_GenericCore):
         novo = self._novo
         for row, i in enumerate(rows):
             deal = self.deals[i]
-            hands = deal.hand_indices
+            (turn, hands, table_codes, piles, stock_size, dealer, last,
+             returned) = deal.state_ints()
             hand = 0
             for c in hands[seat]:
                 hand |= 1 << c
             table = 0
-            for code in deal.table_codes:
+            for code in table_codes:
                 table |= 1 << (code & 63)
-            piles = deal.pile_masks
             seen = hand | table
             words.append(hand)
             words.append(table)
@@ -163,18 +163,18 @@ class _KonchinkaCore(_GenericCore):
                 words.append(pile)
             words.append(seen)
             known = 0
-            for c in self._known(deal, seat):
-                known |= 1 << c
+            if returned:
+                for c in self._known(deal, seat):
+                    known |= 1 << c
             words.append(known)
             f = features[row]
-            f[0] = deal.stock_size / 40.0
+            f[0] = stock_size / 40.0
             for offset in range(n):
                 f[1 + offset] = len(hands[(seat + offset) % n]) / 4.0
-            f[1 + n + (deal.dealer - seat) % n] = 1.0
-            last = deal.last_capturer
-            if last is not None:
+            f[1 + n + (dealer - seat) % n] = 1.0
+            if last >= 0:
                 f[1 + 2 * n + (last - seat) % n] = 1.0
-            f[1 + 3 * n] = 1.0 if deal.turn == seat else 0.0
+            f[1 + 3 * n] = 1.0 if turn == seat else 0.0
             f[2 + 3 * n] = novo
         bits.reshape(-1)[:] = words
         planes = np.unpackbits(bits.view(np.uint8).reshape(count, self._bit_rows, 8),
