@@ -3,7 +3,14 @@
 :class:`KonchinkaDeal` implements :class:`konkun.game.Deal` for :class:`Move`. Build one
 with :func:`new_deal` (shuffle, cut, the four-round deal and the initial-table fix, from
 a random source), :func:`deal_from_seed` (the same from a record seed, reproducible),
-:func:`deal_from_deck` (from a given deck order) or :func:`konkun.konchinka.notation.parse_kpn`.
+:func:`deal_from_deck` (from a given deck order), :func:`konkun.konchinka.notation.parse_kpn`
+or :meth:`KonchinkaDeal.from_position` (a frozen
+:class:`~konkun.konchinka.position.KonchinkaPosition`, what :meth:`~KonchinkaDeal.position`
+gives); all of them end in :meth:`KonchinkaDeal.from_indices`.
+
+Bots and RL read and play a deal through its fast integer interface (``turn``,
+``options()``, ``push_option``, ``hand_indices``, ``table_codes``, ``pile_masks``,
+``state_ints()`` ...: ``docs/konchinka.md``), never its private fields.
 
 - :meth:`KonchinkaDeal.legal_actions`, :meth:`~KonchinkaDeal.is_legal`,
   :meth:`~KonchinkaDeal.why_illegal` (the reason as text, or ``None``);
