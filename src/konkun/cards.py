@@ -30,7 +30,7 @@ import random
 import secrets
 from collections.abc import Iterable, MutableSequence, Sequence
 from enum import Enum, IntEnum
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 from konkun.errors import InvalidCardError
 
@@ -112,7 +112,6 @@ class Card:
     """
 
     __slots__ = ("index", "rank", "suit", "text")
-    _all: ClassVar[list[Card]] = []
 
     rank: Rank | None
     suit: Suit | None
@@ -133,7 +132,7 @@ class Card:
     @staticmethod
     def from_index(index: int) -> Card:
         """The card with this dense index (0..51 for the deck, 52 for the joker)."""
-        return Card._all[index]
+        return _ALL[index]
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -178,19 +177,22 @@ class Card:
         return self
 
 
+_ALL: list[Card] = []  # every card by index, the joker last
+
+
 def _build_cards() -> dict[tuple[Rank, Suit], Card]:
     table: dict[tuple[Rank, Suit], Card] = {}
     for suit in SUITS:
         for rank in RANKS:
-            card = Card(rank, suit, len(Card._all))
-            Card._all.append(card)
+            card = Card(rank, suit, len(_ALL))
+            _ALL.append(card)
             table[rank, suit] = card
-    Card._all.append(Card(None, None, len(Card._all)))
+    _ALL.append(Card(None, None, len(_ALL)))
     return table
 
 
 _BY_RANK_SUIT = _build_cards()
-JOKER: Card = Card._all[52]
+JOKER: Card = _ALL[52]
 """The joker, written ``X``."""
 
 
@@ -226,7 +228,7 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 def standard_deck() -> list[Card]:
     """The 52 cards of one deck, clubs first, each suit from 2 to Ace."""
-    return list(Card._all[:52])
+    return _ALL[:52]
 
 
 def double_deck(jokers: int = 4) -> list[Card]:

@@ -45,9 +45,10 @@ def test_a_level_takes_no_options_and_no_budget() -> None:
         parse_spec("expert:time=5").create("kunken")
 
 
-def test_a_game_off_the_ladder_is_refused_by_name() -> None:
-    with pytest.raises(InvalidBotSpecError, match="no casual bot for game 'chess'"):
-        parse_spec("casual").create("chess")
+def test_a_game_the_ladder_was_not_tuned_for_gets_each_level_s_default() -> None:
+    assert [level.spec_for("chess") for level in LADDER] == [
+        "random", "greedy", "ismcts:iters=200", "ismcts:iters=1000"]
+    assert LADDER[1].spec_for("kunken") == "greedy:v=1"
 
 
 def test_the_lobby_offers_the_ladder_weakest_first() -> None:

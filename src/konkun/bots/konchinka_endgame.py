@@ -48,14 +48,14 @@ class EndgameSolver:
     def value(self, deal: KonchinkaDeal) -> int:
         """The exact value of ``deal`` for the seat to move: its points minus the other
         seat's at the end of the deal, both playing their best."""
-        seat = deal._turn
+        seat = deal.turn
         if seat < 0:
             raise ValueError("the deal is over: no seat to move")
         return self._search(deal, seat, -1000, 1000)
 
     def move_values(self, deal: KonchinkaDeal) -> dict[Any, int]:
         """Each legal move's exact value for the seat to move."""
-        seat = deal._turn
+        seat = deal.turn
         out: dict[Any, int] = {}
         for move in deal.legal_actions():
             child = deal.copy()
@@ -72,7 +72,7 @@ class EndgameSolver:
 
     def _child_value(self, child: KonchinkaDeal, seat: int, alpha: int, beta: int) -> int:
         """The value of ``child`` for ``seat`` (who just moved)."""
-        turn = child._turn
+        turn = child.turn
         if turn < 0:
             self.nodes += 1
             points = child.points()
@@ -95,11 +95,11 @@ class EndgameSolver:
                 return value
         start_alpha = alpha
         best = -1000
-        options = deal._options()
+        options = deal.options()
         options.sort(key=lambda option: -len(option[1]))  # captures first, the biggest first
         for card, positions in options:
             child = deal.copy()
-            child._apply(card, positions)
+            child.push_option(card, positions)
             value = self._child_value(child, seat, alpha, beta)
             if value > best:
                 best = value
@@ -118,9 +118,10 @@ class EndgameSolver:
     @staticmethod
     def _key(deal: KonchinkaDeal) -> tuple[Any, ...]:
         piles = tuple((m.bit_count(), (m & CLUBS_MASK).bit_count(), m & _KONCHINKI)
-                      for m in deal._piles)
-        return (deal._rules, tuple(sorted(deal._hands[0])), tuple(sorted(deal._hands[1])),
-                tuple(deal._table), piles, deal._last, deal._turn)
+                      for m in deal.pile_masks)
+        hands = deal.hand_indices
+        return (deal.rules, tuple(sorted(hands[0])), tuple(sorted(hands[1])),
+                tuple(deal.table_codes), piles, deal.last_capturer, deal.turn)
 
 
 __all__ = ["EndgameSolver", "applies"]

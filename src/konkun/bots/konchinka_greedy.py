@@ -32,7 +32,7 @@ from konkun.bots.specs import BotSpec, check_options, float_param
 from konkun.cards import Card, Rank, Suit
 from konkun.game import Deal, Observation
 from konkun.konchinka.scoring import TEN_OF_DIAMONDS, TWO_OF_CLUBS
-from konkun.konchinka.state import CLASSIC_VALUES, NOVO_VALUES
+from konkun.konchinka.state import CLASSIC_VALUES, NOVO_VALUES, KonchinkaDeal
 
 CLUB = tuple(Card.from_index(i).suit is Suit.CLUBS for i in range(52))
 """Per card index: whether the card is a club."""
@@ -238,9 +238,8 @@ class KonchinkaPolicy(SearchPolicy[Any]):
 
     def play_out(self, deal: Deal[Any], rng: random.Random) -> list[float]:
         """Play on to the next redeal (or the end) and return the expected points."""
-        fast: Any = deal
-        if hasattr(fast, "_options") and hasattr(fast, "_apply") and hasattr(fast, "_table"):
-            return self._play_out_fast(fast, rng)
+        if isinstance(deal, KonchinkaDeal):
+            return self._play_out_fast(deal, rng)
         return self._play_out_public(deal, rng)
 
     def _play_out_public(self, deal: Deal[Any], rng: random.Random) -> list[float]:
@@ -267,30 +266,28 @@ class KonchinkaPolicy(SearchPolicy[Any]):
         options = [(m.card.index, [c.index for c in m.taken]) for m in legal]
         return legal[_pick(options, novo, len(view.table), rng)]
 
-    def _play_out_fast(self, deal: Any, rng: random.Random) -> list[float]:
-        # the engine's internal fast path: options as (card, table positions), cards as
+    def _play_out_fast(self, deal: KonchinkaDeal, rng: random.Random) -> list[float]:
+        # the engine's fast interface: options as (card, table positions), cards as
         # indices, the table as sorted codes (value << 6 | index), piles as bit masks
         novo = deal.rules.is_novo
         rand = rng.random
         epsilon = self.epsilon
         rounds = 0
-        while deal._turn >= 0:
-            options = deal._options()
+        while deal.turn >= 0:
+            options = deal.options()
             if rand() < epsilon:
                 card, positions = options[rng.randrange(len(options))]
             else:
-                table = deal._table
+                table = deal.table_codes
                 named = [(c, [table[p] & 63 for p in positions]) for c, positions in options]
                 card, positions = options[_pick(named, novo, len(table), rng)]
-            stock = len(deal._stock)
-            deal._apply(card, positions)
-            if len(deal._stock) != stock:
+            if deal.push_option(card, positions):  # a redeal followed
                 rounds += 1
                 if rounds >= self.rounds:
                     break
-        if deal._turn < 0:
+        if deal.turn < 0:
             return [float(p) for p in deal.points()]
-        return expected_points_of_masks(deal._piles)
+        return expected_points_of_masks(deal.pile_masks)
 
 
 def _normal_cdf(x: float) -> float:

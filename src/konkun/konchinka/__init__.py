@@ -3,6 +3,8 @@
 - :class:`KonchinkaRules` (presets ``classic`` and ``novo``), :class:`Move`;
 - :class:`KonchinkaDeal`, one deal (:class:`konkun.game.Deal`): :func:`new_deal`,
   :func:`deal_from_seed`, :func:`deal_from_deck`, :func:`parse_kpn` / :func:`format_kpn`;
+  its frozen :class:`KonchinkaPosition` (``deal.position()``,
+  ``KonchinkaDeal.from_position``) and its fast integer interface for bots and RL;
 - :class:`KonchinkaObservation`, one seat's view (:class:`konkun.game.Observation`);
 - :class:`KonchinkaMatch`, a game to the target (:class:`konkun.game.Match`), with its
   :class:`KonchinkaRecord` and :func:`replay`;
@@ -24,7 +26,8 @@ from konkun.konchinka.game import (
 )
 from konkun.konchinka.moves import Move, card_order, sort_cards
 from konkun.konchinka.notation import format_kpn, parse_kpn
-from konkun.konchinka.observation import HistoryEntry, KonchinkaObservation, spectator_view
+from konkun.konchinka.observation import KonchinkaObservation, spectator_view
+from konkun.konchinka.position import HistoryEntry, KonchinkaPosition
 from konkun.konchinka.rules import CLASSIC, NOVO, KonchinkaRules
 from konkun.konchinka.scoring import DealScore, SeatScore, score_masks, score_piles
 from konkun.konchinka.state import (
@@ -47,6 +50,7 @@ __all__ = [
     "KonchinkaDeal",
     "KonchinkaMatch",
     "KonchinkaObservation",
+    "KonchinkaPosition",
     "KonchinkaRecord",
     "KonchinkaRules",
     "Move",

@@ -33,23 +33,26 @@ from __future__ import annotations
 from konkun.cards import Card, format_cards, parse_cards
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError
 from konkun.konchinka.moves import sort_cards
+from konkun.konchinka.position import KonchinkaPosition
 from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, VARIANTS, KonchinkaRules
 from konkun.konchinka.state import HAND_SIZE, KonchinkaDeal, install_view
 
 FIELDS = 8
 
 
-def format_kpn(deal: KonchinkaDeal) -> str:
-    """The KPN of a deal."""
-    to_move = deal.next_seat
+def format_kpn(deal: KonchinkaDeal | KonchinkaPosition) -> str:
+    """The KPN of a deal, or of a position (the text of its part the KPN holds)."""
+    hands = deal.hands
+    if isinstance(deal, KonchinkaPosition):
+        hands = [sort_cards(hand) for hand in hands]
     last = deal.last_capturer
     return " ".join([
         deal.rules.variant,
         format_cards(deal.table),
-        "/".join(format_cards(h) for h in deal.hands),
+        "/".join(format_cards(h) for h in hands),
         format_cards(deal.stock),
         "/".join(format_cards(p) for p in deal.piles),
-        str(to_move),
+        str(deal.next_seat),
         str(deal.dealer),
         "-" if last is None else str(last),
     ])

@@ -22,30 +22,12 @@ from konkun.cards import Card, shuffle
 from konkun.errors import InvalidPositionError
 from konkun.game import JSON
 from konkun.konchinka.moves import Move
+from konkun.konchinka.position import HistoryEntry
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import score_piles
-from konkun.konchinka.state import (
-    _ORDER,
-    CARDS,
-    KonchinkaDeal,
-    _mask_cards,
-    _move,
-    install_view,
-)
+from konkun.konchinka.state import CARDS, ORDER, KonchinkaDeal, install_view, mask_cards, move_of
 
-
-@dataclass(frozen=True, slots=True)
-class HistoryEntry:
-    """One move of the deal: who played it, the move, and whether a redeal followed."""
-
-    seat: int
-    move: Move
-    redeal: bool
-
-    def to_json(self) -> JSON:
-        """``{"seat", "move", "card", "taken", "redeal"}`` (cards as text)."""
-        return {"seat": self.seat, "move": self.move.text(), "card": self.move.card.text,
-                "taken": [c.text for c in self.move.taken_sorted()], "redeal": self.redeal}
+__all__ = ["HistoryEntry", "KonchinkaObservation", "spectator_view"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -80,34 +62,35 @@ class KonchinkaObservation:
         if seat is not None and not 0 <= seat < deal.num_seats:
             raise InvalidPositionError(
                 f"invalid seat {seat!r}: expected 0 to {deal.num_seats - 1}")
-        raw_hands = deal._hands
+        raw_hands = deal.hand_indices
         own = tuple(deal.hand(seat)) if seat is not None else ()
-        unseen = sorted([c for s, h in enumerate(raw_hands) if s != seat for c in h]
-                        + deal._stock)
-        dealt = deal._stock_start - len(deal._stock)
+        unseen = deal.unseen_by(seat)
         unseen_set = set(unseen)
-        known = sorted((c for c, low in deal._returned if dealt <= low and c in unseen_set),
-                       key=_ORDER.__getitem__)
-        history = tuple(HistoryEntry(s, _move(c, taken), event == 1)
-                        for s, c, taken, event in deal._history)
+        known = sorted((c for c in deal.returned_in_stock() if c in unseen_set),
+                       key=ORDER.__getitem__)
+        records = tuple(deal.history_indices)
+        history = tuple(HistoryEntry(s, move_of(c, taken), redeal)
+                        for s, c, taken, redeal in records)
         over = deal.is_over()
         legal = tuple(deal.legal_actions()) if seat is not None and deal.to_move == seat \
             else ()
         free = tuple(c for c in unseen if c not in known)
+        piles = tuple(deal.pile_masks)
+        final_sweep = tuple(deal.final_sweep)
         return KonchinkaObservation(
             seat_or_none=seat, rules=deal.rules, num_seats=deal.num_seats,
             dealer=deal.dealer, to_move=deal.to_move, hand=own,
             hand_sizes=tuple(len(h) for h in raw_hands), table=tuple(deal.table),
-            stock_size=len(deal._stock),
-            captured=tuple(tuple(_mask_cards(m)) for m in deal._piles),
+            stock_size=deal.stock_size,
+            captured=tuple(tuple(mask_cards(m)) for m in piles),
             last_capturer=deal.last_capturer, history=history,
-            final_sweep=tuple(deal.final_sweep), known_in_stock=tuple(CARDS[c] for c in known),
+            final_sweep=final_sweep, known_in_stock=tuple(CARDS[c] for c in known),
             points=tuple(deal.points()) if over else None, legal=legal,
             _unseen=free,
-            _deal_fields=(deal._next_seat, deal._returned, deal._stock_start, deal._swept,
-                          tuple(deal._history), tuple(deal._table), deal._poly,
-                          tuple(deal._piles), tuple(known), deal._last, deal._turn,
-                          tuple(raw_hands[seat]) if seat is not None else ()))
+            _deal_fields=(deal.next_seat, deal.returned_indices, deal.dealt_from_stock,
+                          tuple([c.index for c in final_sweep]), records,
+                          tuple([code & 63 for code in deal.table_codes]), piles,
+                          tuple(known), tuple(raw_hands[seat]) if seat is not None else ()))
 
     @property
     def seat(self) -> int:
@@ -130,8 +113,8 @@ class KonchinkaObservation:
     def sample_deal(self, rng: random.Random) -> KonchinkaDeal:
         """A full deal consistent with this observation: the unseen cards dealt at random
         into the other hands and the stock (cards known to be in the stock stay there)."""
-        (next_seat, returned, stock_start, swept, history, table, poly, piles, known, last,
-         turn, own) = self._deal_fields
+        (next_seat, returned, dealt_from_stock, final_sweep, history, table, piles, known,
+         own) = self._deal_fields
         free = list(self._unseen)
         shuffle(free, rng)
         hands: list[list[int]] = []
@@ -146,22 +129,11 @@ class KonchinkaObservation:
         if known:
             stock += known
             shuffle(stock, rng)
-        deal = KonchinkaDeal.__new__(KonchinkaDeal)
-        deal._setup(self.rules, self.num_seats, self.dealer)
-        deal._hands = hands
-        deal._in_hands = sum(self.hand_sizes)
-        deal._table = list(table)
-        deal._poly = poly
-        deal._stock = stock
-        deal._piles = list(piles)
-        deal._last = last
-        deal._turn = turn
-        deal._next_seat = next_seat
-        deal._returned = returned
-        deal._stock_start = stock_start
-        deal._swept = swept
-        deal._history = list(history)
-        return deal
+        return KonchinkaDeal.from_indices(
+            self.rules, dealer=self.dealer, hands=hands, table=table, stock=stock[::-1],
+            piles=piles, next_seat=next_seat, over=self.to_move is None,
+            last_capturer=self.last_capturer, history=history, returned=returned,
+            dealt_from_stock=dealt_from_stock, final_sweep=final_sweep)
 
     def to_json(self) -> JSON:
         """This observation as JSON data (see ``docs/konchinka.md`` for the exact form)."""

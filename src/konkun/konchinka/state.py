@@ -3,7 +3,14 @@
 :class:`KonchinkaDeal` implements :class:`konkun.game.Deal` for :class:`Move`. Build one
 with :func:`new_deal` (shuffle, cut, the four-round deal and the initial-table fix, from
 a random source), :func:`deal_from_seed` (the same from a record seed, reproducible),
-:func:`deal_from_deck` (from a given deck order) or :func:`konkun.konchinka.notation.parse_kpn`.
+:func:`deal_from_deck` (from a given deck order), :func:`konkun.konchinka.notation.parse_kpn`
+or :meth:`KonchinkaDeal.from_position` (a frozen
+:class:`~konkun.konchinka.position.KonchinkaPosition`, what :meth:`~KonchinkaDeal.position`
+gives); all of them end in :meth:`KonchinkaDeal.from_indices`.
+
+Bots and RL read and play a deal through its fast integer interface (``turn``,
+``options()``, ``push_option``, ``hand_indices``, ``table_codes``, ``pile_masks``,
+``state_ints()`` ...: ``docs/konchinka.md``), never its private fields.
 
 - :meth:`KonchinkaDeal.legal_actions`, :meth:`~KonchinkaDeal.is_legal`,
   :meth:`~KonchinkaDeal.why_illegal` (the reason as text, or ``None``);
@@ -37,6 +44,7 @@ from konkun.errors import (
 )
 from konkun.game import Observation, check_dealer, check_seat_count
 from konkun.konchinka.moves import Move, card_order, sort_cards
+from konkun.konchinka.position import HistoryEntry, KonchinkaPosition
 from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, KonchinkaRules
 from konkun.konchinka.scoring import DealScore, points_no_ties, score_masks
 
@@ -124,6 +132,14 @@ def table_poly(values: Iterable[int]) -> int:
     return poly
 
 
+HistoryRecord = tuple[int, int, tuple[int, ...], bool]
+"""One move of :attr:`KonchinkaDeal.history_indices`: (seat, played card index, the taken
+card indices in table order, whether a redeal followed)."""
+
+StateInts = tuple[int, Sequence[Sequence[int]], Sequence[int], Sequence[int], int, int, int,
+                  tuple[tuple[int, int], ...]]
+"""What :meth:`KonchinkaDeal.state_ints` returns."""
+
 Captures = tuple[tuple[int, ...], ...]
 _CAPTURES: dict[int, Captures] = {}
 _CAPTURES_LIMIT = 1 << 16
@@ -194,13 +210,51 @@ class KonchinkaDeal:
     _last: int
     _turn: int
     _in_hands: int
-    _history: list[tuple[int, int, tuple[int, ...], int]]
+    _history: list[HistoryRecord]
     _returned: tuple[tuple[int, int], ...]
     _stock_start: int
     _swept: tuple[int, ...]
     _next_seat: int
 
     # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_indices(cls, rules: KonchinkaRules, *, dealer: int,
+                     hands: Sequence[Sequence[int]], table: Iterable[int],
+                     stock: Sequence[int], piles: Sequence[int], next_seat: int,
+                     over: bool, last_capturer: int | None,
+                     history: Iterable[HistoryRecord] = (),
+                     returned: tuple[tuple[int, int], ...] = (), dealt_from_stock: int = 0,
+                     final_sweep: tuple[int, ...] = ()) -> KonchinkaDeal:
+        """A deal from its parts as card indices (``Card.index``), unchecked: the one path
+        every constructor takes, and the fast one for bots and RL. ``hands`` in the order
+        each is held (see :attr:`KonchinkaPosition.hands`), ``stock`` the next card to be
+        dealt first, ``piles`` bit masks (``1 << index``), ``history`` as
+        :attr:`history_indices` gives it, ``final_sweep`` in any order; the other parts as in
+        :class:`~konkun.konchinka.position.KonchinkaPosition`."""
+        deal: KonchinkaDeal = cls.__new__(cls)
+        seats = len(hands)
+        deal._rules = rules
+        deal._seats = seats
+        deal._dealer = dealer
+        if rules.variant == "novo":
+            deal._slots, deal._codes = _NOVO_SLOTS, _NOVO_CODES
+        else:
+            deal._slots, deal._codes = _CLASSIC_SLOTS, _CLASSIC_CODES
+        deal._hands = own = [list(hand) for hand in hands]
+        deal._in_hands = sum(map(len, own))
+        deal._set_table(table)
+        deal._stock = list(reversed(stock))
+        deal._piles = list(piles)
+        deal._last = -1 if last_capturer is None else last_capturer
+        deal._turn = -1 if over else next_seat
+        deal._next_seat = next_seat
+        deal._history = list(history)
+        deal._returned = returned
+        deal._stock_start = len(stock) + dealt_from_stock
+        deal._swept = tuple(sorted(final_sweep, key=deal._codes.__getitem__)) if final_sweep \
+            else ()
+        return deal
 
     @classmethod
     def from_cards(cls, rules: KonchinkaRules, *, dealer: int, to_move: int | None,
@@ -210,35 +264,56 @@ class KonchinkaDeal:
         """A deal from its parts, unchecked (use :func:`~konkun.konchinka.notation.parse_kpn`
         for validated input). ``stock`` lists the next card to be dealt first; for a
         finished deal (``over``) ``to_move`` is the seat that would move next."""
-        deal = cls.__new__(cls)
-        deal._setup(rules, len(hands), dealer)
-        deal._hands = [[c.index for c in hand] for hand in hands]
-        deal._in_hands = sum(len(h) for h in deal._hands)
-        deal._set_table([c.index for c in table])
-        deal._stock = [c.index for c in reversed(list(stock))]
-        deal._piles = [sum(1 << c.index for c in pile) for pile in (piles or [[]] * len(hands))]
-        deal._last = -1 if last_capturer is None else last_capturer
-        deal._next_seat = (dealer + 1) % len(hands) if to_move is None else to_move
-        deal._turn = -1 if over or to_move is None else to_move
-        deal._stock_start = len(deal._stock)
-        return deal
+        return cls.from_indices(
+            rules, dealer=dealer, hands=[[c.index for c in hand] for hand in hands],
+            table=[c.index for c in table], stock=[c.index for c in stock],
+            piles=[_mask(pile) for pile in (piles or [[]] * len(hands))],
+            next_seat=(dealer + 1) % len(hands) if to_move is None else to_move,
+            over=over or to_move is None, last_capturer=last_capturer)
 
-    def _setup(self, rules: KonchinkaRules, seats: int, dealer: int) -> None:
-        self._rules = rules
-        self._seats = seats
-        self._dealer = dealer
-        if rules.variant == "novo":
-            self._slots, self._codes = _NOVO_SLOTS, _NOVO_CODES
-        else:
-            self._slots, self._codes = _CLASSIC_SLOTS, _CLASSIC_CODES
-        self._history = []
-        self._next_seat = (dealer + 1) % seats
-        self._returned = ()
-        self._swept = ()
+    @classmethod
+    def from_position(cls, position: KonchinkaPosition) -> KonchinkaDeal:
+        """The deal at ``position`` (unchecked): it plays on exactly as the deal the
+        position was taken from (:meth:`position`)."""
+        codes = _NOVO_CODES if position.rules.variant == "novo" else _CLASSIC_CODES
+        history = [(entry.seat, entry.move.card.index,
+                    tuple(sorted((c.index for c in entry.move.taken), key=codes.__getitem__)),
+                    entry.redeal) for entry in position.history]
+        return cls.from_indices(
+            position.rules, dealer=position.dealer,
+            hands=[[c.index for c in hand] for hand in position.hands],
+            table=[c.index for c in position.table],
+            stock=[c.index for c in position.stock],
+            piles=[_mask(pile) for pile in position.piles], next_seat=position.next_seat,
+            over=position.over, last_capturer=position.last_capturer, history=history,
+            returned=tuple((card.index, low) for card, low in position.returned_to_stock),
+            dealt_from_stock=position.dealt_from_stock,
+            final_sweep=tuple(c.index for c in position.final_sweep))
+
+    def position(self) -> KonchinkaPosition:
+        """This deal at this moment as a frozen value (:meth:`from_position` undoes it)."""
+        return KonchinkaPosition(
+            rules=self._rules, dealer=self._dealer,
+            hands=tuple(tuple(CARDS[c] for c in hand) for hand in self._hands),
+            table=tuple(self.table), stock=tuple(self.stock),
+            piles=tuple(tuple(mask_cards(mask)) for mask in self._piles),
+            next_seat=self.next_seat, over=self._turn < 0, last_capturer=self.last_capturer,
+            history=tuple(HistoryEntry(seat, move_of(card, taken), redeal)
+                          for seat, card, taken, redeal in self._history),
+            returned_to_stock=tuple(self.returned_to_stock),
+            dealt_from_stock=self._stock_start - len(self._stock),
+            final_sweep=tuple(CARDS[c] for c in self._swept))
 
     def _set_table(self, cards: Iterable[int]) -> None:
-        self._table = sorted(self._codes[c] for c in cards)
-        self._poly = table_poly(code >> 6 for code in self._table)
+        codes = self._codes
+        table = self._table = sorted([codes[c] for c in cards])
+        # table_poly, inlined (sample_deal builds a deal per ISMCTS iteration): times
+        # (1 + x**value) is a shift and an add; a classic Jack (value 0) is left out
+        poly = 1
+        for code in table:
+            if code >= 64:
+                poly = (poly + (poly << _SHIFT[code >> 6])) & _POLY_MASK
+        self._poly = poly
 
     # ------------------------------------------------------------------ reading
 
@@ -298,7 +373,7 @@ class KonchinkaDeal:
 
     def captured(self, seat: int) -> list[Card]:
         """The cards in ``seat``'s capture pile, in the canonical order."""
-        return _mask_cards(self._piles[seat])
+        return mask_cards(self._piles[seat])
 
     @property
     def piles(self) -> list[list[Card]]:
@@ -308,12 +383,12 @@ class KonchinkaDeal:
     @property
     def history(self) -> list[tuple[int, Move]]:
         """The moves of the deal so far, each with the seat that made it."""
-        return [(seat, _move(card, taken)) for seat, card, taken, _ in self._history]
+        return [(seat, move_of(card, taken)) for seat, card, taken, _ in self._history]
 
     @property
     def redeal_after(self) -> list[bool]:
         """For each move of :attr:`history`, whether a redeal followed it."""
-        return [event == 1 for *_, event in self._history]
+        return [redeal for *_, redeal in self._history]
 
     @property
     def final_sweep(self) -> list[Card]:
@@ -326,6 +401,69 @@ class KonchinkaDeal:
         stock position (0: next to be dealt) it can have had when play began."""
         return [(CARDS[c], low) for c, low in self._returned]
 
+    # ------------------------------------------------------------------ the fast interface
+    # Integers only, no copies: bots and RL read the deal through these in their hot loops
+    # (docs/konchinka.md, "The fast interface"). The sequences are the deal's own: read
+    # them, never change them (play with push_option), and read them again after a move.
+
+    @property
+    def turn(self) -> int:
+        """The seat to move, or -1 when the deal is over (:attr:`to_move` as an int)."""
+        return self._turn
+
+    @property
+    def hand_indices(self) -> Sequence[Sequence[int]]:
+        """Every seat's hand as card indices, in the order held (not sorted)."""
+        return self._hands
+
+    @property
+    def table_codes(self) -> Sequence[int]:
+        """The table as sorted codes ``value << 6 | index`` (the value of the rules'
+        variant; a classic Jack 0): the positions of :meth:`options` index it."""
+        return self._table
+
+    @property
+    def pile_masks(self) -> Sequence[int]:
+        """Every seat's capture pile as a bit mask of card indices (``1 << index``)."""
+        return self._piles
+
+    @property
+    def history_indices(self) -> Sequence[HistoryRecord]:
+        """The moves so far as (seat, card index, taken card indices, redeal followed)."""
+        return self._history
+
+    @property
+    def dealt_from_stock(self) -> int:
+        """How many cards have been dealt from the stock since play began."""
+        return self._stock_start - len(self._stock)
+
+    def state_ints(self) -> StateInts:
+        """(:attr:`turn`, :attr:`hand_indices`, :attr:`table_codes`, :attr:`pile_masks`,
+        :attr:`stock_size`, :attr:`dealer`, the last capturer or -1,
+        :attr:`returned_indices`) in one call: what a tensor encoder reads of every deal of
+        a batch at every step."""
+        return (self._turn, self._hands, self._table, self._piles, len(self._stock),
+                self._dealer, self._last, self._returned)
+
+    @property
+    def returned_indices(self) -> tuple[tuple[int, int], ...]:
+        """:attr:`returned_to_stock` as (card index, lowest stock position) pairs."""
+        return self._returned
+
+    def unseen_by(self, seat: int | None) -> list[int]:
+        """The card indices ``seat`` cannot see (the other hands and the stock; for
+        ``None``, a spectator, every hand), sorted: what a determinization deals out."""
+        return sorted([c for s, hand in enumerate(self._hands) if s != seat for c in hand]
+                      + self._stock)
+
+    def returned_in_stock(self) -> list[int]:
+        """The card indices of :attr:`returned_to_stock` that are surely still in the stock
+        (fewer cards dealt from it since play began than their lowest position)."""
+        if not self._returned:
+            return []
+        dealt = self._stock_start - len(self._stock)
+        return [card for card, low in self._returned if dealt <= low]
+
     def is_over(self) -> bool:
         """True once every hand and the stock are empty."""
         return self._turn < 0
@@ -337,7 +475,7 @@ class KonchinkaDeal:
         mask = 0
         for pile in self._piles:
             mask |= pile
-        return sort_cards([CARDS[c] for c in indices] + _mask_cards(mask))
+        return sort_cards([CARDS[c] for c in indices] + mask_cards(mask))
 
     def kpn(self) -> str:
         """The position in KPN (``CONTRACT.md``)."""
@@ -358,8 +496,10 @@ class KonchinkaDeal:
             key += 1 << ((code >> 6) << 2)
         return key << 4
 
-    def _options(self) -> list[tuple[int, tuple[int, ...]]]:
-        """Legal moves as (card index, table positions); positions empty for a trail."""
+    def options(self) -> list[tuple[int, tuple[int, ...]]]:
+        """The legal moves as (card index, positions into :attr:`table_codes`), the
+        positions empty for a trail: the fast form of :meth:`legal_actions`, in the order
+        of the hand, each card's trail (when allowed) before its captures."""
         if self._turn < 0:
             return []
         key = -1
@@ -400,7 +540,7 @@ class KonchinkaDeal:
         table = self._table
         cache = _MOVES
         found = []
-        for card, positions in self._options():
+        for card, positions in self.options():
             key = card
             for p in positions:
                 key |= 1 << ((table[p] & 63) + 6)
@@ -477,9 +617,11 @@ class KonchinkaDeal:
         table = self._table
         codes = self._codes
         positions = tuple(sorted(bisect_left(table, codes[c.index]) for c in action.taken))
-        self._apply(action.card.index, positions)
+        self.push_option(action.card.index, positions)
 
-    def _apply(self, card: int, positions: tuple[int, ...]) -> None:
+    def push_option(self, card: int, positions: tuple[int, ...]) -> bool:
+        """Play one of :meth:`options`, unchecked (the fast path of :meth:`push`);
+        return whether a redeal followed."""
         seat = self._turn
         self._hands[seat].remove(card)
         self._in_hands -= 1
@@ -506,7 +648,7 @@ class KonchinkaDeal:
             insort(table, code)
             self._poly = self._poly * _MUL_BY_VALUE[code >> 6] & _POLY_MASK
             taken_cards = ()
-        event = 0
+        redeal = False
         if self._in_hands:
             turn = (seat + 1) % self._seats
             while not self._hands[turn]:
@@ -514,12 +656,12 @@ class KonchinkaDeal:
             self._turn = turn
         elif self._stock:
             self._redeal()
-            event = 1
+            redeal = True
         else:
             self._finish()
             self._next_seat = (seat + 1) % self._seats
-            event = 2
-        self._history.append((seat, card, taken_cards, event))
+        self._history.append((seat, card, taken_cards, redeal))
+        return redeal
 
     def _redeal(self) -> None:
         """Deal 4 cards to each seat from the stock, one at a time from the seat left of
@@ -695,7 +837,7 @@ class KonchinkaDeal:
 
     def copy(self) -> KonchinkaDeal:
         """An independent copy."""
-        other = KonchinkaDeal.__new__(KonchinkaDeal)
+        other: KonchinkaDeal = KonchinkaDeal.__new__(KonchinkaDeal)
         other._rules = self._rules
         other._seats = self._seats
         other._dealer = self._dealer
@@ -764,9 +906,9 @@ class KonchinkaDeal:
         if depth == 1:
             return self.count_moves()
         total = 0
-        for card, positions in self._options():
+        for card, positions in self.options():
             child = self.copy()
-            child._apply(card, positions)
+            child.push_option(card, positions)
             total += child.perft(depth - 1)
         return total
 
@@ -789,7 +931,12 @@ def _count(poly: int, slot: int, table: bool) -> int:
     return (poly >> _SHIFT[slot]) & _FIELD
 
 
-def _mask_cards(mask: int) -> list[Card]:
+def _mask(cards: Iterable[Card]) -> int:
+    return sum(1 << c.index for c in cards)
+
+
+def mask_cards(mask: int) -> list[Card]:
+    """The cards of a bit mask of card indices, in the canonical order."""
     cards = []
     while mask:
         low = mask & -mask
@@ -798,7 +945,8 @@ def _mask_cards(mask: int) -> list[Card]:
     return sort_cards(cards)
 
 
-_ORDER = tuple(card_order(card) for card in CARDS)
+ORDER = tuple(card_order(card) for card in CARDS)
+"""The canonical sort key (:func:`~konkun.konchinka.moves.card_order`) by card index."""
 MoveKey = tuple[int, int, tuple[int, ...]]
 _MOVES: dict[int, tuple[MoveKey, Move]] = {}
 _MOVES_LIMIT = 1 << 16
@@ -809,7 +957,7 @@ def _cache_move(key: int) -> tuple[MoveKey, Move]:
     card = key & 63
     taken = [i for i in range(52) if key >> (i + 6) & 1]
     move = Move(CARDS[card], frozenset(CARDS[i] for i in taken))
-    entry = ((_ORDER[card], len(taken), tuple(sorted(_ORDER[i] for i in taken))), move)
+    entry = ((ORDER[card], len(taken), tuple(sorted(ORDER[i] for i in taken))), move)
     if len(_MOVES) >= _MOVES_LIMIT:
         _MOVES.clear()
     _MOVES[key] = entry
@@ -820,7 +968,9 @@ def _first(entry: tuple[MoveKey, Move]) -> MoveKey:
     return entry[0]
 
 
-def _move(card: int, taken: Sequence[int]) -> Move:
+def move_of(card: int, taken: Sequence[int]) -> Move:
+    """The :class:`Move` playing card index ``card`` and taking the indices ``taken``
+    (memoized: the same move object each time)."""
     key = card
     for c in taken:
         key |= 1 << (c + 6)
@@ -878,25 +1028,15 @@ def _deal_indices(rules: KonchinkaRules, num_seats: int, dealer: int, cards: lis
     for k in range(num_seats):
         hands[(dealer + 1 + k) % num_seats] = cards[k:end:step]
     table = cards[num_seats:end:step]
-    stock = cards[:end - 1:-1]  # next card to deal last
+    stock = cards[end:]  # next card to deal first
     ranks = {c % 13 for c in table}
     returned: tuple[tuple[int, int], ...] = ()
     if len(ranks) < TABLE_SIZE or (rules.table_excludes_jacks and _JACK_RANK in ranks):
-        top_first = stock[::-1]
-        returned = tuple(_fix_table(rules, table, top_first, rng))
-        stock = top_first[::-1]
-    deal = KonchinkaDeal.__new__(KonchinkaDeal)
-    deal._setup(rules, num_seats, dealer)
-    deal._hands = hands
-    deal._in_hands = TABLE_SIZE * num_seats
-    deal._set_table(table)
-    deal._stock = stock
-    deal._piles = [0] * num_seats
-    deal._last = -1
-    deal._turn = (dealer + 1) % num_seats
-    deal._returned = returned
-    deal._stock_start = len(stock)
-    return deal
+        returned = tuple(_fix_table(rules, table, stock, rng))
+    return KonchinkaDeal.from_indices(
+        rules, dealer=dealer, hands=hands, table=table, stock=stock,
+        piles=[0] * num_seats, next_seat=(dealer + 1) % num_seats, over=False,
+        last_capturer=None, returned=returned)
 
 
 _JACK_RANK = Rank.JACK - 2

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -39,7 +39,7 @@ from konkun.game import Deal, Observation
 from konkun.konchinka.game import KonchinkaMatch
 from konkun.konchinka.moves import card_order
 from konkun.konchinka.rules import KonchinkaRules
-from konkun.konchinka.state import new_deal
+from konkun.konchinka.state import KonchinkaDeal, new_deal
 from konkun.rl.adapter import FloatArray, assign_slots
 
 CAPTURE_SLOTS = 32
@@ -160,11 +160,11 @@ class KonchinkaAdapter:
     def encode_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
         """``encode(deal.observe(seat))``, faster: it reads only what ``seat`` may see (its
         own hand and the public part of the deal) straight from the deal."""
-        d: Any = deal
-        hands = d._hands
+        d = cast(KonchinkaDeal, deal)
+        hands = d.hand_indices
         return self._tensor(
-            seat, d.num_seats, list(hands[seat]), [code & 63 for code in d._table],
-            [_bits(mask) for mask in d._piles], [len(h) for h in hands], d.stock_size,
+            seat, d.num_seats, list(hands[seat]), [code & 63 for code in d.table_codes],
+            [_bits(mask) for mask in d.pile_masks], [len(h) for h in hands], d.stock_size,
             d.dealer, d.last_capturer, d.to_move, _known_in_stock(d, seat))
 
     def encode_info_state(self, observation: Observation[Any]) -> FloatArray:
@@ -176,8 +176,8 @@ class KonchinkaAdapter:
 
     def encode_info_state_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
         """``encode_info_state(deal.observe(seat))``, read from the deal."""
-        d: Any = deal
-        moves = [(s, card, list(taken), event == 1) for s, card, taken, event in d._history]
+        d = cast(KonchinkaDeal, deal)
+        moves = [(s, card, list(taken), redeal) for s, card, taken, redeal in d.history_indices]
         return self._info_state(self.encode_deal(deal, seat), seat, d.num_seats, moves)
 
     def _info_state(self, tensor: FloatArray, seat: int, n: int,
@@ -213,12 +213,12 @@ class KonchinkaAdapter:
         return out
 
 
-def _known_in_stock(deal: Any, seat: int) -> list[int]:
+def _known_in_stock(deal: KonchinkaDeal, seat: int) -> list[int]:
     """The cards the table fix sent back into the stock that are still surely there (fewer
     cards dealt since than their lowest possible position), as the observation says."""
-    if not deal._returned:
-        return []
-    dealt = deal._stock_start - len(deal._stock)
-    hand = deal._hands[seat]
-    return [card for card, low in deal._returned if dealt <= low and card not in hand]
+    known = deal.returned_in_stock()
+    if not known:
+        return known
+    hand = deal.hand_indices[seat]
+    return [card for card in known if card not in hand]
 

@@ -101,7 +101,7 @@ class _KonchinkaCore(_GenericCore):
             self.deals.append(deal)
 
     def to_move(self, index: int) -> int | None:
-        turn: int = self.deals[index]._turn
+        turn: int = self.deals[index].turn
         return None if turn < 0 else turn
 
     def slots(self, index: int) -> dict[int, Any]:
@@ -109,13 +109,13 @@ class _KonchinkaCore(_GenericCore):
         k = self._k
         result: dict[int, Any] = {}
         captures: dict[int, list[tuple[int, ...]]] = {}
-        for card, positions in deal._options():
+        for card, positions in deal.options():
             if positions:
                 captures.setdefault(card, []).append(positions)
             else:
                 result[card * k] = (card, positions)
         if captures:
-            table = deal._table
+            table = deal.table_codes
             order = self._order
             for card, found in captures.items():
                 if len(found) > 1:
@@ -127,12 +127,12 @@ class _KonchinkaCore(_GenericCore):
         return result
 
     def apply(self, index: int, move: Any) -> None:
-        self.deals[index]._apply(*move)
+        self.deals[index].push_option(*move)
 
     def random_move(self, index: int, rng: random.Random) -> None:
         deal = self.deals[index]
-        options = deal._options()
-        deal._apply(*options[rng.randrange(len(options))])
+        options = deal.options()
+        deal.push_option(*options[rng.randrange(len(options))])
 
     def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
         n = self.num_seats
@@ -146,14 +146,14 @@ class _KonchinkaCore(_GenericCore):
         novo = self._novo
         for row, i in enumerate(rows):
             deal = self.deals[i]
-            hands = deal._hands
+            (turn, hands, table_codes, piles, stock_size, dealer, last,
+             returned) = deal.state_ints()
             hand = 0
             for c in hands[seat]:
                 hand |= 1 << c
             table = 0
-            for code in deal._table:
+            for code in table_codes:
                 table |= 1 << (code & 63)
-            piles = deal._piles
             seen = hand | table
             words.append(hand)
             words.append(table)
@@ -163,17 +163,18 @@ class _KonchinkaCore(_GenericCore):
                 words.append(pile)
             words.append(seen)
             known = 0
-            for c in self._known(deal, seat):
-                known |= 1 << c
+            if returned:
+                for c in self._known(deal, seat):
+                    known |= 1 << c
             words.append(known)
             f = features[row]
-            f[0] = len(deal._stock) / 40.0
+            f[0] = stock_size / 40.0
             for offset in range(n):
                 f[1 + offset] = len(hands[(seat + offset) % n]) / 4.0
-            f[1 + n + (deal._dealer - seat) % n] = 1.0
-            if deal._last >= 0:
-                f[1 + 2 * n + (deal._last - seat) % n] = 1.0
-            f[1 + 3 * n] = 1.0 if deal._turn == seat else 0.0
+            f[1 + n + (dealer - seat) % n] = 1.0
+            if last >= 0:
+                f[1 + 2 * n + (last - seat) % n] = 1.0
+            f[1 + 3 * n] = 1.0 if turn == seat else 0.0
             f[2 + 3 * n] = novo
         bits.reshape(-1)[:] = words
         planes = np.unpackbits(bits.view(np.uint8).reshape(count, self._bit_rows, 8),
