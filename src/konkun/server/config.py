@@ -23,7 +23,8 @@ class Settings:
     data_dir: Path = DEFAULT_DATA_DIR
     """Holds the SQLite database and the token secret; created on demand."""
     secret: str | None = None
-    """The token-signing secret; ``None``: ``$KONKUN_SECRET`` or a file in ``data_dir``."""
+    """The token-signing secret (programs and tests only: the command line takes none);
+    ``None``: ``$KONKUN_SECRET`` or a file in ``data_dir``."""
     bot_delay: float = 0.4
     """Seconds a bot waits before it plays, so that a human sees each move."""
     bot_threads: int = 2
@@ -81,6 +82,16 @@ class Settings:
     forwarded_allow_ips: str | None = None
     """Proxies whose ``X-Forwarded-For``/``-Proto`` are believed (comma-separated
     addresses or ``*``); ``None``: no proxy, the headers are ignored."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://example.org``) besides the served host whose pages may open the
+    table WebSockets."""
+    hello_seconds: float = 2.0
+    """How long a WebSocket refused as a spectator is given to send a ``hello`` naming a
+    player who may come in (a seat's own player always may)."""
+    token_seconds: float = 7 * 86400.0
+    """A guest token's lifetime (renewals extend it while the player is active)."""
+    token_renew_seconds: float = 86400.0
+    """A token this old is renewed when used (``X-Konkun-Token``, a ``token`` message)."""
     static_dir: Path | None = None
     """The browser page's files; ``None``: the package's ``server/static``."""
 

@@ -13,6 +13,7 @@ the event loop never waits on the disk.
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+from konkun.server.auth import make_private_dir
 
 
 def now_text() -> str:
@@ -74,6 +77,15 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(512))
     played_at: Mapped[str] = mapped_column(String(40))
+
+
+class RevokedRow(Base):
+    """A revoked token session: its tokens and their renewals no longer verify."""
+
+    __tablename__ = "konkun_revoked"
+
+    session: Mapped[str] = mapped_column(String(64), primary_key=True)
+    revoked_at: Mapped[str] = mapped_column(String(40))
 
 
 @dataclass
@@ -119,7 +131,10 @@ def make_engine(url: str) -> Engine:
     if database in {"", ":memory:"} or database.startswith("file::memory:"):
         return create_engine(url, poolclass=StaticPool,
                              connect_args={"check_same_thread": False})
-    Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    path = Path(database).expanduser().resolve()
+    make_private_dir(path.parent)
+    if not path.exists():  # SQLite gives its -wal and -shm files the database's mode
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")
@@ -173,6 +188,17 @@ class Storage:
         with self._session() as session, session.begin():
             session.execute(delete(ActionRow).where(
                 ActionRow.table_id == table_id, ActionRow.turn == turn))
+
+    def revoke(self, session: str) -> None:
+        """Record a revoked token session (once)."""
+        with self._session() as db, db.begin():
+            if db.get(RevokedRow, session) is None:
+                db.add(RevokedRow(session=session, revoked_at=now_text()))
+
+    def revoked_sessions(self) -> set[str]:
+        """Every revoked token session."""
+        with self._session() as db:
+            return {str(s) for s in db.scalars(select(RevokedRow.session)).all()}
 
     def delete_table(self, table_id: str) -> None:
         """Remove a table and its actions (an expired waiting table, a pruned bot game)."""

@@ -48,7 +48,9 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 SEND_QUEUE = 256
 """Messages queued for one slow client before the server drops the connection."""
 PRESENCE_DELAY = 0.1
-"""Seconds within which connects and disconnects are shown to a table in one state."""
+"""Past a burst, seconds within which connects and disconnects are shown in one state."""
+PRESENCE_BURST = 8
+"""Connects and disconnects shown to a table at once before they are coalesced."""
 
 
 def _compact_json(payload: dict[str, Any]) -> str:
@@ -114,6 +116,18 @@ class Connection:
         """Queue a JSON message."""
         self.send_text(_compact_json(payload))
 
+    def close_with(self, payload: dict[str, Any]) -> None:
+        """Send a last message (after those queued), then close."""
+        self.send(payload)
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
     def close(self) -> None:
         """Stop sending; the writer then closes the socket."""
         if self.closed:
@@ -156,6 +170,10 @@ class Table:
         """Who is connected as the last broadcast showed it (see :meth:`Lobby.attach`)."""
         self.presence_frozen = False
         self.presence_flush: asyncio.TimerHandle | None = None
+        self.presence_bucket = TokenBucket(PRESENCE_BURST, 1 / PRESENCE_DELAY)
+        """Connection changes broadcast at once (past it: one per ``PRESENCE_DELAY``)."""
+        self.broadcast_only: Connection | None = None
+        """When set, :meth:`Lobby.broadcast` sends to this connection only."""
 
     @property
     def num_seats(self) -> int:
@@ -284,9 +302,9 @@ class Lobby:
                 await self._db(self.storage.delete_table, table.id)
                 self.tables.pop(table.id, None)
                 for connection in list(table.connections):
-                    connection.send({"type": "error", "code": "unknown_table",
-                                     "message": f"table {table.id} expired: nobody came"})
-                    connection.close()
+                    connection.close_with({"type": "error", "code": "unknown_table",
+                                           "message": f"table {table.id} expired: "
+                                           "nobody came"})
         return len(expired)
 
     async def shutdown(self) -> None:
@@ -450,6 +468,15 @@ class Lobby:
         if row is None:
             raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
         return row
+
+    async def revoke(self, session: str) -> None:
+        """Store a revoked token session and close the connections that used it."""
+        await self._db(self.storage.revoke, session)
+        for table in list(self.tables.values()):
+            for connection in list(table.connections):
+                if connection.guest is not None and connection.guest.session == session:
+                    connection.close_with({"type": "error", "code": "unauthorized",
+                                           "message": "token revoked"})
 
     # -- seats --------------------------------------------------------------------------
 
@@ -658,17 +685,40 @@ class Lobby:
     def attach(self, table: Table, connection: Connection) -> None:
         """Add a connection to a table (checks the admission limits) and send it the state.
 
-        The others learn of it in one coalesced state at most ``PRESENCE_DELAY`` later
-        (or with the next move): reconnect churn costs one broadcast, not one per cycle."""
+        The others learn of it at once, unless connections changed often lately: then in
+        one coalesced state at most ``PRESENCE_DELAY`` later (or with the next move), so
+        reconnect churn costs one broadcast a window, not one a cycle."""
         self.admission.check_connection(self.tables.values(), table, connection)
         table.connections.add(connection)
         self.connections += 1
-        self._presence_changed(table)
+        if self._presence_changed(table):
+            self.broadcast(table)
+            return
         table.presence_frozen = True
         try:
             self.broadcast(table)  # the others' states are unchanged: only the new one's goes
         finally:
             table.presence_frozen = False
+
+    def identify(self, table: Table, connection: Connection, guest: Guest) -> None:
+        """A spectator's ``hello`` named ``guest``: the connection becomes that player's
+        (her seat's view, if she holds one), within her own connection limit."""
+        table.connections.discard(connection)
+        try:
+            probe = Connection(guest, connection.bucket, connection.address)
+            self.admission.check_connection(self.tables.values(), table, probe)
+        finally:
+            table.connections.add(connection)
+        connection.guest = guest
+        connection.last_text = None
+        if self._presence_changed(table):
+            self.broadcast(table)
+            return
+        table.broadcast_only = connection
+        try:
+            self.broadcast(table)
+        finally:
+            table.broadcast_only = None
 
     def detach(self, table: Table, connection: Connection) -> None:
         """Remove a connection; a finished table nobody watches leaves memory."""
@@ -679,18 +729,36 @@ class Lobby:
         connection.close()
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
-        else:
-            self._presence_changed(table)
+        elif self._presence_changed(table):
+            self.broadcast(table)
 
-    def _presence_changed(self, table: Table) -> None:
-        """Broadcast the table's new connections soon, once for any number of changes."""
-        if table.presence_flush is None:
-            table.presence_flush = asyncio.get_running_loop().call_later(
-                PRESENCE_DELAY, self._flush_presence, table)
+    def _presence_changed(self, table: Table) -> bool:
+        """Whether the table's new connections may be broadcast now (a few at once, then
+        one per ``PRESENCE_DELAY``); if not, one broadcast is scheduled at the end of the
+        window, for any number of changes."""
+        if table.presence_flush is not None:
+            return False
+        if table.presence_bucket.take():
+            return True
+        table.presence_flush = asyncio.get_running_loop().call_later(
+            PRESENCE_DELAY, self._flush_presence, table)
+        return False
 
     def _flush_presence(self, table: Table) -> None:
         table.presence_flush = None
         self.broadcast(table)
+
+    def catch_up(self, table: Table, connection: Connection) -> None:
+        """Send ``connection`` the table's state now if it differs from the last one it
+        got (a ``ping`` calls this, so a ``pong`` still follows every state before it,
+        including connects not yet broadcast)."""
+        if table.presence_flush is None:
+            return
+        table.broadcast_only = connection
+        try:
+            self.broadcast(table)
+        finally:
+            table.broadcast_only = None
 
     def state_message(self, table: Table, seat: int | None,
                       summary: dict[str, Any]) -> dict[str, Any]:
@@ -703,14 +771,18 @@ class Lobby:
         """Send every connection of the table its own seat's state."""
         if not table.connections:
             return
-        if not table.presence_frozen or table.shown_presence is None:
-            table.shown_presence = table.presence()
-            if table.presence_flush is not None:  # this broadcast shows the news already
-                table.presence_flush.cancel()
-                table.presence_flush = None
-        summary = table.summary(table.shown_presence)
+        only = table.broadcast_only
+        if only is not None:
+            summary = table.summary()
+        else:
+            if not table.presence_frozen or table.shown_presence is None:
+                table.shown_presence = table.presence()
+                if table.presence_flush is not None:  # this broadcast shows the news
+                    table.presence_flush.cancel()
+                    table.presence_flush = None
+            summary = table.summary(table.shown_presence)
         texts: dict[int | None, str] = {}
-        for connection in list(table.connections):
+        for connection in [only] if only is not None else list(table.connections):
             seat = table.seat_of(connection.player_id)
             if seat not in texts:
                 texts[seat] = _compact_json(self.state_message(table, seat, summary))

@@ -33,6 +33,7 @@ async function request(method, path, body = undefined) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, { method, headers,
     body: body === undefined ? undefined : JSON.stringify(body) });
+  renewToken(res.headers.get("X-Konkun-Token"));
   let data = null;
   try {
     data = await res.json();
@@ -46,6 +47,12 @@ async function request(method, path, body = undefined) {
     throw new ApiError(res.status, (data && data.code) || String(res.status), msg);
   }
   return data;
+}
+
+/** Keep a renewed token the server sent (the old one expires in its time). */
+function renewToken(token) {
+  const id = identity();
+  if (token && id) localStorage.setItem(ID_KEY, JSON.stringify({ ...id, token }));
 }
 
 /** Register a guest nickname; stores and returns the identity. */
@@ -87,9 +94,7 @@ export class TableSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const id = identity();
-    const q = id ? `?token=${encodeURIComponent(id.token)}` : "";
-    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${q}`;
+    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
   }
 
   connect() {
@@ -104,6 +109,8 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.onopen = () => {
+      const id = identity();  // the token goes in the first message, never in the URL
+      ws.send(JSON.stringify(id ? { type: "hello", token: id.token } : { type: "hello" }));
       this.delay = 500;
       this.status("open");
       clearInterval(this.pinger);
@@ -119,6 +126,8 @@ export class TableSocket {
       if (msg.type === "state") {
         this.turn = msg.turn;
         this.handlers.onState?.(msg);
+      } else if (msg.type === "token") {
+        renewToken(msg.token);
       } else if (msg.type === "error") {
         this.handlers.onError?.(msg);
       } else {
