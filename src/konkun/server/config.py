@@ -49,6 +49,9 @@ class Settings:
     """Most seats taken from one client address held at unfinished tables."""
     waiting_table_seconds: float = 3600.0
     """A table still waiting for players this long after its creation is removed."""
+    bot_game_seconds: float = 86400.0
+    """A finished game of bots only is deleted this long after its end (games with a
+    human seat are kept for ever)."""
     lobby_page: int = 50
     """Tables per page of ``GET /api/tables`` (at most 100 on request)."""
     rate_burst: float = 20

@@ -200,6 +200,21 @@ class Storage:
         with self._session() as db:
             return {str(s) for s in db.scalars(select(RevokedRow.session)).all()}
 
+    def prune_bot_games(self, finished_before: str, limit: int = 500) -> list[str]:
+        """Delete up to ``limit`` finished games whose every seat is a bot, finished before
+        ``finished_before`` (ISO text), with their actions; return their ids. Games with
+        a human seat are kept."""
+        with self._session() as session, session.begin():
+            rows = session.scalars(select(TableRow).where(
+                TableRow.status == "finished", TableRow.finished_at < finished_before)
+                .order_by(TableRow.finished_at).limit(limit * 4)).all()
+            doomed = [row.id for row in rows
+                      if row.seats and all(s.get("kind") == "bot" for s in row.seats)][:limit]
+            if doomed:
+                session.execute(delete(ActionRow).where(ActionRow.table_id.in_(doomed)))
+                session.execute(delete(TableRow).where(TableRow.id.in_(doomed)))
+            return doomed
+
     def delete_table(self, table_id: str) -> None:
         """Remove a table and its actions (an expired waiting table, a pruned bot game)."""
         with self._session() as session, session.begin():

@@ -281,13 +281,28 @@ class Lobby:
         self._expiry = asyncio.get_running_loop().create_task(self._expire_loop())
 
     async def _expire_loop(self) -> None:
-        interval = max(0.05, min(60.0, self.settings.waiting_table_seconds / 10))
+        interval = max(0.05, min(60.0, self.settings.waiting_table_seconds / 10,
+                                 self.settings.bot_game_seconds / 10))
         while True:
             await asyncio.sleep(interval)
             try:
                 await self.expire_waiting_tables()
+                await self.prune_bot_games()
             except Exception:  # the next round tries again
                 log.debug("expiring waiting tables failed", exc_info=True)
+
+    async def prune_bot_games(self) -> int:
+        """Delete the finished games of bots only older than ``Settings.bot_game_seconds``
+        (games with a human are kept); return how many."""
+        cutoff = datetime.now(UTC) - timedelta(seconds=self.settings.bot_game_seconds)
+        pruned = await self._db(self.storage.prune_bot_games,
+                                cutoff.isoformat(timespec="seconds"))
+        for table_id in pruned:
+            self.replays.forget(table_id)
+            table = self.tables.get(table_id)
+            if table is not None and not table.connections:
+                self.tables.pop(table_id, None)
+        return len(pruned)
 
     async def expire_waiting_tables(self) -> int:
         """Remove the tables that have waited for players longer than
