@@ -28,7 +28,11 @@ class Settings:
     bot_delay: float = 0.4
     """Seconds a bot waits before it plays, so that a human sees each move."""
     bot_threads: int = 2
-    """Worker threads that run bots (the event loop never runs one)."""
+    """Workers that run searching bots (the event loop never runs one; quick bots have
+    a thread of their own)."""
+    bot_processes: bool = True
+    """Searching bots run in worker processes (else threads, which share the server's
+    interpreter lock)."""
     max_tables: int = 500
     """Most unfinished tables at once."""
     max_connections: int = 1000

@@ -31,7 +31,7 @@ from konkun.errors import IllegalMoveError, KonkunError
 from konkun.game import Match
 from konkun.server.admission import Admission
 from konkun.server.auth import Guest
-from konkun.server.botseats import BotSeat, check_bot_spec
+from konkun.server.botseats import BotSeat, check_bot_spec, choose_in_process
 from konkun.server.config import Settings
 from konkun.server.games import GameAdapter, game_names, get_game
 from konkun.server.protocol import ProtocolError
@@ -257,7 +257,8 @@ class Lobby:
         self._loading = asyncio.Lock()
         self.outage = OutageLog(log)
         self.admission = Admission(settings)
-        self.scheduler = BotScheduler(settings.bot_threads)
+        self.scheduler = BotScheduler(settings.bot_threads,
+                                      processes=settings.bot_processes)
         self._read_threads = ThreadPoolExecutor(
             max(1, settings.read_threads), thread_name_prefix="konkun-read")
         self.replays = ReplayCache(settings.replay_cache_bytes)
@@ -675,10 +676,17 @@ class Lobby:
                 bot = table.bots[seat]
             await asyncio.sleep(self.settings.bot_delay)
             try:
+                quick = bot.spec.split(":")[0] in QUICK_KINDS
+                work: tuple[Callable[..., Hashable], tuple[Any, ...]] = \
+                    (bot.choose, (observation,)) if quick or not self.settings.bot_processes \
+                    else (choose_in_process, (bot.spec, table.adapter.name, observation,
+                                              bot.rng.getrandbits(64)))
                 action = await self.scheduler.run(
-                    bot.choose, observation, client=table.creator_address or table.id,
-                    human=any(s.kind == "human" for s in table.seats),
-                    quick=bot.spec.split(":")[0] in QUICK_KINDS)
+                    work[0], *work[1], client=table.creator_address or table.id,
+                    human=any(s.kind == "human" for s in table.seats), quick=quick)
+                if not quick and self.settings.bot_processes \
+                        and action not in observation.legal_actions():
+                    action = bot.rng.choice(observation.legal_actions())
             except Exception:
                 log.exception("bot %s at seat %d of table %s failed; playing at random",
                               bot.spec, seat, table.id)
