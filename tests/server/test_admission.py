@@ -25,6 +25,7 @@ def _refused(client: TestClient, url: str) -> dict[str, Any]:
 
 def test_spectators_cannot_lock_a_seated_player_out_of_her_table(settings: Settings) -> None:
     settings.max_table_connections = 4
+    settings.hello_seconds = 0.3
     with running(settings) as client, ExitStack() as stack:
         table = new_table(client)
         token = sit(client, table["id"], 0, "ann")
@@ -33,6 +34,10 @@ def test_spectators_cannot_lock_a_seated_player_out_of_her_table(settings: Setti
         assert _refused(client, f"/ws/tables/{table['id']}")["code"] == \
             "too_many_connections"
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
+            state = receive(ws)
+            assert state["type"] == "state" and state["you"] == 0
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:  # with a hello
+            ws.send_json({"type": "hello", "token": token})
             state = receive(ws)
             assert state["type"] == "state" and state["you"] == 0
 
@@ -83,11 +88,12 @@ def test_reconnect_churn_is_coalesced_into_few_broadcasts(client: TestClient) ->
         started = time.monotonic()
         for _ in range(cycles):
             with client.websocket_connect(f"/ws/tables/{table['id']}") as churn:
+                churn.send_json({"type": "hello"})
                 assert receive(churn)["type"] == "state"
         elapsed = time.monotonic() - started
         seen = _drain(watcher, 0.5)
-    # at most one state per coalescing window (0.1 s) and one after the last cycle
-    assert seen <= elapsed / 0.1 + 2, (seen, elapsed)
+    # a burst of 8 at once, then at most one state per coalescing window (0.1 s)
+    assert seen <= 8 + elapsed / 0.1 + 2, (seen, elapsed)
     assert seen < cycles
 
 

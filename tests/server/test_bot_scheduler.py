@@ -109,6 +109,7 @@ def test_strong_all_bot_tables_do_not_delay_a_human_tables_quick_bot(
         return original(self, observation)
 
     monkeypatch.setattr(BotSeat, "choose", budgeted)
+    settings.bot_processes = False  # the stand-in search lives in this process
     with running(settings) as client:
         for _ in range(3):
             made = client.post("/api/tables", json={"game": "fake", "seats": 2, "bots": {

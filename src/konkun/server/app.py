@@ -27,7 +27,13 @@ from starlette.websockets import WebSocketDisconnect
 
 from konkun import __version__
 from konkun.errors import KonkunError
-from konkun.server.auth import Guest, TokenSigner, load_secret
+from konkun.server.auth import (
+    Guest,
+    TokenSigner,
+    load_secret,
+    private_file_problems,
+    redact_tokens,
+)
 from konkun.server.botseats import BotSeat, offered_bots
 from konkun.server.chat import send_chat
 from konkun.server.clock import come_back, vote_bot
@@ -40,6 +46,7 @@ from konkun.server.messages import (
     CancelMessage,
     ChatMessage,
     GuestBody,
+    HelloMessage,
     LeaveMessage,
     PingMessage,
     RematchMessage,
@@ -68,8 +75,72 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TRY_LATER = 1013
+CLOSE_FORBIDDEN = 4403
 MAX_PAGE = 100
 """The most tables one list request answers."""
+
+
+RENEWED_TOKEN = "konkun_renewed_token"
+"""Where a route leaves a renewed token for :class:`SecurityHeaders` (the ASGI state)."""
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+    "object-src 'none'")
+
+
+class SecurityHeaders:
+    """ASGI middleware: the browser-side defences on every answer (a Content-Security-
+    Policy, no framing, no type sniffing, no referrer), a renewed token when a route made
+    one, and the refusal of a ``POST`` whose body is not ``application/json`` (a
+    cross-site form or ``text/plain`` request cannot send that type without the browser
+    asking first)."""
+
+    HEADERS = (
+        (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+        (b"x-frame-options", b"DENY"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+    )
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope.get("method") == "POST" and not _json_or_empty(scope):
+            response = JSONResponse(error_payload(
+                "unsupported_media_type", "a POST body must be JSON: send Content-Type: "
+                "application/json"), status_code=415)
+            await self._send_with_headers(scope, receive, send, response)
+            return
+        await self._send_with_headers(scope, receive, send, self.app)
+
+    async def _send_with_headers(self, scope: Scope, receive: Receive, send: Send,
+                                 app: ASGIApp) -> None:
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", [])) + list(self.HEADERS)
+                renewed = (scope.get("state") or {}).get(RENEWED_TOKEN)
+                if renewed:
+                    headers.append((b"x-konkun-token", renewed.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        await app(scope, receive, with_headers)
+
+
+def _json_or_empty(scope: Scope) -> bool:
+    """Whether a request's body is declared JSON, or there is no body at all (nothing to
+    forge: every POST route reads its input from the body or needs a bearer token)."""
+    headers = dict(scope.get("headers") or [])
+    kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+    if kind == b"application/json":
+        return True
+    return not kind and headers.get(b"content-length", b"0") in (b"0", b"") \
+        and b"transfer-encoding" not in headers
 
 
 class BodyLimit:
@@ -139,13 +210,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The konkun web app for ``settings`` (the database opens when the app starts)."""
     settings = settings or Settings()
     quiet_repeats()
-    signer = TokenSigner(load_secret(settings.secret, settings.data_dir))
+    redact_tokens()
+    signer = TokenSigner(load_secret(settings.secret, settings.data_dir),
+                         settings.token_seconds, settings.token_renew_seconds)
     state: dict[str, Lobby] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.database_url())
         lobby = Lobby(storage, settings)
+        signer.revoked |= storage.revoked_sessions()
+        problems = private_file_problems(settings.data_dir)
+        if problems:
+            log.warning("other local users can read the server's data (tokens can be "
+                        "forged and hidden cards read from it): %s; chmod 700 the "
+                        "directory and 600 its files", "; ".join(problems))
         try:
             await lobby.startup()
             state["lobby"] = lobby
@@ -160,6 +239,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None, openapi_url=None)
     _install_error_handlers(app)
     app.add_middleware(BodyLimit, seconds=settings.body_seconds)
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays are large and repetitive
 
     def lobby() -> Lobby:
@@ -181,7 +261,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ProtocolError("rate_limited", "too many requests: slow down")
 
     def token_guest(request: Request) -> Guest | None:
-        """The guest of the request's token; ``None`` without an Authorization header."""
+        """The guest of the request's token; ``None`` without an Authorization header.
+        A token due for renewal gets its successor in the answer's ``X-Konkun-Token``."""
         header = request.headers.get("authorization", "")
         if not header:
             return None
@@ -189,7 +270,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if scheme.lower() != "bearer" or not token.strip():
             raise ProtocolError("unauthorized", "malformed Authorization header: expected "
                                 "'Bearer <token>'")
-        return signer.verify(token.strip())
+        who = signer.verify(token.strip())
+        renewed = signer.renewal(who)
+        if renewed is not None:
+            request.scope.setdefault("state", {})[RENEWED_TOKEN] = renewed
+        return who
 
     def guest_of(request: Request) -> Guest:
         """The guest of the request's token, which the request must carry."""
@@ -212,6 +297,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token, new_guest = signer.issue(body.nickname)
         return {"token": token, "player_id": new_guest.player_id,
                 "nickname": new_guest.nickname}
+
+    @app.post("/api/revoke")
+    async def revoke(request: Request) -> dict[str, Any]:
+        limit(request)
+        who = guest_of(request)
+        await lobby().revoke(who.session)
+        signer.revoke(who)
+        request.scope.get("state", {}).pop(RENEWED_TOKEN, None)
+        return {"revoked": True}
 
     @app.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:
@@ -455,13 +549,25 @@ async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
 async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
                         signer: TokenSigner, settings: Settings,
                         limiter: AddressLimiter) -> None:
-    """One WebSocket client of one table, from accept to close."""
+    """One WebSocket client of one table, from accept to close.
+
+    The client names itself in its first message, ``{"type": "hello", "token": ...}``;
+    until then it is a spectator (when even a spectator is refused, the ``hello`` is
+    awaited ``Settings.hello_seconds``, so a seat's own player still gets in). ``?token=``
+    in the URL still works for one release, logged as deprecated (the token itself is
+    never logged)."""
     await websocket.accept()
+    if not _origin_allowed(websocket, settings):
+        await _refuse(websocket, ProtocolError(
+            "forbidden_origin", "this page's origin may not open the table's WebSocket"),
+            CLOSE_FORBIDDEN)
+        return
     token = websocket.query_params.get("token")
-    guest: Guest | None = None
+    if token:
+        log.warning("a WebSocket sent its token in the URL (?token=): deprecated, and "
+                    "proxies log URLs; send {\"type\": \"hello\", \"token\": ...} first")
     try:
-        if token:
-            guest = signer.verify(token)
+        guest = signer.verify(token) if token else None
     except ProtocolError as error:
         await _refuse(websocket, error, CLOSE_UNAUTHORIZED)
         return
@@ -472,24 +578,92 @@ async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
         return
     connection = Connection(guest, TokenBucket(settings.rate_burst, settings.rate_per_second),
                             client_address(websocket))
+    greeted = token is not None
     try:
         lobby.attach(table, connection)
     except ProtocolError as error:
-        await _refuse(websocket, error, CLOSE_TRY_LATER)
-        return
+        if greeted or not await _admit_after_hello(websocket, lobby, table, connection,
+                                                   signer, settings.hello_seconds):
+            await _refuse(websocket, error, CLOSE_TRY_LATER)
+            return
+        greeted = True
     writer = asyncio.get_running_loop().create_task(_write(websocket, connection))
     try:
+        if connection.guest is not None:
+            _renew(signer, connection.guest, connection)
         while not connection.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            await _handle(lobby, table, connection, message, limiter)
+            hello = None if greeted else _hello(message)
+            greeted = True
+            if hello is None:
+                await _handle(lobby, table, connection, message, limiter)
+            elif hello.token:
+                try:
+                    lobby.identify(table, connection, signer.verify(hello.token))
+                except ProtocolError as error:
+                    connection.close_with(error.payload())
+                    break
+                assert connection.guest is not None
+                _renew(signer, connection.guest, connection)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         lobby.detach(table, connection)
         with contextlib.suppress(Exception):
             await writer
+
+
+async def _admit_after_hello(websocket: WebSocket, lobby: Lobby, table: Table,
+                             connection: Connection, signer: TokenSigner,
+                             wait: float) -> bool:
+    """Wait for a refused client's ``hello``; admit it if its player may come in."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), wait)
+    except (TimeoutError, WebSocketDisconnect, RuntimeError):
+        return False
+    hello = _hello(message)
+    if hello is None or not hello.token:
+        return False
+    try:
+        connection.guest = signer.verify(hello.token)
+        lobby.attach(table, connection)
+    except ProtocolError:
+        return False
+    return True
+
+
+def _hello(message: Message | None) -> HelloMessage | None:
+    """The ``hello`` a first message is, if it is one."""
+    if message is None or not isinstance(message.get("text"), str):
+        return None
+    try:
+        parsed = parse_client_message(message["text"])
+    except ProtocolError:
+        return None
+    return parsed if isinstance(parsed, HelloMessage) else None
+
+
+def _renew(signer: TokenSigner, guest: Guest, connection: Connection) -> None:
+    """Send the connection a renewed token when its own is due for renewal."""
+    renewed = signer.renewal(guest)
+    if renewed is not None:
+        connection.send({"type": "token", "token": renewed})
+
+
+def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """A browser's WebSocket comes from a page of this server (its ``Origin`` names the
+    host it connects to) or of an allowed origin; clients that send no ``Origin`` (not a
+    browser) are let in."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in settings.allowed_origins:
+        return True
+    host = websocket.headers.get("host", "")
+    _scheme, _, rest = origin.partition("://")
+    return bool(host) and rest.lower() == host.lower()
 
 
 async def _refuse(websocket: WebSocket, error: ProtocolError, code: int) -> None:
@@ -527,6 +701,7 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
         parsed = parse_client_message(message.get("text") if "text" in message
                                       else message.get("bytes"))
         if isinstance(parsed, PingMessage):
+            lobby.catch_up(table, connection)
             connection.send({"type": "pong"})
         elif isinstance(parsed, ActionMessage):
             await lobby.play(table, connection.player_id, parsed.action, parsed.turn)

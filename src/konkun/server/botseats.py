@@ -76,3 +76,18 @@ class BotSeat:
         if action not in legal:
             action = self.rng.choice(legal)
         return action
+
+
+_PROCESS_BOTS: dict[tuple[str, str], BotSeat] = {}
+"""The bots a worker process made, by (spec, game): each is made once per process."""
+
+
+def choose_in_process(spec: str, game: str, observation: Observation[Any],
+                      seed: int) -> Hashable:
+    """A bot's action for ``observation``, in a worker process (a search holds that
+    process's interpreter, not the server's); ``seed`` draws its random choices."""
+    seat = _PROCESS_BOTS.get((spec, game))
+    if seat is None:
+        seat = _PROCESS_BOTS[(spec, game)] = BotSeat(spec, game)
+    seat.rng.seed(seed)
+    return seat.choose(observation)

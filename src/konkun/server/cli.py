@@ -34,15 +34,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--data-dir", metavar="DIR", default=None, type=Path,
                         help="holds the SQLite database and the token secret "
                              f"(default ./{default('data_dir')}, created on demand)")
-    parser.add_argument("--secret", default=None,
-                        help="token-signing secret (default $KONKUN_SECRET, else a file in "
-                             "the data directory)")
     parser.add_argument("--bot-delay", type=float, default=None,
                         metavar="SECONDS",
                         help=f"pause before each bot move (default {default('bot_delay')})")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                         help="change one limit (repeatable): " + ", ".join(LIMITS)
                         + " (docs/server.md, Running in public)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="another origin (https://example.org) whose pages may open "
+                             "the table WebSockets (repeatable; default: the served host)")
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
                         help="proxies whose X-Forwarded-For/-Proto headers are trusted "
                              "(comma-separated addresses, or *); default: none")
@@ -63,8 +63,9 @@ def serve(namespace: argparse.Namespace) -> int:
         raise ServeError(f"invalid --bot-delay {namespace.bot_delay!r}: expected >= 0")
     try:
         settings = load_settings(db_url=namespace.db, data_dir=namespace.data_dir,
-                                 secret=namespace.secret, bot_delay=namespace.bot_delay,
-                                 forwarded_allow_ips=namespace.forwarded_allow_ips)
+                                 bot_delay=namespace.bot_delay,
+                                 forwarded_allow_ips=namespace.forwarded_allow_ips,
+                                 allowed_origins=tuple(namespace.allow_origin))
     except SettingsError as error:
         raise ServeError(str(error)) from None
     for pair in namespace.limit:

@@ -45,11 +45,16 @@ class Settings(BaseSettings):
     data_dir: Path = DEFAULT_DATA_DIR
     """Holds the SQLite database and the token secret; created on demand."""
     secret: str | None = None
-    """The token-signing secret; ``None``: ``$KONKUN_SECRET`` or a file in ``data_dir``."""
+    """The token-signing secret (programs and tests only: the command line takes none);
+    ``None``: ``$KONKUN_SECRET`` or a file in ``data_dir``."""
     bot_delay: float = 0.4
     """Seconds a bot waits before it plays, so that a human sees each move."""
     bot_threads: int = 2
-    """Worker threads that run bots (the event loop never runs one)."""
+    """Workers that run searching bots (the event loop never runs one; quick bots have
+    a thread of their own)."""
+    bot_processes: bool = True
+    """Searching bots run in worker processes (else threads, which share the server's
+    interpreter lock)."""
     max_tables: int = 500
     """Most unfinished tables at once."""
     max_connections: int = 1000
@@ -70,6 +75,9 @@ class Settings(BaseSettings):
     """Most seats taken from one client address held at unfinished tables."""
     waiting_table_seconds: float = 3600.0
     """A table still waiting for players this long after its creation is removed."""
+    bot_game_seconds: float = 86400.0
+    """A finished game of bots only is deleted this long after its end (games with a
+    human seat are kept for ever)."""
     lobby_page: int = 50
     """Tables per page of ``GET /api/tables`` (at most 100 on request)."""
     rate_burst: float = 20
@@ -103,6 +111,16 @@ class Settings(BaseSettings):
     forwarded_allow_ips: str | None = None
     """Proxies whose ``X-Forwarded-For``/``-Proto`` are believed (comma-separated
     addresses or ``*``); ``None``: no proxy, the headers are ignored."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://example.org``) besides the served host whose pages may open the
+    table WebSockets."""
+    hello_seconds: float = 2.0
+    """How long a WebSocket refused as a spectator is given to send a ``hello`` naming a
+    player who may come in (a seat's own player always may)."""
+    token_seconds: float = 7 * 86400.0
+    """A guest token's lifetime (renewals extend it while the player is active)."""
+    token_renew_seconds: float = 86400.0
+    """A token this old is renewed when used (``X-Konkun-Token``, a ``token`` message)."""
     static_dir: Path | None = None
     """The browser page's files; ``None``: the package's ``server/static``."""
     away_grace: float = 2.0

@@ -44,6 +44,8 @@ HTTP_STATUS = {
     "not_finished": 409,
     "too_large": 413,
     "too_slow": 408,
+    "unsupported_media_type": 415,
+    "forbidden_origin": 403,
     "rate_limited": 429,
     "too_many_tables": 503,
     "too_many_connections": 503,

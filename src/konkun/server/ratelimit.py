@@ -69,6 +69,10 @@ class RepeatFilter(logging.Filter):
         self._clock = clock
         self._last: dict[tuple[str, int, str], tuple[float, int]] = {}
 
+    def reset(self) -> None:
+        """Forget what was logged (the next of each message goes through)."""
+        self._last.clear()
+
     def filter(self, record: logging.LogRecord) -> bool:
         key = (record.name, record.levelno, str(record.msg)[:200])
         now = self._clock()

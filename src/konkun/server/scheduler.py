@@ -5,9 +5,10 @@ searches would hold every thread, and every other table's bot would wait behind 
 
 - **quick bots** (``random``, ``greedy``: milliseconds a move) have their own thread and
   never wait behind a search;
-- **searches** (ISMCTS and any other bot with a budget) share ``search_threads`` threads,
-  and each search ends within its own budget, so a search holds a thread at most that
-  long;
+- **searches** (ISMCTS and any other bot with a budget) share ``search_threads``
+  workers, worker processes by default (a search in a thread would hold the server's
+  interpreter lock and slow every request), and each search ends within its own budget,
+  so it holds a worker at most that long;
 - one **client** (the address that created the table) runs at most one search at a time,
   whatever its number of tables, so its tables together use at most one thread's time;
   clients take turns (round robin);
@@ -18,9 +19,12 @@ searches would hold every thread, and every other table's bot would wait behind 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import multiprocessing
+import os
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -30,21 +34,36 @@ QUICK_KINDS = frozenset({"random", "greedy"})
 """Bot kinds that answer at once (they get the quick thread)."""
 
 
+def _lower_priority() -> None:
+    """In a search process: yield the CPU to the server (a search's budget is wall time,
+    so on a busy machine it searches less rather than slowing every request)."""
+    with contextlib.suppress(OSError):
+        os.nice(SEARCH_NICENESS)
+
+
+SEARCH_NICENESS = 10
+
+
 @dataclass
 class _Job:
     client: str
     human: bool
-    function: Callable[[], Any]
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
     future: asyncio.Future[Any] = field(repr=False)
 
 
 class BotScheduler:
     """Runs bot moves in worker threads, fairly across clients and tables (see above)."""
 
-    def __init__(self, search_threads: int = 2, quick_threads: int = 1) -> None:
+    def __init__(self, search_threads: int = 2, quick_threads: int = 1,
+                 processes: bool = False) -> None:
         self.search_threads = max(1, search_threads)
-        self._searches = ThreadPoolExecutor(self.search_threads,
-                                            thread_name_prefix="konkun-bot")
+        self._searches: Executor = ProcessPoolExecutor(
+            self.search_threads, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_lower_priority) \
+            if processes else ThreadPoolExecutor(self.search_threads,
+                                                 thread_name_prefix="konkun-bot")
         self._quick = ThreadPoolExecutor(max(1, quick_threads),
                                          thread_name_prefix="konkun-bot-quick")
         self._waiting: OrderedDict[str, deque[_Job]] = OrderedDict()
@@ -58,14 +77,16 @@ class BotScheduler:
 
     async def run(self, function: Callable[..., T], *args: Any, client: str,
                   human: bool, quick: bool) -> T:
-        """``function(*args)`` on a bot thread, when its turn comes: ``client`` names who
-        created the table, ``human`` whether a human sits there, ``quick`` a quick bot."""
+        """``function(*args)`` on a bot worker, when its turn comes: ``client`` names who
+        created the table, ``human`` whether a human sits there, ``quick`` a quick bot
+        (run in a thread; a search, in a worker process, needs a picklable ``function``
+        and ``args``)."""
         loop = asyncio.get_running_loop()
         if quick:
             return await loop.run_in_executor(self._quick, lambda: function(*args))
         future: asyncio.Future[T] = loop.create_future()
         self._waiting.setdefault(client, deque()).append(
-            _Job(client, human, lambda: function(*args), future))
+            _Job(client, human, function, args, future))
         self._dispatch()
         try:
             return await future
@@ -126,7 +147,7 @@ class BotScheduler:
         if not job.human:
             self._running_bot_only += 1
         loop = asyncio.get_running_loop()
-        done = loop.run_in_executor(self._searches, job.function)
+        done = loop.run_in_executor(self._searches, job.function, *job.args)
 
         def finished(result: asyncio.Future[Any]) -> None:
             self._running[job.client] -= 1

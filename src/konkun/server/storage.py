@@ -13,6 +13,7 @@ the event loop never waits on the disk.
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +35,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from konkun.server.auth import make_private_dir
 from konkun.server.migrations import upgrade_schema
 
 
@@ -76,6 +78,15 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(512))
     played_at: Mapped[str] = mapped_column(String(40))
+
+
+class RevokedRow(Base):
+    """A revoked token session: its tokens and their renewals no longer verify."""
+
+    __tablename__ = "konkun_revoked"
+
+    session: Mapped[str] = mapped_column(String(64), primary_key=True)
+    revoked_at: Mapped[str] = mapped_column(String(40))
 
 
 @dataclass
@@ -121,7 +132,10 @@ def make_engine(url: str) -> Engine:
     if database in {"", ":memory:"} or database.startswith("file::memory:"):
         return create_engine(url, poolclass=StaticPool,
                              connect_args={"check_same_thread": False})
-    Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    path = Path(database).expanduser().resolve()
+    make_private_dir(path.parent)
+    if not path.exists():  # SQLite gives its -wal and -shm files the database's mode
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")
@@ -176,6 +190,32 @@ class Storage:
         with self._session() as session, session.begin():
             session.execute(delete(ActionRow).where(
                 ActionRow.table_id == table_id, ActionRow.turn == turn))
+
+    def revoke(self, session: str) -> None:
+        """Record a revoked token session (once)."""
+        with self._session() as db, db.begin():
+            if db.get(RevokedRow, session) is None:
+                db.add(RevokedRow(session=session, revoked_at=now_text()))
+
+    def revoked_sessions(self) -> set[str]:
+        """Every revoked token session."""
+        with self._session() as db:
+            return {str(s) for s in db.scalars(select(RevokedRow.session)).all()}
+
+    def prune_bot_games(self, finished_before: str, limit: int = 500) -> list[str]:
+        """Delete up to ``limit`` finished games whose every seat is a bot, finished before
+        ``finished_before`` (ISO text), with their actions; return their ids. Games with
+        a human seat are kept."""
+        with self._session() as session, session.begin():
+            rows = session.scalars(select(TableRow).where(
+                TableRow.status == "finished", TableRow.finished_at < finished_before)
+                .order_by(TableRow.finished_at).limit(limit * 4)).all()
+            doomed = [row.id for row in rows
+                      if row.seats and all(s.get("kind") == "bot" for s in row.seats)][:limit]
+            if doomed:
+                session.execute(delete(ActionRow).where(ActionRow.table_id.in_(doomed)))
+                session.execute(delete(TableRow).where(TableRow.id.in_(doomed)))
+            return doomed
 
     def delete_table(self, table_id: str) -> None:
         """Remove a table and its actions (an expired waiting table, a pruned bot game)."""

@@ -23,6 +23,7 @@ import string
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from konkun.cards import new_secret_seed
@@ -30,7 +31,7 @@ from konkun.errors import IllegalMoveError, KonkunError
 from konkun.game import Match
 from konkun.server.admission import Admission
 from konkun.server.auth import Guest
-from konkun.server.botseats import BotSeat, check_bot_spec
+from konkun.server.botseats import BotSeat, check_bot_spec, choose_in_process
 from konkun.server.chat import ChatLimits, ChatStore
 from konkun.server.clock import ClockKeeper, SeatClock, cancel_timers
 from konkun.server.config import Settings
@@ -50,7 +51,9 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 SEND_QUEUE = 256
 """Messages queued for one slow client before the server drops the connection."""
 PRESENCE_DELAY = 0.1
-"""Seconds within which connects and disconnects are shown to a table in one state."""
+"""Past a burst, seconds within which connects and disconnects are shown in one state."""
+PRESENCE_BURST = 8
+"""Connects and disconnects shown to a table at once before they are coalesced."""
 
 
 def _compact_json(payload: dict[str, Any]) -> str:
@@ -116,6 +119,18 @@ class Connection:
         """Queue a JSON message."""
         self.send_text(_compact_json(payload))
 
+    def close_with(self, payload: dict[str, Any]) -> None:
+        """Send a last message (after those queued), then close."""
+        self.send(payload)
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
     def close(self) -> None:
         """Stop sending; the writer then closes the socket."""
         if self.closed:
@@ -159,6 +174,10 @@ class Table:
         self.presence_flush: asyncio.TimerHandle | None = None
         self.extras = TableExtras()
         self.clock = SeatClock()
+        self.presence_bucket = TokenBucket(PRESENCE_BURST, 1 / PRESENCE_DELAY)
+        """Connection changes broadcast at once (past it: one per ``PRESENCE_DELAY``)."""
+        self.broadcast_only: Connection | None = None
+        """When set, :meth:`Lobby.broadcast` sends to this connection only."""
 
     @property
     def num_seats(self) -> int:
@@ -243,7 +262,8 @@ class Lobby:
         self._loading = asyncio.Lock()
         self.outage = OutageLog(log)
         self.admission = Admission(settings)
-        self.scheduler = BotScheduler(settings.bot_threads)
+        self.scheduler = BotScheduler(settings.bot_threads,
+                                      processes=settings.bot_processes)
         self._read_threads = ThreadPoolExecutor(
             max(1, settings.read_threads), thread_name_prefix="konkun-read")
         self.replays = ReplayCache(settings.replay_cache_bytes)
@@ -273,13 +293,28 @@ class Lobby:
         self._expiry = asyncio.get_running_loop().create_task(self._expire_loop())
 
     async def _expire_loop(self) -> None:
-        interval = max(0.05, min(60.0, self.settings.waiting_table_seconds / 10))
+        interval = max(0.05, min(60.0, self.settings.waiting_table_seconds / 10,
+                                 self.settings.bot_game_seconds / 10))
         while True:
             await asyncio.sleep(interval)
             try:
                 await self.expire_waiting_tables()
+                await self.prune_bot_games()
             except Exception:  # the next round tries again
                 log.debug("expiring waiting tables failed", exc_info=True)
+
+    async def prune_bot_games(self) -> int:
+        """Delete the finished games of bots only older than ``Settings.bot_game_seconds``
+        (games with a human are kept); return how many."""
+        cutoff = datetime.now(UTC) - timedelta(seconds=self.settings.bot_game_seconds)
+        pruned = await self._db(self.storage.prune_bot_games,
+                                cutoff.isoformat(timespec="seconds"))
+        for table_id in pruned:
+            self.replays.forget(table_id)
+            table = self.tables.get(table_id)
+            if table is not None and not table.connections:
+                self.tables.pop(table_id, None)
+        return len(pruned)
 
     async def expire_waiting_tables(self) -> int:
         """Close the tables that have waited for players longer than
@@ -471,6 +506,15 @@ class Lobby:
         if row is None:
             raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
         return row
+
+    async def revoke(self, session: str) -> None:
+        """Store a revoked token session and close the connections that used it."""
+        await self._db(self.storage.revoke, session)
+        for table in list(self.tables.values()):
+            for connection in list(table.connections):
+                if connection.guest is not None and connection.guest.session == session:
+                    connection.close_with({"type": "error", "code": "unauthorized",
+                                           "message": "token revoked"})
 
     # -- seats --------------------------------------------------------------------------
 
@@ -666,10 +710,17 @@ class Lobby:
                 bot = table.bots[seat]
             await asyncio.sleep(self.settings.bot_delay)
             try:
+                quick = bot.spec.split(":")[0] in QUICK_KINDS
+                work: tuple[Callable[..., Hashable], tuple[Any, ...]] = \
+                    (bot.choose, (observation,)) if quick or not self.settings.bot_processes \
+                    else (choose_in_process, (bot.spec, table.adapter.name, observation,
+                                              bot.rng.getrandbits(64)))
                 action = await self.scheduler.run(
-                    bot.choose, observation, client=table.creator_address or table.id,
-                    human=any(s.kind == "human" for s in table.seats),
-                    quick=bot.spec.split(":")[0] in QUICK_KINDS)
+                    work[0], *work[1], client=table.creator_address or table.id,
+                    human=any(s.kind == "human" for s in table.seats), quick=quick)
+                if not quick and self.settings.bot_processes \
+                        and action not in observation.legal_actions():
+                    action = bot.rng.choice(observation.legal_actions())
             except Exception:
                 log.exception("bot %s at seat %d of table %s failed; playing at random",
                               bot.spec, seat, table.id)
@@ -691,17 +742,40 @@ class Lobby:
     def attach(self, table: Table, connection: Connection) -> None:
         """Add a connection to a table (checks the admission limits) and send it the state.
 
-        The others learn of it in one coalesced state at most ``PRESENCE_DELAY`` later
-        (or with the next move): reconnect churn costs one broadcast, not one per cycle."""
+        The others learn of it at once, unless connections changed often lately: then in
+        one coalesced state at most ``PRESENCE_DELAY`` later (or with the next move), so
+        reconnect churn costs one broadcast a window, not one a cycle."""
         self.admission.check_connection(self.tables.values(), table, connection)
         table.connections.add(connection)
         self.connections += 1
-        self._presence_changed(table)
+        if self._presence_changed(table):
+            self.broadcast(table)
+            return
         table.presence_frozen = True
         try:
             self.broadcast(table)  # the others' states are unchanged: only the new one's goes
         finally:
             table.presence_frozen = False
+
+    def identify(self, table: Table, connection: Connection, guest: Guest) -> None:
+        """A spectator's ``hello`` named ``guest``: the connection becomes that player's
+        (her seat's view, if she holds one), within her own connection limit."""
+        table.connections.discard(connection)
+        try:
+            probe = Connection(guest, connection.bucket, connection.address)
+            self.admission.check_connection(self.tables.values(), table, probe)
+        finally:
+            table.connections.add(connection)
+        connection.guest = guest
+        connection.last_text = None
+        if self._presence_changed(table):
+            self.broadcast(table)
+            return
+        table.broadcast_only = connection
+        try:
+            self.broadcast(table)
+        finally:
+            table.broadcast_only = None
 
     def detach(self, table: Table, connection: Connection) -> None:
         """Remove a connection; a finished table nobody watches leaves memory."""
@@ -712,18 +786,36 @@ class Lobby:
         connection.close()
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
-        else:
-            self._presence_changed(table)
+        elif self._presence_changed(table):
+            self.broadcast(table)
 
-    def _presence_changed(self, table: Table) -> None:
-        """Broadcast the table's new connections soon, once for any number of changes."""
-        if table.presence_flush is None:
-            table.presence_flush = asyncio.get_running_loop().call_later(
-                PRESENCE_DELAY, self._flush_presence, table)
+    def _presence_changed(self, table: Table) -> bool:
+        """Whether the table's new connections may be broadcast now (a few at once, then
+        one per ``PRESENCE_DELAY``); if not, one broadcast is scheduled at the end of the
+        window, for any number of changes."""
+        if table.presence_flush is not None:
+            return False
+        if table.presence_bucket.take():
+            return True
+        table.presence_flush = asyncio.get_running_loop().call_later(
+            PRESENCE_DELAY, self._flush_presence, table)
+        return False
 
     def _flush_presence(self, table: Table) -> None:
         table.presence_flush = None
         self.broadcast(table)
+
+    def catch_up(self, table: Table, connection: Connection) -> None:
+        """Send ``connection`` the table's state now if it differs from the last one it
+        got (a ``ping`` calls this, so a ``pong`` still follows every state before it,
+        including connects not yet broadcast)."""
+        if table.presence_flush is None:
+            return
+        table.broadcast_only = connection
+        try:
+            self.broadcast(table)
+        finally:
+            table.broadcast_only = None
 
     def state_message(self, table: Table, seat: int | None,
                       summary: dict[str, Any]) -> dict[str, Any]:
@@ -737,14 +829,18 @@ class Lobby:
         self.clock.changed(table)
         if not table.connections:
             return
-        if not table.presence_frozen or table.shown_presence is None:
-            table.shown_presence = table.presence()
-            if table.presence_flush is not None:  # this broadcast shows the news already
-                table.presence_flush.cancel()
-                table.presence_flush = None
-        summary = table.summary(table.shown_presence)
+        only = table.broadcast_only
+        if only is not None:
+            summary = table.summary()
+        else:
+            if not table.presence_frozen or table.shown_presence is None:
+                table.shown_presence = table.presence()
+                if table.presence_flush is not None:  # this broadcast shows the news
+                    table.presence_flush.cancel()
+                    table.presence_flush = None
+            summary = table.summary(table.shown_presence)
         texts: dict[int | None, str] = {}
-        for connection in list(table.connections):
+        for connection in [only] if only is not None else list(table.connections):
             seat = table.seat_of(connection.player_id)
             if seat not in texts:
                 texts[seat] = _compact_json(self.state_message(table, seat, summary))

@@ -188,14 +188,15 @@ class ServerProcess(_Server):
         """Start the process; return when it answers."""
         command = [sys.executable, "-m", "konkun", "serve", "--host", HOST,
                    "--port", str(self.port), "--data-dir", str(self.data_dir),
-                   "--secret", self.secret, "--bot-delay", str(self.bot_delay)]
+                   "--bot-delay", str(self.bot_delay)]
         if self.db_url:
             command += ["--db", self.db_url]
         command += list(self.args)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                            env=dict(os.environ), preexec_fn=self._limits)
+                                            env=os.environ | {"KONKUN_SECRET": self.secret},
+                                            preexec_fn=self._limits)
         try:
             wait_until_up(self.url, timeout)
         except TimeoutError:

@@ -29,6 +29,7 @@ TABLES_BY_REVISION: tuple[tuple[str, frozenset[str]], ...] = (
     ("0001", frozenset({"konkun_tables", "konkun_actions"})),
     ("0002", frozenset({"konkun_table_extras"})),
     ("0003", frozenset({"konkun_chat"})),
+    ("0004", frozenset({"konkun_revoked"})),
 )
 """The tables each revision creates, in order: how a database made by ``create_all`` before
 migrations existed is recognised (every revision that only alters tables is absent)."""

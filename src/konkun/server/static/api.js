@@ -33,6 +33,7 @@ async function request(method, path, body = undefined) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, { method, headers,
     body: body === undefined ? undefined : JSON.stringify(body) });
+  renewToken(res.headers.get("X-Konkun-Token"));
   let data = null;
   try {
     data = await res.json();
@@ -64,6 +65,12 @@ export async function adoptToken(token) {
 export function personalLink(tableId) {
   const id = identity();
   return id ? `${location.origin}/t/${encodeURIComponent(tableId)}#me=${id.token}` : null;
+}
+
+/** Keep a renewed token the server sent (the old one expires in its time). */
+function renewToken(token) {
+  const id = identity();
+  if (token && id) localStorage.setItem(ID_KEY, JSON.stringify({ ...id, token }));
 }
 
 /** Register a guest nickname; stores and returns the identity. */
@@ -110,9 +117,7 @@ export class TableSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const id = identity();
-    const q = id ? `?token=${encodeURIComponent(id.token)}` : "";
-    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${q}`;
+    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
   }
 
   connect() {
@@ -127,6 +132,8 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.onopen = () => {
+      const id = identity();  // the token goes in the first message, never in the URL
+      ws.send(JSON.stringify(id ? { type: "hello", token: id.token } : { type: "hello" }));
       this.delay = 500;
       this.status("open");
       clearInterval(this.pinger);
@@ -142,6 +149,8 @@ export class TableSocket {
       if (msg.type === "state") {
         this.turn = msg.turn;
         this.handlers.onState?.(msg);
+      } else if (msg.type === "token") {
+        renewToken(msg.token);
       } else if (msg.type === "error") {
         this.handlers.onError?.(msg);
       } else {

@@ -1,0 +1,286 @@
+"""Soak under attack: honest players' round trips while every abuse of issue 13 runs.
+
+    .venv/bin/python benchmarks/bench_soak.py [--seconds 60] [--honest 4] [--no-abuse]
+
+A real server (``konkun serve`` in a child process, SQLite in a temporary directory, its
+default limits and a 0.4 s bot delay) is started. Honest players, from their own address
+(127.0.0.2), each sit at a Konchinka table against a greedy bot and move every 2 to 5 s.
+Next to them, from 127.0.0.1, for the same bounded time and all at once:
+
+- spectator sockets opened on the honest tables until refused, and reconnect churn;
+- silent TCP sockets, half-sent request heads and promised bodies never sent;
+- six clients looping on a 4-seat Kunken replay with every hand open;
+- table creation, guest creation and WebSocket ``sit`` spam, bad input (``NaN`` bodies,
+  rules that never end);
+- three all-bot tables of ``ismcts:time=2`` searching all the time.
+
+It prints the honest move round trip (send a move, receive the state that shows it) p50
+and p99, and the greedy bot's answer time (from the state after the honest move to the
+one with the bot's move; it includes the 0.4 s bot delay). Wall-clock figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import multiprocessing
+import random
+import socket
+import statistics
+import tempfile
+import threading
+import time
+import urllib.error
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+from konkun.server.testing import ServerProcess, request_json
+
+HONEST = "127.0.0.2"
+BOT_DELAY = 0.4
+
+
+def _http(port: int, method: str, path: str, body: Any = None, token: str | None = None,
+          source: str = HONEST, raw: bytes | None = None) -> tuple[int, Any]:
+    """One HTTP call from ``source``; (status, JSON answer or None)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                            source_address=(source, 0))
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    try:
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        text = response.read()
+        try:
+            return response.status, json.loads(text)
+        except ValueError:
+            return response.status, None
+    finally:
+        connection.close()
+
+
+def _ws(port: int, path: str, source: str) -> ClientConnection:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    return connect(f"ws://127.0.0.1:{port}{path}", sock=sock,
+                   origin=f"http://127.0.0.1:{port}")  # type: ignore[arg-type]
+
+
+class Honest:
+    """One honest player at a table against a greedy bot, moving every 2 to 5 s."""
+
+    def __init__(self, port: int, rng: random.Random) -> None:
+        self.port = port
+        self.rng = rng
+        self.round_trips: list[float] = []
+        self.bot_answers: list[float] = []
+        self.errors = 0
+        self.table = ""
+
+    def setup(self) -> None:
+        _status, me = _http(self.port, "POST", "/api/guest", {"nickname": "honest"})
+        self.token = me["token"]
+        _status, table = _http(self.port, "POST", "/api/tables", {
+            "game": "konchinka", "seats": 2, "bots": {"1": "greedy"}}, self.token)
+        self.table = table["id"]
+        _http(self.port, "POST", f"/api/tables/{self.table}/sit", {"seat": 0}, self.token)
+
+    def play(self, until: float) -> None:
+        with _ws(self.port, f"/ws/tables/{self.table}", HONEST) as ws:
+            ws.send(json.dumps({"type": "hello", "token": self.token}))
+            state = self._next_state(ws, lambda m: m["you"] == 0)
+            while time.monotonic() < until and state["table"]["status"] != "finished":
+                if state["table"]["to_move"] != 0:
+                    state = self._next_state(ws, lambda m: True)
+                    continue
+                time.sleep(self.rng.uniform(2, 5))
+                turn = state["turn"]
+                sent = time.perf_counter()
+                ws.send(json.dumps({"type": "action", "turn": turn,
+                                    "action": self.rng.choice(state["view"]["deal"]["legal"])}))
+                state = self._next_state(ws, lambda m, t=turn: m["turn"] > t)
+                shown = time.perf_counter()
+                self.round_trips.append(shown - sent)
+                if state["table"]["to_move"] == 1:
+                    state = self._next_state(ws, lambda m, t=turn: m["turn"] > t + 1)
+                    self.bot_answers.append(time.perf_counter() - shown)
+
+    def _next_state(self, ws: ClientConnection, accept: Callable[[dict[str, Any]], bool]) \
+            -> dict[str, Any]:
+        while True:
+            message = json.loads(ws.recv(timeout=120))
+            if message["type"] == "error":
+                self.errors += 1
+            elif message["type"] == "state" and accept(message):
+                return message
+
+
+def _forever(stop: threading.Event, work: Callable[[], None]) -> Callable[[], None]:
+    def loop() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(Exception):
+                work()
+    return loop
+
+
+def abuses(port: int, honest_tables: list[str], replay_id: str, stop: threading.Event,
+           without: frozenset[str] = frozenset()) -> list[Callable[[], None]]:
+    """The attacks, each a function run in its own thread until ``stop`` (less those
+    named in ``without``)."""
+    attacker = "127.0.0.1"
+    held: list[Any] = []
+
+    def spectators() -> None:
+        for table in honest_tables:
+            try:
+                ws = _ws(port, f"/ws/tables/{table}", attacker)
+                held.append(ws)
+            except Exception:
+                pass
+        time.sleep(1)
+
+    def churn() -> None:
+        with _ws(port, f"/ws/tables/{honest_tables[0]}", attacker) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            ws.recv(timeout=10)
+
+    def silent_sockets() -> None:
+        sockets = []
+        for number in range(150):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            if number % 3 == 1:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            elif number % 3 == 2:
+                sock.sendall(b"POST /api/guest HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                             b"application/json\r\nContent-Length: 100\r\n\r\n{")
+            sockets.append(sock)
+        stop.wait(15)
+        for sock in sockets:
+            sock.close()
+
+    def replays() -> None:
+        _http(port, "GET", f"/api/games/{replay_id}/replay?seat=all", source=attacker)
+
+    def creation_spam() -> None:
+        _http(port, "POST", "/api/tables", {"game": "konchinka", "seats": 2},
+              source=attacker)
+        _http(port, "POST", "/api/guest", raw=b"NaN", source=attacker)
+        _http(port, "POST", "/api/tables", {"game": "kunken", "seats": 2,
+                                            "rules": {"deals": str(10**59)}},
+              source=attacker)
+
+    def sit_spam() -> None:
+        _status, me = _http(port, "POST", "/api/guest", {"nickname": "eve"}, source=attacker)
+        if not me or "token" not in me:
+            time.sleep(0.5)
+            return
+        with _ws(port, f"/ws/tables/{honest_tables[-1]}", attacker) as ws:
+            ws.send(json.dumps({"type": "hello", "token": me["token"]}))
+            for seat in range(20):
+                ws.send(json.dumps({"type": "sit", "seat": seat % 2}))
+            time.sleep(0.2)
+
+    def strong_bots() -> None:
+        for number in range(3):  # three clients, so one client's cap does not hide it
+            _http(port, "POST", "/api/tables", {"game": "konchinka", "seats": 2, "bots": {
+                "0": "ismcts:time=2", "1": "ismcts:time=2"}}, source=f"127.0.0.{3 + number}")
+        stop.wait(30)
+
+    chosen = [spectators, churn, silent_sockets, *[replays] * 6, creation_spam, sit_spam,
+              strong_bots]
+    return [_forever(stop, work) for work in chosen if work.__name__ not in without]
+
+
+def run_abuses(port: int, honest_tables: list[str], replay_id: str, seconds: float,
+               without: frozenset[str]) -> None:
+    """Every abuse at once for ``seconds`` (in a process of its own, so the attackers'
+    threads do not slow the honest clients' own measurements)."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=work, daemon=True)
+               for work in abuses(port, honest_tables, replay_id, stop, without)]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+
+
+def finished_kunken_replay(port: int) -> str:
+    """A finished 4-seat Kunken match of random bots (one deal), for the replay abuse."""
+    table = request_json(f"http://127.0.0.1:{port}/api/tables", "POST", {
+        "game": "kunken", "seats": 4, "rules": {"deals": "1"},
+        "bots": {str(s): "random" for s in range(4)}})
+    while request_json(f"http://127.0.0.1:{port}/api/tables/{table['id']}")["status"] \
+            != "finished":
+        time.sleep(0.5)
+    return str(table["id"])
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--honest", type=int, default=4)
+    parser.add_argument("--no-abuse", action="store_true", help="honest players only")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--without", action="append", default=[], metavar="ABUSE",
+                        help="leave one abuse out (spectators, churn, silent_sockets, "
+                             "replays, creation_spam, sit_spam, strong_bots)")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as folder, \
+            ServerProcess(data_dir=Path(folder), bot_delay=BOT_DELAY).start() as server:
+        port = server.port
+        replay_id = finished_kunken_replay(port)
+        players = [Honest(port, random.Random(rng.random())) for _ in range(args.honest)]
+        for player in players:
+            player.setup()
+        attack = None if args.no_abuse else multiprocessing.get_context("spawn").Process(
+            target=run_abuses, args=(port, [p.table for p in players], replay_id,
+                                     args.seconds + 10, frozenset(args.without)),
+            daemon=True)
+        if attack is not None:
+            attack.start()
+            time.sleep(3)  # the attack is under way before the honest players start
+        until = time.monotonic() + args.seconds
+        honest = [threading.Thread(target=p.play, args=(until,)) for p in players]
+        for thread in honest:
+            thread.start()
+        for thread in honest:
+            thread.join()
+        if attack is not None:
+            attack.terminate()
+            attack.join()
+        status, _ = _http(port, "GET", "/healthz")
+        log_lines = server.log.read_text(errors="replace").count("\n")
+    trips = [t for p in players for t in p.round_trips]
+    answers = [t for p in players for t in p.bot_answers]
+    print(f"soak: {args.seconds:g} s, {args.honest} honest tables, "
+          f"{'no abuse' if args.no_abuse else 'every abuse at once'}"
+          + (f" except {', '.join(args.without)}" if args.without else ""))
+    if trips:
+        print(f"honest move round trip: n={len(trips)} p50 {statistics.median(trips) * 1000:.1f}"
+              f" ms, p99 {_percentile(trips, 0.99) * 1000:.1f} ms, max "
+              f"{max(trips) * 1000:.1f} ms")
+    if answers:
+        print(f"greedy bot answer (incl. {BOT_DELAY} s delay): n={len(answers)} p50 "
+              f"{statistics.median(answers):.2f} s, p99 {_percentile(answers, 0.99):.2f} s, "
+              f"max {max(answers):.2f} s")
+    print(f"honest errors: {sum(p.errors for p in players)}; /healthz after: {status}; "
+          f"server log lines: {log_lines}")
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(urllib.error.URLError):
+        main()
