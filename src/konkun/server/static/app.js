@@ -491,7 +491,8 @@ function seatsPanel(table, you, onSit, onVote) {
   const canVote = (s) => table.status === "playing" && !table.move_seconds && you !== null
     && s.seat !== you && s.kind === "human" && !awayOf(table, s.seat)
     && absent[String(s.seat)] !== undefined
-    && absent[String(s.seat)] + (Date.now() - (table.receivedAt || Date.now())) / 1000 >= 60;
+    && absent[String(s.seat)] + (Date.now() - (table.receivedAt || Date.now())) / 1000
+      >= (table.vote_after ?? 60);
   return h("ul", { class: "seats-panel" }, table.seats.map((s) => h("li", {
     class: `seat ${s.kind} ${s.seat === you ? "me" : ""} ${table.to_move === s.seat ? "to-move" : ""}`,
     dataset: { seat: s.seat } },
