@@ -706,10 +706,7 @@ function tablePage(tableId) {
         catch { document.getElementById("invite").select(); }
       } }, t("table.copy"))) : null;
     const needName = table.status === "waiting" && you === null && !identity()
-      ? h("div", { class: "panel" }, h("p", {}, t("me.needName")), nameForm(() => {
-        sock.reconnect();
-        draw();
-      })) : null;
+      ? h("div", { class: "panel" }, h("p", {}, t("me.needName")), keptTableNameForm()) : null;
     mount(body);
     if (table.status !== "waiting" && msg.view) {
       const R = RENDERERS[table.game];
@@ -740,6 +737,19 @@ function tablePage(tableId) {
       chatPanel(state.chat, seatNames(table), controls.chat)));
     drawStatus();
     if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
+  }
+
+  /** One name form while the table redraws on every state (a click in flight on a
+   * redrawn form would be lost); new after a language switch. */
+  function keptTableNameForm() {
+    if (!state.nameForm || state.nameForm.lang !== lang()) {
+      state.nameForm = { lang: lang(), node: nameForm(() => {
+        state.nameForm = null;
+        sock.reconnect();
+        draw();
+      }) };
+    }
+    return state.nameForm.node;
   }
 
   async function loadLog() {
