@@ -546,3 +546,43 @@ def test_konchinka_capture_choices_are_in_view_next_to_the_card(
         page.keyboard.press("Escape")
         play_konchinka_move(page)
     assert_no_page_errors(page)
+
+
+@pytest.fixture
+def quick_vote_server(tmp_path: Path) -> Any:
+    """A server on which an absent player may be voted out after 1 s (not 60)."""
+    from konkun.server.testing import run_server_in_thread
+
+    with run_server_in_thread(data_dir=tmp_path / "data", bot_delay=0.05,
+                              absent_vote_after=1.0, away_grace=0.5) as server:
+        yield server
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "ru"), ("desktop", "en")])
+def test_without_a_clock_the_others_vote_a_bot_in_for_an_absent_player(
+        browser: Any, quick_vote_server: ServerThread, artifacts: Path, size: str,
+        lang: str) -> None:
+    """Without a clock, once Anna has been gone long enough Boris may let a bot play her
+    seat; her seat is then away and the bot plays her moves; her return ends it."""
+    anna = screen(browser, quick_vote_server.url, size, lang)
+    anna.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    name_and_create(anna, "Anna", 2, {})
+    other_size, other_lang = OTHER[(size, lang)]
+    boris = screen(browser, anna.locator("#invite").input_value(), other_size, other_lang)
+    join(boris, "Boris", 1)
+    anna.click("#personal-link")
+    link = anna.evaluate("() => navigator.clipboard.readText()")
+    anna.context.close()
+    boris.click("button[data-vote='0']")  # shown once she has been gone 1 s
+    expect(boris.locator(".seat[data-seat='0'] .tag.away")).to_be_visible()
+    shot(boris, artifacts, f"site-17-voted-away-{other_size}-{other_lang}")
+    before = log_entries(boris, "Anna")
+    while log_entries(boris, "Anna") == before:
+        if boris.locator(MY_TURN).count():
+            play_konchinka_move(boris)
+        boris.wait_for_timeout(100)
+    back = screen(browser, link, size, lang)
+    expect(back.locator(".seat.me")).to_contain_text("Anna")
+    expect(boris.locator(".seat[data-seat='0'] .tag.away")).to_have_count(0)
+    assert_no_page_errors(boris)
+    assert_no_page_errors(back)

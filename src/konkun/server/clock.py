@@ -53,6 +53,8 @@ class SeatClock:
     timer: asyncio.Task[None] | None = None
     timer_key: tuple[Any, ...] | None = None
     stand_ins: dict[int, BotSeat] = field(default_factory=dict)
+    vote_after: float = 60.0
+    """Seconds of absence before the others may vote (the server's setting)."""
 
     def summary(self, table: Table) -> dict[str, Any]:
         """What the clock adds to a table's summary (``docs/protocol.md``)."""
@@ -69,7 +71,7 @@ class SeatClock:
                 "absent": {str(s): round(now - since, 1)
                            for s, since in sorted(self.absent_since.items())},
                 "bot_votes": {str(s): sorted(v) for s, v in sorted(self.votes.items()) if v},
-                "clock": clock}
+                "vote_after": self.vote_after, "clock": clock}
 
     def back(self, seat: int) -> None:
         """The seat's player is here again: no longer away, absent or voted on."""
@@ -100,6 +102,7 @@ class ClockKeeper:
     def changed(self, table: Table) -> None:
         """Bring the table's clock up to date after any change and (re)arm its timer."""
         clock = table.clock
+        clock.vote_after = float(self.lobby.settings.absent_vote_after)
         if table.status != "playing":
             self._disarm(clock)
             clock.away.clear()

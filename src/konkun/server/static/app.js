@@ -523,7 +523,8 @@ function seatsPanel(table, you, onSit, onVote) {
   const canVote = (s) => table.status === "playing" && !table.move_seconds && you !== null
     && s.seat !== you && s.kind === "human" && !awayOf(table, s.seat)
     && absent[String(s.seat)] !== undefined
-    && absent[String(s.seat)] + (Date.now() - (table.receivedAt || Date.now())) / 1000 >= 60;
+    && absent[String(s.seat)] + (Date.now() - (table.receivedAt || Date.now())) / 1000
+      >= (table.vote_after ?? 60);
   return h("ul", { class: "seats-panel" }, table.seats.map((s) => h("li", {
     class: `seat ${s.kind} ${s.seat === you ? "me" : ""} ${table.to_move === s.seat ? "to-move" : ""}`,
     dataset: { seat: s.seat } },
@@ -737,10 +738,7 @@ function tablePage(tableId) {
         catch { document.getElementById("invite").select(); }
       } }, t("table.copy"))) : null;
     const needName = table.status === "waiting" && you === null && !identity()
-      ? h("div", { class: "panel" }, h("p", {}, t("me.needName")), nameForm(() => {
-        sock.reconnect();
-        draw();
-      })) : null;
+      ? h("div", { class: "panel" }, h("p", {}, t("me.needName")), keptTableNameForm()) : null;
     mount(body);
     if (table.status !== "waiting" && msg.view) {
       const R = RENDERERS[table.game];
@@ -771,6 +769,19 @@ function tablePage(tableId) {
       chatPanel(state.chat, seatNames(table), controls.chat)));
     drawStatus();
     if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
+  }
+
+  /** One name form while the table redraws on every state (a click in flight on a
+   * redrawn form would be lost); new after a language switch. */
+  function keptTableNameForm() {
+    if (!state.nameForm || state.nameForm.lang !== lang()) {
+      state.nameForm = { lang: lang(), node: nameForm(() => {
+        state.nameForm = null;
+        sock.reconnect();
+        draw();
+      }) };
+    }
+    return state.nameForm.node;
   }
 
   async function loadLog() {
