@@ -512,9 +512,10 @@ def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int],
     if counts[card] == 0:
         return 0
     if card == 52:
-        if replace:
+        plain = _joker_third(counts, taken)
+        if replace and plain != 3:  # 3 is the shortest: no reading can do better
             return min(map(len, third_card_melds(52, counts, taken, True)), default=0)
-        return _joker_third(counts, taken)
+        return plain
     p, s = _POS[card]
     return _shortest_third(p, s, counts[52], counts[52] - taken[52],
                            *_card_masks(p, s, counts, taken), replace)
