@@ -80,3 +80,28 @@ def test_third_card_masks_agree_with_the_listed_melds(replace: bool) -> None:
         listed = third_card_melds(taken_card, hand, taken, replace)
         assert third_card_length(taken_card, hand, taken, replace) == min(
             map(len, listed), default=0), (cards, taken)
+
+
+@pytest.mark.parametrize(("field", "value", "named"), [
+    ("has_layout", [False], "has_layout"),
+    ("taken_held", [[]], "taken_held"),
+    ("has_layout", [0, 1], "has_layout"),
+    ("taken_held", [["Ks"], []], "taken_held 0"),
+    ("renewals_used", 9, "renewals_used"),
+    ("to_move", 7, "to_move"),
+    ("phase", "taken", "taken_card"),
+    ("winner", 0, "winner"),
+])
+def test_from_json_rejects_an_inconsistent_field_with_a_typed_error(
+        field: str, value: object, named: str) -> None:
+    from konkun.errors import KonkunError
+    from konkun.kunken import KunkenDeal, KunkenRules
+
+    deal = KunkenDeal.new(KunkenRules(), 2, 0, random.Random(3))
+    data = deal.to_json()
+    if "Ks" in data["hands"][0]:
+        data["hands"][0].remove("Ks")
+        data["stock"].append("Ks")
+    data[field] = value
+    with pytest.raises(KonkunError, match=named):
+        KunkenDeal.from_json(data)
