@@ -1,7 +1,8 @@
 """Kunken engine speed: random play-out decisions per second and deals per second (2 and 4
 seats), and the solver's hands per second. Run: ``.venv/bin/python benchmarks/bench_kunken.py``
-(``--seconds N`` per figure, default 5). One core, pure Python; rates are per second of this
-process's CPU time (``time.process_time``), so a busy machine does not skew them.
+(``--seconds N`` per figure, default 5; ``--rule NAME=VALUE`` for the play-outs). One core,
+pure Python; rates are per second of this process's CPU time (``time.process_time``), so a
+busy machine does not skew them.
 ``--warmup N`` first plays N seconds of untimed 2-seat play-outs (other seeds), so the
 engine's caches are as filled as in a long run (a training loop); the default 0 times a
 fresh process."""
@@ -19,13 +20,13 @@ from konkun.kunken.solver import best_arrangement, max_meld_points, take_hints
 from konkun.kunken.state import counts_of
 
 
-def playouts(seats: int, seconds: float, seed: int | None = None
-             ) -> tuple[float, float, float, float, float]:
+def playouts(seats: int, seconds: float, seed: int | None = None,
+             rules: KunkenRules | None = None) -> tuple[float, float, float, float, float]:
     """Random legal play-outs (legal_actions, then push a random one) for ``seconds``:
     (decisions/s, deals/s, mean decisions per deal, and the median and best decisions/s of
     its rounds of 20 deals: the best round is the one least disturbed by other work on the
     machine); ``seed`` defaults to ``seats``."""
-    rules = KunkenRules()
+    rules = rules or KunkenRules()
     rng = random.Random(seats if seed is None else seed)
     decisions = deals = 0
     rounds: list[float] = []
@@ -81,11 +82,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--warmup", type=float, default=0.0)
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule option for the play-outs (repeatable)")
     args = parser.parse_args()
+    rules = KunkenRules.from_options(dict(r.split("=", 1) for r in args.rule))
     if args.warmup > 0:
         playouts(2, args.warmup, seed=1000)
     for seats in (2, 4):
-        rate, deals, mean, median, best = playouts(seats, args.seconds)
+        rate, deals, mean, median, best = playouts(seats, args.seconds, rules=rules)
         print(f"random play-outs, {seats} seats: {rate:,.0f} decisions/s, {deals:,.1f} deals/s "
               f"({mean:,.0f} decisions per deal; rounds of 20 deals: median {median:,.0f}, "
               f"best {best:,.0f})")

@@ -4,8 +4,12 @@ is then accepted. The three examples of the issue, step by step."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from konkun.kunken.hints import hand_advice
-from konkun.kunken.solver import take_hints
+from konkun.kunken.solver import take_hints, third_card_length, third_card_melds
 
 from .helpers import counts, idx, position, texts
 
@@ -54,3 +58,50 @@ def test_take_hints_offer_the_take_with_a_joker_for_a_card_left_in_the_bank() ->
     assert 11 in [i for i, _ in hints]
     advice = hand_advice(counts(HAND_3), idx(BANK_3), need=50)
     assert 11 in [t["position"] for t in advice["takes"]]
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_third_card_masks_agree_with_the_listed_melds(replace: bool) -> None:
+    # the bit-mask answer (with jokers for held cards when replace) is the shortest of the
+    # melds listed one by one, for taken cards and taken jokers alike
+    rng = random.Random(11)
+    pack = [k for k in range(52) for _ in range(2)] + [52] * 4
+    for _ in range(1500):
+        cards = rng.sample(pack, rng.randint(3, 18))
+        hand = [0] * 53
+        taken = [0] * 53
+        for c in cards:
+            hand[c] += 1
+        for c in cards:
+            if rng.random() < 0.3 and taken[c] < hand[c]:
+                taken[c] += 1
+        taken_card = 52 if hand[52] and rng.random() < 0.6 else rng.choice(cards)
+        taken[taken_card] = max(taken[taken_card], 1)
+        listed = third_card_melds(taken_card, hand, taken, replace)
+        assert third_card_length(taken_card, hand, taken, replace) == min(
+            map(len, listed), default=0), (cards, taken)
+
+
+@pytest.mark.parametrize(("field", "value", "named"), [
+    ("has_layout", [False], "has_layout"),
+    ("taken_held", [[]], "taken_held"),
+    ("has_layout", [0, 1], "has_layout"),
+    ("taken_held", [["Ks"], []], "taken_held 0"),
+    ("renewals_used", 9, "renewals_used"),
+    ("to_move", 7, "to_move"),
+    ("phase", "taken", "taken_card"),
+    ("winner", 0, "winner"),
+])
+def test_from_json_rejects_an_inconsistent_field_with_a_typed_error(
+        field: str, value: object, named: str) -> None:
+    from konkun.errors import KonkunError
+    from konkun.kunken import KunkenDeal, KunkenRules
+
+    deal = KunkenDeal.new(KunkenRules(), 2, 0, random.Random(3))
+    data = deal.to_json()
+    if "Ks" in data["hands"][0]:
+        data["hands"][0].remove("Ks")
+        data["stock"].append("Ks")
+    data[field] = value
+    with pytest.raises(KonkunError, match=named):
+        KunkenDeal.from_json(data)

@@ -154,6 +154,8 @@ def completable(hand: Sequence[int], notold: Sequence[int], card: int, need: int
         return False
     if not pending and need <= 0:
         return True
+    if melds_fail and replace and not any_swap(table, hand):
+        return False  # cards only leave the hand: no swap ever, and melds alone cannot
     if pending and (not hand[card] or not _third_card_possible(hand, notold, card, size,
                                                                table)):
         return False

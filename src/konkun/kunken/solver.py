@@ -512,9 +512,7 @@ def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int],
     if counts[card] == 0:
         return 0
     if card == 52:
-        if replace:
-            return min(map(len, third_card_melds(52, counts, taken, True)), default=0)
-        return _joker_third(counts, taken)
+        return _joker_third(counts, taken, replace)
     p, s = _POS[card]
     return _shortest_third(p, s, counts[52], counts[52] - taken[52],
                            *_card_masks(p, s, counts, taken), replace)
@@ -639,7 +637,7 @@ class ThirdCardCheck:
         return third_card_length(52, counts, taken, self.replace)
 
 
-def _joker_third(counts: Sequence[int], taken: Sequence[int]) -> int:
+def _joker_third(counts: Sequence[int], taken: Sequence[int], proxies: bool = False) -> int:
     """:func:`third_card_length` for a taken joker (held): the shortest meld with a joker
     and two old cards, counting all but one of its jokers as old up to the old jokers."""
     jokers = counts[52]
@@ -653,9 +651,11 @@ def _joker_third(counts: Sequence[int], taken: Sequence[int]) -> int:
             best = 4
     for s in range(4):
         old, pool = _suit_masks(s, counts, taken)
-        if pool.bit_count() < 2 or pool == FULL or (not old and old_jokers < 2):
+        if pool.bit_count() < 2 or (pool == FULL and not proxies) or (
+                not old and old_jokers < 2):
             continue
-        key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2)
+        key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2,
+               proxies)
         seq = _JOKER_SEQUENCE_THIRD.get(key, -1)
         if seq < 0:
             if len(_JOKER_SEQUENCE_THIRD) > 200_000:
@@ -666,22 +666,35 @@ def _joker_third(counts: Sequence[int], taken: Sequence[int]) -> int:
     return best
 
 
-_JOKER_SEQUENCE_THIRD: dict[tuple[int, int, int, int], int] = {}
+_JOKER_SEQUENCE_THIRD: dict[tuple[int, int, int, int, bool], int] = {}
 
 
-def _joker_sequence_third(old: int, pool: int, jokers: int, old_jokers: int) -> int:
+def _joker_sequence_third(old: int, pool: int, jokers: int, old_jokers: int,
+                          proxies: bool = False) -> int:
     """The shortest sequence of a suit (held positions ``pool``, old ones ``old``) with a
     joker in a gap and two old cards, all but one joker counting as old up to
-    ``old_jokers``; 0 when there is none."""
+    ``old_jokers``; 0 when there is none. With ``proxies`` (``joker_for_held``) the jokers
+    may also stand for held cards: the taken joker anywhere, old ones where no old card
+    is."""
     missing = FULL & ~pool
+    held_new = pool & ~old
     best = 0
     for wmask, length in _ALL_WINDOW_MASKS:
         if best and length >= best:
             break
         gaps = (wmask & missing).bit_count()
-        if not gaps or gaps > jokers or gaps * 2 > length:
+        cap = min(length // 2, jokers)
+        if gaps > cap:
             continue
-        if (wmask & old).bit_count() + min(gaps - 1, old_jokers) >= 2:
+        old_n = (wmask & old).bit_count()
+        if proxies:
+            slots = min(cap, gaps + (wmask & held_new).bit_count())
+            count = old_n + min(old_jokers, slots - 1) if slots else old_n - 1
+        elif not gaps:
+            continue
+        else:
+            count = old_n + min(gaps - 1, old_jokers)
+        if count >= 2:
             best = length
     return best
 

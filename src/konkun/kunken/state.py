@@ -268,9 +268,11 @@ class KunkenDeal:
             judges = (self._third_card_judges(hand, size) if self.need <= 0
                       else self._completion_judges(seat, hand))
         replace = self.rules.joker_for_held
+        table = self._table() if judges is not None and (
+            not replace or any(m.jokers for m in self.melds)) else None
         out = [Action(MELD, -1, meld) for meld in self._hand_melds(hand)
                if len(meld) < size and (judges is None or judges[0](meld)
-                                        or self._exact_ok(seat, Action(MELD, -1, meld)))]
+                                        or self._exact_ok(seat, Action(MELD, -1, meld), table))]
         if size >= 2:
             verdicts: dict[int, bool] = {}
             for m, tm in enumerate(self.melds):
@@ -283,12 +285,12 @@ class KunkenDeal:
                         ok = verdicts.get(k)
                         if ok is None:
                             ok = verdicts[k] = judges[1](k)
-                        if not ok and not self._exact_ok(seat, action):
+                        if not ok and not self._exact_ok(seat, action, table):
                             continue
                     out.append(action)
         out.extend(action for action in self._swaps(seat, hand)
                    if judges is None or judges[2](action.slots[0])
-                   or self._exact_ok(seat, action))
+                   or self._exact_ok(seat, action, table))
         if done:
             out += [_DISCARDS[k] for k in range(53) if hand[k]]
         return out
@@ -312,16 +314,23 @@ class KunkenDeal:
     def _take_positions(self, seat: int) -> list[int]:
         """The bank positions ``seat`` may take the bank from now (exact)."""
         need = 0 if self.layout[seat] else self.rules.opening_minimum
+        if self.rules.joker_for_held and not any(m.jokers for m in self.melds):
+            return solver.take_positions(self.hands[seat], self.bank, need, True)
         return completion.take_positions(self.hands[seat], self.bank, need, self._table(),
                                          self.layout[seat], self.rules.joker_for_held)
 
-    def _exact_ok(self, seat: int, action: Action) -> bool:
+    def _exact_ok(self, seat: int, action: Action,
+                  table_now: completion.Table | None = None) -> bool:
         """Whether the take turn can still be completed after ``action`` (a meld, lay-off or
         swap), by any legal sequence of steps: asked where the fast checks found no
-        completion by melds alone (:func:`completion.completable`)."""
+        completion by melds alone (:func:`completion.completable`). ``table_now``: the
+        table before the step, when the caller has it."""
+        if self.rules.joker_for_held and not any(m.jokers for m in self.melds) and all(
+                x < BARE_JOKER for x in action.slots):
+            return False  # no joker to swap, ever: melds alone decide, and they cannot
         hand = self.hands[seat].copy()
         notold = self.turn_notold.copy()
-        table = list(self._table())
+        table = list(self._table() if table_now is None else table_now)
         pending, need, layout = self.pending, self.need, self.layout[seat]
         if action.kind == MELD:
             meld = action.slots
