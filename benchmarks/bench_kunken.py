@@ -16,7 +16,8 @@ import time
 
 from konkun.cards import double_deck
 from konkun.kunken import KunkenDeal, KunkenRules
-from konkun.kunken.solver import best_arrangement, max_meld_points, take_hints
+from konkun.kunken.completion import take_hints
+from konkun.kunken.solver import best_arrangement, max_meld_points
 from konkun.kunken.state import counts_of
 
 
@@ -63,7 +64,7 @@ def solver_hands(size: int, seconds: float) -> float:
 
 
 def take_hint_hands(seconds: float) -> float:
-    """Take hints as the UI shows them (``solver.take_hints``: every bank position the bank
+    """Take hints as the UI shows them (``completion.take_hints``: every bank position the bank
     can be taken from, with melds completing the turn) for a 13-card hand and a 15-card
     bank, per second."""
     rng = random.Random(1)

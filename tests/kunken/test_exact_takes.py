@@ -8,8 +8,9 @@ import random
 
 import pytest
 
+from konkun.kunken.completion import take_hints
 from konkun.kunken.hints import hand_advice
-from konkun.kunken.solver import take_hints, third_card_length, third_card_melds
+from konkun.kunken.solver import third_card_length, third_card_melds
 
 from .helpers import counts, idx, position, texts
 

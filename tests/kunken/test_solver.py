@@ -91,7 +91,7 @@ def test_take_options_hint() -> None:
 
 
 def test_take_hints_say_how() -> None:
-    from konkun.kunken.solver import take_hints
+    from konkun.kunken.completion import take_hints
 
     hand = counts("Kc Kh Ks 3d 4d 6d 9c 2s")
     bank = idx("Tc 5d 7s")

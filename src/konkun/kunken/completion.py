@@ -467,3 +467,38 @@ def _next_steps(hand: list[int], notold: list[int], card: int, need: int, pendin
                     _remove(h, n, k)
                     yield ("layoff", i, (k,)), (h, n, pending, need,
                                                 _replace_meld(table, i, after))
+
+
+def take_plans(hand: Sequence[int], bank: Sequence[int], need: int,
+               table: Sequence[tuple[int, int, int, int, int]] = (), replace: bool = True,
+               layout: bool | None = None) -> list[tuple[int, list[solver.Step]]]:
+    """For each bank position the bank can be taken from (exactly, as the engine offers
+    ``take``), the steps that complete the turn: ``(position, steps)``, each step
+    ``("meld", -1, slots)``, ``("swap", meld, (card,))`` or ``("layoff", meld, (card,))``
+    (:func:`plan`). ``need``: the opening minimum, 0 with a
+    layout; ``table``: the table's melds in compact form
+    (:func:`compact`); ``replace``: ``joker_for_held``."""
+    layout = need <= 0 if layout is None else layout
+    table = tuple(table)
+    out: list[tuple[int, list[solver.Step]]] = []
+    for i in take_positions(hand, bank, need, table, layout, replace):
+        after, taken = solver.after_take(hand, bank, i)
+        melds = solver.completion_witness(after, taken, bank[i], need, True,
+                                   solver.HandSearch(after, replace))
+        if melds is not None:
+            out.append((i, [("meld", -1, m) for m in melds]))
+            continue
+        steps = plan(after, taken, bank[i], need, True, layout, table, replace)
+        if steps is not None:
+            out.append((i, steps))
+    return out
+
+
+def take_hints(hand: Sequence[int], bank: Sequence[int], need: int,
+               table: Sequence[tuple[int, int, int, int, int]] = (), replace: bool = True,
+               layout: bool | None = None) -> list[tuple[int, list[solver.Meld]]]:
+    """For each bank position the bank can be taken from, how: ``(position, melds)``, the
+    melds (the first holding the taken card) laid by the steps of :func:`take_plans`;
+    ``need`` is the opening minimum (0 with a layout). For bots and the UI's hints."""
+    return [(i, [slots for kind, _, slots in steps if kind == "meld"])
+            for i, steps in take_plans(hand, bank, need, table, replace, layout)]

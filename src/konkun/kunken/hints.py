@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from konkun.kunken.completion import Table, compact_table
+from konkun.kunken.completion import Table, compact_table, take_plans
 from konkun.kunken.melds import slot_text
 from konkun.kunken.observation import KunkenObservation
 from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
-from konkun.kunken.solver import Step, best_arrangement, meld_points, take_plans
+from konkun.kunken.solver import Step, best_arrangement, meld_points
 
 
 def hand_advice(hand: Sequence[int], bank: Sequence[int] | None = None, need: int = 50,
