@@ -167,7 +167,7 @@ def test_altered_results_fail(game: str, seats: int) -> None:
 
 @pytest.mark.parametrize(("game", "seats", "rule", "value"), [
     ("konchinka", 2, "stake", 50), ("konchinka", 3, "settlement", "pool"),
-    ("kunken", 2, "joker_for_held", False),
+    ("kunken", 2, "swap_before_take", True),
 ])
 def test_altered_rules_that_change_no_score_fail_on_the_digest(
         game: str, seats: int, rule: str, value: object) -> None:
