@@ -19,7 +19,7 @@ from konkun.bots.kunken_greedy import (
     neighbours,
     quick_meldable,
 )
-from konkun.bots.kunken_planner import KunkenPlanner, make_planner, turn_plan
+from konkun.bots.kunken_planner import KunkenPlanner, turn_plan
 from konkun.bots.policy import SearchPolicy, scaled_priors
 from konkun.bots.specs import BotSpec, check_options, float_param, int_param, spec_error
 from konkun.game import Deal, Observation
@@ -44,18 +44,21 @@ def make_greedy_bot(game: str, spec: BotSpec) -> KunkenGreedy:
     version = int_param(spec, "v", options.get("v", "2"), minimum=1)
     if version > 2:
         raise spec_error(spec, f"v must be 1 or 2, got {options['v']!r}")
-    if version == 2:
-        return make_planner(options, spec)
-    if "margin" in options or "threat" in options:
+    if version == 1 and ("margin" in options or "threat" in options):
         raise spec_error(spec, "margin and threat belong to version 2")
-    greedy = KunkenGreedy()
+    bot = KunkenPlanner() if version == 2 else KunkenGreedy()
     if "dead" in options:
-        greedy.dead_weight = float_param(spec, "dead", options["dead"], minimum=0.0)
+        bot.dead_weight = float_param(spec, "dead", options["dead"], minimum=0.0)
     if "size" in options:
-        greedy.size_weight = float_param(spec, "size", options["size"])
+        bot.size_weight = float_param(spec, "size", options["size"])
     if "keep" in options:
-        greedy.keep = int_param(spec, "keep", options["keep"], minimum=0)
-    return greedy
+        bot.keep = int_param(spec, "keep", options["keep"], minimum=0)
+    if isinstance(bot, KunkenPlanner):
+        if "margin" in options:
+            bot.margin = float_param(spec, "margin", options["margin"])
+        if "threat" in options:
+            bot.threat = int_param(spec, "threat", options["threat"], minimum=0)
+    return bot
 
 
 class KunkenPolicy(SearchPolicy[Any]):

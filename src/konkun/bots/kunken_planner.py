@@ -35,7 +35,6 @@ from konkun.bots.kunken_greedy import (
     laid_points,
     meld_points_estimate,
 )
-from konkun.bots.specs import BotSpec, float_param, int_param
 from konkun.kunken.melds import BARE_JOKER, VALUE, TableMeld
 from konkun.kunken.solver import Meld, best_arrangement, meld_points
 from konkun.kunken.state import TAKEN
@@ -189,21 +188,4 @@ class KunkenPlanner(KunkenGreedy):
         return self.out_margin(view, plan.points) > self.margin
 
 
-def make_planner(spec_options: dict[str, str], spec: BotSpec) -> KunkenPlanner:
-    """A :class:`KunkenPlanner` with the spec's options (their keys already checked by
-    :func:`~konkun.bots.kunken_greedy.make_greedy_bot`)."""
-    planner = KunkenPlanner()
-    if "dead" in spec_options:
-        planner.dead_weight = float_param(spec, "dead", spec_options["dead"], minimum=0.0)
-    if "size" in spec_options:
-        planner.size_weight = float_param(spec, "size", spec_options["size"])
-    if "keep" in spec_options:
-        planner.keep = int_param(spec, "keep", spec_options["keep"], minimum=0)
-    if "margin" in spec_options:
-        planner.margin = float_param(spec, "margin", spec_options["margin"])
-    if "threat" in spec_options:
-        planner.threat = int_param(spec, "threat", spec_options["threat"], minimum=0)
-    return planner
-
-
-__all__ = ["KunkenPlanner", "TurnPlan", "make_planner", "turn_plan"]
+__all__ = ["KunkenPlanner", "TurnPlan", "turn_plan"]

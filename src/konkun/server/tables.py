@@ -351,26 +351,24 @@ class Lobby:
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the storage thread; a refusal is ``storage`` (the
         outage, not each refused query, is logged)."""
-        loop = asyncio.get_running_loop()
-        try:
-            result = await loop.run_in_executor(self._storage_thread, function, *args)
-        except Exception as error:
-            self.outage.failed(getattr(function, "__name__", "query"), error)
-            raise ProtocolError("storage", "the database is unavailable; try again") \
-                from error
-        self.outage.succeeded()
-        return result
+        return await self._in_thread(self._storage_thread, "query", function, *args)
 
     async def _read(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the read threads: lobby lists, summaries and replays never
         wait for, nor hold up, the storage thread that commits actions."""
+        return await self._in_thread(self._read_threads, "read", function, *args)
+
+    async def _in_thread(self, threads: ThreadPoolExecutor, what: str,
+                         function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in ``threads``; its :class:`ProtocolError` passes through,
+        any other failure is ``storage`` and counts towards the outage log."""
         loop = asyncio.get_running_loop()
         try:
-            result = await loop.run_in_executor(self._read_threads, function, *args)
+            result = await loop.run_in_executor(threads, function, *args)
         except ProtocolError:
             raise
         except Exception as error:
-            self.outage.failed(getattr(function, "__name__", "read"), error)
+            self.outage.failed(getattr(function, "__name__", what), error)
             raise ProtocolError("storage", "the database is unavailable; try again") \
                 from error
         self.outage.succeeded()
