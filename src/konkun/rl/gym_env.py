@@ -54,6 +54,18 @@ def gym_observation_space(adapter: GameAdapter, num_seats: int, observation: str
     })
 
 
+def reward_of(kind: str, points: Sequence[int], seat: int) -> float:
+    """The reward of ``seat`` for a deal's ``points``: ``points`` (its own), ``margin``
+    (its own minus the best other's) or ``zero_sum`` (its own minus the others' mean)."""
+    mine = points[seat]
+    others = [p for s, p in enumerate(points) if s != seat]
+    if kind == "points":
+        return float(mine)
+    if kind == "margin":
+        return float(mine - max(others))
+    return float(mine - sum(others) / len(others))
+
+
 class KonkunGymEnv(Env[Any, np.int64]):
     """One deal (or a whole game or match) of a konkun game from one seat's point of view.
 
@@ -233,13 +245,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
         return policy(observation, observation.legal_actions())
 
     def _reward(self, points: Sequence[int]) -> float:
-        mine = points[self.seat]
-        others = [p for s, p in enumerate(points) if s != self.seat]
-        if self.reward_kind == "points":
-            return float(mine)
-        if self.reward_kind == "margin":
-            return float(mine - max(others))
-        return float(mine - sum(others) / len(others))
+        return reward_of(self.reward_kind, points, self.seat)
 
     # ------------------------------------------------------------------ what the agent sees
 

@@ -29,7 +29,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from konkun.errors import InvalidRuleError
 from konkun.rl.adapter import GameAdapter, check_seats
-from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, _choice, _opponent_specs
+from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, _choice, _opponent_specs, reward_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
 
 FloatArray = npt.NDArray[np.float32]
@@ -351,13 +351,7 @@ class KonkunVectorEnv(VectorEnv):
         deal.push(action)
 
     def _reward(self, points: Sequence[int]) -> float:
-        mine = points[self.seat]
-        others = [p for s, p in enumerate(points) if s != self.seat]
-        if self.reward_kind == "points":
-            return float(mine)
-        if self.reward_kind == "margin":
-            return float(mine - max(others))
-        return float(mine - sum(others) / len(others))
+        return reward_of(self.reward_kind, points, self.seat)
 
     def _final_observations(self, ended: list[int], final: FloatArray) -> None:
         for row, i in enumerate(ended):
