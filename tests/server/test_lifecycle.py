@@ -153,12 +153,17 @@ def test_a_rematch_starts_when_every_human_accepts_and_moves_every_connection(
         assert receive_until(ws, lambda m: m["type"] == "state")["you"] == 0
 
 
-def test_the_move_log_names_every_action_with_its_seat_and_deal(client: TestClient) -> None:
-    table = new_table(client, bots={"0": "random", "1": "random"}, rules={"target": 2})
+def _wait_finished(client: TestClient, table_id: str) -> None:
+    """Wait (10 s at most) until an all-bot table has played to its end."""
     deadline = time.monotonic() + 10
-    while client.get(f"/api/tables/{table['id']}").json()["status"] != "finished":
+    while client.get(f"/api/tables/{table_id}").json()["status"] != "finished":
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+def test_the_move_log_names_every_action_with_its_seat_and_deal(client: TestClient) -> None:
+    table = new_table(client, bots={"0": "random", "1": "random"}, rules={"target": 2})
+    _wait_finished(client, table["id"])
     summary = client.get(f"/api/tables/{table['id']}").json()
     entries = client.get(f"/api/tables/{table['id']}/log").json()["entries"]
     assert [e["turn"] for e in entries] == list(range(1, summary["turn"] + 1))
@@ -173,10 +178,7 @@ def test_the_move_log_names_every_action_with_its_seat_and_deal(client: TestClie
 
 def test_a_finished_deal_is_shown_with_every_seats_end_and_points(client: TestClient) -> None:
     table = new_table(client, bots={"0": "random", "1": "random"}, rules={"target": 2})
-    deadline = time.monotonic() + 10
-    while client.get(f"/api/tables/{table['id']}").json()["status"] != "finished":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    _wait_finished(client, table["id"])
     first = client.get(f"/api/tables/{table['id']}/deals/1").json()
     assert (first["deal"], first["turn"]) == (1, 6)  # 2 seats play 3 cards each
     # high card: the seat that played the highest card scores 1, the other 0

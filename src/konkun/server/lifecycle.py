@@ -16,7 +16,6 @@ stays as it is. :class:`ExtrasStore` reads and writes it; the functions here act
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from dataclasses import asdict, dataclass, field
@@ -30,7 +29,7 @@ from konkun.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from konkun.server.auth import Guest
-    from konkun.server.tables import Connection, Lobby, Table
+    from konkun.server.tables import Lobby, Table
 
 MOVE_SECONDS = (0, 15, 30, 60, 120)
 """The move clocks the lobby offers (0: no clock)."""
@@ -173,19 +172,6 @@ class CreateOnce:
         self._made[key] = (time.monotonic(), table_id)
 
 
-def _send_last(connection: Connection, payload: dict[str, Any]) -> None:
-    """Send ``payload`` as the connection's last message, then close it."""
-    connection.send(payload)
-    if connection.closed:
-        return
-    connection.closed = True
-    try:
-        connection.queue.put_nowait(None)
-    except asyncio.QueueFull:
-        connection.closed = False
-        connection.close()
-
-
 def closed_message(table: Table, reason: str) -> dict[str, Any]:
     """``{"type": "closed", "table": id, "reason": "cancelled" | "expired"}``."""
     return {"type": "closed", "table": table.id, "reason": reason}
@@ -211,7 +197,7 @@ async def cancel(lobby: Lobby, table: Table, guest: Guest | None, reason: str = 
         table.status = "cancelled"
         lobby.tables.pop(table.id, None)
         for connection in list(table.connections):
-            _send_last(connection, closed_message(table, reason))
+            connection.close_with(closed_message(table, reason))
 
 
 async def expire_waiting(lobby: Lobby, older_than: float) -> list[str]:
