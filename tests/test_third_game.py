@@ -6,7 +6,6 @@ RL environment, and no layer's code names it."""
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import warnings
 from pathlib import Path
@@ -18,6 +17,7 @@ from konkun.arena import ArenaConfig, run_arena
 from konkun.errors import InvalidRuleError
 from konkun.game import get_game
 from konkun.toy.engine import CARDS, TABLE, ToyObservation, value
+from server.conftest import receive
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "konkun"
 
@@ -65,20 +65,6 @@ def test_the_arena_plays_the_third_game_in_worker_processes() -> None:
             assert played.winner is not None
 
 
-def _receive(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
-    """The next message on a test WebSocket, failing after ``timeout`` seconds."""
-    import anyio
-
-    async def next_message() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(next_message)
-    assert message["type"] == "websocket.send", message
-    data: dict[str, Any] = json.loads(message["text"])
-    return data
-
-
 def test_a_server_table_plays_the_third_game_over_websockets(tmp_path: Path) -> None:
     from konkun.server.app import create_app
     from konkun.server.config import Settings
@@ -103,7 +89,7 @@ def test_a_server_table_plays_the_third_game_over_websockets(tmp_path: Path) -> 
         moves = 0
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
             while True:
-                state = _receive(ws)
+                state = receive(ws)
                 if state.get("type") != "state":
                     continue
                 if state["table"]["status"] == "finished":
