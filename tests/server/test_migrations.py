@@ -226,6 +226,11 @@ def test_a_database_without_alembic_version_is_recognised_by_its_tables(
     engine.dispose()
 
 
+ACCOUNT_TABLES = {"konkun_accounts", "konkun_sessions", "konkun_ratings",
+                  "konkun_player_games"}
+"""The tables of revision 0005 (accounts, sessions, ratings, the games index)."""
+
+
 def _models() -> MetaData:
     """Every model's metadata (``migrations.model_metadata``: the game record's, and the web
     tables' once their models are in the package), else ``old_schema``'s frozen copy."""
@@ -245,7 +250,7 @@ def test_the_migrations_end_at_exactly_the_models_schema(db_url: str) -> None:
         assert compare_metadata(context, _models()) == []
         extra = {diff[1].name for diff in compare_metadata(context, Base.metadata)
                  if diff[0] == "remove_table"}
-        assert extra == set(WEB_EXTRAS.tables) - set(Base.metadata.tables)  # web's, made
+        assert extra == (set(WEB_EXTRAS.tables) | ACCOUNT_TABLES) - set(Base.metadata.tables)
     engine.dispose()
 
 
@@ -314,3 +319,25 @@ def test_two_servers_starting_at_once_migrate_one_after_the_other(db_url: str) -
     with engine.connect() as connection:
         assert current_revision(connection) == head_revision()
     engine.dispose()
+
+
+def test_revision_0005_indexes_every_human_seat_of_the_finished_games(db_url: str) -> None:
+    games, _ = _old_database(db_url)
+    Storage(db_url).close()
+    engine = create_engine(db_url)
+    with engine.connect() as connection:
+        indexed = {(row.table_id, row.seat): row for row in connection.execute(
+            text("SELECT * FROM konkun_player_games")).all()}
+        accounts = connection.execute(text("SELECT count(*) FROM konkun_accounts")).scalar()
+    engine.dispose()
+    finished = [game for game in games if game.row["status"] == "finished"]
+    assert set(indexed) == {(game.row["id"], seat) for game in finished
+                            for seat in range(len(game.row["seats"]))}
+    for game in finished:
+        for seat in range(len(game.row["seats"])):
+            row = indexed[(game.row["id"], seat)]
+            assert row.player_id == f"player{seat}"
+            assert bool(row.won) == (game.row["winner"] == seat)
+            assert row.total == game.row["totals"][seat]
+            assert row.rating is None  # games before accounts are never rated
+    assert accounts == 0
