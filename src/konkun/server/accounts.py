@@ -187,6 +187,12 @@ class AccountStore:
                 select(SessionRow.session).where(SessionRow.player_id == player_id)
                 .order_by(SessionRow.created_at, SessionRow.session)).all()]
 
+    def end_sessions_named(self, player_id: str, sessions: list[str]) -> None:
+        """Forget some sessions of a player (those logged out)."""
+        with Session(self.engine) as db, db.begin():
+            db.execute(delete(SessionRow).where(SessionRow.player_id == player_id,
+                                                SessionRow.session.in_(sessions)))
+
     def end_sessions(self, player_id: str, keep: str | None = None) -> list[str]:
         """Forget an account's sessions (all, or all but ``keep``); return those ended."""
         with Session(self.engine) as db, db.begin():

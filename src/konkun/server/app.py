@@ -27,6 +27,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from konkun import __version__
 from konkun.errors import KonkunError
+from konkun.server.account_routes import install as install_account_routes
+from konkun.server.account_routes import rated_options
 from konkun.server.auth import (
     Guest,
     TokenSigner,
@@ -294,6 +296,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def guest(request: Request) -> dict[str, Any]:
         limit(request)
         body = validated(GuestBody, await _json_body(request))
+        await services().accounts.check_free(body.nickname)
         token, new_guest = signer.issue(body.nickname)
         return {"token": token, "player_id": new_guest.player_id,
                 "nickname": new_guest.nickname}
@@ -361,10 +364,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         made = lobby().create_once.get(once_key) if body.request_id else None
         if made is not None:
             return await lobby().summary(made)
+        move_seconds, hints = rated_options(body.rated, body.move_seconds, body.hints)
         table = await lobby().create_table(
             body.game, body.variant, body.seats, body.rules, body.bot_seats(),
             creator=creator.player_id if creator else None, address=client_address(request),
-            move_seconds=body.move_seconds, hints=body.hints)
+            move_seconds=move_seconds, hints=hints)
+        if body.rated:
+            table.extras.rated = True
+            await lobby().db(lobby().extras_store.save, table.id, table.extras)
         if body.request_id:
             lobby().create_once.put(once_key, table.id)
         return table.summary()
@@ -445,6 +452,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- pages --------------------------------------------------------------------------
 
     static = settings.static_path()
+    services = install_account_routes(app, signer, lobby, limit, read_limit, guest_of,
+                                      client_address, static)
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
 
     @app.get("/", include_in_schema=False)

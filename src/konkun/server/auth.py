@@ -61,6 +61,16 @@ class TokenSigner:
                       session=secrets.token_urlsafe(12))
         return self._sign(guest), guest
 
+    def session_for(self, player_id: str, nickname: str) -> tuple[str, Guest]:
+        """A token in a new session for an existing player (an account logging in)."""
+        guest = Guest(player_id=player_id, nickname=nickname,
+                      session=secrets.token_urlsafe(12))
+        return self._sign(guest), guest
+
+    def token_for(self, guest: Guest) -> str:
+        """A fresh token for ``guest`` in its own session (a claimed nickname)."""
+        return self._sign(guest)
+
     def _sign(self, guest: Guest) -> str:
         return str(self._serializer.dumps({"id": guest.player_id, "name": guest.nickname,
                                            "sid": guest.session}))

@@ -61,6 +61,8 @@ class TableExtras:
     """Seconds the player to move has before a bot plays for them (0: no clock)."""
     hints: bool = True
     """Whether the seats may ask for hints."""
+    rated: bool = False
+    """Whether the game counts for ratings (hints off, a move clock: ``docs/ratings.md``)."""
     rematch_of: str | None = None
     """The table this one is the rematch of."""
     rematch_to: str | None = None
@@ -79,12 +81,13 @@ class TableExtras:
         """Extras read back; a table stored before extras existed gets the defaults."""
         data = data or {}
         return cls(creator=data.get("creator"), move_seconds=int(data.get("move_seconds", 0)),
-                   hints=bool(data.get("hints", True)), rematch_of=data.get("rematch_of"),
+                   hints=bool(data.get("hints", True)), rated=bool(data.get("rated", False)),
+                   rematch_of=data.get("rematch_of"),
                    rematch_to=data.get("rematch_to"))
 
     def summary(self, table: Table) -> dict[str, Any]:
         """The fields the extras add to a table's summary (``docs/protocol.md``)."""
-        return {"move_seconds": self.move_seconds, "hints": self.hints,
+        return {"move_seconds": self.move_seconds, "hints": self.hints, "rated": self.rated,
                 "creator_seat": table.seat_of(self.creator),
                 "rematch": {"votes": sorted(self.rematch_votes), "of": self.rematch_of,
                             "table": self.rematch_to}}
@@ -242,6 +245,9 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table
             {n: s.bot for n, s in enumerate(table.seats) if s.kind == "bot" and s.bot},
             creator=table.extras.creator, move_seconds=table.extras.move_seconds,
             hints=table.extras.hints, rematch_of=table.id)
+        if table.extras.rated:
+            new.extras.rated = True
+            await lobby.db(lobby.extras_store.save, new.id, new.extras)
         async with new.lock:
             await lobby.seat_players(new, {n: table.seats[n] for n in humans})
         table.extras.rematch_to = new.id

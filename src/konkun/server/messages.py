@@ -117,6 +117,9 @@ class TableBody(_Body):
     """The move clock (0: none; :func:`konkun.server.lifecycle.move_seconds_of`)."""
     hints: bool = True
     """Whether the table offers hints (:func:`konkun.server.lifecycle.hints_of`)."""
+    rated: Annotated[bool, Field(strict=True)] = False
+    """Whether the game counts for ratings: hints are then off and a move clock runs
+    (:data:`konkun.server.account_routes.RATED_MOVE_SECONDS` when none is asked)."""
     request_id: Annotated[str, Field(strict=True, min_length=1, max_length=64)] | None = None
     """The client's name for this request: a repeat makes no second table."""
 

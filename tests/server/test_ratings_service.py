@@ -1,0 +1,153 @@
+"""Ratings at the server: which finished games count, pairwise updates in the right pool,
+the bots at their calibrated ratings, idle growth, the games index and the leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from konkun.ratings import Rating, rate
+from konkun.ratings.glicko2 import idle
+from konkun.server.ratings_service import (
+    RatingStore,
+    initial_rating,
+    ladder_ratings,
+    pool_of,
+)
+from konkun.server.storage import Storage, StoredTable
+
+
+@pytest.fixture
+def store() -> Iterator[RatingStore]:
+    storage = Storage("sqlite://")
+    try:
+        yield RatingStore(storage.engine)
+    finally:
+        storage.close()
+
+
+def human(player: str) -> dict[str, Any]:
+    return {"kind": "human", "player_id": player, "name": player.title(), "bot": None}
+
+
+def bot(spec: str) -> dict[str, Any]:
+    return {"kind": "bot", "player_id": None, "name": spec, "bot": spec}
+
+
+def finished(table_id: str, seats: list[dict[str, Any]], totals: list[int],
+             game: str = "konchinka", at: str = "2026-12-01T12:00:00+00:00") -> StoredTable:
+    top = max(totals)
+    winner = totals.index(top) if totals.count(top) == 1 else None
+    return StoredTable(id=table_id, game=game, variant=None, rules={}, seats=seats,
+                       seed="s", status="finished", created_at=at, finished_at=at,
+                       winner=winner, totals=totals)
+
+
+def test_the_pools_are_konchinka_by_table_size_and_kunken() -> None:
+    assert pool_of("konchinka", 2) == "konchinka-2"
+    assert pool_of("konchinka", 3) == pool_of("konchinka", 4) == "konchinka-3-4"
+    assert pool_of("kunken", 2) == pool_of("kunken", 4) == "kunken"
+    assert pool_of("fake", 2) is None
+
+
+def test_a_rated_game_between_two_accounts_moves_both_ratings(store: RatingStore) -> None:
+    changes = store.record_finished(finished("t1", [human("ann"), human("bob")], [11, 6]),
+                                    True, {"ann", "bob"})
+    after = {c.player: c.after for c in changes}
+    assert after["ann"] == rate(Rating(), [(Rating(), 1.0)])
+    assert after["bob"] == rate(Rating(), [(Rating(), 0.0)])
+    board = {e["player_id"]: e for e in store.leaderboard("konchinka-2")}
+    assert board["ann"]["rating"] == round(after["ann"].rating, 1) > 1500
+    assert board["bob"]["rating"] < 1500 and board["bob"]["games"] == 1
+    profile = store.profile("ann")
+    assert profile["played"] == [{"game": "konchinka", "variant": None, "played": 1,
+                                  "wins": 1}]
+    assert profile["recent"][0]["rated"] is True
+    assert profile["recent"][0]["replay"] == "/replay/t1"
+    assert [h["rating"] for h in profile["ratings"][0]["history"]] == [
+        round(after["ann"].rating, 1)]
+
+
+def test_recording_a_game_twice_rates_it_once(store: RatingStore) -> None:
+    row = finished("t1", [human("ann"), human("bob")], [11, 6])
+    assert store.record_finished(row, True, {"ann", "bob"})
+    assert store.record_finished(row, True, {"ann", "bob"}) == []
+    assert store.profile("ann")["played"][0]["played"] == 1
+
+
+@pytest.mark.parametrize(("seats", "rated_table", "accounts"), [
+    ([human("ann"), human("bob")], False, {"ann", "bob"}),  # a casual table
+    ([human("ann"), human("guest")], True, {"ann"}),  # one account and a guest
+    ([human("ann"), bot("random")], True, {"ann"}),  # a bot off the ladder
+    ([bot("strong"), bot("casual")], True, set()),  # bots alone
+    ([human("ann"), human("ann")], True, {"ann"}),  # one account in two seats
+])
+def test_games_that_do_not_count_are_indexed_but_not_rated(
+        store: RatingStore, seats: list[dict[str, Any]], rated_table: bool,
+        accounts: set[str]) -> None:
+    assert store.record_finished(finished("t1", seats, [9, 3]), rated_table, accounts) == []
+    humans = {s["player_id"] for s in seats if s["kind"] == "human"}
+    for player in humans:
+        assert store.profile(player)["recent"][0]["rated"] is False
+        assert store.profile(player)["ratings"] == []
+
+
+def test_a_guests_games_are_indexed_for_when_they_claim(store: RatingStore) -> None:
+    store.record_finished(finished("t1", [human("guest"), bot("greedy")], [2, 9]), True,
+                          set())
+    recent = store.profile("guest")["recent"]
+    assert [(g["table"], g["won"], g["total"]) for g in recent] == [("t1", False, 2)]
+
+
+def test_an_account_against_a_ladder_bot_counts_and_the_bot_starts_calibrated(
+        store: RatingStore) -> None:
+    changes = store.record_finished(
+        finished("t1", [human("ann"), bot("strong")], [12, 4], game="kunken"), True, {"ann"})
+    by_player = {c.player: c for c in changes}
+    assert set(by_player) == {"ann", "bot:strong"}
+    strong = initial_rating("kunken", "bot:strong")
+    assert strong == ladder_ratings()["kunken"]["strong"]
+    assert by_player["bot:strong"].before == strong
+    assert by_player["ann"].after == rate(Rating(), [(strong, 1.0)])
+    assert by_player["bot:strong"].after.rating < strong.rating
+    assert store.profile("bot:strong")["ratings"][0]["games"] == 1
+
+
+def test_a_multi_player_game_is_rated_pairwise(store: RatingStore) -> None:
+    seats = [human("ann"), human("bob"), human("cyd"), human("guest")]
+    changes = store.record_finished(finished("t1", seats, [15, 9, 9, 20]), True,
+                                    {"ann", "bob", "cyd"})
+    after = {c.player: c.after for c in changes}
+    new = Rating()
+    assert after["ann"] == rate(new, [(new, 1.0), (new, 1.0)])  # the guest is left out
+    assert after["bob"] == rate(new, [(new, 0.0), (new, 0.5)])
+    assert after["cyd"] == after["bob"]
+    assert store.leaderboard("konchinka-3-4")[0]["player_id"] == "ann"
+    assert all(e["player_id"] != "ann" for e in store.leaderboard("konchinka-2"))
+
+
+def test_the_deviation_grows_for_the_days_without_a_rated_game(store: RatingStore) -> None:
+    store.record_finished(finished("t1", [human("ann"), human("bob")], [11, 6],
+                                   at="2026-11-01T12:00:00+00:00"), True, {"ann", "bob"})
+    first = {e["player_id"]: e for e in store.leaderboard("konchinka-2")}
+    changes = store.record_finished(finished("t2", [human("ann"), human("bob")], [6, 11],
+                                             at="2026-11-11T13:00:00+00:00"),
+                                    True, {"ann", "bob"})
+    before = {c.player: c.before for c in changes}
+    grown = Rating(first["ann"]["rating"], first["ann"]["rd"])
+    for _ in range(10):
+        grown = idle(Rating(grown.rating, grown.rd, before["ann"].volatility))
+    assert before["ann"].rd == pytest.approx(grown.rd, abs=0.2)
+    assert before["ann"].rd > first["ann"]["rd"]
+
+
+def test_the_leaderboard_shows_the_ladder_before_anyone_plays(store: RatingStore) -> None:
+    board = store.leaderboard("konchinka-2")
+    assert [e["player_id"] for e in board] == sorted(
+        (e["player_id"] for e in board), key=lambda p: -initial_rating("konchinka-2",
+                                                                        p).rating)
+    assert {e["player_id"] for e in board} == {"bot:beginner", "bot:casual", "bot:strong",
+                                               "bot:expert"}
+    assert all(e["bot"] and e["games"] == 0 for e in board)
