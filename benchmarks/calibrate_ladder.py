@@ -66,8 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     result: dict[str, Any] = {
         "anchor": {"level": ANCHOR[0], "rating": ANCHOR[1]},
-        "method": f"duplicate deals between every {options.deals} (expert: "
-                  f"{options.expert_deals}) per pairing; benchmarks/calibrate_ladder.py",
+        "method": f"duplicate deals, {options.deals} per pairing of levels "
+                  f"({options.expert_deals} when the expert plays), seed {options.seed}; "
+                  "benchmarks/calibrate_ladder.py",
         "pools": {}}
     for pool, game, seats in POOLS:
         log(f"{pool}:")

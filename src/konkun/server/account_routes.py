@@ -10,7 +10,7 @@ queries in its storage thread.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -33,7 +33,8 @@ from konkun.server.ratings_service import POOLS, RatingStore, bot_names
 from konkun.server.storage import now_text
 
 if TYPE_CHECKING:
-    from konkun.server.tables import Lobby, Table
+    from konkun.server.lobby import Lobby
+    from konkun.server.table import Table
 
 log = logging.getLogger("konkun.server")
 
@@ -89,13 +90,24 @@ class ServiceHolder:
         self._made: Services | None = None
 
     def __call__(self) -> Services:
-        lobby = self._lobby()
+        return self.for_lobby(self._lobby())
+
+    def for_lobby(self, lobby: Lobby) -> Services:
+        """The services on ``lobby``'s database."""
         if self._made is None or self._made.lobby is not lobby:
             engine = lobby.storage.engine
             self._made = Services(lobby, AccountService(AccountStore(engine), lobby.db,
                                                         self.passwords, self.limiter),
                                   RatingStore(engine))
         return self._made
+
+    def finish_hook(self, lobby: Lobby) -> Callable[[Table], Awaitable[None]]:
+        """What ``lobby`` calls when one of its tables finishes: :func:`record_finished`."""
+
+        async def finished(table: Table) -> None:
+            await record_finished(self.for_lobby(lobby), table)
+
+        return finished
 
 
 async def record_finished(services: Services, table: Table) -> None:
@@ -113,6 +125,12 @@ async def record_finished(services: Services, table: Table) -> None:
         changes = await services.lobby.db(services.ratings.record_finished, row,
                                           table.extras.rated, accounts)
         if changes:
+            message = {"type": "rated", "table": table.id, "ratings": [
+                {"seat": c.seat, "player_id": c.player, "before": round(c.before.rating, 1),
+                 "rating": round(c.after.rating, 1), "rd": round(c.after.rd, 1),
+                 "change": round(c.after.rating - c.before.rating, 1)} for c in changes]}
+            for connection in list(table.connections):
+                connection.send(message)
             log.info("table %s rated: %s", table.id, ", ".join(
                 f"{c.player} {c.before.rating:.0f}->{c.after.rating:.0f}" for c in changes))
     except Exception:

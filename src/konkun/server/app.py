@@ -223,6 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.database_url())
         lobby = Lobby(storage, settings)
+        lobby.finish_hooks.append(services.finish_hook(lobby))
         signer.revoked |= storage.revoked_sessions()
         problems = private_file_problems(settings.data_dir)
         if problems:

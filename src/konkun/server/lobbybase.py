@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -59,6 +59,8 @@ class LobbyBase:
         self.create_once = CreateOnce()
         self.chat_store = ChatStore(storage.engine)
         self.chat_limits = ChatLimits()
+        self.finish_hooks: list[Callable[[Table], Awaitable[None]]] = []
+        """Called with each table once it finished and was stored (ratings)."""
 
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the storage thread; a refusal is ``storage`` (the

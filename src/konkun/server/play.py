@@ -113,6 +113,8 @@ class Play(Connections):
             await self._db(self.storage.update_table, table.id, {
                 "status": "finished", "finished_at": table.finished_at,
                 "winner": table.winner, "totals": list(table.match.totals)})
+        for hook in self.finish_hooks:
+            await hook(table)
 
     async def apply_for(self, table: Table, seat: int, action: Hashable) -> None:
         """Play a legal ``action`` for ``seat`` (a stand-in bot's; lock held)."""
