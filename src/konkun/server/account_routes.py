@@ -256,12 +256,13 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
 
     @app.get("/profile/{player_id}", include_in_schema=False)
     async def profile_page(player_id: str) -> Any:
-        return _page(static, "profile.html")
+        return _page(static)
 
+    @app.get("/account", include_in_schema=False)
     @app.get("/leaderboard", include_in_schema=False)
     @app.get("/leaderboard/{pool}", include_in_schema=False)
     async def leaderboard_page(pool: str | None = None) -> Any:
-        return _page(static, "leaderboard.html")
+        return _page(static)
 
     return services
 
@@ -308,8 +309,9 @@ def rated_options(rated: bool, move_seconds: int, hints: bool) -> tuple[int, boo
     return move_seconds or RATED_MOVE_SECONDS, False
 
 
-def _page(static: Path, name: str) -> Any:
-    candidate = static / name
+def _page(static: Path) -> Any:
+    """The page (one ``index.html`` that routes on the path)."""
+    candidate = static / "index.html"
     if candidate.is_file():
         return FileResponse(candidate, media_type="text/html")
     return HTMLResponse("<!doctype html><title>konkun</title><p>the page is not installed.")

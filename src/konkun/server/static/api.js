@@ -26,7 +26,7 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body = undefined) {
+export async function request(method, path, body = undefined) {
   const headers = { Accept: "application/json" };
   const id = identity();
   if (id) headers.Authorization = `Bearer ${id.token}`;
@@ -71,6 +71,14 @@ export function personalLink(tableId) {
 function renewToken(token) {
   const id = identity();
   if (token && id) localStorage.setItem(ID_KEY, JSON.stringify({ ...id, token }));
+}
+
+/** Keep an identity the server gave ({token, player_id, nickname}, from a login or a
+ * claim); returns it. */
+export function storeIdentity(data) {
+  localStorage.setItem(ID_KEY, JSON.stringify({ token: data.token, player_id: data.player_id,
+    nickname: data.nickname }));
+  return identity();
 }
 
 /** Register a guest nickname; stores and returns the identity. */

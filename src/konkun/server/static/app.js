@@ -2,10 +2,14 @@
 //   /            the lobby (name, new table, open tables, finished games)
 //   /t/{id}      a table (seats, then the game)
 //   /replay/{id} a finished game, move by move
+//   /account, /profile/{id}, /leaderboard/{pool}  accounts and ratings
 //
 // The pages live in lobby.js, table.js and replay.js; the frame they share in shell.js.
 
+import { accountPage } from "./account.js";
 import { onLangChange } from "./i18n.js";
+import { leaderboardPage } from "./leaderboard.js";
+import { profilePage } from "./profile.js";
 import { loadCatalog } from "./catalog.js";
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
@@ -22,6 +26,9 @@ async function route() {
   let m;
   if ((m = path.match(/^\/t\/([^/]+)\/?$/))) tablePage(decodeURIComponent(m[1]));
   else if ((m = path.match(/^\/replay\/([^/]+)\/?$/))) replayPage(decodeURIComponent(m[1]));
+  else if ((m = path.match(/^\/profile\/([^/]+)\/?$/))) profilePage(decodeURIComponent(m[1]));
+  else if ((m = path.match(/^\/leaderboard(?:\/([^/]+))?\/?$/))) leaderboardPage(m[1]);
+  else if (path.match(/^\/account\/?$/)) accountPage();
   else lobbyPage();
 }
 

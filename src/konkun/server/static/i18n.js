@@ -1,5 +1,7 @@
 // Russian and English texts. The language comes from localStorage, else the browser.
 
+import { ACCOUNT_TEXTS } from "./accounttexts.js";
+
 const DICT = {
   en: {
     "app.tagline": "Konchinka and Kunken, two Russian card games",
@@ -446,6 +448,8 @@ const DICT = {
     "err.nicknameChars": "В имени не может быть управляющих или невидимых символов.",
   },
 };
+
+for (const code of Object.keys(ACCOUNT_TEXTS)) Object.assign(DICT[code], ACCOUNT_TEXTS[code]);
 
 export const LANGS = ["ru", "en"];
 const KEY = "konkun.lang";

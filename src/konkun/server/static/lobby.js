@@ -162,7 +162,8 @@ function createForm(bots, rerender) {
     }
   } },
   h("h2", {}, t("lobby.create")), gamePick,
-  h("div", { class: "row" }, variant, seats, clockField(state), hintsField(state)),
+  h("div", { class: "row" }, variant, seats, clockField(state), hintsField(state),
+    ratedField(state)),
   h("ol", { class: "seat-list" }, seatRows),
   rulesBox.childNodes.length ? h("details", { class: "rules", open: state.rulesOpen,
     ontoggle: (ev) => { state.rulesOpen = ev.target.open; } },
@@ -205,9 +206,18 @@ function hintsField(state) {
   " ", t("lobby.hints"));
 }
 
-/** The table options of the lobby's form (move clock, hints) as POST /api/tables fields. */
+/** Rated or casual: a rated table has no hints and a move clock (the server sees to it). */
+function ratedField(state) {
+  return h("label", { class: "field check", title: t("lobby.ratedHelp") },
+    h("input", { type: "checkbox", id: "rated", checked: Boolean(state.rated),
+      onchange: (ev) => { state.rated = ev.target.checked; } }), " ", t("lobby.rated"));
+}
+
+/** The table options of the lobby's form (move clock, hints, rated) as POST /api/tables
+ * fields. */
 function tableOptions(state) {
-  return { move_seconds: Number(state.moveSeconds ?? 0), hints: hintsOn(state) };
+  return { move_seconds: Number(state.moveSeconds ?? 0), hints: hintsOn(state),
+    rated: Boolean(state.rated) };
 }
 
 /** A finished game's winner, totals and date. */

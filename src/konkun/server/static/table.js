@@ -10,6 +10,7 @@ import { showDealEnd } from "./dealend.js";
 import { lifecyclePanel } from "./lifecycle.js";
 import { addLast, matchLog } from "./movelog.js";
 import { nameForm } from "./nameform.js";
+import { ratedToast } from "./profile.js";
 import { awayBanner, seatsPanel } from "./seats.js";
 import { errorText, focusSelector, link, main, navigate, page, setPage } from "./shell.js";
 import { chime } from "./sound.js";
@@ -240,6 +241,7 @@ export function tablePage(tableId) {
         if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
       } else if (msg.type === "closed") closedPage(msg.reason);
       else if (msg.type === "rematch" && msg.table) navigate(`/t/${msg.table}`);
+      else if (msg.type === "rated") ratedToast(msg, identity());
     },
     onState: (msg) => {
       msg.table.receivedAt = Date.now();
