@@ -18,10 +18,24 @@ from konkun.server.ratings_service import (
 )
 from konkun.server.storage import Storage, StoredTable
 
+from .postgres import PostgresServer, postgres_server
 
-@pytest.fixture
-def store() -> Iterator[RatingStore]:
-    storage = Storage("sqlite://")
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL cluster for this module (started only if a test asks for it)."""
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest) -> Iterator[RatingStore]:
+    """A rating store on a fresh database: in-memory SQLite, or the private PostgreSQL."""
+    url = "sqlite://"
+    if request.param == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres")
+        url = server.new_database_url()
+    storage = Storage(url)
     try:
         yield RatingStore(storage.engine)
     finally:
