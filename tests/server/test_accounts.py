@@ -254,3 +254,17 @@ def test_stored_passwords_are_argon2id_hashes(client: TestClient) -> None:
     assert account is not None
     assert account.password_hash.startswith("$argon2id$")
     assert PASSWORD not in account.password_hash
+
+
+def test_a_hash_made_with_weaker_parameters_is_replaced_at_login(client: TestClient) -> None:
+    _, player = claimed(client, "Rehash")
+    services = holder(client)
+    stronger = Passwords(PasswordHasher(time_cost=2, memory_cost=1024, parallelism=1))
+    services.passwords = stronger
+    services().accounts.passwords = stronger
+    old = services().accounts.store.by_player(player)
+    assert old is not None and ",t=1," in old.password_hash
+    assert login(client, "Rehash").status_code == 200
+    new = services().accounts.store.by_player(player)
+    assert new is not None and ",t=2," in new.password_hash
+    assert login(client, "Rehash").status_code == 200

@@ -31,6 +31,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.nicknames import nickname_skeleton
 from konkun.server.protocol import HTTP_STATUS, ProtocolError, clean_nickname
+from konkun.server.storage import now_text
 
 T = TypeVar("T")
 
@@ -358,7 +359,7 @@ class AccountService:
         self.limiter.succeeded(skeleton)
         if self.passwords.needs_rehash(account.password_hash):
             await self.db(self.store.set_password, account.player_id,
-                          await self.passwords.hash(password), account.created_at)
+                          await self.passwords.hash(password), now_text())
         return account
 
     async def change_password(self, account: Account, old: object, new: object,
