@@ -30,6 +30,7 @@ TABLES_BY_REVISION: tuple[tuple[str, frozenset[str]], ...] = (
     ("0002", frozenset({"konkun_table_extras"})),
     ("0003", frozenset({"konkun_chat"})),
     ("0004", frozenset({"konkun_revoked"})),
+    ("0005", frozenset({"konkun_fairness"})),
 )
 """The tables each revision creates, in order: how a database made by ``create_all`` before
 migrations existed is recognised (every revision that only alters tables is absent)."""
@@ -39,6 +40,7 @@ MODELS: tuple[tuple[str, str], ...] = (
     ("konkun.server.storage", "Base"),
     ("konkun.server.lifecycle", "ExtrasRow"),
     ("konkun.server.chat", "ChatRow"),
+    ("konkun.server.fair", "FairRow"),
 )
 """(module, declarative class) of every model of the schema; a module not in the package
 (yet) is skipped."""
