@@ -4,6 +4,7 @@ when the last one is taken."""
 from __future__ import annotations
 
 from konkun.cards import new_secret_seed
+from konkun.fairness import FairSeed
 from konkun.server.auth import Guest
 from konkun.server.botloop import BotLoop
 from konkun.server.fair import checked_contribution
@@ -104,8 +105,7 @@ class Seats(BotLoop):
         """Deal when no seat is empty (call with the table's lock held)."""
         if table.status != "waiting" or any(s.kind == "empty" for s in table.seats):
             return False
-        fair = table.fairness.fair
-        seed = new_secret_seed() if fair is None else fair.match_seed()
+        seed = match_seed_of(table.fairness.fair)
         match = table.adapter.new_match(table.rules_value, table.num_seats, seed)
         bots = table.new_bots()
         try:
@@ -120,3 +120,8 @@ class Seats(BotLoop):
         self._schedule_bots(table)
         return True
 
+
+def match_seed_of(fair: FairSeed | None) -> str:
+    """The seed a starting table's match is dealt from: the one its fairness data derive
+    (:mod:`.fair`), or a fresh secret one for a table made before fair deals."""
+    return new_secret_seed() if fair is None else fair.match_seed()
