@@ -1,6 +1,5 @@
-"""``konkun verify`` on the replay document today's server really serves, with the
-fairness data added as docs/fairness.md asks the server to add it: the record's and the
-summary's shapes are the ones verify reads."""
+"""``konkun verify`` on the replay document a real server serves: the fairness data it
+publishes (docs/fairness.md) is checked here with hashlib alone, then by the verifier."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from konkun.fairness import FairSeed
 from konkun.verify import verify_document
 
 pytest.importorskip("fastapi")
@@ -26,10 +24,8 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what we p
     from starlette.testclient import TestClient
 
 
-def _served_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fair: FairSeed,
-                   body: dict[str, Any]) -> dict[str, Any]:
+def _served_replay(tmp_path: Path, body: dict[str, Any]) -> dict[str, Any]:
     """Play a bots-only table to its end on a real app; return its replay document."""
-    monkeypatch.setattr("konkun.server.seats.new_secret_seed", fair.match_seed)
     settings = Settings(data_dir=tmp_path / "data", secret="test-secret", bot_delay=0.0)
     with TestClient(create_app(settings)) as client:
         response = client.post("/api/tables", json=body)
@@ -45,21 +41,16 @@ def _served_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fair: FairSe
             time.sleep(0.05)
 
 
-def _with_fairness(document: dict[str, Any], fair: FairSeed) -> dict[str, Any]:
-    """What the server will add once wired: the commitment in the summary, the revealed
-    fairness data in the record, the digests in the frames and the summary."""
-    document["table"]["commitment"] = fair.commitment
-    document["record"]["fairness"] = fair.reveal().to_json()
-    record = document["record"]
+def _chain(document: dict[str, Any]) -> list[str]:
+    """The digests of docs/fairness.md step 6, computed here with hashlib alone."""
+    record, table = document["record"], document["table"]
     rules = json.dumps(record["rules"], sort_keys=True, separators=(",", ":"))
-    first = f"{fair.commitment}\n{record['game']}\n{record['num_seats']}\n{rules}\n"
-    digest = hashlib.sha256(first.encode()).hexdigest()
+    first = f"{table['commitment']}\n{record['game']}\n{record['num_seats']}\n{rules}\n"
+    chain = [hashlib.sha256(first.encode()).hexdigest()]
     for frame in document["frames"][1:]:
-        line = f"{digest}\n{frame['turn']}:{frame['actor']}:{frame['action']}\n"
-        digest = hashlib.sha256(line.encode()).hexdigest()
-        frame["digest"] = digest
-    document["table"]["actions_digest"] = digest
-    return document
+        line = f"{chain[-1]}\n{frame['turn']}:{frame['actor']}:{frame['action']}\n"
+        chain.append(hashlib.sha256(line.encode()).hexdigest())
+    return chain
 
 
 @pytest.mark.parametrize("body", [
@@ -68,13 +59,19 @@ def _with_fairness(document: dict[str, Any], fair: FairSeed) -> dict[str, Any]:
     {"game": "kunken", "seats": 3, "rules": {"deals": "1"},
      "bots": {"0": "random", "1": "greedy", "2": "random"}},
 ])
-def test_a_served_replay_with_fairness_data_is_verified(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: dict[str, Any]) -> None:
-    fair = FairSeed()  # bots only: no contributions
-    document = _served_replay(tmp_path, monkeypatch, fair, body)
-    assert verify_document(document).message.startswith(
-        "not verified: the record has no fairness data")  # today's server
-    verdict = verify_document(_with_fairness(document, fair))
+def test_a_served_replay_is_verified_as_served(tmp_path: Path, body: dict[str, Any]) -> None:
+    document = _served_replay(tmp_path, body)
+    table, fairness = document["table"], document["record"]["fairness"]
+    server_seed = table["server_seed"]
+    assert hashlib.sha256(server_seed.encode()).hexdigest() == table["commitment"]
+    assert fairness == {"scheme": "konkun-fair-v1", "commitment": table["commitment"],
+                        "server_seed": server_seed, "contributions": []}  # bots only
+    message = f"konkun-fair-v1\n{server_seed}\n".encode()
+    assert document["record"]["seed"] == hashlib.sha256(message).hexdigest()
+    chain = _chain(document)
+    assert [frame["digest"] for frame in document["frames"]] == chain
+    assert (table["first_digest"], table["actions_digest"]) == (chain[0], chain[-1])
+    verdict = verify_document(document)
     assert verdict.ok, verdict.message
     document["frames"][2]["action"] = document["frames"][1]["action"]
     assert not verify_document(document).ok

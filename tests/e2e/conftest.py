@@ -19,7 +19,12 @@ from typing import Any
 
 import pytest
 
+from konkun.server.config import Settings
+from konkun.server.fair import FairStore
+from konkun.server.replayframes import replay_frames
+from konkun.server.storage import Storage
 from konkun.server.testing import ServerProcess, ServerThread, run_server_in_thread
+from konkun.verify import verify_document
 
 CHROMIUM = Path(os.environ.get("KONKUN_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -31,16 +36,55 @@ BOT_DELAY = 0.05
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[ServerThread]:
-    """A running konkun server (in a thread of this process) on a fresh SQLite database."""
+    """A running konkun server (in a thread of this process) on a fresh SQLite database;
+    afterwards every game finished on it must pass ``konkun verify``."""
     with run_server_in_thread(data_dir=tmp_path / "data", bot_delay=BOT_DELAY) as server:
         yield server
+    verify_finished_games(Settings(data_dir=tmp_path / "data").database_url())
 
 
 @pytest.fixture
 def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
-    """``konkun serve`` in a child process (so a test can crash it) on a fresh database."""
+    """``konkun serve`` in a child process (so a test can crash it) on a fresh database;
+    afterwards every game finished on it must pass ``konkun verify``."""
     with ServerProcess(data_dir=tmp_path / "data", bot_delay=BOT_DELAY).start() as server:
         yield server
+    verify_finished_games(Settings(data_dir=tmp_path / "data").database_url())
+
+
+FIXED_SEEDS: set[str] = set()
+"""Match seeds a test imposed with :func:`deal_from_seed` (their games cannot verify)."""
+
+
+def deal_from_seed(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
+    """Deal the next tables' matches from ``seed`` in place of the fair seed, so that a test
+    knows the cards; those games are left out of :func:`verify_finished_games`."""
+    FIXED_SEEDS.add(seed)
+    monkeypatch.setattr("konkun.server.seats.match_seed_of", lambda fair: seed)
+
+
+def verify_finished_games(db_url: str) -> None:
+    """``konkun verify`` on the replay document of every finished Konchinka and Kunken
+    game in the database (docs/fairness.md), built as the server serves it. A human seat
+    a test took through the HTTP API sends no contribution (only the page does): such a
+    seat is left out of the check that every human contributed, and nothing else is."""
+    storage = Storage(db_url)
+    fair_store = FairStore(storage.engine)
+    try:
+        for row in storage.list_tables("finished", limit=10_000):
+            if row.game not in ("konchinka", "kunken") or row.seed in FIXED_SEEDS:
+                continue
+            full = storage.load(row.id)
+            assert full is not None
+            document = replay_frames(full, "all", fair_store.load(row.id))
+            given = {c["seat"] for c in document["record"]["fairness"]["contributions"]}
+            for number, seat in enumerate(document["table"]["seats"]):
+                if seat["kind"] == "human" and number not in given:
+                    seat["kind"] = "human without the page"
+            verdict = verify_document(document)
+            assert verdict.ok, f"game {row.id}: {verdict.message}"
+    finally:
+        storage.close()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from konkun.server.testing import ServerThread, request_json
 
+from .conftest import deal_from_seed
 from .pages import (
     assert_no_page_errors,
     choose_name,
@@ -40,7 +41,7 @@ def opening_seed() -> str:
 def seeded(monkeypatch: pytest.MonkeyPatch) -> str:
     """The next game the in-thread server deals uses a known seed (normally secret)."""
     seed = opening_seed()
-    monkeypatch.setattr("konkun.server.seats.new_secret_seed", lambda: seed)
+    deal_from_seed(monkeypatch, seed)
     return seed
 
 

@@ -3,8 +3,9 @@ from today's models) so that a later change to the models cannot change what is 
 
 - :data:`C7051C8`: the game record as commit c7051c8's ``Base.metadata.create_all`` made it,
   before migrations existed (``konkun_tables`` with its status index, ``konkun_actions``).
-- :data:`WEB_EXTRAS`: the two tables the ``web`` work adds (``konkun.server.lifecycle``'s
-  ``ExtrasRow`` and ``konkun.server.chat``'s ``ChatRow``), as its models define them.
+- :data:`WEB_EXTRAS`: the tables the ``web`` work adds (``konkun.server.lifecycle``'s
+  ``ExtrasRow``, ``konkun.server.chat``'s ``ChatRow`` and ``konkun.server.fair``'s ``FairRow``),
+  as its models define them.
 """
 
 from __future__ import annotations
@@ -70,4 +71,11 @@ Table(
     Column("text", String(1000), nullable=False),
     Column("turn", Integer, nullable=False),
     Column("at", String(40), nullable=False),
+)
+
+Table(
+    "konkun_fairness", WEB_EXTRAS,
+    Column("table_id", String(32), primary_key=True),
+    Column("server_seed", String(64), nullable=False),
+    Column("contributions", JSON, nullable=False),
 )

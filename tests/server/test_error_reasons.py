@@ -47,7 +47,7 @@ def _started_table(client: TestClient, game: str, seats: int, variant: str | Non
 def test_an_illegal_action_error_names_no_card_its_sender_cannot_see(
         settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     seeds: list[str] = []
-    monkeypatch.setattr(seats_module, "new_secret_seed", lambda: seeds[-1])  # replayable
+    monkeypatch.setattr(seats_module, "match_seed_of", lambda fair: seeds[-1])  # replayable
     settings.db_url = "sqlite://"  # in memory: this test is about messages, not the disk
     settings.rate_burst = settings.rate_per_second = 1e6  # faster than any person
     settings.http_burst = settings.http_per_second = 1e6

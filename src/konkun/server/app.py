@@ -390,7 +390,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         who = guest_of(request)
         table = await lobby().get_table(table_id)
         body = validated(SitBody, await _json_body(request))
-        await lobby().sit(table, who, body.seat, client_address(request))
+        await lobby().sit(table, who, body.seat, client_address(request), body.contribution)
         return table.summary()
 
     @app.post("/api/tables/{table_id}/leave")
@@ -721,7 +721,8 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
             if connection.guest is None:
                 raise ProtocolError("unauthorized", "taking a seat needs a guest token")
             _limit_address(limiter, connection)
-            await lobby.sit(table, connection.guest, parsed.seat, connection.address)
+            await lobby.sit(table, connection.guest, parsed.seat, connection.address,
+                            parsed.contribution)
         elif isinstance(parsed, LeaveMessage):
             if connection.guest is None:
                 raise ProtocolError("not_seated", "you hold no seat at this table")
@@ -732,7 +733,7 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
                 raise ProtocolError("not_creator", "only the table's creator may cancel it")
             await cancel(lobby, table, connection.guest)
         elif isinstance(parsed, RematchMessage):
-            await vote_rematch(lobby, table, connection.guest)
+            await vote_rematch(lobby, table, connection.guest, parsed.contribution)
         elif isinstance(parsed, VoteBotMessage):
             await vote_bot(lobby, table, connection.guest, parsed.seat)
         elif isinstance(parsed, BackMessage):

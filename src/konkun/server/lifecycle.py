@@ -25,6 +25,7 @@ from sqlalchemy import JSON, String, delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from konkun.server.fair import checked_contribution
 from konkun.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -224,9 +225,11 @@ async def expire_waiting(lobby: Lobby, older_than: float) -> list[str]:
     return gone
 
 
-async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table | None:
-    """Record that ``guest``'s seat wants a rematch; when every human seat does, start it
-    and return the new table (every connection of the old one receives ``rematch``)."""
+async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None,
+                       contribution: str | None = None) -> Table | None:
+    """Record that ``guest``'s seat wants a rematch, with its ``contribution`` to the new
+    match's seed; when every human seat does, start it and return the new table (every
+    connection of the old one receives ``rematch``)."""
     async with table.lock:
         seat = table.seat_of(guest.player_id if guest else None)
         if seat is None:
@@ -237,6 +240,8 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table
             _announce(table)
             return None
         table.extras.rematch_votes.add(seat)
+        if contribution is not None:
+            table.rematch_contributions[seat] = checked_contribution(contribution)
         humans = {n for n, s in enumerate(table.seats) if s.kind == "human"}
         if not humans <= table.extras.rematch_votes:
             lobby.broadcast(table)
@@ -250,7 +255,9 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table
             new.extras.rated = True
             await lobby.db(lobby.extras_store.save, new.id, new.extras)
         async with new.lock:
-            await lobby.seat_players(new, {n: table.seats[n] for n in humans})
+            await lobby.seat_players(new, {n: table.seats[n] for n in humans},
+                                     {n: v for n, v in table.rematch_contributions.items()
+                                      if n in humans})
         table.extras.rematch_to = new.id
         with contextlib.suppress(Exception):  # the new table plays on; only the pointer
             await lobby.db(lobby.extras_store.save, table.id, table.extras)  # is lost

@@ -19,9 +19,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from konkun.errors import KonkunError
+from konkun.fairness import FairSeed
 from konkun.server.botseats import check_bot_spec
 from konkun.server.clock import ClockKeeper, cancel_timers
 from konkun.server.config import Settings
+from konkun.server.fair import TableFairness, fair_fields_of_row
 from konkun.server.games import game_names, get_game
 from konkun.server.lifecycle import TableExtras
 from konkun.server.protocol import ProtocolError
@@ -52,6 +54,7 @@ class Lobby(Seats, ReplayViews):
                 log.error("table %s cannot be restored: %r", row.id, error)
                 continue
             table.extras = await self._db(self.extras_store.load, table.id)
+            await self._load_fairness(table)
             self.tables[table.id] = table
             await self._finish_if_over(table)
             self._schedule_bots(table)
@@ -180,6 +183,8 @@ class Lobby(Seats, ReplayViews):
                                    rematch_of=rematch_of)
         await self._db(self.storage.create_table, table.stored())
         await self._db(self.extras_store.save, table.id, table.extras)
+        table.fairness = TableFairness(FairSeed())
+        await self._db(self.fair_store.save, table.id, table.fairness.fair)
         self.tables[table.id] = table
         async with table.lock:
             await self._start_if_full(table)
@@ -204,6 +209,7 @@ class Lobby(Seats, ReplayViews):
                 raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
                                     "loaded", table_id) from None
             table.extras = await self._db(self.extras_store.load, table_id)
+            await self._load_fairness(table)
             await self._finish_if_over(table)
             if keep or table.status != "finished":
                 self.tables[table_id] = table
@@ -216,7 +222,8 @@ class Lobby(Seats, ReplayViews):
             return table.summary()
         row = await self._load_row(table_id, read=True)
         if row.status == "finished":
-            return stored_summary(row)
+            fair = await self._read(self.fair_store.load, table_id)
+            return stored_summary(row) | await self._read(fair_fields_of_row, row, fair)
         return (await self.get_table(table_id)).summary()
 
     async def revoke(self, session: str) -> None:

@@ -20,6 +20,7 @@ from konkun.server.admission import Admission
 from konkun.server.chat import ChatLimits, ChatStore
 from konkun.server.clock import ClockKeeper
 from konkun.server.config import Settings
+from konkun.server.fair import FairStore, TableFairness
 from konkun.server.lifecycle import CreateOnce, ExtrasStore
 from konkun.server.protocol import ProtocolError
 from konkun.server.replays import ReplayCache
@@ -58,9 +59,16 @@ class LobbyBase:
         self.extras_store = ExtrasStore(storage.engine)
         self.create_once = CreateOnce()
         self.chat_store = ChatStore(storage.engine)
+        self.fair_store = FairStore(storage.engine)
         self.chat_limits = ChatLimits()
         self.finish_hooks: list[Callable[[Table], Awaitable[None]]] = []
         """Called with each table once it finished and was stored (ratings)."""
+
+    async def _load_fairness(self, table: Table) -> None:
+        """Read back a table's fairness data and its digests so far."""
+        table.fairness = TableFairness(await self._db(self.fair_store.load, table.id))
+        if table.match is not None:
+            table.fairness.start(table.adapter.name, table.match, table.actions)
 
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the storage thread; a refusal is ``storage`` (the

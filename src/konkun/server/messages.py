@@ -169,10 +169,17 @@ class TableBody(_Body):
         return bot_seats(self.bots, self.seats)
 
 
+Contribution = Annotated[str, Field(strict=True, max_length=64)]
+"""A seat's random value for the match seed: 64 lowercase hex digits (``docs/fairness.md``;
+checked by :func:`konkun.server.fair.checked_contribution`)."""
+
+
 class SitBody(_Body):
-    """``POST /api/tables/{id}/sit``: ``{"seat": i}``."""
+    """``POST /api/tables/{id}/sit``: ``{"seat": i, "contribution": hex}`` (the
+    contribution is optional)."""
 
     seat: Int32
+    contribution: Contribution | None = None
 
 
 # -- WebSocket messages -----------------------------------------------------------------
@@ -187,10 +194,12 @@ class ActionMessage(_Body):
 
 
 class SitMessage(_Body):
-    """``{"type": "sit", "seat": i}``: take a seat."""
+    """``{"type": "sit", "seat": i, "contribution": hex}``: take a seat, adding a random
+    value to the match seed (optional)."""
 
     type: Literal["sit"]
     seat: Int32
+    contribution: Contribution | None = None
 
 
 class LeaveMessage(_Body):
@@ -219,9 +228,11 @@ class CancelMessage(_Body):
 
 
 class RematchMessage(_Body):
-    """``{"type": "rematch"}``: a seated player asks for (or accepts) a rematch."""
+    """``{"type": "rematch", "contribution": hex}``: a seated player asks for (or
+    accepts) a rematch, with a random value for the new match's seed (optional)."""
 
     type: Literal["rematch"]
+    contribution: Contribution | None = None
 
 
 class VoteBotMessage(_Body):

@@ -88,6 +88,7 @@ class Play(Connections):
                 await self._db(self.storage.delete_action, table.id, turn)
             raise ProtocolError("illegal_move", f"illegal move {text!r}", text) from None
         table.actions.append((seat, text))
+        table.fairness.played(table.turn, seat, text)
         table.last = {"turn": table.turn, "actor": seat, "action": text}
         if table.match.is_over():
             await self._finish(table)

@@ -33,6 +33,7 @@ HTTP_STATUS = {
     "unauthorized": 401,
     "seat_taken": 409,
     "bad_seat": 400,
+    "bad_contribution": 400,
     "not_seated": 403,
     "not_waiting": 409,
     "not_started": 409,

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from konkun.fairness import FairSeed
 from konkun.game import Match
+from konkun.server.fair import add_to_replay
 from konkun.server.games import get_game
 from konkun.server.lobbybase import LobbyBase
 from konkun.server.protocol import ProtocolError
@@ -22,7 +24,8 @@ class ReplayViews(LobbyBase):
         """Every frame of a finished game, from one seat's view or with all hands open."""
         row = await self._load_row(table_id, read=True)
         chosen = self._replay_seat(row, seat)
-        return await self._read(replay_frames, row, chosen)
+        fair = await self._read(self.fair_store.load, table_id)
+        return await self._read(replay_frames, row, chosen, fair)
 
     async def encoded_replay(self, table_id: str, seat: str | None) -> EncodedReplay:
         """The replay of :meth:`replay` as JSON bytes (and gzipped), built once per
@@ -35,7 +38,7 @@ class ReplayViews(LobbyBase):
             row = await self._load_row(table_id, read=True)
             chosen = self._replay_seat(row, seat)
             def frames() -> EncodedReplay:
-                answer = replay_frames(row, chosen)
+                answer = replay_frames(row, chosen, self.fair_store.load(table_id))
                 answer["chat"] = self.chat_store.history(table_id, None)
                 return encode_replay(answer)
 
@@ -67,8 +70,10 @@ class ReplayViews(LobbyBase):
         return chosen
 
 
-def replay_frames(row: StoredTable, seat: int | str | None) -> dict[str, Any]:
-    """The replay of a finished table (see ``GET /api/games/{id}/replay``)."""
+def replay_frames(row: StoredTable, seat: int | str | None,
+                  fair: FairSeed | None = None) -> dict[str, Any]:
+    """The replay of a finished table (see ``GET /api/games/{id}/replay``), with its
+    fairness data when it has some."""
     adapter = get_game(row.game)
     rules_value = adapter.check(row.variant, row.rules, len(row.seats))
     assert row.seed is not None
@@ -77,8 +82,10 @@ def replay_frames(row: StoredTable, seat: int | str | None) -> dict[str, Any]:
     for turn, (actor, text) in enumerate(row.actions, start=1):
         match.play(match.deal.parse_action(text))
         frames.append(_frame(match, turn, text, actor, seat))
-    return {"table": stored_summary(row), "record": match.record().to_json(),
-            "seat": seat, "frames": frames}
+    document = {"table": stored_summary(row), "record": match.record().to_json(),
+                "seat": seat, "frames": frames}
+    add_to_replay(document, fair, row.game, match)
+    return document
 
 
 def _frame(match: Match[Any], turn: int, action: str | None, actor: int | None,

@@ -4,8 +4,10 @@ when the last one is taken."""
 from __future__ import annotations
 
 from konkun.cards import new_secret_seed
+from konkun.fairness import FairSeed
 from konkun.server.auth import Guest
 from konkun.server.botloop import BotLoop
+from konkun.server.fair import checked_contribution
 from konkun.server.protocol import ProtocolError
 from konkun.server.storage import now_text
 from konkun.server.table import SeatInfo, Table
@@ -14,9 +16,11 @@ from konkun.server.table import SeatInfo, Table
 class Seats(BotLoop):
     """Seat players at a waiting table and start it when no seat is empty."""
 
-    async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?") -> None:
+    async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
+                  contribution: str | None = None) -> None:
         """Seat ``guest`` at ``seat``; the game starts when the last seat is taken.
-        The seat counts against the limits of the player and of ``address``."""
+        The seat counts against the limits of the player and of ``address``;
+        ``contribution`` is the seat's random value for the match seed (:mod:`.fair`)."""
         async with table.lock:
             if table.status != "waiting":
                 raise ProtocolError("not_waiting", f"table {table.id} has already started",
@@ -31,6 +35,8 @@ class Seats(BotLoop):
             if table.seats[seat].kind != "empty":
                 raise ProtocolError("seat_taken", f"seat {seat} is taken", seat)
             self.admission.check_seat(self.tables.values(), guest.player_id, address)
+            await self._contribute(table, {seat: None if contribution is None
+                                           else checked_contribution(contribution)})
             seats = list(table.seats)
             seats[seat] = SeatInfo(kind="human", player_id=guest.player_id,
                                    name=guest.nickname)
@@ -52,12 +58,17 @@ class Seats(BotLoop):
             seats = list(table.seats)
             seats[held] = SeatInfo()
             await self._store_seats(table, seats)
+            await self._contribute(table, {held: None})
             table.seats = seats
             table.seat_addresses.pop(held, None)
             self.broadcast(table)
 
-    async def seat_players(self, table: Table, taken: dict[int, SeatInfo]) -> None:
-        """Seat several players at once (a rematch) and start when full (lock held)."""
+    async def seat_players(self, table: Table, taken: dict[int, SeatInfo],
+                           contributions: dict[int, str] | None = None) -> None:
+        """Seat several players at once (a rematch) with their contributions to the match
+        seed, and start when full (lock held)."""
+        if contributions:
+            await self._contribute(table, dict(contributions))
         seats = list(table.seats)
         for number, seat in taken.items():
             seats[number] = SeatInfo(kind=seat.kind, player_id=seat.player_id,
@@ -66,6 +77,21 @@ class Seats(BotLoop):
         table.seats = seats
         if not await self._start_if_full(table):
             self.broadcast(table)
+
+    async def _contribute(self, table: Table, values: dict[int, str | None]) -> None:
+        """Set (or, with ``None``, drop) the contributions of some seats, and store them."""
+        fair = table.fairness.fair
+        if fair is None:
+            return
+        for seat, value in values.items():
+            fair.contributions.pop(seat, None)
+            if value is not None:
+                fair.add(seat, value)
+        try:
+            await self._db(self.fair_store.save, table.id, fair)
+        except Exception as error:
+            raise ProtocolError("storage", "the seat could not be stored; try again") \
+                from error
 
     async def _store_seats(self, table: Table, seats: list[SeatInfo]) -> None:
         try:
@@ -79,7 +105,7 @@ class Seats(BotLoop):
         """Deal when no seat is empty (call with the table's lock held)."""
         if table.status != "waiting" or any(s.kind == "empty" for s in table.seats):
             return False
-        seed = new_secret_seed()
+        seed = match_seed_of(table.fairness.fair)
         match = table.adapter.new_match(table.rules_value, table.num_seats, seed)
         bots = table.new_bots()
         try:
@@ -89,7 +115,13 @@ class Seats(BotLoop):
             raise ProtocolError("storage", "the game could not be started; try again") \
                 from error
         table.seed, table.match, table.bots, table.status = seed, match, bots, "playing"
+        table.fairness.start(table.adapter.name, match, [])
         self.broadcast(table)
         self._schedule_bots(table)
         return True
 
+
+def match_seed_of(fair: FairSeed | None) -> str:
+    """The seed a starting table's match is dealt from: the one its fairness data derive
+    (:mod:`.fair`), or a fresh secret one for a table made before fair deals."""
+    return new_secret_seed() if fair is None else fair.match_seed()

@@ -13,6 +13,7 @@ from konkun.game import Match
 from konkun.server.botseats import BotSeat
 from konkun.server.clock import SeatClock
 from konkun.server.connection import Connection
+from konkun.server.fair import TableFairness
 from konkun.server.games import GameAdapter
 from konkun.server.lifecycle import TableExtras
 from konkun.server.ratelimit import TokenBucket
@@ -83,6 +84,9 @@ class Table:
         self.presence_frozen = False
         self.presence_flush: asyncio.TimerHandle | None = None
         self.extras = TableExtras()
+        self.fairness = TableFairness(None)
+        self.rematch_contributions: dict[int, str] = {}
+        """The contributions sent with the rematch votes (in memory, like the votes)."""
         self.clock = SeatClock()
         self.presence_bucket = TokenBucket(PRESENCE_BURST, 1 / PRESENCE_DELAY)
         """Connection changes broadcast at once (past it: one per ``PRESENCE_DELAY``)."""
@@ -139,7 +143,8 @@ class Table:
             status=self.status, turn=self.turn, to_move=self.to_move, winner=self.winner,
             totals=list(self.match.totals) if self.match is not None else None,
             spectators=spectators, created_at=self.created_at,
-            finished_at=self.finished_at) | self.extras.summary(self) | self.clock.summary(self)
+            finished_at=self.finished_at) | self.extras.summary(self) | self.clock.summary(self) \
+            | self.fairness.summary(self.status)
 
     def new_bots(self) -> dict[int, BotSeat]:
         """A fresh player for each bot seat, by seat number."""

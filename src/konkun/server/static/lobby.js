@@ -1,5 +1,6 @@
 // The lobby page (/): your name, the new-table form, open tables and finished games.
 
+import { contributionFor } from "./fairness.js";
 import { api, forgetIdentity, identity } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
@@ -151,7 +152,7 @@ function createForm(bots, rerender) {
     if (button) button.disabled = true;
     try {
       const table = await api.createTable(spec);
-      if (!table.seats[0] || table.seats[0].kind === "empty") await api.sit(table.id, 0);
+      if (!table.seats[0] || table.seats[0].kind === "empty") await api.sit(table.id, 0, contributionFor(table.id, 0));
       state.requestId = null;
       navigate(`/t/${table.id}`);
     } catch (err) {

@@ -5,10 +5,11 @@ import { h, mount } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { gameTitle, RENDERERS, seatNames } from "./catalog.js";
 import { chatLine } from "./chat.js";
+import { verifyReplay } from "./fairness.js";
 import { errorText, link, main, setPage } from "./shell.js";
 
 export function replayPage(gameId) {
-  const state = { seat: "all", data: null, i: 0, error: null, ui: {} };
+  const state = { seat: "all", data: null, i: 0, error: null, ui: {}, fair: null };
   let alive = true;
 
   async function load() {
@@ -16,10 +17,36 @@ export function replayPage(gameId) {
       state.data = await api.replay(gameId, state.seat);
       if (state.i >= state.data.frames.length) state.i = state.data.frames.length - 1;
       state.error = null;
+      if (state.seat === "all" && state.fair === null) checkFairness(state.data);
     } catch (err) {
       state.error = errorText(err);
     }
     if (alive) draw();
+  }
+
+  async function checkFairness(document) {
+    state.fair = { key: "fair.checking", pending: true };
+    try {
+      state.fair = await verifyReplay(document);
+    } catch {
+      state.fair = { ok: false, key: "fair.badDeal", params: { n: "?" } };
+    }
+    if (alive) draw();
+  }
+
+  function fairnessPanel() {
+    if (!state.fair) return null;
+    const fair = state.data.record.fairness;
+    const mark = state.fair.pending ? "… " : state.fair.ok ? "✓ " : "✗ ";
+    return h("section", { class: "panel fairness", id: "replay-fair" },
+      h("h3", {}, t("fair.title")),
+      h("p", { id: "fair-verdict", class: state.fair.pending ? "muted"
+        : state.fair.ok ? "fair-ok" : "fair-bad", dataset: { verdict: state.fair.pending
+        ? "pending" : state.fair.ok ? "ok" : "bad" } }, mark, t(state.fair.key, state.fair.params)),
+      fair ? h("details", {}, h("summary", {}, "SHA-256"), h("dl", { class: "fair-values" },
+        h("dt", {}, "commitment"), h("dd", {}, h("code", {}, fair.commitment)),
+        h("dt", {}, "server_seed"), h("dd", {}, h("code", {}, fair.server_seed)),
+        h("dt", {}, "seed"), h("dd", {}, h("code", {}, state.data.record.seed)))) : null);
   }
 
   function go(i) {
@@ -104,7 +131,7 @@ export function replayPage(gameId) {
       h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
         h("div", { class: "spacer" }),
         h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
-      controls, caption, body, chatBox));
+      controls, caption, body, chatBox, fairnessPanel()));
   }
 
   document.addEventListener("keydown", onKey);

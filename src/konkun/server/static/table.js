@@ -1,5 +1,6 @@
 // The table page (/t/{id}): seats, then the game, over the table's WebSocket.
 
+import { contributionFor, rematchContribution, rematchStarted } from "./fairness.js";
 import { adoptToken, api, identity, personalLink, TableSocket } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
@@ -48,7 +49,7 @@ export function tablePage(tableId) {
       return;
     }
     try {
-      await api.sit(tableId, seat);
+      await api.sit(tableId, seat, contributionFor(tableId, seat));
       sock.reconnect();
     } catch (err) {
       toast(errorText(err), "error");
@@ -218,7 +219,9 @@ export function tablePage(tableId) {
       }
     },
     rematch: () => {
-      if (!sock.send({ type: "rematch" })) toast(t("table.connecting"), "error");
+      const you = state.msg?.you ?? null;
+      const contribution = you === null ? undefined : rematchContribution(tableId, you);
+      if (!sock.send({ type: "rematch", contribution })) toast(t("table.connecting"), "error");
     },
     back: () => {
       if (!sock.send({ type: "back" })) toast(t("table.connecting"), "error");
@@ -240,7 +243,10 @@ export function tablePage(tableId) {
         if (state.chat.messages.length > 200) state.chat.messages.shift();
         if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
       } else if (msg.type === "closed") closedPage(msg.reason);
-      else if (msg.type === "rematch" && msg.table) navigate(`/t/${msg.table}`);
+      else if (msg.type === "rematch" && msg.table) {
+        rematchStarted(tableId, msg.table);
+        navigate(`/t/${msg.table}`);
+      }
       else if (msg.type === "rated") ratedToast(msg, identity());
     },
     onState: (msg) => {

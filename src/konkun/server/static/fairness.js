@@ -1,0 +1,248 @@
+// Provably fair deals in the browser (docs/fairness.md, scheme konkun-fair-v1): the seat's
+// random contribution sent with "sit" and "rematch", kept to check later, and the replay
+// page's check with Web Crypto: the commitment, the match seed, every action digest and
+// every deal's cards recomputed from the seed, without trusting the server.
+
+const SCHEME = "konkun-fair-v1";
+const KEPT = "konkun.fair.";
+const PENDING = "konkun.fair.rematch.";
+
+function hex(bytes) {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A fresh contribution: 32 bytes of crypto.getRandomValues, as 64 hex digits. */
+export function newContribution() {
+  return hex(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** The contribution to send when taking `seat` at `tableId`, kept to check the replay. */
+export function contributionFor(tableId, seat) {
+  const value = newContribution();
+  localStorage.setItem(KEPT + tableId, JSON.stringify({ seat, value }));
+  return value;
+}
+
+/** The contribution to send with a rematch vote; it moves to the new table once known. */
+export function rematchContribution(tableId, seat) {
+  const value = newContribution();
+  localStorage.setItem(PENDING + tableId, JSON.stringify({ seat, value }));
+  return value;
+}
+
+/** The rematch of `oldId` is `newId`: keep the contribution sent with the vote for it. */
+export function rematchStarted(oldId, newId) {
+  const pending = localStorage.getItem(PENDING + oldId);
+  if (pending === null) return;
+  localStorage.setItem(KEPT + newId, pending);
+  localStorage.removeItem(PENDING + oldId);
+}
+
+function kept(tableId) {
+  try {
+    return JSON.parse(localStorage.getItem(KEPT + tableId) || "null");
+  } catch {
+    return null;
+  }
+}
+
+async function sha256(text) {
+  return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+
+// JSON with keys sorted, no spaces and only ASCII, as Python's canonical_json writes it.
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${canonical(k)}:${canonical(value[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+// The keyed stream of the match seed: SHA-256(seed || block number as 8 bytes), bit by bit.
+class Stream {
+  constructor(seed) {
+    this.key = new TextEncoder().encode(seed);
+    this.pool = "";
+    this.block = 0;
+  }
+
+  async bits(k) {
+    while (this.pool.length < k) {
+      const input = new Uint8Array(this.key.length + 8);
+      input.set(this.key);
+      new DataView(input.buffer).setBigUint64(this.key.length, BigInt(this.block));
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", input));
+      this.pool += Array.from(digest, (b) => b.toString(2).padStart(8, "0")).join("");
+      this.block += 1;
+    }
+    const taken = this.pool.slice(0, k);
+    this.pool = this.pool.slice(k);
+    return taken ? parseInt(taken, 2) : 0;
+  }
+
+  async below(n) {
+    const k = n.toString(2).length;
+    for (;;) {
+      const r = await this.bits(k);
+      if (r < n) return r;
+    }
+  }
+
+  async integer(a, b) {
+    return a + await this.below(b - a + 1);
+  }
+
+  async shuffle(x) {
+    for (let i = x.length - 1; i > 0; i--) {
+      const j = await this.below(i + 1);
+      [x[i], x[j]] = [x[j], x[i]];
+    }
+  }
+}
+
+const cardText = (n) => (n === 52 ? "X" : "23456789TJQKA"[n % 13] + "cdhs"[Math.floor(n / 13)]);
+const sorted = (cards) => [...cards].sort().join(" ");
+
+async function firstDealer(stream, seats) {
+  let contenders = [...Array(seats).keys()];
+  for (;;) {
+    const drawn = [];
+    for (let s = 0; s < contenders.length; s++) {
+      let j = await stream.below(52);
+      while (drawn.includes(j)) j = await stream.below(52);
+      drawn.push(j);
+    }
+    const best = Math.max(...drawn.map((j) => j % 13));
+    contenders = contenders.filter((_s, i) => drawn[i] % 13 === best);
+    if (contenders.length === 1) return contenders[0];
+  }
+}
+
+async function konchinkaDeal(stream, seats, dealer, rules) {
+  let deck = [...Array(52).keys()];
+  await stream.shuffle(deck);
+  const cut = await stream.integer(4, 48);
+  deck = deck.slice(cut).concat(deck.slice(0, cut));
+  const hands = Array.from({ length: seats }, () => []);
+  const table = [];
+  for (let round = 0; round < 4; round++) {
+    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(deck.shift());
+    table.push(deck.shift());
+  }
+  const order = [0, 1, 2, 3];
+  const noJacks = rules.table_excludes_jacks !== false;
+  for (;;) {
+    const seen = [];
+    let offending = null;
+    for (const position of order) {
+      const rank = table[position] % 13;
+      if ((noJacks && rank === 9) || seen.includes(rank)) {
+        offending = position;
+        break;
+      }
+      seen.push(rank);
+    }
+    if (offending === null) break;
+    const size = deck.length;
+    deck.splice(await stream.integer(Math.floor(size / 4), size - Math.floor(size / 4)), 0,
+      table[offending]);
+    table[offending] = deck.shift();
+    order.splice(order.indexOf(offending), 1);
+    order.push(offending);
+  }
+  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted(table.map(cardText)) };
+}
+
+async function kunkenDeal(stream, seats, dealer, rules) {
+  const pack = [...Array(52).keys(), ...Array(52).keys(),
+    ...Array(rules.jokers ?? 4).fill(52)];
+  await stream.shuffle(pack);
+  const hands = Array.from({ length: seats }, () => []);
+  for (let round = 0; round < (rules.hand_size ?? 13); round++) {
+    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(pack.shift());
+  }
+  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted([cardText(pack[0])]) };
+}
+
+// What a deal-start frame with all hands open shows: each hand, and the table (Konchinka)
+// or the bank (Kunken), in the same sorted form as the recomputed deal.
+function shown(game, frame) {
+  const views = frame.views || [];
+  if (game === "konchinka") {
+    return { dealer: frame.view.dealer, hands: views.map((v) => sorted(v.deal.hand)),
+      table: sorted(frame.view.deal.table) };
+  }
+  return { dealer: frame.view.dealer, hands: views.map((v) => sorted(v.hand)),
+    table: sorted(frame.view.bank) };
+}
+
+async function checkDeals(document) {
+  const { record, frames } = document;
+  const deal = { konchinka: konchinkaDeal, kunken: kunkenDeal }[record.game];
+  if (!deal || !frames[0]?.views) return { key: "fair.noDeals" };
+  const stream = new Stream(record.seed);
+  const first = await firstDealer(stream, record.num_seats);
+  let number = 0;
+  for (const frame of frames) {
+    const n = frame.view.deal_number ?? 1;
+    if (n === number) continue;
+    number = n;
+    const dealer = (first + n - 1) % record.num_seats;
+    const dealt = await deal(stream, record.num_seats, dealer, record.rules);
+    const seen = shown(record.game, frame);
+    if (seen.dealer !== dealer || seen.table !== dealt.table
+        || seen.hands.some((h, s) => h !== dealt.hands[s])) {
+      return { problem: "fair.badDeal", params: { n } };
+    }
+  }
+  return { deals: number };
+}
+
+async function checkDigests(document) {
+  const { record, table, frames } = document;
+  const fair = record.fairness;
+  let digest = await sha256(`${fair.commitment}\n${record.game}\n${record.num_seats}\n`
+    + `${canonical(record.rules)}\n`);
+  if (table.first_digest && table.first_digest !== digest) return { turn: 0 };
+  for (const frame of frames.slice(1)) {
+    digest = await sha256(`${digest}\n${frame.turn}:${frame.actor ?? -1}:${frame.action}\n`);
+    if (frame.digest !== undefined && frame.digest !== digest) return { turn: frame.turn };
+  }
+  return table.actions_digest === digest ? null : { turn: frames.length - 1 };
+}
+
+/** Check a replay document with all hands open (GET /api/games/{id}/replay?seat=all):
+ * `{ ok, key, params }` with an i18n key saying what holds or the first thing that does
+ * not. Needs Web Crypto (https or localhost). */
+export async function verifyReplay(document) {
+  if (!globalThis.crypto?.subtle) return { ok: false, key: "fair.insecure" };
+  const { record, table } = document;
+  const fair = record.fairness;
+  if (!fair) return { ok: false, key: "fair.none" };
+  if (fair.scheme !== SCHEME) return { ok: false, key: "fair.scheme", params: { s: fair.scheme } };
+  if (!fair.server_seed || await sha256(fair.server_seed) !== fair.commitment
+      || table.commitment !== fair.commitment) {
+    return { ok: false, key: "fair.badCommitment" };
+  }
+  const contributions = [...fair.contributions].sort((a, b) => a.seat - b.seat);
+  const message = [SCHEME, fair.server_seed, ...contributions.map((c) => `${c.seat}:${c.value}`)];
+  if (await sha256(message.map((line) => `${line}\n`).join("")) !== record.seed) {
+    return { ok: false, key: "fair.badSeed" };
+  }
+  const given = new Set(contributions.map((c) => c.seat));
+  const missing = table.seats.filter((s) => s.kind === "human" && !given.has(s.seat));
+  if (missing.length) return { ok: false, key: "fair.missing", params: { n: missing[0].seat + 1 } };
+  const mine = kept(table.id);
+  if (mine && !contributions.some((c) => c.seat === mine.seat && c.value === mine.value)) {
+    return { ok: false, key: "fair.notYours" };
+  }
+  const wrongDigest = await checkDigests(document);
+  if (wrongDigest) return { ok: false, key: "fair.badDigest", params: { i: wrongDigest.turn } };
+  const deals = await checkDeals(document);
+  if (deals.problem) return { ok: false, key: deals.problem, params: deals.params };
+  return { ok: true, key: mine ? "fair.okYours" : "fair.ok",
+    params: { c: contributions.length, d: deals.deals ?? "?" } };
+}

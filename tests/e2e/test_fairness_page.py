@@ -1,0 +1,100 @@
+"""Provably fair deals in the page (docs/fairness.md): the browser contributes a random
+value when it takes a seat, and the replay page checks the finished game with Web Crypto
+(commitment, match seed, digests, every deal recomputed), in both languages and sizes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Route, expect
+
+from konkun.server.testing import ServerThread, request_json
+
+from .pages import (
+    assert_no_page_errors,
+    choose_name,
+    create_table,
+    open_page,
+    play_konchinka_move,
+    wait_for_status,
+)
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
+LOCALES = {"en": "en-US", "ru": "ru-RU"}
+VERIFIED = {"en": "Verified", "ru": "Проверено"}
+NOT_VERIFIED = {"en": "Not verified", "ru": "Не проверено"}
+
+
+def _bots_game(server: ServerThread, body: dict[str, Any]) -> str:
+    table = request_json(f"{server.url}/api/tables", "POST", body)
+    wait_for_status(server.url, table["id"], "finished")
+    return str(table["id"])
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
+def test_the_replay_page_verifies_a_finished_game_of_each_game(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    games = [_bots_game(live_server, {"game": "konchinka", "seats": 3,
+                                      "rules": {"target": "1"},
+                                      "bots": {"0": "greedy", "1": "random", "2": "greedy"}}),
+             _bots_game(live_server, {"game": "kunken", "seats": 2, "rules": {"deals": "2"},
+                                      "bots": {"0": "greedy", "1": "random"}})]
+    width, height = SIZES[size]
+    for table_id in games:
+        page = open_page(browser, f"{live_server.url}/replay/{table_id}",
+                         locale=LOCALES[lang], width=width, height=height)
+        verdict = page.locator("#fair-verdict[data-verdict=ok]")
+        expect(verdict).to_contain_text(VERIFIED[lang], timeout=30_000)
+        expect(page.locator("#replay-fair")).to_be_visible()
+        assert_no_page_errors(page)
+
+
+def test_a_player_who_sat_in_the_page_finds_their_value_in_the_proof(
+        browser: Any, live_server: ServerThread) -> None:
+    page = open_page(browser, live_server.url)
+    choose_name(page, "ann")
+    table_id = create_table(page, game="konchinka", seats=2, bots={1: "greedy"},
+                            rules={"target": "1"})
+    summary = request_json(f"{live_server.url}/api/tables/{table_id}")
+    assert summary["contributed"] == [0] and len(summary["commitment"]) == 64
+    kept = json.loads(page.evaluate(f"localStorage.getItem('konkun.fair.{table_id}')"))
+    assert kept["seat"] == 0 and len(kept["value"]) == 64
+    while request_json(f"{live_server.url}/api/tables/{table_id}")["status"] != "finished":
+        page.wait_for_function(
+            "() => document.querySelector('.hand button.card')"
+            " || document.querySelector('#deal-score, #settlement')")
+        if page.locator(".hand button.card").count():
+            play_konchinka_move(page)
+        else:
+            page.wait_for_timeout(200)
+    replay = request_json(f"{live_server.url}/api/games/{table_id}/replay?seat=all")
+    assert {"seat": 0, "value": kept["value"]} in replay["record"]["fairness"]["contributions"]
+    page.goto(f"{live_server.url}/replay/{table_id}")
+    verdict = page.locator("#fair-verdict[data-verdict=ok]")
+    expect(verdict).to_contain_text("yours among them", timeout=30_000)
+    assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_an_altered_replay_is_not_verified(browser: Any, live_server: ServerThread,
+                                           lang: str) -> None:
+    table_id = _bots_game(live_server, {"game": "konchinka", "seats": 2,
+                                        "rules": {"target": "1"},
+                                        "bots": {"0": "greedy", "1": "greedy"}})
+
+    def altered(route: Route) -> None:
+        document = route.fetch().json()
+        frame = document["frames"][3]
+        frame["action"] = document["frames"][1]["action"]  # a move the digest did not see
+        route.fulfill(json=document)
+
+    page = open_page(browser, "about:blank", locale=LOCALES[lang])
+    page.route("**/api/games/*/replay*", altered)
+    page.goto(f"{live_server.url}/replay/{table_id}")
+    verdict = page.locator("#fair-verdict[data-verdict=bad]")
+    expect(verdict).to_contain_text(NOT_VERIFIED[lang], timeout=30_000)
+    expect(verdict).to_contain_text("3")
