@@ -454,23 +454,35 @@ def _take_candidates(hand: Sequence[int], bank: Sequence[int], table: Table,
 
 def _table_jokers(table: Table) -> int:
     """The number of jokers on the table."""
-    return sum(m[4].bit_count() if m[0] == 0 else m[3].bit_count() + m[4] for m in table)
+    total = 0
+    for m in table:
+        if m[4]:
+            total += m[4].bit_count() if m[0] == 0 else m[4]
+        if m[0] and m[3]:
+            total += m[3].bit_count()
+    return total
 
 
 class StepFilter:
-    """:func:`completable`'s first necessary conditions, asked of many steps of one take
-    turn at once (a meld, a lay-off of a real card, a swap) after which the turn's
-    obligations are still due. A step it rejects is one :func:`completable` rejects (with
-    ``melds_fail``); the engine asks it of every candidate step of a legal-action list
-    before the exact check."""
+    """:func:`completable`'s first necessary conditions, asked of the candidate steps of
+    one take turn at once (melds, lay-offs, swaps). A step it rejects is one after which
+    :func:`completable` says no, so the engine asks it of every candidate step of a
+    legal-action list before the exact check (:meth:`rejects`)."""
 
-    __slots__ = ("card", "checks", "extra", "hand", "notold", "replace", "size", "winning")
+    __slots__ = ("card", "checks", "extra", "hand", "need", "notold", "opening", "pending",
+                 "replace", "size", "winning")
 
-    def __init__(self, hand: Sequence[int], notold: Sequence[int], card: int, pending: bool,
-                 table: Table, replace: bool) -> None:
+    def __init__(self, hand: Sequence[int], notold: Sequence[int], card: int, need: int,
+                 pending: bool, opening: bool, table: Table, replace: bool) -> None:
+        """The turn now: the hand, its cards not held before the take, the taken card, the
+        opening points still due, whether the taken card is still to be melded, whether
+        this is an opening, the table, the rule ``joker_for_held``."""
         self.hand = hand
         self.notold = notold
         self.card = card
+        self.need = need
+        self.pending = pending
+        self.opening = opening
         self.replace = replace
         self.size = sum(hand)
         cards = {k for m in table for k in swap_cards(m) if hand[k]}
@@ -483,22 +495,20 @@ class StepFilter:
         """:func:`_third_card_possible` before the step (every table joker one that might
         be won) by the number of old jokers fewer, built when asked."""
 
-    def _possible(self, fewer_old: int) -> solver.ThirdCardCheck:
-        """:attr:`checks` for ``fewer_old``."""
-        found = self.checks.get(fewer_old)
-        if found is None:
-            plus, plus_notold = list(self.hand), list(self.notold)
-            plus[52] += self.extra
-            plus_notold[52] += self.extra + fewer_old
-            found = self.checks[fewer_old] = solver.ThirdCardCheck(self.card, plus,
-                                                                  plus_notold, True)
-        return found
-
-    def rejects(self, slots: Sequence[int], pending: bool, swap: bool = False) -> bool:
-        """Whether the turn surely cannot be completed after a step: a meld of ``slots``, a
-        lay-off of ``slots[0]``, or (``swap``) the swap of the card ``slots[0]`` for a
-        table joker; ``pending``: the taken card is still to be melded after it. Cards only
-        leave the hand, and the step wins no table joker but the one it swaps."""
+    def rejects(self, slots: Sequence[int], swap: bool = False) -> bool:
+        """Whether the turn surely cannot be completed after a step: a meld of ``slots``
+        (of more than one slot), a lay-off of ``slots[0]``, or (``swap``) the swap of the
+        card ``slots[0]`` for a table joker. Cards only leave the hand, and the step wins no
+        table joker but the one it swaps."""
+        pending, need = self.pending, self.need
+        if len(slots) > 1:
+            if pending and solver.is_third_card_meld(tuple(slots), self.card, self.hand,
+                                                     self.notold):
+                pending = False
+            if self.opening:
+                need -= solver.meld_points(slots)
+        if not pending and need <= 0:
+            return False  # the obligations are met
         removed = [x for x in slots if x < 52]
         if self.replace and not self._swap_left(slots, removed):
             return True  # no swap ever, and melds alone cannot
@@ -509,6 +519,17 @@ class StepFilter:
             left = self.size if swap else self.size - len(slots)
             return not 0 < self._possible(fewer).without(removed) < left
         return False
+
+    def _possible(self, fewer_old: int) -> solver.ThirdCardCheck:
+        """:attr:`checks` for ``fewer_old``."""
+        found = self.checks.get(fewer_old)
+        if found is None:
+            plus, plus_notold = list(self.hand), list(self.notold)
+            plus[52] += self.extra
+            plus_notold[52] += self.extra + fewer_old
+            found = self.checks[fewer_old] = solver.ThirdCardCheck(self.card, plus,
+                                                                  plus_notold, True)
+        return found
 
     def _swap_left(self, slots: Sequence[int], removed: list[int]) -> bool:
         """Whether a card left in the hand after the step may still win a joker: one of

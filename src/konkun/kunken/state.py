@@ -268,12 +268,10 @@ class KunkenDeal:
             judges = (self._third_card_judges(hand, size) if self.need <= 0
                       else self._completion_judges(seat, hand))
         replace = self.rules.joker_for_held
-        table = self._table() if judges is not None else None
-        rough = None if table is None else completion.StepFilter(
-            hand, self.turn_notold, self.take_card, self.pending, table, replace)
+        exact = self._exact_judge(seat, hand) if judges is not None else None
         out = [Action(MELD, -1, meld) for meld in self._hand_melds(hand)
-               if len(meld) < size and (judges is None or judges[0](meld) or self._exact_ok(
-                   seat, Action(MELD, -1, meld), table, rough))]
+               if len(meld) < size and (judges is None or judges[0](meld)
+                                        or exact is None or exact(Action(MELD, -1, meld)))]
         if size >= 2:
             verdicts: dict[int, bool] = {}
             for m, tm in enumerate(self.melds):
@@ -282,16 +280,16 @@ class KunkenDeal:
                                        and hand[slot - JOKER_FOR]):
                         continue
                     action = Action(LAYOFF, m, (slot,))
-                    if judges is not None:
+                    if judges is not None and exact is not None:
                         ok = verdicts.get(k)
                         if ok is None:
                             ok = verdicts[k] = judges[1](k)
-                        if not ok and not self._exact_ok(seat, action, table, rough):
+                        if not ok and not exact(action):
                             continue
                     out.append(action)
         out.extend(action for action in self._swaps(seat, hand)
                    if judges is None or judges[2](action.slots[0])
-                   or self._exact_ok(seat, action, table, rough))
+                   or exact is None or exact(action))
         if done:
             out += [_DISCARDS[k] for k in range(53) if hand[k]]
         return out
@@ -320,31 +318,44 @@ class KunkenDeal:
         return completion.take_positions(self.hands[seat], self.bank, need, self._table(),
                                          self.layout[seat], self.rules.joker_for_held)
 
-    def _exact_ok(self, seat: int, action: Action, table_now: completion.Table | None = None,
-                  rough: completion.StepFilter | None = None) -> bool:
+    def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
+        """The exact check of the candidate steps of one legal-action list (where the fast
+        judges said no): cheap exact rejections first
+        (:class:`completion.StepFilter`), then :meth:`_exact_ok`."""
+        made: list[tuple[completion.Table, completion.StepFilter]] = []
+
+        def judge(action: Action) -> bool:
+            if not made:  # built when first asked: most lists never ask
+                table = self._table()
+                made.append((table, completion.StepFilter(
+                    hand, self.turn_notold, self.take_card, self.need, self.pending,
+                    self.opening, table, self.rules.joker_for_held)))
+            table, rough = made[0]
+            return not rough.rejects(action.slots, action.kind == SWAP) and self._exact_ok(
+                seat, action, table)
+
+        return judge
+
+    def _exact_ok(self, seat: int, action: Action,
+                  table_now: completion.Table | None = None) -> bool:
         """Whether the take turn can still be completed after ``action`` (a meld, lay-off or
         swap), by any legal sequence of steps: asked where the fast checks found no
-        completion by melds alone, so with the obligations still due after a meld or a
-        lay-off (:func:`completion.completable`). ``table_now``: the table before the step,
-        and ``rough``: its cheap rejections, when the caller has them."""
+        completion by melds alone (:func:`completion.completable`). ``table_now``: the
+        table before the step, when the caller has it."""
         table_now = self._table() if table_now is None else table_now
-        no_joker = all(x < BARE_JOKER for x in action.slots)
-        if self.rules.joker_for_held and no_joker and \
+        if self.rules.joker_for_held and all(x < BARE_JOKER for x in action.slots) and \
                 not completion.any_swap(table_now, self.hands[seat]):
             return False  # no joker to swap, ever: melds alone decide, and they cannot
-        pending = self.pending and not (action.kind == MELD and self._meld_is_third(
-            self.hands[seat], self.turn_notold, action.slots))
-        need = self.need - solver.meld_points(action.slots) if (
-            action.kind == MELD and self.opening) else self.need
-        if rough is not None and (pending or need > 0) and rough.rejects(
-                action.slots, pending, action.kind == SWAP):
-            return False
         hand = self.hands[seat].copy()
         notold = self.turn_notold.copy()
         table = list(table_now)
-        layout = self.layout[seat]
+        pending, need, layout = self.pending, self.need, self.layout[seat]
         if action.kind == MELD:
             meld = action.slots
+            if pending and self._meld_is_third(hand, notold, meld):
+                pending = False
+            if self.opening:
+                need -= solver.meld_points(meld)
             removed = [slot_card(x) for x in meld]
             table.append(completion.compact(meld))
             layout = True
