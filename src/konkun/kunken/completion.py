@@ -29,45 +29,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from konkun.kunken import solver
-from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, SEQUENCE, VALUE, meld_kind
+from konkun.kunken import solver, third_card
+from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, VALUE
+from konkun.kunken.melds import Compact as Compact
+from konkun.kunken.melds import compact as compact
 
-Compact = tuple[int, int, int, int, int]
-"""A table meld as the completion check sees it (module docstring)."""
 Table = tuple[Compact, ...]
 
 _MEMO: dict[tuple[object, ...], bool] = {}
 _MEMO_LIMIT = 200_000
 
 
-def compact(slots: Sequence[int], kind: str | None = None) -> Compact:
-    """The compact form of a meld's slots (a canonical meld or a table meld's slots)."""
-    kind = kind or meld_kind(slots)
-    if kind == SEQUENCE:
-        first = slots[0] if slots[0] < 52 else slots[0] - JOKER_FOR
-        suit, start = divmod(first, 13)
-        jmask = 0
-        for i, x in enumerate(slots):
-            if x >= 52:
-                jmask |= 1 << (start + i) % 13
-        return (0, suit, start, len(slots), jmask)
-    real = decl = n_open = 0
-    rank = -1
-    for x in slots:
-        if x < 52:
-            real |= 1 << x // 13
-            rank = x % 13
-        elif x < OPEN_JOKER:
-            decl |= 1 << (x - JOKER_FOR) // 13
-            rank = (x - JOKER_FOR) % 13
-        else:
-            n_open += 1
-            rank = x - OPEN_JOKER
-    return (1, rank, real, decl, n_open)
-
-
 def compact_table(melds: Iterable[tuple[Sequence[int], str]]) -> Table:
-    """The compact table of ``(slots, kind)`` pairs."""
+    """The compact table of ``(slots, kind)`` pairs (a deal's table meld caches its own:
+    :meth:`konkun.kunken.melds.TableMeld.compact`)."""
     return tuple(compact(slots, kind) for slots, kind in melds)
 
 
@@ -120,11 +95,44 @@ def layoffs(m: Compact) -> Iterator[tuple[int, Compact]]:
             yield t * 13 + rank, (1, rank, real | 1 << t, decl, n_open)
 
 
+_SWAP_CARDS: dict[Compact, tuple[int, ...]] = {}
+
+
+def swap_cards(m: Compact) -> tuple[int, ...]:
+    """The cards that can win a joker of meld ``m`` now (each once, in order; empty
+    without jokers): what :func:`any_swap` reads, cached per meld."""
+    hit = _SWAP_CARDS.get(m)
+    if hit is None:
+        hit = tuple(_winning_cards(m)) if has_jokers(m) else ()
+        if len(_SWAP_CARDS) > 100_000:
+            _SWAP_CARDS.clear()
+        _SWAP_CARDS[m] = hit
+    return hit
+
+
+def _winning_cards(m: Compact) -> Iterator[int]:
+    """The cards :func:`swaps` accepts for meld ``m`` from a hand holding every card."""
+    if m[0] == 0:
+        _, suit, _, _, jmask = m
+        for q in range(13):
+            if jmask >> q & 1:
+                yield suit * 13 + q
+        return
+    _, rank, real, decl, n_open = m
+    for t in range(4):
+        if decl >> t & 1 or (n_open and not (real | decl) >> t & 1):
+            yield t * 13 + rank
+
+
 def any_swap(table: Table, hand: Sequence[int]) -> bool:
     """Whether the hand can swap some joker of the table now."""
+    cached = _SWAP_CARDS.get
     for m in table:
-        if has_jokers(m):
-            for _ in swaps(m, hand):
+        cards = cached(m)
+        if cards is None:
+            cards = swap_cards(m)
+        for k in cards:
+            if hand[k]:
                 return True
     return False
 
@@ -166,6 +174,8 @@ def completable(hand: Sequence[int], notold: Sequence[int], card: int, need: int
         return True
     if replace and not any_swap(table, hand):
         return False  # cards only leave the hand: no swap ever, and melds alone cannot
+    if replace and pending and need <= 0 and layout:
+        return _third_card_by_swaps(hand, notold, card, size, table)
     if not replace and not completable(hand, notold, card, need, pending, layout, table,
                                        True, melds_fail):
         return False  # every step allowed without joker_for_held is allowed with it
@@ -194,10 +204,10 @@ def _third_card_possible(hand: Sequence[int], notold: Sequence[int], card: int, 
     hand, and no card becomes old.)"""
     if card == 52:
         return True
-    extra = sum(m[4].bit_count() if m[0] == 0 else m[3].bit_count() + m[4] for m in table)
+    extra = _table_jokers(table)
     p, s = card % 13, card // 13
-    shortest = solver._shortest_third(p, s, hand[52] + extra, hand[52] - notold[52],
-                                      *solver._card_masks(p, s, hand, notold), True)
+    shortest = third_card._shortest_third(p, s, hand[52] + extra, hand[52] - notold[52],
+                                          *third_card._card_masks(p, s, hand, notold), True)
     return 0 < shortest < size
 
 
@@ -285,6 +295,40 @@ def _search_pending(hand: list[int], notold: list[int], card: int, need: int, la
     return False
 
 
+def _third_card_by_swaps(hand: Sequence[int], notold: Sequence[int], card: int, size: int,
+                         table: Table) -> bool:
+    """The taken card still to be melded, no points due, a layout, ``joker_for_held``:
+    whether some choice of table swaps leaves a third-card meld shorter than the hand
+    (:func:`konkun.kunken.solver.third_card_length`, from masks). This is
+    :func:`_search_pending` in that case: a swap keeps the hand's size, swaps commute, and
+    with no points due the taken card's meld is the only one left to lay. The hand as it
+    is was already asked (melds alone cannot complete the turn)."""
+    for after, after_notold in _swap_states(list(hand), list(notold), table, 0, set()):
+        if 0 < solver.third_card_length(card, after, after_notold, True) < size:
+            return True
+    return False
+
+
+def _swap_states(hand: list[int], notold: list[int], table: Table, start: int,
+                 seen: set[tuple[bytes, Table]]) -> Iterator[tuple[list[int], list[int]]]:
+    """The hand and its cards not held before the take after every non-empty choice of
+    swaps with the melds from ``start`` on (a state reached twice is given once)."""
+    for i in range(start, len(table)):
+        m = table[i]
+        if not has_jokers(m):
+            continue
+        for given, after_meld in swaps(m, hand):
+            after, after_notold = hand.copy(), notold.copy()
+            _swap_into(after, after_notold, given)
+            after_table = _replace_meld(table, i, after_meld)
+            key = (bytes(after), after_table)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield after, after_notold
+            yield from _swap_states(after, after_notold, after_table, i, seen)
+
+
 def _search_free(hand: list[int], need: int, table: Table) -> bool:
     """Opening points still due, the taken card melded (so a layout): win some of the
     table's jokers, then melds worth ``need`` from what is left, keeping a card."""
@@ -361,25 +405,145 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int, table: T
                    layout: bool, replace: bool) -> list[int]:
     """The bank positions the hand may take the bank from now (``need``: the opening
     minimum, 0 with a ``layout``), exactly: the fast path first
-    (:func:`konkun.kunken.solver.take_positions`), the exact check for the others."""
+    (:func:`konkun.kunken.solver.take_positions`), the exact check for the others that
+    pass its first necessary conditions (:func:`_take_candidates`)."""
     fast = solver.take_positions(hand, bank, need, replace)
     if replace and not any(has_jokers(m) for m in table):
         return fast
-    held = list(hand)
-    for c in bank:
-        held[c] += 1
-    if replace and not any_swap(table, held):
-        return fast
     offered = set(fast)
-    out = []
-    for i in range(len(bank)):
-        if i in offered:
-            out.append(i)
+    for i in _take_candidates(hand, bank, table, replace):
+        if i not in offered and completable(*solver.after_take(hand, bank, i), bank[i], need,
+                                            True, layout, table, replace, replace):
+            offered.add(i)
+    return sorted(offered)
+
+
+def _take_candidates(hand: Sequence[int], bank: Sequence[int], table: Table,
+                     replace: bool) -> Iterator[int]:
+    """The bank positions, last first, whose take passes :func:`completable`'s first
+    necessary conditions: with ``joker_for_held`` some swap with the table (melds alone
+    were asked first), and room for the taken card's meld with every table joker won
+    (:func:`_third_card_possible`). The masks grow with the taken part of the bank."""
+    winning = [False] * 52
+    for m in table:
+        for k in swap_cards(m):
+            winning[k] = True
+    can_swap = not replace or any(hand[k] and winning[k] for k in range(52))
+    extra = _table_jokers(table)
+    old_suit, old_rank = third_card._hand_masks(hand)
+    pool_suit, pool_rank = old_suit.copy(), old_rank.copy()
+    jokers = hand[52]
+    size = sum(hand)
+    for i in range(len(bank) - 1, -1, -1):
+        card = bank[i]
+        size += 1
+        if card == 52:
+            jokers += 1
+            if can_swap:
+                yield i
             continue
-        after, taken = solver.after_take(hand, bank, i)
-        if completable(after, taken, bank[i], need, True, layout, table, replace, replace):
-            out.append(i)
-    return out
+        p, s = card % 13, card // 13
+        pool_suit[s] |= 1 << p
+        pool_rank[p] |= 1 << s
+        can_swap = can_swap or winning[card]
+        if can_swap and 0 < third_card._shortest_third(
+                p, s, jokers + extra, hand[52], old_suit[s], old_rank[p], pool_suit[s],
+                pool_rank[p], True) < size:
+            yield i
+
+
+def _table_jokers(table: Table) -> int:
+    """The number of jokers on the table."""
+    total = 0
+    for m in table:
+        if m[4]:
+            total += m[4].bit_count() if m[0] == 0 else m[4]
+        if m[0] and m[3]:
+            total += m[3].bit_count()
+    return total
+
+
+class StepFilter:
+    """:func:`completable`'s first necessary conditions, asked of the candidate steps of
+    one take turn at once (melds, lay-offs, swaps). A step it rejects is one after which
+    :func:`completable` says no, so the engine asks it of every candidate step of a
+    legal-action list before the exact check (:meth:`rejects`)."""
+
+    __slots__ = ("card", "checks", "extra", "hand", "need", "notold", "opening", "pending",
+                 "replace", "size", "winning")
+
+    def __init__(self, hand: Sequence[int], notold: Sequence[int], card: int, need: int,
+                 pending: bool, opening: bool, table: Table, replace: bool) -> None:
+        """The turn now: the hand, its cards not held before the take, the taken card, the
+        opening points still due, whether the taken card is still to be melded, whether
+        this is an opening, the table, the rule ``joker_for_held``."""
+        self.hand = hand
+        self.notold = notold
+        self.card = card
+        self.need = need
+        self.pending = pending
+        self.opening = opening
+        self.replace = replace
+        self.size = sum(hand)
+        cards = {k for m in table for k in swap_cards(m) if hand[k]}
+        self.winning = [(k, hand[k]) for k in sorted(cards)]
+        """The hand's cards that can win a table joker, with their counts."""
+        self.extra = _table_jokers(table) if pending and card != 52 else -1
+        """The table's jokers, or -1 when the taken card's meld is not asked about (melded,
+        or the taken card is a joker)."""
+        self.checks: dict[int, solver.ThirdCardCheck] = {}
+        """:func:`_third_card_possible` before the step (every table joker one that might
+        be won) by the number of old jokers fewer, built when asked."""
+
+    def rejects(self, slots: Sequence[int], swap: bool = False) -> bool:
+        """Whether the turn surely cannot be completed after a step: a meld of ``slots``
+        (of more than one slot), a lay-off of ``slots[0]``, or (``swap``) the swap of the
+        card ``slots[0]`` for a table joker. Cards only leave the hand, and the step wins no
+        table joker but the one it swaps."""
+        pending, need = self.pending, self.need
+        if len(slots) > 1:
+            if pending and solver.is_third_card_meld(tuple(slots), self.card, self.hand,
+                                                     self.notold):
+                pending = False
+            if self.opening:
+                need -= solver.meld_points(slots)
+        if not pending and need <= 0:
+            return False  # the obligations are met
+        removed = [x for x in slots if x < 52]
+        if self.replace and not self._swap_left(slots, removed):
+            return True  # no swap ever, and melds alone cannot
+        if pending and self.extra >= 0:
+            # A joker laid goes to the table (one that might be won); taken jokers leave
+            # the hand first, so the old ones left are fewer by those laid beyond them.
+            fewer = max(0, len(slots) - len(removed) - self.notold[52])
+            left = self.size if swap else self.size - len(slots)
+            return not 0 < self._possible(fewer).without(removed) < left
+        return False
+
+    def _possible(self, fewer_old: int) -> solver.ThirdCardCheck:
+        """:attr:`checks` for ``fewer_old``."""
+        found = self.checks.get(fewer_old)
+        if found is None:
+            plus, plus_notold = list(self.hand), list(self.notold)
+            plus[52] += self.extra
+            plus_notold[52] += self.extra + fewer_old
+            found = self.checks[fewer_old] = solver.ThirdCardCheck(self.card, plus,
+                                                                  plus_notold, True)
+        return found
+
+    def _swap_left(self, slots: Sequence[int], removed: list[int]) -> bool:
+        """Whether a card left in the hand after the step may still win a joker: one of
+        the table's, or one the step lays (for any card it might stand for)."""
+        if any(n > removed.count(k) for k, n in self.winning):
+            return True
+        hand = self.hand
+        for x in slots:
+            if x >= 52:
+                stands = (x - JOKER_FOR,) if x < OPEN_JOKER else tuple(
+                    t * 13 + x - OPEN_JOKER for t in range(4))
+                if any(hand[k] > removed.count(k) for k in stands):
+                    return True
+        return False
 
 
 def takes_with_swaps_first(hand: Sequence[int], bank: Sequence[int], need: int,

@@ -267,6 +267,39 @@ def meld_kind(slots: Sequence[int]) -> str:
     return SET if reals[0] % 13 == reals[1] % 13 else SEQUENCE
 
 
+Compact = tuple[int, int, int, int, int]
+"""A meld as the exact take check sees it (:func:`compact`)."""
+
+
+def compact(slots: Sequence[int], kind: str | None = None) -> Compact:
+    """The compact form of a meld's slots (a canonical meld or a table meld's slots), as
+    the exact take check reads the table (:mod:`konkun.kunken.completion`): a sequence
+    ``(0, suit, start, length, joker positions mask)``, a set ``(1, rank position, real
+    suits mask, declared joker suits mask, open jokers)``."""
+    kind = kind or meld_kind(slots)
+    if kind == SEQUENCE:
+        first = slots[0] if slots[0] < 52 else slots[0] - JOKER_FOR
+        suit, start = divmod(first, 13)
+        jmask = 0
+        for i, x in enumerate(slots):
+            if x >= 52:
+                jmask |= 1 << (start + i) % 13
+        return (0, suit, start, len(slots), jmask)
+    real = decl = n_open = 0
+    rank = -1
+    for x in slots:
+        if x < 52:
+            real |= 1 << x // 13
+            rank = x % 13
+        elif x < OPEN_JOKER:
+            decl |= 1 << (x - JOKER_FOR) // 13
+            rank = (x - JOKER_FOR) % 13
+        else:
+            n_open += 1
+            rank = x - OPEN_JOKER
+    return (1, rank, real, decl, n_open)
+
+
 class TableMeld:
     """A meld on the table: its owner, its kind and its slots, each with who laid it.
 
@@ -274,7 +307,8 @@ class TableMeld:
     suit, then jokers. A lay-off or a swap changes the meld in place.
     """
 
-    __slots__ = ("_options", "jokers", "kind", "laid_by", "owner", "slots", "suit_or_rank")
+    __slots__ = ("_compact", "_options", "jokers", "kind", "laid_by", "owner", "slots",
+                 "suit_or_rank")
 
     def __init__(self, owner: int, slots: Sequence[int], laid_by: Sequence[int] | None = None,
                  kind: str | None = None) -> None:
@@ -286,6 +320,7 @@ class TableMeld:
         self.suit_or_rank = reals[0] // 13 if self.kind == SEQUENCE else reals[0] % 13
         self.jokers = sum(1 for s in self.slots if s >= BARE_JOKER)
         self._options: list[tuple[int, int]] | None = None
+        self._compact: Compact | None = None
 
     def copy(self) -> TableMeld:
         """An independent copy."""
@@ -297,6 +332,7 @@ class TableMeld:
         m.suit_or_rank = self.suit_or_rank
         m.jokers = self.jokers
         m._options = self._options
+        m._compact = self._compact
         return m
 
     def stands_for(self, index: int) -> int:
@@ -340,6 +376,12 @@ class TableMeld:
             return []
         return [card] if card in self.ends() else []
 
+    def compact(self) -> Compact:
+        """The meld's :func:`compact` form (cached until the meld changes)."""
+        if self._compact is None:
+            self._compact = compact(self.slots, self.kind)
+        return self._compact
+
     def layoff_options(self) -> list[tuple[int, int]]:
         """Every (hand card, slot) that can be laid off onto this meld (card 52: a joker);
         do not modify the list (it is cached until the meld changes)."""
@@ -377,6 +419,7 @@ class TableMeld:
     def lay_off(self, slot: int, seat: int) -> None:
         """Add ``slot`` (a valid lay-off) laid by ``seat``."""
         self._options = None
+        self._compact = None
         if self.kind == SET:
             if slot < BARE_JOKER:
                 pos = sum(1 for s in self.slots if s < BARE_JOKER and s < slot)
@@ -419,6 +462,7 @@ class TableMeld:
         """Replace the joker ``card`` stands for with ``card`` (a valid swap)."""
         i = self.swap_index(card)
         self._options = None
+        self._compact = None
         if self.kind == SET:
             by = self.laid_by.pop(i)
             self.slots.pop(i)

@@ -268,11 +268,10 @@ class KunkenDeal:
             judges = (self._third_card_judges(hand, size) if self.need <= 0
                       else self._completion_judges(seat, hand))
         replace = self.rules.joker_for_held
-        table = self._table() if judges is not None and (
-            not replace or any(m.jokers for m in self.melds)) else None
+        exact = self._exact_judge(seat, hand) if judges is not None else None
         out = [Action(MELD, -1, meld) for meld in self._hand_melds(hand)
                if len(meld) < size and (judges is None or judges[0](meld)
-                                        or self._exact_ok(seat, Action(MELD, -1, meld), table))]
+                                        or exact is None or exact(Action(MELD, -1, meld)))]
         if size >= 2:
             verdicts: dict[int, bool] = {}
             for m, tm in enumerate(self.melds):
@@ -281,16 +280,16 @@ class KunkenDeal:
                                        and hand[slot - JOKER_FOR]):
                         continue
                     action = Action(LAYOFF, m, (slot,))
-                    if judges is not None:
+                    if judges is not None and exact is not None:
                         ok = verdicts.get(k)
                         if ok is None:
                             ok = verdicts[k] = judges[1](k)
-                        if not ok and not self._exact_ok(seat, action, table):
+                        if not ok and not exact(action):
                             continue
                     out.append(action)
         out.extend(action for action in self._swaps(seat, hand)
                    if judges is None or judges[2](action.slots[0])
-                   or self._exact_ok(seat, action, table))
+                   or exact is None or exact(action))
         if done:
             out += [_DISCARDS[k] for k in range(53) if hand[k]]
         return out
@@ -309,7 +308,7 @@ class KunkenDeal:
 
     def _table(self) -> completion.Table:
         """The table as the exact completion check reads it."""
-        return completion.compact_table((m.slots, m.kind) for m in self.melds)
+        return tuple(m.compact() for m in self.melds)
 
     def _take_positions(self, seat: int) -> list[int]:
         """The bank positions ``seat`` may take the bank from now (exact)."""
@@ -319,18 +318,37 @@ class KunkenDeal:
         return completion.take_positions(self.hands[seat], self.bank, need, self._table(),
                                          self.layout[seat], self.rules.joker_for_held)
 
+    def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
+        """The exact check of the candidate steps of one legal-action list (where the fast
+        judges said no): cheap exact rejections first
+        (:class:`completion.StepFilter`), then :meth:`_exact_ok`."""
+        made: list[tuple[completion.Table, completion.StepFilter]] = []
+
+        def judge(action: Action) -> bool:
+            if not made:  # built when first asked: most lists never ask
+                table = self._table()
+                made.append((table, completion.StepFilter(
+                    hand, self.turn_notold, self.take_card, self.need, self.pending,
+                    self.opening, table, self.rules.joker_for_held)))
+            table, rough = made[0]
+            return not rough.rejects(action.slots, action.kind == SWAP) and self._exact_ok(
+                seat, action, table)
+
+        return judge
+
     def _exact_ok(self, seat: int, action: Action,
                   table_now: completion.Table | None = None) -> bool:
         """Whether the take turn can still be completed after ``action`` (a meld, lay-off or
         swap), by any legal sequence of steps: asked where the fast checks found no
         completion by melds alone (:func:`completion.completable`). ``table_now``: the
         table before the step, when the caller has it."""
-        if self.rules.joker_for_held and not any(m.jokers for m in self.melds) and all(
-                x < BARE_JOKER for x in action.slots):
+        table_now = self._table() if table_now is None else table_now
+        if self.rules.joker_for_held and all(x < BARE_JOKER for x in action.slots) and \
+                not completion.any_swap(table_now, self.hands[seat]):
             return False  # no joker to swap, ever: melds alone decide, and they cannot
         hand = self.hands[seat].copy()
         notold = self.turn_notold.copy()
-        table = list(self._table() if table_now is None else table_now)
+        table = list(table_now)
         pending, need, layout = self.pending, self.need, self.layout[seat]
         if action.kind == MELD:
             meld = action.slots
@@ -351,7 +369,7 @@ class KunkenDeal:
                 tm.swap(slot)
                 hand[BARE_JOKER] += 1
                 notold[BARE_JOKER] += 1
-            table[action.number] = completion.compact(tm.slots, tm.kind)
+            table[action.number] = tm.compact()
         for k in removed:
             hand[k] -= 1
             if notold[k]:

@@ -1,0 +1,222 @@
+"""The most valuable arrangement of a hand into melds (RULES.md, Кункен), over count vectors
+(:mod:`konkun.kunken.hand_melds`).
+
+The search is a depth-first search over the lowest card still undecided (left in hand, or
+put in one meld that contains it), memoised on the remaining cards, with a joker only where
+the hand holds no copy of the card it stands for unless ``replace`` (rule option
+``joker_for_held``): it is exact for such arrangements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from konkun.kunken.hand_melds import Meld, hand_melds, meld_points, melds_with
+from konkun.kunken.melds import VALUE
+
+_INFO: dict[Meld, tuple[int, tuple[int, ...], int, int]] = {}
+
+_Option = tuple[tuple[int, ...], int, int, int, int]
+"""A meld as the search uses it: (real cards, jokers, points, its cards' part of a hand
+code, its cards' value in the hand)."""
+_OPTION: dict[Meld, tuple[int, _Option]] = {}
+"""The search's option for a meld, with the meld's lowest card."""
+
+
+def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
+    """(lowest real card, real cards, jokers, points) of a meld."""
+    hit = _INFO.get(meld)
+    if hit is None:
+        reals = tuple(s for s in meld if s < 52)
+        hit = (min(reals), reals, len(meld) - len(reals), meld_points(meld))
+        _INFO[meld] = hit
+    return hit
+
+
+_CARDS = range(52)
+
+
+class HandSearch:
+    """A bounded, memoised search for melds worth at least a given number of points, over
+    a hand and any part of it.
+
+    Knowledge about each remaining hand (keyed by its code, jokers and whether a card must
+    be left) is kept as an interval: its best is at least ``lo`` and less than ``hi``. The
+    melds searched are those of the hand the search was built for (a joker only where that
+    hand lacks the card), so an answer depends on that hand and the part asked about, never
+    on earlier questions: the engine asks its legality questions of the same hands when it
+    lists legal actions and when it validates one.
+    """
+
+    __slots__ = ("by_low", "counts", "live", "memo", "replace")
+
+    def __init__(self, counts: Sequence[int], replace: bool = False) -> None:
+        self.counts = list(counts)
+        self.replace = replace
+        self.memo: dict[int, tuple[int, int]] = {}
+        by_low: list[list[_Option]] = [[] for _ in range(52)]
+        live = [False] * 53
+        for meld in hand_melds(counts, replace):
+            hit = _OPTION.get(meld)
+            if hit is None:
+                low, reals, used, points = _info(meld)
+                hit = _OPTION[meld] = (low, (reals, used, points, sum(1 << 2 * c for c in reals),
+                                             10 * used + sum(VALUE[c] for c in reals)))
+            by_low[hit[0]].append(hit[1])
+            for c in hit[1][0]:
+                live[c] = True
+        for lst in by_low:
+            if len(lst) > 1:
+                lst.sort(key=lambda m: -m[2])
+        self.by_low = by_low
+        self.live = live
+
+    def reach_from(self, counts: list[int], need: int, leave: bool) -> bool:
+        """Whether melds worth ``need`` can be laid from ``counts`` (a part of the hand the
+        search was built for), keeping a card when ``leave``. ``counts`` is restored."""
+        if need <= 0:
+            return not leave or sum(counts) > 0
+        live = self.live
+        dropped: list[int] = []
+        total = 10 * counts[52]
+        code = 0
+        for k in [k for k in _CARDS if counts[k]]:
+            if live[k]:
+                n = counts[k]
+                total += VALUE[k] * n
+                code |= n << (2 * k)
+            else:
+                dropped.append(k)
+        if total < need:
+            return False
+        saved = [counts[k] for k in dropped]
+        for k in dropped:
+            counts[k] = 0
+        self.counts = counts
+        try:
+            return self._reach(0, code, total, leave and not dropped, need)
+        finally:
+            for k, n in zip(dropped, saved, strict=True):
+                counts[k] = n
+
+    def _reach(self, start: int, code: int, total: int, leave: bool, need: int) -> bool:
+        counts = self.counts
+        jokers = counts[52]
+        if need <= 0:
+            return not leave or total > 0
+        if total - (5 if leave else 0) < need:
+            return False
+        k = start
+        while counts[k] == 0:
+            k += 1
+            if k == 52:
+                return False
+        key = code << 4 | jokers << 1 | leave
+        memo = self.memo
+        known = memo.get(key)
+        if known is not None:
+            if need <= known[0]:
+                return True
+            if need >= known[1]:
+                return False
+        ok = False
+        for reals, used, points, delta, lost in self.by_low[k]:
+            if used > jokers:
+                continue
+            for c in reals:
+                if counts[c] == 0:
+                    break
+            else:
+                for c in reals:
+                    counts[c] -= 1
+                counts[52] -= used
+                ok = self._reach(k, code - delta, total - lost, leave, need - points)
+                counts[52] += used
+                for c in reals:
+                    counts[c] += 1
+                if ok:
+                    break
+        if not ok:
+            counts[k] -= 1
+            ok = self._reach(k, code - (1 << 2 * k), total - VALUE[k], False, need)
+            counts[k] += 1
+        if known is None:
+            memo[key] = (need, 1 << 30) if ok else (0, need)
+        elif ok:
+            memo[key] = (need if need > known[0] else known[0], known[1])
+        else:
+            memo[key] = (known[0], need if need < known[1] else known[1])
+        return ok
+
+
+def reach_points(counts: Sequence[int], need: int, leave_one: bool = False) -> bool:
+    """Whether the hand can lay melds worth at least ``need`` points (``leave_one``:
+    keeping a card for the discard)."""
+    return HandSearch(counts).reach_from(list(counts), need, leave_one)
+
+
+def max_meld_points(counts: Sequence[int], leave_one: bool = False,
+                    replace: bool = False) -> int:
+    """The most points the hand can lay down in melds (``leave_one``: keeping at least one
+    card for the discard; -1 when no card can be kept, i.e. an empty hand; ``replace``: a
+    joker may stand for a held card, ``joker_for_held``)."""
+    work = list(counts)
+    if leave_one and sum(work) == 0:
+        return -1
+    search = HandSearch(work, replace)
+    upper = sum(VALUE[k] * work[k] for k in range(53) if k == 52 or search.live[k])
+    lo, hi = 0, upper + 5  # the best is in [lo, hi)
+    while hi - lo > 5:
+        mid = (lo + hi) // 10 * 5
+        if mid <= lo:
+            mid = lo + 5
+        if search.reach_from(work, mid, leave_one):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def best_arrangement(counts: Sequence[int], leave_one: bool = False,
+                     replace: bool = False) -> list[Meld]:
+    """A most valuable arrangement of the hand into melds (canonical slots), keeping a card
+    for the discard when ``leave_one`` (``replace`` as in :func:`max_meld_points`)."""
+    work = list(counts)
+    target = max_meld_points(counts, leave_one, replace)
+    return _arrangement_for(work, target, leave_one, HandSearch(work, replace)) or []
+
+
+def _arrangement_for(work: list[int], need: int, leave: bool,
+                     search: HandSearch) -> list[Meld] | None:
+    """Melds from ``work`` worth ``need`` (keeping a card when ``leave``), or ``None``."""
+    if not search.reach_from(work, need, leave):
+        return None
+    out: list[Meld] = []
+    k = 0
+    removed: list[int] = []
+    while need > 0:
+        while work[k] == 0:
+            k += 1
+        for meld in melds_with(k, work, search.replace):
+            low, reals, used, points = _info(meld)
+            if low != k or used > work[52]:
+                continue
+            for c in reals:
+                work[c] -= 1
+            work[52] -= used
+            if search.reach_from(work, need - points, leave):
+                out.append(meld)
+                removed.extend(reals)
+                removed.extend([52] * used)
+                need -= points
+                break
+            work[52] += used
+            for c in reals:
+                work[c] += 1
+        else:
+            work[k] -= 1
+            removed.append(k)
+            leave = False
+    for c in removed:
+        work[c] += 1
+    return out

@@ -1,0 +1,210 @@
+"""Every meld a hand can lay (RULES.md, Кункен), from count vectors: ``counts[k]`` is how
+many copies of card ``k`` (0..51, see :mod:`konkun.kunken.melds`) the hand holds,
+``counts[52]`` its jokers. Meld lists per suit pattern are cached, so listing is fast
+enough for play-outs; a joker stands for a card the hand holds only with ``replace``
+(rule option ``joker_for_held``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, joker_for, open_joker, slot_value
+
+Meld = tuple[int, ...]
+FULL = (1 << 13) - 1
+
+
+def _mask(window: Sequence[int]) -> int:
+    m = 0
+    for p in window:
+        m |= 1 << p
+    return m
+
+
+_SEQ_CACHE: dict[tuple[int, int, int], tuple[list[Meld], list[list[int]]]] = {}
+_SET_CACHE: dict[tuple[int, int, int], list[Meld]] = {}
+
+
+_REL_CACHE: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[list[int]]]] = {}
+_POS: tuple[tuple[int, int], ...] = tuple((k % 13, k // 13) for k in range(52))
+
+
+def _relative_sequences(held: int, jokers: int) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+    """The windows (positions, by length, then start) that make sequences from the
+    held positions (mask) and ``jokers``, and for each position the indices of the windows
+    holding it as a real card."""
+    key = (held, jokers)
+    hit = _REL_CACHE.get(key)
+    if hit is not None:
+        return hit
+    found: list[tuple[int, int]] = []
+    if held.bit_count() >= 2:
+        for start in range(13):
+            gaps = 0
+            for length in range(1, 14 if start == 0 else 13):
+                if not held >> ((start + length - 1) % 13) & 1:
+                    gaps += 1
+                    if gaps > jokers:
+                        break
+                if length >= 3 and gaps * 2 <= length:
+                    found.append((length, start))
+        found.sort()
+    windows = [_WINDOW[length][start] for length, start in found]
+    by_pos: list[list[int]] = [[] for _ in range(13)]
+    for i, window in enumerate(windows):
+        for p in window:
+            if held >> p & 1:
+                by_pos[p].append(i)
+    hit = (windows, by_pos)
+    _REL_CACHE[key] = hit
+    return hit
+
+
+_WINDOW: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((start + i) % 13 for i in range(length)) for start in range(13))
+    for length in range(14))
+
+
+def _sequences(suit: int, held: int, jokers: int) -> tuple[list[Meld], list[list[int]]]:
+    """Sequences of ``suit`` from the held positions (mask) and jokers, a joker only where
+    no card is held; and for each position the indices of those holding it as a real
+    card."""
+    jokers = min(jokers, 6)
+    key = (suit, held, jokers)
+    hit = _SEQ_CACHE.get(key)
+    if hit is not None:
+        return hit
+    base = suit * 13
+    get = (_LOOK_HELD[base] if held == FULL else tuple(
+        base + p if held >> p & 1 else JOKER_FOR + base + p for p in range(13))).__getitem__
+    windows, positions = _relative_sequences(held, jokers)
+    hit = ([tuple(map(get, window)) for window in windows], positions)
+    if len(_SEQ_CACHE) > 200_000:
+        _SEQ_CACHE.clear()
+    _SEQ_CACHE[key] = hit
+    return hit
+
+
+_LOOK_HELD = {base: tuple(range(base, base + 13)) for base in (0, 13, 26, 39)}
+
+
+def _sets(position: int, suits: int, jokers: int) -> list[Meld]:
+    """Sets of rank ``position`` from the held suits (mask) and open-suit jokers."""
+    key = (position, suits, min(jokers, 2))
+    hit = _SET_CACHE.get(key)
+    if hit is not None:
+        return hit
+    held = [s for s in range(4) if suits >> s & 1]
+    out: list[Meld] = []
+    for size in range(2, len(held) + 1):
+        for chosen in combinations(held, size):
+            reals = tuple(s * 13 + position for s in chosen)
+            for j in range(min(jokers, 4 - size) + 1):
+                n = size + j
+                if n >= 3 and j * 2 <= n:
+                    out.append(reals + (open_joker(position),) * j)
+    _SET_CACHE[key] = out
+    return out
+
+
+def _suit_mask(counts: Sequence[int], base: int) -> int:
+    m = 0
+    for p in range(13):
+        if counts[base + p]:
+            m |= 1 << p
+    return m
+
+
+def _rank_mask(counts: Sequence[int], position: int) -> int:
+    m = 0
+    for s in range(4):
+        if counts[s * 13 + position]:
+            m |= 1 << s
+    return m
+
+
+def _replacements(meld: Meld, jokers: int, fixed: int) -> Iterator[Meld]:
+    """Readings of a sequence with held cards also replaced by jokers (``joker_for_held``)."""
+    used = sum(1 for s in meld if s >= 52)
+    spare = min(jokers, len(meld) // 2) - used
+    held = [i for i, s in enumerate(meld) if s < 52 and s != fixed]
+    for k in range(1, spare + 1):
+        for chosen in combinations(held, k):
+            variant = list(meld)
+            for i in chosen:
+                variant[i] = joker_for(variant[i])
+            yield tuple(variant)
+
+
+def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
+    """Every distinct meld (canonical slots) the hand can lay down now; a joker stands
+    for a card the hand holds only with ``replace`` (rule option ``joker_for_held``)."""
+    jokers = counts[52]
+    out: list[Meld] = []
+    rank_masks = [0] * 13
+    suit_masks = [0, 0, 0, 0]
+    for k in range(52):
+        if counts[k]:
+            p, s = _POS[k]
+            rank_masks[p] |= 1 << s
+            suit_masks[s] |= 1 << p
+    for p in range(13):
+        suits = rank_masks[p]
+        if suits & (suits - 1):
+            out.extend(_sets(p, suits, jokers))
+    for s in range(4):
+        if not suit_masks[s]:
+            continue
+        seqs = _sequences(s, suit_masks[s], jokers)[0]
+        out.extend(seqs)
+        if replace and jokers:
+            for meld in seqs:
+                out.extend(_replacements(meld, jokers, -1))
+    return out
+
+
+def declared_set_variants(meld: Meld) -> list[Meld]:
+    """A set of three with one open joker declared each way (RULES.md: a set joker's suit
+    may be declared, or stay open): ``Kc Kd X=Kh`` and ``Kc Kd X=Ks`` for ``Kc Kd X``.
+    Empty for any other meld (in a set of four the jokers' suits are forced)."""
+    if len(meld) != 3 or meld[2] < OPEN_JOKER or meld[1] >= 52:
+        return []
+    rank = meld[2] - OPEN_JOKER
+    present = {meld[0] // 13, meld[1] // 13}
+    return [(meld[0], meld[1], joker_for(t * 13 + rank)) for t in range(4) if t not in present]
+
+
+def melds_with(card: int, counts: Sequence[int], replace: bool = False) -> list[Meld]:
+    """Every meld the hand can lay that holds ``card`` (0..51, held) as a real card, or,
+    for ``card`` 52, at least one joker (``replace`` as in :func:`hand_melds`)."""
+    if card == 52:
+        return [m for m in hand_melds(counts, replace) if any(s >= 52 for s in m)]
+    jokers = counts[52]
+    p, s = divmod(card, 13)[::-1]
+    out: list[Meld] = []
+    suits = _rank_mask(counts, p)
+    if suits.bit_count() >= 2:
+        out.extend(m for m in _sets(p, suits, jokers) if card in m)
+    melds, positions = _sequences(s, _suit_mask(counts, s * 13), jokers)
+    seqs = [melds[i] for i in positions[p]]
+    out.extend(seqs)
+    if replace and jokers:
+        for meld in seqs:
+            out.extend(_replacements(meld, jokers, card))
+    return out
+
+
+_POINTS: dict[Meld, int] = {}
+
+
+def meld_points(meld: Sequence[int]) -> int:
+    """Points of a meld's slots (a joker worth the card it stands for)."""
+    key = meld if isinstance(meld, tuple) else tuple(meld)
+    hit = _POINTS.get(key)
+    if hit is not None:
+        return hit
+    total = sum(map(slot_value, meld))
+    _POINTS[key] = total
+    return total
