@@ -12,7 +12,7 @@ from konkun.kunken.melds import MeldCheck, TableMeld, check_meld
 from konkun.kunken.notation import deal_from_json
 from konkun.kunken.observation import KunkenObservation
 from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
-from konkun.kunken.state import KunkenDeal
+from konkun.kunken.state import KunkenDeal, new_deal
 
 __all__ = [
     "DEFAULT_RULES",
@@ -26,6 +26,7 @@ __all__ = [
     "TableMeld",
     "check_meld",
     "deal_from_json",
+    "new_deal",
     "parse_action",
     "replay",
 ]

@@ -107,11 +107,11 @@ def _solve(namespace: argparse.Namespace) -> int:
 def _deal(namespace: argparse.Namespace) -> int:
     from konkun.cards import rng_for_seed
     from konkun.kunken.rules import KunkenRules
-    from konkun.kunken.state import KunkenDeal
+    from konkun.kunken.state import new_deal
 
     rules = KunkenRules.from_options(parse_rule_options(namespace.rule))
     seed: int | str = int(namespace.seed) if namespace.seed.lstrip("-").isdigit() \
         else namespace.seed
-    deal = KunkenDeal.new(rules, namespace.seats, namespace.dealer, rng_for_seed(seed))
+    deal = new_deal(rules, namespace.seats, namespace.dealer, rng_for_seed(seed))
     print(json.dumps(deal.to_json()))
     return 0

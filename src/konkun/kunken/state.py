@@ -25,7 +25,6 @@ from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
 from konkun.game import Observation, check_dealer, check_seat_count
 from konkun.kunken import completion, solver
 from konkun.kunken.actions import (
-    _DISCARDS,
     DISCARD,
     DRAW,
     DRAW_ACTION,
@@ -34,7 +33,11 @@ from konkun.kunken.actions import (
     SWAP,
     TAKE,
     Action,
+    discard,
+    layoff,
+    meld,
     parse_action,
+    swap,
     take,
 )
 from konkun.kunken.melds import (
@@ -49,7 +52,7 @@ from konkun.kunken.melds import (
     slot_card,
     slot_value,
 )
-from konkun.kunken.rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, KunkenRules
+from konkun.kunken.rules import MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.scoring import deal_points
 
 _VIEWS: dict[str, Callable[..., Any]] = {}
@@ -113,7 +116,7 @@ def copy_public_state(source: Any, target: Any) -> None:
 class KunkenDeal:
     """One deal of Kunken: hands, stock, bank, melds and the turn in progress.
 
-    Build one with :meth:`new` (a shuffled deal) or :meth:`from_json`. Cards are integers
+    Build one with :func:`new_deal` (a shuffled deal) or :meth:`from_json`. Cards are integers
     (``Card.index``, joker 52); :mod:`konkun.kunken.melds` explains meld slots.
     """
 
@@ -146,27 +149,6 @@ class KunkenDeal:
     history: list[Action]
 
     # ------------------------------------------------------------------ construction
-
-    @classmethod
-    def new(cls, rules: KunkenRules | None = None, num_seats: int = 2, dealer: int = 0,
-            rng: random.Random | None = None) -> KunkenDeal:
-        """A new deal: the pack shuffled with ``rng``, 13 cards to each player one at a time
-        from the seat left of ``dealer``, one card face up to start the bank, the rest the
-        stock; the seat left of the dealer plays first."""
-        rules = rules or DEFAULT_RULES
-        check_seat_count("Kunken", num_seats, MIN_SEATS, MAX_SEATS)
-        check_dealer(num_seats, dealer)
-        pack = [c.index for c in shuffled(double_deck(rules.jokers), rng or random.Random())]
-        hands = [[0] * 53 for _ in range(num_seats)]
-        pos = 0
-        for _ in range(rules.hand_size):
-            for i in range(num_seats):
-                hands[(dealer + 1 + i) % num_seats][pack[pos]] += 1
-                pos += 1
-        bank = [pack[pos]]
-        stock = pack[pos + 1:]
-        stock.reverse()  # the next card to draw is last
-        return cls._make(rules, num_seats, dealer, hands, stock, bank)
 
     @classmethod
     def _make(cls, rules: KunkenRules, num_seats: int, dealer: int, hands: list[list[int]],
@@ -227,8 +209,8 @@ class KunkenDeal:
         seat laid (melds and lay-offs), - cards in hand (a joker 10); express doubles the
         winner's plus and the others' minus."""
         plus = [0] * self.num_seats
-        for meld in self.melds:
-            for slot, seat in zip(meld.slots, meld.laid_by, strict=True):
+        for table_meld in self.melds:
+            for slot, seat in zip(table_meld.slots, table_meld.laid_by, strict=True):
                 plus[seat] += slot_value(slot)
         minus = [sum(VALUE[k] * n for k, n in enumerate(h) if n) for h in self.hands]
         return deal_points(plus, minus, self.winner, self.express)
@@ -254,7 +236,7 @@ class KunkenDeal:
             return out
         if self.phase == DRAWN:
             out = self._swaps(seat, hand)
-            out += [_DISCARDS[k] for k in range(53) if hand[k]]
+            out += [discard(k) for k in range(53) if hand[k]]
             return out
         return self._taken_actions(seat, hand)
 
@@ -270,9 +252,9 @@ class KunkenDeal:
         replace = self.rules.joker_for_held
         table = self._table() if judges is not None and (
             not replace or any(m.jokers for m in self.melds)) else None
-        out = [Action(MELD, -1, meld) for meld in self._hand_melds(hand)
-               if len(meld) < size and (judges is None or judges[0](meld)
-                                        or self._exact_ok(seat, Action(MELD, -1, meld), table))]
+        out = [meld(slots) for slots in self._hand_melds(hand)
+               if len(slots) < size and (judges is None or judges[0](slots)
+                                         or self._exact_ok(seat, meld(slots), table))]
         if size >= 2:
             verdicts: dict[int, bool] = {}
             for m, tm in enumerate(self.melds):
@@ -280,7 +262,7 @@ class KunkenDeal:
                     if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
                                        and hand[slot - JOKER_FOR]):
                         continue
-                    action = Action(LAYOFF, m, (slot,))
+                    action = layoff(m, slot)
                     if judges is not None:
                         ok = verdicts.get(k)
                         if ok is None:
@@ -292,7 +274,7 @@ class KunkenDeal:
                    if judges is None or judges[2](action.slots[0])
                    or self._exact_ok(seat, action, table))
         if done:
-            out += [_DISCARDS[k] for k in range(53) if hand[k]]
+            out += [discard(k) for k in range(53) if hand[k]]
         return out
 
     def _hand_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
@@ -342,7 +324,9 @@ class KunkenDeal:
             table.append(completion.compact(meld))
             layout = True
         else:
-            tm = self.melds[action.number].copy()
+            number = action.number
+            assert number is not None  # a lay-off or a swap names its meld
+            tm = self.melds[number].copy()
             slot = action.slots[0]
             removed = [slot_card(slot)]
             if action.kind == LAYOFF:
@@ -351,7 +335,7 @@ class KunkenDeal:
                 tm.swap(slot)
                 hand[BARE_JOKER] += 1
                 notold[BARE_JOKER] += 1
-            table[action.number] = completion.compact(tm.slots, tm.kind)
+            table[number] = completion.compact(tm.slots, tm.kind)
         for k in removed:
             hand[k] -= 1
             if notold[k]:
@@ -446,11 +430,11 @@ class KunkenDeal:
                 for s in range(4):
                     k = s * 13 + rank
                     if hand[k] and tm.swap_index(k) >= 0:
-                        out.append(Action(SWAP, m, (k,)))
+                        out.append(swap(m, k))
             else:
                 for slot in tm.slots:
                     if JOKER_FOR <= slot < OPEN_JOKER and hand[slot - JOKER_FOR]:
-                        out.append(Action(SWAP, m, (slot - JOKER_FOR,)))
+                        out.append(swap(m, slot - JOKER_FOR))
         return out
 
     def _can_take(self, seat: int, i: int) -> bool:
@@ -510,12 +494,13 @@ class KunkenDeal:
             if kind == SWAP and self.rules.swap_before_take:
                 return self._swap_reason(seat, hand, action)
             if kind == TAKE:
-                if not 0 <= action.number < len(self.bank):
-                    return (f"the bank has no position {action.number} (it holds "
+                position = action.number
+                if position is None or not 0 <= position < len(self.bank):
+                    return (f"the bank has no position {position} (it holds "
                             f"{len(self.bank)} cards)")
-                if self._can_take(seat, action.number):
+                if self._can_take(seat, position):
                     return None
-                return self._take_reason(seat, action.number)
+                return self._take_reason(seat, position)
             return f"the turn begins with draw or take, not {kind}"
         if kind in (DRAW, TAKE):
             return f"the player has already {'drawn' if self.phase == DRAWN else 'taken'}"
@@ -574,10 +559,11 @@ class KunkenDeal:
             return "a joker is swapped for a card, not a joker"
         if not hand[card]:
             return f"{card_text(card)} is not in the hand"
-        if not 0 <= action.number < len(self.melds):
-            return f"there is no meld {action.number}"
-        if self.melds[action.number].swap_index(card) < 0:
-            return (f"meld {action.number} ({self.melds[action.number].text()}) has no joker "
+        number = action.number
+        if number is None or not 0 <= number < len(self.melds):
+            return f"there is no meld {number}"
+        if self.melds[number].swap_index(card) < 0:
+            return (f"meld {number} ({self.melds[number].text()}) has no joker "
                     f"standing for {card_text(card)}")
         if self.phase == TAKEN and not self.obligations_met() and not \
                 self._completes_after_removal(seat, card, True, self._swap_search(hand)) \
@@ -591,35 +577,36 @@ class KunkenDeal:
             return check.reason
         if check.readings > 1:
             return "a joker's card must be declared (X=card) where it is not forced"
-        meld = check.slots
-        need = counts_of([slot_card(s) for s in meld])
+        slots = check.slots
+        need = counts_of([slot_card(s) for s in slots])
         for k in range(53):
             if need[k] > hand[k]:
                 return f"{card_text(k)} is not in the hand" if need[k] == 1 or hand[k] == 0 \
                     else f"only {hand[k]} {card_text(k)} in the hand"
         if not self.rules.joker_for_held:
-            for s in meld:
+            for s in slots:
                 if JOKER_FOR <= s < OPEN_JOKER and hand[s - JOKER_FOR]:
                     return (f"a joker may not stand for {card_text(s - JOKER_FOR)}, which the "
                             "player holds (rule joker_for_held=false)")
-        if len(meld) >= self.hand_sizes[seat]:
+        if len(slots) >= self.hand_sizes[seat]:
             return "the player may not lay down the last card: one must be left to discard"
         if not self.obligations_met() and not self._completes_after_meld(
-                seat, meld, self._turn_search(hand)) and not self._exact_ok(
-                    seat, Action(MELD, -1, meld)):
+                seat, slots, self._turn_search(hand)) and not self._exact_ok(
+                    seat, meld(slots)):
             return "after this meld the turn could not be completed"
         return None
 
     def _layoff_reason(self, seat: int, hand: list[int], action: Action) -> str | None:
-        if not 0 <= action.number < len(self.melds):
-            return f"there is no meld {action.number}"
+        number = action.number
+        if number is None or not 0 <= number < len(self.melds):
+            return f"there is no meld {number}"
         slot = action.slots[0]
         card = slot_card(slot)
         if not hand[card]:
             return f"{card_text(card)} is not in the hand"
-        tm = self.melds[action.number]
+        tm = self.melds[number]
         if slot not in tm.layoff_slots(card):
-            return f"{card_text(card)} does not extend meld {action.number} ({tm.text()})"
+            return f"{card_text(card)} does not extend meld {number} ({tm.text()})"
         if JOKER_FOR <= slot < OPEN_JOKER and hand[slot - JOKER_FOR] and \
                 not self.rules.joker_for_held:
             return (f"a joker may not stand for {card_text(slot - JOKER_FOR)}, which the "
@@ -658,22 +645,27 @@ class KunkenDeal:
             self._discard(seat, action.slots[0])
         elif kind == DRAW:
             self._draw(seat)
-        elif kind == TAKE:
-            self._take(seat, action.number)
         elif kind == MELD:
             self._meld(seat, action.slots)
-        elif kind == LAYOFF:
-            slot = action.slots[0]
-            self._remove(seat, slot if slot < BARE_JOKER else BARE_JOKER)
-            self.melds[action.number].lay_off(slot, seat)
-        elif kind == SWAP:
-            card = action.slots[0]
-            self._remove(seat, card)
-            self.melds[action.number].swap(card)
-            self.hands[seat][BARE_JOKER] += 1
-            self.hand_sizes[seat] += 1
-            if self.phase == TAKEN:
-                self.turn_notold[BARE_JOKER] += 1
+        else:
+            number = action.number
+            assert number is not None  # take, layoff and swap name a position or a meld
+            if kind == TAKE:
+                self._take(seat, number)
+            elif kind == LAYOFF:
+                slot = action.slots[0]
+                self._remove(seat, slot if slot < BARE_JOKER else BARE_JOKER)
+                self.melds[number].lay_off(slot, seat)
+            elif kind == SWAP:
+                self._swap(seat, number, action.slots[0])
+
+    def _swap(self, seat: int, number: int, card: int) -> None:
+        self._remove(seat, card)
+        self.melds[number].swap(card)
+        self.hands[seat][BARE_JOKER] += 1
+        self.hand_sizes[seat] += 1
+        if self.phase == TAKEN:
+            self.turn_notold[BARE_JOKER] += 1
 
     def _remove(self, seat: int, card: int) -> None:
         self.hands[seat][card] -= 1
@@ -755,26 +747,26 @@ class KunkenDeal:
         if action.kind == MELD:
             check = check_meld(action.slots)
             if check.valid and check.readings == 1:
-                return Action(MELD, -1, check.slots)
+                return meld(check.slots)
             if check.valid:
                 options = " or ".join(" ".join(_slot_texts(r)) for r in check.alternatives)
                 raise InvalidNotationError(f"invalid action {text!r}: declare the joker "
                                            f"(X=card): {options}")
             return action
-        if action.kind == LAYOFF and action.slots[0] == BARE_JOKER \
-                and 0 <= action.number < len(self.melds):
-            slots = self.melds[action.number].layoff_slots(BARE_JOKER)
+        number = action.number
+        if action.kind != LAYOFF or number is None or not 0 <= number < len(self.melds):
+            return action
+        if action.slots[0] == BARE_JOKER:
+            slots = self.melds[number].layoff_slots(BARE_JOKER)
             if len(slots) == 1:
-                return Action(LAYOFF, action.number, (slots[0],))
+                return layoff(number, slots[0])
             if len(slots) > 1:
                 raise InvalidNotationError(
                     f"invalid action {text!r}: declare the joker: "
                     + " or ".join(f"X={card_text(s - JOKER_FOR)}" for s in slots))
-        if action.kind == LAYOFF and JOKER_FOR <= action.slots[0] < OPEN_JOKER \
-                and 0 <= action.number < len(self.melds) \
-                and self.melds[action.number].kind == SET:
+        if JOKER_FOR <= action.slots[0] < OPEN_JOKER and self.melds[number].kind == SET:
             card = action.slots[0] - JOKER_FOR
-            return Action(LAYOFF, action.number, (OPEN_JOKER + card % 13,))
+            return layoff(number, OPEN_JOKER + card % 13)
         return action
 
     def observe(self, seat: int) -> Observation[Action]:
@@ -824,10 +816,31 @@ class KunkenDeal:
                 f"{''.join(card_text(c) for c in self.bank) or '-'}>")
 
 
+def new_deal(rules: KunkenRules, num_seats: int, dealer: int,
+             rng: random.Random) -> KunkenDeal:
+    """A new deal: the pack shuffled with ``rng`` (:func:`konkun.cards.shuffled`), 13 cards
+    to each player one at a time from the seat left of ``dealer``, one card face up to start
+    the bank, the rest the stock; the seat left of the dealer plays first. The same rules,
+    seats, dealer and ``rng`` state give the same deal (the arena's duplicate deals)."""
+    check_seat_count("Kunken", num_seats, MIN_SEATS, MAX_SEATS)
+    check_dealer(num_seats, dealer)
+    pack = [c.index for c in shuffled(double_deck(rules.jokers), rng)]
+    hands = [[0] * 53 for _ in range(num_seats)]
+    pos = 0
+    for _ in range(rules.hand_size):
+        for i in range(num_seats):
+            hands[(dealer + 1 + i) % num_seats][pack[pos]] += 1
+            pos += 1
+    bank = [pack[pos]]
+    stock = pack[pos + 1:]
+    stock.reverse()  # the next card to draw is last
+    return KunkenDeal._make(rules, num_seats, dealer, hands, stock, bank)
+
+
 def _slot_texts(slots: tuple[int, ...]) -> list[str]:
     from konkun.kunken.melds import slot_text
 
     return [slot_text(s) for s in slots]
 
 
-__all__ = ["DRAWN", "OVER", "PHASES", "START", "TAKEN", "KunkenDeal"]
+__all__ = ["DRAWN", "OVER", "PHASES", "START", "TAKEN", "KunkenDeal", "new_deal"]
