@@ -105,7 +105,8 @@ class Action:
 
 
 DRAW_ACTION = Action(DRAW)
-_DISCARDS = tuple(Action(DISCARD, None, (k,)) for k in range(53))
+DISCARDS = tuple(Action(DISCARD, None, (k,)) for k in range(53))
+"""``discard(k)`` for every card ``k``: ``DISCARDS[k]`` (for hot loops)."""
 _TAKES = tuple(Action(TAKE, i) for i in range(120))
 _CACHE_LIMIT = 1 << 16
 _MELDS: dict[tuple[int, ...], Action] = {}
@@ -121,7 +122,7 @@ def draw() -> Action:
 
 def discard(card: int) -> Action:
     """The action discarding card ``card`` (0..52)."""
-    return _DISCARDS[card]
+    return DISCARDS[card]
 
 
 def take(position: int) -> Action:

@@ -16,6 +16,7 @@ from konkun.cards import shuffle
 from konkun.errors import InvalidPositionError
 from konkun.kunken.actions import Action
 from konkun.kunken.melds import TableMeld, card_text, slot_card
+from konkun.kunken.position import KunkenPosition, MeldPosition, Phase, TakeTurn
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import (
     DRAWN,
@@ -83,25 +84,27 @@ class KunkenObservation:
     _legal: list[Action] | None
     _points: list[int] | None
 
+    def __init__(self, deal: KunkenDeal, seat: int) -> None:
+        """The view of ``seat`` of ``deal`` now (:meth:`KunkenDeal.observe`)."""
+        if not 0 <= seat < deal.num_seats:
+            raise InvalidPositionError(f"invalid seat {seat} for {deal.num_seats} seats")
+        self.rules = deal.rules
+        self.seat = seat
+        self.num_seats = deal.num_seats
+        self.dealer = deal.dealer
+        self.hand = deal.hands[seat].copy()
+        self.hand_sizes = deal.hand_sizes.copy()
+        self.bank = deal.bank.copy()
+        self.stock_size = len(deal.stock)
+        copy_public_state(deal, self)
+        self.history_len = len(deal.history)
+        self._legal = None
+        self._points = deal.points() if deal.phase == OVER else None
+
     @classmethod
     def from_deal(cls, deal: KunkenDeal, seat: int) -> KunkenObservation:
         """The view of ``seat`` of ``deal`` now."""
-        if not 0 <= seat < deal.num_seats:
-            raise InvalidPositionError(f"invalid seat {seat} for {deal.num_seats} seats")
-        o = cls.__new__(cls)
-        o.rules = deal.rules
-        o.seat = seat
-        o.num_seats = deal.num_seats
-        o.dealer = deal.dealer
-        o.hand = deal.hands[seat].copy()
-        o.hand_sizes = deal.hand_sizes.copy()
-        o.bank = deal.bank.copy()
-        o.stock_size = len(deal.stock)
-        copy_public_state(deal, o)
-        o.history_len = len(deal.history)
-        o._legal = None
-        o._points = deal.points() if deal.phase == OVER else None
-        return o
+        return cls(deal, seat)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions when this seat is to act, else the empty list."""
@@ -145,11 +148,20 @@ class KunkenObservation:
                 hand[c] += 1
             pos += extra
             hands.append(hand)
-        stock = pool[pos:]
-        deal = KunkenDeal._make(self.rules, self.num_seats, self.dealer, hands, stock,
-                                self.bank.copy())
-        copy_public_state(self, deal)
-        return deal
+        turn = None
+        if self.phase == TAKEN:
+            turn = TakeTurn(self.take_card, self.pending, self.need, self.opening,
+                            tuple(cards_of(self.turn_notold)))
+        return KunkenDeal.from_position(KunkenPosition(
+            rules=self.rules, dealer=self.dealer,
+            hands=tuple(tuple(cards_of(h)) for h in hands),
+            stock=tuple(reversed(pool[pos:])),  # the sample's last card is drawn first
+            bank=tuple(self.bank),
+            melds=tuple(MeldPosition(m.owner, tuple(m.slots), tuple(m.laid_by))
+                        for m in self.melds),
+            taken=tuple(tuple(cards_of(t)) for t in self.taken), layout=tuple(self.layout),
+            renewals=self.renewals, to_move=self.to_move, phase=Phase(self.phase), turn=turn,
+            winner=self.winner, express=self.express))
 
     def obligations(self) -> list[str]:
         """The turn's open obligations in words (after a take)."""

@@ -17,7 +17,7 @@ why; :meth:`KunkenDeal.push` is the unchecked fast path.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from konkun.cards import double_deck, shuffled
@@ -26,6 +26,7 @@ from konkun.game import Observation, check_dealer, check_seat_count
 from konkun.kunken import completion, solver
 from konkun.kunken.actions import (
     DISCARD,
+    DISCARDS,
     DRAW,
     DRAW_ACTION,
     LAYOFF,
@@ -33,13 +34,13 @@ from konkun.kunken.actions import (
     SWAP,
     TAKE,
     Action,
-    discard,
     layoff,
     meld,
     parse_action,
     swap,
     take,
 )
+from konkun.kunken.kkn import format_kkn
 from konkun.kunken.melds import (
     BARE_JOKER,
     JOKER_FOR,
@@ -52,6 +53,7 @@ from konkun.kunken.melds import (
     slot_card,
     slot_value,
 )
+from konkun.kunken.position import KunkenPosition, MeldPosition, Phase, TakeTurn
 from konkun.kunken.rules import MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.scoring import deal_points
 
@@ -74,14 +76,14 @@ _Judges = tuple[_Judge[tuple[int, ...]], _Judge[int], _Judge[int]]
 """Whether a step leaves the turn completable: a meld (its slots), a lay-off (the card),
 a swap (the card given for the joker)."""
 
-START = "start"
-DRAWN = "drawn"
-TAKEN = "taken"
-OVER = "over"
-PHASES = (START, DRAWN, TAKEN, OVER)
+START = Phase.START
+DRAWN = Phase.DRAWN
+TAKEN = Phase.TAKEN
+OVER = Phase.OVER
+PHASES = tuple(Phase)
 
 
-def counts_of(cards: list[int]) -> list[int]:
+def counts_of(cards: Iterable[int]) -> list[int]:
     """A count vector (53 entries) of card indices."""
     counts = [0] * 53
     for c in cards:
@@ -138,7 +140,7 @@ class KunkenDeal:
     layout: list[bool]
     renewals: int
     to_move: int | None
-    phase: str
+    phase: Phase
     winner: int | None
     express: bool
     take_card: int
@@ -151,27 +153,64 @@ class KunkenDeal:
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def _make(cls, rules: KunkenRules, num_seats: int, dealer: int, hands: list[list[int]],
-              stock: list[int], bank: list[int]) -> KunkenDeal:
+    def from_position(cls, position: KunkenPosition,
+                      history: Iterable[Action] = ()) -> KunkenDeal:
+        """A deal that plays on from ``position`` exactly as the deal it was taken from
+        (unchecked: :func:`~konkun.kunken.kkn.parse_kkn` checks text); ``history``: the
+        actions that led to it, if known (a position does not hold them)."""
         deal = cls.__new__(cls)
-        deal.rules = rules
-        deal.num_seats = num_seats
-        deal.dealer = dealer
-        deal.hands = hands
-        deal.hand_sizes = [sum(h) for h in hands]
-        deal.stock = stock
-        deal.bank = bank
-        deal.melds = []
-        deal.taken = [[0] * 53 for _ in range(num_seats)]
-        deal.layout = [False] * num_seats
-        deal.renewals = 0
-        deal.to_move = (dealer + 1) % num_seats
-        deal.phase = START
-        deal.winner = None
-        deal.express = False
-        deal.history = []
-        deal._reset_turn()
+        deal.rules = position.rules
+        deal.num_seats = len(position.hands)
+        deal.dealer = position.dealer
+        deal.hands = [counts_of(h) for h in position.hands]
+        deal.hand_sizes = [len(h) for h in position.hands]
+        deal.stock = list(reversed(position.stock))  # the next card to draw is last
+        deal.bank = list(position.bank)
+        deal.melds = [TableMeld(m.owner, m.slots, m.laid_by) for m in position.melds]
+        deal.taken = [counts_of(t) for t in position.taken]
+        deal.layout = list(position.layout)
+        deal.renewals = position.renewals
+        deal.to_move = position.to_move
+        deal.phase = position.phase
+        deal.winner = position.winner
+        deal.express = position.express
+        deal.history = list(history)
+        turn = position.turn
+        deal.take_card = -1 if turn is None else turn.taken_card
+        deal.pending = turn is not None and turn.pending
+        deal.need = 0 if turn is None else turn.need
+        deal.opening = turn is not None and turn.opening
+        deal.turn_notold = counts_of(turn.not_old if turn is not None else ())
         return deal
+
+    def position(self) -> KunkenPosition:
+        """The deal now as a frozen value (:class:`~konkun.kunken.position.KunkenPosition`):
+        :meth:`from_position` of it plays on exactly as this deal."""
+        turn = None
+        if self.phase == TAKEN:
+            turn = TakeTurn(self.take_card, self.pending, self.need, self.opening,
+                            tuple(cards_of(self.turn_notold)))
+        return KunkenPosition(
+            rules=self.rules,
+            dealer=self.dealer,
+            hands=tuple(tuple(cards_of(h)) for h in self.hands),
+            stock=tuple(reversed(self.stock)),
+            bank=tuple(self.bank),
+            melds=tuple(MeldPosition(m.owner, tuple(m.slots), tuple(m.laid_by))
+                        for m in self.melds),
+            taken=tuple(tuple(cards_of(t)) for t in self.taken),
+            layout=tuple(self.layout),
+            renewals=self.renewals,
+            to_move=self.to_move,
+            phase=Phase(self.phase),
+            turn=turn,
+            winner=self.winner,
+            express=self.express,
+        )
+
+    def kkn(self) -> str:
+        """The deal's position as KKN text (:func:`~konkun.kunken.kkn.format_kkn`)."""
+        return format_kkn(self.position())
 
     def _reset_turn(self) -> None:
         self.take_card = -1
@@ -236,7 +275,7 @@ class KunkenDeal:
             return out
         if self.phase == DRAWN:
             out = self._swaps(seat, hand)
-            out += [discard(k) for k in range(53) if hand[k]]
+            out += [DISCARDS[k] for k in range(53) if hand[k]]
             return out
         return self._taken_actions(seat, hand)
 
@@ -274,7 +313,7 @@ class KunkenDeal:
                    if judges is None or judges[2](action.slots[0])
                    or self._exact_ok(seat, action, table))
         if done:
-            out += [discard(k) for k in range(53) if hand[k]]
+            out += [DISCARDS[k] for k in range(53) if hand[k]]
         return out
 
     def _hand_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
@@ -831,10 +870,12 @@ def new_deal(rules: KunkenRules, num_seats: int, dealer: int,
         for i in range(num_seats):
             hands[(dealer + 1 + i) % num_seats][pack[pos]] += 1
             pos += 1
-    bank = [pack[pos]]
-    stock = pack[pos + 1:]
-    stock.reverse()  # the next card to draw is last
-    return KunkenDeal._make(rules, num_seats, dealer, hands, stock, bank)
+    empty: tuple[int, ...] = ()
+    return KunkenDeal.from_position(KunkenPosition(
+        rules=rules, dealer=dealer, hands=tuple(tuple(cards_of(h)) for h in hands),
+        stock=tuple(pack[pos + 1:]), bank=(pack[pos],), melds=(),
+        taken=(empty,) * num_seats, layout=(False,) * num_seats,
+        to_move=(dealer + 1) % num_seats))
 
 
 def _slot_texts(slots: tuple[int, ...]) -> list[str]:
