@@ -669,7 +669,7 @@ class KunkenDeal:
         reason = self.why_illegal(action)
         if reason is not None:
             error = GameOverError if self.phase == OVER else IllegalMoveError
-            raise error(action.text(), reason, f"phase {self.phase} of seat {self.to_move}")
+            raise error(action.text(), reason, self.kkn())
         self.push(action)
 
     # ------------------------------------------------------------------ applying
@@ -771,6 +771,31 @@ class KunkenDeal:
         self.to_move = None
         self.phase = OVER
         self._reset_turn()
+
+    def perft(self, depth: int) -> int:
+        """The number of action sequences of length ``depth`` from here (``perft(0)`` is 1;
+        a finished deal has no actions). Each action is one step: a turn is several."""
+        if depth <= 0:
+            return 1
+        actions = self.legal_actions()
+        if depth == 1:
+            return len(actions)
+        total = 0
+        for action in actions:
+            child = self.copy()
+            child.push(action)
+            total += child.perft(depth - 1)
+        return total
+
+    def perft_divide(self, depth: int) -> list[tuple[Action, int]]:
+        """For each legal action (in :meth:`legal_actions` order), the number of action
+        sequences of length ``depth`` that start with it."""
+        counts = []
+        for action in self.legal_actions():
+            child = self.copy()
+            child.push(action)
+            counts.append((action, child.perft(depth - 1)))
+        return counts
 
     # ------------------------------------------------------------------ text
 
