@@ -16,7 +16,6 @@ from konkun.cards import shuffle
 from konkun.errors import InvalidPositionError
 from konkun.kunken.actions import Action
 from konkun.kunken.melds import TableMeld, card_text, slot_card
-from konkun.kunken.position import KunkenPosition, MeldPosition, Phase, TakeTurn
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import (
     DRAWN,
@@ -148,20 +147,7 @@ class KunkenObservation:
                 hand[c] += 1
             pos += extra
             hands.append(hand)
-        turn = None
-        if self.phase == TAKEN:
-            turn = TakeTurn(self.take_card, self.pending, self.need, self.opening,
-                            tuple(cards_of(self.turn_notold)))
-        return KunkenDeal.from_position(KunkenPosition(
-            rules=self.rules, dealer=self.dealer,
-            hands=tuple(tuple(cards_of(h)) for h in hands),
-            stock=tuple(reversed(pool[pos:])),  # the sample's last card is drawn first
-            bank=tuple(self.bank),
-            melds=tuple(MeldPosition(m.owner, tuple(m.slots), tuple(m.laid_by))
-                        for m in self.melds),
-            taken=tuple(tuple(cards_of(t)) for t in self.taken), layout=tuple(self.layout),
-            renewals=self.renewals, to_move=self.to_move, phase=Phase(self.phase), turn=turn,
-            winner=self.winner, express=self.express))
+        return KunkenDeal.determinized(self, hands, pool[pos:])
 
     def obligations(self) -> list[str]:
         """The turn's open obligations in words (after a take)."""

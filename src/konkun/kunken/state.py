@@ -151,6 +151,26 @@ class KunkenDeal(Legality, Applying):
         d.history = self.history.copy()
         return d
 
+    @classmethod
+    def determinized(cls, public: Any, hands: list[list[int]],
+                     stock: list[int]) -> KunkenDeal:
+        """A deal with the public part of ``public`` (a deal or a
+        :class:`~konkun.kunken.observation.KunkenObservation`: rules, dealer, bank, melds,
+        taken cards, layouts, renewals, the turn) and the hidden part given: ``hands`` (count
+        vectors, kept) and ``stock`` (kept; the next card to draw last). The fast path of
+        determinization (``sample_deal``); unchecked, no history."""
+        d = cls.__new__(cls)
+        d.rules = public.rules
+        d.num_seats = public.num_seats
+        d.dealer = public.dealer
+        d.hands = hands
+        d.hand_sizes = [sum(h) for h in hands]
+        d.stock = stock
+        d.bank = public.bank.copy()
+        copy_public_state(public, d)
+        d.history = []
+        return d
+
     # ------------------------------------------------------------------ queries
 
     def is_over(self) -> bool:
