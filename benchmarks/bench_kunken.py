@@ -15,7 +15,7 @@ import statistics
 import time
 
 from konkun.cards import double_deck
-from konkun.kunken import KunkenDeal, KunkenRules
+from konkun.kunken import KunkenRules, new_deal
 from konkun.kunken.completion import take_hints
 from konkun.kunken.solver import best_arrangement, max_meld_points
 from konkun.kunken.state import counts_of
@@ -34,7 +34,7 @@ def playouts(seats: int, seconds: float, seed: int | None = None,
     start = round_start = time.process_time()
     round_decisions = 0
     while time.process_time() - start < seconds:
-        deal = KunkenDeal.new(rules, seats, deals % seats, rng)
+        deal = new_deal(rules, seats, deals % seats, rng)
         while not deal.is_over():
             deal.push(rng.choice(deal.legal_actions()))
             decisions += 1

@@ -17,7 +17,7 @@ from konkun.errors import (
     KonkunError,
 )
 from konkun.konchinka import KonchinkaRules, Move, parse_kpn
-from konkun.kunken import KunkenDeal, KunkenRules
+from konkun.kunken import KunkenRules, new_deal
 from konkun.kunken.actions import parse_action as parse_kunken_action
 
 KPN = "classic As7h2cQd Kc3d/Qh9c5s/8d4h - -/-/- 1 0 -"
@@ -80,7 +80,7 @@ def test_a_konchinka_text_that_is_no_move_names_the_kpn_in_str_only() -> None:
 
 
 def test_a_kunken_illegal_action_keeps_its_reason_apart() -> None:
-    deal = KunkenDeal.new(KunkenRules(), 2, 0, random.Random(4))
+    deal = new_deal(KunkenRules(), 2, 0, random.Random(4))
     action = parse_kunken_action("discard 2c")
     with pytest.raises(IllegalMoveError) as caught:
         deal.play(action)

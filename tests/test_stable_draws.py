@@ -27,7 +27,8 @@ from konkun.cards import (
 )
 from konkun.konchinka import KonchinkaRules
 from konkun.konchinka.dealing import new_deal
-from konkun.kunken.state import KunkenDeal
+from konkun.kunken import KunkenRules
+from konkun.kunken.state import new_deal as new_kunken_deal
 
 SEEDS = st.one_of(st.integers(0, 2**64), st.text(max_size=12))
 CPYTHON_311 = pytest.mark.skipif(
@@ -142,5 +143,5 @@ def test_a_konchinka_game_is_dealt_from_getrandbits_alone(seats: int) -> None:
 def test_a_kunken_deal_is_dealt_from_getrandbits_alone(seats: int) -> None:
     rng = BitsOnly(3)
     dealer, _rounds = draw_for_dealer(seats, rng)
-    KunkenDeal.new(None, seats, dealer, rng).observe(0).sample_deal(rng)
+    new_kunken_deal(KunkenRules(), seats, dealer, rng).observe(0).sample_deal(rng)
 

@@ -15,8 +15,9 @@ from konkun.bots.kunken_planner import KunkenPlanner, turn_plan
 from konkun.bots.specs import InvalidBotSpecError
 from konkun.cards import parse_cards
 from konkun.kunken.melds import TableMeld, check_meld
+from konkun.kunken.position import KunkenPosition, MeldPosition
 from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import KunkenDeal, counts_of
+from konkun.kunken.state import KunkenDeal, cards_of, counts_of
 
 
 def counts(text: str) -> list[int]:
@@ -45,10 +46,14 @@ def position(hands: list[str], bank: str, melds: list[tuple[int, str]]) -> Kunke
         for slot in meld.slots:
             left[min(slot, 52)] -= 1
     stock = [k for k in range(53) for _ in range(left[k])]
-    deal = KunkenDeal._make(rules, len(hands), len(hands) - 1, hand_counts, stock, bank_cards)
-    deal.melds = table
-    deal.layout = [any(m.owner == s for m in table) for s in range(len(hands))]
-    return deal
+    return KunkenDeal.from_position(KunkenPosition(
+        rules=rules, dealer=len(hands) - 1,
+        hands=tuple(tuple(cards_of(h)) for h in hand_counts), stock=tuple(reversed(stock)),
+        bank=tuple(bank_cards),
+        melds=tuple(MeldPosition(m.owner, tuple(m.slots), tuple(m.laid_by)) for m in table),
+        taken=tuple(() for _ in hands),
+        layout=tuple(any(m.owner == s for m in table) for s in range(len(hands))),
+        to_move=0))
 
 
 def test_turn_plan_lays_melds_then_lays_off_what_fits_and_keeps_the_discard() -> None:

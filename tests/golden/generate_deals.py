@@ -27,6 +27,7 @@ from konkun.konchinka import KonchinkaMatch, KonchinkaRules
 from konkun.konchinka.dealing import new_deal
 from konkun.kunken import KunkenMatch, KunkenRules
 from konkun.kunken.state import KunkenDeal
+from konkun.kunken.state import new_deal as new_kunken_deal
 
 SEEDS: tuple[int | str, ...] = (
     0, 1, 7, 42, 2024, 2**40 + 3, "a", "table-17",
@@ -70,9 +71,9 @@ def kunken_entry(seats: int, seed: int | str) -> dict[str, Any]:
     match = KunkenMatch(rules, seats, seed)
     stream = rng_for_seed(seed)
     first, draws = draw_for_dealer(seats, stream)
-    deal = KunkenDeal.new(rules, seats, first, stream)
+    deal = new_kunken_deal(rules, seats, first, stream)
     assert (first, kunken_cards(deal)) == (match.first_dealer, kunken_cards(match.deal))
-    following = KunkenDeal.new(rules, seats, (first + 1) % seats, stream)
+    following = new_kunken_deal(rules, seats, (first + 1) % seats, stream)
     sampled = deal.observe(0).sample_deal(rng_for_seed(seed))
     return {"game": "kunken", "seats": seats, "seed": seed,
             "dealer_draws": draws_json(draws), "first_dealer": first,

@@ -158,3 +158,10 @@ def test_kpn_piles_need_not_agree_with_the_last_capture() -> None:
     deal = parse_kpn("classic - -/- - 2cAs/Td 0 1 -")
     assert deal.is_over()
     assert deal.points() == [2 + 1 + 1, 1]
+
+
+def test_a_move_kind_is_an_enum_equal_to_its_word() -> None:
+    from konkun.konchinka import MoveKind
+
+    assert Move.parse("Qd").kind is MoveKind.TRAIL
+    assert Move.parse("Qd:As7h2c").kind == "capture"

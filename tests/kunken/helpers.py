@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from konkun.cards import Card, parse_cards
 from konkun.kunken.melds import TableMeld, parse_slots
+from konkun.kunken.position import KunkenPosition, MeldPosition
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import KunkenDeal, counts_of
 
@@ -46,15 +47,16 @@ def position(hands: list[str], bank: str = "", *, stock: str | None = None,
         stock_cards = [k for k in range(53) for _ in range(left[k])]
     else:
         stock_cards = idx(stock)
-    stock_cards.reverse()
-    deal = KunkenDeal._make(rules, len(hands), (to_move - 1) % len(hands), hand_counts,
-                            stock_cards, bank_cards)
-    deal.to_move = to_move
-    deal.melds = table
-    deal.layout = layout if layout is not None else [
-        any(m.owner == s for m in table) for s in range(len(hands))]
-    return deal
-
+    seats = range(len(hands))
+    return KunkenDeal.from_position(KunkenPosition(
+        rules=rules, dealer=(to_move - 1) % len(hands),
+        hands=tuple(tuple(sorted(idx(h))) for h in hands), stock=tuple(stock_cards),
+        bank=tuple(bank_cards),
+        melds=tuple(MeldPosition(m.owner, tuple(m.slots), tuple(m.laid_by)) for m in table),
+        taken=tuple(() for _ in seats),
+        layout=tuple(layout) if layout is not None else tuple(
+            any(m.owner == s for m in table) for s in seats),
+        to_move=to_move))
 
 def _meld_slots(text: str) -> list[int]:
     from konkun.kunken.melds import check_meld

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from konkun.kunken import KunkenDeal, KunkenRules
-from konkun.kunken.actions import LAYOFF, MELD, SWAP, Action
+from konkun.kunken.actions import SWAP, Action, layoff, meld
 from konkun.kunken.completion import StepFilter, completable, take_positions
 from konkun.kunken.solver import after_take
 from konkun.kunken.solver import take_positions as fast_take_positions
@@ -31,9 +31,9 @@ def _candidate_steps(deal: KunkenDeal, seat: int) -> list[Action]:
     asking whether the turn stays completable)."""
     hand = deal.hands[seat]
     size = deal.hand_sizes[seat]
-    steps = [Action(MELD, -1, meld) for meld in deal._hand_melds(hand) if len(meld) < size]
+    steps = [meld(slots) for slots in deal._hand_melds(hand) if len(slots) < size]
     if size >= 2:
-        steps += [Action(LAYOFF, m, (slot,)) for m, tm in enumerate(deal.melds)
+        steps += [layoff(m, slot) for m, tm in enumerate(deal.melds)
                   for k, slot in tm.layoff_options() if hand[k]]
     return steps + deal._swaps(seat, hand)
 

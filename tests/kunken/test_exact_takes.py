@@ -96,9 +96,9 @@ def test_third_card_masks_agree_with_the_listed_melds(replace: bool) -> None:
 def test_from_json_rejects_an_inconsistent_field_with_a_typed_error(
         field: str, value: object, named: str) -> None:
     from konkun.errors import KonkunError
-    from konkun.kunken import KunkenDeal, KunkenRules
+    from konkun.kunken import KunkenDeal, KunkenRules, new_deal
 
-    deal = KunkenDeal.new(KunkenRules(), 2, 0, random.Random(3))
+    deal = new_deal(KunkenRules(), 2, 0, random.Random(3))
     data = deal.to_json()
     if "Ks" in data["hands"][0]:
         data["hands"][0].remove("Ks")

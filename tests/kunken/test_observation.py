@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 from konkun.game import Deal, Match, Observation
-from konkun.kunken import KunkenDeal, KunkenMatch, KunkenRules
+from konkun.kunken import KunkenMatch, KunkenRules, new_deal
 
 from .helpers import card, position
 
 
 def test_protocols_are_implemented() -> None:
-    deal = KunkenDeal.new(KunkenRules(), 2, 0, random.Random(1))
+    deal = new_deal(KunkenRules(), 2, 0, random.Random(1))
     assert isinstance(deal, Deal)
     assert isinstance(deal.observe(0), Observation)
     match: Match[object] = KunkenMatch(KunkenRules(), 2, 1)  # type: ignore[assignment]

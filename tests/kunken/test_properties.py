@@ -13,7 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from konkun.cards import Card
-from konkun.kunken import KunkenDeal, KunkenMatch, KunkenRecord, KunkenRules, replay
+from konkun.kunken import (
+    KunkenDeal,
+    KunkenMatch,
+    KunkenRecord,
+    KunkenRules,
+    new_deal,
+    replay,
+)
 from konkun.kunken.actions import Action, discard, take
 from konkun.kunken.state import OVER
 
@@ -106,7 +113,7 @@ def _check_legality(deal: KunkenDeal, legal: list[Action], rng: random.Random) -
 @given(seed=st.integers(0, 10**9), seats=st.integers(2, 5))
 def test_random_deals_keep_every_card_once_and_end(seed: int, seats: int) -> None:
     rng = random.Random(seed)
-    deal = KunkenDeal.new(KunkenRules(), seats, seed % seats, rng)
+    deal = new_deal(KunkenRules(), seats, seed % seats, rng)
     play_random(deal, rng, check=False)
     assert deal.phase == OVER
     assert deal.points() == recount(deal)
@@ -116,7 +123,7 @@ def test_random_deals_keep_every_card_once_and_end(seed: int, seats: int) -> Non
 @given(seed=st.integers(0, 10**9))
 def test_random_deals_legality_json_and_observations_agree(seed: int) -> None:
     rng = random.Random(seed)
-    deal = KunkenDeal.new(KunkenRules(), 2 + seed % 3, 0, rng)
+    deal = new_deal(KunkenRules(), 2 + seed % 3, 0, rng)
     play_random(deal, rng, check=True)
     assert deal.points() == recount(deal)
 
@@ -126,7 +133,7 @@ def test_random_deals_legality_json_and_observations_agree(seed: int) -> None:
 def test_random_deals_with_house_rules_end(seed: int) -> None:
     rules = KunkenRules(jokers=2, empty_stock="end", opening_minimum=30)
     rng = random.Random(seed)
-    deal = KunkenDeal.new(rules, 3, 1, rng)
+    deal = new_deal(rules, 3, 1, rng)
     play_random(deal, rng, check=False)
     assert deal.points() == recount(deal)
 
@@ -150,7 +157,7 @@ def test_record_replays_to_the_same_final_state(seed: int, text_seed: bool) -> N
 
 
 def test_every_card_text_is_ascii_two_characters() -> None:
-    deal = KunkenDeal.new(KunkenRules(), 2, 0, random.Random(3))
+    deal = new_deal(KunkenRules(), 2, 0, random.Random(3))
     data = deal.to_json()
     for hand in data["hands"]:
         for text in hand:
@@ -164,7 +171,7 @@ def test_legal_list_and_validation_agree_on_every_candidate() -> None:
 
     for seats, seed in ((2, 3), (4, 8)):
         rng = random.Random(seed)
-        deal = KunkenDeal.new(KunkenRules(), seats, 0, rng)
+        deal = new_deal(KunkenRules(), seats, 0, rng)
         while not deal.is_over():
             legal = deal.legal_actions()
             listed = set(legal)

@@ -9,7 +9,7 @@ import pytest
 
 from konkun.cards import double_deck, draw_for_dealer, rng_for_seed, shuffled
 from konkun.errors import IllegalMoveError, InvalidNotationError, InvalidRuleError
-from konkun.kunken import KunkenDeal, KunkenMatch, KunkenRules
+from konkun.kunken import KunkenMatch, KunkenRules, new_deal
 from konkun.kunken.state import DRAWN, OVER, START, TAKEN, cards_of
 
 from .helpers import card, position, texts
@@ -19,7 +19,7 @@ from .helpers import card, position, texts
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_players_two_to_five(seats: int) -> None:
-    deal = KunkenDeal.new(KunkenRules(), seats, 0, random.Random(1))
+    deal = new_deal(KunkenRules(), seats, 0, random.Random(1))
     assert deal.num_seats == seats
 
 
@@ -27,12 +27,12 @@ def test_players_two_to_five(seats: int) -> None:
 def test_players_not_one_or_six(seats: int) -> None:
     # a seat count is a rule of the table: the same error as in every other game and layer
     with pytest.raises(InvalidRuleError, match="2 to 5 players"):
-        KunkenDeal.new(KunkenRules(), seats, 0, random.Random(1))
+        new_deal(KunkenRules(), seats, 0, random.Random(1))
 
 
 @pytest.mark.parametrize(("jokers", "total"), [(4, 108), (2, 106)])
 def test_cards_two_decks_and_jokers_option(jokers: int, total: int) -> None:
-    deal = KunkenDeal.new(KunkenRules(jokers=jokers), 3, 0, random.Random(2))
+    deal = new_deal(KunkenRules(jokers=jokers), 3, 0, random.Random(2))
     cards = sum(sum(h) for h in deal.hands) + len(deal.stock) + len(deal.bank)
     assert cards == total
     joker_count = sum(h[52] for h in deal.hands) + deal.stock.count(52) + deal.bank.count(52)
@@ -41,7 +41,7 @@ def test_cards_two_decks_and_jokers_option(jokers: int, total: int) -> None:
 
 def test_deal_thirteen_each_one_at_a_time_from_the_left_of_the_dealer() -> None:
     pack = [c.index for c in shuffled(double_deck(4), random.Random(7))]
-    deal = KunkenDeal.new(KunkenRules(), 3, 1, random.Random(7))
+    deal = new_deal(KunkenRules(), 3, 1, random.Random(7))
     # seat 2 (left of dealer 1) gets the 1st, 4th, 7th ... card, then seat 0, then the dealer
     for offset, seat in enumerate([2, 0, 1]):
         assert sorted(cards_of(deal.hands[seat])) == sorted(pack[offset:39:3])
@@ -62,8 +62,8 @@ def test_first_dealer_by_drawing_cards_then_the_deal_rotates_left() -> None:
 
 
 def test_the_deal_for_a_seed_is_reproducible() -> None:
-    a = KunkenDeal.new(KunkenRules(), 4, 2, rng_for_seed("table-7"))
-    b = KunkenDeal.new(KunkenRules(), 4, 2, rng_for_seed("table-7"))
+    a = new_deal(KunkenRules(), 4, 2, rng_for_seed("table-7"))
+    b = new_deal(KunkenRules(), 4, 2, rng_for_seed("table-7"))
     assert a.to_json() == b.to_json()
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from konkun.bots.kunken_greedy import KunkenGreedy
 from konkun.bots.policy import pick_best
-from konkun.kunken import KunkenDeal, KunkenRules
+from konkun.kunken import KunkenDeal, KunkenRules, new_deal
 from konkun.kunken.actions import DISCARD
 from konkun.kunken.completion import compact_table, takes_with_swaps_first
 from konkun.kunken.melds import card_text, slot_text
@@ -44,7 +44,7 @@ def _position(rules: KunkenRules, seed: int, steps: int, greedy: bool) -> Kunken
     """A deal at the start of a turn after about ``steps`` actions of random or greedy
     play, or ``None`` when it ended first."""
     rng = random.Random(seed)
-    deal = KunkenDeal.new(rules, rng.choice((2, 3, 4)), 0, rng)
+    deal = new_deal(rules, rng.choice((2, 3, 4)), 0, rng)
     bot = KunkenGreedy()
     done = 0
     while not deal.is_over():

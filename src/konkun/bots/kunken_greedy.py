@@ -162,11 +162,11 @@ class KunkenGreedy:
                 scores.append(0.0)
                 continue
             after = list(hand)
-            for card in view.bank[action.number:]:
+            for card in view.bank[action.target:]:
                 after[card] += 1
             laid = meld_points_estimate(after, values)
             dead = hand_value(after, values) - laid
-            brought = len(view.bank) - action.number
+            brought = len(view.bank) - action.target
             # laying down is what scores: take when the turn can be completed, the take
             # that lays the most and brings the most cards; but not a take that leaves
             # too few cards to take the bank again (the taken card's meld uses two held

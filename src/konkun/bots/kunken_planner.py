@@ -161,7 +161,7 @@ class KunkenPlanner(KunkenGreedy):
             if action.kind != "take":
                 continue
             after = list(view.hand)
-            for card in view.bank[action.number:]:
+            for card in view.bank[action.target:]:
                 after[card] += 1
             plan = turn_plan(after, view.melds, view.seat)
             if plan is None:

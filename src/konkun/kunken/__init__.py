@@ -7,12 +7,14 @@
 """
 
 from konkun.kunken.actions import Action, parse_action
+from konkun.kunken.kkn import format_kkn, parse_kkn
 from konkun.kunken.match import KunkenMatch, KunkenRecord, replay
 from konkun.kunken.melds import MeldCheck, TableMeld, check_meld
 from konkun.kunken.notation import deal_from_json
 from konkun.kunken.observation import KunkenObservation
+from konkun.kunken.position import KunkenPosition, MeldPosition, Phase, TakeTurn
 from konkun.kunken.rules import DEFAULT_RULES, KunkenRules
-from konkun.kunken.state import KunkenDeal
+from konkun.kunken.state import KunkenDeal, new_deal
 
 __all__ = [
     "DEFAULT_RULES",
@@ -20,12 +22,19 @@ __all__ = [
     "KunkenDeal",
     "KunkenMatch",
     "KunkenObservation",
+    "KunkenPosition",
     "KunkenRecord",
     "KunkenRules",
     "MeldCheck",
+    "MeldPosition",
+    "Phase",
     "TableMeld",
+    "TakeTurn",
     "check_meld",
     "deal_from_json",
+    "format_kkn",
+    "new_deal",
     "parse_action",
+    "parse_kkn",
     "replay",
 ]

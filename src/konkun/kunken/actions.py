@@ -19,7 +19,8 @@ Melds are numbered from 0 in the order they were laid down.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+from enum import StrEnum
 
 from konkun.errors import InvalidCardError, InvalidNotationError
 from konkun.kunken.melds import (
@@ -31,54 +32,132 @@ from konkun.kunken.melds import (
     slot_text,
 )
 
-DRAW = "draw"
-TAKE = "take"
-MELD = "meld"
-LAYOFF = "layoff"
-SWAP = "swap"
-DISCARD = "discard"
+
+class ActionKind(StrEnum):
+    """What an action does. A ``StrEnum``: a kind equals its word (``kind == "take"``)."""
+
+    DRAW = "draw"
+    TAKE = "take"
+    MELD = "meld"
+    LAYOFF = "layoff"
+    SWAP = "swap"
+    DISCARD = "discard"
 
 
-class Action(NamedTuple):
-    """One step of a turn: ``kind``, a number (bank position for ``take``, meld number for
-    ``layoff``/``swap``) and card slots (see :mod:`konkun.kunken.melds`)."""
+DRAW = ActionKind.DRAW
+TAKE = ActionKind.TAKE
+MELD = ActionKind.MELD
+LAYOFF = ActionKind.LAYOFF
+SWAP = ActionKind.SWAP
+DISCARD = ActionKind.DISCARD
 
-    kind: str
-    number: int = -1
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One step of a turn: its ``kind``, its ``number`` (the bank position of a ``take``,
+    the meld of a ``layoff`` or ``swap``; ``None`` for the other kinds) and its card
+    ``slots`` (see :mod:`konkun.kunken.melds`: the meld's cards, the card laid off, given
+    in a swap or discarded; empty for ``draw`` and ``take``).
+
+    Build actions with :func:`draw`, :func:`take`, :func:`meld`, :func:`layoff`,
+    :func:`swap` and :func:`discard` (they reuse one value per action where they can).
+    """
+
+    kind: ActionKind
+    number: int | None = None
     slots: tuple[int, ...] = ()
+
+    @property
+    def target(self) -> int:
+        """The bank position of a ``take``, the meld number of a ``layoff`` or ``swap``
+        (``ValueError`` for an action that has neither)."""
+        number = self.number
+        if number is None:
+            raise ValueError(f"{self.kind} has no bank position or meld number")
+        return number
+
+    @property
+    def card(self) -> int:
+        """The one card slot of a ``layoff``, ``swap`` or ``discard``."""
+        return self.slots[0]
 
     def text(self) -> str:
         """The action's text: ``draw``, ``take 3``, ``meld 5h X=6h 7h``, ``layoff Kd 2``,
         ``swap 1 Ac``, ``discard Qs``."""
-        if self.kind == DRAW:
-            return DRAW
-        if self.kind == TAKE:
+        kind = self.kind
+        if kind == DRAW:
+            return "draw"
+        if kind == TAKE:
             return f"take {self.number}"
-        if self.kind == MELD:
+        if kind == MELD:
             return "meld " + " ".join(slot_text(s) for s in self.slots)
-        if self.kind == LAYOFF:
+        if kind == LAYOFF:
             return f"layoff {slot_text(self.slots[0])} {self.number}"
-        if self.kind == SWAP:
+        if kind == SWAP:
             return f"swap {self.number} {card_text(self.slots[0])}"
         return f"discard {card_text(self.slots[0])}"
 
     def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        return f"Action(ActionKind.{self.kind.name}, {self.number!r}, {self.slots!r})"
+
 
 DRAW_ACTION = Action(DRAW)
-_DISCARDS = tuple(Action(DISCARD, -1, (k,)) for k in range(53))
+DISCARDS = tuple(Action(DISCARD, None, (k,)) for k in range(53))
+"""``discard(k)`` for every card ``k``: ``DISCARDS[k]`` (for hot loops)."""
 _TAKES = tuple(Action(TAKE, i) for i in range(120))
+_CACHE_LIMIT = 1 << 16
+_MELDS: dict[tuple[int, ...], Action] = {}
+_STEPS: dict[tuple[ActionKind, int, int], Action] = {}
+# Legal-action lists build the same melds, lay-offs and swaps over and over: one value each
+# (a frozen dataclass costs more to build than to look up). Emptied when full.
+
+
+def draw() -> Action:
+    """The action drawing the top card of the stock."""
+    return DRAW_ACTION
 
 
 def discard(card: int) -> Action:
     """The action discarding card ``card`` (0..52)."""
-    return _DISCARDS[card]
+    return DISCARDS[card]
 
 
 def take(position: int) -> Action:
     """The action taking the bank from ``position``."""
     return _TAKES[position] if position < len(_TAKES) else Action(TAKE, position)
+
+
+def meld(slots: tuple[int, ...]) -> Action:
+    """The action laying down the meld ``slots`` (as given: not checked, not reordered)."""
+    action = _MELDS.get(slots)
+    if action is None:
+        if len(_MELDS) >= _CACHE_LIMIT:
+            _MELDS.clear()
+        action = _MELDS[slots] = Action(MELD, None, slots)
+    return action
+
+
+def _step(kind: ActionKind, number: int, slot: int) -> Action:
+    key = (kind, number, slot)
+    action = _STEPS.get(key)
+    if action is None:
+        if len(_STEPS) >= _CACHE_LIMIT:
+            _STEPS.clear()
+        action = _STEPS[key] = Action(kind, number, (slot,))
+    return action
+
+
+def layoff(meld_number: int, slot: int) -> Action:
+    """The action laying ``slot`` off onto meld ``meld_number``."""
+    return _step(LAYOFF, meld_number, slot)
+
+
+def swap(meld_number: int, card: int) -> Action:
+    """The action giving ``card`` for the joker standing for it in meld ``meld_number``."""
+    return _step(SWAP, meld_number, card)
 
 
 def _number(word: str, text: str) -> int:
@@ -101,15 +180,15 @@ def parse_action(text: str) -> Action:
         if kind == TAKE and len(rest) == 1:
             return take(_number(rest[0], text))
         if kind == MELD and rest:
-            return Action(MELD, -1, tuple(parse_slots(rest)))
+            return meld(tuple(parse_slots(rest)))
         if kind == LAYOFF and len(rest) == 2:
-            return Action(LAYOFF, _number(rest[1], text), (parse_slot(rest[0]),))
+            return layoff(_number(rest[1], text), parse_slot(rest[0]))
         if kind == SWAP and len(rest) == 2:
             card = parse_slot(rest[1])
             if card >= BARE_JOKER:
                 raise InvalidNotationError(f"invalid action {text!r}: a joker is swapped for "
                                            "a card, not for a joker")
-            return Action(SWAP, _number(rest[0], text), (card,))
+            return swap(_number(rest[0], text), card)
         if kind == DISCARD and len(rest) == 1:
             return discard(slot_card(parse_slot(rest[0])))
     except InvalidCardError as error:

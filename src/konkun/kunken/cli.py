@@ -4,22 +4,33 @@
 - ``konkun kunken score JSON``: a finished deal's points, JSON ``{"points": [...]}``.
 - ``konkun kunken takes JSON``: the bank positions the player to move may take from.
 - ``konkun kunken solve CARD...``: the most valuable arrangement of a hand (a hint).
-- ``konkun kunken deal``: a new deal's state JSON (``--seats``, ``--seed``, ``--dealer``).
+- ``konkun kunken deal``: a new deal's state JSON (``--seats``, ``--seed``, ``--dealer``);
+- ``konkun kunken moves KKN [--rule ...]``: every legal action, one per line;
+- ``konkun kunken perft KKN DEPTH [--rule ...] [--divide]``: the number of action
+  sequences, alone on the last line (``--divide``: first each action's count, ``ACTION: N``);
+- ``konkun kunken apply KKN ACTION... [--rule ...]``: the KKN after the actions, in order.
+
+A KKN (docs/kunken.md) holds its rules; ``--rule`` options are applied over them.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from konkun.cli import add_rule_argument, parse_rule_options
 from konkun.errors import InvalidNotationError
 
+if TYPE_CHECKING:
+    from konkun.kunken.state import KunkenDeal
+
 
 def register(subparsers: Any) -> None:
     """Add ``kunken`` and its sub-commands."""
-    parser = subparsers.add_parser("kunken", help="Кункен (Kunken): meld checks, scoring, hints")
+    parser = subparsers.add_parser(
+        "kunken", help="Кункен (Kunken): meld checks, scoring, hints, positions")
     sub = parser.add_subparsers(dest="kunken_command", metavar="COMMAND",
                                 parser_class=type(parser))
     meld = sub.add_parser("meld", help="is this a meld? JSON valid/kind/points/reason")
@@ -48,6 +59,22 @@ def register(subparsers: Any) -> None:
     deal.add_argument("--dealer", type=int, default=0)
     add_rule_argument(deal)
     deal.set_defaults(handler=_deal)
+    moves = sub.add_parser("moves", help="every legal action of a KKN position")
+    moves.add_argument("kkn", metavar="KKN")
+    add_rule_argument(moves)
+    moves.set_defaults(handler=_moves)
+    perft = sub.add_parser("perft", help="count action sequences of a given length")
+    perft.add_argument("kkn", metavar="KKN")
+    perft.add_argument("depth", metavar="DEPTH")
+    perft.add_argument("--divide", action="store_true", help="print each action's count first")
+    add_rule_argument(perft)
+    perft.set_defaults(handler=_perft)
+    apply = sub.add_parser("apply", help="the KKN after playing actions")
+    apply.add_argument("kkn", metavar="KKN")
+    apply.add_argument("actions", metavar="ACTION", nargs="*",
+                       help="an action's text, one argument each ('take 3', 'meld 5h 6h 7h')")
+    add_rule_argument(apply)
+    apply.set_defaults(handler=_apply)
     parser.set_defaults(handler=lambda _ns: parser.print_help() or 2)
 
 
@@ -107,11 +134,58 @@ def _solve(namespace: argparse.Namespace) -> int:
 def _deal(namespace: argparse.Namespace) -> int:
     from konkun.cards import rng_for_seed
     from konkun.kunken.rules import KunkenRules
-    from konkun.kunken.state import KunkenDeal
+    from konkun.kunken.state import new_deal
 
     rules = KunkenRules.from_options(parse_rule_options(namespace.rule))
     seed: int | str = int(namespace.seed) if namespace.seed.lstrip("-").isdigit() \
         else namespace.seed
-    deal = KunkenDeal.new(rules, namespace.seats, namespace.dealer, rng_for_seed(seed))
+    deal = new_deal(rules, namespace.seats, namespace.dealer, rng_for_seed(seed))
     print(json.dumps(deal.to_json()))
+    return 0
+
+
+def load(kkn: str, rule_pairs: list[str] | None) -> KunkenDeal:
+    """The deal of a KKN, with the ``--rule`` options applied over the KKN's rules (the
+    position is checked again under them: ``jokers`` must match its cards)."""
+    from konkun.kunken.kkn import check_position, parse_kkn
+
+    position = parse_kkn(kkn)
+    options = parse_rule_options(rule_pairs)
+    if options:
+        position = dataclasses.replace(position, rules=position.rules.with_options(options))
+        check_position(position, f"invalid KKN {kkn!r} with {', '.join(rule_pairs or ())}")
+    from konkun.kunken.state import KunkenDeal
+
+    return KunkenDeal.from_position(position)
+
+
+def _moves(namespace: argparse.Namespace) -> int:
+    deal = load(namespace.kkn, namespace.rule)
+    lines = [action.text() for action in deal.legal_actions()]
+    if lines:
+        print("\n".join(lines))
+    return 0
+
+
+def _perft(namespace: argparse.Namespace) -> int:
+    text = namespace.depth
+    if not text.isdigit():
+        raise InvalidNotationError(f"invalid perft depth {text!r}: expected a whole number >= 0")
+    depth = int(text)
+    deal = load(namespace.kkn, namespace.rule)
+    if namespace.divide and depth > 0:
+        counts = deal.perft_divide(depth)
+        for action, count in counts:
+            print(f"{action.text()}: {count}")
+        print(sum(count for _, count in counts))
+        return 0
+    print(deal.perft(depth))
+    return 0
+
+
+def _apply(namespace: argparse.Namespace) -> int:
+    deal = load(namespace.kkn, namespace.rule)
+    for text in namespace.actions:
+        deal.play(deal.parse_action(text))
+    print(deal.kkn())
     return 0

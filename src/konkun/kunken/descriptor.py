@@ -26,9 +26,9 @@ def _match(rules: KunkenRules, num_seats: int, seed: int | str) -> Match[Any]:
 
 def _deal(rules: KunkenRules, num_seats: int, seed: int, dealer: int) -> Deal[Any]:
     from konkun.cards import rng_for_seed
-    from konkun.kunken.state import KunkenDeal
+    from konkun.kunken.state import new_deal
 
-    return KunkenDeal.new(rules, num_seats, dealer, rng_for_seed(seed))
+    return new_deal(rules, num_seats, dealer, rng_for_seed(seed))
 
 
 def _replay(data: Mapping[str, Any]) -> Match[Any]:

@@ -19,7 +19,7 @@ from konkun.game import check_seat_count
 from konkun.kunken.actions import Action
 from konkun.kunken.observation import KunkenObservation
 from konkun.kunken.rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, KunkenRules
-from konkun.kunken.state import KunkenDeal
+from konkun.kunken.state import KunkenDeal, new_deal
 from konkun.records import RECORD_VERSION, record_version
 
 
@@ -81,7 +81,7 @@ class KunkenMatch:
         else:
             self.dealer_draw = []
         self.first_dealer = first_dealer
-        self._deal = KunkenDeal.new(self.rules, num_seats, first_dealer, self._rng)
+        self._deal = new_deal(self.rules, num_seats, first_dealer, self._rng)
         self._totals = [0] * num_seats
         self._history: list[list[int]] = []
         self._express: list[bool] = []
@@ -146,7 +146,7 @@ class KunkenMatch:
             self._over = True
             return
         dealer = (deal.dealer + 1) % self.num_seats
-        self._deal = KunkenDeal.new(self.rules, self.num_seats, dealer, self._rng)
+        self._deal = new_deal(self.rules, self.num_seats, dealer, self._rng)
 
     def _match_ends(self) -> bool:
         played = len(self._history)

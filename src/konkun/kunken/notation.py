@@ -12,8 +12,9 @@ from konkun.cards import Card
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError, KonkunError
 from konkun.kunken.actions import parse_action
 from konkun.kunken.melds import TableMeld, card_text, slot_card
+from konkun.kunken.position import KunkenPosition, MeldPosition, Phase, TakeTurn
 from konkun.kunken.rules import MAX_SEATS, MIN_SEATS, KunkenRules
-from konkun.kunken.state import OVER, PHASES, TAKEN, KunkenDeal, counts_of, install_view
+from konkun.kunken.state import OVER, PHASES, TAKEN, KunkenDeal, install_view
 
 
 def _cards(value: Any, what: str) -> list[int]:
@@ -72,42 +73,51 @@ def _deal_from_json(data: dict[str, Any]) -> KunkenDeal:
         raise InvalidNotationError("invalid kunken state: expected a JSON object")
     rules = KunkenRules.from_json(data.get("rules", {}))
     n = _int(data["num_seats"], "num_seats", MIN_SEATS, MAX_SEATS)
-    hands = [counts_of(_cards(h, f"hand {i}"))
+    hands = [_cards(h, f"hand {i}")
              for i, h in enumerate(_seat_list(data["hands"], "hands", n))]
     stock = _cards(data["stock"], "stock")
-    stock.reverse()
     bank = _cards(data["bank"], "bank")
-    deal = KunkenDeal._make(rules, n, _int(data["dealer"], "dealer", 0, n - 1), hands, stock,
-                            bank)
+    dealer = _int(data["dealer"], "dealer", 0, n - 1)
     if not isinstance(data["melds"], list):
         raise InvalidNotationError("invalid kunken state: melds must be a list")
-    deal.melds = [TableMeld.from_json(m) for m in data["melds"]]
-    deal.taken = [counts_of(_cards(t, f"taken_held {i}"))
-                  for i, t in enumerate(_seat_list(data["taken_held"], "taken_held", n))]
-    deal.layout = [_bool(x, f"has_layout {i}")
-                   for i, x in enumerate(_seat_list(data["has_layout"], "has_layout", n))]
-    deal.renewals = _int(data["renewals_used"], "renewals_used", 0, rules.max_stock_renewals)
+    melds = [TableMeld.from_json(m) for m in data["melds"]]
+    taken = [_cards(t, f"taken_held {i}")
+             for i, t in enumerate(_seat_list(data["taken_held"], "taken_held", n))]
+    layout = [_bool(x, f"has_layout {i}")
+              for i, x in enumerate(_seat_list(data["has_layout"], "has_layout", n))]
+    renewals = _int(data["renewals_used"], "renewals_used", 0, rules.max_stock_renewals)
     to_move = data["to_move"]
-    deal.to_move = None if to_move is None else _int(to_move, "to_move", 0, n - 1)
-    deal.phase = str(data["phase"])
-    if deal.phase not in PHASES:
-        raise _bad(f"phase {deal.phase!r}: expected one of {', '.join(PHASES)}")
+    phase_text = str(data["phase"])
+    if phase_text not in PHASES:
+        raise _bad(f"phase {phase_text!r}: expected one of {', '.join(PHASES)}")
     winner = data.get("winner")
-    deal.winner = None if winner is None else _int(winner, "winner", 0, n - 1)
-    deal.express = _bool(data.get("express", False), "express")
     turn = data.get("turn", {})
     if not isinstance(turn, dict):
         raise InvalidNotationError("invalid kunken state: turn must be an object")
     taken_card = turn.get("taken_card")
-    deal.take_card = -1 if taken_card is None else Card.parse(str(taken_card)).index
-    deal.pending = _bool(turn.get("pending", False), "turn.pending")
-    deal.need = _int(turn.get("need", 0), "turn.need", -10_000, rules.opening_minimum)
-    deal.opening = _bool(turn.get("opening", False), "turn.opening")
-    deal.turn_notold = counts_of(_cards(turn.get("not_old", []), "turn.not_old"))
+    take = TakeTurn(
+        -1 if taken_card is None else Card.parse(str(taken_card)).index,
+        _bool(turn.get("pending", False), "turn.pending"),
+        _int(turn.get("need", 0), "turn.need", -10_000, rules.opening_minimum),
+        _bool(turn.get("opening", False), "turn.opening"),
+        tuple(sorted(_cards(turn.get("not_old", []), "turn.not_old"))))
     history = data.get("history", [])
     if not isinstance(history, list):
         raise InvalidNotationError("invalid kunken state: history must be a list")
-    deal.history = [parse_action(str(t)) for t in history]
+    position = KunkenPosition(
+        rules=rules, dealer=dealer, hands=tuple(tuple(sorted(h)) for h in hands),
+        stock=tuple(stock), bank=tuple(bank),
+        melds=tuple(MeldPosition(m.owner, tuple(m.slots), tuple(m.laid_by)) for m in melds),
+        taken=tuple(tuple(sorted(t)) for t in taken), layout=tuple(layout),
+        renewals=renewals,
+        to_move=None if to_move is None else _int(to_move, "to_move", 0, n - 1),
+        phase=Phase(phase_text), turn=take if phase_text == TAKEN else None,
+        winner=None if winner is None else _int(winner, "winner", 0, n - 1),
+        express=_bool(data.get("express", False), "express"))
+    if phase_text != TAKEN and (take.taken_card >= 0 or take.pending or take.need
+                                or take.opening or take.not_old):
+        raise _bad(f"a take turn's state (turn) in phase {phase_text!r}")
+    deal = KunkenDeal.from_position(position, [parse_action(str(t)) for t in history])
     _check_cards(deal)
     _check_consistency(deal)
     return deal
@@ -149,9 +159,6 @@ def _check_consistency(deal: KunkenDeal) -> None:
         if deal.pending and not deal.hands[seat][deal.take_card]:
             raise _bad(f"the taken card {card_text(deal.take_card)} is still to be melded "
                        f"but hand {seat} does not hold it")
-    elif deal.take_card >= 0 or deal.pending or deal.need or deal.opening or any(
-            deal.turn_notold):
-        raise _bad(f"a take turn's state (turn) in phase {deal.phase!r}")
 
 
 def _check_cards(deal: KunkenDeal) -> None:

@@ -83,25 +83,27 @@ class KunkenObservation:
     _legal: list[Action] | None
     _points: list[int] | None
 
+    def __init__(self, deal: KunkenDeal, seat: int) -> None:
+        """The view of ``seat`` of ``deal`` now (:meth:`KunkenDeal.observe`)."""
+        if not 0 <= seat < deal.num_seats:
+            raise InvalidPositionError(f"invalid seat {seat} for {deal.num_seats} seats")
+        self.rules = deal.rules
+        self.seat = seat
+        self.num_seats = deal.num_seats
+        self.dealer = deal.dealer
+        self.hand = deal.hands[seat].copy()
+        self.hand_sizes = deal.hand_sizes.copy()
+        self.bank = deal.bank.copy()
+        self.stock_size = len(deal.stock)
+        copy_public_state(deal, self)
+        self.history_len = len(deal.history)
+        self._legal = None
+        self._points = deal.points() if deal.phase == OVER else None
+
     @classmethod
     def from_deal(cls, deal: KunkenDeal, seat: int) -> KunkenObservation:
         """The view of ``seat`` of ``deal`` now."""
-        if not 0 <= seat < deal.num_seats:
-            raise InvalidPositionError(f"invalid seat {seat} for {deal.num_seats} seats")
-        o = cls.__new__(cls)
-        o.rules = deal.rules
-        o.seat = seat
-        o.num_seats = deal.num_seats
-        o.dealer = deal.dealer
-        o.hand = deal.hands[seat].copy()
-        o.hand_sizes = deal.hand_sizes.copy()
-        o.bank = deal.bank.copy()
-        o.stock_size = len(deal.stock)
-        copy_public_state(deal, o)
-        o.history_len = len(deal.history)
-        o._legal = None
-        o._points = deal.points() if deal.phase == OVER else None
-        return o
+        return cls(deal, seat)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions when this seat is to act, else the empty list."""
@@ -145,11 +147,7 @@ class KunkenObservation:
                 hand[c] += 1
             pos += extra
             hands.append(hand)
-        stock = pool[pos:]
-        deal = KunkenDeal._make(self.rules, self.num_seats, self.dealer, hands, stock,
-                                self.bank.copy())
-        copy_public_state(self, deal)
-        return deal
+        return KunkenDeal.determinized(self, hands, pool[pos:])
 
     def obligations(self) -> list[str]:
         """The turn's open obligations in words (after a take)."""

@@ -67,7 +67,7 @@ from konkun.kunken.actions import DISCARD, DRAW, LAYOFF, MELD, SWAP, TAKE
 from konkun.kunken.match import KunkenMatch
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, meld_value, slot_card
 from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import KunkenDeal
+from konkun.kunken.state import new_deal
 from konkun.rl.adapter import FloatArray
 
 MELD_TABLE_SLOTS = 32
@@ -139,7 +139,7 @@ class KunkenAdapter:
 
     def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
         """A new deal: a random dealer, then the shuffle, from ``rng``."""
-        deal: Deal[Any] = KunkenDeal.new(self.rules, num_seats, below(num_seats, rng), rng)
+        deal: Deal[Any] = new_deal(self.rules, num_seats, below(num_seats, rng), rng)
         return deal
 
     def new_match(self, num_seats: int, seed: int) -> KunkenMatch:
@@ -173,23 +173,23 @@ class KunkenAdapter:
             elif kind == DRAW:
                 result[0] = action
             elif kind == TAKE:
-                result[self.take_base + bank_size - 1 - action.number] = action
+                result[self.take_base + bank_size - 1 - action.target] = action
             elif kind == MELD:
                 melds.append(action)
             elif kind == LAYOFF:
                 slot = action.slots[0]
                 if slot >= BARE_JOKER:
                     joker_layoffs.append(action)
-                elif action.number < table:
-                    result[self.layoff_base + action.number * 52 + slot] = action
-            elif kind == SWAP and action.number < table:
-                result[self.swap_base + action.number * 52 + action.slots[0]] = action
+                elif action.target < table:
+                    result[self.layoff_base + action.target * 52 + slot] = action
+            elif kind == SWAP and action.target < table:
+                result[self.swap_base + action.target * 52 + action.slots[0]] = action
         if melds:
             melds.sort(key=_meld_order)
             for offset, action in enumerate(melds[:self.meld_slots]):
                 result[self.meld_base + offset] = action
         if joker_layoffs:
-            joker_layoffs.sort(key=lambda a: (a.number, a.slots))
+            joker_layoffs.sort(key=lambda a: (a.target, a.slots))
             for offset, action in enumerate(joker_layoffs[:self.joker_layoff_slots]):
                 result[self.joker_layoff_base + offset] = action
         return result
@@ -234,13 +234,13 @@ class KunkenAdapter:
             cells[KINDS.index(action.kind)] = 1.0
             cells[6 + (actor - seat) % n] = 1.0
             if action.kind == TAKE:
-                cells[59 + n] = (action.number + 1) / self.pack
+                cells[59 + n] = (action.target + 1) / self.pack
             elif action.kind != DRAW:
                 for slot in action.slots:
                     card = slot_card(slot)
                     cells[6 + n + card] = min(1.0, cells[6 + n + card] + self._norm[card])
                 if action.kind in (LAYOFF, SWAP):
-                    cells[60 + n] = min(1.0, (action.number + 1) / self.table_slots)
+                    cells[60 + n] = min(1.0, (action.target + 1) / self.table_slots)
         return np.concatenate([self.encode_deal(deal, seat).reshape(-1), history.reshape(-1)])
 
     def _tensor(self, src: Any, seat: int, hand: Sequence[int], stock_size: int) -> FloatArray:

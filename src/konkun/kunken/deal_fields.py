@@ -1,0 +1,120 @@
+"""The Kunken deal's fields (:class:`DealFields`, the base of
+:class:`~konkun.kunken.state.KunkenDeal`) and the helpers every part of the deal shares:
+count vectors, the public part of a deal, the deal's views and the turn phases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from konkun.kunken.actions import Action
+from konkun.kunken.melds import TableMeld
+from konkun.kunken.position import Phase
+from konkun.kunken.rules import KunkenRules
+
+_VIEWS: dict[str, Callable[..., Any]] = {}
+# The deal's views are written in the modules above this one, which read the deal:
+# observation (``observe``) and notation (``from_json``). Each hands its maker to
+# install_view on import, and konkun.kunken imports both, so a deal always has them while
+# no import points back down here.
+
+
+def installed_view(name: str) -> Callable[..., Any]:
+    """The maker :func:`install_view` was given for ``name``."""
+    return _VIEWS[name]
+
+
+def install_view(name: str, maker: Callable[..., Any]) -> None:
+    """Give the deal a view written above it: ``"observation"`` (deal, seat) -> the seat's
+    observation, or ``"from_json"`` (data) -> the deal :meth:`KunkenDeal.to_json` wrote."""
+    _VIEWS[name] = maker
+
+
+START = Phase.START
+DRAWN = Phase.DRAWN
+TAKEN = Phase.TAKEN
+OVER = Phase.OVER
+PHASES = tuple(Phase)
+
+
+def counts_of(cards: Iterable[int]) -> list[int]:
+    """A count vector (53 entries) of card indices."""
+    counts = [0] * 53
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+def cards_of(counts: list[int]) -> list[int]:
+    """The card indices of a count vector, in index order."""
+    return [k for k in range(53) for _ in range(counts[k])]
+
+
+def copy_public_state(source: Any, target: Any) -> None:
+    """Copy what every seat sees of a deal (a deal or an observation, to either): the
+    melds, the cards known taken from the bank, the layouts, the stock renewals and the
+    state of the turn."""
+    target.melds = [m.copy() for m in source.melds]
+    target.taken = [t.copy() for t in source.taken]
+    target.layout = source.layout.copy()
+    target.renewals = source.renewals
+    target.to_move = source.to_move
+    target.phase = source.phase
+    target.winner = source.winner
+    target.express = source.express
+    target.take_card = source.take_card
+    target.pending = source.pending
+    target.need = source.need
+    target.opening = source.opening
+    target.turn_notold = source.turn_notold.copy()
+
+
+class DealFields:
+    """The fields of a Kunken deal (docs/kunken.md, "The fast interface"); the deal's
+    parts (:mod:`~konkun.kunken.legal_steps`, :mod:`~konkun.kunken.legality`,
+    :mod:`~konkun.kunken.applying`) are mixins over them."""
+
+    __slots__ = (
+        "bank", "dealer", "express", "hand_sizes", "hands", "history", "layout", "melds",
+        "need", "num_seats", "opening", "pending", "phase", "renewals", "rules", "stock",
+        "take_card", "taken", "to_move", "turn_notold", "winner",
+    )
+
+    rules: KunkenRules
+    num_seats: int
+    dealer: int
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    stock: list[int]
+    bank: list[int]
+    melds: list[TableMeld]
+    taken: list[list[int]]
+    layout: list[bool]
+    renewals: int
+    to_move: int | None
+    phase: Phase
+    winner: int | None
+    express: bool
+    take_card: int
+    pending: bool
+    need: int
+    opening: bool
+    turn_notold: list[int]
+    history: list[Action]
+
+    def _reset_turn(self) -> None:
+        self.take_card = -1
+        self.pending = False
+        self.need = 0
+        self.opening = False
+        self.turn_notold = [0] * 53
+
+    def obligations_met(self) -> bool:
+        """After a take: the taken card is melded and the opening minimum reached."""
+        return not self.pending and self.need <= 0
+
+    def stock_renewable(self) -> bool:
+        """Whether an empty stock can be renewed from the bank now."""
+        return (self.rules.empty_stock == "turn_bank"
+                and self.renewals < self.rules.max_stock_renewals and bool(self.bank))

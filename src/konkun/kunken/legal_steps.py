@@ -1,0 +1,334 @@
+"""The legal actions of a Kunken deal (:class:`LegalSteps`): the turn's phases, and after a
+take only the steps after which the turn can still be completed (the completion checks of
+:mod:`~konkun.kunken.solver` and :mod:`~konkun.kunken.completion`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from konkun.kunken import completion, solver
+from konkun.kunken.actions import (
+    DISCARDS,
+    DRAW_ACTION,
+    LAYOFF,
+    MELD,
+    SWAP,
+    Action,
+    layoff,
+    meld,
+    swap,
+    take,
+)
+from konkun.kunken.deal_fields import DRAWN, START, DealFields
+from konkun.kunken.melds import (
+    BARE_JOKER,
+    JOKER_FOR,
+    OPEN_JOKER,
+    SET,
+    slot_card,
+)
+
+_T = TypeVar("_T")
+_Judge = Callable[[_T], bool]
+_Judges = tuple[_Judge[tuple[int, ...]], _Judge[int], _Judge[int]]
+"""Whether a step leaves the turn completable: a meld (its slots), a lay-off (the card),
+a swap (the card given for the joker)."""
+
+
+class LegalSteps(DealFields):
+    """Listing the legal actions, and the completion checks behind them."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, each once (empty when the deal is over)."""
+        seat = self.to_move
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if self.phase == START:
+            out = [DRAW_ACTION]
+            out.extend(take(i) for i in self._take_positions(seat))
+            if self.rules.swap_before_take:
+                out += self._swaps(seat, hand)
+            return out
+        if self.phase == DRAWN:
+            out = self._swaps(seat, hand)
+            out += [DISCARDS[k] for k in range(53) if hand[k]]
+            return out
+        return self._taken_actions(seat, hand)
+
+    def _taken_actions(self, seat: int, hand: list[int]) -> list[Action]:
+        """The legal steps after a take: melds, lay-offs, swaps and (once the turn's
+        obligations are met) discards, each kept only if the turn can still be completed."""
+        size = self.hand_sizes[seat]
+        done = self.obligations_met()
+        judges: _Judges | None = None
+        if not done:
+            judges = (self._third_card_judges(hand, size) if self.need <= 0
+                      else self._completion_judges(seat, hand))
+        replace = self.rules.joker_for_held
+        exact = self._exact_judge(seat, hand) if judges is not None else None
+        out = [meld(slots) for slots in self._hand_melds(hand)
+               if len(slots) < size and (judges is None or judges[0](slots)
+                                         or exact is None or exact(meld(slots)))]
+        if size >= 2:
+            verdicts: dict[int, bool] = {}
+            for m, tm in enumerate(self.melds):
+                for k, slot in tm.layoff_options():
+                    if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
+                                       and hand[slot - JOKER_FOR]):
+                        continue
+                    action = layoff(m, slot)
+                    if judges is not None and exact is not None:
+                        ok = verdicts.get(k)
+                        if ok is None:
+                            ok = verdicts[k] = judges[1](k)
+                        if not ok and not exact(action):
+                            continue
+                    out.append(action)
+        out.extend(action for action in self._swaps(seat, hand)
+                   if judges is None or judges[2](action.slots[0])
+                   or exact is None or exact(action))
+        if done:
+            out += [DISCARDS[k] for k in range(53) if hand[k]]
+        return out
+
+    def _hand_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
+        """Every meld the hand may lay now: :func:`solver.hand_melds` and each set of three
+        with its joker's suit declared (RULES.md: declared or left open)."""
+        replace = self.rules.joker_for_held
+        melds = solver.hand_melds(hand, replace)
+        if hand[BARE_JOKER]:
+            for meld in list(melds):
+                for variant in solver.declared_set_variants(meld):
+                    if replace or not hand[variant[2] - JOKER_FOR]:
+                        melds.append(variant)
+        return melds
+
+    def _table(self) -> completion.Table:
+        """The table as the exact completion check reads it."""
+        return tuple(m.compact() for m in self.melds)
+
+    def _take_positions(self, seat: int) -> list[int]:
+        """The bank positions ``seat`` may take the bank from now (exact)."""
+        need = 0 if self.layout[seat] else self.rules.opening_minimum
+        if self.rules.joker_for_held and not any(m.jokers for m in self.melds):
+            return solver.take_positions(self.hands[seat], self.bank, need, True)
+        return completion.take_positions(self.hands[seat], self.bank, need, self._table(),
+                                         self.layout[seat], self.rules.joker_for_held)
+
+    def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
+        """The exact check of the candidate steps of one legal-action list (where the fast
+        judges said no): cheap exact rejections first
+        (:class:`completion.StepFilter`), then :meth:`_exact_ok`."""
+        made: list[tuple[completion.Table, completion.StepFilter]] = []
+
+        def judge(action: Action) -> bool:
+            if not made:  # built when first asked: most lists never ask
+                table = self._table()
+                made.append((table, completion.StepFilter(
+                    hand, self.turn_notold, self.take_card, self.need, self.pending,
+                    self.opening, table, self.rules.joker_for_held)))
+            table, rough = made[0]
+            return not rough.rejects(action.slots, action.kind == SWAP) and self._exact_ok(
+                seat, action, table)
+
+        return judge
+
+    def _exact_ok(self, seat: int, action: Action,
+                  table_now: completion.Table | None = None) -> bool:
+        """Whether the take turn can still be completed after ``action`` (a meld, lay-off or
+        swap), by any legal sequence of steps: asked where the fast checks found no
+        completion by melds alone (:func:`completion.completable`). ``table_now``: the
+        table before the step, when the caller has it."""
+        table_now = self._table() if table_now is None else table_now
+        if self.rules.joker_for_held and all(x < BARE_JOKER for x in action.slots) and \
+                not completion.any_swap(table_now, self.hands[seat]):
+            return False  # no joker to swap, ever: melds alone decide, and they cannot
+        hand = self.hands[seat].copy()
+        notold = self.turn_notold.copy()
+        table = list(table_now)
+        pending, need, layout = self.pending, self.need, self.layout[seat]
+        if action.kind == MELD:
+            meld = action.slots
+            if pending and self._meld_is_third(hand, notold, meld):
+                pending = False
+            if self.opening:
+                need -= solver.meld_points(meld)
+            removed = [slot_card(x) for x in meld]
+            table.append(completion.compact(meld))
+            layout = True
+        else:
+            number = action.number
+            assert number is not None  # a lay-off or a swap names its meld
+            tm = self.melds[number].copy()
+            slot = action.slots[0]
+            removed = [slot_card(slot)]
+            if action.kind == LAYOFF:
+                tm.lay_off(slot, seat)
+            else:
+                tm.swap(slot)
+                hand[BARE_JOKER] += 1
+                notold[BARE_JOKER] += 1
+            table[number] = tm.compact()
+        for k in removed:
+            hand[k] -= 1
+            if notold[k]:
+                notold[k] -= 1
+        return completion.completable(hand, notold, self.take_card, need, pending, layout,
+                                      tuple(table), self.rules.joker_for_held, True)
+
+    def _third_card_judges(self, hand: list[int], size: int) -> _Judges:
+        """Whether a meld, a lay-off (a card) or a swap (a card) leaves the turn completable
+        by melds alone while the taken card is still to be melded and no points are due: the
+        hand must then keep a third-card meld that leaves a card to discard."""
+        check = solver.ThirdCardCheck(self.take_card, hand, self.turn_notold,
+                                      self.rules.joker_for_held)
+        notold = self.turn_notold
+
+        def meld_ok(meld: tuple[int, ...]) -> bool:
+            left = size - len(meld)
+            return self._meld_is_third(hand, notold, meld) or 0 < check.without(meld) < left
+
+        def layoff_ok(card: int) -> bool:
+            return 0 < check.without((card,)) < size - 1
+
+        def swap_ok(card: int) -> bool:
+            return 0 < check.without((), card) < size
+
+        return meld_ok, layoff_ok, swap_ok
+
+    def _completion_judges(self, seat: int, hand: list[int]) -> _Judges:
+        """The same judges when opening points are due: the full completion check, after a
+        quick test that a known completion survives."""
+        search = self._turn_search(hand)
+        assert search is not None  # reached only while opening points are due
+        witness: list[tuple[int, ...]] | None = None
+        if self.take_card != BARE_JOKER:
+            witness = solver.completion_witness(hand, self.turn_notold, self.take_card,
+                                                self.need, self.pending, search)
+        size = self.hand_sizes[seat]
+        swap_search: list[solver.HandSearch | None] = []
+
+        def meld_ok(meld: tuple[int, ...]) -> bool:
+            if witness and self._witness_survives(hand, meld, witness, size):
+                return True
+            return self._completes_after_meld(seat, meld, search)
+
+        def layoff_ok(card: int) -> bool:
+            return self._completes_after_removal(seat, card, False, search)
+
+        def swap_ok(card: int) -> bool:
+            if not swap_search:
+                swap_search.append(self._swap_search(hand))
+            return self._completes_after_removal(seat, card, True, swap_search[0])
+
+        return meld_ok, layoff_ok, swap_ok
+
+    def _witness_survives(self, hand: list[int], meld: tuple[int, ...],
+                          witness: list[tuple[int, ...]], size: int) -> bool:
+        """A quick sufficient test: after ``meld`` is laid, the melds of ``witness`` (a
+        completion of the turn) other than ``meld`` itself can all still be laid."""
+        rest = list(witness)
+        if meld in rest:
+            rest.remove(meld)
+        elif self.pending:
+            c_meld = witness[0]
+            c_jokers = sum(1 for x in c_meld if x >= BARE_JOKER)
+            m_jokers = sum(1 for x in meld if x >= BARE_JOKER)
+            if c_jokers and m_jokers:
+                return False  # the taken card's meld may lean on old jokers
+        use = [0] * 53
+        total = len(meld)
+        for m in rest:
+            total += len(m)
+            for x in m:
+                use[x if x < BARE_JOKER else BARE_JOKER] += 1
+        if total >= size:
+            return False
+        for x in meld:
+            k = x if x < BARE_JOKER else BARE_JOKER
+            use[k] += 1
+            if use[k] > hand[k]:
+                return False
+        return True
+
+    def _swaps(self, seat: int, hand: list[int]) -> list[Action]:
+        if not self.layout[seat]:
+            return []
+        out: list[Action] = []
+        for m, tm in enumerate(self.melds):
+            if not tm.jokers:
+                continue
+            if tm.kind == SET:
+                rank = tm.suit_or_rank
+                for s in range(4):
+                    k = s * 13 + rank
+                    if hand[k] and tm.swap_index(k) >= 0:
+                        out.append(swap(m, k))
+            else:
+                for slot in tm.slots:
+                    if JOKER_FOR <= slot < OPEN_JOKER and hand[slot - JOKER_FOR]:
+                        out.append(swap(m, slot - JOKER_FOR))
+        return out
+
+    def _can_take(self, seat: int, i: int) -> bool:
+        return i in self._take_positions(seat)
+
+    def _completes_after_meld(self, seat: int, meld: tuple[int, ...],
+                              search: solver.HandSearch | None = None) -> bool:
+        hand = self.hands[seat]
+        notold = self.turn_notold
+        pending = self.pending
+        if pending and self._meld_is_third(hand, notold, meld):
+            pending = False
+        need = self.need - solver.meld_points(meld) if self.opening else 0
+        if not pending and need <= 0:
+            return True  # the caller keeps a card to discard
+        hand = hand.copy()
+        notold = notold.copy()
+        for s in meld:
+            k = s if s < BARE_JOKER else BARE_JOKER
+            hand[k] -= 1
+            if notold[k]:
+                notold[k] -= 1
+        return solver.can_complete(hand, notold, self.take_card, need, pending, search,
+                                   self.hand_sizes[seat] - len(meld), False,
+                                   self.rules.joker_for_held)
+
+    def _completes_after_removal(self, seat: int, card: int, swap: bool,
+                                 search: solver.HandSearch | None = None) -> bool:
+        hand = self.hands[seat].copy()
+        notold = self.turn_notold.copy()
+        hand[card] -= 1
+        if notold[card]:
+            notold[card] -= 1
+        if swap:
+            hand[BARE_JOKER] += 1
+            notold[BARE_JOKER] += 1
+        return solver.can_complete(hand, notold, self.take_card, self.need, self.pending,
+                                   search, -1, False, self.rules.joker_for_held)
+
+    def _meld_is_third(self, hand: list[int], notold: list[int],
+                       meld: tuple[int, ...]) -> bool:
+        """Whether ``meld`` holds the taken card and two cards held before the take."""
+        return solver.is_third_card_meld(meld, self.take_card, hand, notold)
+
+    def _turn_search(self, hand: list[int]) -> solver.HandSearch | None:
+        """The search the turn's completion checks use (the same in listing and
+        validating): over the hand as it is, when an opening minimum is still due."""
+        return solver.HandSearch(hand, self.rules.joker_for_held) if self.need > 0 else None
+
+    def _swap_search(self, hand: list[int]) -> solver.HandSearch | None:
+        """The same after a swap, which brings a joker into the hand: over the hand with it."""
+        if self.need <= 0:
+            return None
+        plus = hand.copy()
+        plus[BARE_JOKER] += 1
+        return solver.HandSearch(plus, self.rules.joker_for_held)
+
