@@ -221,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.database_url())
         lobby = Lobby(storage, settings)
+        lobby.revoked_sessions = signer.revoked  # kept up to date by the other processes
         signer.revoked |= storage.revoked_sessions()
         problems = private_file_problems(settings.data_dir)
         if problems:

@@ -54,7 +54,7 @@ class ExtrasRow(_Base):
 
 @dataclass
 class TableExtras:
-    """A table's creator, options and rematch; ``rematch_votes`` is never stored."""
+    """A table's creator, options and rematch, with the seats that voted for it."""
 
     creator: str | None = None
     """The player id of the token that created the table (``None``: made without one)."""
@@ -67,12 +67,12 @@ class TableExtras:
     rematch_to: str | None = None
     """The table that is this one's rematch, once it started."""
     rematch_votes: set[int] = field(default_factory=set)
-    """The seats that asked for a rematch (in memory only)."""
+    """The seats that asked for a rematch (stored, so every server process sees them)."""
 
     def stored(self) -> dict[str, Any]:
-        """The extras as stored (without the votes)."""
+        """The extras as stored."""
         data = asdict(self)
-        data.pop("rematch_votes")
+        data["rematch_votes"] = sorted(self.rematch_votes)
         return data
 
     @classmethod
@@ -81,7 +81,8 @@ class TableExtras:
         data = data or {}
         return cls(creator=data.get("creator"), move_seconds=int(data.get("move_seconds", 0)),
                    hints=bool(data.get("hints", True)), rematch_of=data.get("rematch_of"),
-                   rematch_to=data.get("rematch_to"))
+                   rematch_to=data.get("rematch_to"),
+                   rematch_votes={int(s) for s in data.get("rematch_votes", [])})
 
     def summary(self, table: Table) -> dict[str, Any]:
         """The fields the extras add to a table's summary (``docs/protocol.md``)."""
@@ -197,6 +198,7 @@ async def cancel(lobby: Lobby, table: Table, guest: Guest | None, reason: str = 
                 from error
         table.status = "cancelled"
         lobby.tables.pop(table.id, None)
+        lobby.tell_others("c", table.id, reason)
         for connection in list(table.connections):
             connection.close_with(closed_message(table, reason))
 
@@ -236,6 +238,8 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table
         table.extras.rematch_votes.add(seat)
         humans = {n for n, s in enumerate(table.seats) if s.kind == "human"}
         if not humans <= table.extras.rematch_votes:
+            with contextlib.suppress(Exception):  # the vote counts here even if not stored
+                await lobby.save_extras(table, table.extras)
             lobby.broadcast(table)
             return None
         new = await lobby.create_table(
@@ -247,7 +251,7 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table
             await lobby.seat_players(new, {n: table.seats[n] for n in humans})
         table.extras.rematch_to = new.id
         with contextlib.suppress(Exception):  # the new table plays on; only the pointer
-            await lobby.db(lobby.extras_store.save, table.id, table.extras)  # is lost
+            await lobby.save_extras(table, table.extras)  # is lost
         _announce(table)
         lobby.broadcast(table)
         return new

@@ -68,12 +68,21 @@ class Seats(BotLoop):
             self.broadcast(table)
 
     async def _store_seats(self, table: Table, seats: list[SeatInfo]) -> None:
+        """Store the new seats if the stored ones are still those the table shows (another
+        server process may have seated someone meanwhile: then ``seat_taken``)."""
         try:
-            await self._db(self.storage.update_table, table.id,
-                           {"seats": [s.stored() for s in seats]})
+            stored = await self._db(
+                self.storage.compare_and_update, table.id,
+                {"status": "waiting", "seats": [s.stored() for s in table.seats]},
+                {"seats": [s.stored() for s in seats]})
         except Exception as error:
             raise ProtocolError("storage", "the seat could not be stored; try again") \
                 from error
+        if not stored:
+            await self._catch_up(table)
+            self.broadcast(table)
+            raise ProtocolError("seat_taken", "the seats changed meanwhile (another player "
+                                "sat down or left); look again")
 
     async def _start_if_full(self, table: Table) -> bool:
         """Deal when no seat is empty (call with the table's lock held)."""
@@ -83,11 +92,16 @@ class Seats(BotLoop):
         match = table.adapter.new_match(table.rules_value, table.num_seats, seed)
         bots = table.new_bots()
         try:
-            await self._db(self.storage.update_table, table.id,
-                           {"seed": seed, "status": "playing", "started_at": now_text()})
+            started = await self._db(
+                self.storage.compare_and_update, table.id, {"status": "waiting"},
+                {"seed": seed, "status": "playing", "started_at": now_text()})
         except Exception as error:
             raise ProtocolError("storage", "the game could not be started; try again") \
                 from error
+        if not started:  # another server process dealt it: play that deal
+            await self._catch_up(table)
+            self.broadcast(table)
+            return True
         table.seed, table.match, table.bots, table.status = seed, match, bots, "playing"
         self.broadcast(table)
         self._schedule_bots(table)
