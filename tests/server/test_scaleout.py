@@ -270,3 +270,65 @@ def test_three_processes_play_many_tables_and_one_killed_loses_nothing(
                         assert (message["last"]["action"], message["last"]["actor"]) \
                             == (frame["action"], frame["actor"])
                 assert client.seen[-1]["turn"] == len(frames) - 1
+
+
+def test_one_move_per_turn_when_two_processes_receive_one_each(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2})["id"]
+        tokens = [_guest(servers[0], "ann"), _guest(servers[1], "bob")]
+        for seat, token in enumerate(tokens):
+            assert _sit(servers[seat], table_id, seat, token) == 200
+        sockets = {(seat, n): stack.enter_context(
+            connect(f"ws://{HOST}:{servers[n].port}/ws/tables/{table_id}"))
+            for seat in range(2) for n in range(2)}
+        for (seat, _n), ws in sockets.items():
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+
+        def state_at(ws: Any, turn: int, errors: list[str]) -> dict[str, Any]:
+            while True:
+                message = json.loads(ws.recv(timeout=15))
+                if message["type"] == "error":
+                    errors.append(message["code"])
+                elif message["type"] == "state" and message["you"] is not None \
+                        and message["turn"] >= turn:
+                    return dict(message)
+
+        errors: list[str] = []
+        states = {key: state_at(ws, 0, errors) for key, ws in sockets.items()}
+        for turn in range(12):
+            state = states[(0, 0)]
+            assert all(s["turn"] == turn for s in states.values())
+            mover = state["table"]["to_move"]
+            options = legal(states[(mover, 0)])
+            moves = [options[0], options[-1]]  # two different moves when there are two
+            sends = [(sockets[(mover, n)], json.dumps({"type": "action", "turn": turn,
+                                                       "action": moves[n]})) for n in range(2)]
+            with ThreadPoolExecutor(2) as pool:  # the same player, through both processes
+                list(pool.map(lambda pair: pair[0].send(pair[1]), sends))
+            turn_errors: list[str] = []
+            states = {key: state_at(ws, turn + 1, turn_errors)
+                      for key, ws in sockets.items()}
+            played = {(s["turn"], s["last"]["action"]) for s in states.values()}
+            assert len(played) == 1 and next(iter(played))[0] == turn + 1
+            assert next(iter(played))[1] in moves
+            views = {(key[0], json.dumps(s["view"], sort_keys=True))
+                     for key, s in states.items()}
+            assert len(views) == 2  # each seat sees one state, whichever process sent it
+            # the second move was refused (it may be read after the state that replaced it)
+            deadline = time.monotonic() + 5
+            while "stale_turn" not in turn_errors and time.monotonic() < deadline:
+                for n in range(2):
+                    try:
+                        message = json.loads(sockets[(mover, n)].recv(timeout=0.1))
+                    except TimeoutError:
+                        continue
+                    if message["type"] == "error":
+                        turn_errors.append(message["code"])
+            assert turn_errors == ["stale_turn"], turn_errors
+            if state["table"]["status"] == "finished":
+                break
+        count = request_json(f"{servers[1].url}/api/tables/{table_id}")["turn"]
+        assert count == turn + 1
