@@ -332,3 +332,40 @@ def test_one_move_per_turn_when_two_processes_receive_one_each(
                 break
         count = request_json(f"{servers[1].url}/api/tables/{table_id}")["turn"]
         assert count == turn + 1
+
+
+def test_the_move_clock_survives_a_crash_restart(tmp_path: Path) -> None:
+    server = ServerProcess(data_dir=tmp_path, args=(*LIMIT_ARGS, "--limit", "away_grace=60"))
+    try:  # SQLite, one process
+        server.start()
+        table_id = request_json(f"{server.url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2, "move_seconds": 60})["id"]
+        tokens = [_guest(server, f"p{seat}") for seat in range(2)]
+        for seat, token in enumerate(tokens):
+            assert _sit(server, table_id, seat, token) == 200
+        started = time.monotonic()
+
+        def clock_seen() -> dict[str, Any]:
+            """The clock as the players see it, both connected."""
+            with ExitStack() as sockets:
+                states = []
+                for token in tokens:
+                    ws = sockets.enter_context(
+                        connect(f"ws://{HOST}:{server.port}/ws/tables/{table_id}"))
+                    ws.send(json.dumps({"type": "hello", "token": token}))
+                    states.append(ws)
+                while True:  # the state once both are there
+                    message = json.loads(states[1].recv(timeout=10))
+                    if message["type"] == "state" and message["you"] == 1 \
+                            and all(s["connected"] for s in message["table"]["seats"]):
+                        return dict(message["table"]["clock"])
+
+        assert clock_seen()["remaining"] > 60 - (time.monotonic() - started) - 1.5
+        time.sleep(3.0)
+        server.restart(crash=True)
+        clock = clock_seen()
+        spent = time.monotonic() - started
+        # the turn's time goes on from the deal, not from the restart
+        assert 60 - spent - 1.5 <= clock["remaining"] <= 60 - 3.0 + 0.5, (clock, spent)
+    finally:
+        server.kill()

@@ -55,6 +55,7 @@ class Lobby(Shared, ReplayViews):
                 continue
             table.extras = await self._db(self.extras_store.load, table.id)
             table.remote = self.presence_of(table.id)
+            await self.restore_clock(table)
             self.tables[table.id] = table
             await self._finish_if_over(table)
             self._schedule_bots(table)
@@ -210,6 +211,7 @@ class Lobby(Shared, ReplayViews):
                                     "loaded", table_id) from None
             table.extras = await self._db(self.extras_store.load, table_id)
             table.remote = self.presence_of(table_id)
+            await self.restore_clock(table)
             await self._finish_if_over(table)
             if keep or table.status != "finished":
                 self.tables[table_id] = table

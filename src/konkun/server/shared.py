@@ -26,6 +26,7 @@ import logging
 import time
 from typing import Any
 
+from konkun.server.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
 from konkun.server.cluster import Cluster, new_origin
 from konkun.server.lifecycle import TableExtras, closed_message
 from konkun.server.protocol import ProtocolError
@@ -57,6 +58,8 @@ class Shared(Seats):
         self._dirty: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.clock_store = ClockStore(self.storage.engine)
+        self._clock_saved: dict[str, tuple[Any, ...]] = {}
         if self.storage.shared:
             origin = new_origin()
             self.storage.origin = origin
@@ -253,6 +256,42 @@ class Shared(Seats):
             table.remote = presence
             self.broadcast(table)
 
+    # -- the move clock, stored ---------------------------------------------------------
+
+    def broadcast(self, table: Table) -> None:
+        """Send every connection its seat's state; store the clock if it changed."""
+        super().broadcast(table)
+        self._store_clock(table)
+
+    def _store_clock(self, table: Table) -> None:
+        """Store the table's clock (by the lease holder) when its turn, away seats or
+        votes changed; forget it when the game is over."""
+        clock, saved = table.clock, self._clock_saved.get(table.id)
+        if table.status != "playing":
+            if saved is not None:
+                del self._clock_saved[table.id]
+                self._spawn(self._clock_write(self.clock_store.delete, table.id))
+            return
+        if not self.runs_bots(table) or (saved is None and not (
+                table.extras.move_seconds or clock.away or clock.votes)):
+            return
+        key = clock_key(clock)
+        if key != saved:
+            self._clock_saved[table.id] = key
+            self._spawn(self._clock_write(self.clock_store.save, table.id,
+                                          clock_snapshot(clock)))
+
+    async def _clock_write(self, function: Any, *args: Any) -> None:
+        with contextlib.suppress(ProtocolError):  # the next change writes it again
+            await self._db(function, *args)
+
+    async def restore_clock(self, table: Table) -> None:
+        """Go on with the stored clock of the table's turn (after a restart or a
+        takeover), if there is one."""
+        data = await self._read(self.clock_store.load, table.id)
+        if restore_clock(table.clock, data, table.turn):
+            self._clock_saved[table.id] = clock_key(table.clock)
+
     # -- bots: the lease ----------------------------------------------------------------
 
     def runs_bots(self, table: Table) -> bool:
@@ -278,6 +317,8 @@ class Shared(Seats):
                 continue
             async with table.lock:
                 await self._catch_up(table)
+                with contextlib.suppress(ProtocolError):
+                    await self.restore_clock(table)
             self._schedule_bots(table)
             self.clock.changed(table)
 
