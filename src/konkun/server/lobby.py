@@ -197,11 +197,11 @@ class Lobby(Shared, ReplayViews):
         connection closes."""
         table = self.tables.get(table_id)
         if table is not None:
-            return table
+            return await self.up_to_date(table)
         async with self._loading:
             table = self.tables.get(table_id)
             if table is not None:
-                return table
+                return await self.up_to_date(table)
             row = await self._load_row(table_id)
             try:
                 table = await self._run(self._rebuild, row)
@@ -221,7 +221,7 @@ class Lobby(Shared, ReplayViews):
         """A table's summary; a finished table's straight from the database."""
         table = self.tables.get(table_id)
         if table is not None:
-            return table.summary()
+            return (await self.up_to_date(table)).summary()
         row = await self._load_row(table_id, read=True)
         if row.status == "finished":
             return stored_summary(row)

@@ -11,12 +11,34 @@ from konkun.server.storage import now_text
 from konkun.server.table import SeatInfo, Table
 
 
+class SeatsChangedError(ProtocolError):
+    """The stored seats were not those the table showed: another server process changed
+    them meanwhile (the table has been read back)."""
+
+    def __init__(self) -> None:
+        super().__init__("seat_taken", "the seats changed meanwhile (another player sat "
+                         "down or left); look again")
+
+
+RETRIES = 3
+"""Times a seat change is tried again on seats read back after another process's change."""
+
+
 class Seats(BotLoop):
     """Seat players at a waiting table and start it when no seat is empty."""
 
     async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?") -> None:
         """Seat ``guest`` at ``seat``; the game starts when the last seat is taken.
         The seat counts against the limits of the player and of ``address``."""
+        for attempt in range(RETRIES):
+            try:
+                await self._sit_once(table, guest, seat, address)
+                return
+            except SeatsChangedError:
+                if attempt == RETRIES - 1:
+                    raise
+
+    async def _sit_once(self, table: Table, guest: Guest, seat: int, address: str) -> None:
         async with table.lock:
             if table.status != "waiting":
                 raise ProtocolError("not_waiting", f"table {table.id} has already started",
@@ -42,6 +64,15 @@ class Seats(BotLoop):
 
     async def leave(self, table: Table, guest: Guest) -> None:
         """Free the seat ``guest`` holds while the table waits."""
+        for attempt in range(RETRIES):
+            try:
+                await self._leave_once(table, guest)
+                return
+            except SeatsChangedError:
+                if attempt == RETRIES - 1:
+                    raise
+
+    async def _leave_once(self, table: Table, guest: Guest) -> None:
         async with table.lock:
             if table.status != "waiting":
                 raise ProtocolError("not_waiting", f"table {table.id} has already started; "
@@ -81,8 +112,7 @@ class Seats(BotLoop):
         if not stored:
             await self._catch_up(table)
             self.broadcast(table)
-            raise ProtocolError("seat_taken", "the seats changed meanwhile (another player "
-                                "sat down or left); look again")
+            raise SeatsChangedError
 
     async def _start_if_full(self, table: Table) -> bool:
         """Deal when no seat is empty (call with the table's lock held)."""

@@ -28,6 +28,7 @@ from typing import Any
 
 from konkun.server.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
 from konkun.server.cluster import Cluster, new_origin
+from konkun.server.connection import Connection
 from konkun.server.lifecycle import TableExtras, closed_message
 from konkun.server.protocol import ProtocolError
 from konkun.server.seats import Seats
@@ -101,6 +102,8 @@ class Shared(Seats):
         """One announcement of another process (on the event loop)."""
         if kind == "t":
             self._want_refresh(table_id)
+        elif kind == "a":
+            self._action_elsewhere(table_id)
         elif kind == "p":
             self._remote_presence(origin, table_id, rest)
         elif kind == "c":
@@ -115,6 +118,32 @@ class Shared(Seats):
             self._revoked(rest.strip())
         elif kind == "resync":
             self._spawn(self._resync())
+
+    def _action_elsewhere(self, table_id: str) -> None:
+        """Another process stored an action: read it back now if this process serves the
+        table (connections, the lease), else only when it comes to need the table."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        if table.connections or self.runs_bots(table):
+            self._want_refresh(table_id)
+        else:
+            table.behind = True
+
+    async def up_to_date(self, table: Table) -> Table:
+        """``table``, with the actions other processes played read back first."""
+        if table.behind:
+            async with table.lock:
+                if table.behind:
+                    await self._catch_up(table)
+        return table
+
+    def attach(self, table: Table, connection: Connection) -> None:
+        """Add a connection (:meth:`Connections.attach`); a table that fell behind
+        meanwhile is read back at once."""
+        super().attach(table, connection)
+        if table.behind:
+            self._want_refresh(table.id)
 
     def _want_refresh(self, table_id: str) -> None:
         """Read the table back soon; announcements during a read make one more read."""
@@ -175,6 +204,7 @@ class Shared(Seats):
         """Bring the table to what the database holds (lock held); whether it changed."""
         if self.cluster is None:
             return False
+        table.behind = False
         row = await self._read(self.storage.load_since, table.id, table.turn)
         if row is None:
             self._gone(table, "cancelled")

@@ -232,7 +232,7 @@ class Storage:
                 session.add(ActionRow(table_id=table_id, turn=turn, seat=seat,
                                       action=action, played_at=now_text()))
                 session.flush()
-                self.announce(session, table_id)
+                self.announce(session, table_id, "a")
         except IntegrityError:
             if self.count_actions(table_id) > turn:
                 raise TurnTakenError(table_id, turn) from None

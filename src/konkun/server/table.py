@@ -89,6 +89,9 @@ class Table:
         self.remote: dict[str, tuple[frozenset[str], int]] = {}
         """Who is connected through the other server processes (:mod:`.cluster`): for
         each, the player ids and the number of spectators."""
+        self.behind = False
+        """Whether other processes played actions this process has not read back yet (it
+        reads them when it needs the table: a connection, the lease, a summary)."""
         self.claim_tried = float("-inf")
         """When this process last tried to take the table's bot lease."""
         self.broadcast_only: Connection | None = None
