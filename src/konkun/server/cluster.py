@@ -119,7 +119,8 @@ class Cluster:
             try:
                 with psycopg.connect(self.conninfo, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
-                    self._deliver("resync", "-", "-", "")  # missed while not listening
+                    if self.listening.is_set():  # a reconnect: read back what was missed
+                        self._deliver("resync", "-", "-", "")
                     self.listening.set()
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=0.5):

@@ -116,14 +116,18 @@ class ExtrasStore:
             rows = session.scalars(select(ExtrasRow).where(ExtrasRow.table_id.in_(table_ids)))
             return {row.table_id: TableExtras.from_stored(row.data) for row in rows}
 
-    def delete_waiting(self, table_id: str) -> None:
-        """Remove a table that never started, with its extras (it has no actions)."""
+    def delete_waiting(self, table_id: str) -> bool:
+        """Remove a table that never started, with its extras (it has no actions);
+        whether it was still waiting (another server process may have dealt it)."""
         from konkun.server.storage import TableRow
 
         with Session(self.engine) as session, session.begin():
+            gone = session.execute(delete(TableRow).where(TableRow.id == table_id,
+                                                          TableRow.status == "waiting"))
+            if not getattr(gone, "rowcount", 1):
+                return False
             session.execute(delete(ExtrasRow).where(ExtrasRow.table_id == table_id))
-            session.execute(delete(TableRow).where(TableRow.id == table_id,
-                                                   TableRow.status == "waiting"))
+            return True
 
 
 def move_seconds_of(value: object) -> int:
@@ -192,10 +196,15 @@ async def cancel(lobby: Lobby, table: Table, guest: Guest | None, reason: str = 
             raise ProtocolError("not_waiting", f"table {table.id} has already started; "
                                 "it cannot be cancelled", table.id)
         try:
-            await lobby.db(lobby.extras_store.delete_waiting, table.id)
+            deleted = await lobby.db(lobby.extras_store.delete_waiting, table.id)
         except Exception as error:
             raise ProtocolError("storage", "the table could not be removed; try again") \
                 from error
+        if not deleted:  # dealt meanwhile by another server process
+            await lobby.reread(table)
+            lobby.broadcast(table)
+            raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                "it cannot be cancelled", table.id)
         table.status = "cancelled"
         lobby.tables.pop(table.id, None)
         lobby.tell_others("c", table.id, reason)

@@ -30,6 +30,10 @@ class Play(Connections):
         whether anything did. One process alone: nothing (:mod:`.shared` overrides it)."""
         return False
 
+    async def reread(self, table: Table) -> bool:
+        """Read back what other server processes changed at the table (lock held)."""
+        return await self._catch_up(table)
+
     def runs_bots(self, table: Table) -> bool:
         """Whether this process plays the table's bots and stand-ins (one process alone:
         always; several: the holder of the table's lease, :mod:`.shared`)."""
