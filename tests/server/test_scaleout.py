@@ -372,3 +372,41 @@ def test_the_move_clock_survives_a_crash_restart(tmp_path: Path) -> None:
         assert 60 - spent - 1.5 <= clock["remaining"] <= 60 - 3.0 + 0.5, (clock, spent)
     finally:
         server.kill()
+
+
+def test_rematch_votes_are_seen_through_every_process(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2,
+                                 "rules": {"target": "1"}})["id"]
+        tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+        for seat in range(2):
+            assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
+        players = [Client([servers[seat]], table_id, tokens[seat], random.Random(seat))
+                   for seat in range(2)]
+        for player in players:
+            player.start()
+        for player in players:
+            player.join(120)
+        assert all(p.finished for p in players)
+        sockets = [stack.enter_context(connect(
+            f"ws://{HOST}:{servers[seat].port}/ws/tables/{table_id}")) for seat in range(2)]
+        for seat, ws in enumerate(sockets):
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+
+        def until(ws: Any, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+            while True:
+                message = json.loads(ws.recv(timeout=15))
+                if accept(message):
+                    return dict(message)
+
+        sockets[0].send(json.dumps({"type": "rematch"}))
+        until(sockets[1], lambda m: m["type"] == "state"
+              and m["table"]["rematch"]["votes"] == [0])  # seen through the other process
+        sockets[1].send(json.dumps({"type": "rematch"}))
+        news = [until(ws, lambda m: m["type"] == "rematch") for ws in sockets]
+        assert news[0]["table"] == news[1]["table"] is not None  # one rematch, both told
+        new = request_json(f"{servers[1].url}/api/tables/{news[0]['table']}")
+        assert [s["name"] for s in new["seats"]] == ["ann", "bob"]

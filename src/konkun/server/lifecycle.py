@@ -242,7 +242,7 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table
         if table.status != "finished":
             raise ProtocolError("not_finished", "a rematch is offered once the game is over")
         if table.extras.rematch_to is not None:
-            _announce(table)
+            announce_rematch(table)
             return None
         table.extras.rematch_votes.add(seat)
         humans = {n for n, s in enumerate(table.seats) if s.kind == "human"}
@@ -261,12 +261,13 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None) -> Table
         table.extras.rematch_to = new.id
         with contextlib.suppress(Exception):  # the new table plays on; only the pointer
             await lobby.save_extras(table, table.extras)  # is lost
-        _announce(table)
+        announce_rematch(table)
         lobby.broadcast(table)
         return new
 
 
-def _announce(table: Table) -> None:
+def announce_rematch(table: Table) -> None:
+    """Tell every connection of ``table`` where its rematch is."""
     message = {"type": "rematch", "table": table.extras.rematch_to,
                "link": f"/t/{table.extras.rematch_to}"}
     for connection in list(table.connections):

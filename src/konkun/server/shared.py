@@ -29,7 +29,7 @@ from typing import Any
 from konkun.server.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
 from konkun.server.cluster import Cluster, new_origin
 from konkun.server.connection import Connection
-from konkun.server.lifecycle import TableExtras, closed_message
+from konkun.server.lifecycle import TableExtras, announce_rematch, closed_message
 from konkun.server.protocol import ProtocolError
 from konkun.server.seats import Seats
 from konkun.server.table import SeatInfo, Table
@@ -234,7 +234,10 @@ class Shared(Seats):
         if table.status != "playing":  # the creator's options, the rematch and its votes
             extras = await self._read(self.extras_store.load, table.id)
             if extras.stored() != table.extras.stored():
+                started = extras.rematch_to is not None and table.extras.rematch_to is None
                 table.extras, changed = extras, True
+                if started:  # the rematch began through another process
+                    announce_rematch(table)
         return changed
 
     def _gone(self, table: Table, reason: str) -> None:
