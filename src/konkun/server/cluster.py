@@ -117,7 +117,7 @@ class Cluster:
 
         while not self._stopping.is_set():
             try:
-                with psycopg.connect(self.conninfo, autocommit=True) as conn:
+                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     if self.listening.is_set():  # a reconnect: read back what was missed
                         self._deliver("resync", "-", "-", "")
@@ -181,7 +181,7 @@ class Cluster:
 
         if self._lease_conn is None or self._lease_conn.closed:
             self.owned.clear()  # a new session holds no lock
-            self._lease_conn = psycopg.connect(self.conninfo, autocommit=True)
+            self._lease_conn = psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5)
         try:
             return self._lease_conn.execute(query, params).fetchone()
         except psycopg.OperationalError:
