@@ -410,3 +410,29 @@ def test_rematch_votes_are_seen_through_every_process(
         assert news[0]["table"] == news[1]["table"] is not None  # one rematch, both told
         new = request_json(f"{servers[1].url}/api/tables/{news[0]['table']}")
         assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
+
+
+def test_the_action_log_and_the_row_refuse_a_second_writer(postgres: PostgresServer) -> None:
+    from konkun.server.storage import Storage, StoredTable, TurnTakenError
+
+    url = postgres.new_database_url()
+    one, two = Storage(url), Storage(url)  # two processes' connections
+    try:
+        seats = [{"kind": "empty", "player_id": None, "name": None, "bot": None}] * 2
+        one.create_table(StoredTable(id="t1", game="konchinka", variant=None, rules={},
+                                     seats=seats, seed=None, status="waiting",
+                                     created_at="2026-12-01T00:00:00+00:00"))
+        taken = [{"kind": "human", "player_id": "a", "name": "a", "bot": None}, seats[1]]
+        assert one.compare_and_update("t1", {"seats": seats}, {"seats": taken})
+        assert not two.compare_and_update("t1", {"seats": seats}, {"seats": seats[::-1]})
+        assert two.compare_and_update("t1", {"status": "waiting"}, {"status": "playing"})
+        assert not one.compare_and_update("t1", {"status": "waiting"}, {"seed": "other"})
+        one.append_action("t1", 0, 0, "first")
+        with pytest.raises(TurnTakenError) as refused:
+            two.append_action("t1", 0, 1, "second")
+        assert refused.value.code == "stale_turn"
+        row = two.load("t1")
+        assert row is not None and row.actions == [(0, "first")] and row.seats == taken
+    finally:
+        one.close()
+        two.close()
