@@ -50,7 +50,7 @@ def _servers(stack: ExitStack, url: str, count: int, tmp: Path) -> list[ServerPr
     for number in range(count):
         server = ServerProcess(url, data_dir=tmp / f"p{number}", args=LIMIT_ARGS)
         stack.callback(server.kill)
-        servers.append(server.start())
+        servers.append(server.start(timeout=180))
     return servers
 
 
