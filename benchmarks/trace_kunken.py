@@ -9,7 +9,8 @@ import argparse
 import hashlib
 import random
 
-from konkun.kunken import KunkenDeal, KunkenRules
+from konkun.kunken import KunkenRules
+from konkun.kunken.state import new_deal
 
 VARIANTS: list[dict[str, str]] = [
     {}, {"joker_for_held": "false"}, {"swap_before_take": "true"}, {"opening_minimum": "0"},
@@ -28,7 +29,7 @@ def trace(steps: int) -> tuple[int, str]:
             rng = random.Random(1000 * v + seats)
             played = 0
             while played < steps:
-                deal = KunkenDeal.new(rules, seats, 0, rng)
+                deal = new_deal(rules, seats, 0, rng)
                 while not deal.is_over() and played < steps:
                     legal = deal.legal_actions()
                     digest.update("|".join(sorted(a.text() for a in legal)).encode())

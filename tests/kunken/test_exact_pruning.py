@@ -15,7 +15,7 @@ from konkun.kunken.actions import SWAP, Action, layoff, meld
 from konkun.kunken.completion import StepFilter, completable, take_positions
 from konkun.kunken.solver import after_take
 from konkun.kunken.solver import take_positions as fast_take_positions
-from konkun.kunken.state import START, TAKEN
+from konkun.kunken.state import START, TAKEN, new_deal
 
 VARIANTS = [
     KunkenRules(),
@@ -41,7 +41,7 @@ def _candidate_steps(deal: KunkenDeal, seat: int) -> list[Action]:
 def _walk(rules: KunkenRules, seed: int, steps: int) -> list[KunkenDeal]:
     """The deals met in ``steps`` actions of random play (copies)."""
     rng = random.Random(seed)
-    deal = KunkenDeal.new(rules, rng.choice((2, 3, 4)), 0, rng)
+    deal = new_deal(rules, rng.choice((2, 3, 4)), 0, rng)
     seen = []
     for _ in range(steps):
         if deal.is_over():

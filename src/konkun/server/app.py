@@ -224,6 +224,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage = Storage(settings.database_url())
         lobby = Lobby(storage, settings)
         lobby.finish_hooks.append(services.finish_hook(lobby))
+        lobby.revoked_sessions = signer.revoked  # kept up to date by the other processes
         signer.revoked |= storage.revoked_sessions()
         problems = private_file_problems(settings.data_dir)
         if problems:

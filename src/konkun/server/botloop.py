@@ -27,6 +27,8 @@ class BotLoop(Play):
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
+        if not self.runs_bots(table):
+            return
         table.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(table))
 
     async def _bot_loop(self, table: Table) -> None:

@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", default=None,
                         help="proxies whose X-Forwarded-For/-Proto headers are trusted "
                              "(comma-separated addresses, or *); default: none")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="start N server processes sharing the port (N > 1 needs a "
+                             "PostgreSQL --db; docs/server.md, Scaling out)")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"])
     parser.set_defaults(handler=serve)
@@ -70,7 +73,12 @@ def serve(namespace: argparse.Namespace) -> int:
         raise ServeError(str(error)) from None
     for pair in namespace.limit:
         set_limit(settings, pair)
+    workers = getattr(namespace, "workers", 1)
+    if workers != 1:
+        check_workers(workers, settings.database_url())
     check_database(settings.database_url())
+    if workers > 1:
+        return _serve_workers(namespace, settings, workers)
     try:
         app = create_app(settings)
     except (ValueError, OSError) as error:
@@ -100,6 +108,54 @@ def serve(namespace: argparse.Namespace) -> int:
         print(f"konkun: could not start on {namespace.host}:{port}", file=sys.stderr)
         return 1
     return 0
+
+
+def check_workers(workers: int, url: str) -> None:
+    """Refuse ``--workers`` below 1, or above 1 on a database only one process may use."""
+    from sqlalchemy.engine import make_url
+
+    if workers < 1:
+        raise ServeError(f"invalid --workers {workers!r}: expected 1 or more")
+    try:
+        backend = make_url(url).get_backend_name()
+    except Exception:
+        return  # check_database names the bad URL
+    if backend != "postgresql":
+        raise ServeError(f"--workers {workers} needs a PostgreSQL database (--db "
+                         "postgresql+psycopg://user@host/konkun): with SQLite each process "
+                         "would keep its own tables; SQLite serves one process")
+
+
+def _serve_workers(namespace: argparse.Namespace, settings: Settings, workers: int) -> int:
+    """``--workers N``: N processes serving one listening socket (forked after it is
+    bound), sharing the secret (read or made once, here) and the PostgreSQL database."""
+    import uvicorn
+
+    from konkun.server.app import create_app
+    from konkun.server.auth import load_secret
+    from konkun.server.workers import supervise
+
+    settings.secret = load_secret(settings.secret, settings.data_dir)
+    listener = _listen(namespace.host, namespace.port)
+    port = listener.getsockname()[1]
+
+    def run_one() -> int:
+        try:
+            app = create_app(settings)
+        except (ValueError, OSError) as error:
+            print(f"konkun: cannot start: {error}", file=sys.stderr)
+            return 1
+        server = uvicorn.Server(uvicorn_config(app, settings, namespace.host, port,
+                                               namespace.log_level))
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(server.serve(sockets=[listener]))
+        return 0 if server.started else 1
+
+    shown = "127.0.0.1" if namespace.host in {"0.0.0.0", "::"} else namespace.host
+    shown = f"[{shown}]" if ":" in shown else shown
+    banner = (f"konkun: open http://{shown}:{port}/  ({workers} processes, database "
+              f"{_safe_url(settings.database_url())}; Ctrl-C stops)")
+    return supervise(workers, run_one, banner)
 
 
 LIMITS = tuple(name for name in numeric_settings() if name != "bot_delay")

@@ -161,7 +161,8 @@ class ClockKeeper:
         await asyncio.sleep(delay)
         lobby = self.lobby
         async with table.lock:
-            if table.turn != turn or table.to_move != seat or table.match is None:
+            if table.turn != turn or table.to_move != seat or table.match is None \
+                    or not lobby.runs_bots(table):
                 return
             table.clock.away.setdefault(seat, "timeout")
             observation = table.match.deal.observe(seat)

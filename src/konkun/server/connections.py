@@ -25,6 +25,7 @@ class Connections(LobbyBase):
         self.admission.check_connection(self.tables.values(), table, connection)
         table.connections.add(connection)
         self.connections += 1
+        self._connections_changed(table)
         if self._presence_changed(table):
             self.broadcast(table)
             return
@@ -45,6 +46,7 @@ class Connections(LobbyBase):
             table.connections.add(connection)
         connection.guest = guest
         connection.last_text = None
+        self._connections_changed(table)
         if self._presence_changed(table):
             self.broadcast(table)
             return
@@ -61,10 +63,15 @@ class Connections(LobbyBase):
         table.connections.discard(connection)
         self.connections -= 1
         connection.close()
+        self._connections_changed(table)
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
         elif self._presence_changed(table):
             self.broadcast(table)
+
+    def _connections_changed(self, table: Table) -> None:
+        """A connection came, left or named its player: other server processes are told
+        (:mod:`.shared`; nothing for one process alone)."""
 
     def _presence_changed(self, table: Table) -> bool:
         """Whether the table's new connections may be broadcast now (a few at once, then

@@ -59,6 +59,23 @@ class FairStore:
             session.merge(FairRow(table_id=table_id, server_seed=fair.server_seed,
                                   contributions=contributions))
 
+    def set_contributions(self, table_id: str,
+                          values: dict[int, str | None]) -> FairSeed | None:
+        """Set (``None``: drop) some seats' contributions in the stored row, under a row
+        lock (other server processes may seat players at the same table), and return the
+        table's fairness data as stored now (``None``: a table without any)."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(FairRow, table_id, with_for_update=True)
+            if row is None:
+                return None
+            contributions = dict(row.contributions)
+            for seat, value in values.items():
+                contributions.pop(str(seat), None)
+                if value is not None:
+                    contributions[str(seat)] = value
+            row.contributions = contributions
+            return _fair_of(row)
+
     def load(self, table_id: str) -> FairSeed | None:
         """One table's fairness data (``None``: a table made before it existed)."""
         with Session(self.engine) as session:

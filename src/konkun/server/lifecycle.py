@@ -55,7 +55,7 @@ class ExtrasRow(_Base):
 
 @dataclass
 class TableExtras:
-    """A table's creator, options and rematch; ``rematch_votes`` is never stored."""
+    """A table's creator, options and rematch, with the seats that voted for it."""
 
     creator: str | None = None
     """The player id of the token that created the table (``None``: made without one)."""
@@ -70,12 +70,12 @@ class TableExtras:
     rematch_to: str | None = None
     """The table that is this one's rematch, once it started."""
     rematch_votes: set[int] = field(default_factory=set)
-    """The seats that asked for a rematch (in memory only)."""
+    """The seats that asked for a rematch (stored, so every server process sees them)."""
 
     def stored(self) -> dict[str, Any]:
-        """The extras as stored (without the votes)."""
+        """The extras as stored."""
         data = asdict(self)
-        data.pop("rematch_votes")
+        data["rematch_votes"] = sorted(self.rematch_votes)
         return data
 
     @classmethod
@@ -85,7 +85,8 @@ class TableExtras:
         return cls(creator=data.get("creator"), move_seconds=int(data.get("move_seconds", 0)),
                    hints=bool(data.get("hints", True)), rated=bool(data.get("rated", False)),
                    rematch_of=data.get("rematch_of"),
-                   rematch_to=data.get("rematch_to"))
+                   rematch_to=data.get("rematch_to"),
+                   rematch_votes={int(s) for s in data.get("rematch_votes", [])})
 
     def summary(self, table: Table) -> dict[str, Any]:
         """The fields the extras add to a table's summary (``docs/protocol.md``)."""
@@ -119,14 +120,18 @@ class ExtrasStore:
             rows = session.scalars(select(ExtrasRow).where(ExtrasRow.table_id.in_(table_ids)))
             return {row.table_id: TableExtras.from_stored(row.data) for row in rows}
 
-    def delete_waiting(self, table_id: str) -> None:
-        """Remove a table that never started, with its extras (it has no actions)."""
+    def delete_waiting(self, table_id: str) -> bool:
+        """Remove a table that never started, with its extras (it has no actions);
+        whether it was still waiting (another server process may have dealt it)."""
         from konkun.server.storage import TableRow
 
         with Session(self.engine) as session, session.begin():
+            gone = session.execute(delete(TableRow).where(TableRow.id == table_id,
+                                                          TableRow.status == "waiting"))
+            if not getattr(gone, "rowcount", 1):
+                return False
             session.execute(delete(ExtrasRow).where(ExtrasRow.table_id == table_id))
-            session.execute(delete(TableRow).where(TableRow.id == table_id,
-                                                   TableRow.status == "waiting"))
+            return True
 
 
 def move_seconds_of(value: object) -> int:
@@ -195,12 +200,18 @@ async def cancel(lobby: Lobby, table: Table, guest: Guest | None, reason: str = 
             raise ProtocolError("not_waiting", f"table {table.id} has already started; "
                                 "it cannot be cancelled", table.id)
         try:
-            await lobby.db(lobby.extras_store.delete_waiting, table.id)
+            deleted = await lobby.db(lobby.extras_store.delete_waiting, table.id)
         except Exception as error:
             raise ProtocolError("storage", "the table could not be removed; try again") \
                 from error
+        if not deleted:  # dealt meanwhile by another server process
+            await lobby.reread(table)
+            lobby.broadcast(table)
+            raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                "it cannot be cancelled", table.id)
         table.status = "cancelled"
         lobby.tables.pop(table.id, None)
+        lobby.tell_others("c", table.id, reason)
         for connection in list(table.connections):
             connection.close_with(closed_message(table, reason))
 
@@ -237,13 +248,15 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None,
         if table.status != "finished":
             raise ProtocolError("not_finished", "a rematch is offered once the game is over")
         if table.extras.rematch_to is not None:
-            _announce(table)
+            announce_rematch(table)
             return None
         table.extras.rematch_votes.add(seat)
         if contribution is not None:
             table.rematch_contributions[seat] = checked_contribution(contribution)
         humans = {n for n, s in enumerate(table.seats) if s.kind == "human"}
         if not humans <= table.extras.rematch_votes:
+            with contextlib.suppress(Exception):  # the vote counts here even if not stored
+                await lobby.save_extras(table, table.extras)
             lobby.broadcast(table)
             return None
         new = await lobby.create_table(
@@ -260,13 +273,14 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None,
                                       if n in humans})
         table.extras.rematch_to = new.id
         with contextlib.suppress(Exception):  # the new table plays on; only the pointer
-            await lobby.db(lobby.extras_store.save, table.id, table.extras)  # is lost
-        _announce(table)
+            await lobby.save_extras(table, table.extras)  # is lost
+        announce_rematch(table)
         lobby.broadcast(table)
         return new
 
 
-def _announce(table: Table) -> None:
+def announce_rematch(table: Table) -> None:
+    """Tell every connection of ``table`` where its rematch is."""
     message = {"type": "rematch", "table": table.extras.rematch_to,
                "link": f"/t/{table.extras.rematch_to}"}
     for connection in list(table.connections):

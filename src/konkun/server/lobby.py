@@ -28,24 +28,26 @@ from konkun.server.games import game_names, get_game
 from konkun.server.lifecycle import TableExtras
 from konkun.server.protocol import ProtocolError
 from konkun.server.replayframes import ReplayViews
-from konkun.server.seats import Seats
+from konkun.server.shared import Shared
 from konkun.server.storage import Storage, StoredTable, now_text
 from konkun.server.table import SeatInfo, Table, new_table_id, stored_summary
 
 log = logging.getLogger("konkun.server")
 
 
-class Lobby(Seats, ReplayViews):
+class Lobby(Shared, ReplayViews):
     """Every table of one server, with the storage and the bot workers they use."""
 
     def __init__(self, storage: Storage, settings: Settings) -> None:
         super().__init__(storage, settings)
         self.clock = ClockKeeper(self)
+        self.start_sharing()
 
     # -- life cycle ---------------------------------------------------------------------
 
     async def startup(self) -> None:
         """Bring every unfinished table back exactly where it was, and restart its bots."""
+        await self._join()
         stored = await self._db(self.storage.load_unfinished)
         for row in stored:
             try:
@@ -55,6 +57,8 @@ class Lobby(Seats, ReplayViews):
                 continue
             table.extras = await self._db(self.extras_store.load, table.id)
             await self._load_fairness(table)
+            table.remote = self.presence_of(table.id)
+            await self.restore_clock(table)
             self.tables[table.id] = table
             await self._finish_if_over(table)
             self._schedule_bots(table)
@@ -95,6 +99,7 @@ class Lobby(Seats, ReplayViews):
 
     async def shutdown(self) -> None:
         """Stop the bots and the worker threads; stored state is already complete."""
+        await self._part()
         if self._expiry is not None:
             self._expiry.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -181,10 +186,11 @@ class Lobby(Seats, ReplayViews):
         table.creator_address = address
         table.extras = TableExtras(creator=creator, move_seconds=move_seconds, hints=hints,
                                    rematch_of=rematch_of)
-        await self._db(self.storage.create_table, table.stored())
+        # the extras first: the other processes read both when the table's row announces it
         await self._db(self.extras_store.save, table.id, table.extras)
         table.fairness = TableFairness(FairSeed())
         await self._db(self.fair_store.save, table.id, table.fairness.fair)
+        await self._db(self.storage.create_table, table.stored())
         self.tables[table.id] = table
         async with table.lock:
             await self._start_if_full(table)
@@ -196,11 +202,11 @@ class Lobby(Seats, ReplayViews):
         connection closes."""
         table = self.tables.get(table_id)
         if table is not None:
-            return table
+            return await self.up_to_date(table)
         async with self._loading:
             table = self.tables.get(table_id)
             if table is not None:
-                return table
+                return await self.up_to_date(table)
             row = await self._load_row(table_id)
             try:
                 table = await self._run(self._rebuild, row)
@@ -210,6 +216,8 @@ class Lobby(Seats, ReplayViews):
                                     "loaded", table_id) from None
             table.extras = await self._db(self.extras_store.load, table_id)
             await self._load_fairness(table)
+            table.remote = self.presence_of(table_id)
+            await self.restore_clock(table)
             await self._finish_if_over(table)
             if keep or table.status != "finished":
                 self.tables[table_id] = table
@@ -219,7 +227,7 @@ class Lobby(Seats, ReplayViews):
         """A table's summary; a finished table's straight from the database."""
         table = self.tables.get(table_id)
         if table is not None:
-            return table.summary()
+            return (await self.up_to_date(table)).summary()
         row = await self._load_row(table_id, read=True)
         if row.status == "finished":
             fair = await self._read(self.fair_store.load, table_id)
@@ -229,6 +237,7 @@ class Lobby(Seats, ReplayViews):
     async def revoke(self, session: str) -> None:
         """Store a revoked token session and close the connections that used it."""
         await self._db(self.storage.revoke, session)
+        self.tell_others("r", "-", session)
         for table in list(self.tables.values()):
             for connection in list(table.connections):
                 if connection.guest is not None and connection.guest.session == session:

@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from konkun.errors import KonkunError
 from konkun.server.connections import Connections
 from konkun.server.protocol import ProtocolError
-from konkun.server.storage import now_text
+from konkun.server.storage import TurnTakenError, now_text
 from konkun.server.table import Table
 
 log = logging.getLogger("konkun.server")
@@ -24,6 +24,20 @@ class Play(Connections):
     def _schedule_bots(self, table: Table) -> None:
         """Start the table's bot loop when a bot is to act (:mod:`.botloop`)."""
         raise NotImplementedError
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Read back what other server processes changed at the table (lock held);
+        whether anything did. One process alone: nothing (:mod:`.shared` overrides it)."""
+        return False
+
+    async def reread(self, table: Table) -> bool:
+        """Read back what other server processes changed at the table (lock held)."""
+        return await self._catch_up(table)
+
+    def runs_bots(self, table: Table) -> bool:
+        """Whether this process plays the table's bots and stand-ins (one process alone:
+        always; several: the holder of the table's lease, :mod:`.shared`)."""
+        return True
 
     async def play(self, table: Table, player_id: str | None, text: str, turn: int) -> None:
         """Play action ``text`` for the seat ``player_id`` holds, if ``turn`` is current.
@@ -77,6 +91,10 @@ class Play(Connections):
         turn = table.turn
         try:
             await self._db(self.storage.append_action, table.id, turn, seat, text)
+        except TurnTakenError:  # another process played this turn: show what it played
+            await self._catch_up(table)
+            self.broadcast(table)
+            raise
         except Exception as error:
             raise ProtocolError("storage", "the action could not be stored; nothing was "
                                 "played, try again", text) from error

@@ -7,10 +7,23 @@ from konkun.cards import new_secret_seed
 from konkun.fairness import FairSeed
 from konkun.server.auth import Guest
 from konkun.server.botloop import BotLoop
-from konkun.server.fair import checked_contribution
+from konkun.server.fair import TableFairness, checked_contribution
 from konkun.server.protocol import ProtocolError
 from konkun.server.storage import now_text
 from konkun.server.table import SeatInfo, Table
+
+
+class SeatsChangedError(ProtocolError):
+    """The stored seats were not those the table showed: another server process changed
+    them meanwhile (the table has been read back)."""
+
+    def __init__(self) -> None:
+        super().__init__("seat_taken", "the seats changed meanwhile (another player sat "
+                         "down or left); look again")
+
+
+RETRIES = 3
+"""Times a seat change is tried again on seats read back after another process's change."""
 
 
 class Seats(BotLoop):
@@ -21,6 +34,16 @@ class Seats(BotLoop):
         """Seat ``guest`` at ``seat``; the game starts when the last seat is taken.
         The seat counts against the limits of the player and of ``address``;
         ``contribution`` is the seat's random value for the match seed (:mod:`.fair`)."""
+        for attempt in range(RETRIES):
+            try:
+                await self._sit_once(table, guest, seat, address, contribution)
+                return
+            except SeatsChangedError:
+                if attempt == RETRIES - 1:
+                    raise
+
+    async def _sit_once(self, table: Table, guest: Guest, seat: int, address: str,
+                        contribution: str | None) -> None:
         async with table.lock:
             if table.status != "waiting":
                 raise ProtocolError("not_waiting", f"table {table.id} has already started",
@@ -48,6 +71,15 @@ class Seats(BotLoop):
 
     async def leave(self, table: Table, guest: Guest) -> None:
         """Free the seat ``guest`` holds while the table waits."""
+        for attempt in range(RETRIES):
+            try:
+                await self._leave_once(table, guest)
+                return
+            except SeatsChangedError:
+                if attempt == RETRIES - 1:
+                    raise
+
+    async def _leave_once(self, table: Table, guest: Guest) -> None:
         async with table.lock:
             if table.status != "waiting":
                 raise ProtocolError("not_waiting", f"table {table.id} has already started; "
@@ -80,40 +112,51 @@ class Seats(BotLoop):
 
     async def _contribute(self, table: Table, values: dict[int, str | None]) -> None:
         """Set (or, with ``None``, drop) the contributions of some seats, and store them."""
-        fair = table.fairness.fair
-        if fair is None:
+        if table.fairness.fair is None:
             return
-        for seat, value in values.items():
-            fair.contributions.pop(seat, None)
-            if value is not None:
-                fair.add(seat, value)
         try:
-            await self._db(self.fair_store.save, table.id, fair)
+            fair = await self._db(self.fair_store.set_contributions, table.id, values)
         except Exception as error:
             raise ProtocolError("storage", "the seat could not be stored; try again") \
                 from error
+        table.fairness = TableFairness(fair)
 
     async def _store_seats(self, table: Table, seats: list[SeatInfo]) -> None:
+        """Store the new seats if the stored ones are still those the table shows (another
+        server process may have seated someone meanwhile: then ``seat_taken``)."""
         try:
-            await self._db(self.storage.update_table, table.id,
-                           {"seats": [s.stored() for s in seats]})
+            stored = await self._db(
+                self.storage.compare_and_update, table.id,
+                {"status": "waiting", "seats": [s.stored() for s in table.seats]},
+                {"seats": [s.stored() for s in seats]})
         except Exception as error:
             raise ProtocolError("storage", "the seat could not be stored; try again") \
                 from error
+        if not stored:
+            await self._catch_up(table)
+            self.broadcast(table)
+            raise SeatsChangedError
 
     async def _start_if_full(self, table: Table) -> bool:
         """Deal when no seat is empty (call with the table's lock held)."""
         if table.status != "waiting" or any(s.kind == "empty" for s in table.seats):
             return False
+        if table.fairness.fair is not None:  # with what other processes' seats sent
+            table.fairness = TableFairness(await self._db(self.fair_store.load, table.id))
         seed = match_seed_of(table.fairness.fair)
         match = table.adapter.new_match(table.rules_value, table.num_seats, seed)
         bots = table.new_bots()
         try:
-            await self._db(self.storage.update_table, table.id,
-                           {"seed": seed, "status": "playing", "started_at": now_text()})
+            started = await self._db(
+                self.storage.compare_and_update, table.id, {"status": "waiting"},
+                {"seed": seed, "status": "playing", "started_at": now_text()})
         except Exception as error:
             raise ProtocolError("storage", "the game could not be started; try again") \
                 from error
+        if not started:  # another server process dealt it: play that deal
+            await self._catch_up(table)
+            self.broadcast(table)
+            return True
         table.seed, table.match, table.bots, table.status = seed, match, bots, "playing"
         table.fairness.start(table.adapter.name, match, [])
         self.broadcast(table)

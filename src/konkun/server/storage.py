@@ -29,14 +29,29 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from konkun.server.auth import make_private_dir
 from konkun.server.migrations import upgrade_schema
+from konkun.server.protocol import ProtocolError
+
+CHANNEL = "konkun"
+"""The PostgreSQL ``NOTIFY`` channel on which a change to a table is announced
+(:mod:`konkun.server.cluster`)."""
+
+
+class TurnTakenError(ProtocolError):
+    """Another writer (another server process) stored an action at this turn first."""
+
+    def __init__(self, table_id: str, turn: int) -> None:
+        super().__init__("stale_turn", f"turn {turn} of table {table_id} was just played; "
+                         "the state has moved on", turn)
 
 
 def now_text() -> str:
@@ -158,6 +173,19 @@ class Storage:
         self.engine = make_engine(url)
         upgrade_schema(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.shared = self.engine.dialect.name == "postgresql"
+        """Whether several server processes may share this database (PostgreSQL): then
+        every change to a table is announced on :data:`CHANNEL` in its transaction."""
+        self.origin = ""
+        """This process's name in the announcements (so it skips its own)."""
+
+    def announce(self, session: Session, table_id: str, kind: str = "t") -> None:
+        """Announce a change of ``table_id`` to the other processes, delivered when
+        ``session`` commits (PostgreSQL ``NOTIFY``; nothing on SQLite)."""
+        if self.shared:
+            session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                            {"channel": CHANNEL,
+                             "payload": f"{kind} {self.origin} {table_id}"})
 
     def close(self) -> None:
         """Release the database connections."""
@@ -173,17 +201,42 @@ class Storage:
                 id=table.id, game=table.game, variant=table.variant, rules=table.rules,
                 seats=table.seats, seed=table.seed, status=table.status,
                 created_at=table.created_at, started_at=table.started_at))
+            self.announce(session, table.id)
 
     def update_table(self, table_id: str, values: dict[str, Any]) -> None:
         """Change some columns of a table (seats, seed, status, winner, totals, times)."""
         with self._session() as session, session.begin():
             session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+            self.announce(session, table_id)
+
+    def compare_and_update(self, table_id: str, expect: dict[str, Any],
+                           values: dict[str, Any]) -> bool:
+        """Change some columns of a table only if the columns of ``expect`` hold those
+        values (the row is locked meanwhile); return whether it changed. Two processes
+        taking one seat, or starting one table, cannot both succeed."""
+        with self._session() as session, session.begin():
+            row = session.scalars(select(TableRow).where(TableRow.id == table_id)
+                                  .with_for_update()).one_or_none()
+            if row is None or any(getattr(row, name) != value
+                                  for name, value in expect.items()):
+                return False
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+            self.announce(session, table_id)
+            return True
 
     def append_action(self, table_id: str, turn: int, seat: int, action: str) -> None:
-        """Store one accepted action; committed when this returns."""
-        with self._session() as session, session.begin():
-            session.add(ActionRow(table_id=table_id, turn=turn, seat=seat, action=action,
-                                  played_at=now_text()))
+        """Store one accepted action; committed when this returns. :class:`TurnTakenError`
+        when another writer stored one at ``turn`` first."""
+        try:
+            with self._session() as session, session.begin():
+                session.add(ActionRow(table_id=table_id, turn=turn, seat=seat,
+                                      action=action, played_at=now_text()))
+                session.flush()
+                self.announce(session, table_id, "a")
+        except IntegrityError:
+            if self.count_actions(table_id) > turn:
+                raise TurnTakenError(table_id, turn) from None
+            raise
 
     def delete_action(self, table_id: str, turn: int) -> None:
         """Remove an action stored at ``turn`` (undo of a write whose apply failed)."""
@@ -230,6 +283,19 @@ class Storage:
             if row is None:
                 return None
             return _stored(row, self._actions(session, table_id))
+
+    def load_since(self, table_id: str, turn: int) -> StoredTable | None:
+        """A table with its actions from ``turn`` on (``num_actions`` counts them all),
+        or ``None`` when there is no such table: how another process catches up."""
+        with self._session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            actions = [(int(seat), str(action)) for seat, action in session.execute(
+                select(ActionRow.seat, ActionRow.action)
+                .where(ActionRow.table_id == table_id, ActionRow.turn >= turn)
+                .order_by(ActionRow.turn)).all()]
+            return _stored(row, actions, turn + len(actions))
 
     def load_unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (for a restart)."""

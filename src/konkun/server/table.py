@@ -90,6 +90,14 @@ class Table:
         self.clock = SeatClock()
         self.presence_bucket = TokenBucket(PRESENCE_BURST, 1 / PRESENCE_DELAY)
         """Connection changes broadcast at once (past it: one per ``PRESENCE_DELAY``)."""
+        self.remote: dict[str, tuple[frozenset[str], int]] = {}
+        """Who is connected through the other server processes (:mod:`.cluster`): for
+        each, the player ids and the number of spectators."""
+        self.behind = False
+        """Whether other processes played actions this process has not read back yet (it
+        reads them when it needs the table: a connection, the lease, a summary)."""
+        self.claim_tried = float("-inf")
+        """When this process last tried to take the table's bot lease."""
         self.broadcast_only: Connection | None = None
         """When set, :meth:`Lobby.broadcast` sends to this connection only."""
 
@@ -126,11 +134,13 @@ class Table:
             return True
         if seat.kind != "human":
             return False
-        return any(c.player_id == seat.player_id for c in self.connections)
+        return any(c.player_id == seat.player_id for c in self.connections) \
+            or any(seat.player_id in players for players, _ in self.remote.values())
 
     def presence(self) -> tuple[list[bool], int]:
         """Which seats are connected, and how many spectators watch."""
         spectators = sum(1 for c in self.connections if self.seat_of(c.player_id) is None)
+        spectators += sum(count for _, count in self.remote.values())
         return [self.is_connected(n) for n in range(self.num_seats)], spectators
 
     def summary(self, presence: tuple[list[bool], int] | None = None) -> dict[str, Any]:

@@ -1,0 +1,438 @@
+"""Several real ``konkun serve`` processes on one private PostgreSQL serve the same lobby
+and tables (issue 16): one lobby, one taker per seat, one deal per table, one action per
+turn whatever process receives it, every view sent from every process the true view of its
+seat, and nothing acknowledged lost when one process is killed under load."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.sync.client import connect
+
+from error_checks import KUNKEN_SHORT
+from konkun.server.testing import HOST, ServerProcess, free_port, request_json, wait_until_up
+
+from .conftest import legal
+from .postgres import PostgresServer, postgres_server
+
+OPEN = ("http_burst=100000", "http_per_second=100000", "read_burst=100000",
+        "read_per_second=100000", "replay_burst=100000", "replay_per_second=100000",
+        "rate_burst=100000", "rate_per_second=100000", "max_tables_per_address=1000",
+        "max_seats_per_address=1000", "max_address_connections=1000",
+        "max_tables_per_player=1000")
+"""Every test client comes from 127.0.0.1: the per-address limits are lifted."""
+LIMIT_ARGS = tuple(arg for pair in OPEN for arg in ("--limit", pair))
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    with postgres_server() as server:
+        yield server
+
+
+def _servers(stack: ExitStack, url: str, count: int, tmp: Path) -> list[ServerProcess]:
+    """``count`` processes on one database (each its own data directory: the secret is
+    shared through ``KONKUN_SECRET``)."""
+    servers = []
+    for number in range(count):
+        server = ServerProcess(url, data_dir=tmp / f"p{number}", args=LIMIT_ARGS)
+        stack.callback(server.kill)
+        servers.append(server.start(timeout=180))
+    return servers
+
+
+def _eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait until ``check()`` holds (an announcement takes milliseconds, a busy machine
+    longer)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "the processes did not agree in time"
+        time.sleep(0.05)
+
+
+def _guest(server: ServerProcess, name: str) -> str:
+    answer = request_json(f"{server.url}/api/guest", "POST", {"nickname": name})
+    return str(answer["token"])
+
+
+def _sit(server: ServerProcess, table_id: str, seat: int, token: str) -> int:
+    """The HTTP status of taking ``seat``."""
+    try:
+        request_json(f"{server.url}/api/tables/{table_id}/sit", "POST", {"seat": seat},
+                     token=token)
+    except urllib.error.HTTPError as error:
+        return error.code
+    return 200
+
+
+def _first_state(server: ServerProcess, table_id: str, token: str | None) -> dict[str, Any]:
+    with connect(f"ws://{HOST}:{server.port}/ws/tables/{table_id}") as ws:
+        if token:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            message = json.loads(ws.recv(timeout=10))
+            if message["type"] == "state" and (token is None or message["you"] is not None):
+                return dict(message)
+
+
+def test_two_processes_show_one_lobby_one_seat_and_one_deal(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        one, two = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        made = {request_json(f"{server.url}/api/tables", "POST",
+                             {"game": "konchinka", "seats": 2})["id"]
+                for server in (one, two, one, two, one, two)}
+
+        def listed(server: ServerProcess) -> set[str]:
+            answer = request_json(f"{server.url}/api/tables?limit=100")
+            return {t["id"] for t in answer["tables"]}
+
+        _eventually(lambda: listed(one) == made and listed(two) == made)
+        table_id = sorted(made)[0]
+        tokens = [_guest(one, "ann"), _guest(two, "bob")]
+        with ThreadPoolExecutor(2) as pool:  # both at once, each through its own process
+            codes = sorted(pool.map(lambda i: _sit((one, two)[i], table_id, 1, tokens[i]),
+                                    range(2)))
+        assert codes == [200, 409]
+        _eventually(lambda: all(
+            request_json(f"{s.url}/api/tables/{table_id}")["seats"][1]["kind"] == "human"
+            for s in (one, two)))
+        names = {request_json(f"{s.url}/api/tables/{table_id}")["seats"][1]["name"]
+                 for s in (one, two)}
+        assert len(names) == 1  # both processes show the one winner
+        loser = tokens[1] if names == {"ann"} else tokens[0]
+        assert _sit(two, table_id, 0, loser) == 200  # the last seat: the game starts once
+        _eventually(lambda: all(request_json(f"{s.url}/api/tables/{table_id}")["status"]
+                                == "playing" for s in (one, two)))
+        views = [_first_state(s, table_id, loser)["view"] for s in (one, two)]
+        assert views[0] == views[1]  # one deal, whichever process shows it
+
+
+def test_workers_above_one_with_sqlite_are_refused(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "konkun", "serve", "--workers", "2",
+                           "--data-dir", str(tmp_path), "--port", str(free_port())],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "--workers 2 needs a PostgreSQL database" in done.stderr
+    assert "SQLite serves one process" in done.stderr
+
+
+def test_workers_share_one_port_and_a_dead_one_is_replaced(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    port = free_port()
+    command = [sys.executable, "-m", "konkun", "serve", "--workers", "2", "--port",
+               str(port), "--db", postgres.new_database_url(), "--data-dir", str(tmp_path),
+               *LIMIT_ARGS]
+    log = (tmp_path / "log").open("wb")
+    supervisor = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://{HOST}:{port}"
+        wait_until_up(base, 60)
+        children = _children(supervisor.pid)
+        assert len(children) == 2
+        made = [request_json(f"{base}/api/tables", "POST",
+                             {"game": "konchinka", "seats": 2})["id"] for _ in range(6)]
+        subprocess.run(["kill", "-9", str(children[0])], check=True)
+        _eventually(lambda: len(_children(supervisor.pid)) == 2
+                    and children[0] not in _children(supervisor.pid), timeout=30)
+        wait_until_up(base, 30)
+
+        def listed() -> set[str]:
+            return {t["id"] for t in request_json(f"{base}/api/tables?limit=100")["tables"]}
+
+        _eventually(lambda: all(listed() == set(made) for _ in range(4)), timeout=30)
+    finally:
+        supervisor.terminate()
+        supervisor.wait(60)
+        log.close()
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(p) for p in found.stdout.split()]
+
+
+class Client(threading.Thread):
+    """A player (or a spectator, ``token`` None) who connects to a random live process,
+    plays random legal moves on its turn, reconnects elsewhere when its process dies,
+    and records every state it is sent."""
+
+    def __init__(self, live: list[ServerProcess], table_id: str, token: str | None,
+                 rng: random.Random) -> None:
+        super().__init__(daemon=True)
+        self.live, self.table_id, self.token, self.rng = live, table_id, token, rng
+        self.seen: list[dict[str, Any]] = []
+        self.finished = False
+        self.reconnects = 0
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        deadline = time.monotonic() + 240
+        try:
+            while not self.finished and time.monotonic() < deadline:
+                server = self.rng.choice(list(self.live))
+                try:
+                    self._play(server)
+                except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
+                    self.reconnects += 1
+                    time.sleep(0.1)
+        except BaseException as error:  # reported by the test
+            self.failure = error
+
+    def _play(self, server: ServerProcess) -> None:
+        with connect(f"ws://{HOST}:{server.port}/ws/tables/{self.table_id}",
+                     open_timeout=5) as ws:
+            if self.token:
+                ws.send(json.dumps({"type": "hello", "token": self.token}))
+            while True:
+                message = json.loads(ws.recv(timeout=15))
+                if message["type"] != "state":
+                    continue
+                if self.token and message["you"] is None:
+                    continue  # before the hello is read
+                self.seen.append(message)
+                table = message["table"]
+                if table["status"] == "finished":
+                    self.finished = True
+                    return
+                if self.token and table["to_move"] == message["you"]:
+                    ws.send(json.dumps({"type": "action", "turn": message["turn"],
+                                        "action": self.rng.choice(legal(message))}))
+
+
+def test_three_processes_play_many_tables_and_one_killed_loses_nothing(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    rng = random.Random(16)
+    layouts: list[tuple[str, int, str | None, dict[str, str], set[int]]] = [
+        ("konchinka", 2, None, {"target": "1"}, set()),
+        ("konchinka", 2, None, {"target": "1"}, {1}),
+        ("konchinka", 3, "novo", {"target": "1"}, {2}),
+        ("kunken", 2, None, KUNKEN_SHORT, set()),
+        ("kunken", 3, None, KUNKEN_SHORT, {0}),
+        ("konchinka", 2, None, {"target": "1"}, {0, 1}),
+    ]
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 3, tmp_path)
+        live = list(servers)
+        clients: list[Client] = []
+        tables: list[str] = []
+        for number in range(9):
+            game, seats, variant, rules, bots = layouts[number % len(layouts)]
+            body: dict[str, Any] = {"game": game, "seats": seats, "rules": rules,
+                                    "bots": {str(b): "random" for b in bots}}
+            if variant:
+                body["variant"] = variant
+            table_id = request_json(f"{rng.choice(servers).url}/api/tables", "POST",
+                                    body)["id"]
+            tables.append(table_id)
+            tokens = []
+            for seat in sorted(set(range(seats)) - bots):
+                token = _guest(rng.choice(servers), f"p{number}s{seat}")
+                tokens.append(token)
+                assert _sit(rng.choice(servers), table_id, seat, token) == 200
+            for token in [*tokens, None]:  # and a spectator
+                clients.append(Client(live, table_id, token, random.Random(rng.random())))
+        for client in clients:
+            client.start()
+        _eventually(lambda: sum(len(c.seen) for c in clients) > 150, timeout=120)
+        victim = servers[1]
+        live.remove(victim)
+        victim.kill()  # SIGKILL: no shutdown code runs
+        for client in clients:
+            client.join(260)
+        assert [c.failure for c in clients if c.failure] == []
+        assert all(c.finished for c in clients), [len(c.seen) for c in clients]
+        assert sum(c.reconnects for c in clients) > 0  # the victim's clients moved over
+        for table_id in tables:
+            replay = request_json(f"{live[0].url}/api/games/{table_id}/replay?seat=all")
+            frames = replay["frames"]
+            for client in (c for c in clients if c.table_id == table_id):
+                for message in client.seen:
+                    if message["table"]["status"] == "waiting":  # shown before the news of
+                        assert message["view"] is None  # the deal reached that process
+                        continue
+                    frame = frames[message["turn"]]
+                    seat = message["you"]
+                    view = frame["view"] if seat is None else frame["views"][seat]
+                    assert message["view"] == view, (table_id, message["turn"], seat)
+                    if message["last"] is not None:
+                        assert (message["last"]["action"], message["last"]["actor"]) \
+                            == (frame["action"], frame["actor"])
+                assert client.seen[-1]["turn"] == len(frames) - 1
+
+
+def test_one_move_per_turn_when_two_processes_receive_one_each(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2})["id"]
+        tokens = [_guest(servers[0], "ann"), _guest(servers[1], "bob")]
+        for seat, token in enumerate(tokens):
+            assert _sit(servers[seat], table_id, seat, token) == 200
+        sockets = {(seat, n): stack.enter_context(
+            connect(f"ws://{HOST}:{servers[n].port}/ws/tables/{table_id}"))
+            for seat in range(2) for n in range(2)}
+        for (seat, _n), ws in sockets.items():
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+
+        def state_at(ws: Any, turn: int, errors: list[str]) -> dict[str, Any]:
+            while True:
+                message = json.loads(ws.recv(timeout=15))
+                if message["type"] == "error":
+                    errors.append(message["code"])
+                elif message["type"] == "state" and message["you"] is not None \
+                        and message["table"]["status"] != "waiting" \
+                        and message["turn"] >= turn:
+                    return dict(message)
+
+        errors: list[str] = []
+        states = {key: state_at(ws, 0, errors) for key, ws in sockets.items()}
+        for turn in range(12):
+            state = states[(0, 0)]
+            assert all(s["turn"] == turn for s in states.values())
+            mover = state["table"]["to_move"]
+            options = legal(states[(mover, 0)])
+            moves = [options[0], options[-1]]  # two different moves when there are two
+            sends = [(sockets[(mover, n)], json.dumps({"type": "action", "turn": turn,
+                                                       "action": moves[n]})) for n in range(2)]
+            with ThreadPoolExecutor(2) as pool:  # the same player, through both processes
+                list(pool.map(lambda pair: pair[0].send(pair[1]), sends))
+            turn_errors: list[str] = []
+            states = {key: state_at(ws, turn + 1, turn_errors)
+                      for key, ws in sockets.items()}
+            played = {(s["turn"], s["last"]["action"]) for s in states.values()}
+            assert len(played) == 1 and next(iter(played))[0] == turn + 1
+            assert next(iter(played))[1] in moves
+            views = {(key[0], json.dumps(s["view"], sort_keys=True))
+                     for key, s in states.items()}
+            assert len(views) == 2  # each seat sees one state, whichever process sent it
+            # the second move was refused (it may be read after the state that replaced it)
+            deadline = time.monotonic() + 5
+            while "stale_turn" not in turn_errors and time.monotonic() < deadline:
+                for n in range(2):
+                    try:
+                        message = json.loads(sockets[(mover, n)].recv(timeout=0.1))
+                    except TimeoutError:
+                        continue
+                    if message["type"] == "error":
+                        turn_errors.append(message["code"])
+            assert turn_errors == ["stale_turn"], turn_errors
+            if state["table"]["status"] == "finished":
+                break
+        count = request_json(f"{servers[1].url}/api/tables/{table_id}")["turn"]
+        assert count == turn + 1
+
+
+def test_the_move_clock_survives_a_crash_restart(tmp_path: Path) -> None:
+    server = ServerProcess(data_dir=tmp_path, args=(*LIMIT_ARGS, "--limit", "away_grace=60"))
+    try:  # SQLite, one process
+        server.start()
+        table_id = request_json(f"{server.url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2, "move_seconds": 60})["id"]
+        tokens = [_guest(server, f"p{seat}") for seat in range(2)]
+        for seat, token in enumerate(tokens):
+            assert _sit(server, table_id, seat, token) == 200
+        started = time.monotonic()
+
+        def clock_seen() -> dict[str, Any]:
+            """The clock as the players see it, both connected."""
+            with ExitStack() as sockets:
+                states = []
+                for token in tokens:
+                    ws = sockets.enter_context(
+                        connect(f"ws://{HOST}:{server.port}/ws/tables/{table_id}"))
+                    ws.send(json.dumps({"type": "hello", "token": token}))
+                    states.append(ws)
+                while True:  # the state once both are there
+                    message = json.loads(states[1].recv(timeout=10))
+                    if message["type"] == "state" and message["you"] == 1 \
+                            and all(s["connected"] for s in message["table"]["seats"]):
+                        return dict(message["table"]["clock"])
+
+        assert clock_seen()["remaining"] > 60 - (time.monotonic() - started) - 1.5
+        time.sleep(3.0)
+        server.restart(crash=True)
+        clock = clock_seen()
+        spent = time.monotonic() - started
+        # the turn's time goes on from the deal, not from the restart
+        assert 60 - spent - 1.5 <= clock["remaining"] <= 60 - 3.0 + 0.5, (clock, spent)
+    finally:
+        server.kill()
+
+
+def test_rematch_votes_are_seen_through_every_process(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2,
+                                 "rules": {"target": "1"}})["id"]
+        tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+        for seat in range(2):
+            assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
+        players = [Client([servers[seat]], table_id, tokens[seat], random.Random(seat))
+                   for seat in range(2)]
+        for player in players:
+            player.start()
+        for player in players:
+            player.join(120)
+        assert all(p.finished for p in players)
+        sockets = [stack.enter_context(connect(
+            f"ws://{HOST}:{servers[seat].port}/ws/tables/{table_id}")) for seat in range(2)]
+        for seat, ws in enumerate(sockets):
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+
+        def until(ws: Any, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+            while True:
+                message = json.loads(ws.recv(timeout=15))
+                if accept(message):
+                    return dict(message)
+
+        sockets[0].send(json.dumps({"type": "rematch"}))
+        until(sockets[1], lambda m: m["type"] == "state"
+              and m["table"]["rematch"]["votes"] == [0])  # seen through the other process
+        sockets[1].send(json.dumps({"type": "rematch"}))
+        news = [until(ws, lambda m: m["type"] == "rematch") for ws in sockets]
+        assert news[0]["table"] == news[1]["table"] is not None  # one rematch, both told
+        new = request_json(f"{servers[1].url}/api/tables/{news[0]['table']}")
+        assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
+
+
+def test_the_action_log_and_the_row_refuse_a_second_writer(postgres: PostgresServer) -> None:
+    from konkun.server.storage import Storage, StoredTable, TurnTakenError
+
+    url = postgres.new_database_url()
+    one, two = Storage(url), Storage(url)  # two processes' connections
+    try:
+        seats = [{"kind": "empty", "player_id": None, "name": None, "bot": None}] * 2
+        one.create_table(StoredTable(id="t1", game="konchinka", variant=None, rules={},
+                                     seats=seats, seed=None, status="waiting",
+                                     created_at="2026-12-01T00:00:00+00:00"))
+        taken = [{"kind": "human", "player_id": "a", "name": "a", "bot": None}, seats[1]]
+        assert one.compare_and_update("t1", {"seats": seats}, {"seats": taken})
+        assert not two.compare_and_update("t1", {"seats": seats}, {"seats": seats[::-1]})
+        assert two.compare_and_update("t1", {"status": "waiting"}, {"status": "playing"})
+        assert not one.compare_and_update("t1", {"status": "waiting"}, {"seed": "other"})
+        one.append_action("t1", 0, 0, "first")
+        with pytest.raises(TurnTakenError) as refused:
+            two.append_action("t1", 0, 1, "second")
+        assert refused.value.code == "stale_turn"
+        row = two.load("t1")
+        assert row is not None and row.actions == [(0, "first")] and row.seats == taken
+    finally:
+        one.close()
+        two.close()
