@@ -4,7 +4,8 @@ from today's models) so that a later change to the models cannot change what is 
 - :data:`C7051C8`: the game record as commit c7051c8's ``Base.metadata.create_all`` made it,
   before migrations existed (``konkun_tables`` with its status index, ``konkun_actions``).
 - :data:`WEB_EXTRAS`: the tables the ``web`` work adds (``konkun.server.lifecycle``'s
-  ``ExtrasRow``, ``konkun.server.chat``'s ``ChatRow`` and ``konkun.server.fair``'s ``FairRow``),
+  ``ExtrasRow``, ``konkun.server.chat``'s ``ChatRow``, ``konkun.server.fair``'s ``FairRow`` and
+  ``konkun.server.clockstore``'s ``ClockRow``),
   as its models define them.
 """
 
@@ -78,4 +79,10 @@ Table(
     Column("table_id", String(32), primary_key=True),
     Column("server_seed", String(64), nullable=False),
     Column("contributions", JSON, nullable=False),
+)
+
+Table(
+    "konkun_clocks", WEB_EXTRAS,
+    Column("table_id", String(32), primary_key=True),
+    Column("data", JSON, nullable=False),
 )

@@ -33,6 +33,7 @@ TABLES_BY_REVISION: tuple[tuple[str, frozenset[str]], ...] = (
     ("0005", frozenset({"konkun_accounts", "konkun_sessions", "konkun_ratings",
                         "konkun_player_games"})),
     ("0006", frozenset({"konkun_fairness"})),
+    ("0007", frozenset({"konkun_clocks"})),
 )
 """The tables each revision creates, in order: how a database made by ``create_all`` before
 migrations existed is recognised (every revision that only alters tables is absent)."""
@@ -45,6 +46,7 @@ MODELS: tuple[tuple[str, str], ...] = (
     ("konkun.server.accounts", "AccountRow"),
     ("konkun.server.ratings_service", "RatingRow"),
     ("konkun.server.fair", "FairRow"),
+    ("konkun.server.clockstore", "ClockRow"),
 )
 """(module, declarative class) of every model of the schema; a module not in the package
 (yet) is skipped."""
