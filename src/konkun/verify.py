@@ -108,7 +108,7 @@ def _new_match(record: Mapping[str, Any]) -> tuple[Match[Any], list[str], int | 
         from konkun.kunken.match import KunkenRecord
         kunken = KunkenRecord.from_json(dict(record))
         return (KunkenMatch(kunken.rules, kunken.num_seats, kunken.seed,
-                            kunken.first_dealer), kunken.actions, kunken.first_dealer)
+                            kunken.first_dealer), list(kunken.actions), kunken.first_dealer)
     except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as error:
         message = one_line(str(error))
         prefix = f"invalid {game} record"

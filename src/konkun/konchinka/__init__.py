@@ -27,7 +27,7 @@ from konkun.konchinka.game import (
     running_totals,
     settle,
 )
-from konkun.konchinka.moves import Move, card_order, sort_cards
+from konkun.konchinka.moves import Move, MoveKind, card_order, sort_cards
 from konkun.konchinka.notation import format_kpn, parse_kpn
 from konkun.konchinka.observation import KonchinkaObservation, spectator_view
 from konkun.konchinka.position import HistoryEntry, KonchinkaPosition
@@ -48,6 +48,7 @@ __all__ = [
     "KonchinkaRecord",
     "KonchinkaRules",
     "Move",
+    "MoveKind",
     "Payment",
     "SeatScore",
     "SettlementResult",

@@ -6,8 +6,8 @@ order; they are written in the canonical card order of konkun: rank from high to
 (``A K Q J T 9 ... 2``), then suit ``c d h s``.
 
 >>> move = Move.parse("Qd:2c7hAs")
->>> str(move), move.is_capture
-('Qd:As7h2c', True)
+>>> str(move), move.is_capture, move.kind
+('Qd:As7h2c', True, <MoveKind.CAPTURE: 'capture'>)
 >>> Move.parse("Qd") == Move.trail(Card.parse("Qd"))
 True
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 
 from konkun.cards import Card, parse_cards
 from konkun.errors import InvalidCardError, InvalidNotationError
@@ -29,6 +30,13 @@ def card_order(card: Card) -> int:
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """Cards in the canonical order (rank high to low, then suit c d h s)."""
     return sorted(cards, key=card_order)
+
+
+class MoveKind(Enum):
+    """What a move does: lay its card on the table, or take cards with it."""
+
+    TRAIL = "trail"
+    CAPTURE = "capture"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +68,11 @@ class Move:
     def is_trail(self) -> bool:
         """True when the move lays the card on the table."""
         return not self.taken
+
+    @property
+    def kind(self) -> MoveKind:
+        """:attr:`MoveKind.CAPTURE` when the move takes cards, else :attr:`MoveKind.TRAIL`."""
+        return MoveKind.CAPTURE if self.taken else MoveKind.TRAIL
 
     def taken_sorted(self) -> list[Card]:
         """The taken cards in the canonical order."""
