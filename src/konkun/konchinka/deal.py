@@ -51,6 +51,7 @@ from konkun.konchinka.captures import (
     NOVO_SLOTS,
     POLY_MASK,
     SHIFT,
+    SLOT_KEY_MASKS,
     Captures,
     capture_count,
     compute_captures,
@@ -405,6 +406,7 @@ class KonchinkaDeal(RandomPlayout):
             return []
         key = -1
         cache = CAPTURES
+        key_masks = SLOT_KEY_MASKS
         slots = self._slots
         compulsory = self._rules.capture_compulsory
         poly = self._poly
@@ -416,11 +418,39 @@ class KonchinkaDeal(RandomPlayout):
             if capture_count(poly, slot, table):
                 if key < 0:
                     key = self._table_key()
-                found = cache.get(key | slot) or compute_captures(key >> 4, slot)
+                part = key & key_masks[slot] | slot
+                found = cache.get(part) or compute_captures(part >> 4, slot)
             if not (compulsory and found):
                 options.append((card, ()))
             options.extend((card, positions) for positions in found)
         return options
+
+    def options_by_card(self) -> list[tuple[int, bool, Captures]]:
+        """The legal moves grouped by the card played, in the order of the hand: (card
+        index, whether it may be trailed, its captures as positions into
+        :attr:`table_codes`): :meth:`options` without a tuple per move (the captures are
+        the memo's own tuples: read them, never change them)."""
+        if self._turn < 0:
+            return []
+        key = -1
+        cache = CAPTURES
+        key_masks = SLOT_KEY_MASKS
+        slots = self._slots
+        compulsory = self._rules.capture_compulsory
+        poly = self._poly
+        table = bool(self._table)
+        grouped: list[tuple[int, bool, Captures]] = []
+        for card in self._hands[self._turn]:
+            slot = slots[card]
+            if capture_count(poly, slot, table):
+                if key < 0:
+                    key = self._table_key()
+                part = key & key_masks[slot] | slot
+                found = cache.get(part) or compute_captures(part >> 4, slot)
+                grouped.append((card, not compulsory, found))
+            else:
+                grouped.append((card, True, ()))
+        return grouped
 
     def count_moves(self) -> int:
         """How many legal moves there are (``len(legal_actions())``, without listing them)."""

@@ -108,19 +108,16 @@ class _KonchinkaCore(_GenericCore):
         deal = self.deals[index]
         k = self._k
         result: dict[int, Any] = {}
-        captures: dict[int, list[tuple[int, ...]]] = {}
-        for card, positions in deal.options():
-            if positions:
-                captures.setdefault(card, []).append(positions)
-            else:
-                result[card * k] = (card, positions)
-        if captures:
-            table = deal.table_codes
-            order = self._order
-            for card, found in captures.items():
+        table: Sequence[int] = ()
+        for card, trail, found in deal.options_by_card():
+            if trail:
+                result[card * k] = (card, ())
+            if found:
                 if len(found) > 1:
-                    found.sort(key=lambda ps: (-len(ps), sorted(order[table[p] & 63]
-                                                                 for p in ps)))
+                    table = deal.table_codes
+                    order = self._order
+                    found = sorted(found, key=lambda ps: (
+                        -len(ps), sorted(order[table[p] & 63] for p in ps)))
                 base = card * k + 1
                 for j, positions in enumerate(found[:k - 1]):
                     result[base + j] = (card, positions)
@@ -130,9 +127,7 @@ class _KonchinkaCore(_GenericCore):
         self.deals[index].push_option(*move)
 
     def random_move(self, index: int, rng: random.Random) -> None:
-        deal = self.deals[index]
-        options = deal.options()
-        deal.push_option(*options[rng.randrange(len(options))])
+        self.deals[index].push_random(rng)
 
     def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
         n = self.num_seats
