@@ -43,11 +43,14 @@ from konkun.game import Observation
 from konkun.konchinka.captures import (
     CAPTURES,
     CLASSIC_CODES,
+    CLASSIC_SHIFTS,
     CLASSIC_SLOTS,
+    FIELD,
     INV_BY_VALUE,
     KING_SLOT,
     MUL_BY_VALUE,
     NOVO_CODES,
+    NOVO_SHIFTS,
     NOVO_SLOTS,
     POLY_MASK,
     SHIFT,
@@ -436,18 +439,27 @@ class KonchinkaDeal(RandomPlayout):
         cache = CAPTURES
         key_masks = SLOT_KEY_MASKS
         slots = self._slots
-        compulsory = self._rules.capture_compulsory
+        shifts = NOVO_SHIFTS if slots is NOVO_SLOTS else CLASSIC_SHIFTS
+        trail = not self._rules.capture_compulsory
         poly = self._poly
         table = bool(self._table)
         grouped: list[tuple[int, bool, Captures]] = []
         for card in self._hands[self._turn]:
-            slot = slots[card]
-            if capture_count(poly, slot, table):
+            # capture_count, inlined: the field of the card's value in the polynomial
+            place = shifts[card]
+            if place > 0:
+                count = (poly >> place) & FIELD
+            elif place:
+                count = ((poly >> SHIFT[13]) & FIELD) + ((poly >> SHIFT[14]) & FIELD)
+            else:
+                count = table
+            if count:
                 if key < 0:
                     key = self._table_key()
+                slot = slots[card]
                 part = key & key_masks[slot] | slot
-                found = cache.get(part) or compute_captures(part >> 4, slot)
-                grouped.append((card, not compulsory, found))
+                grouped.append((card, trail,
+                                cache.get(part) or compute_captures(part >> 4, slot)))
             else:
                 grouped.append((card, True, ()))
         return grouped
@@ -568,13 +580,16 @@ class KonchinkaDeal(RandomPlayout):
                     del table[p]
             mask = 1 << card
             poly = self._poly
+            taken_list = []
             for code in taken:
-                mask |= 1 << (code & 63)
+                index = code & 63
+                taken_list.append(index)
+                mask |= 1 << index
                 poly = poly * INV_BY_VALUE[code >> 6] & POLY_MASK
             self._poly = poly
             self._piles[seat] |= mask
             self._last = seat
-            taken_cards = tuple(code & 63 for code in taken)
+            taken_cards = tuple(taken_list)
         else:
             code = self._codes[card]
             insort(table, code)
@@ -582,9 +597,11 @@ class KonchinkaDeal(RandomPlayout):
             taken_cards = ()
         redeal = False
         if self._in_hands:
-            turn = (seat + 1) % self._seats
-            while not self._hands[turn]:
-                turn = (turn + 1) % self._seats
+            hands = self._hands
+            seats = self._seats
+            turn = (seat + 1) % seats
+            while not hands[turn]:
+                turn = (turn + 1) % seats
             self._turn = turn
         elif self._stock:
             self._redeal()
