@@ -30,7 +30,6 @@ from konkun.toy.engine import (
     ToyMatch,
     ToyRecord,
     ToyRules,
-    int_seed,
     replay,
 )
 
@@ -40,7 +39,7 @@ def _rules(_variant: str | None, values: dict[str, RuleValue], _num_seats: int) 
 
 
 def _match(rules: ToyRules, num_seats: int, seed: int | str) -> Match[Any]:
-    return ToyMatch(num_seats, int_seed(seed), rules.target)
+    return ToyMatch(num_seats, seed, rules.target)
 
 
 def _deal(_rules: ToyRules, num_seats: int, seed: int, dealer: int) -> Deal[Any]:

@@ -222,7 +222,7 @@ def int_seed(seed: int | str) -> int:
 
 def replay(record: ToyRecord) -> ToyMatch:
     """The match a record describes, every move validated."""
-    match = ToyMatch(record.num_seats, int_seed(record.seed), record.rules.target)
+    match = ToyMatch(record.num_seats, record.seed, record.rules.target)
     for text in record.actions:
         match.play(match.deal.parse_action(text))
     return match
@@ -232,13 +232,14 @@ class ToyMatch:
     """Toy deals in rotation until a total reaches ``target`` (implements
     :class:`konkun.game.Match`)."""
 
-    def __init__(self, num_seats: int, seed: int, target: int = 10) -> None:
+    def __init__(self, num_seats: int, seed: int | str, target: int = 10) -> None:
         check_seat_count("Toy", num_seats, MIN_SEATS, MAX_SEATS)
         self._seats = num_seats
-        self._seed = seed
+        self._seed = seed  # as given, for the record; the deals shuffle from _shuffle_seed
+        self._shuffle_seed = int_seed(seed)
         self.target = target
         self._dealer = 0
-        self._deal = ToyDeal.new(num_seats, seed, 0)
+        self._deal = ToyDeal.new(num_seats, self._shuffle_seed, 0)
         self._totals = [0] * num_seats
         self._history: list[list[int]] = []
         self._actions: list[int] = []
@@ -280,7 +281,7 @@ class ToyMatch:
             self._totals = [t + p for t, p in zip(self._totals, points, strict=True)]
             if not self.is_over():
                 self._dealer = (self._dealer + 1) % self._seats
-                self._deal = ToyDeal.new(self._seats, self._seed * 1000 + len(self._history),
+                self._deal = ToyDeal.new(self._seats, self._shuffle_seed * 1000 + len(self._history),
                                          self._dealer)
 
     def winner(self) -> int | None:
