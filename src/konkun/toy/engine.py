@@ -281,8 +281,8 @@ class ToyMatch:
             self._totals = [t + p for t, p in zip(self._totals, points, strict=True)]
             if not self.is_over():
                 self._dealer = (self._dealer + 1) % self._seats
-                self._deal = ToyDeal.new(self._seats, self._shuffle_seed * 1000 + len(self._history),
-                                         self._dealer)
+                seed = self._shuffle_seed * 1000 + len(self._history)
+                self._deal = ToyDeal.new(self._seats, seed, self._dealer)
 
     def winner(self) -> int | None:
         """The seat with the highest total once over."""
