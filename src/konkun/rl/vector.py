@@ -58,6 +58,10 @@ class _GenericCore:
         deal = self.deals[index]
         return self.adapter.slots(deal, deal.legal_actions())
 
+    def fill_slots(self, index: int, result: dict[int, Any]) -> None:
+        """Write deal ``index``'s legal slots (slot -> move) into the empty ``result``."""
+        result.update(self.slots(index))
+
     def apply(self, index: int, move: Any) -> None:
         self.deals[index].push(move)
 
@@ -105,10 +109,15 @@ class _KonchinkaCore(_GenericCore):
         return None if turn < 0 else turn
 
     def slots(self, index: int) -> dict[int, Any]:
+        slots: dict[int, Any] = {}
+        self.fill_slots(index, slots)
+        return slots
+
+    def fill_slots(self, index: int, result: dict[int, Any]) -> None:
+        """Write deal ``index``'s legal slots into the empty ``result`` (slot -> (card,
+        positions)); captures of one card in the adapter's order, the longest first."""
         deal = self.deals[index]
         k = self._k
-        result: dict[int, Any] = {}
-        table: Sequence[int] = ()
         for card, trail, found in deal.options_by_card():
             if trail:
                 result[card * k] = (card, ())
@@ -118,10 +127,10 @@ class _KonchinkaCore(_GenericCore):
                     order = self._order
                     found = sorted(found, key=lambda ps: (
                         -len(ps), sorted([order[table[p] & 63] for p in ps])))
-                base = card * k + 1
-                for j, positions in enumerate(found[:k - 1]):
-                    result[base + j] = (card, positions)
-        return result
+                slot = card * k + 1
+                for positions in found[:k - 1]:
+                    result[slot] = (card, positions)
+                    slot += 1
 
     def apply(self, index: int, move: Any) -> None:
         self.deals[index].push_option(*move)
@@ -393,9 +402,11 @@ class KonkunVectorEnv(VectorEnv):
         masks.fill(False)
         flat: list[int] = []
         size = self.adapter.action_size
+        all_slots = self._slots
+        fill = core.fill_slots
         for i in rows:
-            slots = core.slots(i)
-            self._slots[i] = slots
+            slots = all_slots[i] = {}
+            fill(i, slots)
             base = i * size
             flat.extend([base + s for s in slots])
         masks.reshape(-1)[flat] = True
