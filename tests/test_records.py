@@ -16,7 +16,8 @@ from konkun.konchinka import KonchinkaMatch, KonchinkaRecord, KonchinkaRules
 from konkun.konchinka import replay as replay_konchinka
 from konkun.kunken import KunkenMatch, KunkenRecord, KunkenRules
 from konkun.kunken import replay as replay_kunken
-from konkun.records import RECORD_VERSION, record_version
+from konkun.records import RECORD_VERSION, GameRecord, record_version
+from konkun.toy.engine import ToyMatch, ToyRecord
 
 
 def konchinka_record() -> dict[str, Any]:
@@ -75,3 +76,47 @@ def test_an_unknown_record_version_is_refused_by_name(version: int, record: Any)
 def test_a_record_version_that_is_not_a_number_is_refused(version: object) -> None:
     with pytest.raises(InvalidNotationError, match="invalid record version"):
         KonchinkaRecord.from_json(konchinka_record() | {"version": version})
+
+
+def toy_record() -> dict[str, Any]:
+    """The JSON of a few moves of a seeded toy match."""
+    match = ToyMatch(2, 5, 10)
+    chooser = random.Random(3)
+    for _ in range(6):
+        match.play(choice(match.deal.legal_actions(), chooser))
+    data: dict[str, Any] = json.loads(json.dumps(match.record().to_json()))
+    return data
+
+
+@pytest.mark.parametrize(("reader", "record"), [(KonchinkaRecord, konchinka_record),
+                                                (KunkenRecord, kunken_record),
+                                                (ToyRecord, toy_record)])
+def test_every_game_writes_and_reads_the_one_record_type(reader: Any, record: Any) -> None:
+    data = record()
+    read = reader.from_json(data)
+    assert isinstance(read, GameRecord)
+    assert read.to_json() == data
+    assert sorted(data) == ["actions", "game", "num_seats", "rules", "seed", "version"]
+    assert all(isinstance(text, str) for text in data["actions"])
+
+
+def test_only_an_imposed_first_dealer_is_written() -> None:
+    assert "first_dealer" not in kunken_record()
+    imposed = KunkenMatch(KunkenRules(), 3, 9, first_dealer=2).record().to_json()
+    assert imposed["first_dealer"] == 2
+    assert replay_kunken(KunkenRecord.from_json(imposed)).first_dealer == 2
+
+
+@pytest.mark.parametrize(("field", "value"), [("seed", True), ("actions", "draw"),
+                                              ("actions", [1]), ("num_seats", "2"),
+                                              ("first_dealer", 1.5), ("rules", [])])
+@pytest.mark.parametrize("reader", [KonchinkaRecord, KunkenRecord])
+def test_a_bad_record_field_is_refused_by_name(reader: Any, field: str, value: Any) -> None:
+    data = (konchinka_record if reader is KonchinkaRecord else kunken_record)()
+    with pytest.raises(InvalidNotationError, match=field):
+        reader.from_json(data | {field: value})
+
+
+def test_a_record_of_another_game_is_refused() -> None:
+    with pytest.raises(InvalidNotationError, match="not a kunken record"):
+        KunkenRecord.from_json(konchinka_record())

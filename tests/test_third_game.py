@@ -168,3 +168,23 @@ def test_gymnasium_makes_the_third_games_env_once_registered() -> None:
     observation, _info = env.reset(seed=1)
     assert observation["observation"].shape == (5, len(CARDS))
     env.close()
+
+
+def test_konkun_verify_checks_a_third_games_record() -> None:
+    # the record is the one record type, read through the descriptor: verify needs no
+    # code of the game's own
+    from konkun.fairness import FairSeed
+    from konkun.verify import fair_record, verify_document
+
+    fair = FairSeed("ab" * 32)
+    for seat in range(2):
+        fair.add(seat, f"{seat + 10:02x}" * 32)
+    game = get_game("toy")
+    match = game.new_match(game.rules_from_options(None, {"target": "5"}, 2), 2,
+                           fair.match_seed())
+    while not match.is_over():
+        match.play(match.deal.legal_actions()[0])
+    record = fair_record(match, fair.reveal())
+    assert verify_document(record).ok
+    record["actions"][-1] = record["actions"][0]
+    assert not verify_document(record).ok

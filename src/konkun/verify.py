@@ -24,12 +24,12 @@ from typing import Any
 
 from konkun.errors import KonkunError, one_line
 from konkun.fairness import Fairness, FairnessError, action_digest, table_digest
-from konkun.game import JSON, Match
+from konkun.game import JSON, Match, game_names, get_game
 
 EXIT_VERIFIED = 0
 EXIT_NOT_VERIFIED = 1
 MAX_SEATS = 5
-"""The most players either game seats (Kunken; Konchinka's own check says 4)."""
+"""The most players a record may name (Kunken's 5; each game's own check says its own)."""
 
 
 class RecordInputError(KonkunError):
@@ -88,27 +88,24 @@ def load_document(path: str) -> JSON:
 
 
 def _new_match(record: Mapping[str, Any]) -> tuple[Match[Any], list[str], int | None]:
-    """The match a record starts, its action texts and its imposed first dealer."""
+    """The match a record starts (its game's descriptor reads the record without its
+    actions), its action texts and its imposed first dealer."""
     game = record.get("game")
-    if game not in ("konchinka", "kunken"):
-        raise RecordInputError(f"record of an unknown game {game!r}: expected 'konchinka' "
-                               "or 'kunken'")
+    names = game_names()
+    if game not in names:
+        expected = " or ".join(repr(name) for name in names)
+        raise RecordInputError(f"record of an unknown game {game!r}: expected {expected}")
     seats = record.get("num_seats")
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_SEATS:
         raise RecordInputError(f"invalid {game} record: num_seats {seats!r} is not a number "
                                f"of players from 2 to {MAX_SEATS}")
+    actions = record.get("actions")
     try:
-        if game == "konchinka":
-            from konkun.konchinka import KonchinkaMatch
-            from konkun.konchinka.game import KonchinkaRecord
-            konchinka = KonchinkaRecord.from_json(record)
-            return (KonchinkaMatch(konchinka.rules, konchinka.num_seats, konchinka.seed),
-                    list(konchinka.actions), None)
-        from konkun.kunken import KunkenMatch
-        from konkun.kunken.match import KunkenRecord
-        kunken = KunkenRecord.from_json(dict(record))
-        return (KunkenMatch(kunken.rules, kunken.num_seats, kunken.seed,
-                            kunken.first_dealer), kunken.actions, kunken.first_dealer)
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordInputError(f"invalid record actions {actions!r}")
+        match = get_game(game).load_record({**record, "actions": []})
+        first = record.get("first_dealer")
+        return match, list(actions), first if isinstance(first, int) else None
     except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as error:
         message = one_line(str(error))
         prefix = f"invalid {game} record"

@@ -15,6 +15,7 @@ from konkun.konchinka import (
     NOVO,
     KonchinkaRules,
     Move,
+    MoveKind,
     format_kpn,
     new_deal,
     parse_kpn,
@@ -92,6 +93,16 @@ def test_move_text_canonical_order_rank_high_to_low_then_suit() -> None:
     assert Move.parse("Jh:2cAsKdTh").text() == "Jh:AsKdTh2c"
     assert str(Move.parse("Qd")) == "Qd"
     assert repr(Move.parse("10d:5h5c")) == "Move.parse('Td:5c5h')"
+
+
+def test_a_move_is_a_frozen_dataclass_whose_kind_is_an_enum() -> None:
+    # RULES.md: a move either lays its card on the table or takes cards with it
+    trail, capture = Move.parse("Qd"), Move.parse("Qd:As7h2c")
+    assert (trail.kind, capture.kind) == (MoveKind.TRAIL, MoveKind.CAPTURE)
+    assert trail.is_trail and capture.is_capture
+    with pytest.raises(AttributeError):
+        capture.card = trail.card  # type: ignore[misc]
+    assert {capture, Move.parse("Qd:2c7hAs")} == {capture}
 
 
 @pytest.mark.parametrize("text", ["", "Q", "Qd:", ":As", "QdAs", "Qd:Qd", "Qd:AsAs", "X",

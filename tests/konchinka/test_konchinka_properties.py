@@ -173,3 +173,56 @@ def test_legal_moves_are_exactly_the_rules_moves(rules: KonchinkaRules, seats: i
         if len(deal.table) <= 8:
             assert set(legal) == _brute_force_moves(deal), deal.kpn()
         deal.push(rng.choice(legal))
+
+
+class _Evenly(random.Random):
+    """A random source whose ``random()`` gives ``(j + 0.5) / n``: drawing with it for
+    ``j`` in ``0..n-1`` hits each of ``n`` equally likely outcomes once."""
+
+    def __init__(self, j: int, n: int) -> None:
+        super().__init__(0)
+        self.value = (j + 0.5) / n
+
+    def random(self) -> float:
+        return self.value
+
+
+def _random_positions(rules: KonchinkaRules, seats: int, seed: int) -> list[KonchinkaDeal]:
+    rng = random.Random(seed)
+    deal = new_deal(rules, seats, rng.randrange(seats), rng)
+    positions = []
+    while not deal.is_over():
+        positions.append(deal.copy())
+        deal.push(rng.choice(deal.legal_actions()))
+    return positions
+
+
+@settings(max_examples=25, deadline=None)
+@given(rules=RULES, seats=st.integers(2, 4), seed=st.integers(0, 10**9))
+def test_push_random_draws_every_legal_move_equally_often(rules: KonchinkaRules, seats: int,
+                                                          seed: int) -> None:
+    # a uniformly random legal move: the n evenly spaced draws give each of the n legal
+    # moves exactly once, and the move is recorded as push would record it
+    for deal in _random_positions(rules, seats, seed)[::3]:
+        legal = deal.legal_actions()
+        drawn = []
+        for j in range(len(legal)):
+            child = deal.copy()
+            redeal = child.push_random(_Evenly(j, len(legal)))
+            seat, move = child.history[-1]
+            assert seat == deal.to_move and child.redeal_after[-1] == redeal
+            twin = deal.copy()
+            twin.play(move)
+            assert twin == child
+            drawn.append(move)
+        assert sorted(map(str, drawn)) == sorted(map(str, legal))
+
+
+@settings(max_examples=25, deadline=None)
+@given(rules=RULES, seats=st.integers(2, 4), seed=st.integers(0, 10**9))
+def test_options_by_card_groups_the_options(rules: KonchinkaRules, seats: int,
+                                            seed: int) -> None:
+    for deal in _random_positions(rules, seats, seed):
+        flat = [(card, positions) for card, trail, found in deal.options_by_card()
+                for positions in ([()] if trail else []) + list(found)]
+        assert flat == deal.options()

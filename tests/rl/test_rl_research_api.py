@@ -343,6 +343,24 @@ def test_gymnasium_make_works_without_importing_konkun_rl_first() -> None:
     assert result.stdout.split() == [str(size), "True"]
 
 
+def test_a_fresh_python_makes_the_konchinka_env_and_vector_env_by_module_prefix() -> None:
+    # Gymnasium 1.4 loads no entry-point plugins; its "module:EnvId" form imports the module
+    code = ("import sys, gymnasium\n"
+            "assert 'konkun' not in sys.modules\n"
+            "env = gymnasium.make('konkun.rl:konkun/Konchinka-v0', num_players=3,\n"
+            "                     observation='flat')\n"
+            "obs, _ = env.reset(seed=1)\n"
+            "vec = gymnasium.make_vec('konkun.rl:konkun/Konchinka-v0', num_envs=2,\n"
+            "                         vectorization_mode='vector_entry_point')\n"
+            "batch, _ = vec.reset(seed=1)\n"
+            "print(obs.shape[0], batch.shape[0], batch.shape[1])\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    adapter = adapter_for("konchinka")
+    assert result.stdout.split() == [str(int(np.prod(adapter.observation_shape(3)))), "2",
+                                     str(int(np.prod(adapter.observation_shape(2))))]
+
+
 def test_the_package_declares_the_gymnasium_entry_point() -> None:
     from importlib.metadata import entry_points
 

@@ -69,6 +69,12 @@ def table_poly(values: Iterable[int]) -> int:
     return poly
 
 
+SLOT_KEY_MASKS = (-1, *((((1 << 4 * (s + 1)) - 1) << 4) for s in range(1, MAX_SUM + 1)),
+                  ((1 << 4 * (MAX_SUM + 1)) - 1) << 4)
+"""By slot: the part of a table's memo key (value multiset ``<< 4``) its captures depend
+on. Only the cards of a value up to the slot's target can be taken, and the table is
+sorted by value, so the higher ones change neither the captures nor their positions:
+keying the memo by the lower part alone makes far more lookups hit."""
 Captures = tuple[tuple[int, ...], ...]
 """The captures of one slot: tuples of positions into the sorted table."""
 CAPTURES: dict[int, Captures] = {}

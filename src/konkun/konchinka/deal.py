@@ -43,14 +43,18 @@ from konkun.game import Observation
 from konkun.konchinka.captures import (
     CAPTURES,
     CLASSIC_CODES,
+    CLASSIC_SHIFTS,
     CLASSIC_SLOTS,
+    FIELD,
     INV_BY_VALUE,
     KING_SLOT,
     MUL_BY_VALUE,
     NOVO_CODES,
+    NOVO_SHIFTS,
     NOVO_SLOTS,
     POLY_MASK,
     SHIFT,
+    SLOT_KEY_MASKS,
     Captures,
     capture_count,
     compute_captures,
@@ -405,6 +409,7 @@ class KonchinkaDeal(RandomPlayout):
             return []
         key = -1
         cache = CAPTURES
+        key_masks = SLOT_KEY_MASKS
         slots = self._slots
         compulsory = self._rules.capture_compulsory
         poly = self._poly
@@ -416,11 +421,48 @@ class KonchinkaDeal(RandomPlayout):
             if capture_count(poly, slot, table):
                 if key < 0:
                     key = self._table_key()
-                found = cache.get(key | slot) or compute_captures(key >> 4, slot)
+                part = key & key_masks[slot] | slot
+                found = cache.get(part) or compute_captures(part >> 4, slot)
             if not (compulsory and found):
                 options.append((card, ()))
             options.extend((card, positions) for positions in found)
         return options
+
+    def options_by_card(self) -> list[tuple[int, bool, Captures]]:
+        """The legal moves grouped by the card played, in the order of the hand: (card
+        index, whether it may be trailed, its captures as positions into
+        :attr:`table_codes`): :meth:`options` without a tuple per move (the captures are
+        the memo's own tuples: read them, never change them)."""
+        if self._turn < 0:
+            return []
+        key = -1
+        cache = CAPTURES
+        key_masks = SLOT_KEY_MASKS
+        slots = self._slots
+        shifts = NOVO_SHIFTS if slots is NOVO_SLOTS else CLASSIC_SHIFTS
+        trail = not self._rules.capture_compulsory
+        poly = self._poly
+        table = bool(self._table)
+        grouped: list[tuple[int, bool, Captures]] = []
+        for card in self._hands[self._turn]:
+            # capture_count, inlined: the field of the card's value in the polynomial
+            place = shifts[card]
+            if place > 0:
+                count = (poly >> place) & FIELD
+            elif place:
+                count = ((poly >> SHIFT[13]) & FIELD) + ((poly >> SHIFT[14]) & FIELD)
+            else:
+                count = table
+            if count:
+                if key < 0:
+                    key = self._table_key()
+                slot = slots[card]
+                part = key & key_masks[slot] | slot
+                grouped.append((card, trail,
+                                cache.get(part) or compute_captures(part >> 4, slot)))
+            else:
+                grouped.append((card, True, ()))
+        return grouped
 
     def count_moves(self) -> int:
         """How many legal moves there are (``len(legal_actions())``, without listing them)."""
@@ -538,13 +580,16 @@ class KonchinkaDeal(RandomPlayout):
                     del table[p]
             mask = 1 << card
             poly = self._poly
+            taken_list = []
             for code in taken:
-                mask |= 1 << (code & 63)
+                index = code & 63
+                taken_list.append(index)
+                mask |= 1 << index
                 poly = poly * INV_BY_VALUE[code >> 6] & POLY_MASK
             self._poly = poly
             self._piles[seat] |= mask
             self._last = seat
-            taken_cards = tuple(code & 63 for code in taken)
+            taken_cards = tuple(taken_list)
         else:
             code = self._codes[card]
             insort(table, code)
@@ -552,9 +597,11 @@ class KonchinkaDeal(RandomPlayout):
             taken_cards = ()
         redeal = False
         if self._in_hands:
-            turn = (seat + 1) % self._seats
-            while not self._hands[turn]:
-                turn = (turn + 1) % self._seats
+            hands = self._hands
+            seats = self._seats
+            turn = (seat + 1) % seats
+            while not hands[turn]:
+                turn = (turn + 1) % seats
             self._turn = turn
         elif self._stock:
             self._redeal()

@@ -17,13 +17,12 @@ replays exactly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from konkun import game
 from konkun.cards import Card, draw_for_dealer, rng_for_seed
-from konkun.errors import GameOverError, InvalidNotationError
+from konkun.errors import GameOverError
 from konkun.game import JSON
 from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.dealing import _check_seats, new_deal
@@ -31,7 +30,7 @@ from konkun.konchinka.moves import Move
 from konkun.konchinka.observation import KonchinkaObservation
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import DealScore
-from konkun.records import RECORD_VERSION, record_version
+from konkun.records import GameRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,43 +102,13 @@ def running_totals(deal_points: Sequence[Sequence[int]], seats: int) -> list[lis
     return columns
 
 
-@dataclass(frozen=True, slots=True)
-class KonchinkaRecord:
-    """Everything needed to replay a game: rules, seats, seed and the moves as text."""
+class KonchinkaRecord(GameRecord[KonchinkaRules]):
+    """Everything needed to replay a game: rules, seats, seed and the moves as text (the
+    shared :class:`~konkun.records.GameRecord`, ``"game": "konchinka"``)."""
 
-    rules: KonchinkaRules
-    num_seats: int
-    seed: int | str
-    actions: tuple[str, ...]
-
-    def to_json(self) -> JSON:
-        """``{"game": "konchinka", "version": 1, "rules": {...}, "num_seats": N,
-        "seed": S, "actions": [MOVE, ...]}`` (:mod:`konkun.records`)."""
-        return {"game": "konchinka", "version": RECORD_VERSION, "rules": self.rules.to_json(),
-                "num_seats": self.num_seats, "seed": self.seed,
-                "actions": list(self.actions)}
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> KonchinkaRecord:
-        """Read :meth:`to_json` data (without ``version``: version 1); raise
-        :class:`~konkun.errors.InvalidNotationError`, also for an unknown version."""
-        try:
-            if data.get("game", "konchinka") != "konchinka":
-                raise InvalidNotationError(f"not a Konchinka record: {data.get('game')!r}")
-            record_version(data)
-            seed = data["seed"]
-            actions = data["actions"]
-            if isinstance(seed, bool) or not isinstance(seed, int | str):
-                raise InvalidNotationError(f"invalid record seed {seed!r}")
-            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-                raise InvalidNotationError(f"invalid record actions {actions!r}")
-            num_seats = data["num_seats"]
-            if isinstance(num_seats, bool) or not isinstance(num_seats, int):
-                raise InvalidNotationError(f"invalid record num_seats {num_seats!r}")
-            return KonchinkaRecord(KonchinkaRules.from_json(data.get("rules", {})),
-                                   num_seats, seed, tuple(actions))
-        except (KeyError, TypeError, AttributeError) as error:
-            raise InvalidNotationError(f"invalid Konchinka record: {error!r}") from None
+    __slots__ = ()
+    game = "konchinka"
+    read_rules = staticmethod(KonchinkaRules.from_json)
 
 
 class KonchinkaMatch:

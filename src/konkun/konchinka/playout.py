@@ -54,12 +54,98 @@ class PlayoutFields(Protocol):
         """Each seat's points for the deal."""
         ...
 
+    def push_option(self, card: int, positions: tuple[int, ...]) -> bool:
+        """Play one of the deal's options, unchecked."""
+        ...
+
 
 class RandomPlayout:
     """The random playout of a deal (a mixin of
     :class:`~konkun.konchinka.deal.KonchinkaDeal`)."""
 
     __slots__ = ()
+
+    def push_random(self: PlayoutFields, rng: random.Random) -> bool:
+        """Play one uniformly random legal move, drawn as :meth:`random_playout` draws
+        each (one ``rng.random()``, the captures counted on the polynomial, only the drawn
+        one listed), and recorded like :meth:`push_option`; return whether a redeal
+        followed. The deal must not be over."""
+        turn = self._turn
+        hand = self._hands[turn]
+        poly = self._poly
+        table = self._table
+        shifts = NOVO_SHIFTS if self._slots is NOVO_SLOTS else CLASSIC_SHIFTS
+        field = FIELD
+        counts = []
+        total = len(hand)
+        for card in hand:
+            place = shifts[card]
+            if place > 0:
+                n = (poly >> place) & field
+            elif place:
+                n = ((poly >> SHIFT[13]) & field) + (poly >> SHIFT[14])
+            else:
+                n = 1 if table else 0
+            counts.append(n)
+            total += n
+        index = -1
+        capture = False
+        if self._rules.capture_compulsory:
+            total -= sum(1 for n in counts if n)
+            pick = int(rng.random() * total)
+            for n in counts:
+                index += 1
+                if pick < n:
+                    capture = True
+                    break
+                pick -= n
+                if not n:
+                    if not pick:
+                        break
+                    pick -= 1
+        else:
+            pick = int(rng.random() * total)
+            for n in counts:
+                index += 1
+                if pick < n:
+                    capture = True
+                    break
+                if pick == n:
+                    break
+                pick -= n + 1
+        card = hand[index]
+        if not capture:
+            return self.push_option(card, ())
+        slot = self._slots[card]
+        if not slot:
+            return self.push_option(card, tuple(range(len(table))))
+        if slot == KING_SLOT:
+            n = (poly >> SHIFT[13]) & field
+            if pick < n:
+                target = 13
+            else:
+                target = 14
+                pick -= n
+        else:
+            target = slot
+        # unrank the pick-th set adding up to target, as random_playout does
+        rest = poly
+        chosen = []
+        position = len(table)
+        while target:
+            position -= 1
+            value = table[position] >> 6
+            if value > target:
+                continue
+            rest = rest * INV_BY_VALUE[value] & POLY_MASK
+            ways = (rest >> SHIFT[target - value]) & field
+            if pick < ways:
+                chosen.append(position)
+                target -= value
+            else:
+                pick -= ways
+        chosen.reverse()
+        return self.push_option(card, tuple(chosen))
 
     def random_playout(self: PlayoutFields, rng: random.Random,
                        trace: list[tuple[int, int]] | None = None) -> list[int]:

@@ -10,59 +10,26 @@ texts) replays exactly (:func:`replay`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from konkun.cards import draw_for_dealer, rng_for_seed
-from konkun.errors import GameOverError, InvalidNotationError
+from konkun.errors import GameOverError
 from konkun.game import check_seat_count
 from konkun.kunken.actions import Action
 from konkun.kunken.observation import KunkenObservation
 from konkun.kunken.rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.state import KunkenDeal, new_deal
-from konkun.records import RECORD_VERSION, record_version
+from konkun.records import GameRecord
 
 
-@dataclass
-class KunkenRecord:
-    """Everything needed to replay a match: rules, seats, seed and action texts."""
+class KunkenRecord(GameRecord[KunkenRules]):
+    """Everything needed to replay a match: rules, seats, seed, action texts and the
+    imposed first dealer (the shared :class:`~konkun.records.GameRecord`, ``"game":
+    "kunken"``)."""
 
-    rules: KunkenRules
-    num_seats: int
-    seed: int | str
-    actions: list[str] = field(default_factory=list)
-    first_dealer: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The record as JSON data (``first_dealer`` only when it was imposed; ``version``
-        from :mod:`konkun.records`)."""
-        data: dict[str, Any] = {"game": "kunken", "version": RECORD_VERSION,
-                                "rules": self.rules.to_json(),
-                                "num_seats": self.num_seats, "seed": self.seed,
-                                "actions": list(self.actions)}
-        if self.first_dealer is not None:
-            data["first_dealer"] = self.first_dealer
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> KunkenRecord:
-        """A record from :meth:`to_json` data (without ``version``: version 1); raise
-        :class:`~konkun.errors.InvalidNotationError`, also for an unknown version."""
-        try:
-            if data.get("game", "kunken") != "kunken":
-                raise InvalidNotationError(f"not a kunken record: game {data.get('game')!r}")
-            record_version(data)
-            seed = data["seed"]
-            if isinstance(seed, bool) or not isinstance(seed, int | str):
-                raise InvalidNotationError(f"invalid record seed {seed!r}")
-            first = data.get("first_dealer")
-            return cls(KunkenRules.from_json(data.get("rules", {})), int(data["num_seats"]),
-                       seed, [str(a) for a in data.get("actions", [])],
-                       None if first is None else int(first))
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            if isinstance(error, InvalidNotationError):
-                raise
-            raise InvalidNotationError(f"invalid kunken record: {error!r}") from None
+    __slots__ = ()
+    game = "kunken"
+    read_rules = staticmethod(KunkenRules.from_json)
 
 
 class KunkenMatch:
@@ -170,7 +137,7 @@ class KunkenMatch:
 
     def record(self) -> KunkenRecord:
         """The replayable record of everything played so far."""
-        return KunkenRecord(self.rules, self.num_seats, self.seed, list(self._actions),
+        return KunkenRecord(self.rules, self.num_seats, self.seed, tuple(self._actions),
                             self._imposed_dealer)
 
     def to_json(self, seat: int | None) -> dict[str, Any]:

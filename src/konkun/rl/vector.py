@@ -58,6 +58,10 @@ class _GenericCore:
         deal = self.deals[index]
         return self.adapter.slots(deal, deal.legal_actions())
 
+    def fill_slots(self, index: int, result: dict[int, Any]) -> None:
+        """Write deal ``index``'s legal slots (slot -> move) into the empty ``result``."""
+        result.update(self.slots(index))
+
     def apply(self, index: int, move: Any) -> None:
         self.deals[index].push(move)
 
@@ -71,8 +75,9 @@ class _GenericCore:
         return points
 
     def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
-        for i in rows:
-            out[i] = self.adapter.encode_deal(self.deals[i], seat).reshape(-1)
+        """Write the tensor of deal ``rows[j]`` (as ``seat`` sees it) into ``out[j]``."""
+        for j, i in enumerate(rows):
+            out[j] = self.adapter.encode_deal(self.deals[i], seat).reshape(-1)
 
 
 class _KonchinkaCore(_GenericCore):
@@ -88,7 +93,6 @@ class _KonchinkaCore(_GenericCore):
         self._novo = 1.0 if adapter.rules.variant == "novo" else 0.0
         n = num_seats
         self._bit_rows = 4 + n  # hand, table, n piles, seen, known
-        self._features = np.zeros((0, 52), dtype=np.float32)
 
     def new(self, index: int, rng: random.Random) -> None:
         from konkun.konchinka.dealing import new_deal
@@ -105,47 +109,47 @@ class _KonchinkaCore(_GenericCore):
         return None if turn < 0 else turn
 
     def slots(self, index: int) -> dict[int, Any]:
+        slots: dict[int, Any] = {}
+        self.fill_slots(index, slots)
+        return slots
+
+    def fill_slots(self, index: int, result: dict[int, Any]) -> None:
+        """Write deal ``index``'s legal slots into the empty ``result`` (slot -> (card,
+        positions)); captures of one card in the adapter's order, the longest first."""
         deal = self.deals[index]
         k = self._k
-        result: dict[int, Any] = {}
-        captures: dict[int, list[tuple[int, ...]]] = {}
-        for card, positions in deal.options():
-            if positions:
-                captures.setdefault(card, []).append(positions)
-            else:
-                result[card * k] = (card, positions)
-        if captures:
-            table = deal.table_codes
-            order = self._order
-            for card, found in captures.items():
+        for card, trail, found in deal.options_by_card():
+            if trail:
+                result[card * k] = (card, ())
+            if found:
                 if len(found) > 1:
-                    found.sort(key=lambda ps: (-len(ps), sorted(order[table[p] & 63]
-                                                                 for p in ps)))
-                base = card * k + 1
-                for j, positions in enumerate(found[:k - 1]):
-                    result[base + j] = (card, positions)
-        return result
+                    table = deal.table_codes
+                    order = self._order
+                    found = sorted(found, key=lambda ps: (
+                        -len(ps), sorted([order[table[p] & 63] for p in ps])))
+                slot = card * k + 1
+                for positions in found[:k - 1]:
+                    result[slot] = (card, positions)
+                    slot += 1
 
     def apply(self, index: int, move: Any) -> None:
         self.deals[index].push_option(*move)
 
     def random_move(self, index: int, rng: random.Random) -> None:
-        deal = self.deals[index]
-        options = deal.options()
-        deal.push_option(*options[rng.randrange(len(options))])
+        self.deals[index].push_random(rng)
 
     def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
         n = self.num_seats
         count = len(rows)
-        bits = np.zeros((count, self._bit_rows), dtype=np.uint64)
-        if self._features.shape[0] < count:
-            self._features = np.zeros((count, 52), dtype=np.float32)
-        features = self._features[:count]
-        features.fill(0.0)
+        width = 52 - (3 + 3 * n)  # the feature row's unused tail
         words: list[int] = []
+        features: list[float] = []
         novo = self._novo
-        for row, i in enumerate(rows):
-            deal = self.deals[i]
+        known_in_stock = self._known
+        deals = self.deals
+        order = [(seat + offset) % n for offset in range(n)]
+        for i in rows:
+            deal = deals[i]
             (turn, hands, table_codes, piles, stock_size, dealer, last,
              returned) = deal.state_ints()
             hand = 0
@@ -157,35 +161,34 @@ class _KonchinkaCore(_GenericCore):
             seen = hand | table
             words.append(hand)
             words.append(table)
-            for offset in range(n):
-                pile = piles[(seat + offset) % n]
+            for s in order:
+                pile = piles[s]
                 seen |= pile
                 words.append(pile)
             words.append(seen)
             known = 0
             if returned:
-                for c in self._known(deal, seat):
+                for c in known_in_stock(deal, seat):
                     known |= 1 << c
             words.append(known)
-            f = features[row]
-            f[0] = stock_size / 40.0
-            for offset in range(n):
-                f[1 + offset] = len(hands[(seat + offset) % n]) / 4.0
-            f[1 + n + (dealer - seat) % n] = 1.0
+            # stock, hand sizes, dealer and last capturer one-hot, agent to move, variant
+            features.append(stock_size / 40.0)
+            features.extend([len(hands[s]) / 4.0 for s in order])
+            one_hot = [0.0] * (2 * n)
+            one_hot[(dealer - seat) % n] = 1.0
             if last >= 0:
-                f[1 + 2 * n + (last - seat) % n] = 1.0
-            f[1 + 3 * n] = 1.0 if turn == seat else 0.0
-            f[2 + 3 * n] = novo
-        bits.reshape(-1)[:] = words
+                one_hot[n + (last - seat) % n] = 1.0
+            features.extend(one_hot)
+            features.append(1.0 if turn == seat else 0.0)
+            features.append(novo)
+        bits = np.array(words, dtype=np.uint64).reshape(count, self._bit_rows)
         planes = np.unpackbits(bits.view(np.uint8).reshape(count, self._bit_rows, 8),
                                axis=2, bitorder="little")[:, :, :52]
-        view = out[np.asarray(rows)] if count != out.shape[0] else out
-        shaped = view.reshape(count, 5 + n, 52)
+        shaped = out[:count].reshape(count, 5 + n, 52)
         shaped[:, :3 + n] = planes[:, :3 + n]
-        shaped[:, 3 + n] = features
+        shaped[:, 3 + n, :52 - width] = np.array(features, dtype=np.float32).reshape(count, -1)
+        shaped[:, 3 + n, 52 - width:] = 0.0
         shaped[:, 4 + n] = planes[:, 3 + n]
-        if count != out.shape[0]:
-            out[np.asarray(rows)] = view
 
 
 _CORES = {"konchinka": _KonchinkaCore}
@@ -237,6 +240,7 @@ class KonkunVectorEnv(VectorEnv):
         self._policies: list[dict[int, Opponent]] = [{} for _ in range(num_envs)]
         self._slots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
         self._all_random = all(spec == "random" for spec in self.opponent_specs)
+        self._random_konchinka = self._all_random and isinstance(self._core, _KonchinkaCore)
 
     # ------------------------------------------------------------------ Gymnasium API
 
@@ -264,22 +268,25 @@ class KonkunVectorEnv(VectorEnv):
         terminations = self._terminations
         terminations.fill(False)
         infos: dict[str, Any] = {}
-        ended: list[int] = []
         core = self._core
-        for i, action in enumerate(np.asarray(actions).tolist()):
-            slots = self._slots[i]
-            move = slots.get(action)
-            if move is None:
-                rewards[i] = self.illegal_penalty
-                if self.illegal_action == "penalize":
-                    continue
-                move = slots[self._rngs[i].choice(sorted(slots))]
-            core.apply(i, move)
-            self._play_others(i)
-            if core.to_move(i) is None:
-                rewards[i] += self._reward(core.points(i))
-                terminations[i] = True
-                ended.append(i)
+        if self._random_konchinka:
+            ended = self._play_konchinka(np.asarray(actions).tolist())
+        else:
+            ended = []
+            for i, action in enumerate(np.asarray(actions).tolist()):
+                slots = self._slots[i]
+                move = slots.get(action)
+                if move is None:
+                    rewards[i] = self.illegal_penalty
+                    if self.illegal_action == "penalize":
+                        continue
+                    move = slots[self._rngs[i].choice(sorted(slots))]
+                core.apply(i, move)
+                self._play_others(i)
+                if core.to_move(i) is None:
+                    rewards[i] += self._reward(core.points(i))
+                    terminations[i] = True
+                    ended.append(i)
         if ended:
             final = np.zeros((len(ended), self._observations.shape[1]), dtype=np.float32)
             self._final_observations(ended, final)
@@ -305,6 +312,39 @@ class KonkunVectorEnv(VectorEnv):
         """Nothing to release."""
 
     # ------------------------------------------------------------------ inside
+
+    def _play_konchinka(self, actions: list[int]) -> list[int]:
+        """:meth:`step`'s loop on the Konchinka fast path with random opponents, fused
+        (the same moves, draws and rewards as the general loop, fewer calls)."""
+        rewards = self._rewards
+        terminations = self._terminations
+        seat = self.seat
+        deals = self._core.deals
+        rngs = self._rngs
+        all_slots = self._slots
+        ended: list[int] = []
+        for i, action in enumerate(actions):
+            slots = all_slots[i]
+            move = slots.get(action)
+            if move is None:
+                rewards[i] = self.illegal_penalty
+                if self.illegal_action == "penalize":
+                    continue
+                move = slots[rngs[i].choice(sorted(slots))]
+            deal = deals[i]
+            deal.push_option(*move)
+            turn = deal.turn
+            if turn != seat and turn >= 0:
+                rng = rngs[i]
+                while turn != seat and turn >= 0:
+                    deal.push_random(rng)
+                    turn = deal.turn
+            if turn < 0:
+                rewards[i] += self._reward(deal.points())
+                terminations[i] = True
+                ended.append(i)
+        return ended
+
 
     def _new_deal(self, i: int) -> None:
         rng = self._rngs[i]
@@ -354,8 +394,7 @@ class KonkunVectorEnv(VectorEnv):
         return reward_of(self.reward_kind, points, self.seat)
 
     def _final_observations(self, ended: list[int], final: FloatArray) -> None:
-        for row, i in enumerate(ended):
-            final[row] = self.adapter.encode_deal(self._core.deals[i], self.seat).reshape(-1)
+        self._core.encode(self.seat, final, ended)
 
     def _encode(self, rows: range) -> None:
         core = self._core
@@ -363,9 +402,11 @@ class KonkunVectorEnv(VectorEnv):
         masks.fill(False)
         flat: list[int] = []
         size = self.adapter.action_size
+        all_slots = self._slots
+        fill = core.fill_slots
         for i in rows:
-            slots = core.slots(i)
-            self._slots[i] = slots
+            slots = all_slots[i] = {}
+            fill(i, slots)
             base = i * size
             flat.extend([base + s for s in slots])
         masks.reshape(-1)[flat] = True

@@ -19,35 +19,27 @@ lobby); register it where it is wanted, by text so that worker processes find it
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from konkun.game import Deal, Game, Match, RuleOption, RuleValue, Titles
-from konkun.toy.engine import MAX_SEATS, MIN_SEATS, ToyDeal, ToyMatch, ToyRecord, replay
-
-
-@dataclass(frozen=True, slots=True)
-class ToyRules:
-    """The toy game's one rule option."""
-
-    target: int = 10
+from konkun.toy.engine import (
+    MAX_SEATS,
+    MIN_SEATS,
+    ToyDeal,
+    ToyMatch,
+    ToyRecord,
+    ToyRules,
+    replay,
+)
 
 
 def _rules(_variant: str | None, values: dict[str, RuleValue], _num_seats: int) -> ToyRules:
     return ToyRules(int(values["target"]))
 
 
-def _int_seed(seed: int | str) -> int:
-    """An integer seed for a text one (the toy engine shuffles from integers)."""
-    if isinstance(seed, int):
-        return seed
-    return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:7], "big")
-
-
 def _match(rules: ToyRules, num_seats: int, seed: int | str) -> Match[Any]:
-    return ToyMatch(num_seats, _int_seed(seed), rules.target)
+    return ToyMatch(num_seats, seed, rules.target)
 
 
 def _deal(_rules: ToyRules, num_seats: int, seed: int, dealer: int) -> Deal[Any]:

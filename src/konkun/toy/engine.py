@@ -13,6 +13,7 @@ rotating; a tie for the highest total plays on.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import Any, Self
 from konkun.cards import shuffle
 from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
 from konkun.game import JSON, Observation, check_seat_count
+from konkun.records import GameRecord
 
 MIN_SEATS = 2
 MAX_SEATS = 3
@@ -187,36 +189,42 @@ class ToyObservation:
 
 
 @dataclass(frozen=True, slots=True)
-class ToyRecord:
-    """A toy match's seats, target, seed and moves."""
+class ToyRules:
+    """The toy game's one rule option."""
 
-    num_seats: int
-    target: int
-    seed: int
-    actions: tuple[int, ...]
+    target: int = 10
 
     def to_json(self) -> JSON:
-        """The record as JSON data."""
-        return {"game": "toy", "num_seats": self.num_seats, "rules": {"target": self.target},
-                "seed": self.seed, "actions": list(self.actions)}
+        """``{"target": N}``."""
+        return {"target": self.target}
 
     @staticmethod
-    def from_json(data: Mapping[str, Any]) -> ToyRecord:
-        """Read :meth:`to_json` data; raise :class:`~konkun.errors.InvalidNotationError`."""
-        try:
-            actions = tuple(int(a) for a in data["actions"])
-            return ToyRecord(int(data.get("num_seats", 2)),
-                             int(data.get("rules", {}).get("target", 10)),
-                             int(data["seed"]), actions)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise InvalidNotationError(f"invalid toy record: {error!r}") from None
+    def from_json(data: Mapping[str, Any]) -> ToyRules:
+        """Read :meth:`to_json` data (a missing target: 10)."""
+        return ToyRules(int(data.get("target", 10)))
+
+
+class ToyRecord(GameRecord[ToyRules]):
+    """A toy match's rules, seats, seed and moves (the shared
+    :class:`~konkun.records.GameRecord`, ``"game": "toy"``)."""
+
+    __slots__ = ()
+    game = "toy"
+    read_rules = staticmethod(ToyRules.from_json)
+
+
+def int_seed(seed: int | str) -> int:
+    """An integer seed for a text one (the toy engine shuffles from integers)."""
+    if isinstance(seed, int):
+        return seed
+    return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:7], "big")
 
 
 def replay(record: ToyRecord) -> ToyMatch:
     """The match a record describes, every move validated."""
-    match = ToyMatch(record.num_seats, record.seed, record.target)
-    for action in record.actions:
-        match.play(action)
+    match = ToyMatch(record.num_seats, record.seed, record.rules.target)
+    for text in record.actions:
+        match.play(match.deal.parse_action(text))
     return match
 
 
@@ -224,13 +232,14 @@ class ToyMatch:
     """Toy deals in rotation until a total reaches ``target`` (implements
     :class:`konkun.game.Match`)."""
 
-    def __init__(self, num_seats: int, seed: int, target: int = 10) -> None:
+    def __init__(self, num_seats: int, seed: int | str, target: int = 10) -> None:
         check_seat_count("Toy", num_seats, MIN_SEATS, MAX_SEATS)
         self._seats = num_seats
-        self._seed = seed
+        self._seed = seed  # as given, for the record; the deals shuffle from _shuffle_seed
+        self._shuffle_seed = int_seed(seed)
         self.target = target
         self._dealer = 0
-        self._deal = ToyDeal.new(num_seats, seed, 0)
+        self._deal = ToyDeal.new(num_seats, self._shuffle_seed, 0)
         self._totals = [0] * num_seats
         self._history: list[list[int]] = []
         self._actions: list[int] = []
@@ -272,8 +281,8 @@ class ToyMatch:
             self._totals = [t + p for t, p in zip(self._totals, points, strict=True)]
             if not self.is_over():
                 self._dealer = (self._dealer + 1) % self._seats
-                self._deal = ToyDeal.new(self._seats, self._seed * 1000 + len(self._history),
-                                         self._dealer)
+                seed = self._shuffle_seed * 1000 + len(self._history)
+                self._deal = ToyDeal.new(self._seats, seed, self._dealer)
 
     def winner(self) -> int | None:
         """The seat with the highest total once over."""
@@ -281,7 +290,8 @@ class ToyMatch:
 
     def record(self) -> ToyRecord:
         """The seed and the moves."""
-        return ToyRecord(self._seats, self.target, self._seed, tuple(self._actions))
+        return ToyRecord(ToyRules(self.target), self._seats, self._seed,
+                         tuple(map(str, self._actions)))
 
     def to_json(self, seat: int | None) -> JSON:
         """The totals and, for a seat, its view of the current deal."""
