@@ -26,6 +26,7 @@ import contextlib
 import http.client
 import json
 import multiprocessing
+import os
 import random
 import socket
 import statistics
@@ -266,6 +267,45 @@ def finished_kunken_replay(port: int) -> str:
     return str(table["id"])
 
 
+class MachineProbe:
+    """What the shared machine itself costs, measured next to the honest players: how late
+    a 5 ms sleep wakes (CPU contention) and how long a small write + fsync takes in the
+    server's temporary directory (the disk a move's commit waits for)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.file = folder / "probe"
+        self.wakeups: list[float] = []
+        self.syncs: list[float] = []
+
+    def run(self, until: float) -> None:
+        """Probe every 50 ms until ``until`` (a ``time.monotonic`` value)."""
+        with open(self.file, "ab") as handle:
+            while time.monotonic() < until:
+                started = time.perf_counter()
+                time.sleep(0.005)
+                self.wakeups.append(time.perf_counter() - started - 0.005)
+                started = time.perf_counter()
+                handle.write(b"x" * 100)
+                handle.flush()
+                os.fsync(handle.fileno())
+                self.syncs.append(time.perf_counter() - started)
+                time.sleep(0.045)
+
+    def report(self) -> str:
+        """The probes' p50 and p99, in milliseconds."""
+        def figures(values: list[float]) -> str:
+            return f"p50 {statistics.median(values) * 1000:.1f} ms, p99 " \
+                f"{_percentile(values, 0.99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
+        return f"machine: 5 ms sleep overshoot {figures(self.wakeups)}; write+fsync " \
+            f"{figures(self.syncs)} (n={len(self.syncs)})"
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, all threads) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -297,12 +337,18 @@ def main() -> None:
         if attack is not None:
             attack.start()
             time.sleep(3)  # the attack is under way before the honest players start
+        assert server.process is not None
+        cpu_before, wall_before = cpu_seconds(server.process.pid), time.monotonic()
         until = time.monotonic() + args.seconds
+        probe = MachineProbe(Path(folder))
         honest = [threading.Thread(target=p.play, args=(until,)) for p in players]
+        honest.append(threading.Thread(target=probe.run, args=(until,)))
         for thread in honest:
             thread.start()
         for thread in honest:
             thread.join()
+        server_cpu = (cpu_seconds(server.process.pid) - cpu_before) \
+            / (time.monotonic() - wall_before)
         achieved = None
         if attack is not None:
             done.set()
@@ -326,6 +372,9 @@ def main() -> None:
               f"max {max(answers):.2f} s")
     print(f"honest errors: {sum(p.errors for p in players)}; /healthz after: {status}; "
           f"server log lines: {log_lines}")
+    print(f"server process CPU (event loop, database and quick-bot threads; not the "
+          f"search workers): {server_cpu:.0%} of one core")
+    print(probe.report())
     if achieved is not None:
         print_tally(*achieved)
 
