@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from konkun.server.config import Settings
-from konkun.server.tables import Lobby
+from konkun.server.lobby import Lobby
 from konkun.server.testing import ServerThread
 from konkun.server.throttle import MATCH, READ, WRITE, request_class
 
