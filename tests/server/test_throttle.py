@@ -10,6 +10,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from konkun.server.config import Settings
 from konkun.server.lobby import Lobby
@@ -136,3 +137,19 @@ def test_refusals_wait_only_for_the_refused_address(client: TestClient) -> None:
         limiter.take("203.0.113.9")
     assert not limiter.take("203.0.113.9")
     assert client.get("/api/tables").status_code == 200  # testclient's own address
+
+
+def test_websocket_opens_are_rate_limited_before_the_handshake(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.socket_burst = 2
+    settings.socket_per_second = 0.001
+    lookups = _counting(monkeypatch, "get_table")
+    with running(settings) as client:
+        for _ in range(2):
+            with client.websocket_connect("/ws/tables/nosuchtable") as ws:
+                assert ws.receive_json()["code"] == "unknown_table"  # it was looked up
+        with pytest.raises(WebSocketDisconnect) as refused, \
+                client.websocket_connect("/ws/tables/nosuchtable"):
+            pass
+        assert (refused.value.code, refused.value.reason) == (1013, "rate_limited")
+        assert len(lookups) == 2

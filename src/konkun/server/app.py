@@ -65,7 +65,7 @@ from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
 from konkun.server.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
 from konkun.server.storage import Storage
 from konkun.server.table import Table
-from konkun.server.throttle import MATCH, READ, WRITE, KonkunApp, Throttle
+from konkun.server.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle
 
 log = logging.getLogger("konkun.server")
 
@@ -254,6 +254,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         WRITE: limiter,
         READ: AddressLimiter(settings.read_burst, settings.read_per_second),
         MATCH: AddressLimiter(settings.replay_burst, settings.replay_per_second),
+        SOCKET: AddressLimiter(settings.socket_burst, settings.socket_per_second),
     }, delay=settings.refusal_seconds, max_held=settings.max_held_refusals,
         headers=SecurityHeaders.HEADERS)
 

@@ -17,7 +17,10 @@ The classes of request, each with its own bucket per address (``docs/server.md``
   WebSocket ``sit`` and ``leave`` spend the same bucket);
 - ``read``: the lobby's lists, a table's summary and its chat;
 - ``match``: whole-match reads (a replay, the move log, a deal's end), which replay a
-  game from its seed when not kept.
+  game from its seed when not kept;
+- ``socket``: WebSocket opens (each one is a handshake, an admission check and a state
+  sent; reconnect churn is refused before any of it, closed before the handshake is
+  accepted, which the client sees as HTTP 403).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-WRITE, READ, MATCH = "write", "read", "match"
+WRITE, READ, MATCH, SOCKET = "write", "read", "match", "socket"
 """The classes of rate-limited request."""
 
 
@@ -99,11 +102,28 @@ class Throttle:
         """How many requests were refused."""
 
     async def refused_request(self, scope: Scope, send: Send) -> bool:
-        """Answer ``scope`` with a refusal if its address is over its class's rate;
-        whether it was refused (then nothing else may answer it)."""
+        """Answer the HTTP request ``scope`` with a refusal if its address is over its
+        class's rate; whether it was refused (then nothing else may answer it)."""
         kind = request_class(scope.get("method", ""), scope.get("path", ""))
-        if kind is None:
+        if kind is None or not await self._over(scope, kind):
             return False
+        start, body = self._answers[kind]
+        await send(dict(start))
+        await send(dict(body))
+        return True
+
+    async def refused_socket(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Close the WebSocket ``scope`` before its handshake is accepted if its address
+        opens sockets over its rate; whether it was refused."""
+        if SOCKET not in self.limiters or not await self._over(scope, SOCKET):
+            return False
+        await receive()  # websocket.connect
+        await send({"type": "websocket.close", "code": 1013, "reason": "rate_limited"})
+        return True
+
+    async def _over(self, scope: Scope, kind: str) -> bool:
+        """Whether ``scope``'s address is over the rate of ``kind``; when it is, return
+        only after the refusal was held (see the module's text)."""
         client = scope.get("client")
         address = client[0] if client else "?"
         if self.limiters[kind].take(address):
@@ -120,20 +140,21 @@ class Throttle:
                     self.held[address] = left
                 else:
                     del self.held[address]
-        start, body = self._answers[kind]
-        await send(dict(start))
-        await send(dict(body))
         return True
 
 
 class KonkunApp(FastAPI):
     """The FastAPI application with its :class:`Throttle` checked before anything else
-    (routing, middleware, the request's body)."""
+    (routing, middleware, the request's body, a WebSocket's handshake)."""
 
     throttle: Throttle | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self.throttle is not None \
-                and await self.throttle.refused_request(scope, send):
-            return
+        throttle = self.throttle
+        if throttle is not None:
+            if scope["type"] == "http" and await throttle.refused_request(scope, send):
+                return
+            if scope["type"] == "websocket" \
+                    and await throttle.refused_socket(scope, receive, send):
+                return
         await super().__call__(scope, receive, send)
