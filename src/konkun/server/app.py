@@ -423,10 +423,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, request: Request, seat: str | None = None) -> Response:
         encoded = await lobby().encoded_replay(table_id, seat)
+        headers = {"ETag": encoded.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        if encoded.etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)  # the client has it already
         if "gzip" in request.headers.get("accept-encoding", "").lower():
             return Response(encoded.gzipped, media_type="application/json",
-                            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
-        return Response(encoded.body, media_type="application/json")
+                            headers=headers | {"Content-Encoding": "gzip"})
+        return Response(encoded.body, media_type="application/json", headers=headers)
 
     # -- pages --------------------------------------------------------------------------
 
