@@ -103,7 +103,7 @@ class Settings(BaseSettings):
     refusal_seconds: float = 1.0
     """A request refused by a rate limit is answered this late (the client waits; the
     server holds a timer), so that a client looping on it is slowed to its pace."""
-    max_held_refusals: int = 16
+    max_held_refusals: int = 64
     """Refusals held at once per address; past them a refusal is answered at once."""
     read_threads: int = 2
     """Threads for lobby reads and replays (the commit path has its own)."""

@@ -88,7 +88,7 @@ class Throttle:
     """The per-address buckets of each request class, and the held refusals."""
 
     def __init__(self, limiters: dict[str, AddressLimiter], delay: float = 1.0,
-                 max_held: int = 16,
+                 max_held: int = 64,
                  headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
         self.limiters = limiters
         self.delay = delay
