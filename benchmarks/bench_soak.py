@@ -26,6 +26,7 @@ import contextlib
 import http.client
 import json
 import multiprocessing
+import os
 import random
 import socket
 import statistics
@@ -33,6 +34,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -123,34 +125,59 @@ class Honest:
                 return message
 
 
-def _forever(stop: threading.Event, work: Callable[[], None]) -> Callable[[], None]:
+class Tally:
+    """What each abuse achieved: outcomes (an HTTP status, ``ok``, ``refused``) by abuse,
+    counted from the attackers' threads."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self._lock = threading.Lock()
+
+    def add(self, abuse: str, outcome: object) -> None:
+        """Count one outcome of ``abuse``."""
+        with self._lock:
+            self.counts[(abuse, str(outcome))] += 1
+
+
+def _forever(stop: threading.Event, work: Callable[[], None],
+             tally: Tally) -> Callable[[], None]:
     def loop() -> None:
         while not stop.is_set():
-            with contextlib.suppress(Exception):
+            try:
                 work()
+            except Exception:
+                tally.add(work.__name__, "refused")
     return loop
 
 
 def abuses(port: int, honest_tables: list[str], replay_id: str, stop: threading.Event,
-           without: frozenset[str] = frozenset()) -> list[Callable[[], None]]:
+           tally: Tally, without: frozenset[str] = frozenset()) -> list[Callable[[], None]]:
     """The attacks, each a function run in its own thread until ``stop`` (less those
-    named in ``without``)."""
+    named in ``without``), their outcomes counted in ``tally``."""
     attacker = "127.0.0.1"
     held: list[Any] = []
+
+    def http(abuse: str, method: str, path: str, body: Any = None,
+             raw: bytes | None = None) -> tuple[int, Any]:
+        status, answer = _http(port, method, path, body, source=attacker, raw=raw)
+        tally.add(abuse, status)
+        return status, answer
 
     def spectators() -> None:
         for table in honest_tables:
             try:
                 ws = _ws(port, f"/ws/tables/{table}", attacker)
                 held.append(ws)
+                tally.add("spectators", "ok")
             except Exception:
-                pass
+                tally.add("spectators", "refused")
         time.sleep(1)
 
     def churn() -> None:
         with _ws(port, f"/ws/tables/{honest_tables[0]}", attacker) as ws:
             ws.send(json.dumps({"type": "hello"}))
             ws.recv(timeout=10)
+        tally.add("churn", "ok")
 
     def silent_sockets() -> None:
         sockets = []
@@ -162,23 +189,22 @@ def abuses(port: int, honest_tables: list[str], replay_id: str, stop: threading.
                 sock.sendall(b"POST /api/guest HTTP/1.1\r\nHost: x\r\nContent-Type: "
                              b"application/json\r\nContent-Length: 100\r\n\r\n{")
             sockets.append(sock)
+            tally.add("silent_sockets", "ok")
         stop.wait(15)
         for sock in sockets:
             sock.close()
 
     def replays() -> None:
-        _http(port, "GET", f"/api/games/{replay_id}/replay?seat=all", source=attacker)
+        http("replays", "GET", f"/api/games/{replay_id}/replay?seat=all")
 
     def creation_spam() -> None:
-        _http(port, "POST", "/api/tables", {"game": "konchinka", "seats": 2},
-              source=attacker)
-        _http(port, "POST", "/api/guest", raw=b"NaN", source=attacker)
-        _http(port, "POST", "/api/tables", {"game": "kunken", "seats": 2,
-                                            "rules": {"deals": str(10**59)}},
-              source=attacker)
+        http("creation_spam", "POST", "/api/tables", {"game": "konchinka", "seats": 2})
+        http("creation_spam", "POST", "/api/guest", raw=b"NaN")
+        http("creation_spam", "POST", "/api/tables", {"game": "kunken", "seats": 2,
+                                                      "rules": {"deals": str(10**59)}})
 
     def sit_spam() -> None:
-        _status, me = _http(port, "POST", "/api/guest", {"nickname": "eve"}, source=attacker)
+        _status, me = http("sit_spam", "POST", "/api/guest", {"nickname": "eve"})
         if not me or "token" not in me:
             time.sleep(0.5)
             return
@@ -186,30 +212,48 @@ def abuses(port: int, honest_tables: list[str], replay_id: str, stop: threading.
             ws.send(json.dumps({"type": "hello", "token": me["token"]}))
             for seat in range(20):
                 ws.send(json.dumps({"type": "sit", "seat": seat % 2}))
+            tally.add("sit_spam", "sent 20 sit")
             time.sleep(0.2)
 
     def strong_bots() -> None:
         for number in range(3):  # three clients, so one client's cap does not hide it
-            _http(port, "POST", "/api/tables", {"game": "konchinka", "seats": 2, "bots": {
-                "0": "ismcts:time=2", "1": "ismcts:time=2"}}, source=f"127.0.0.{3 + number}")
+            status, _ = _http(port, "POST", "/api/tables", {
+                "game": "konchinka", "seats": 2, "bots": {
+                    "0": "ismcts:time=2", "1": "ismcts:time=2"}}, source=f"127.0.0.{3 + number}")
+            tally.add("strong_bots", status)
         stop.wait(30)
 
     chosen = [spectators, churn, silent_sockets, *[replays] * 6, creation_spam, sit_spam,
               strong_bots]
-    return [_forever(stop, work) for work in chosen if work.__name__ not in without]
+    return [_forever(stop, work, tally) for work in chosen if work.__name__ not in without]
 
 
-def run_abuses(port: int, honest_tables: list[str], replay_id: str, seconds: float,
-               without: frozenset[str]) -> None:
-    """Every abuse at once for ``seconds`` (in a process of its own, so the attackers'
-    threads do not slow the honest clients' own measurements)."""
+def run_abuses(port: int, honest_tables: list[str], replay_id: str, done: Any,
+               results: Any, without: frozenset[str]) -> None:
+    """Every abuse at once until ``done`` is set (in a process of its own, so the
+    attackers' threads do not slow the honest clients' own measurements); then put
+    (seconds, outcome counts) on ``results``."""
     stop = threading.Event()
+    tally = Tally()
     threads = [threading.Thread(target=work, daemon=True)
-               for work in abuses(port, honest_tables, replay_id, stop, without)]
+               for work in abuses(port, honest_tables, replay_id, stop, tally, without)]
+    started = time.monotonic()
     for thread in threads:
         thread.start()
-    time.sleep(seconds)
+    done.wait()
     stop.set()
+    results.put((time.monotonic() - started, dict(tally.counts)))
+
+
+def print_tally(seconds: float, counts: dict[tuple[str, str], int]) -> None:
+    """The abusive throughput achieved: outcomes per abuse, in all and per second."""
+    by_abuse: dict[str, list[tuple[str, int]]] = {}
+    for (abuse, outcome), count in sorted(counts.items()):
+        by_abuse.setdefault(abuse, []).append((outcome, count))
+    print(f"abuse achieved over {seconds:.0f} s (outcome: count, per second):")
+    for abuse, outcomes in by_abuse.items():
+        print(f"  {abuse}: " + ", ".join(f"{outcome}: {count} ({count / seconds:.1f}/s)"
+                                         for outcome, count in outcomes))
 
 
 def finished_kunken_replay(port: int) -> str:
@@ -221,6 +265,45 @@ def finished_kunken_replay(port: int) -> str:
             != "finished":
         time.sleep(0.5)
     return str(table["id"])
+
+
+class MachineProbe:
+    """What the shared machine itself costs, measured next to the honest players: how late
+    a 5 ms sleep wakes (CPU contention) and how long a small write + fsync takes in the
+    server's temporary directory (the disk a move's commit waits for)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.file = folder / "probe"
+        self.wakeups: list[float] = []
+        self.syncs: list[float] = []
+
+    def run(self, until: float) -> None:
+        """Probe every 50 ms until ``until`` (a ``time.monotonic`` value)."""
+        with open(self.file, "ab") as handle:
+            while time.monotonic() < until:
+                started = time.perf_counter()
+                time.sleep(0.005)
+                self.wakeups.append(time.perf_counter() - started - 0.005)
+                started = time.perf_counter()
+                handle.write(b"x" * 100)
+                handle.flush()
+                os.fsync(handle.fileno())
+                self.syncs.append(time.perf_counter() - started)
+                time.sleep(0.045)
+
+    def report(self) -> str:
+        """The probes' p50 and p99, in milliseconds."""
+        def figures(values: list[float]) -> str:
+            return f"p50 {statistics.median(values) * 1000:.1f} ms, p99 " \
+                f"{_percentile(values, 0.99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
+        return f"machine: 5 ms sleep overshoot {figures(self.wakeups)}; write+fsync " \
+            f"{figures(self.syncs)} (n={len(self.syncs)})"
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, all threads) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -246,22 +329,32 @@ def main() -> None:
         players = [Honest(port, random.Random(rng.random())) for _ in range(args.honest)]
         for player in players:
             player.setup()
-        attack = None if args.no_abuse else multiprocessing.get_context("spawn").Process(
-            target=run_abuses, args=(port, [p.table for p in players], replay_id,
-                                     args.seconds + 10, frozenset(args.without)),
-            daemon=True)
+        spawn = multiprocessing.get_context("spawn")
+        done, results = spawn.Event(), spawn.Queue()
+        attack = None if args.no_abuse else spawn.Process(
+            target=run_abuses, args=(port, [p.table for p in players], replay_id, done,
+                                     results, frozenset(args.without)), daemon=True)
         if attack is not None:
             attack.start()
             time.sleep(3)  # the attack is under way before the honest players start
+        assert server.process is not None
+        cpu_before, wall_before = cpu_seconds(server.process.pid), time.monotonic()
         until = time.monotonic() + args.seconds
+        probe = MachineProbe(Path(folder))
         honest = [threading.Thread(target=p.play, args=(until,)) for p in players]
+        honest.append(threading.Thread(target=probe.run, args=(until,)))
         for thread in honest:
             thread.start()
         for thread in honest:
             thread.join()
+        server_cpu = (cpu_seconds(server.process.pid) - cpu_before) \
+            / (time.monotonic() - wall_before)
+        achieved = None
         if attack is not None:
+            done.set()
+            achieved = results.get(timeout=60)
+            attack.join(10)
             attack.terminate()
-            attack.join()
         status, _ = _http(port, "GET", "/healthz")
         log_lines = server.log.read_text(errors="replace").count("\n")
     trips = [t for p in players for t in p.round_trips]
@@ -279,6 +372,11 @@ def main() -> None:
               f"max {max(answers):.2f} s")
     print(f"honest errors: {sum(p.errors for p in players)}; /healthz after: {status}; "
           f"server log lines: {log_lines}")
+    print(f"server process CPU (event loop, database and quick-bot threads; not the "
+          f"search workers): {server_cpu:.0%} of one core")
+    print(probe.report())
+    if achieved is not None:
+        print_tally(*achieved)
 
 
 if __name__ == "__main__":

@@ -34,8 +34,10 @@ def fake_game() -> Iterator[None]:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    """Settings for a server on a fresh SQLite file; bots play without a pause."""
-    return Settings(data_dir=tmp_path / "data", secret="test-secret", bot_delay=0.0)
+    """Settings for a server on a fresh SQLite file; bots play without a pause, rate-limit
+    refusals are answered at once, and the tests' one address may open many sockets."""
+    return Settings(data_dir=tmp_path / "data", secret="test-secret", bot_delay=0.0,
+                    refusal_seconds=0.0, socket_burst=10_000)
 
 
 @pytest.fixture

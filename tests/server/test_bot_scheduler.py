@@ -131,3 +131,43 @@ def test_strong_all_bot_tables_do_not_delay_a_human_tables_quick_bot(
                                or m["table"]["status"] == "finished")
                           and m["turn"] >= state["turn"] + 2)
             assert time.monotonic() - started < 1.0
+
+
+def _scheduler_then_die(pids: Any) -> None:
+    """In a child process: start a scheduler's search worker, report its pid, then die at
+    once as a killed server does (no shutdown)."""
+    import os
+
+    async def one_search() -> int:
+        scheduler = BotScheduler(search_threads=1, processes=True)
+        return int(await scheduler.run(os.getpid, client="c", human=True, quick=False))
+
+    pids.send(asyncio.run(one_search()))
+    os._exit(9)
+
+
+def test_search_workers_end_when_the_server_is_killed() -> None:
+    import multiprocessing
+
+    spawn = multiprocessing.get_context("spawn")
+    pids, child_end = spawn.Pipe(duplex=False)
+    server = spawn.Process(target=_scheduler_then_die, args=(child_end,))
+    server.start()
+    assert pids.poll(60), "the scheduler's search never ran"
+    worker = pids.recv()
+    server.join(30)
+    deadline = time.monotonic() + 10
+    while _alive(worker):
+        assert time.monotonic() < deadline, f"search worker {worker} outlived its server"
+        time.sleep(0.1)
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is gone, only not yet reaped
+        return stat.read().rpartition(")")[2].split()[0] != "Z"

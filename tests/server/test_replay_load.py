@@ -117,3 +117,19 @@ def _quietly(url: str) -> None:
             response.read()
     except OSError:
         pass
+
+
+def test_a_kept_replay_is_not_sent_again_to_a_client_that_has_it(client: TestClient) -> None:
+    table_id = _finished_game(client)
+    first = client.get(f"/api/games/{table_id}/replay?seat=all")
+    tag = first.headers["etag"]
+    again = client.get(f"/api/games/{table_id}/replay?seat=all",
+                       headers={"If-None-Match": tag})
+    assert (again.status_code, again.content) == (304, b"")
+    assert again.headers["etag"] == tag
+    other_seat = client.get(f"/api/games/{table_id}/replay?seat=0",
+                            headers={"If-None-Match": tag})
+    assert other_seat.status_code == 200 and other_seat.headers["etag"] != tag
+    stale = client.get(f"/api/games/{table_id}/replay?seat=all",
+                       headers={"If-None-Match": '"stale"'})
+    assert stale.status_code == 200 and stale.json() == first.json()

@@ -67,6 +67,7 @@ from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
 from konkun.server.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
 from konkun.server.storage import Storage
 from konkun.server.table import Table
+from konkun.server.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle
 
 log = logging.getLogger("konkun.server")
 
@@ -241,8 +242,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             storage.close()
             state.pop("lobby", None)
 
-    app = FastAPI(title="konkun", version=__version__, lifespan=lifespan,
-                  docs_url=None, redoc_url=None, openapi_url=None)
+    app = KonkunApp(title="konkun", version=__version__, lifespan=lifespan,
+                    docs_url=None, redoc_url=None, openapi_url=None)
     _install_error_handlers(app)
     app.add_middleware(BodyLimit, seconds=settings.body_seconds)
     app.add_middleware(SecurityHeaders)
@@ -253,18 +254,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     limiter = AddressLimiter(settings.http_burst, settings.http_per_second)
     app.state.limiter = limiter
-    replay_limiter = AddressLimiter(settings.replay_burst, settings.replay_per_second)
-    read_limiter = AddressLimiter(settings.read_burst, settings.read_per_second)
-
-    def read_limit(request: Request) -> None:
-        """The per-address rate limit on lobby reads."""
-        if not read_limiter.take(client_address(request)):
-            raise ProtocolError("rate_limited", "too many requests: slow down")
-
-    def limit(request: Request) -> None:
-        """The per-address rate limit on requests that change something."""
-        if not limiter.take(client_address(request)):
-            raise ProtocolError("rate_limited", "too many requests: slow down")
+    app.throttle = Throttle({
+        WRITE: limiter,
+        READ: AddressLimiter(settings.read_burst, settings.read_per_second),
+        MATCH: AddressLimiter(settings.replay_burst, settings.replay_per_second),
+        SOCKET: AddressLimiter(settings.socket_burst, settings.socket_per_second),
+    }, delay=settings.refusal_seconds, max_held=settings.max_held_refusals,
+        headers=SecurityHeaders.HEADERS)
 
     def token_guest(request: Request) -> Guest | None:
         """The guest of the request's token; ``None`` without an Authorization header.
@@ -298,7 +294,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/guest")
     async def guest(request: Request) -> dict[str, Any]:
-        limit(request)
         body = validated(GuestBody, await _json_body(request))
         await services().accounts.check_free(body.nickname)
         token, new_guest = signer.issue(body.nickname)
@@ -307,7 +302,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/revoke")
     async def revoke(request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         await lobby().revoke(who.session)
         signer.revoke(who)
@@ -338,7 +332,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables")
     async def list_tables(request: Request, status: str | None = None,
                           limit: int | None = None, offset: int = 0) -> dict[str, Any]:
-        read_limit(request)
         size, start = page(limit, offset)
         if status == "finished":
             return {"tables": await lobby().finished_tables(size, start),
@@ -353,14 +346,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games")
     async def finished_games(request: Request, limit: int | None = None,
                              offset: int = 0) -> dict[str, Any]:
-        read_limit(request)
         size, start = page(limit, offset)
         return {"games": await lobby().finished_tables(size, start), "offset": start,
                 "limit": size}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
-        limit(request)
         creator = token_guest(request)  # a token, when given, must verify
         body = validated(TableBody, await _json_body(request))
         once_key = (creator.player_id if creator else client_address(request),
@@ -382,12 +373,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
-        read_limit(request)
         return await lobby().summary(table_id)
 
     @app.post("/api/tables/{table_id}/sit")
     async def sit(table_id: str, request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         table = await lobby().get_table(table_id)
         body = validated(SitBody, await _json_body(request))
@@ -396,7 +385,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         table = await lobby().get_table(table_id)
         await lobby().leave(table, who)
@@ -404,7 +392,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/cancel")
     async def cancel_table(table_id: str, request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         table = await lobby().get_table(table_id)
         await cancel(lobby(), table, who)
@@ -412,7 +399,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/hint")
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         return await _hint(lobby(), await lobby().get_table(table_id), who)
 
@@ -445,13 +431,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{table_id}/replay")
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, request: Request, seat: str | None = None) -> Response:
-        if not replay_limiter.take(client_address(request)):
-            raise ProtocolError("rate_limited", "too many replays: slow down")
         encoded = await lobby().encoded_replay(table_id, seat)
+        headers = {"ETag": encoded.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        if encoded.etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)  # the client has it already
         if "gzip" in request.headers.get("accept-encoding", "").lower():
             return Response(encoded.gzipped, media_type="application/json",
-                            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
-        return Response(encoded.body, media_type="application/json")
+                            headers=headers | {"Content-Encoding": "gzip"})
+        return Response(encoded.body, media_type="application/json", headers=headers)
 
     # -- pages --------------------------------------------------------------------------
 

@@ -96,6 +96,15 @@ class Settings(BaseSettings):
     """Lobby reads (table lists, summaries) one client address may make at once."""
     read_per_second: float = 20
     """... and per second, sustained."""
+    socket_burst: float = 60
+    """WebSocket connections one client address may open at once."""
+    socket_per_second: float = 5
+    """... and per second, sustained (reconnect churn is refused before its handshake)."""
+    refusal_seconds: float = 1.0
+    """A request refused by a rate limit is answered this late (the client waits; the
+    server holds a timer), so that a client looping on it is slowed to its pace."""
+    max_held_refusals: int = 64
+    """Refusals held at once per address; past them a refusal is answered at once."""
     read_threads: int = 2
     """Threads for lobby reads and replays (the commit path has its own)."""
     replay_cache_bytes: int = 64 * 1024 * 1024

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -26,6 +27,8 @@ class EncodedReplay:
 
     body: bytes
     gzipped: bytes
+    etag: str = ""
+    """The HTTP entity tag of the replay (a digest of ``body``, quoted)."""
 
     @property
     def size(self) -> int:
@@ -36,7 +39,8 @@ class EncodedReplay:
 def encode_replay(payload: dict[str, Any]) -> EncodedReplay:
     """A replay as compact JSON and its gzip (run in a worker thread)."""
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    return EncodedReplay(body, gzip.compress(body, compresslevel=6))
+    return EncodedReplay(body, gzip.compress(body, compresslevel=6),
+                         f'"{hashlib.blake2b(body, digest_size=16).hexdigest()}"')
 
 
 class ReplayCache:

@@ -22,6 +22,8 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -34,11 +36,22 @@ QUICK_KINDS = frozenset({"random", "greedy"})
 """Bot kinds that answer at once (they get the quick thread)."""
 
 
-def _lower_priority() -> None:
+def _start_search_process() -> None:
     """In a search process: yield the CPU to the server (a search's budget is wall time,
-    so on a busy machine it searches less rather than slowing every request)."""
+    so on a busy machine it searches less rather than slowing every request), and end
+    when the server does, even killed (nothing else would stop a worker waiting for
+    work, and each one left behind holds memory and may go on searching)."""
     with contextlib.suppress(OSError):
         os.nice(SEARCH_NICENESS)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
+                     name="konkun-parent-watch").start()
+
+
+def _exit_with_parent(parent: int, every: float = 1.0) -> None:
+    """End this process once ``parent`` is gone (it is then no longer our parent)."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
 
 
 SEARCH_NICENESS = 10
@@ -61,7 +74,7 @@ class BotScheduler:
         self.search_threads = max(1, search_threads)
         self._searches: Executor = ProcessPoolExecutor(
             self.search_threads, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_lower_priority) \
+            initializer=_start_search_process) \
             if processes else ThreadPoolExecutor(self.search_threads,
                                                  thread_name_prefix="konkun-bot")
         self._quick = ThreadPoolExecutor(max(1, quick_threads),
