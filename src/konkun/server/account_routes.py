@@ -138,7 +138,6 @@ async def record_finished(services: Services, table: Table) -> None:
 
 
 def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
-            limit: Callable[[Request], None], read_limit: Callable[[Request], None],
             guest_of: Callable[[Request], Guest], address_of: Callable[[Request], str],
             static: Path, passwords: Passwords | None = None,
             limiter: LoginLimiter | None = None) -> ServiceHolder:
@@ -165,7 +164,6 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
 
     @app.post("/api/account/claim")
     async def claim(request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         body = validated(ClaimBody, await body_of(request))
         account = await services().accounts.claim(
@@ -176,7 +174,6 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
 
     @app.post("/api/account/login")
     async def login(request: Request) -> dict[str, Any]:
-        limit(request)
         body = validated(LoginBody, await body_of(request))
         service = services().accounts
         account = await service.login(body.nickname, body.password, address_of(request))
@@ -192,7 +189,6 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
 
     @app.post("/api/account/logout")
     async def logout(request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         service = services().accounts
         await end([who.session], who)
@@ -201,7 +197,6 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
 
     @app.post("/api/account/logout-all")
     async def logout_all(request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         await account_of(who)
         service = services().accounts
@@ -211,7 +206,6 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
 
     @app.post("/api/account/password")
     async def change_password(request: Request) -> dict[str, Any]:
-        limit(request)
         who = guest_of(request)
         account = await account_of(who)
         body = validated(PasswordBody, await body_of(request))
@@ -236,7 +230,6 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
 
     @app.get("/api/players/{player_id}")
     async def player(player_id: str, request: Request) -> dict[str, Any]:
-        read_limit(request)
         return await profile_of(services(), player_id)
 
     @app.get("/api/leaderboard")
@@ -246,7 +239,6 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
     @app.get("/api/leaderboard/{pool}")
     async def leaderboard(pool: str, request: Request,
                           limit: int = LEADERBOARD_LIMIT) -> dict[str, Any]:
-        read_limit(request)
         if pool not in POOLS:
             raise ProtocolError("not_found", f"no rating pool {pool!r}: expected "
                                 + ", ".join(POOLS), pool)

@@ -443,8 +443,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- pages --------------------------------------------------------------------------
 
     static = settings.static_path()
-    services = install_account_routes(app, signer, lobby, limit, read_limit, guest_of,
-                                      client_address, static)
+    services = install_account_routes(app, signer, lobby, guest_of, client_address, static)
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
 
     @app.get("/", include_in_schema=False)

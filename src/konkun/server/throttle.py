@@ -15,7 +15,8 @@ The classes of request, each with its own bucket per address (``docs/server.md``
 
 - ``write``: every ``POST`` under ``/api/`` and ``GET /api/tables/{id}/hint`` (the
   WebSocket ``sit`` and ``leave`` spend the same bucket);
-- ``read``: the lobby's lists, a table's summary and its chat;
+- ``read``: the lobby's lists, a table's summary and its chat, an account, a profile and
+  a leaderboard;
 - ``match``: whole-match reads (a replay, the move log, a deal's end), which replay a
   game from its seed when not kept;
 - ``socket``: WebSocket opens (each one is a handshake, an admission check and a state
@@ -53,6 +54,8 @@ def request_class(method: str, path: str) -> str | None:
     if method != "GET":
         return None
     parts = path[5:].rstrip("/").split("/")
+    if parts[0] in ("account", "players", "leaderboard"):
+        return READ  # an account, a profile, a leaderboard
     if parts[0] not in ("tables", "games"):
         return None
     if len(parts) <= 2:
