@@ -100,14 +100,18 @@ class LevelBot:
 
 def make_level_bot(game: str, spec: BotSpec) -> LevelBot:
     """The factory of the level kinds: ``beginner``, ``casual``, ``strong``, ``expert``
-    (no options of their own)."""
+    (no options of their own). ``clock=cpu`` counts the level's thinking time in CPU
+    time (``expert:clock=cpu``: the arena's measurements on a shared machine)."""
     check_options(spec, {})
     if spec.budget().is_set:
         raise InvalidBotSpecError(
             f"bot spec {str(spec)!r}: a level plays with its own budget; "
             "give iters or time to the bot it stands for instead")
     rung = level(spec.kind)
-    return LevelBot(rung.kind, BotSpec.parse(rung.spec_for(game)), game)
+    inner = BotSpec.parse(rung.spec_for(game))
+    if spec.budget().cpu and inner.budget().seconds is not None:
+        inner = BotSpec.parse(f"{inner}:clock=cpu")
+    return LevelBot(rung.kind, inner, game)
 
 
 def offered_levels() -> list[dict[str, Any]]:
