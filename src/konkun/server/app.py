@@ -27,6 +27,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from konkun import __version__
 from konkun.errors import KonkunError
+from konkun.server.analysis import AnalysisService, add_analysis_routes, service_for
 from konkun.server.auth import (
     Guest,
     TokenSigner,
@@ -214,6 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     signer = TokenSigner(load_secret(settings.secret, settings.data_dir),
                          settings.token_seconds, settings.token_renew_seconds)
     state: dict[str, Lobby] = {}
+    analyses: dict[str, AnalysisService] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -229,8 +231,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await lobby.startup()
             state["lobby"] = lobby
             _app.state.lobby = lobby
+            analyses["service"] = _app.state.analysis = service_for(lobby)
             yield
         finally:
+            if "service" in analyses:
+                await analyses.pop("service").shutdown()
             await lobby.shutdown()
             storage.close()
             state.pop("lobby", None)
@@ -441,6 +446,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return Response(encoded.gzipped, media_type="application/json",
                             headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
         return Response(encoded.body, media_type="application/json")
+
+    add_analysis_routes(app, lambda: analyses["service"], limit)
 
     # -- pages --------------------------------------------------------------------------
 
