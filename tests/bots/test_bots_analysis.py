@@ -164,9 +164,11 @@ def test_a_record_analysed_in_ranges_is_the_analysis_of_each_seat() -> None:
     every = list(moments(data))
     assert {m.seat for m in every} == {0, 1}
     pieces = analyze_range(data, 0, 5, samples=2) + analyze_range(data, 5, 9, samples=2)
-    assert [(seat, r.deal, r.ply) for seat, r in pieces] == \
-        [(m.seat, m.deal, m.ply) for m in every[:9]]
+    assert [(m.seat, m.turn, r.deal, r.ply) for m, r in pieces] == \
+        [(m.seat, m.turn, m.deal, m.ply) for m in every[:9]]
+    assert [m.turn for m in every] == sorted({m.turn for m in every})
     by_seat = {0: analyze_record(data, 0, samples=2), 1: analyze_record(data, 1, samples=2)}
-    for seat, report in pieces:
-        assert report in by_seat[seat]  # the same move, the same seeded analysis
+    for moment, report in pieces:
+        assert report in by_seat[moment.seat]  # the same move, the same seeded analysis
+        assert data["actions"][moment.turn] == report.played  # the move at that turn
     assert analyze_range(data, len(every), len(every) + 3, samples=2) == []

@@ -73,6 +73,8 @@ def test_a_finished_game_is_analysed_move_by_move_for_every_seat(client: TestCli
     moves = answer["moves"]
     assert answer["done"] == answer["total"] == len(moves) > 0
     assert {m["seat"] for m in moves} == {0, 1}
+    actions = client.get(f"/api/games/{table_id}/replay").json()["record"]["actions"]
+    assert [m["played"] for m in moves] == [actions[m["turn"]] for m in moves]
     for move in moves:
         assert move["best_value"] >= move["played_value"]
         assert move["loss"] == pytest.approx(move["best_value"] - move["played_value"],

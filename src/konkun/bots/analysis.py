@@ -201,6 +201,8 @@ class Moment:
     """The deal's number in the record (0 first)."""
     ply: int
     """The move's number in its deal (0 first, every seat's moves counted)."""
+    turn: int
+    """The move's number in the whole record (0 first: its index in the actions)."""
     observation: Observation[Any]
     """The seat's observation before the move (never the other hands)."""
     action: Hashable
@@ -220,7 +222,7 @@ def moments(data: Mapping[str, Any], seats: Collection[int] | None = None) \
     deal_number = 0
     ply = 0
     current = match.deal
-    for text in actions:
+    for turn, text in enumerate(actions):
         deal = match.deal
         if deal is not current:
             current, deal_number, ply = deal, deal_number + 1, 0
@@ -229,7 +231,7 @@ def moments(data: Mapping[str, Any], seats: Collection[int] | None = None) \
         if seat is not None and (seats is None or seat in seats):
             observation = deal.observe(seat)
             if len(observation.legal_actions()) > 1:
-                yield Moment(seat, deal_number, ply, observation, action)
+                yield Moment(seat, deal_number, ply, turn, observation, action)
         match.play(action)
         ply += 1
 
@@ -244,18 +246,19 @@ def analyze_record(data: Mapping[str, Any], seat: int, samples: int = 64,
 
 
 def analyze_range(data: Mapping[str, Any], start: int, stop: int, samples: int = 64,
-                  seconds: float | None = None) -> list[tuple[int, MoveReport]]:
+                  seconds: float | None = None) -> list[tuple[Moment, MoveReport]]:
     """The record's non-forced moves of every seat numbered ``start`` to ``stop - 1`` in
-    the order played (:func:`moments`), each analysed from its seat's observation, with
-    the seat: a long analysis done in short steps (the server's background analysis)."""
+    the order played (:func:`moments`), each with its analysis from its seat's
+    observation: a long analysis done in short steps (the server's background
+    analysis)."""
     game, _ = replay_positions(data)
-    out: list[tuple[int, MoveReport]] = []
+    out: list[tuple[Moment, MoveReport]] = []
     for number, m in enumerate(moments(data)):
         if number >= stop:
             break
         if number >= start:
-            out.append((m.seat, analyze_move(game, m.observation, m.action, m.deal, m.ply,
-                                             samples, seconds)))
+            out.append((m, analyze_move(game, m.observation, m.action, m.deal, m.ply,
+                                        samples, seconds)))
     return out
 
 

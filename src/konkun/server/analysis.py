@@ -77,10 +77,12 @@ def count_moves(record: dict[str, Any]) -> int:
 
 def analyse_step(record: dict[str, Any], start: int, stop: int, samples: int,
                  seconds: float) -> list[dict[str, Any]]:
-    """Moves ``start`` to ``stop - 1`` of ``record`` analysed, as JSON with their seat
-    (a scheduler job: plain data in and out, so it runs in a worker process too)."""
-    return [dict(report.to_json(), seat=seat)
-            for seat, report in analyze_range(record, start, stop, samples, seconds)]
+    """Moves ``start`` to ``stop - 1`` of ``record`` analysed, as JSON with their seat and
+    their ``turn`` (index in the record's actions; the replay's frame ``turn`` is the
+    position before the move) (a scheduler job: plain data in and out, so it runs in a
+    worker process too)."""
+    return [dict(report.to_json(), seat=moment.seat, turn=moment.turn)
+            for moment, report in analyze_range(record, start, stop, samples, seconds)]
 
 
 @dataclass
