@@ -66,19 +66,10 @@ const TEXTS = {
   },
 };
 
-const ERRORS = {
-  en: { analysis_busy: "Other games are being analysed now. Try again in a minute." },
-  ru: { analysis_busy: "Сейчас анализируются другие партии. Попробуйте через минуту." },
-};
-
 /** This module's text for `key` in the page's language, {name} placeholders filled. */
 export function tx(key, params = {}) {
   const text = TEXTS[lang()]?.[key] ?? TEXTS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
-}
-
-function errorOf(code) {
-  return ERRORS[lang()]?.[code] ?? errorText(code);
 }
 
 const POLL_MS = 1000;
@@ -133,7 +124,7 @@ async function read(panel) {
     panel.data = await call("GET", panel.options.gameId);
     panel.error = null;
   } catch (err) {
-    panel.error = errorOf(err.code);
+    panel.error = errorText(err.code);
   }
   follow(panel);
 }
@@ -145,7 +136,7 @@ async function start(panel) {
   try {
     panel.data = await call("POST", panel.options.gameId);
   } catch (err) {
-    panel.error = errorOf(err.code);
+    panel.error = errorText(err.code);
   }
   panel.busy = false;
   follow(panel);
