@@ -21,6 +21,7 @@ SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
 BUTTON = {"en": "Analyse", "ru": "Анализ"}
 DEAL = {"en": "Deal 1", "ru": "Сдача 1"}
+SYMBOLS = {None: "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 MARKS = {"en": {"good", "inaccuracy", "mistake", "blunder"},
          "ru": {"хорошо", "неточность", "ошибка", "грубая ошибка"}}
 
@@ -58,8 +59,11 @@ def test_a_finished_game_is_analysed_from_its_replay(
     rows = deal.locator("tbody tr")
     expect(rows).to_have_count(len(mine))
     expect(deal.locator("svg.analysis-chart rect.bar")).to_have_count(len(mine))
-    shown = {text.strip() for text in rows.locator("td:last-child").all_inner_texts()}
+    marks = rows.locator("td:last-child .mark")
+    shown = {marks.nth(k).get_attribute("title") for k in range(len(mine))}
     assert shown <= MARKS[lang]
+    for k, move in enumerate(mine):  # the chess sites' symbols: ?! ? ??
+        expect(marks.nth(k)).to_contain_text(SYMBOLS[move["mark"]])
     worst = max(mine, key=lambda m: m["loss"])
     row = deal.locator(f"tbody tr[data-turn='{worst['turn']}']")
     expect(row.locator("td.num")).not_to_be_empty()
@@ -74,6 +78,8 @@ def test_a_finished_game_is_analysed_from_its_replay(
     expect(result.locator(".analysis-deal[data-deal='0'] tbody tr")).to_have_count(len(theirs))
     if size == "phone":  # the panel fits the phone's width: no sideways scrolling
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+        table = result.locator(".analysis-deal[data-deal='0'] .analysis-moves")
+        assert table.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
     page.reload()  # the analysis is kept: shown at once, no button
     expect(page.locator("#analysis-result")).to_be_visible()
     expect(page.locator("#analyse")).to_have_count(0)

@@ -249,5 +249,14 @@ function movesTable(panel, moves, fmt) {
       h("td", { class: "action-text" }, show(m.played)),
       h("td", { class: "action-text" }, m.mark ? show(m.best) : "—"),
       h("td", { class: "num" }, fmt(m.loss)),
-      h("td", {}, m.mark ? h("span", { class: `mark ${m.mark}` }, tx(m.mark)) : tx("ok"))))));
+      h("td", {}, markCell(m.mark))))));
+}
+
+const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" }; // as the chess sites write them
+
+/** A move's mark: its symbol, and its word (hidden on a phone, kept in the title). */
+function markCell(mark) {
+  const word = tx(mark ?? "ok");
+  return h("span", { class: `mark ${mark ?? "ok"}`, title: word },
+    mark ? SYMBOLS[mark] : "✓", h("span", { class: "mark-word" }, ` ${word}`));
 }

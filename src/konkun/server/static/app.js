@@ -9,6 +9,7 @@ import { h, mount, toast } from "./dom.js";
 import { errorText as codeText, has, LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import { showDealEnd } from "./dealend.js";
 import { addLast, matchLog } from "./movelog.js";
+import { analysisPanel, forgetAnalyses } from "./analysis.js";
 
 // Each game's page module (the catalog's "page", e.g. konchinka.js), by game name; loaded
 // with the catalog. A game without one cannot be drawn at its table.
@@ -1020,15 +1021,18 @@ function replayPage(gameId) {
       h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
         h("div", { class: "spacer" }),
         h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
-      controls, caption, body, chatBox));
+      controls, caption, body, chatBox, ANALYSED.has(table.game) ? analysisPanel({ gameId,
+        table, names, seat, go, format: (a) => R?.formatAction?.(a, lang()) ?? a }) : null));
   }
 
   document.addEventListener("keydown", onKey);
-  page = { destroy: () => { alive = false; document.removeEventListener("keydown", onKey); },
-    rerender: draw };
+  page = { destroy: () => { alive = false; forgetAnalyses();
+    document.removeEventListener("keydown", onKey); }, rerender: draw };
   draw();
   load();
 }
+
+const ANALYSED = new Set(["konchinka", "kunken"]); // the games `konkun analyze` knows
 
 // ---------------------------------------------------------------- router
 
