@@ -58,7 +58,7 @@ def test_a_level_on_the_cpu_clock_counts_its_thinking_time_in_cpu_time() -> None
 
 def test_a_game_the_ladder_was_not_tuned_for_gets_each_level_s_default() -> None:
     assert [level.spec_for("chess") for level in LADDER] == [
-        "random", "greedy", "ismcts:iters=200", "ismcts:iters=1000"]
+        "random", "greedy", "ismcts:iters=200", "ismcts:iters=2000"]
     assert LADDER[1].spec_for("kunken") == "greedy:v=1"
 
 

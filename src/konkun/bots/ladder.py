@@ -47,21 +47,24 @@ LADDER: tuple[Level, ...] = (
            "ru": "берёт лучшее, что видит сразу"},
           {"konchinka": "greedy", "kunken": "greedy:v=1"}, "greedy"),
     Level("strong", {"en": "Strong", "ru": "Сильный"},
-          {"en": "plans ahead: searches a tenth of a second (Konchinka), plays to go out "
+          {"en": "plans ahead: searches 200 lines a move (Konchinka), plays to go out "
                  "(Kunken)",
-           "ru": "думает наперёд: десятая доля секунды поиска (кончинка), играет на выход "
+           "ru": "думает наперёд: 200 вариантов на ход (кончинка), играет на выход "
                  "(кункен)"},
-          {"konchinka": "ismcts:time=0.09:width=3", "kunken": "greedy"}, "ismcts:iters=200"),
+          {"konchinka": "ismcts:iters=200:width=3", "kunken": "greedy"}, "ismcts:iters=200"),
     Level("expert", {"en": "Expert", "ru": "Мастер"},
-          {"en": "searches longer (ISMCTS): a second a move (Konchinka), a tenth "
-                 "(Kunken); solves the end of the deal exactly",
-           "ru": "ищет дольше (ISMCTS): секунду на ход (кончинка), десятую (кункен); "
-                 "конец сдачи решает точно"},
-          {"konchinka": "ismcts:time=0.9:width=3", "kunken": "ismcts:time=0.09:width=3"},
-          "ismcts:iters=1000"),
+          {"en": "searches ten times longer (ISMCTS): 2000 lines a move (Konchinka), a "
+                 "tenth of a second (Kunken); solves the end of the deal exactly",
+           "ru": "ищет вдесятеро дольше (ISMCTS): 2000 вариантов на ход (кончинка), "
+                 "десятую долю секунды (кункен); конец сдачи решает точно"},
+          {"konchinka": "ismcts:iters=2000:width=3", "kunken": "ismcts:time=0.09:width=3"},
+          "ismcts:iters=2000"),
 )
-"""The levels, weakest first. ISMCTS times are a little under 0.1 s and 1 s, leaving
-room for the referee's overhead."""
+"""The levels, weakest first, as measured (docs/bots.md, "The strength ladder"). Konchinka's
+searches count iterations, so a level plays the same on a busy server (only slower): 200
+and 2000 are about 0.013 s and 0.13 s a move on an idle core (15,000 iterations a CPU
+second). Kunken's expert thinks 0.09 s a move (a little under 0.1 s, leaving room for the
+referee's overhead)."""
 
 LEVEL_KINDS = tuple(level.kind for level in LADDER)
 
