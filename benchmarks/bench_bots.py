@@ -123,8 +123,8 @@ def endgame_speed(positions: int, seed: int) -> dict[str, Any]:
     import random
 
     from konkun.bots.konchinka_endgame import EndgameSolver
+    from konkun.konchinka.dealing import new_deal
     from konkun.konchinka.rules import KonchinkaRules
-    from konkun.konchinka.state import new_deal
 
     rng = random.Random(seed)
     deals = []

@@ -26,7 +26,7 @@ from konkun.cards import (
     standard_deck,
 )
 from konkun.konchinka import KonchinkaRules
-from konkun.konchinka.state import new_deal
+from konkun.konchinka.dealing import new_deal
 from konkun.kunken.state import KunkenDeal
 
 SEEDS = st.one_of(st.integers(0, 2**64), st.text(max_size=12))

@@ -29,7 +29,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what we p
 def _served_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fair: FairSeed,
                    body: dict[str, Any]) -> dict[str, Any]:
     """Play a bots-only table to its end on a real app; return its replay document."""
-    monkeypatch.setattr("konkun.server.tables.new_secret_seed", fair.match_seed)
+    monkeypatch.setattr("konkun.server.seats.new_secret_seed", fair.match_seed)
     settings = Settings(data_dir=tmp_path / "data", secret="test-secret", bot_delay=0.0)
     with TestClient(create_app(settings)) as client:
         response = client.post("/api/tables", json=body)

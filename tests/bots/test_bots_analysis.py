@@ -14,10 +14,10 @@ from konkun.arena.games import load_game
 from konkun.bots import Budget, parse_spec
 from konkun.bots.analysis import analyze_move, analyze_record, mark
 from konkun.cli import main
+from konkun.konchinka.dealing import new_deal
 from konkun.konchinka.game import KonchinkaMatch
 from konkun.konchinka.notation import parse_kpn
 from konkun.konchinka.rules import KonchinkaRules
-from konkun.konchinka.state import new_deal
 
 GIVES_THE_TWO_OF_CLUBS = parse_kpn(
     "classic Qh2c 9d3d/5d - "

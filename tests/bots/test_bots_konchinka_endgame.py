@@ -11,8 +11,9 @@ import pytest
 
 from konkun.bots import Budget, parse_spec
 from konkun.bots.konchinka_endgame import EndgameSolver, applies
+from konkun.konchinka.deal import KonchinkaDeal
+from konkun.konchinka.dealing import new_deal
 from konkun.konchinka.rules import KonchinkaRules
-from konkun.konchinka.state import KonchinkaDeal, new_deal
 
 
 def brute_force(deal: KonchinkaDeal, seat: int) -> int:

@@ -40,7 +40,7 @@ def opening_seed() -> str:
 def seeded(monkeypatch: pytest.MonkeyPatch) -> str:
     """The next game the in-thread server deals uses a known seed (normally secret)."""
     seed = opening_seed()
-    monkeypatch.setattr("konkun.server.tables.new_secret_seed", lambda: seed)
+    monkeypatch.setattr("konkun.server.seats.new_secret_seed", lambda: seed)
     return seed
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from konkun.cards import draw_for_dealer, rng_for_seed
 from konkun.konchinka import KonchinkaMatch, KonchinkaRules
-from konkun.konchinka.state import new_deal
+from konkun.konchinka.dealing import new_deal
 from konkun.kunken import KunkenMatch, KunkenRules
 from konkun.kunken.state import KunkenDeal
 

@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["rules", "moves", "notation", "game", "scoring", "state", "observation"]
+MODULES = ["rules", "moves", "notation", "game", "scoring", "deck", "captures", "move_memo",
+           "playout", "deal", "dealing", "observation"]
 
 
 @pytest.mark.parametrize("name", MODULES)

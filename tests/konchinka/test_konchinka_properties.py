@@ -21,7 +21,7 @@ from konkun.konchinka import (
     parse_kpn,
     replay,
 )
-from konkun.konchinka.state import CARDS
+from konkun.konchinka.deck import CARDS
 
 RULES = st.builds(KonchinkaRules, variant=st.sampled_from(["classic", "novo"]),
                   capture_compulsory=st.booleans(),

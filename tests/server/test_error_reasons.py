@@ -19,7 +19,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from error_checks import KUNKEN_SHORT, assert_shows_no_hidden_card, bad_inputs, hidden_cards
-from konkun.server import tables as tables_module
+from konkun.server import seats as seats_module
 from konkun.server.config import Settings
 from konkun.server.protocol import ProtocolError
 
@@ -47,7 +47,7 @@ def _started_table(client: TestClient, game: str, seats: int, variant: str | Non
 def test_an_illegal_action_error_names_no_card_its_sender_cannot_see(
         settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     seeds: list[str] = []
-    monkeypatch.setattr(tables_module, "new_secret_seed", lambda: seeds[-1])  # replayable
+    monkeypatch.setattr(seats_module, "new_secret_seed", lambda: seeds[-1])  # replayable
     settings.db_url = "sqlite://"  # in memory: this test is about messages, not the disk
     settings.rate_burst = settings.rate_per_second = 1e6  # faster than any person
     settings.http_burst = settings.http_per_second = 1e6

@@ -25,7 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from konkun.server.config import Settings
-from konkun.server.tables import Connection, Lobby, Table
+from konkun.server.connection import Connection
+from konkun.server.lobby import Lobby
+from konkun.server.table import Table
 
 from .conftest import TestClient, app_of, guest, legal, receive, running
 

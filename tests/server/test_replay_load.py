@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from konkun.server import tables as tables_module
+from konkun.server import replayframes
 from konkun.server.config import Settings
 from konkun.server.storage import Storage
 from konkun.server.testing import HOST, request_json, run_server_in_thread
@@ -32,13 +32,13 @@ def test_a_finished_games_replay_is_built_once_and_kept(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     table_id = _finished_game(client)
     builds = []
-    original = tables_module.replay_frames
+    original = replayframes.replay_frames
 
     def counted(*args: Any) -> dict[str, Any]:
         builds.append(args[1])
         return original(*args)
 
-    monkeypatch.setattr(tables_module, "replay_frames", counted)
+    monkeypatch.setattr(replayframes, "replay_frames", counted)
     answers = [client.get(f"/api/games/{table_id}/replay?seat=all") for _ in range(4)]
     assert all(a.status_code == 200 for a in answers)
     assert len({a.content for a in answers}) == 1

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.scoring import CLUBS_MASK, TEN_OF_DIAMONDS, TWO_OF_CLUBS
-from konkun.konchinka.state import KonchinkaDeal
 
 _KONCHINKI = (1 << TWO_OF_CLUBS.index) | (1 << TEN_OF_DIAMONDS.index)
 

@@ -31,8 +31,9 @@ from konkun.bots.policy import SearchPolicy, pick_best, scaled_priors
 from konkun.bots.specs import BotSpec, check_options, float_param
 from konkun.cards import Card, Rank, Suit
 from konkun.game import Deal, Observation
+from konkun.konchinka.deal import KonchinkaDeal
+from konkun.konchinka.deck import CLASSIC_VALUES, NOVO_VALUES
 from konkun.konchinka.scoring import TEN_OF_DIAMONDS, TWO_OF_CLUBS
-from konkun.konchinka.state import CLASSIC_VALUES, NOVO_VALUES, KonchinkaDeal
 
 CLUB = tuple(Card.from_index(i).suit is Suit.CLUBS for i in range(52))
 """Per card index: whether the card is a club."""

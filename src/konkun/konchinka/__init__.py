@@ -13,6 +13,9 @@
 See ``docs/konchinka.md``.
 """
 
+from konkun.konchinka.deal import KonchinkaDeal, perft
+from konkun.konchinka.dealing import deal_from_deck, deal_from_seed, new_deal
+from konkun.konchinka.deck import CLASSIC_VALUES, NOVO_VALUES
 from konkun.konchinka.game import (
     KonchinkaMatch,
     KonchinkaRecord,
@@ -30,15 +33,6 @@ from konkun.konchinka.observation import KonchinkaObservation, spectator_view
 from konkun.konchinka.position import HistoryEntry, KonchinkaPosition
 from konkun.konchinka.rules import CLASSIC, NOVO, KonchinkaRules
 from konkun.konchinka.scoring import DealScore, SeatScore, score_masks, score_piles
-from konkun.konchinka.state import (
-    CLASSIC_VALUES,
-    NOVO_VALUES,
-    KonchinkaDeal,
-    deal_from_deck,
-    deal_from_seed,
-    new_deal,
-    perft,
-)
 
 __all__ = [
     "CLASSIC",

@@ -18,10 +18,10 @@ from typing import Any
 from konkun.cards import choice
 from konkun.cli import UsageError, add_rule_argument, parse_rule_options
 from konkun.errors import InvalidNotationError, InvalidPositionError
+from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.game import KonchinkaMatch
 from konkun.konchinka.notation import parse_kpn
 from konkun.konchinka.rules import VARIANTS, KonchinkaRules
-from konkun.konchinka.state import KonchinkaDeal
 
 
 def register(subparsers: Any) -> None:

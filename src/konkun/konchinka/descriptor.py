@@ -25,7 +25,7 @@ def _match(rules: KonchinkaRules, num_seats: int, seed: int | str) -> Match[Any]
 
 
 def _deal(rules: KonchinkaRules, num_seats: int, seed: int, dealer: int) -> Deal[Any]:
-    from konkun.konchinka.state import deal_from_seed
+    from konkun.konchinka.dealing import deal_from_seed
 
     return deal_from_seed(rules, num_seats, dealer, seed)
 

@@ -25,11 +25,12 @@ from konkun import game
 from konkun.cards import Card, draw_for_dealer, rng_for_seed
 from konkun.errors import GameOverError, InvalidNotationError
 from konkun.game import JSON
+from konkun.konchinka.deal import KonchinkaDeal
+from konkun.konchinka.dealing import _check_seats, new_deal
 from konkun.konchinka.moves import Move
 from konkun.konchinka.observation import KonchinkaObservation
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import DealScore
-from konkun.konchinka.state import KonchinkaDeal, _check_seats, new_deal
 from konkun.records import RECORD_VERSION, record_version
 
 

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from konkun.cards import Card, format_cards, parse_cards
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError
+from konkun.konchinka.deal import KonchinkaDeal, install_view
+from konkun.konchinka.deck import HAND_SIZE
 from konkun.konchinka.moves import sort_cards
 from konkun.konchinka.position import KonchinkaPosition
 from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, VARIANTS, KonchinkaRules
-from konkun.konchinka.state import HAND_SIZE, KonchinkaDeal, install_view
 
 FIELDS = 8
 

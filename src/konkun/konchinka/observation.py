@@ -21,11 +21,13 @@ from typing import Any
 from konkun.cards import Card, shuffle
 from konkun.errors import InvalidPositionError
 from konkun.game import JSON
+from konkun.konchinka.deal import KonchinkaDeal, install_view
+from konkun.konchinka.deck import CARDS, ORDER, mask_cards
+from konkun.konchinka.move_memo import move_of
 from konkun.konchinka.moves import Move
 from konkun.konchinka.position import HistoryEntry
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import score_piles
-from konkun.konchinka.state import CARDS, ORDER, KonchinkaDeal, install_view, mask_cards, move_of
 
 __all__ = ["HistoryEntry", "KonchinkaObservation", "spectator_view"]
 

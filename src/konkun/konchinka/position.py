@@ -1,6 +1,6 @@
 """The Konchinka position as a frozen public value (python-chess's ``BaseBoard`` idea).
 
-:class:`KonchinkaPosition` is everything a :class:`~konkun.konchinka.state.KonchinkaDeal`
+:class:`KonchinkaPosition` is everything a :class:`~konkun.konchinka.deal.KonchinkaDeal`
 needs to continue exactly: ``deal.position()`` takes it, and
 ``KonchinkaDeal.from_position(position)`` rebuilds a deal that plays on identically (the
 same legal moves in the same order, the same random playouts from the same random
@@ -41,9 +41,9 @@ class HistoryEntry:
 class KonchinkaPosition:
     """A Konchinka deal at one moment, as a frozen value.
 
-    Build it with :meth:`KonchinkaDeal.position() <konkun.konchinka.state.KonchinkaDeal.position>`
+    Build it with :meth:`KonchinkaDeal.position() <konkun.konchinka.deal.KonchinkaDeal.position>`
     and turn it back into a deal with
-    :meth:`KonchinkaDeal.from_position() <konkun.konchinka.state.KonchinkaDeal.from_position>`.
+    :meth:`KonchinkaDeal.from_position() <konkun.konchinka.deal.KonchinkaDeal.from_position>`.
     It is not validated (use :func:`~konkun.konchinka.notation.parse_kpn` for input).
     """
 

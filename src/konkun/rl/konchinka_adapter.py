@@ -36,10 +36,11 @@ import numpy as np
 from konkun.cards import Card, below
 from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Observation
+from konkun.konchinka.deal import KonchinkaDeal
+from konkun.konchinka.dealing import new_deal
 from konkun.konchinka.game import KonchinkaMatch
 from konkun.konchinka.moves import card_order
 from konkun.konchinka.rules import KonchinkaRules
-from konkun.konchinka.state import KonchinkaDeal, new_deal
 from konkun.rl.adapter import FloatArray, assign_slots
 
 CAPTURE_SLOTS = 32

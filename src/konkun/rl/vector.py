@@ -91,7 +91,7 @@ class _KonchinkaCore(_GenericCore):
         self._features = np.zeros((0, 52), dtype=np.float32)
 
     def new(self, index: int, rng: random.Random) -> None:
-        from konkun.konchinka.state import new_deal
+        from konkun.konchinka.dealing import new_deal
 
         rules = self.adapter.rules  # type: ignore[attr-defined]
         deal = new_deal(rules, self.num_seats, rng.randrange(self.num_seats), rng)

@@ -22,7 +22,7 @@ from konkun.server.protocol import ProtocolError
 
 
 class Connection(Protocol):
-    """What the checks read of a connection (:class:`konkun.server.tables.Connection`)."""
+    """What the checks read of a connection (:class:`konkun.server.connection.Connection`)."""
 
     @property
     def player_id(self) -> str | None:
@@ -45,7 +45,7 @@ class _Extras(Protocol):
 
 
 class Table(Protocol):
-    """What the checks read of a table (:class:`konkun.server.tables.Table`); written
+    """What the checks read of a table (:class:`konkun.server.table.Table`); written
     here so that this module does not import the tables it guards."""
 
     id: str

@@ -39,8 +39,10 @@ from konkun.server.botseats import BotSeat, offered_bots
 from konkun.server.chat import send_chat
 from konkun.server.clock import come_back, vote_bot
 from konkun.server.config import Settings
+from konkun.server.connection import Connection
 from konkun.server.games import game_names, get_game
 from konkun.server.lifecycle import cancel, vote_rematch
+from konkun.server.lobby import Lobby
 from konkun.server.messages import (
     ActionMessage,
     BackMessage,
@@ -63,7 +65,7 @@ from konkun.server.movelog import deal_end, move_log
 from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
 from konkun.server.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
 from konkun.server.storage import Storage
-from konkun.server.tables import Connection, Lobby, Table
+from konkun.server.table import Table
 
 log = logging.getLogger("konkun.server")
 

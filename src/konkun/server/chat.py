@@ -26,7 +26,8 @@ from konkun.server.storage import now_text
 
 if TYPE_CHECKING:
     from konkun.server.auth import Guest
-    from konkun.server.tables import Lobby, Table
+    from konkun.server.lobby import Lobby
+    from konkun.server.table import Table
 
 MAX_CHAT = 200
 """The most user-perceived characters in one chat message."""

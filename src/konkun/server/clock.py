@@ -31,7 +31,8 @@ from konkun.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from konkun.server.auth import Guest
-    from konkun.server.tables import Lobby, Table
+    from konkun.server.lobby import Lobby
+    from konkun.server.table import Table
 
 log = logging.getLogger("konkun.server")
 

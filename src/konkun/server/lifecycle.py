@@ -4,7 +4,7 @@ What a table carries besides its game (:class:`TableExtras`: the creator, the mo
 hints, the rematch it led to) is kept in a table of its own, ``konkun_table_extras``,
 one JSON object per table, so the game record (``konkun_tables``, ``konkun_actions``)
 stays as it is. :class:`ExtrasStore` reads and writes it; the functions here act on the
-:class:`~konkun.server.tables.Lobby` under each table's lock:
+:class:`~konkun.server.lobby.Lobby` under each table's lock:
 
 - :func:`cancel` removes a waiting table (its creator's wish, or expiry after
   ``Settings.waiting_table_seconds`` seconds nobody joined) and tells every connection;
@@ -29,7 +29,8 @@ from konkun.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from konkun.server.auth import Guest
-    from konkun.server.tables import Lobby, Table
+    from konkun.server.lobby import Lobby
+    from konkun.server.table import Table
 
 MOVE_SECONDS = (0, 15, 30, 60, 120)
 """The move clocks the lobby offers (0: no clock)."""

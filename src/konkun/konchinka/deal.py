@@ -1,9 +1,10 @@
 """One Konchinka deal: the position, its legal moves, validated and fast play.
 
 :class:`KonchinkaDeal` implements :class:`konkun.game.Deal` for :class:`Move`. Build one
-with :func:`new_deal` (shuffle, cut, the four-round deal and the initial-table fix, from
-a random source), :func:`deal_from_seed` (the same from a record seed, reproducible),
-:func:`deal_from_deck` (from a given deck order), :func:`konkun.konchinka.notation.parse_kpn`
+with :func:`~konkun.konchinka.dealing.new_deal` (shuffle, cut, the four-round deal and the
+initial-table fix, from a random source), :func:`~konkun.konchinka.dealing.deal_from_seed`
+(the same from a record seed, reproducible), :func:`~konkun.konchinka.dealing.deal_from_deck`
+(from a given deck order), :func:`konkun.konchinka.notation.parse_kpn`
 or :meth:`KonchinkaDeal.from_position` (a frozen
 :class:`~konkun.konchinka.position.KonchinkaPosition`, what :meth:`~KonchinkaDeal.position`
 gives); all of them end in :meth:`KonchinkaDeal.from_indices`.
@@ -16,37 +17,51 @@ Bots and RL read and play a deal through its fast integer interface (``turn``,
   :meth:`~KonchinkaDeal.why_illegal` (the reason as text, or ``None``);
 - :meth:`~KonchinkaDeal.play` validates and raises
   :class:`~konkun.errors.IllegalMoveError` saying why; :meth:`~KonchinkaDeal.push` is
-  the unchecked fast path; :meth:`~KonchinkaDeal.random_playout` plays uniformly random
-  legal moves to the end on integer cards (simulation);
+  the unchecked fast path; :meth:`~KonchinkaDeal.random_playout`
+  (:mod:`konkun.konchinka.playout`) plays uniformly random legal moves to the end on
+  integer cards (simulation);
 - a redeal (every hand empty, stock not) and the end-of-deal sweep (to the last
   capturer) happen inside the move that empties the last hand.
 
-Internally cards are their indices (``Card.index``, 0..51), capture piles are bit masks,
-and the table is a sorted list of codes ``value << 6 | index`` together with its counting
-polynomial (see :func:`table_poly`): how many captures each value has is read off that one
-integer, which is what makes :meth:`~KonchinkaDeal.count_moves` and the random playouts
-fast. The captures themselves are listed from a memo keyed by the table's value multiset.
+Internally cards are their indices (``Card.index``, 0..51, :mod:`konkun.konchinka.deck`),
+capture piles are bit masks, and the table is a sorted list of codes ``value << 6 | index``
+together with its counting polynomial (:mod:`konkun.konchinka.captures`): how many
+captures each value has is read off that one integer, which is what makes
+:meth:`~KonchinkaDeal.count_moves` and the random playouts fast. The captures themselves
+are listed from a memo keyed by the table's value multiset.
 """
 
 from __future__ import annotations
 
-import random
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from konkun.cards import Card, Rank, between, rng_for_seed, shuffle, standard_deck
-from konkun.errors import (
-    GameOverError,
-    IllegalMoveError,
-    InvalidNotationError,
-    InvalidPositionError,
+from konkun.cards import Card, Rank
+from konkun.errors import GameOverError, IllegalMoveError, InvalidNotationError
+from konkun.game import Observation
+from konkun.konchinka.captures import (
+    CAPTURES,
+    CLASSIC_CODES,
+    CLASSIC_SLOTS,
+    INV_BY_VALUE,
+    KING_SLOT,
+    MUL_BY_VALUE,
+    NOVO_CODES,
+    NOVO_SLOTS,
+    POLY_MASK,
+    SHIFT,
+    Captures,
+    capture_count,
+    compute_captures,
 )
-from konkun.game import Observation, check_dealer, check_seat_count
-from konkun.konchinka.moves import Move, card_order, sort_cards
+from konkun.konchinka.deck import CARDS, HAND_SIZE, card_mask, mask_cards
+from konkun.konchinka.move_memo import MOVE_MEMO, memo_move, move_of, move_sort_key
+from konkun.konchinka.moves import Move, sort_cards
+from konkun.konchinka.playout import RandomPlayout
 from konkun.konchinka.position import HistoryEntry, KonchinkaPosition
-from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, KonchinkaRules
-from konkun.konchinka.scoring import DealScore, points_no_ties, score_masks
+from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.scoring import DealScore, score_masks
 
 _VIEWS: dict[str, Callable[..., Any]] = {}
 # The deal's views are written in the modules above this one, which read the deal:
@@ -61,75 +76,6 @@ def install_view(name: str, maker: Callable[..., Any]) -> None:
     _VIEWS[name] = maker
 
 
-CARDS: tuple[Card, ...] = tuple(standard_deck())
-"""The 52 cards by index."""
-HAND_SIZE = 4
-"""Cards per player per deal round and per redeal."""
-TABLE_SIZE = 4
-"""Cards dealt face up to the table at the start of a deal."""
-MAX_SUM = 14
-"""The largest value a capture can add up to (the novo King's 14)."""
-
-
-def _rank(index: int) -> int:
-    return index % 13 + 2
-
-
-def _classic_value(index: int) -> int:
-    rank = _rank(index)
-    if rank == Rank.ACE:
-        return 1
-    if rank == Rank.JACK:
-        return 0  # no value: the Jack sweeps the table instead
-    return min(rank, 10)
-
-
-def _novo_value(index: int) -> int:
-    rank = _rank(index)
-    return 1 if rank == Rank.ACE else rank
-
-
-CLASSIC_VALUES: tuple[int, ...] = tuple(_classic_value(i) for i in range(52))
-"""Classic card values by index: A=1, 2..9 pips, T Q K = 10, the Jack 0 (no value)."""
-NOVO_VALUES: tuple[int, ...] = tuple(_novo_value(i) for i in range(52))
-"""Novorossiysk card values by index: A=1, 2..10 pips, J=11, Q=12, K=13."""
-
-# The capture "slot" of a played card: the index into a table's capture entry.
-# 0: the whole table (the classic Jack); 1..14: sets adding up to that value;
-# 15: sets adding up to 13 or 14 (the novo King).
-_WHOLE_TABLE = 0
-_KING_SLOT = 15
-_CLASSIC_SLOTS = tuple(CLASSIC_VALUES)
-_NOVO_SLOTS = tuple(_KING_SLOT if _rank(i) == Rank.KING else NOVO_VALUES[i] for i in range(52))
-
-# Counting captures without listing them: the table's generating polynomial
-# prod(1 + x**value) over its valued cards, truncated to degree 14, is kept as one integer
-# with a 32-bit field per coefficient, so the number of sets adding up to s is field s.
-# Laying a card multiplies by (1 + x**v); taking one multiplies by its inverse series
-# sum((-1)**k * x**(v*k)) -- exact on the low 15 fields, which hold the true counts.
-FIELD_BITS = 32
-_FIELD = (1 << FIELD_BITS) - 1
-_POLY_MASK = (1 << (FIELD_BITS * (MAX_SUM + 1))) - 1
-_SHIFT = tuple(FIELD_BITS * s for s in range(MAX_SUM + 1))
-_MUL_BY_VALUE = (1, *((1 << (FIELD_BITS * v)) + 1 for v in range(1, MAX_SUM + 1)))
-_INV_BY_VALUE = (1, *(sum((-1) ** k << (FIELD_BITS * v * k) for k in range(MAX_SUM // v + 1))
-                      for v in range(1, MAX_SUM + 1)))
-_CLASSIC_CODES = tuple((v << 6) | i for i, v in enumerate(CLASSIC_VALUES))
-# Where a played card's capture count sits in the polynomial: its field's shift; 0 for
-# the classic Jack (the whole table), -1 for the novo King (fields 13 and 14).
-_CLASSIC_SHIFTS = tuple(-1 if s == _KING_SLOT else FIELD_BITS * s for s in _CLASSIC_SLOTS)
-_NOVO_SHIFTS = tuple(-1 if s == _KING_SLOT else FIELD_BITS * s for s in _NOVO_SLOTS)
-_FOLLOWING = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 5)}
-_NOVO_CODES = tuple((v << 6) | i for i, v in enumerate(NOVO_VALUES))
-
-
-def table_poly(values: Iterable[int]) -> int:
-    """The packed counting polynomial of a table's values (Jacks in classic: value 0,
-    left out)."""
-    poly = 1
-    for value in values:
-        poly = poly * _MUL_BY_VALUE[value] & _POLY_MASK
-    return poly
 
 
 HistoryRecord = tuple[int, int, tuple[int, ...], bool]
@@ -140,53 +86,8 @@ StateInts = tuple[int, Sequence[Sequence[int]], Sequence[int], Sequence[int], in
                   tuple[tuple[int, int], ...]]
 """What :meth:`KonchinkaDeal.state_ints` returns."""
 
-Captures = tuple[tuple[int, ...], ...]
-_CAPTURES: dict[int, Captures] = {}
-_CAPTURES_LIMIT = 1 << 16
 
-
-def _compute_captures(key: int, slot: int) -> Captures:
-    """The captures of one slot on a table with the value multiset ``key``
-    (``sum(1 << 4 * value)``), as tuples of positions into the table sorted by value
-    (Jack-free sets; slot 0: the whole table); memoized under ``key << 4 | slot``."""
-    values: list[int] = []
-    value = 0
-    rest = key
-    while rest:
-        if rest & 15:
-            values += [value] * (rest & 15)
-        rest >>= 4
-        value += 1
-    size = len(values)
-    found: list[tuple[int, ...]] = []
-    chosen: list[int] = []
-
-    def extend(start: int, remaining: int) -> None:
-        for position in range(start, size):
-            value = values[position]
-            if value > remaining:
-                break
-            chosen.append(position)
-            if value == remaining:
-                found.append(tuple(chosen))
-            else:
-                extend(position + 1, remaining - value)
-            chosen.pop()
-
-    if slot == _WHOLE_TABLE:
-        if size:
-            found.append(tuple(range(size)))
-    else:
-        for target in ((13, 14) if slot == _KING_SLOT else (slot,)):
-            extend(values.count(0), target)
-    entry = tuple(found)
-    if len(_CAPTURES) >= _CAPTURES_LIMIT:
-        _CAPTURES.clear()
-    _CAPTURES[key << 4 | slot] = entry
-    return entry
-
-
-class KonchinkaDeal:
+class KonchinkaDeal(RandomPlayout):
     """A Konchinka deal (implements :class:`konkun.game.Deal` for :class:`Move`).
 
     Construct it with :func:`new_deal`, :func:`deal_from_seed`, :func:`deal_from_deck`,
@@ -238,9 +139,9 @@ class KonchinkaDeal:
         deal._seats = seats
         deal._dealer = dealer
         if rules.variant == "novo":
-            deal._slots, deal._codes = _NOVO_SLOTS, _NOVO_CODES
+            deal._slots, deal._codes = NOVO_SLOTS, NOVO_CODES
         else:
-            deal._slots, deal._codes = _CLASSIC_SLOTS, _CLASSIC_CODES
+            deal._slots, deal._codes = CLASSIC_SLOTS, CLASSIC_CODES
         deal._hands = own = [list(hand) for hand in hands]
         deal._in_hands = sum(map(len, own))
         deal._set_table(table)
@@ -267,7 +168,7 @@ class KonchinkaDeal:
         return cls.from_indices(
             rules, dealer=dealer, hands=[[c.index for c in hand] for hand in hands],
             table=[c.index for c in table], stock=[c.index for c in stock],
-            piles=[_mask(pile) for pile in (piles or [[]] * len(hands))],
+            piles=[card_mask(pile) for pile in (piles or [[]] * len(hands))],
             next_seat=(dealer + 1) % len(hands) if to_move is None else to_move,
             over=over or to_move is None, last_capturer=last_capturer)
 
@@ -275,7 +176,7 @@ class KonchinkaDeal:
     def from_position(cls, position: KonchinkaPosition) -> KonchinkaDeal:
         """The deal at ``position`` (unchecked): it plays on exactly as the deal the
         position was taken from (:meth:`position`)."""
-        codes = _NOVO_CODES if position.rules.variant == "novo" else _CLASSIC_CODES
+        codes = NOVO_CODES if position.rules.variant == "novo" else CLASSIC_CODES
         history = [(entry.seat, entry.move.card.index,
                     tuple(sorted((c.index for c in entry.move.taken), key=codes.__getitem__)),
                     entry.redeal) for entry in position.history]
@@ -284,7 +185,7 @@ class KonchinkaDeal:
             hands=[[c.index for c in hand] for hand in position.hands],
             table=[c.index for c in position.table],
             stock=[c.index for c in position.stock],
-            piles=[_mask(pile) for pile in position.piles], next_seat=position.next_seat,
+            piles=[card_mask(pile) for pile in position.piles], next_seat=position.next_seat,
             over=position.over, last_capturer=position.last_capturer, history=history,
             returned=tuple((card.index, low) for card, low in position.returned_to_stock),
             dealt_from_stock=position.dealt_from_stock,
@@ -312,7 +213,7 @@ class KonchinkaDeal:
         poly = 1
         for code in table:
             if code >= 64:
-                poly = (poly + (poly << _SHIFT[code >> 6])) & _POLY_MASK
+                poly = (poly + (poly << SHIFT[code >> 6])) & POLY_MASK
         self._poly = poly
 
     # ------------------------------------------------------------------ reading
@@ -503,7 +404,7 @@ class KonchinkaDeal:
         if self._turn < 0:
             return []
         key = -1
-        cache = _CAPTURES
+        cache = CAPTURES
         slots = self._slots
         compulsory = self._rules.capture_compulsory
         poly = self._poly
@@ -512,10 +413,10 @@ class KonchinkaDeal:
         for card in self._hands[self._turn]:
             slot = slots[card]
             found: Captures = ()
-            if _count(poly, slot, table):
+            if capture_count(poly, slot, table):
                 if key < 0:
                     key = self._table_key()
-                found = cache.get(key | slot) or _compute_captures(key >> 4, slot)
+                found = cache.get(key | slot) or compute_captures(key >> 4, slot)
             if not (compulsory and found):
                 options.append((card, ()))
             options.extend((card, positions) for positions in found)
@@ -530,7 +431,7 @@ class KonchinkaDeal:
         compulsory = self._rules.capture_compulsory
         total = 0
         for card in self._hands[self._turn]:
-            found = _count(poly, slots[card], bool(self._table))
+            found = capture_count(poly, slots[card], bool(self._table))
             total += found + (0 if compulsory and found else 1)
         return total
 
@@ -538,7 +439,7 @@ class KonchinkaDeal:
         """Every legal move of the seat to move, each once, in the canonical order
         (played card in card order; its trail first, then its captures)."""
         table = self._table
-        cache = _MOVES
+        cache = MOVE_MEMO
         found = []
         for card, positions in self.options():
             key = card
@@ -546,9 +447,9 @@ class KonchinkaDeal:
                 key |= 1 << ((table[p] & 63) + 6)
             entry = cache.get(key)
             if entry is None:
-                entry = _cache_move(key)
+                entry = memo_move(key)
             found.append(entry)
-        found.sort(key=_first)
+        found.sort(key=move_sort_key)
         return [move for _, move in found]
 
     legal_moves = legal_actions
@@ -563,7 +464,8 @@ class KonchinkaDeal:
             return f"{card} is not in the hand of seat {seat}, the seat to move"
         slot = self._slots[card.index]
         if move.is_trail:
-            if self._rules.capture_compulsory and _count(self._poly, slot, bool(self._table)):
+            if self._rules.capture_compulsory and capture_count(self._poly, slot,
+                                                                bool(self._table)):
                 return (f"{card} can capture, and with capture_compulsory a card that can "
                         "capture may not be trailed")
             return None
@@ -583,7 +485,7 @@ class KonchinkaDeal:
                         "table, can take a Jack")
         codes = self._codes
         total = sum(codes[c.index] >> 6 for c in taken)
-        sums = (13, 14) if slot == _KING_SLOT else (codes[card.index] >> 6,)
+        sums = (13, 14) if slot == KING_SLOT else (codes[card.index] >> 6,)
         if total not in sums:
             wanted = " or ".join(map(str, sums))
             return (f"the taken cards add up to {total}, not {wanted} "
@@ -638,7 +540,7 @@ class KonchinkaDeal:
             poly = self._poly
             for code in taken:
                 mask |= 1 << (code & 63)
-                poly = poly * _INV_BY_VALUE[code >> 6] & _POLY_MASK
+                poly = poly * INV_BY_VALUE[code >> 6] & POLY_MASK
             self._poly = poly
             self._piles[seat] |= mask
             self._last = seat
@@ -646,7 +548,7 @@ class KonchinkaDeal:
         else:
             code = self._codes[card]
             insort(table, code)
-            self._poly = self._poly * _MUL_BY_VALUE[code >> 6] & _POLY_MASK
+            self._poly = self._poly * MUL_BY_VALUE[code >> 6] & POLY_MASK
             taken_cards = ()
         redeal = False
         if self._in_hands:
@@ -690,148 +592,6 @@ class KonchinkaDeal:
             self._table = []
             self._poly = 1
         self._turn = -1
-
-    def random_playout(self, rng: random.Random,
-                       trace: list[tuple[int, int]] | None = None) -> list[int]:
-        """Play uniformly random legal moves to the end of the deal and return its points
-        (the fast path for simulation: integers only, no history recorded). With
-        ``trace``, append each move as (card index, bit mask of the taken cards)."""
-        rand = rng.random
-        slots = self._slots
-        shifts = _NOVO_SHIFTS if self._slots is _NOVO_SLOTS else _CLASSIC_SHIFTS
-        codes = self._codes
-        hands = self._hands
-        piles = self._piles
-        seats = self._seats
-        compulsory = self._rules.capture_compulsory
-        field = _FIELD
-        poly_mask = _POLY_MASK
-        shift = _SHIFT
-        mul = _MUL_BY_VALUE
-        inv = _INV_BY_VALUE
-        shift13 = _SHIFT[13]
-        shift14 = _SHIFT[14]
-        king_slot = _KING_SLOT
-        following = _FOLLOWING[seats]
-        table = self._table
-        poly = self._poly
-        turn = self._turn
-        in_hands = self._in_hands
-        last = self._last
-        while turn >= 0:
-            hand = hands[turn]
-            counts = []
-            total = len(hand)
-            for card in hand:
-                place = shifts[card]
-                if place > 0:
-                    n = (poly >> place) & field
-                elif place:
-                    n = ((poly >> shift13) & field) + (poly >> shift14)
-                else:
-                    n = 1 if table else 0
-                counts.append(n)
-                total += n
-            index = -1
-            capture = False
-            if compulsory:
-                total -= sum(1 for n in counts if n)
-                pick = int(rand() * total)
-                for n in counts:
-                    index += 1
-                    if pick < n:
-                        capture = True
-                        break
-                    pick -= n
-                    if not n:
-                        if not pick:
-                            break
-                        pick -= 1
-            else:
-                pick = int(rand() * total)
-                for n in counts:
-                    index += 1
-                    if pick < n:
-                        capture = True
-                        break
-                    if pick == n:
-                        break
-                    pick -= n + 1
-            card = hand.pop(index)
-            in_hands -= 1
-            if capture:
-                mask = 1 << card
-                slot = slots[card]
-                if slot:
-                    if slot == king_slot:
-                        n = (poly >> shift13) & field
-                        if pick < n:
-                            target = 13
-                        else:
-                            target = 14
-                            pick -= n
-                    else:
-                        target = slot
-                    # Unrank the pick-th set adding up to target, walking the table from
-                    # its highest value down; cards above the target cannot change the
-                    # counts up to it, so they are skipped without dividing them out.
-                    rest = poly
-                    chosen = []
-                    position = len(table)
-                    while target:
-                        position -= 1
-                        code = table[position]
-                        value = code >> 6
-                        if value > target:
-                            continue
-                        rest = rest * inv[value] & poly_mask
-                        ways = (rest >> shift[target - value]) & field
-                        if pick < ways:
-                            chosen.append(position)
-                            mask |= 1 << (code & 63)
-                            poly = poly * inv[value] & poly_mask
-                            target -= value
-                        else:
-                            pick -= ways
-                    for position in chosen:
-                        del table[position]
-                else:
-                    for code in table:
-                        mask |= 1 << (code & 63)
-                    table = []
-                    poly = 1
-                piles[turn] |= mask
-                last = turn
-                if trace is not None:
-                    trace.append((card, mask ^ (1 << card)))
-            else:
-                code = codes[card]
-                insort(table, code)
-                poly = poly * mul[code >> 6] & poly_mask
-                if trace is not None:
-                    trace.append((card, 0))
-            if in_hands:
-                turn = following[turn]
-                while not hands[turn]:
-                    turn = following[turn]
-            else:
-                self._table, self._poly, self._last = table, poly, last
-                self._in_hands = 0
-                if self._stock:
-                    self._redeal()
-                    in_hands = self._in_hands
-                    turn = self._turn
-                else:
-                    self._finish()
-                    self._next_seat = (turn + 1) % seats
-                    turn = -1
-                    table = self._table
-                    poly = self._poly
-        self._table, self._poly, self._last, self._turn = table, poly, last, -1
-        self._in_hands = 0
-        if self._rules.tie_points != "none":
-            return self.points()
-        return points_no_ties(piles)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -923,152 +683,6 @@ class KonchinkaDeal:
         return counts
 
 
-def _count(poly: int, slot: int, table: bool) -> int:
-    if slot == _WHOLE_TABLE:
-        return 1 if table else 0
-    if slot == _KING_SLOT:
-        return ((poly >> _SHIFT[13]) & _FIELD) + ((poly >> _SHIFT[14]) & _FIELD)
-    return (poly >> _SHIFT[slot]) & _FIELD
-
-
-def _mask(cards: Iterable[Card]) -> int:
-    return sum(1 << c.index for c in cards)
-
-
-def mask_cards(mask: int) -> list[Card]:
-    """The cards of a bit mask of card indices, in the canonical order."""
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return sort_cards(cards)
-
-
-ORDER = tuple(card_order(card) for card in CARDS)
-"""The canonical sort key (:func:`~konkun.konchinka.moves.card_order`) by card index."""
-MoveKey = tuple[int, int, tuple[int, ...]]
-_MOVES: dict[int, tuple[MoveKey, Move]] = {}
-_MOVES_LIMIT = 1 << 16
-
-
-def _cache_move(key: int) -> tuple[MoveKey, Move]:
-    """The move with this key (played card | taken mask << 6) and its sort key."""
-    card = key & 63
-    taken = [i for i in range(52) if key >> (i + 6) & 1]
-    move = Move(CARDS[card], frozenset(CARDS[i] for i in taken))
-    entry = ((ORDER[card], len(taken), tuple(sorted(ORDER[i] for i in taken))), move)
-    if len(_MOVES) >= _MOVES_LIMIT:
-        _MOVES.clear()
-    _MOVES[key] = entry
-    return entry
-
-
-def _first(entry: tuple[MoveKey, Move]) -> MoveKey:
-    return entry[0]
-
-
-def move_of(card: int, taken: Sequence[int]) -> Move:
-    """The :class:`Move` playing card index ``card`` and taking the indices ``taken``
-    (memoized: the same move object each time)."""
-    key = card
-    for c in taken:
-        key |= 1 << (c + 6)
-    entry = _MOVES.get(key)
-    return (entry if entry is not None else _cache_move(key))[1]
-
-
 def perft(deal: KonchinkaDeal, depth: int) -> int:
     """The number of move sequences of length ``depth`` from ``deal`` (``CONTRACT.md``)."""
     return deal.perft(depth)
-
-
-# ---------------------------------------------------------------------- dealing
-
-
-def new_deal(rules: KonchinkaRules, num_seats: int, dealer: int,
-             rng: random.Random) -> KonchinkaDeal:
-    """Shuffle (:func:`konkun.cards.shuffle`) and cut (``between(4, 48)`` cards lifted)
-    with ``rng``, deal in four rounds and fix the initial table (``RULES.md``, Deal and
-    Initial table). The same rules, seats, dealer and ``rng`` state give the same deal, in
-    every Python version (the draws are :mod:`konkun.cards`' stable ones)."""
-    _check_seats(num_seats, dealer)
-    deck = list(range(52))
-    shuffle(deck, rng)
-    point = between(HAND_SIZE, 52 - HAND_SIZE, rng)
-    return _deal_indices(rules, num_seats, dealer, deck[point:] + deck[:point], rng)
-
-
-def deal_from_seed(rules: KonchinkaRules, num_seats: int, dealer: int,
-                   seed: int | str) -> KonchinkaDeal:
-    """:func:`new_deal` with ``konkun.cards.rng_for_seed(seed)``: one reproducible deal
-    per seed (duplicate deals: the same seed with the dealer rotated)."""
-    return new_deal(rules, num_seats, dealer, rng_for_seed(seed))
-
-
-def deal_from_deck(rules: KonchinkaRules, num_seats: int, dealer: int,
-                   deck: Sequence[Card], rng: random.Random) -> KonchinkaDeal:
-    """Deal ``deck`` (top card first) in four rounds: one card to each seat from the seat
-    left of the dealer to the dealer, then one to the table; then fix the initial table,
-    returning offending cards into the middle half of the stock at ``rng``'s positions."""
-    _check_seats(num_seats, dealer)
-    cards = [c.index for c in deck]
-    if sorted(cards) != list(range(52)):
-        raise InvalidPositionError(f"not a full 52-card deck: {' '.join(map(str, deck))}")
-    return _deal_indices(rules, num_seats, dealer, cards, rng)
-
-
-def _deal_indices(rules: KonchinkaRules, num_seats: int, dealer: int, cards: list[int],
-                  rng: random.Random) -> KonchinkaDeal:
-    # round r gives cards r*(n+1) .. r*(n+1)+n-1 to the seats from the dealer's left, and
-    # card r*(n+1)+n to the table
-    step = num_seats + 1
-    end = TABLE_SIZE * step
-    hands: list[list[int]] = [[] for _ in range(num_seats)]
-    for k in range(num_seats):
-        hands[(dealer + 1 + k) % num_seats] = cards[k:end:step]
-    table = cards[num_seats:end:step]
-    stock = cards[end:]  # next card to deal first
-    ranks = {c % 13 for c in table}
-    returned: tuple[tuple[int, int], ...] = ()
-    if len(ranks) < TABLE_SIZE or (rules.table_excludes_jacks and _JACK_RANK in ranks):
-        returned = tuple(_fix_table(rules, table, stock, rng))
-    return KonchinkaDeal.from_indices(
-        rules, dealer=dealer, hands=hands, table=table, stock=stock,
-        piles=[0] * num_seats, next_seat=(dealer + 1) % num_seats, over=False,
-        last_capturer=None, returned=returned)
-
-
-_JACK_RANK = Rank.JACK - 2
-
-
-def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
-               rng: random.Random) -> list[tuple[int, int]]:
-    """Send Jacks (option) and the later-dealt card of each same-rank pair back into the
-    middle half of the stock (top first), dealing the top stock card in its place, until
-    the table is clean; return the returned cards with their lowest possible stock
-    positions when play begins."""
-    jack = _JACK_RANK if rules.table_excludes_jacks else -1
-    order = list(range(len(table)))  # table positions, earliest dealt first
-    returned: list[tuple[int, int]] = []
-    while True:
-        seen: list[int] = []
-        for position in order:
-            rank = table[position] % 13
-            if rank == jack or rank in seen:
-                break
-            seen.append(rank)
-        else:
-            return returned
-        size = len(stock)
-        stock.insert(between(size // 4, size - size // 4, rng), table[position])
-        returned = [(c, low - 1) for c, low in returned]
-        returned.append((table[position], size // 4 - 1))
-        table[position] = stock.pop(0)
-        order.remove(position)
-        order.append(position)
-
-
-def _check_seats(num_seats: int, dealer: int) -> None:
-    check_seat_count("Konchinka", num_seats, MIN_SEATS, MAX_SEATS)
-    check_dealer(num_seats, dealer)

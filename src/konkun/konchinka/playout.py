@@ -1,0 +1,204 @@
+"""The random playout: a Konchinka deal played to its end by uniformly random legal moves,
+on integer cards and the counting polynomial (the fast path for simulation, ISMCTS).
+
+:class:`RandomPlayout` gives :class:`~konkun.konchinka.deal.KonchinkaDeal` its
+:meth:`~RandomPlayout.random_playout`; it works on the deal's own fields, named by
+:class:`PlayoutFields`.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from typing import Protocol
+
+from konkun.konchinka.captures import (
+    CLASSIC_SHIFTS,
+    FIELD,
+    INV_BY_VALUE,
+    KING_SLOT,
+    MUL_BY_VALUE,
+    NOVO_SHIFTS,
+    NOVO_SLOTS,
+    POLY_MASK,
+    SHIFT,
+)
+from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.scoring import points_no_ties
+
+_FOLLOWING = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 5)}
+
+
+class PlayoutFields(Protocol):
+    """The parts of a deal the playout reads and plays on (the deal's private fields)."""
+
+    _rules: KonchinkaRules
+    _seats: int
+    _slots: tuple[int, ...]
+    _codes: tuple[int, ...]
+    _hands: list[list[int]]
+    _table: list[int]
+    _poly: int
+    _stock: list[int]
+    _piles: list[int]
+    _last: int
+    _turn: int
+    _in_hands: int
+    _next_seat: int
+
+    def _redeal(self) -> None: ...
+
+    def _finish(self) -> None: ...
+
+    def points(self) -> list[int]:
+        """Each seat's points for the deal."""
+        ...
+
+
+class RandomPlayout:
+    """The random playout of a deal (a mixin of
+    :class:`~konkun.konchinka.deal.KonchinkaDeal`)."""
+
+    __slots__ = ()
+
+    def random_playout(self: PlayoutFields, rng: random.Random,
+                       trace: list[tuple[int, int]] | None = None) -> list[int]:
+        """Play uniformly random legal moves to the end of the deal and return its points
+        (the fast path for simulation: integers only, no history recorded). With
+        ``trace``, append each move as (card index, bit mask of the taken cards)."""
+        rand = rng.random
+        slots = self._slots
+        shifts = NOVO_SHIFTS if self._slots is NOVO_SLOTS else CLASSIC_SHIFTS
+        codes = self._codes
+        hands = self._hands
+        piles = self._piles
+        seats = self._seats
+        compulsory = self._rules.capture_compulsory
+        field = FIELD
+        poly_mask = POLY_MASK
+        shift = SHIFT
+        mul = MUL_BY_VALUE
+        inv = INV_BY_VALUE
+        shift13 = SHIFT[13]
+        shift14 = SHIFT[14]
+        king_slot = KING_SLOT
+        following = _FOLLOWING[seats]
+        table = self._table
+        poly = self._poly
+        turn = self._turn
+        in_hands = self._in_hands
+        last = self._last
+        while turn >= 0:
+            hand = hands[turn]
+            counts = []
+            total = len(hand)
+            for card in hand:
+                place = shifts[card]
+                if place > 0:
+                    n = (poly >> place) & field
+                elif place:
+                    n = ((poly >> shift13) & field) + (poly >> shift14)
+                else:
+                    n = 1 if table else 0
+                counts.append(n)
+                total += n
+            index = -1
+            capture = False
+            if compulsory:
+                total -= sum(1 for n in counts if n)
+                pick = int(rand() * total)
+                for n in counts:
+                    index += 1
+                    if pick < n:
+                        capture = True
+                        break
+                    pick -= n
+                    if not n:
+                        if not pick:
+                            break
+                        pick -= 1
+            else:
+                pick = int(rand() * total)
+                for n in counts:
+                    index += 1
+                    if pick < n:
+                        capture = True
+                        break
+                    if pick == n:
+                        break
+                    pick -= n + 1
+            card = hand.pop(index)
+            in_hands -= 1
+            if capture:
+                mask = 1 << card
+                slot = slots[card]
+                if slot:
+                    if slot == king_slot:
+                        n = (poly >> shift13) & field
+                        if pick < n:
+                            target = 13
+                        else:
+                            target = 14
+                            pick -= n
+                    else:
+                        target = slot
+                    # Unrank the pick-th set adding up to target, walking the table from
+                    # its highest value down; cards above the target cannot change the
+                    # counts up to it, so they are skipped without dividing them out.
+                    rest = poly
+                    chosen = []
+                    position = len(table)
+                    while target:
+                        position -= 1
+                        code = table[position]
+                        value = code >> 6
+                        if value > target:
+                            continue
+                        rest = rest * inv[value] & poly_mask
+                        ways = (rest >> shift[target - value]) & field
+                        if pick < ways:
+                            chosen.append(position)
+                            mask |= 1 << (code & 63)
+                            poly = poly * inv[value] & poly_mask
+                            target -= value
+                        else:
+                            pick -= ways
+                    for position in chosen:
+                        del table[position]
+                else:
+                    for code in table:
+                        mask |= 1 << (code & 63)
+                    table = []
+                    poly = 1
+                piles[turn] |= mask
+                last = turn
+                if trace is not None:
+                    trace.append((card, mask ^ (1 << card)))
+            else:
+                code = codes[card]
+                insort(table, code)
+                poly = poly * mul[code >> 6] & poly_mask
+                if trace is not None:
+                    trace.append((card, 0))
+            if in_hands:
+                turn = following[turn]
+                while not hands[turn]:
+                    turn = following[turn]
+            else:
+                self._table, self._poly, self._last = table, poly, last
+                self._in_hands = 0
+                if self._stock:
+                    self._redeal()
+                    in_hands = self._in_hands
+                    turn = self._turn
+                else:
+                    self._finish()
+                    self._next_seat = (turn + 1) % seats
+                    turn = -1
+                    table = self._table
+                    poly = self._poly
+        self._table, self._poly, self._last, self._turn = table, poly, last, -1
+        self._in_hands = 0
+        if self._rules.tie_points != "none":
+            return self.points()
+        return points_no_ties(piles)

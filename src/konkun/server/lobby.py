@@ -1,0 +1,230 @@
+"""The lobby (:class:`Lobby`): every table of one server, made, found, restored and
+played. Its concerns live in the mixins it puts together (see :mod:`.lobbybase`); here are
+its life cycle (restoring the unfinished tables at start, expiring and pruning, stopping)
+and finding and making tables.
+
+- Only the server holds the state; every action is checked with the engine, then **stored**
+  (committed to the database), then applied, and only then broadcast (:mod:`.play`).
+- Each connection receives its own seat's view (:mod:`.connections`).
+- One :class:`asyncio.Lock` per table serializes everything that changes it.
+- Bots think in worker threads; the event loop only applies their answers (:mod:`.botloop`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from konkun.errors import KonkunError
+from konkun.server.botseats import check_bot_spec
+from konkun.server.clock import ClockKeeper, cancel_timers
+from konkun.server.config import Settings
+from konkun.server.games import game_names, get_game
+from konkun.server.lifecycle import TableExtras
+from konkun.server.protocol import ProtocolError
+from konkun.server.replayframes import ReplayViews
+from konkun.server.seats import Seats
+from konkun.server.storage import Storage, StoredTable, now_text
+from konkun.server.table import SeatInfo, Table, new_table_id, stored_summary
+
+log = logging.getLogger("konkun.server")
+
+
+class Lobby(Seats, ReplayViews):
+    """Every table of one server, with the storage and the bot workers they use."""
+
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        super().__init__(storage, settings)
+        self.clock = ClockKeeper(self)
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Bring every unfinished table back exactly where it was, and restart its bots."""
+        stored = await self._db(self.storage.load_unfinished)
+        for row in stored:
+            try:
+                table = await self._run(self._rebuild, row)
+            except Exception as error:  # one broken table must not stop the server
+                log.error("table %s cannot be restored: %r", row.id, error)
+                continue
+            table.extras = await self._db(self.extras_store.load, table.id)
+            self.tables[table.id] = table
+            await self._finish_if_over(table)
+            self._schedule_bots(table)
+        await self.expire_waiting_tables()
+        self._expiry = asyncio.get_running_loop().create_task(self._expire_loop())
+
+    async def _expire_loop(self) -> None:
+        interval = max(0.05, min(60.0, self.settings.waiting_table_seconds / 10,
+                                 self.settings.bot_game_seconds / 10))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.expire_waiting_tables()
+                await self.prune_bot_games()
+            except Exception:  # the next round tries again
+                log.debug("expiring waiting tables failed", exc_info=True)
+
+    async def prune_bot_games(self) -> int:
+        """Delete the finished games of bots only older than ``Settings.bot_game_seconds``
+        (games with a human are kept); return how many."""
+        cutoff = datetime.now(UTC) - timedelta(seconds=self.settings.bot_game_seconds)
+        pruned = await self._db(self.storage.prune_bot_games,
+                                cutoff.isoformat(timespec="seconds"))
+        for table_id in pruned:
+            self.replays.forget(table_id)
+            table = self.tables.get(table_id)
+            if table is not None and not table.connections:
+                self.tables.pop(table_id, None)
+        return len(pruned)
+
+    async def expire_waiting_tables(self) -> int:
+        """Close the tables that have waited for players longer than
+        ``Settings.waiting_table_seconds`` (every connection receives ``closed``, reason
+        ``expired``); return how many."""
+        from konkun.server.lifecycle import expire_waiting
+
+        return len(await expire_waiting(self, self.settings.waiting_table_seconds))
+
+    async def shutdown(self) -> None:
+        """Stop the bots and the worker threads; stored state is already complete."""
+        if self._expiry is not None:
+            self._expiry.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._expiry
+        for table in self.tables.values():
+            if table.presence_flush is not None:
+                table.presence_flush.cancel()
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await cancel_timers(self.clock.shutdown(list(self.tables.values())))
+        for table in self.tables.values():
+            for connection in table.connections:
+                connection.close()
+        self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self.scheduler.shutdown()
+        self._read_threads.shutdown(wait=False, cancel_futures=True)
+        self._storage_thread.shutdown(wait=True)
+
+    def _rebuild(self, row: StoredTable) -> Table:
+        """A table from its stored row: the match replayed from the seed and actions."""
+        adapter = get_game(row.game)
+        rules_value = adapter.check(row.variant, row.rules, len(row.seats))
+        table = Table(row.id, adapter, row.variant, row.rules, rules_value,
+                      [SeatInfo.from_stored(s) for s in row.seats], row.created_at)
+        table.status = row.status
+        table.seed = row.seed
+        table.finished_at = row.finished_at
+        table.winner = row.winner
+        if row.status != "waiting" and row.seed is not None:
+            table.match = adapter.replay(rules_value, len(row.seats), row.seed,
+                                         [text for _seat, text in row.actions])
+            table.actions = list(row.actions)
+            if table.actions:
+                seat, text = table.actions[-1]
+                table.last = {"turn": table.turn, "actor": seat, "action": text}
+        if table.status == "playing":
+            table.bots = table.new_bots()
+        return table
+
+    # -- the lobby ----------------------------------------------------------------------
+
+    def open_tables(self) -> list[Table]:
+        """Tables waiting or playing, newest first."""
+        tables = [t for t in self.tables.values() if t.status != "finished"]
+        return sorted(tables, key=lambda t: t.created_at, reverse=True)
+
+    async def finished_tables(self, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
+        """Summaries of finished games, newest first (from the database)."""
+        rows = await self._read(self.storage.list_tables, "finished", limit, offset)
+        return [stored_summary(row) for row in rows]
+
+    async def create_table(self, game: str, variant: str | None, num_seats: int,
+                           rules: dict[str, str], bots: dict[int, str], *,
+                           creator: str | None = None, address: str = "?",
+                           move_seconds: int = 0, hints: bool = True,
+                           rematch_of: str | None = None) -> Table:
+        """Make and store a new table; it starts at once when every seat is a bot.
+        ``creator`` (a player id) and ``address`` count against their table limits;
+        ``creator`` may cancel it while it waits; ``hints`` and ``move_seconds`` are its
+        options (:mod:`.lifecycle`)."""
+        self.admission.check_new_table(self.tables.values(), creator, address)
+        try:
+            adapter = get_game(game)
+        except KeyError:
+            raise ProtocolError("unknown_game", f"unknown game {game!r}: expected "
+                                + " or ".join(repr(n) for n in game_names()), game) from None
+        try:
+            rules_value = adapter.check(variant, rules, num_seats)
+        except KonkunError as error:
+            raise ProtocolError("invalid_rule", str(error), rules) from None
+        seats = [SeatInfo() for _ in range(num_seats)]
+        for number, spec in bots.items():
+            if not 0 <= number < num_seats:
+                raise ProtocolError("bad_seat", f"bot seat {number} is out of range "
+                                    f"0..{num_seats - 1}", number)
+            canonical = check_bot_spec(spec, game, self.settings.max_bot_seconds)
+            seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
+        table = Table(new_table_id(), adapter, adapter.variant_of(variant), rules, rules_value,
+                      seats, now_text())
+        table.creator_address = address
+        table.extras = TableExtras(creator=creator, move_seconds=move_seconds, hints=hints,
+                                   rematch_of=rematch_of)
+        await self._db(self.storage.create_table, table.stored())
+        await self._db(self.extras_store.save, table.id, table.extras)
+        self.tables[table.id] = table
+        async with table.lock:
+            await self._start_if_full(table)
+        return table
+
+    async def get_table(self, table_id: str, keep: bool = False) -> Table:
+        """The table ``table_id``. A finished table is read back from the database and
+        replayed; it stays in memory only with ``keep`` (a connection), until the last
+        connection closes."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        async with self._loading:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            row = await self._load_row(table_id)
+            try:
+                table = await self._run(self._rebuild, row)
+            except Exception as error:
+                log.error("table %s cannot be loaded: %r", table_id, error)
+                raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
+                                    "loaded", table_id) from None
+            table.extras = await self._db(self.extras_store.load, table_id)
+            await self._finish_if_over(table)
+            if keep or table.status != "finished":
+                self.tables[table_id] = table
+            return table
+
+    async def summary(self, table_id: str) -> dict[str, Any]:
+        """A table's summary; a finished table's straight from the database."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table.summary()
+        row = await self._load_row(table_id, read=True)
+        if row.status == "finished":
+            return stored_summary(row)
+        return (await self.get_table(table_id)).summary()
+
+    async def revoke(self, session: str) -> None:
+        """Store a revoked token session and close the connections that used it."""
+        await self._db(self.storage.revoke, session)
+        for table in list(self.tables.values()):
+            for connection in list(table.connections):
+                if connection.guest is not None and connection.guest.session == session:
+                    connection.close_with({"type": "error", "code": "unauthorized",
+                                           "message": "token revoked"})
+

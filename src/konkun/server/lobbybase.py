@@ -1,0 +1,110 @@
+"""What every part of the lobby shares (:class:`LobbyBase`): its tables, storage, settings
+and limits, and the worker threads it runs the database, the reads and the bots in.
+
+The lobby's concerns are mixins over this base, each in the module its name says:
+:mod:`.connections` (who watches a table, and the broadcast), :mod:`.play` (checking,
+storing and applying an action), :mod:`.botloop` (the bots' moves), :mod:`.seats`,
+:mod:`.replayframes`, and :mod:`.lobby` (life cycle and finding tables) which puts them
+together as :class:`~konkun.server.lobby.Lobby`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from konkun.server.admission import Admission
+from konkun.server.chat import ChatLimits, ChatStore
+from konkun.server.clock import ClockKeeper
+from konkun.server.config import Settings
+from konkun.server.lifecycle import CreateOnce, ExtrasStore
+from konkun.server.protocol import ProtocolError
+from konkun.server.replays import ReplayCache
+from konkun.server.scheduler import BotScheduler
+from konkun.server.storage import OutageLog, Storage, StoredTable
+from konkun.server.table import Table
+
+log = logging.getLogger("konkun.server")
+
+T = TypeVar("T")
+
+
+class LobbyBase:
+    """Every table of one server, with the storage and the bot workers they use."""
+
+    clock: ClockKeeper
+    """The move clocks (set by :class:`~konkun.server.lobby.Lobby`, which it is given)."""
+
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.tables: dict[str, Table] = {}
+        self.connections = 0
+        self._storage_thread = ThreadPoolExecutor(1, thread_name_prefix="konkun-db")
+        self._bot_threads = ThreadPoolExecutor(
+            max(1, settings.bot_threads), thread_name_prefix="konkun-bot")
+        self._loading = asyncio.Lock()
+        self.outage = OutageLog(log)
+        self.admission = Admission(settings)
+        self.scheduler = BotScheduler(settings.bot_threads,
+                                      processes=settings.bot_processes)
+        self._read_threads = ThreadPoolExecutor(
+            max(1, settings.read_threads), thread_name_prefix="konkun-read")
+        self.replays = ReplayCache(settings.replay_cache_bytes)
+        self._expiry: asyncio.Task[None] | None = None
+        self.extras_store = ExtrasStore(storage.engine)
+        self.create_once = CreateOnce()
+        self.chat_store = ChatStore(storage.engine)
+        self.chat_limits = ChatLimits()
+
+    async def _db(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the storage thread; a refusal is ``storage`` (the
+        outage, not each refused query, is logged)."""
+        return await self._in_thread(self._storage_thread, "query", function, *args)
+
+    async def _read(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the read threads: lobby lists, summaries and replays never
+        wait for, nor hold up, the storage thread that commits actions."""
+        return await self._in_thread(self._read_threads, "read", function, *args)
+
+    async def _in_thread(self, threads: ThreadPoolExecutor, what: str,
+                         function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in ``threads``; its :class:`ProtocolError` passes through,
+        any other failure is ``storage`` and counts towards the outage log."""
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(threads, function, *args)
+        except ProtocolError:
+            raise
+        except Exception as error:
+            self.outage.failed(getattr(function, "__name__", what), error)
+            raise ProtocolError("storage", "the database is unavailable; try again") \
+                from error
+        self.outage.succeeded()
+        return result
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` in the storage thread."""
+        return await self._db(function, *args)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` in a bot thread."""
+        return await self._run(function, *args)
+
+    async def _run(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._bot_threads, function, *args)
+
+    async def _load_row(self, table_id: str, read: bool = False) -> StoredTable:
+        """The stored row of table ``table_id``; ``unknown_table`` when there is none.
+        ``read``: through the read threads, off the commit path."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        row = await (self._read if read else self._db)(self.storage.load, table_id)
+        if row is None:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        return row
+

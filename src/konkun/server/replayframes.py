@@ -1,0 +1,94 @@
+"""Replays of finished games (:class:`ReplayViews`): every frame from one seat's view or
+with all hands open, built off the commit path and kept encoded in the
+:class:`~konkun.server.replays.ReplayCache`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from konkun.game import Match
+from konkun.server.games import get_game
+from konkun.server.lobbybase import LobbyBase
+from konkun.server.protocol import ProtocolError
+from konkun.server.replays import EncodedReplay, ReplayKey, encode_replay
+from konkun.server.storage import StoredTable
+from konkun.server.table import stored_summary
+
+
+class ReplayViews(LobbyBase):
+    """Serve the replays of finished tables."""
+
+    async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
+        """Every frame of a finished game, from one seat's view or with all hands open."""
+        row = await self._load_row(table_id, read=True)
+        chosen = self._replay_seat(row, seat)
+        return await self._read(replay_frames, row, chosen)
+
+    async def encoded_replay(self, table_id: str, seat: str | None) -> EncodedReplay:
+        """The replay of :meth:`replay` as JSON bytes (and gzipped), built once per
+        (table, seat) and kept: a finished game never changes."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+        key: ReplayKey = (table_id, seat or None)
+
+        async def build() -> EncodedReplay:
+            row = await self._load_row(table_id, read=True)
+            chosen = self._replay_seat(row, seat)
+            def frames() -> EncodedReplay:
+                answer = replay_frames(row, chosen)
+                answer["chat"] = self.chat_store.history(table_id, None)
+                return encode_replay(answer)
+
+            return await self._read(frames)
+
+        return await self.replays.get(key, build)
+
+    @staticmethod
+    def _replay_seat(row: StoredTable, seat: str | None) -> int | str | None:
+        """The seat a replay request names, checked against a finished table."""
+        table_id = row.id
+        if row.status != "finished" or row.seed is None:
+            raise ProtocolError("not_finished", f"table {table_id} is not finished: a "
+                                "replay is shown once the game is over", table_id)
+        chosen: int | str | None
+        if seat is None or seat == "":
+            chosen = None
+        elif seat == "all":
+            chosen = "all"
+        else:
+            try:
+                chosen = int(seat)
+            except ValueError:
+                raise ProtocolError("bad_seat", f"seat {seat!r} is not a seat number or "
+                                    "'all'", seat) from None
+            if not 0 <= chosen < len(row.seats):
+                raise ProtocolError("bad_seat", f"seat {chosen} is out of range "
+                                    f"0..{len(row.seats) - 1}", seat)
+        return chosen
+
+
+def replay_frames(row: StoredTable, seat: int | str | None) -> dict[str, Any]:
+    """The replay of a finished table (see ``GET /api/games/{id}/replay``)."""
+    adapter = get_game(row.game)
+    rules_value = adapter.check(row.variant, row.rules, len(row.seats))
+    assert row.seed is not None
+    match = adapter.new_match(rules_value, len(row.seats), row.seed)
+    frames = [_frame(match, 0, None, None, seat)]
+    for turn, (actor, text) in enumerate(row.actions, start=1):
+        match.play(match.deal.parse_action(text))
+        frames.append(_frame(match, turn, text, actor, seat))
+    return {"table": stored_summary(row), "record": match.record().to_json(),
+            "seat": seat, "frames": frames}
+
+
+def _frame(match: Match[Any], turn: int, action: str | None, actor: int | None,
+           seat: int | str | None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"turn": turn, "action": action, "actor": actor}
+    if seat == "all":
+        frame["view"] = match.to_json(None)
+        frame["views"] = [match.to_json(s) for s in range(match.num_seats)]
+    else:
+        frame["view"] = match.to_json(seat if isinstance(seat, int) else None)
+    return frame
+
+

@@ -1,0 +1,79 @@
+// The games the server offers (GET /api/catalog), their page modules, the bots it offers,
+// and the names and titles the pages show from them.
+
+import { api } from "./api.js";
+import { has, lang, t } from "./i18n.js";
+
+// Each game's page module (the catalog's "page", e.g. konchinka.js), by game name; loaded
+// with the catalog. A game without one cannot be drawn at its table.
+export const RENDERERS = {};
+
+// The games, as GET /api/catalog describes them: name, titles, seat range, variants and
+// every rule option's schema (type, default, range or choices, titles). Loaded once.
+export let catalog = null;
+
+/** A title ({en, ru}) in the page's language. */
+export function titled(title, fallback) {
+  return (title && (title[lang()] || title.en)) || fallback;
+}
+
+export function catalogEntry(game) {
+  return catalog?.games.find((g) => g.game === game) || null;
+}
+
+/** Seat display names from a table summary. */
+export function seatNames(table) {
+  const base = (table?.seats || []).map((s) => {
+    if (s.kind === "bot") return botName(s.bot || s.name);
+    if (s.kind === "human") return s.name || t("table.seatName", { n: s.seat + 1 });
+    return t("table.empty");
+  });
+  return base.map((name, i) => {
+    const s = table.seats[i];
+    const twin = base.filter((n) => n === name).length > 1 && s.kind !== "empty";
+    const shown = twin ? `${name} ${i + 1}` : name;
+    return s.kind === "bot" ? `${shown} (${t("table.bot")})` : shown;
+  });
+}
+
+/** The catalog and the games' page modules, fetched once (``null`` until they have come,
+ * or while the server is away). */
+export async function loadCatalog() {
+  if (catalog) return catalog;
+  try {
+    const c = await api.catalog();
+    if (c && c.games && c.games.length) {
+      await Promise.all(c.games.filter((g) => /^[a-z0-9_-]+\.js$/.test(g.page || ""))
+        .map(async (g) => { RENDERERS[g.game] = await import(`./${g.page}`); }));
+      catalog = c;
+    }
+  } catch { /* offline: the lobby says it is loading, titles fall back to names */ }
+  return catalog;
+}
+
+/** The bots the server offers (GET /api/bots), once the lobby has fetched them. */
+let offeredBots = [];
+
+/** A bot's name in the page's language: the ladder's own names from the catalog
+ * ("strong" → "сильный"), else the page's text for the kind ("greedy" → "жадный"), else
+ * the spec as it is. */
+export function botName(spec) {
+  const base = String(spec || "").split(":")[0];
+  const offered = offeredBots.find((b) => b.spec === spec || b.spec === base);
+  const named = offered && (offered.names || {})[lang()];
+  if (named) return named;
+  return has(`bot.${base}`) ? t(`bot.${base}`) : spec;
+}
+
+/** Keep the bots the lobby fetched, for their names on every page. */
+export function setOfferedBots(bots) {
+  offeredBots = bots;
+}
+
+export function gameTitle(summary) {
+  const entry = catalogEntry(summary.game);
+  const g = titled(entry?.title, summary.game);
+  const variants = entry?.variants || [];
+  const v = variants.find((x) => x.value === summary.variant);
+  return variants.length > 1 && v ? `${g} · ${titled(v.title, v.value)}` : g;
+}

@@ -1,0 +1,46 @@
+// The table's lifecycle controls: leave, cancel, the personal link, the rematch.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatNames } from "./catalog.js";
+import { link } from "./shell.js";
+
+/** The table's own controls for the seated player: leave or cancel a waiting table, the
+ * personal link, and the rematch once the game is over. */
+export function lifecyclePanel(msg, ctl) {
+  const { table, you } = msg;
+  const names = seatNames(table);
+  const items = [];
+  if (table.status === "waiting" && you !== null) {
+    items.push(h("button", { type: "button", id: "leave", onclick: ctl.leave }, t("life.leave")));
+  }
+  if (table.status === "waiting" && you !== null && table.creator_seat === you) {
+    items.push(h("button", { type: "button", id: "cancel", class: "danger",
+      onclick: ctl.cancel }, t("life.cancel")));
+  }
+  if (you !== null && table.status !== "finished") {
+    items.push(h("button", { type: "button", id: "personal-link", title: t("life.linkHelp"),
+      onclick: ctl.copyLink }, t("life.copyLink")));
+  }
+  const rematch = table.rematch || { votes: [] };
+  if (table.status === "finished" && rematch.table) {
+    items.push(link(`/t/${rematch.table}`, t("life.toRematch")));
+  } else if (table.status === "finished" && you !== null) {
+    const votes = rematch.votes || [];
+    const mine = votes.includes(you);
+    const others = votes.filter((v) => v !== you).map((v) => names[v]);
+    if (!mine) {
+      items.push(h("button", { type: "button", id: "rematch", class: "primary",
+        onclick: ctl.rematch }, others.length ? t("life.accept") : t("life.offer")));
+    }
+    if (others.length && !mine) items.push(h("span", { id: "rematch-status" },
+      t("life.offered", { names: others.join(", ") })));
+    if (mine) {
+      const waiting = table.seats.filter((s) => s.kind === "human" && !votes.includes(s.seat))
+        .map((s) => names[s.seat]);
+      items.push(h("span", { id: "rematch-status" }, t("life.waitingFor",
+        { names: waiting.join(", ") })));
+    }
+  }
+  return items.length ? h("div", { class: "panel lifecycle", id: "lifecycle" }, items) : null;
+}

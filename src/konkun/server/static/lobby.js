@@ -1,0 +1,293 @@
+// The lobby page (/): your name, the new-table form, open tables and finished games.
+
+import { api, forgetIdentity, identity } from "./api.js";
+import { h, mount, toast } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { botName, catalog, catalogEntry, gameTitle, loadCatalog, seatNames, setOfferedBots,
+  titled } from "./catalog.js";
+import { nameForm } from "./nameform.js";
+import { errorText, link, main, navigate, page, setPage } from "./shell.js";
+import { renderTopbar } from "./topbar.js";
+
+let keptNameForm = null; // {node, lang}: one name form while the lobby redraws around it
+
+/** The lobby's name form, the same element across redraws (so a click or a keystroke in
+ * flight while the lobby's lists arrive is never lost); new after a language switch. */
+function lobbyNameForm(rerender) {
+  if (!keptNameForm || keptNameForm.lang !== lang()) {
+    keptNameForm = { node: nameForm(() => {
+      keptNameForm = null;
+      rerender();
+    }), lang: lang() };
+  }
+  return keptNameForm.node;
+}
+
+function identityPanel(rerender) {
+  const id = identity();
+  if (!id) return h("section", { class: "panel identity" }, lobbyNameForm(rerender));
+  return h("section", { class: "panel identity" },
+    h("p", {}, t("me.hello", { name: id.nickname }), " ",
+      h("button", { type: "button", class: "linkish", onclick: () => {
+        forgetIdentity();
+        renderTopbar();
+        rerender();
+      } }, t("me.change"))));
+}
+
+/** One rule option's input, built from its schema. */
+function ruleInput(option, values) {
+  const { name } = option;
+  const id = `rule-${name}`;
+  const def = option.type === "bool" ? String(option.default) : String(option.default);
+  const keep = (ev) => {
+    values[name] = ev.target.type === "checkbox" ? String(ev.target.checked) : ev.target.value;
+  };
+  const cur = values[name] ?? def;
+  const label = titled(option.title, name);
+  const hint = option.description || "";
+  if (option.type === "bool") {
+    const input = h("input", { type: "checkbox", id, name, checked: cur === "true",
+      dataset: { def, kind: "bool" }, onchange: keep });
+    return h("label", { class: "rule check", title: hint }, input, " ", label);
+  }
+  let input;
+  if (option.type === "choice") {
+    input = h("select", { id, name, dataset: { def }, onchange: keep }, option.choices.map((c) =>
+      h("option", { value: c.value, selected: c.value === cur }, titled(c.title, c.value))));
+  } else {
+    const bounds = {};
+    if (option.min !== null && option.min !== undefined) bounds.min = option.min;
+    if (option.max !== null && option.max !== undefined) bounds.max = option.max;
+    input = h("input", { type: "number", id, name, step: 1, value: cur, dataset: { def },
+      oninput: keep, ...bounds });
+  }
+  return h("label", { class: "rule", for: id, title: hint }, h("span", {}, label), input);
+}
+
+function createForm(bots, rerender) {
+  if (!catalog) {
+    return h("section", { class: "panel create", id: "create-form" },
+      h("h2", {}, t("lobby.create")), h("p", { class: "muted" }, t("lobby.loading")));
+  }
+  const state = page.form || (page.form = { game: catalog.games[0].game, variant: null,
+    seats: 2, who: {}, rules: {}, rulesOpen: false });
+  const entry = catalogEntry(state.game) || catalog.games[0];
+  const variants = entry.variants || [];
+  if (!variants.some((v) => v.value === state.variant)) state.variant = variants[0]?.value;
+  const seatsOptions = [];
+  for (let n = entry.min_seats; n <= entry.max_seats; n++) seatsOptions.push(n);
+  if (state.seats < entry.min_seats || state.seats > entry.max_seats) state.seats = entry.min_seats;
+  const botSpecs = bots.length ? bots : [{ spec: "greedy", name: "greedy" }];
+
+  const gamePick = h("div", { class: "game-pick", role: "radiogroup",
+    "aria-label": t("lobby.game") }, catalog.games.map((g) => h("label", {
+    class: `game-choice ${g.game === state.game ? "on" : ""}` },
+  h("input", { type: "radio", name: "game", value: g.game, checked: g.game === state.game,
+    onchange: () => { state.game = g.game; rerender(); } }),
+  h("span", { class: "game-name" }, titled(g.title, g.game)))));
+
+  const variant = variants.length ? h("label", { class: "field" },
+    h("span", {}, t("lobby.variant")),
+    h("select", { id: "variant", onchange: (ev) => { state.variant = ev.target.value; } },
+      variants.map((v) => h("option", { value: v.value, selected: v.value === state.variant },
+        titled(v.title, v.value))))) : null;
+
+  const seats = h("label", { class: "field" }, h("span", {}, t("lobby.seats")),
+    h("select", { id: "seats", onchange: (ev) => { state.seats = Number(ev.target.value);
+      rerender(); } }, seatsOptions.map((n) => h("option", { value: n,
+      selected: n === state.seats }, String(n)))));
+
+  const seatRows = [];
+  for (let i = 0; i < state.seats; i++) {
+    if (i === 0) {
+      seatRows.push(h("li", {}, h("span", { class: "seat-no" }, t("lobby.seat", { n: 1 })),
+        h("strong", {}, t("lobby.you"))));
+      continue;
+    }
+    const cur = state.who[i] ?? botSpecs[Math.min(1, botSpecs.length - 1)].spec;
+    state.who[i] = cur;
+    seatRows.push(h("li", {}, h("label", { for: `who-${i}`, class: "seat-no" },
+      t("lobby.seat", { n: i + 1 })),
+    h("select", { id: `who-${i}`, dataset: { seat: i }, onchange: (ev) => {
+      state.who[i] = ev.target.value;
+      const hints = document.getElementById("hints");
+      if (hints) hints.checked = hintsOn(state); } },
+    h("option", { value: "human", selected: cur === "human" }, t("lobby.human")),
+    botSpecs.map((b) => h("option", { value: b.spec, selected: cur === b.spec,
+      title: (b.descriptions || {})[lang()] || b.description || "" },
+    `${botName(b.spec)} (${t("table.bot")})`)))));
+  }
+
+  const rulesBox = h("div", { class: "rules-grid" },
+    (entry.options || []).map((option) => ruleInput(option,
+      state.rules[state.game] || (state.rules[state.game] = {}))));
+
+  const form = h("form", { class: "panel create", id: "create-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    if (!identity()) {
+      toast(t("me.needName"), "error");
+      document.getElementById("nickname")?.focus();
+      return;
+    }
+    const rules = {};
+    for (const input of rulesBox.querySelectorAll("input, select")) {
+      const def = input.dataset.def;
+      const value = input.dataset.kind === "bool" ? String(input.checked) : String(input.value);
+      if (value !== def && value !== "") rules[input.name] = value;
+    }
+    const botsSpec = {};
+    for (const [seat, who] of Object.entries(state.who)) {
+      if (Number(seat) < state.seats && who !== "human") botsSpec[seat] = who;
+    }
+    const spec = { game: state.game, seats: state.seats, rules, bots: botsSpec };
+    if (variants.length) spec.variant = state.variant;
+    Object.assign(spec, tableOptions(state));
+    if (state.creating) return; // a double click sends one request
+    state.creating = true;
+    state.requestId ||= newRequestId(); // a retry of the same click names the same table
+    spec.request_id = state.requestId;
+    const button = document.getElementById("create");
+    if (button) button.disabled = true;
+    try {
+      const table = await api.createTable(spec);
+      if (!table.seats[0] || table.seats[0].kind === "empty") await api.sit(table.id, 0);
+      state.requestId = null;
+      navigate(`/t/${table.id}`);
+    } catch (err) {
+      toast(errorText(err), "error");
+    } finally {
+      state.creating = false;
+      if (button) button.disabled = false;
+    }
+  } },
+  h("h2", {}, t("lobby.create")), gamePick,
+  h("div", { class: "row" }, variant, seats, clockField(state), hintsField(state)),
+  h("ol", { class: "seat-list" }, seatRows),
+  rulesBox.childNodes.length ? h("details", { class: "rules", open: state.rulesOpen,
+    ontoggle: (ev) => { state.rulesOpen = ev.target.open; } },
+    h("summary", {}, t("lobby.rules")), rulesBox) : null,
+  h("button", { type: "submit", class: "primary big", id: "create" }, t("lobby.createSit")));
+  return form;
+}
+
+const MOVE_CLOCKS = [0, 15, 30, 60, 120];
+
+/** The move clock of a new table: none, or seconds per move. */
+function clockField(state) {
+  return h("label", { class: "field" }, h("span", {}, t("clock.label")),
+    h("select", { id: "move-seconds", onchange: (ev) => {
+      state.moveSeconds = Number(ev.target.value);
+    } }, MOVE_CLOCKS.map((n) => h("option", { value: n,
+      selected: n === (state.moveSeconds ?? 0) }, n ? t("clock.seconds", { n })
+      : t("clock.none")))));
+}
+
+function newRequestId() {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
+}
+
+/** How many people (not bots) the form seats, the creator included. */
+function humansOf(state) {
+  let n = 1;
+  for (let i = 1; i < state.seats; i++) if (state.who[i] === "human") n++;
+  return n;
+}
+
+/** Hints at the new table: off by default when two or more people sit at it. */
+function hintsOn(state) {
+  return state.hints ?? humansOf(state) < 2;
+}
+
+function hintsField(state) {
+  return h("label", { class: "field check" }, h("input", { type: "checkbox", id: "hints",
+    checked: hintsOn(state), onchange: (ev) => { state.hints = ev.target.checked; } }),
+  " ", t("lobby.hints"));
+}
+
+/** The table options of the lobby's form (move clock, hints) as POST /api/tables fields. */
+function tableOptions(state) {
+  return { move_seconds: Number(state.moveSeconds ?? 0), hints: hintsOn(state) };
+}
+
+/** A finished game's winner, totals and date. */
+function finishedLine(s, names) {
+  const when = s.finished_at ? new Date(s.finished_at).toLocaleString(lang(),
+    { dateStyle: "medium", timeStyle: "short" }) : "";
+  const winner = s.winner !== null && s.winner !== undefined
+    ? t("table.winner", { name: names[s.winner] }) : t("r.noWinner");
+  const totals = (s.totals || []).map((p, i) => `${names[i]} ${p}`).join(" · ");
+  return h("div", { class: "muted small finished-line" }, winner, totals ? ` ${totals}` : "",
+    when ? ` · ${when}` : "");
+}
+
+function tableRow(s) {
+  const names = seatNames(s);
+  const free = s.status === "waiting" && s.seats.some((x) => x.kind === "empty");
+  return h("li", { class: "table-row", dataset: { table: s.id } },
+    h("div", { class: "table-row-main" },
+      h("strong", {}, gameTitle(s)),
+      h("span", { class: `badge ${s.status}` }, t(`status.${s.status}`)),
+      h("span", { class: "muted" }, names.join(" · "))),
+    s.status === "finished" ? finishedLine(s, names) : null,
+    s.status === "finished" ? link(`/replay/${s.id}`, t("lobby.replay"))
+      : link(`/t/${s.id}`, free ? t("lobby.join") : t("lobby.enter")));
+}
+
+export function lobbyPage() {
+  let timer = null;
+  let alive = true;
+  let bots = [];
+  let tables = null;
+  let finished = null;
+  const tablesBox = h("section", { class: "panel tables" });
+  const finishedBox = h("section", { class: "panel finished" });
+
+  async function loadStatic() {
+    await loadCatalog();
+    try {
+      bots = (await api.bots()).bots || [];
+      setOfferedBots(bots);
+    } catch { /* offline */ }
+    if (alive) draw();
+  }
+
+  async function poll() {
+    try {
+      tables = (await api.tables()).tables || [];
+      finished = (await api.finished()).games || [];
+    } catch (err) {
+      tables = tables || [];
+      finished = finished || [];
+    }
+    if (!alive) return;
+    drawLists();
+    timer = setTimeout(poll, 4000);
+  }
+
+  function drawLists() {
+    mount(tablesBox, h("h2", {}, t("lobby.open")),
+      tables === null ? h("p", { class: "muted" }, t("lobby.loading"))
+        : tables.length ? h("ul", { class: "table-list" }, tables.map(tableRow))
+          : h("p", { class: "muted" }, t("lobby.noTables")));
+    mount(finishedBox, h("h2", {}, t("lobby.finished")),
+      finished === null ? h("p", { class: "muted" }, t("lobby.loading"))
+        : finished.length ? h("ul", { class: "table-list" }, finished.slice(0, 30).map(tableRow))
+          : h("p", { class: "muted" }, t("lobby.noFinished")));
+  }
+
+  function draw() {
+    document.title = `konkun — ${t("nav.lobby")}`;
+    mount(main, h("div", { class: "lobby" },
+      h("div", { class: "hero" }, h("h1", {}, "konkun"), h("p", {}, t("app.tagline"))),
+      h("div", { class: "lobby-grid" },
+        h("div", { class: "col" }, identityPanel(draw), createForm(bots, draw)),
+        h("div", { class: "col" }, tablesBox, finishedBox))));
+    drawLists();
+  }
+
+  setPage({ destroy: () => { alive = false; clearTimeout(timer); }, rerender: draw });
+  draw();
+  loadStatic();
+  poll();
+}

@@ -1,0 +1,63 @@
+// The nickname form (lobby and table) and the checks the page makes before sending it.
+
+import { ApiError, identity, loginGuest } from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./shell.js";
+import { renderTopbar } from "./topbar.js";
+
+const MAX_NICKNAME = 24;
+
+/** The user-perceived characters of a text (an emoji or an accented letter is one). */
+function graphemeCount(text) {
+  if (typeof Intl !== "undefined" && Intl.Segmenter) {
+    return [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].length;
+  }
+  return [...text].length;
+}
+
+/** Why a nickname would be refused, as a player's text; null when it is fine. */
+function nicknameProblem(text) {
+  const name = text.trim().split(/\s+/).join(" ");
+  if (!name) return t("err.nicknameEmpty");
+  const count = graphemeCount(name);
+  if (count > MAX_NICKNAME) return t("err.nicknameLong", { n: MAX_NICKNAME, count });
+  return null;
+}
+
+let nameDraft = null; // what was typed, kept across redraws
+
+export function nameForm(onDone) {
+  const input = h("input", { id: "nickname", name: "nickname", maxlength: 160, required: true,
+    autocomplete: "nickname", value: nameDraft ?? identity()?.nickname ?? "",
+    oninput: (ev) => { nameDraft = ev.target.value; } });
+  const form = h("form", { class: "name-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const problem = nicknameProblem(input.value);
+    if (problem) {
+      showNameError(form, problem);
+      input.focus();
+      return;
+    }
+    try {
+      await loginGuest(input.value.trim());
+      nameDraft = null;
+      renderTopbar();
+      onDone?.();
+    } catch (err) {
+      const text = err instanceof ApiError && err.code === "bad_request"
+        ? t("err.nicknameChars") : errorText(err);
+      showNameError(form, text);
+    }
+  } },
+  h("label", { for: "nickname" }, t("me.nickname")), input,
+  h("button", { type: "submit", class: "primary", id: "save-name" }, t("me.save")),
+  h("p", { class: "error name-error", id: "name-error", role: "alert", hidden: true }));
+  return form;
+}
+
+function showNameError(form, text) {
+  const box = form.querySelector("#name-error");
+  box.textContent = text;
+  box.hidden = false;
+}

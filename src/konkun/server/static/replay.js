@@ -1,0 +1,119 @@
+// The replay page (/replay/{id}): a finished game, move by move.
+
+import { api } from "./api.js";
+import { h, mount } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { gameTitle, RENDERERS, seatNames } from "./catalog.js";
+import { chatLine } from "./chat.js";
+import { errorText, link, main, setPage } from "./shell.js";
+import { analysisPanel, forgetAnalyses } from "./analysis.js";
+
+export function replayPage(gameId) {
+  const state = { seat: "all", data: null, i: 0, error: null, ui: {} };
+  let alive = true;
+
+  async function load() {
+    try {
+      state.data = await api.replay(gameId, state.seat);
+      if (state.i >= state.data.frames.length) state.i = state.data.frames.length - 1;
+      state.error = null;
+    } catch (err) {
+      state.error = errorText(err);
+    }
+    if (alive) draw();
+  }
+
+  function go(i) {
+    if (!state.data) return;
+    state.i = Math.max(0, Math.min(state.data.frames.length - 1, i));
+    draw();
+  }
+
+  function onKey(ev) {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowRight") go(state.i + 1);
+    else if (ev.key === "ArrowLeft") go(state.i - 1);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(Infinity);
+    else return;
+    ev.preventDefault();
+  }
+
+  function draw() {
+    document.title = `konkun — ${t("replay.title")}`;
+    if (state.error) {
+      mount(main, h("div", { class: "panel" }, h("p", { class: "error" }, state.error),
+        link("/", t("table.backToLobby"))));
+      return;
+    }
+    if (!state.data) {
+      mount(main, h("p", { class: "loading" }, t("lobby.loading")));
+      return;
+    }
+    const { table, frames } = state.data;
+    const names = seatNames(table);
+    const n = frames.length - 1;
+    const frame = frames[state.i];
+    const seatSel = h("select", { id: "replay-seat", onchange: (ev) => {
+      state.seat = ev.target.value;
+      load();
+    } }, h("option", { value: "all", selected: state.seat === "all" }, t("replay.all")),
+    table.seats.map((s) => h("option", { value: String(s.seat),
+      selected: state.seat === String(s.seat) }, t("replay.seat", { name: names[s.seat] }))));
+    const controls = h("div", { class: "replay-controls", role: "toolbar" },
+      h("button", { type: "button", id: "rp-first", onclick: () => go(0), disabled: state.i === 0 },
+        "|◀ ", t("replay.first")),
+      h("button", { type: "button", id: "rp-prev", onclick: () => go(state.i - 1),
+        disabled: state.i === 0 }, "◀ ", t("replay.prev")),
+      h("input", { type: "range", min: 0, max: n, value: state.i, id: "rp-slider",
+        "aria-label": t("replay.move", { i: state.i, n }),
+        oninput: (ev) => go(Number(ev.target.value)) }),
+      h("button", { type: "button", id: "rp-next", onclick: () => go(state.i + 1),
+        disabled: state.i === n }, t("replay.next"), " ▶"),
+      h("button", { type: "button", id: "rp-last", onclick: () => go(n), disabled: state.i === n },
+        t("replay.last"), " ▶|"));
+    const dealStarts = new Map();
+    frames.forEach((f, i) => {
+      const d = f.view?.deal_number ?? 1;
+      if (!dealStarts.has(d)) dealStarts.set(d, i);
+    });
+    const currentDeal = frame.view?.deal_number ?? 1;
+    const dealSel = dealStarts.size > 1 ? h("label", { class: "field inline" },
+      h("span", {}, t("replay.deal")), h("select", { id: "rp-deal", onchange: (ev) =>
+        go(dealStarts.get(Number(ev.target.value))) }, [...dealStarts.keys()].map((d) =>
+        h("option", { value: d, selected: d === currentDeal }, t("r.deal", { n: d })))))
+      : null;
+    controls.appendChild(dealSel ?? document.createTextNode(""));
+    const caption = h("p", { class: "replay-caption", id: "rp-caption" },
+      state.i === 0 ? t("replay.start") : t("replay.move", { i: state.i, n }),
+      frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor] ?? ""}: `,
+        h("span", { class: "action-text", title: frame.action },
+          RENDERERS[table.game]?.formatAction?.(frame.action, lang()) ?? frame.action)) : "");
+    const body = h("div", { class: "table-body" });
+    const R = RENDERERS[table.game];
+    const seat = state.seat === "all" ? null : Number(state.seat);
+    if (R && frame.view) {
+      R.render(body, { view: frame.view, views: frame.views || null, table, you: seat,
+        last: frame.action ? { turn: frame.turn, actor: frame.actor, action: frame.action } : null,
+        lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {} });
+    }
+    const said = (state.data.chat || []).filter((m) => m.turn <= frame.turn);
+    const chatBox = (state.data.chat || []).length ? h("section", { class: "panel chat",
+      id: "replay-chat" }, h("h3", {}, t("chat.title")), h("ol", { class: "chat-log" },
+      said.map((m) => chatLine(m, names)))) : null;
+    mount(main, h("div", { class: "table-page replay", dataset: { game: table.game } },
+      h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
+        h("div", { class: "spacer" }),
+        h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
+      controls, caption, body, chatBox, ANALYSED.has(table.game) ? analysisPanel({ gameId,
+        table, names, seat, go, format: (a) => R?.formatAction?.(a, lang()) ?? a }) : null));
+  }
+
+  document.addEventListener("keydown", onKey);
+  setPage({ destroy: () => { alive = false; forgetAnalyses();
+    document.removeEventListener("keydown", onKey); }, rerender: draw });
+  draw();
+  load();
+}
+
+const ANALYSED = new Set(["konchinka", "kunken"]); // the games `konkun analyze` knows

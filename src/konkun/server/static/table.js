@@ -1,0 +1,286 @@
+// The table page (/t/{id}): seats, then the game, over the table's WebSocket.
+
+import { adoptToken, api, identity, personalLink, TableSocket } from "./api.js";
+import { h, mount, toast } from "./dom.js";
+import { errorText as codeText, lang, t } from "./i18n.js";
+import { gameTitle, RENDERERS, seatNames } from "./catalog.js";
+import { chatPanel } from "./chat.js";
+import { clockBadge, tickClock } from "./clock.js";
+import { showDealEnd } from "./dealend.js";
+import { lifecyclePanel } from "./lifecycle.js";
+import { addLast, matchLog } from "./movelog.js";
+import { nameForm } from "./nameform.js";
+import { awayBanner, seatsPanel } from "./seats.js";
+import { errorText, focusSelector, link, main, navigate, page, setPage } from "./shell.js";
+import { chime } from "./sound.js";
+import { renderTopbar } from "./topbar.js";
+
+/** A personal link opened here: take over its identity, then forget the fragment. */
+async function adoptLinkIdentity() {
+  const m = location.hash.match(/^#me=([^&]+)/);
+  if (!m) return;
+  history.replaceState(history.state, "", location.pathname + location.search);
+  const adopted = await adoptToken(decodeURIComponent(m[1]));
+  if (!adopted) toast(t("life.badLink"), "error");
+  renderTopbar();
+}
+
+export function tablePage(tableId) {
+  const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
+    chat: { messages: [] }, log: [], dealsDone: null, wasMine: false };
+  const statusLine = h("div", { class: "conn", "aria-live": "polite" });
+  const body = h("div", { class: "table-body" });
+  let sock = null;
+
+  function drawStatus() {
+    statusLine.className = `conn ${state.conn}`;
+    body.classList.toggle("offline", state.conn !== "open");
+    statusLine.textContent = state.conn === "open" ? "● " + t("table.connected")
+      : state.conn === "retry" ? "○ " + t("table.reconnecting", {
+        s: Math.max(0, Math.ceil((state.retryAt - Date.now()) / 1000)) })
+        : "○ " + t("table.connecting");
+  }
+
+  async function sit(seat) {
+    if (!identity()) {
+      toast(t("me.needName"), "error");
+      return;
+    }
+    try {
+      await api.sit(tableId, seat);
+      sock.reconnect();
+    } catch (err) {
+      toast(errorText(err), "error");
+    }
+  }
+
+  function turnBanner(msg) {
+    const { table, you, view } = msg;
+    const names = seatNames(table);
+    if (table.status === "waiting") return h("div", { class: "turn waiting" }, t("table.waiting"));
+    if (table.status === "finished") {
+      const w = table.winner;
+      return h("div", { class: "turn over" }, t("table.over"),
+        w !== null && w !== undefined ? ` — ${t("table.winner", { name: names[w] })}` : "");
+    }
+    const toMove = view?.to_move ?? table.to_move;
+    if (toMove === null || toMove === undefined) return h("div", { class: "turn" }, "");
+    const clock = clockBadge(table);
+    if (toMove === you) {
+      return h("div", { class: "turn mine", id: "turn" }, "▶ " + t("table.yourTurn"), clock);
+    }
+    return h("div", { class: "turn theirs", id: "turn" }, t("table.turnOf", { name: names[toMove] }),
+      clock);
+  }
+
+  function draw() {
+    const msg = state.msg;
+    if (!msg) {
+      mount(main, h("div", { class: "table-page" }, statusLine, h("p", {}, t("table.connecting"))));
+      drawStatus();
+      return;
+    }
+    const { table, you } = msg;
+    const focusKey = focusSelector(document.activeElement);
+    const mine = table.status === "playing" && you !== null
+      && (msg.view?.to_move ?? table.to_move) === you;
+    document.title = mine ? `▶ ${t("table.yourTurn")} · ${gameTitle(table)} — konkun`
+      : `konkun — ${gameTitle(table)}`;
+    if (mine && !state.wasMine) chime();
+    state.wasMine = mine;
+    const url = `${location.origin}/t/${table.id}`;
+    const head = h("div", { class: "table-head" },
+      h("h1", {}, gameTitle(table)),
+      turnBanner(msg),
+      h("div", { class: "spacer" }),
+      statusLine);
+    const invite = table.status === "waiting" ? h("div", { class: "panel invite" },
+      h("label", { for: "invite" }, t("table.link")),
+      h("input", { id: "invite", readonly: true, value: url, onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", onclick: async (ev) => {
+        try { await navigator.clipboard.writeText(url); ev.target.textContent = t("table.copied"); }
+        catch { document.getElementById("invite").select(); }
+      } }, t("table.copy"))) : null;
+    const needName = table.status === "waiting" && you === null && !identity()
+      ? h("div", { class: "panel" }, h("p", {}, t("me.needName")), keptTableNameForm()) : null;
+    mount(body);
+    if (table.status !== "waiting" && msg.view) {
+      const R = RENDERERS[table.game];
+      if (R) {
+        R.render(body, { view: msg.view, table, you, last: msg.last, lang: lang(),
+          names: seatNames(table), ui: state.ui, readOnly: you === null,
+          play: (action) => {
+            if (state.pending === msg.turn) return; // one action per turn; no double clicks
+            if (sock.action(action)) state.pending = msg.turn;
+            else toast(t("table.connecting"), "error");
+          }, hint: table.hints === false ? null : () => api.hint(tableId) });
+      } else {
+        body.appendChild(h("p", {}, t("table.unknownGame")));
+      }
+    }
+    const finishedBar = table.status === "finished" ? h("div", { class: "panel finished-bar" },
+      link(`/replay/${table.id}`, t("table.replay")), " · ", link("/", t("table.backToLobby")))
+      : null;
+    mount(main, h("div", { class: "table-page", dataset: { status: table.status, game: table.game } },
+      head, invite, needName, lifecyclePanel(msg, controls),
+      h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
+      awayBanner(msg, controls),
+      you === null && table.status !== "waiting"
+        ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
+      body, finishedBar,
+      RENDERERS[table.game] && table.status !== "waiting" ? matchLog(state.log, table.game,
+        seatNames(table), (a) => RENDERERS[table.game].formatAction(a, lang())) : null,
+      chatPanel(state.chat, seatNames(table), controls.chat)));
+    drawStatus();
+    if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
+  }
+
+  /** One name form while the table redraws on every state (a click in flight on a
+   * redrawn form would be lost); new after a language switch. */
+  function keptTableNameForm() {
+    if (!state.nameForm || state.nameForm.lang !== lang()) {
+      state.nameForm = { lang: lang(), node: nameForm(() => {
+        state.nameForm = null;
+        sock.reconnect();
+        draw();
+      }) };
+    }
+    return state.nameForm.node;
+  }
+
+  async function loadLog() {
+    try {
+      state.log = (await api.log(tableId)).entries || [];
+      if (state.msg) draw();
+    } catch { /* the log fills in with the next moves */ }
+  }
+
+  /** Add the state's last move to the match log, with the deal it was played in. */
+  function noteLast(msg) {
+    const done = (msg.view?.deal_points || []).length;
+    const deal = state.dealsDone !== null && done > state.dealsDone ? done : done + 1;
+    const known = state.dealsDone !== null;
+    if (known && done > state.dealsDone) openDealEnd(msg.table, done);
+    state.dealsDone = done;
+    if (known && !addLast(state.log, msg.last, deal)) loadLog();
+  }
+
+  async function openDealEnd(table, number) {
+    try {
+      const end = await api.dealEnd(tableId, number);
+      if (page?.tableId === tableId) {
+        showDealEnd(end, table.game, seatNames(table), lang(),
+          { over: table.status === "finished" });
+      }
+    } catch { /* the score sheet still shows the deal */ }
+  }
+
+  async function loadChat() {
+    try {
+      state.chat.messages = (await api.chat(tableId)).messages || [];
+      if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+    } catch { /* the chat comes with the next line */ }
+  }
+
+  function closedPage(reason) {
+    sock.close();
+    mount(main, h("div", { class: "panel", id: "table-closed" },
+      h("p", {}, reason === "expired" ? t("life.expired") : t("life.cancelled")),
+      link("/", t("table.backToLobby"))));
+  }
+
+  const controls = {
+    leave: async () => {
+      try {
+        await api.leave(tableId);
+        navigate("/");
+      } catch (err) {
+        toast(errorText(err), "error");
+      }
+    },
+    cancel: async () => {
+      try {
+        await api.cancel(tableId);
+        closedPage("cancelled");
+      } catch (err) {
+        toast(errorText(err), "error");
+      }
+    },
+    copyLink: async (ev) => {
+      const url = personalLink(tableId);
+      const button = ev.currentTarget;
+      try {
+        await navigator.clipboard.writeText(url);
+        button.textContent = t("life.linkCopied");
+      } catch {
+        window.prompt(t("life.linkHelp"), url);
+      }
+    },
+    rematch: () => {
+      if (!sock.send({ type: "rematch" })) toast(t("table.connecting"), "error");
+    },
+    back: () => {
+      if (!sock.send({ type: "back" })) toast(t("table.connecting"), "error");
+    },
+    chat: (text) => {
+      const sent = sock.send({ type: "chat", text });
+      if (!sent) toast(t("table.connecting"), "error");
+      return sent;
+    },
+    voteBot: (seat) => {
+      if (!sock.send({ type: "vote_bot", seat })) toast(t("table.connecting"), "error");
+    },
+  };
+
+  sock = new TableSocket(tableId, {
+    onOther: (msg) => {
+      if (msg.type === "chat") {
+        state.chat.messages.push(msg);
+        if (state.chat.messages.length > 200) state.chat.messages.shift();
+        if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+      } else if (msg.type === "closed") closedPage(msg.reason);
+      else if (msg.type === "rematch" && msg.table) navigate(`/t/${msg.table}`);
+    },
+    onState: (msg) => {
+      msg.table.receivedAt = Date.now();
+      noteLast(msg);
+      state.msg = msg;
+      state.pending = null;
+      draw();
+    },
+    onError: (msg) => {
+      state.pending = null;
+      toast(codeText(msg.code), "error");
+      if (msg.code === "unknown_table") {
+        sock.close();
+        mount(main, h("div", { class: "panel" }, h("p", {}, t("table.notFound")),
+          link("/", t("table.backToLobby"))));
+      }
+    },
+    onStatus: ({ state: s, retryIn }) => {
+      if (s === "open" && state.conn !== "open") {
+        loadChat();
+        loadLog();
+      }
+      state.conn = s;
+      state.retryAt = Date.now() + retryIn;
+      drawStatus();
+    },
+  });
+  let voteCheck = 0;
+  const ticker = setInterval(() => {
+    if (state.conn === "retry") drawStatus();
+    tickClock();
+    // an absent player's seat may be voted on after 60 s: redraw when that time comes
+    const absent = state.msg?.table?.absent;
+    if (absent && Object.keys(absent).length && !state.msg.table.move_seconds
+        && ++voteCheck % 4 === 0 && !main.querySelector(".vote-bot")) draw();
+  }, 500);
+  setPage({ tableId, rerender: draw, destroy: () => {
+    clearInterval(ticker);
+    sock.close();
+    document.getElementById("deal-end")?.remove();
+  } });
+  draw();
+  adoptLinkIdentity().finally(() => sock.connect());
+}
