@@ -155,3 +155,20 @@ def test_a_kunken_record_is_analysed_action_by_action() -> None:
     played = {r.played.split()[0] for r in reports}
     assert played <= {"draw", "take", "meld", "layoff", "swap", "discard"}
     assert all(r.best_value >= r.played_value for r in reports)
+
+
+def test_a_record_analysed_in_ranges_is_the_analysis_of_each_seat() -> None:
+    from konkun.bots.analysis import analyze_range, moments
+
+    data = short_record()
+    every = list(moments(data))
+    assert {m.seat for m in every} == {0, 1}
+    pieces = analyze_range(data, 0, 5, samples=2) + analyze_range(data, 5, 9, samples=2)
+    assert [(m.seat, m.turn, r.deal, r.ply) for m, r in pieces] == \
+        [(m.seat, m.turn, m.deal, m.ply) for m in every[:9]]
+    assert [m.turn for m in every] == sorted({m.turn for m in every})
+    by_seat = {0: analyze_record(data, 0, samples=2), 1: analyze_record(data, 1, samples=2)}
+    for moment, report in pieces:
+        assert report in by_seat[moment.seat]  # the same move, the same seeded analysis
+        assert data["actions"][moment.turn] == report.played  # the move at that turn
+    assert analyze_range(data, len(every), len(every) + 3, samples=2) == []

@@ -125,3 +125,27 @@ def test_random_bot_is_a_bot_and_plays_legal_moves() -> None:
     choices = {bot.choose(observation, tuple(observation.legal_actions()), rng, Budget())
                for _ in range(200)}
     assert choices == set(observation.legal_actions())
+
+
+def test_a_cpu_budget_does_not_count_time_the_thread_spends_waiting() -> None:
+    import time
+
+    wall = Budget(seconds=0.02).clock()
+    cpu = Budget(seconds=0.02, cpu=True).clock()
+    time.sleep(0.05)  # the machine busy elsewhere: wall time passes, no CPU time
+    assert wall.tick() is False
+    assert cpu.tick() is True
+    assert cpu.elapsed < 0.02
+
+
+def test_a_cpu_budget_stops_once_its_cpu_time_is_spent() -> None:
+    clock = Budget(seconds=0.01, cpu=True).clock()
+    while clock.tick():
+        sum(range(1000))  # spend CPU time
+    assert clock.elapsed >= 0.005
+
+
+def test_a_budget_shows_its_clock_only_when_it_counts_cpu_time() -> None:
+    assert repr(Budget(seconds=0.1)) == "Budget(iterations=None, seconds=0.1)"
+    assert repr(Budget(seconds=0.1, cpu=True)) == \
+        "Budget(iterations=None, seconds=0.1, cpu=True)"

@@ -102,9 +102,11 @@ def test_the_endgame_applies_from_the_last_redeal_of_a_two_player_deal() -> None
     assert not applies(three.observe(three.to_move))
 
 
-def test_ismcts_plays_a_best_move_of_the_endgame() -> None:
+@pytest.mark.parametrize("spec", ["ismcts:iters=50", "strong", "expert"])
+def test_ismcts_plays_a_best_move_of_the_endgame(spec: str) -> None:
+    """The solver is used inside ISMCTS, at every ladder level that searches."""
     solver = EndgameSolver()
-    bot = parse_spec("ismcts:iters=50").create("konchinka")
+    bot = parse_spec(spec).create("konchinka")
     for seed in range(4):
         deal = endgame(seed, KonchinkaRules(), 1)
         mover = deal.to_move

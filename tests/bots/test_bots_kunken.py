@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from bot_checks import Watching
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from konkun.arena.games import load_game
 from konkun.bots import Agent, Budget, parse_spec, play_out
@@ -141,3 +143,21 @@ def test_every_bot_finishes_a_deal(seats: int) -> None:
             assert not any(deal.hands[deal.winner])
         else:  # or the stock ran out and could not be renewed from the bank
             assert not deal.stock and not deal.stock_renewable()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 51), st.lists(st.integers(0, 52), min_size=2, max_size=13))
+def test_the_play_outs_quick_meld_test_agrees_with_the_rules(card: int,
+                                                             cards: list[int]) -> None:
+    """``melds_with`` (the play-outs' test before taking the bank's top card) is true
+    exactly when the card and two held cards make a meld (RULES.md, Кункен: Melds)."""
+    from itertools import combinations
+
+    from konkun.bots.kunken_bots import melds_with
+    from konkun.kunken.melds import check_meld
+
+    hand = [0] * 53
+    for held in cards:
+        hand[held] += 1
+    some_meld = any(check_meld([card, a, b]).valid for a, b in combinations(cards, 2))
+    assert melds_with(card, hand) == some_meld

@@ -45,9 +45,20 @@ def test_a_level_takes_no_options_and_no_budget() -> None:
         parse_spec("expert:time=5").create("kunken")
 
 
+def test_a_level_on_the_cpu_clock_counts_its_thinking_time_in_cpu_time() -> None:
+    for game in ("konchinka", "kunken"):
+        for rung in LADDER:
+            bot = parse_spec(f"{rung.kind}:clock=cpu").create(game)
+            assert isinstance(bot, LevelBot)
+            inner = BotSpec.parse(rung.spec_for(game)).budget()
+            assert bot.budget.cpu == (inner.seconds is not None)
+            assert (bot.budget.iterations, bot.budget.seconds) == \
+                (inner.iterations, inner.seconds)
+
+
 def test_a_game_the_ladder_was_not_tuned_for_gets_each_level_s_default() -> None:
     assert [level.spec_for("chess") for level in LADDER] == [
-        "random", "greedy", "ismcts:iters=200", "ismcts:iters=1000"]
+        "random", "greedy", "ismcts:iters=200", "ismcts:iters=2000"]
     assert LADDER[1].spec_for("kunken") == "greedy:v=1"
 
 

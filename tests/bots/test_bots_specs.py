@@ -27,6 +27,8 @@ from konkun.errors import InvalidRuleError, KonkunError
     ("ismcts:iters=2000", "ismcts", Budget(iterations=2000)),
     ("ismcts:time=1.0", "ismcts", Budget(seconds=1.0)),
     ("ismcts:iters=50:time=0.5", "ismcts", Budget(50, 0.5)),
+    ("ismcts:time=0.1:clock=cpu", "ismcts", Budget(seconds=0.1, cpu=True)),
+    ("ismcts:time=0.1:clock=wall", "ismcts", Budget(seconds=0.1)),
 ])
 def test_the_issue_spec_examples_parse(text: str, kind: str, budget: Budget) -> None:
     spec = parse_spec(text)
@@ -50,6 +52,7 @@ def test_spec_text_is_read_loosely_and_written_canonically() -> None:
     ("ismcts:time=soon", "time must be a number"),
     ("ismcts:iters=1:iters=2", "'iters' given twice"),
     ("9lives", "bad bot name"),
+    ("ismcts:time=1:clock=gpu", "clock must be 'wall' or 'cpu', got 'gpu'"),
 ])
 def test_a_bad_spec_raises_an_error_that_quotes_it(text: str, words: str) -> None:
     with pytest.raises(InvalidBotSpecError, match=words) as caught:

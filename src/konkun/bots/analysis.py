@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,31 +192,74 @@ def replay_positions(data: Mapping[str, Any]) -> tuple[str, Any]:
         f"invalid record: game {game!r} is not one the analysis knows (konchinka, kunken)")
 
 
-def analyze_record(data: Mapping[str, Any], seat: int, samples: int = 64,
-                   seconds: float | None = None) -> list[MoveReport]:
-    """Every non-forced move of ``seat`` in the record, analysed from that seat's
-    observation at the time (see the module documentation)."""
-    game, (match, actions) = replay_positions(data)
-    if not 0 <= seat < match.num_seats:
-        raise InvalidPositionError(
-            f"invalid seat {seat}: the record has seats 0 to {match.num_seats - 1}")
-    reports: list[MoveReport] = []
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One move of a record worth analysing: a seat with more than one legal move."""
+
+    seat: int
+    deal: int
+    """The deal's number in the record (0 first)."""
+    ply: int
+    """The move's number in its deal (0 first, every seat's moves counted)."""
+    turn: int
+    """The move's number in the whole record (0 first: its index in the actions)."""
+    observation: Observation[Any]
+    """The seat's observation before the move (never the other hands)."""
+    action: Hashable
+    """The move played."""
+
+
+def moments(data: Mapping[str, Any], seats: Collection[int] | None = None) \
+        -> Iterator[Moment]:
+    """The record's non-forced moves of ``seats`` (every seat by default), in the order
+    played."""
+    _game, (match, actions) = replay_positions(data)
+    if seats is not None:
+        for seat in seats:
+            if not 0 <= seat < match.num_seats:
+                raise InvalidPositionError(
+                    f"invalid seat {seat}: the record has seats 0 to {match.num_seats - 1}")
     deal_number = 0
     ply = 0
     current = match.deal
-    for text in actions:
+    for turn, text in enumerate(actions):
         deal = match.deal
         if deal is not current:
             current, deal_number, ply = deal, deal_number + 1, 0
         action = deal.parse_action(text)
-        if deal.to_move == seat:
+        seat = deal.to_move
+        if seat is not None and (seats is None or seat in seats):
             observation = deal.observe(seat)
             if len(observation.legal_actions()) > 1:
-                reports.append(analyze_move(game, observation, action, deal_number, ply,
-                                            samples, seconds))
+                yield Moment(seat, deal_number, ply, turn, observation, action)
         match.play(action)
         ply += 1
-    return reports
+
+
+def analyze_record(data: Mapping[str, Any], seat: int, samples: int = 64,
+                   seconds: float | None = None) -> list[MoveReport]:
+    """Every non-forced move of ``seat`` in the record, analysed from that seat's
+    observation at the time (see the module documentation)."""
+    game, _ = replay_positions(data)
+    return [analyze_move(game, m.observation, m.action, m.deal, m.ply, samples, seconds)
+            for m in moments(data, (seat,))]
+
+
+def analyze_range(data: Mapping[str, Any], start: int, stop: int, samples: int = 64,
+                  seconds: float | None = None) -> list[tuple[Moment, MoveReport]]:
+    """The record's non-forced moves of every seat numbered ``start`` to ``stop - 1`` in
+    the order played (:func:`moments`), each with its analysis from its seat's
+    observation: a long analysis done in short steps (the server's background
+    analysis)."""
+    game, _ = replay_positions(data)
+    out: list[tuple[Moment, MoveReport]] = []
+    for number, m in enumerate(moments(data)):
+        if number >= stop:
+            break
+        if number >= start:
+            out.append((m, analyze_move(game, m.observation, m.action, m.deal, m.ply,
+                                        samples, seconds)))
+    return out
 
 
 def summary(reports: Sequence[MoveReport]) -> dict[str, Any]:
@@ -232,5 +275,6 @@ def summary(reports: Sequence[MoveReport]) -> dict[str, Any]:
     return {"deals": [dict(d, lost=round(d["lost"], 3)) for d in deals.values()]}
 
 
-__all__ = ["THRESHOLDS", "MoveReport", "Position", "analyze_move", "analyze_record",
-           "evaluate_position", "mark", "replay_positions", "summary"]
+__all__ = ["THRESHOLDS", "Moment", "MoveReport", "Position", "analyze_move", "analyze_range",
+           "analyze_record", "evaluate_position", "mark", "moments", "replay_positions",
+           "summary"]

@@ -27,13 +27,25 @@ from konkun.game import Deal, Observation
 A = TypeVar("A", bound=Hashable)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Budget:
     """How much thinking a bot may do for one move: search iterations, seconds, both
-    (whichever runs out first) or neither (the bot's own default)."""
+    (whichever runs out first) or neither (the bot's own default).
+
+    ``cpu``: the seconds are the thinking thread's CPU time, not the wall clock. On an
+    idle core the two are the same; on a shared machine a CPU-time budget still buys
+    the same search (the arena's measurements use it), while a wall-clock budget buys
+    less the busier the machine is. A player waits in wall-clock time, so the lobby's
+    bots keep the wall clock.
+    """
 
     iterations: int | None = None
     seconds: float | None = None
+    cpu: bool = False
+
+    def __repr__(self) -> str:
+        cpu = ", cpu=True" if self.cpu else ""
+        return f"Budget(iterations={self.iterations!r}, seconds={self.seconds!r}{cpu})"
 
     def __post_init__(self) -> None:
         if self.iterations is not None and (
@@ -59,12 +71,14 @@ class Budget:
 
 
 class BudgetClock:
-    """Counts iterations and time against a :class:`Budget` (see :meth:`Budget.clock`)."""
+    """Counts iterations and time against a :class:`Budget` (see :meth:`Budget.clock`):
+    wall-clock time, or the thread's CPU time for a ``cpu`` budget."""
 
-    __slots__ = ("_deadline", "_limit", "iterations", "started")
+    __slots__ = ("_deadline", "_limit", "_now", "iterations", "started")
 
     def __init__(self, budget: Budget) -> None:
-        self.started = time.perf_counter()
+        self._now = time.thread_time if budget.cpu else time.perf_counter
+        self.started = self._now()
         self.iterations = 0
         self._limit = budget.iterations
         self._deadline = None if budget.seconds is None else self.started + budget.seconds
@@ -78,14 +92,14 @@ class BudgetClock:
             return False
         if self._deadline is None:
             return True
-        now = time.perf_counter()
+        now = self._now()
         average = (now - self.started) / self.iterations
         return now + average < self._deadline
 
     @property
     def elapsed(self) -> float:
-        """Seconds since the clock started."""
-        return time.perf_counter() - self.started
+        """Seconds since the clock started (CPU seconds for a ``cpu`` budget)."""
+        return self._now() - self.started
 
 
 @runtime_checkable

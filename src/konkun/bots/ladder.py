@@ -47,21 +47,24 @@ LADDER: tuple[Level, ...] = (
            "ru": "берёт лучшее, что видит сразу"},
           {"konchinka": "greedy", "kunken": "greedy:v=1"}, "greedy"),
     Level("strong", {"en": "Strong", "ru": "Сильный"},
-          {"en": "plans ahead: searches a tenth of a second (Konchinka), plays to go out "
+          {"en": "plans ahead: searches 200 lines a move (Konchinka), plays to go out "
                  "(Kunken)",
-           "ru": "думает наперёд: десятая доля секунды поиска (кончинка), играет на выход "
+           "ru": "думает наперёд: 200 вариантов на ход (кончинка), играет на выход "
                  "(кункен)"},
-          {"konchinka": "ismcts:time=0.09:width=3", "kunken": "greedy"}, "ismcts:iters=200"),
+          {"konchinka": "ismcts:iters=200:width=3", "kunken": "greedy"}, "ismcts:iters=200"),
     Level("expert", {"en": "Expert", "ru": "Мастер"},
-          {"en": "searches longer (ISMCTS): a second a move (Konchinka), a tenth "
-                 "(Kunken); solves the end of the deal exactly",
-           "ru": "ищет дольше (ISMCTS): секунду на ход (кончинка), десятую (кункен); "
-                 "конец сдачи решает точно"},
-          {"konchinka": "ismcts:time=0.9:width=3", "kunken": "ismcts:time=0.09:width=3"},
-          "ismcts:iters=1000"),
+          {"en": "searches ten times longer (ISMCTS): 2000 lines a move (Konchinka), a "
+                 "tenth of a second (Kunken); solves the end of the deal exactly",
+           "ru": "ищет вдесятеро дольше (ISMCTS): 2000 вариантов на ход (кончинка), "
+                 "десятую долю секунды (кункен); конец сдачи решает точно"},
+          {"konchinka": "ismcts:iters=2000:width=3", "kunken": "ismcts:time=0.09:width=3"},
+          "ismcts:iters=2000"),
 )
-"""The levels, weakest first. ISMCTS times are a little under 0.1 s and 1 s, leaving
-room for the referee's overhead."""
+"""The levels, weakest first, as measured (docs/bots.md, "The strength ladder"). Konchinka's
+searches count iterations, so a level plays the same on a busy server (only slower): 200
+and 2000 are about 0.013 s and 0.13 s a move on an idle core (15,000 iterations a CPU
+second). Kunken's expert thinks 0.09 s a move (a little under 0.1 s, leaving room for the
+referee's overhead)."""
 
 LEVEL_KINDS = tuple(level.kind for level in LADDER)
 
@@ -100,14 +103,18 @@ class LevelBot:
 
 def make_level_bot(game: str, spec: BotSpec) -> LevelBot:
     """The factory of the level kinds: ``beginner``, ``casual``, ``strong``, ``expert``
-    (no options of their own)."""
+    (no options of their own). ``clock=cpu`` counts the level's thinking time in CPU
+    time (``expert:clock=cpu``: the arena's measurements on a shared machine)."""
     check_options(spec, {})
     if spec.budget().is_set:
         raise InvalidBotSpecError(
             f"bot spec {str(spec)!r}: a level plays with its own budget; "
             "give iters or time to the bot it stands for instead")
     rung = level(spec.kind)
-    return LevelBot(rung.kind, BotSpec.parse(rung.spec_for(game)), game)
+    inner = BotSpec.parse(rung.spec_for(game))
+    if spec.budget().cpu and inner.budget().seconds is not None:
+        inner = BotSpec.parse(f"{inner}:clock=cpu")
+    return LevelBot(rung.kind, inner, game)
 
 
 def offered_levels() -> list[dict[str, Any]]:

@@ -7,8 +7,10 @@ Grammar::
 
 ``KIND`` is a registered bot (``random``, ``greedy``, ``ismcts``); parameters are separated
 by colons (never commas, so that a list of specs can be written ``greedy,ismcts:iters=500``).
-Two parameters every bot accepts set its :class:`~konkun.bots.base.Budget`:
-``iters=N`` (search iterations per move) and ``time=SECONDS`` (thinking time per move).
+Three parameters every bot accepts set its :class:`~konkun.bots.base.Budget`:
+``iters=N`` (search iterations per move), ``time=SECONDS`` (thinking time per move) and
+``clock=wall|cpu`` (how that time is counted: the wall clock, the default, or the
+thread's CPU time, which buys the same search however busy the machine is).
 Other parameters belong to the bot (``konkun bots`` lists them). Examples: ``random``,
 ``greedy``, ``ismcts:iters=2000``, ``ismcts:time=1.0``, ``ismcts:time=0.1:c=0.5``.
 ``policy:TARGET`` is the one exception: everything after ``policy:`` is the target, a
@@ -47,7 +49,7 @@ def spec_error(spec: object, message: str) -> InvalidBotSpecError:
 
 POLICY_KIND = "policy"
 """The bot kind whose spec is ``policy:TARGET`` (the target read whole)."""
-BUDGET_KEYS = ("iters", "time")
+BUDGET_KEYS = ("iters", "time", "clock")
 """The parameters every bot accepts: its per-move budget."""
 
 _KIND = re.compile(r"[a-z][a-z0-9_-]*")
@@ -108,7 +110,10 @@ class BotSpec:
             seconds = float_param(self, "time", values["time"])
             if not seconds > 0:
                 raise spec_error(self, f"time must be positive, got {values['time']!r}")
-        return Budget(iterations, seconds)
+        clock = values.get("clock", "wall")
+        if clock not in ("wall", "cpu"):
+            raise spec_error(self, f"clock must be 'wall' or 'cpu', got {clock!r}")
+        return Budget(iterations, seconds, clock == "cpu")
 
     def factory(self) -> BotFactory:
         """The registered factory of this spec's kind."""

@@ -29,6 +29,7 @@ from konkun import __version__
 from konkun.errors import KonkunError
 from konkun.server.account_routes import install as install_account_routes
 from konkun.server.account_routes import rated_options
+from konkun.server.analysis import AnalysisService, add_analysis_routes, service_for
 from konkun.server.auth import (
     Guest,
     TokenSigner,
@@ -219,6 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     signer = TokenSigner(load_secret(settings.secret, settings.data_dir),
                          settings.token_seconds, settings.token_renew_seconds)
     state: dict[str, Lobby] = {}
+    analyses: dict[str, AnalysisService] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -236,8 +238,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await lobby.startup()
             state["lobby"] = lobby
             _app.state.lobby = lobby
+            analyses["service"] = _app.state.analysis = service_for(lobby)
             yield
         finally:
+            if "service" in analyses:
+                await analyses.pop("service").shutdown()
             await lobby.shutdown()
             storage.close()
             state.pop("lobby", None)
@@ -439,6 +444,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return Response(encoded.gzipped, media_type="application/json",
                             headers=headers | {"Content-Encoding": "gzip"})
         return Response(encoded.body, media_type="application/json", headers=headers)
+
+    add_analysis_routes(app, lambda: analyses["service"])
 
     # -- pages --------------------------------------------------------------------------
 

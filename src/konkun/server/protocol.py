@@ -58,6 +58,7 @@ HTTP_STATUS = {
     "not_absent": 409,
     "chat_empty": 400,
     "chat_too_long": 400,
+    "analysis_busy": 503,
     "internal": 500,
 }
 """The HTTP status of each error code."""

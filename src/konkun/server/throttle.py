@@ -61,7 +61,8 @@ def request_class(method: str, path: str) -> str | None:
     if len(parts) <= 2:
         return READ  # the lists, a table's summary
     if len(parts) == 3:
-        return {"replay": MATCH, "log": MATCH, "hint": WRITE, "chat": READ}.get(parts[2])
+        return {"replay": MATCH, "log": MATCH, "hint": WRITE, "chat": READ,
+                "analysis": READ}.get(parts[2])
     if len(parts) == 4 and parts[2] == "deals":
         return MATCH
     return None

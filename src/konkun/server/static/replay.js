@@ -7,6 +7,7 @@ import { gameTitle, RENDERERS, seatNames } from "./catalog.js";
 import { chatLine } from "./chat.js";
 import { verifyReplay } from "./fairness.js";
 import { errorText, link, main, setPage } from "./shell.js";
+import { analysisPanel, forgetAnalyses } from "./analysis.js";
 
 export function replayPage(gameId) {
   const state = { seat: "all", data: null, i: 0, error: null, ui: {}, fair: null };
@@ -131,12 +132,16 @@ export function replayPage(gameId) {
       h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
         h("div", { class: "spacer" }),
         h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
-      controls, caption, body, chatBox, fairnessPanel()));
+      controls, caption, body, chatBox, ANALYSED.has(table.game) ? analysisPanel({ gameId,
+        table, names, seat, go, format: (a) => R?.formatAction?.(a, lang()) ?? a }) : null,
+      fairnessPanel()));
   }
 
   document.addEventListener("keydown", onKey);
-  setPage({ destroy: () => { alive = false; document.removeEventListener("keydown", onKey); },
-    rerender: draw });
+  setPage({ destroy: () => { alive = false; forgetAnalyses();
+    document.removeEventListener("keydown", onKey); }, rerender: draw });
   draw();
   load();
 }
+
+const ANALYSED = new Set(["konchinka", "kunken"]); // the games `konkun analyze` knows

@@ -1,0 +1,86 @@
+"""The replay page's "Analyse" button (issue 14): a person opens the replay of a finished
+game, starts the analysis, watches it finish, and reads per deal a chart of the expected
+points each move lost and the moves (played, best found, loss, mark), in both languages,
+on a desktop and a phone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from konkun.server.testing import ServerThread, request_json
+
+from .pages import assert_no_page_errors, open_page, shot, wait_for_status
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
+LOCALES = {"en": "en-US", "ru": "ru-RU"}
+BUTTON = {"en": "Analyse", "ru": "Анализ"}
+DEAL = {"en": "Deal 1", "ru": "Сдача 1"}
+SYMBOLS = {None: "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+MARKS = {"en": {"good", "inaccuracy", "mistake", "blunder"},
+         "ru": {"хорошо", "неточность", "ошибка", "грубая ошибка"}}
+
+
+def _finished_konchinka(url: str) -> str:
+    table = request_json(f"{url}/api/tables", "POST",
+                         {"game": "konchinka", "seats": 2, "rules": {"target": "1"},
+                          "bots": {"0": "greedy", "1": "random"}})
+    wait_for_status(url, table["id"], "finished", timeout=240)
+    return str(table["id"])
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru"),
+                                            ("desktop", "ru"), ("phone", "en")])
+def test_a_finished_game_is_analysed_from_its_replay(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    table_id = _finished_konchinka(live_server.url)
+    width, height = SIZES[size]
+    page = open_page(browser, f"{live_server.url}/replay/{table_id}", locale=LOCALES[lang],
+                     width=width, height=height)
+    button = page.locator("#analyse")
+    expect(button).to_have_text(BUTTON[lang])
+    button.scroll_into_view_if_needed()
+    shot(page, artifacts, f"analysis-01-button-{size}-{lang}")
+    button.click()
+    result = page.locator("#analysis-result")
+    expect(result).to_be_visible(timeout=300_000)  # a loaded machine is slow
+
+    answer: dict[str, Any] = request_json(f"{live_server.url}/api/games/{table_id}/analysis")
+    assert answer["status"] == "done"
+    mine = [m for m in answer["moves"] if m["seat"] == 0 and m["deal"] == 0]
+    assert mine, answer
+    deal = result.locator(".analysis-deal[data-deal='0']")
+    expect(deal.locator("summary")).to_contain_text(DEAL[lang])
+    rows = deal.locator("tbody tr")
+    expect(rows).to_have_count(len(mine))
+    expect(deal.locator("svg.analysis-chart rect.bar")).to_have_count(len(mine))
+    marks = rows.locator("td:last-child .mark")
+    shown = {marks.nth(k).get_attribute("title") for k in range(len(mine))}
+    assert shown <= MARKS[lang]
+    for k, move in enumerate(mine):  # the chess sites' symbols: ?! ? ??
+        expect(marks.nth(k)).to_contain_text(SYMBOLS[move["mark"]])
+    worst = max(mine, key=lambda m: m["loss"])
+    row = deal.locator(f"tbody tr[data-turn='{worst['turn']}']")
+    expect(row.locator("td.num")).not_to_be_empty()
+    if worst["mark"]:  # the better move is named where the move lost something
+        expect(row.locator("td").nth(2)).not_to_have_text("—")
+    row.locator("button").click()  # the replay jumps to the position before the move
+    expect(page.locator("#rp-slider")).to_have_value(str(worst["turn"]))
+    shot(page, artifacts, f"analysis-02-result-{size}-{lang}")
+
+    page.locator(".analysis-seats button[data-seat='1']").click()
+    theirs = [m for m in answer["moves"] if m["seat"] == 1 and m["deal"] == 0]
+    expect(result.locator(".analysis-deal[data-deal='0'] tbody tr")).to_have_count(len(theirs))
+    if size == "phone":  # the panel fits the phone's width: no sideways scrolling
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+        table = result.locator(".analysis-deal[data-deal='0'] .analysis-moves")
+        assert table.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
+    page.reload()  # the analysis is kept: shown at once, no button
+    expect(page.locator("#analysis-result")).to_be_visible()
+    expect(page.locator("#analyse")).to_have_count(0)
+    assert_no_page_errors(page)
