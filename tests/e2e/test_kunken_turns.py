@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from konkun.server.testing import ServerThread
 
@@ -152,7 +153,13 @@ def discard(page: Page, action: str, how: str, size: str) -> None:
         page.mouse.up()
 
 
-def play_step(page: Page, seat: int, size: str, discards: list[str], seen: set[str]) -> None:
+TURN_MOVED = ("turn => document.querySelector('.table-page')?.dataset.turn !== turn"
+              " || document.querySelector('#deal-end')")
+"""The page has drawn a new state of the table (or the end of the deal)."""
+
+
+def play_step(page: Page, seat: int, size: str, discards: list[str], seen: set[str],
+              confirm_shot: Path | None = None) -> None:
     """Make the scripted move of ``seat`` through the page and wait for the answer."""
     legal = legal_of(page)
     takeable = page.locator("#bank .card.takeable")
@@ -170,7 +177,14 @@ def play_step(page: Page, seat: int, size: str, discards: list[str], seen: set[s
         elif kind == "discard":
             how = "tap" if len(discards) % 2 == 0 else "drag"
             discards.append(how)
-            discard(page, action, how, size)
+            for attempt in range(3):
+                discard(page, action, how, size)
+                try:  # two taps far apart on a loaded machine are two single taps
+                    page.wait_for_function(TURN_MOVED, arg=turn, timeout=6000)
+                    break
+                except PlaywrightTimeoutError:
+                    if attempt == 2:
+                        raise
         else:
             button = page.locator(f"#moves .choice[data-action='{action}']")
             button.scroll_into_view_if_needed()
@@ -180,13 +194,20 @@ def play_step(page: Page, seat: int, size: str, discards: list[str], seen: set[s
                 expect(confirm).to_be_visible()
                 # nothing is sent before the person says yes
                 assert page.locator(".table-page").get_attribute("data-turn") == turn
+                if confirm_shot is not None and seat == 0 and "ambiguous" not in seen:
+                    page.screenshot(path=str(confirm_shot))
                 mine.add("ambiguous")
                 page.click("#joker-yes")
     if seat == 0:
         seen |= mine
-    page.wait_for_function(
-        "turn => document.querySelector('.table-page')?.dataset.turn !== turn"
-        " || document.querySelector('#deal-end')", arg=turn)
+    page.wait_for_function(TURN_MOVED, arg=turn)
+    if mine & {"meld", "layoff", "swap"} and not page.locator("#deal-end").count():
+        # the meld the step laid or changed is marked on the table
+        number = None if "meld" in mine else action.split()[1 if kind == "swap" else 2]
+        marked = page.locator("#layouts .meld.just-laid")
+        expect(marked).to_have_count(1)
+        if number is not None:
+            expect(marked).to_have_attribute("data-meld", number)
 
 
 @pytest.mark.parametrize(("size", "lang", "other_size", "other_lang"),
@@ -213,6 +234,7 @@ def test_a_kunken_deal_with_every_kind_of_move_through_the_page(
     boris = person(browser, dasha.locator("#invite").input_value(), other_size, other_lang)
     boris.fill("#nickname", "Boris")
     boris.click("#save-name")
+    expect(boris.locator(".whoami")).to_have_text("Boris")
     boris.click("button[data-sit='1']")
     expect(boris.locator(".seat.me")).to_contain_text("Boris")
 
@@ -237,7 +259,8 @@ def test_a_kunken_deal_with_every_kind_of_move_through_the_page(
         their_turn(page)
         if page.locator("#deal-end").count():
             break
-        play_step(page, seat, size if seat == 0 else other_size, discards, seen)
+        play_step(page, seat, size if seat == 0 else other_size, discards, seen,
+                  artifacts / f"kunken-turns-joker-confirm-{size}-{lang}.png")
         for kind in seen - shots:
             shots.add(kind)
             shot(dasha, artifacts, f"kunken-turns-{kind}-{size}-{lang}")

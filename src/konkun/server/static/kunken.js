@@ -181,7 +181,14 @@ function actionButton(action, ctx, i, hinted, onPlay) {
     onmouseenter: () => markMeld(a, true), onmouseleave: () => markMeld(a, false),
     onfocus: () => markMeld(a, true), onblur: () => markMeld(a, false) },
   i < 9 ? h("span", { class: "key" }, String(i + 1)) : null,
-  a.kind === "draw" ? t(KIND_TEXT[a.kind]) : null, minis, extra);
+  a.kind === "draw" ? t(KIND_TEXT[a.kind]) : null, minis, jokerNote(action, lang), extra);
+}
+
+/** What the jokers of a step stand for, in words beside its cards ("★ = 7♥"). */
+function jokerNote(action, lang) {
+  const means = jokerMeanings(action);
+  return means.length ? h("span", { class: "joker-as" },
+    `★ = ${means.map((c) => cardShort(c, lang)).join(", ")}`) : null;
 }
 
 function markMeld(a, on) {
@@ -193,11 +200,24 @@ function markMeld(a, on) {
 
 /** A meld on the table (a view's `melds` entry), cards laid off by others tinted. */
 function meldBox(m, ctx) {
-  return h("div", { class: "meld", dataset: { meld: m.index }, title: `#${m.index + 1}` },
+  return h("div", { class: `meld ${touchedMeld(ctx) === m.index ? "just-laid" : ""}`,
+    dataset: { meld: m.index }, title: `#${m.index + 1}` },
     h("span", { class: "meld-no" }, String(m.index + 1)),
     h("span", { class: "meld-cards" }, m.cards.map((c, i) => cardElement(c, { lang: ctx.lang,
       size: "small", extraClass: m.laid_by[i] !== m.owner ? "laid-off" : "" }))),
     h("span", { class: "meld-pts" }, String(m.points)));
+}
+
+/** The meld the last step laid, laid off onto or swapped a joker out of (marked for a
+ * moment); null after any other step. */
+function touchedMeld(ctx) {
+  const { last, view } = ctx;
+  if (!last?.action) return null;
+  const a = parseAction(last.action);
+  if (a.kind === "layoff" || a.kind === "swap") return a.number;
+  if (a.kind !== "meld") return null;
+  const theirs = view.melds.filter((m) => m.owner === last.actor).map((m) => m.index);
+  return theirs.length ? Math.max(...theirs) : null;
 }
 
 function layoutRow(ctx, seat) {
