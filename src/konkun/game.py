@@ -244,6 +244,8 @@ class RuleOption:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[Choice, ...] = ()
+    zero: Titles | None = None
+    """What 0 means for an ``int`` option where 0 is a word, not a number ("no limit")."""
 
     @classmethod
     def boolean(cls, name: str, default: bool, title: Titles,
@@ -253,9 +255,11 @@ class RuleOption:
 
     @classmethod
     def integer(cls, name: str, default: int, title: Titles, description: str = "",
-                minimum: int | None = None, maximum: int | None = None) -> RuleOption:
-        """A whole-number option, from ``minimum`` to ``maximum`` (``None``: no bound)."""
-        return cls(name, "int", default, title, description, minimum, maximum)
+                minimum: int | None = None, maximum: int | None = None,
+                zero: Titles | None = None) -> RuleOption:
+        """A whole-number option, from ``minimum`` to ``maximum`` (``None``: no bound);
+        ``zero`` says in words what 0 means, when it is not a count (the lobby shows it)."""
+        return cls(name, "int", default, title, description, minimum, maximum, zero=zero)
 
     @classmethod
     def choice(cls, name: str, default: str, choices: Sequence[Choice], title: Titles,
@@ -336,6 +340,8 @@ class RuleOption:
         if self.kind == "int":
             data["min"] = self.minimum
             data["max"] = self.maximum
+            if self.zero is not None:
+                data["zero"] = self.zero.to_json()
         if self.kind == "choice":
             data["choices"] = [c.to_json() for c in self.choices]
         return data

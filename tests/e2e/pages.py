@@ -84,7 +84,7 @@ def play_choice(page: Page, selector: str) -> str:
     button.click()
     page.wait_for_function(
         "n => document.querySelectorAll('.hand .card').length !== n"
-        " || document.querySelector('#deal-score, #settlement')", arg=before)
+        " || document.querySelector('#deal-score, #settlement, #deal-end')", arg=before)
     return action
 
 

@@ -193,6 +193,7 @@ def test_two_people_meet_by_the_invite_link(browser: Any, live_server: ServerThr
     boris = open_page(browser, link, locale="ru-RU")
     boris.fill("#nickname", "Борис")
     boris.click("#save-name")
+    expect(boris.locator(".whoami")).to_have_text("Борис")  # the name is taken: then sit
     boris.click("button[data-sit='1']")
     for page in (anna, boris):
         expect(page.locator(".hand .card")).to_have_count(4)

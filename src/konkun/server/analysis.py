@@ -231,7 +231,7 @@ def record_of_replay(body: bytes) -> dict[str, Any]:
 
 
 def service_for(lobby: Any, settings: AnalysisSettings | None = None) -> AnalysisService:
-    """The analysis service of a :class:`~konkun.server.tables.Lobby`: records from its
+    """The analysis service of a :class:`~konkun.server.lobby.Lobby`: records from its
     kept replays (which check the game is finished), steps on its bot scheduler."""
 
     async def records(table_id: str) -> dict[str, Any]:

@@ -9,7 +9,14 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { meldCardPoints } from "./kunken.js";
 
-const AUTO_CLOSE_MS = 15000;
+const AUTO_CLOSE_S = 12;
+
+/** Seconds before the screen closes by itself: less on a clocked table, so the next deal's
+ * first move keeps most of its time. */
+function autoCloseSeconds(moveSeconds) {
+  return moveSeconds ? Math.max(3, Math.min(AUTO_CLOSE_S, Math.floor(moveSeconds / 3)))
+    : AUTO_CLOSE_S;
+}
 
 function minis(cards, lang, extra = () => "") {
   return h("span", { class: "mini" }, cards.map((c, i) => cardElement(c, { lang, size: "tiny",
@@ -59,11 +66,21 @@ function kunkenBody(end, names, lang) {
     seats)];
 }
 
-/** Show deal `end` over the table; `onClose` when it is dismissed. */
-export function showDealEnd(end, game, names, lang, { over = false, onClose = null } = {}) {
+/** Show deal `end` over the table; `onClose` when it is dismissed (by the button, Esc, or
+ * the countdown, which a finished match does not have). */
+export function showDealEnd(end, game, names, lang,
+  { over = false, onClose = null, moveSeconds = 0 } = {}) {
   document.getElementById("deal-end")?.remove();
+  let left = autoCloseSeconds(moveSeconds);
+  const countdown = over ? null : h("p", { class: "muted small countdown",
+    id: "deal-end-countdown", "aria-live": "off" }, t("end.nextIn", { s: left }));
+  const tick = () => {
+    left -= 1;
+    if (left <= 0) close();
+    else if (countdown) countdown.textContent = t("end.nextIn", { s: left });
+  };
   const close = () => {
-    clearTimeout(timer);
+    clearInterval(timer);
     document.removeEventListener("keydown", onKey);
     dialog.remove();
     onClose?.();
@@ -77,8 +94,8 @@ export function showDealEnd(end, game, names, lang, { over = false, onClose = nu
   h("div", { class: "deal-end panel" },
     h("h2", { id: "deal-end-title" }, t("end.title", { n: end.deal })), body,
     h("button", { type: "button", class: "primary", id: "deal-end-close", onclick: close },
-      over ? t("end.closeOver") : t("end.close"))));
-  const timer = setTimeout(close, AUTO_CLOSE_MS);
+      over ? t("end.closeOver") : t("end.close")), countdown));
+  const timer = over ? null : setInterval(tick, 1000);
   document.addEventListener("keydown", onKey);
   document.body.appendChild(dialog);
   dialog.querySelector("#deal-end-close").focus({ preventScroll: true });

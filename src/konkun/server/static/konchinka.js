@@ -65,6 +65,18 @@ function lastMoveLine(ctx) {
     sweep && !fin ? h("span", { class: "sweep" }, t("k.sweep")) : null, finLine);
 }
 
+const LEAVING_MS = 1500;
+
+/** The cards the last capture took (and the card that took them), shown on the table for a
+ * moment before they leave; null once shown, in a replay, or after a trail. */
+function leavingCards(ctx) {
+  const { last, ui } = ctx;
+  if (ctx.replay || !last?.action || !last.action.includes(":")) return null;
+  if (ui.leftTurn === last.turn) return null;
+  const [card, taken] = last.action.split(":");
+  return { card: parseCard(card).text, taken: splitCards(taken), turn: last.turn };
+}
+
 /** The card the last move laid on the table (a trail), marked for a moment. */
 function justLaid(ctx) {
   const action = ctx.last?.action;
@@ -205,6 +217,18 @@ export function render(container, ctx) {
   else if (options) for (const cap of options.captures) for (const c of cap.cards) highlight.add(c);
 
   const tableCards = d.table || [];
+  clearTimeout(ui.leavingTimer);
+  const leaving = leavingCards(ctx);
+  if (leaving) {
+    ui.leavingTimer = setTimeout(() => {
+      ui.leftTurn = leaving.turn;
+      render(container, ctx);
+    }, LEAVING_MS);
+  }
+  const leavingBox = leaving ? h("div", { class: "leaving-cards", id: "leaving-cards",
+    "aria-hidden": "true", dataset: { turn: leaving.turn } },
+  cardElement(leaving.card, { lang, extraClass: "leaving just-played" }),
+  leaving.taken.map((c) => cardElement(c, { lang, extraClass: "leaving just-taken" }))) : null;
   const tableZone = h("div", { class: "table-zone" },
     h("h2", {}, t("k.table")),
     h("div", { class: "center-row" },
@@ -215,7 +239,8 @@ export function render(container, ctx) {
         tableCards.length ? tableCards.map((c) => cardElement(c, { lang,
           extraClass: options && options.captures.length ? (highlight.has(c) ? "highlight" : "dim")
             : justLaid(ctx) === c ? "just-laid" : "" }))
-          : h("span", { class: "muted" }, t("k.emptyTable")))),
+          : leaving ? null : h("span", { class: "muted" }, t("k.emptyTable"))),
+      leavingBox),
     lastMoveLine(ctx));
 
   // My hand and the choices for the selected card.
@@ -227,7 +252,7 @@ export function render(container, ctx) {
       render(container, ctx);
       const again = container.querySelector(`.hand .card[data-card="${card}"]`);
       again?.focus({ preventScroll: true });
-      // the choices sit right under the hand: bring the card and its choices into view
+      // the choices sit right under the card: bring the card and its choices into view
       container.querySelector("#choices")?.scrollIntoView({ block: "nearest",
         behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
     };
@@ -238,8 +263,8 @@ export function render(container, ctx) {
     h("h2", {}, ctx.replay ? ctx.names[you] : t("table.hand"), " ",
       d.dealer === you ? h("span", { class: "tag" }, t("table.dealer")) : null),
     h("div", { class: "hand" }, handCards),
-    pileLine(pileOf(view, you), d.last_capturer === you, lang),
-    myTurn ? choicesBox(ctx, options, container) : null);
+    myTurn ? choicesBox(ctx, options, container) : null,
+    pileLine(pileOf(view, you), d.last_capturer === you, lang));
   }
 
   const openHands = openAll ? h("div", { class: "opponents" },
@@ -252,6 +277,22 @@ export function render(container, ctx) {
   container.replaceChildren(h("div", { class: "game-layout konchinka" }, felt, side));
 
   if (myTurn && !ctx.replay) installKeys(ctx, container, legal);
+  placeChoices(container);
+}
+
+/** Put the capture choices right under the selected hand card (as far as the hand's width
+ * allows), with a pointer at the card, so the eye goes from the card to its choices. */
+function placeChoices(container) {
+  const box = container.querySelector("#choices");
+  const card = container.querySelector(".hand .card.selected");
+  if (!box || !card) return;
+  const zone = box.parentElement.getBoundingClientRect();
+  const at = card.getBoundingClientRect();
+  const width = box.getBoundingClientRect().width;
+  const center = at.left + at.width / 2 - zone.left;
+  const left = Math.max(0, Math.min(zone.width - width, center - width / 2));
+  box.style.marginLeft = `${Math.round(left)}px`;
+  box.style.setProperty("--pointer", `${Math.round(center - left)}px`);
 }
 
 function choicesBox(ctx, options, container) {
@@ -288,8 +329,9 @@ function choicesBox(ctx, options, container) {
   const head = options.captures.length
     ? t("k.canTake", { card: cardShort(card, lang) })
     : t("k.noCapture", { card: cardShort(card, lang) });
-  return h("div", { class: "choose" }, h("p", { class: "prompt", id: "prompt" }, head),
-    h("div", { class: "choices", id: "choices" }, buttons,
+  return h("div", { class: "choose" },
+    h("div", { class: "choices beside", id: "choices", dataset: { card } },
+      h("p", { class: "prompt", id: "prompt" }, head), buttons,
       h("button", { type: "button", class: "choice", onclick: () => {
         ui.selected = null;
         render(container, ctx);

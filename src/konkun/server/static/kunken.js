@@ -55,7 +55,113 @@ const KIND_ORDER = ["meld", "layoff", "swap", "discard", "draw", "take"];
 const KIND_TEXT = { draw: "r.draw", take: "r.takeBank", meld: "r.layDown", layoff: "r.layOff",
   swap: "r.swap", discard: "r.discard" };
 
-function actionButton(action, ctx, i, hinted) {
+/** An action with its jokers' meanings left out: two actions alike but for what a joker
+ * stands for have the same key. */
+function jokerFree(action) {
+  return action.replace(/\bX=[2-9TJQKA][cdhs]\b/gi, "X");
+}
+
+/** What each joker of `action` stands for ("X=7h" → "7h"). */
+function jokerMeanings(action) {
+  return [...action.matchAll(/\bX=([2-9TJQKA][cdhs])\b/gi)].map((m) => m[1]);
+}
+
+/** The other legal actions that differ from `action` only in a joker's meaning. */
+function jokerAlternatives(action, legal) {
+  if (!jokerMeanings(action).length) return [];
+  const key = jokerFree(action);
+  return legal.filter((a) => a !== action && jokerFree(a) === key);
+}
+
+/** Play `action`, unless a joker in it could mean another card here: then ask first. */
+function playOrConfirm(action, ctx, legal, rerender) {
+  if (jokerAlternatives(action, legal).length) {
+    ctx.ui.confirm = action;
+    rerender();
+    return;
+  }
+  ctx.play(action);
+}
+
+/** The question before a move whose joker could stand for another card. */
+function jokerConfirm(ctx, legal, rerender) {
+  const { ui, lang } = ctx;
+  const action = ui.confirm;
+  if (!action || !legal.includes(action)) return null;
+  const means = jokerMeanings(action).map((c) => cardShort(c, lang)).join(", ");
+  const others = [...new Set(jokerAlternatives(action, legal).flatMap(jokerMeanings))]
+    .filter((c) => !jokerMeanings(action).includes(c)).map((c) => cardShort(c, lang));
+  return h("div", { class: "joker-confirm", id: "joker-confirm", role: "alertdialog",
+    "aria-labelledby": "joker-confirm-text" },
+  h("p", { id: "joker-confirm-text" }, t("r.jokerMeans", { card: means }),
+    others.length ? ` ${t("r.jokerCouldBe", { cards: others.join(", ") })}` : ""),
+  h("span", { class: "mini" }, parseAction(action).cards.map((c) =>
+    cardElement(c, { lang, size: "tiny" }))),
+  h("div", { class: "toolbar" },
+    h("button", { type: "button", class: "primary", id: "joker-yes", onclick: () => {
+      ui.confirm = null;
+      ctx.play(action);
+    } }, t("r.jokerYes")),
+    h("button", { type: "button", id: "joker-no", onclick: () => {
+      ui.confirm = null;
+      rerender();
+    } }, t("k.cancel"))));
+}
+
+/** The discard of hand card `card`, when it is legal now. */
+function discardOf(legal, card) {
+  const text = parseCard(card).joker ? "X" : parseCard(card).text;
+  return legal.find((a) => a.startsWith("discard ") && cardsIn(a)[0] === text) ?? null;
+}
+
+const DOUBLE_TAP_MS = 450;
+const DRAG_START_PX = 12;
+
+/** Let a hand card be dragged onto the bank to discard it (pointer events: mouse, pen and
+ * touch alike); a click after a drag is not a click. */
+function draggableToBank(node, discard, ctx) {
+  node.classList.add("can-discard");
+  node.addEventListener("pointerdown", (down) => {
+    if (down.button !== 0) return;
+    let ghost = null;
+    const bank = () => document.querySelector("#bank-drop");
+    const move = (ev) => {
+      if (!ghost && Math.hypot(ev.clientX - down.clientX, ev.clientY - down.clientY)
+          < DRAG_START_PX) return;
+      if (!ghost) {
+        ghost = node.cloneNode(true);
+        ghost.classList.add("drag-ghost");
+        ghost.removeAttribute("id");
+        document.body.appendChild(ghost);
+        bank()?.classList.add("drop-target");
+      }
+      ghost.style.left = `${ev.clientX - node.offsetWidth / 2}px`;
+      ghost.style.top = `${ev.clientY - node.offsetHeight / 2}px`;
+      bank()?.classList.toggle("drop-over", overBank(ev));
+    };
+    const overBank = (ev) => {
+      const r = bank()?.getBoundingClientRect();
+      return !!r && ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top
+        && ev.clientY <= r.bottom;
+    };
+    const up = (ev) => {
+      node.removeEventListener("pointermove", move);
+      node.removeEventListener("pointerup", up);
+      node.removeEventListener("pointercancel", up);
+      if (!ghost) return;
+      ghost.remove();
+      bank()?.classList.remove("drop-target", "drop-over");
+      ctx.ui.dragged = Date.now();
+      if (ev.type === "pointerup" && overBank(ev)) ctx.play(discard);
+    };
+    node.setPointerCapture?.(down.pointerId);
+    node.addEventListener("pointermove", move);
+    node.addEventListener("pointerup", up);
+    node.addEventListener("pointercancel", up);
+  });
+}
+
+function actionButton(action, ctx, i, hinted, onPlay) {
   const { lang, view } = ctx;
   const a = parseAction(action);
   const minis = h("span", { class: "mini" }, a.cards.map((c) =>
@@ -71,11 +177,18 @@ function actionButton(action, ctx, i, hinted) {
   }
   return h("button", { type: "button", class: `choice action act-${a.kind} ${hinted ? "hinted" : ""}`,
     dataset: { action, kind: a.kind }, title: formatAction(action, lang),
-    onclick: () => ctx.play(action),
+    onclick: () => onPlay(action),
     onmouseenter: () => markMeld(a, true), onmouseleave: () => markMeld(a, false),
     onfocus: () => markMeld(a, true), onblur: () => markMeld(a, false) },
   i < 9 ? h("span", { class: "key" }, String(i + 1)) : null,
-  a.kind === "draw" ? t(KIND_TEXT[a.kind]) : null, minis, extra);
+  a.kind === "draw" ? t(KIND_TEXT[a.kind]) : null, minis, jokerNote(action, lang), extra);
+}
+
+/** What the jokers of a step stand for, in words beside its cards ("★ = 7♥"). */
+function jokerNote(action, lang) {
+  const means = jokerMeanings(action);
+  return means.length ? h("span", { class: "joker-as" },
+    `★ = ${means.map((c) => cardShort(c, lang)).join(", ")}`) : null;
 }
 
 function markMeld(a, on) {
@@ -87,11 +200,24 @@ function markMeld(a, on) {
 
 /** A meld on the table (a view's `melds` entry), cards laid off by others tinted. */
 function meldBox(m, ctx) {
-  return h("div", { class: "meld", dataset: { meld: m.index }, title: `#${m.index + 1}` },
+  return h("div", { class: `meld ${touchedMeld(ctx) === m.index ? "just-laid" : ""}`,
+    dataset: { meld: m.index }, title: `#${m.index + 1}` },
     h("span", { class: "meld-no" }, String(m.index + 1)),
     h("span", { class: "meld-cards" }, m.cards.map((c, i) => cardElement(c, { lang: ctx.lang,
       size: "small", extraClass: m.laid_by[i] !== m.owner ? "laid-off" : "" }))),
     h("span", { class: "meld-pts" }, String(m.points)));
+}
+
+/** The meld the last step laid, laid off onto or swapped a joker out of (marked for a
+ * moment); null after any other step. */
+function touchedMeld(ctx) {
+  const { last, view } = ctx;
+  if (!last?.action) return null;
+  const a = parseAction(last.action);
+  if (a.kind === "layoff" || a.kind === "swap") return a.number;
+  if (a.kind !== "meld") return null;
+  const theirs = view.melds.filter((m) => m.owner === last.actor).map((m) => m.index);
+  return theirs.length ? Math.max(...theirs) : null;
 }
 
 function layoutRow(ctx, seat) {
@@ -178,6 +304,8 @@ export function render(container, ctx) {
     ui.hint = null;
     ui.advice = null;
     ui.showAll = false;
+    ui.confirm = null;
+    ui.lastTap = null;
   }
   announceDeals(ctx, view.deal_points || []);
   const rerender = () => render(container, ctx);
@@ -197,7 +325,7 @@ export function render(container, ctx) {
           title: t("r.draw") }, cardElement("back", { lang, size: "small" }),
         h("span", {}, t("r.draw"))) : cardElement("back", { lang, size: "small" }),
         h("span", {}, `${t("table.stock")}: ${view.stock_size}`)),
-      h("div", { class: "bank-wrap" },
+      h("div", { class: "bank-wrap", id: "bank-drop" },
         h("h2", {}, t("r.bank")),
         takes.size ? h("p", { class: "help" }, t("r.takeHelp")) : null,
         h("div", { class: "bank", id: "bank" }, bank.length ? bank.map((c, i) => {
@@ -226,14 +354,27 @@ export function render(container, ctx) {
       const key = `${c}#${counts[c]}`;
       const picked = ui.picked.includes(key);
       const isDrawn = drawn === c && counts[c] === 1;
-      return cardElement(c, { lang, selected: picked,
+      const discard = myTurn ? discardOf(legal, c) : null;
+      const node = cardElement(c, { lang, selected: picked,
         extraClass: `${(view.turn?.taken_this_turn || []).includes(c) ? "taken" : ""} ${
           isDrawn ? "drawn" : ""}`,
         onClick: myTurn && view.phase !== "start" ? () => {
+          if (ui.dragged && Date.now() - ui.dragged < 300) return; // the end of a drag
+          const now = Date.now();
+          if (discard && ui.lastTap?.key === key && now - ui.lastTap.at < DOUBLE_TAP_MS) {
+            ui.lastTap = null;
+            ctx.play(discard); // a double tap (or double click) discards the card
+            return;
+          }
+          ui.lastTap = { key, at: now };
           togglePick(ui, key);
           rerender();
         } : null });
+      if (discard) draggableToBank(node, discard, ctx);
+      return node;
     })),
+    myTurn && legal.some((a) => a.startsWith("discard ")) ? h("p", {
+      class: "muted small discard-help", id: "discard-help" }, t("r.discardHelp")) : null,
     drawn ? h("p", { class: "drawn-note", id: "drawn-note" },
       t("r.youDrew", { card: cardShort(drawn, lang) })) : null,
     myTurn ? obligationsBox(view, lang) : null,
@@ -319,7 +460,8 @@ function movesBox(ctx, legal, rerender) {
   const sections = [...groups.entries()].map(([kind, acts]) => h("div", {
     class: "move-group", dataset: { kind } },
   h("h3", {}, KIND_TEXT[kind] ? t(KIND_TEXT[kind]) : kind),
-  h("div", { class: "move-list" }, acts.map((a) => actionButton(a, ctx, n++, a === ui.hint)))));
+  h("div", { class: "move-list" }, acts.map((a) => actionButton(a, ctx, n++, a === ui.hint,
+    (action) => playOrConfirm(action, ctx, legal, rerender))))));
   const picked = ui.picked.map((k) => k.split("#")[0]);
   const phase = view.phase;
   const toolbar = h("div", { class: "toolbar" },
@@ -345,6 +487,7 @@ function movesBox(ctx, legal, rerender) {
     : phase === "drawn" ? t("r.drawnPrompt") : t("r.takenPrompt");
   return h("div", { class: "moves", id: "moves" },
     h("p", { class: "prompt", id: "prompt" }, prompt),
+    jokerConfirm(ctx, legal, rerender),
     toolbar,
     ui.advice ? adviceBox(ui.advice, lang) : null,
     h("div", { class: "move-groups" }, sections),
@@ -364,6 +507,9 @@ function installKeys(ctx, container) {
       container.querySelector("#hint")?.click();
     } else if (ev.key.toLowerCase() === "d" && container.querySelector("#draw")) {
       container.querySelector("#draw").click();
+    } else if (ev.key === "Escape" && ui.confirm) {
+      ui.confirm = null;
+      render(container, ctx);
     } else if (ev.key === "Escape" && ui.picked.length) {
       ui.picked = [];
       render(container, ctx);

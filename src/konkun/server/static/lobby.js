@@ -60,8 +60,17 @@ function ruleInput(option, values) {
     const bounds = {};
     if (option.min !== null && option.min !== undefined) bounds.min = option.min;
     if (option.max !== null && option.max !== undefined) bounds.max = option.max;
+    const zero = option.zero ? h("span", { class: "zero-note", id: `${id}-zero`,
+      hidden: Number(cur) !== 0 }, titled(option.zero, "")) : null;
     input = h("input", { type: "number", id, name, step: 1, value: cur, dataset: { def },
-      oninput: keep, ...bounds });
+      oninput: (ev) => {
+        keep(ev);
+        if (zero) zero.hidden = ev.target.value === "" || Number(ev.target.value) !== 0;
+      }, ...bounds });
+    if (zero) {
+      return h("label", { class: "rule", for: id, title: hint }, h("span", {}, label),
+        h("span", { class: "rule-value" }, input, zero));
+    }
   }
   return h("label", { class: "rule", for: id, title: hint }, h("span", {}, label), input);
 }

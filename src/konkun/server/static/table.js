@@ -29,7 +29,8 @@ async function adoptLinkIdentity() {
 
 export function tablePage(tableId) {
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
-    chat: { messages: [] }, log: [], dealsDone: null, wasMine: false };
+    chat: { messages: [] }, log: [], dealsDone: null, wasMine: false, holding: false,
+    held: null };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -60,6 +61,9 @@ export function tablePage(tableId) {
     const { table, you, view } = msg;
     const names = seatNames(table);
     if (table.status === "waiting") return h("div", { class: "turn waiting" }, t("table.waiting"));
+    if (state.holding) {
+      return h("div", { class: "turn", id: "turn" }, t("end.title", { n: state.dealsDone }));
+    }
     if (table.status === "finished") {
       const w = table.winner;
       return h("div", { class: "turn over" }, t("table.over"),
@@ -84,7 +88,7 @@ export function tablePage(tableId) {
     }
     const { table, you } = msg;
     const focusKey = focusSelector(document.activeElement);
-    const mine = table.status === "playing" && you !== null
+    const mine = table.status === "playing" && you !== null && !state.holding
       && (msg.view?.to_move ?? table.to_move) === you;
     document.title = mine ? `▶ ${t("table.yourTurn")} · ${gameTitle(table)} — konkun`
       : `konkun — ${gameTitle(table)}`;
@@ -110,7 +114,7 @@ export function tablePage(tableId) {
       const R = RENDERERS[table.game];
       if (R) {
         R.render(body, { view: msg.view, table, you, last: msg.last, lang: lang(),
-          names: seatNames(table), ui: state.ui, readOnly: you === null,
+          names: seatNames(table), ui: state.ui, readOnly: you === null || state.holding,
           play: (action) => {
             if (state.pending === msg.turn) return; // one action per turn; no double clicks
             if (sock.action(action)) state.pending = msg.turn;
@@ -123,7 +127,8 @@ export function tablePage(tableId) {
     const finishedBar = table.status === "finished" ? h("div", { class: "panel finished-bar" },
       link(`/replay/${table.id}`, t("table.replay")), " · ", link("/", t("table.backToLobby")))
       : null;
-    mount(main, h("div", { class: "table-page", dataset: { status: table.status, game: table.game } },
+    mount(main, h("div", { class: "table-page", dataset: { status: table.status, game: table.game,
+      turn: msg.turn ?? "" } },
       head, invite, needName, lifecyclePanel(msg, controls),
       h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
       awayBanner(msg, controls),
@@ -162,7 +167,13 @@ export function tablePage(tableId) {
     const done = (msg.view?.deal_points || []).length;
     const deal = state.dealsDone !== null && done > state.dealsDone ? done : done + 1;
     const known = state.dealsDone !== null;
-    if (known && done > state.dealsDone) openDealEnd(msg.table, done);
+    if (known && done > state.dealsDone) {
+      // the next deal waits behind the end screen: the table keeps the old deal until then
+      state.holding = state.msg !== null && msg.table.status !== "finished";
+      state.dealsDone = done;
+      if (state.holding) draw(); // the deal that ended, with nothing left to play
+      openDealEnd(msg.table, done);
+    }
     state.dealsDone = done;
     if (known && !addLast(state.log, msg.last, deal)) loadLog();
   }
@@ -172,9 +183,22 @@ export function tablePage(tableId) {
       const end = await api.dealEnd(tableId, number);
       if (page?.tableId === tableId) {
         showDealEnd(end, table.game, seatNames(table), lang(),
-          { over: table.status === "finished" });
+          { over: table.status === "finished", onClose: showHeld,
+            moveSeconds: table.move_seconds || 0 });
+        return;
       }
     } catch { /* the score sheet still shows the deal */ }
+    showHeld();
+  }
+
+  /** The end screen is gone: show the state that came while it was up (the next deal). */
+  function showHeld() {
+    state.holding = false;
+    if (!state.held || page?.tableId !== tableId) return;
+    state.msg = state.held;
+    state.held = null;
+    state.pending = null;
+    draw();
   }
 
   async function loadChat() {
@@ -252,6 +276,10 @@ export function tablePage(tableId) {
     onState: (msg) => {
       msg.table.receivedAt = Date.now();
       noteLast(msg);
+      if (state.holding) {
+        state.held = msg;
+        return;
+      }
       state.msg = msg;
       state.pending = null;
       draw();
