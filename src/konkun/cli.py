@@ -13,10 +13,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol
 
 from konkun import __version__
-from konkun.errors import InvalidRuleError, KonkunError, one_line
+from konkun.errors import InvalidNotationError, InvalidRuleError, KonkunError, one_line
 
 COMMAND_MODULES = (
     "konkun.konchinka.cli",
@@ -62,6 +62,62 @@ def add_rule_argument(parser: argparse.ArgumentParser) -> None:
     """Add the repeatable ``--rule NAME=VALUE`` option to a sub-command."""
     parser.add_argument("--rule", action="append", metavar="NAME=VALUE", default=[],
                         help="a rule option (repeatable), names as in RULES.md")
+
+
+class _Texted(Protocol):
+    def text(self) -> str: ...
+
+
+class PositionDeal(Protocol):
+    """What ``moves``, ``perft`` and ``apply`` of a game's command line need of a deal."""
+
+    def legal_actions(self) -> Sequence[_Texted]:
+        """The legal actions."""
+
+    def perft(self, depth: int) -> int:
+        """The number of action sequences of ``depth``."""
+
+    def perft_divide(self, depth: int) -> Sequence[tuple[_Texted, int]]:
+        """The perft of ``depth`` per first action."""
+
+    def parse_action(self, text: str) -> Any:
+        """The action ``text`` names."""
+
+    def play(self, action: Any) -> None:
+        """Play ``action``."""
+
+
+def print_moves(deal: PositionDeal) -> int:
+    """``moves``: each legal action's text on a line of its own."""
+    lines = [action.text() for action in deal.legal_actions()]
+    if lines:
+        print("\n".join(lines))
+    return 0
+
+
+def perft_depth(text: str) -> int:
+    """The ``DEPTH`` argument of ``perft``: a whole number >= 0."""
+    if not text.isdigit():
+        raise InvalidNotationError(f"invalid perft depth {text!r}: expected a whole number >= 0")
+    return int(text)
+
+
+def print_perft(deal: PositionDeal, depth: int, divide: bool) -> int:
+    """``perft``: the count, after the count of each first action with ``--divide``."""
+    if divide and depth > 0:
+        counts = deal.perft_divide(depth)
+        for action, count in counts:
+            print(f"{action.text()}: {count}")
+        print(sum(count for _, count in counts))
+        return 0
+    print(deal.perft(depth))
+    return 0
+
+
+def play_texts(deal: PositionDeal, texts: Sequence[str]) -> None:
+    """``apply``: play the actions ``texts`` names, in order."""
+    for text in texts:
+        deal.play(deal.parse_action(text))
 
 
 def build_parser() -> ArgumentParser:

@@ -16,7 +16,15 @@ import random
 from typing import Any
 
 from konkun.cards import choice
-from konkun.cli import UsageError, add_rule_argument, parse_rule_options
+from konkun.cli import (
+    UsageError,
+    add_rule_argument,
+    parse_rule_options,
+    perft_depth,
+    play_texts,
+    print_moves,
+    print_perft,
+)
 from konkun.errors import InvalidNotationError, InvalidPositionError
 from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.game import KonchinkaMatch
@@ -71,33 +79,17 @@ def load(kpn: str, rule_pairs: list[str] | None) -> KonchinkaDeal:
 
 
 def _moves(namespace: argparse.Namespace) -> int:
-    deal = load(namespace.kpn, namespace.rule)
-    lines = [move.text() for move in deal.legal_actions()]
-    if lines:
-        print("\n".join(lines))
-    return 0
+    return print_moves(load(namespace.kpn, namespace.rule))
 
 
 def _perft(namespace: argparse.Namespace) -> int:
-    text = namespace.depth
-    if not text.isdigit():
-        raise InvalidNotationError(f"invalid perft depth {text!r}: expected a whole number >= 0")
-    depth = int(text)
-    deal = load(namespace.kpn, namespace.rule)
-    if namespace.divide and depth > 0:
-        counts = deal.perft_divide(depth)
-        for move, count in counts:
-            print(f"{move.text()}: {count}")
-        print(sum(count for _, count in counts))
-        return 0
-    print(deal.perft(depth))
-    return 0
+    depth = perft_depth(namespace.depth)
+    return print_perft(load(namespace.kpn, namespace.rule), depth, namespace.divide)
 
 
 def _apply(namespace: argparse.Namespace) -> int:
     deal = load(namespace.kpn, namespace.rule)
-    for text in namespace.moves:
-        deal.play(deal.parse_action(text))
+    play_texts(deal, namespace.moves)
     print(deal.kpn())
     return 0
 

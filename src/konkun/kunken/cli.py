@@ -20,7 +20,14 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any
 
-from konkun.cli import add_rule_argument, parse_rule_options
+from konkun.cli import (
+    add_rule_argument,
+    parse_rule_options,
+    perft_depth,
+    play_texts,
+    print_moves,
+    print_perft,
+)
 from konkun.errors import InvalidNotationError
 
 if TYPE_CHECKING:
@@ -160,32 +167,16 @@ def load(kkn: str, rule_pairs: list[str] | None) -> KunkenDeal:
 
 
 def _moves(namespace: argparse.Namespace) -> int:
-    deal = load(namespace.kkn, namespace.rule)
-    lines = [action.text() for action in deal.legal_actions()]
-    if lines:
-        print("\n".join(lines))
-    return 0
+    return print_moves(load(namespace.kkn, namespace.rule))
 
 
 def _perft(namespace: argparse.Namespace) -> int:
-    text = namespace.depth
-    if not text.isdigit():
-        raise InvalidNotationError(f"invalid perft depth {text!r}: expected a whole number >= 0")
-    depth = int(text)
-    deal = load(namespace.kkn, namespace.rule)
-    if namespace.divide and depth > 0:
-        counts = deal.perft_divide(depth)
-        for action, count in counts:
-            print(f"{action.text()}: {count}")
-        print(sum(count for _, count in counts))
-        return 0
-    print(deal.perft(depth))
-    return 0
+    depth = perft_depth(namespace.depth)
+    return print_perft(load(namespace.kkn, namespace.rule), depth, namespace.divide)
 
 
 def _apply(namespace: argparse.Namespace) -> int:
     deal = load(namespace.kkn, namespace.rule)
-    for text in namespace.actions:
-        deal.play(deal.parse_action(text))
+    play_texts(deal, namespace.actions)
     print(deal.kkn())
     return 0
