@@ -32,13 +32,20 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 BOT_DELAY = 0.05
+PAGE_LIMITS = {"http_burst": 10_000.0, "http_per_second": 10_000.0, "read_burst": 10_000.0,
+               "read_per_second": 10_000.0, "replay_burst": 10_000.0,
+               "replay_per_second": 10_000.0, "socket_burst": 10_000.0,
+               "socket_per_second": 10_000.0, "refusal_seconds": 0.0}
+"""Every browser of a test comes from 127.0.0.1: the per-address limits (tested in
+tests/server) would throttle one test's several players as one abusive address."""
 
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[ServerThread]:
     """A running konkun server (in a thread of this process) on a fresh SQLite database;
     afterwards every game finished on it must pass ``konkun verify``."""
-    with run_server_in_thread(data_dir=tmp_path / "data", bot_delay=BOT_DELAY) as server:
+    with run_server_in_thread(data_dir=tmp_path / "data", bot_delay=BOT_DELAY,
+                              **PAGE_LIMITS) as server:
         yield server
     verify_finished_games(Settings(data_dir=tmp_path / "data").database_url())
 

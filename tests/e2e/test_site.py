@@ -131,6 +131,7 @@ def join(page: Any, name: str, seat: int) -> None:
     """On an invite link: take a name and the seat."""
     page.fill("#nickname", name)
     page.click("#save-name")
+    expect(page.locator(".whoami")).to_have_text(name)  # the name is taken: then sit
     page.click(f"button[data-sit='{seat}']")
     expect(page.locator(".seat.me")).to_contain_text(name)
 
