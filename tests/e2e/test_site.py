@@ -322,6 +322,7 @@ def test_chat_between_two_browsers_with_a_spectator_and_in_the_replay(
     vera.click("#save-name")
     expect(vera.locator(".whoami")).to_have_text("Vera")
     vera.goto(invite)
+    expect(vera.locator(".conn.open")).to_be_visible()  # her line goes out once connected
     vera.fill("#chat-input", "watching you")
     vera.keyboard.press("Enter")
     last = boris.locator("#chat-log li").last

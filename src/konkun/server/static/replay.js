@@ -32,7 +32,10 @@ export function replayPage(gameId) {
     } catch {
       state.fair = { ok: false, key: "fair.badDeal", params: { n: "?" } };
     }
-    if (alive) draw();
+    // only the panel changes: the rest of the page (and what a person is doing there) stays
+    const shown = alive && main.querySelector("#replay-fair");
+    if (shown) shown.replaceWith(fairnessPanel());
+    else if (alive) draw();
   }
 
   function fairnessPanel() {
