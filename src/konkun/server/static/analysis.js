@@ -120,12 +120,15 @@ export function forgetAnalyses() {
 }
 
 async function read(panel) {
+  const before = panel.data?.status ?? "none";
   try {
     panel.data = await call("GET", panel.options.gameId);
     panel.error = null;
   } catch (err) {
     panel.error = errorText(err.code);
   }
+  // nothing analysed yet, as shown: keep the button a person may be about to press
+  if (before === "none" && panel.data?.status === "none" && !panel.error) return;
   follow(panel);
 }
 
