@@ -230,15 +230,23 @@ def _remove(hand: list[int], notold: list[int], k: int) -> None:
         notold[k] -= 1
 
 
-def _lay(hand: list[int], notold: list[int], meld: Sequence[int]) -> None:
+def _laid(hand: list[int], notold: list[int],
+          meld: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Copies of the hand and its cards not held before the take, after laying ``meld``."""
+    hand, notold = hand.copy(), notold.copy()
     for x in meld:
         _remove(hand, notold, x if x < 52 else 52)
+    return hand, notold
 
 
-def _swap_into(hand: list[int], notold: list[int], given: int) -> None:
+def _swapped(hand: list[int], notold: list[int], given: int) -> tuple[list[int], list[int]]:
+    """Copies of the hand and its cards not held before the take, after giving ``given``
+    for a joker."""
+    hand, notold = hand.copy(), notold.copy()
     _remove(hand, notold, given)
     hand[52] += 1
     notold[52] += 1
+    return hand, notold
 
 
 def _replace_meld(table: Table, i: int, m: Compact) -> Table:
@@ -263,18 +271,14 @@ def _search_pending(hand: list[int], notold: list[int], card: int, need: int, la
     for meld in solver.third_card_melds(card, hand, notold, True):
         if len(meld) >= size:
             continue
-        after = hand.copy()
-        after_notold = notold.copy()
-        _lay(after, after_notold, meld)
+        after, after_notold = _laid(hand, notold, meld)
         rest = need - solver.meld_points(meld) if need > 0 else 0
         if completable(after, after_notold, card, rest, False, True,
                        (*table, compact(meld)), True):
             return True
     if layout:
         for given, after_table in _all_swaps(hand, table):
-            after = hand.copy()
-            after_notold = notold.copy()
-            _swap_into(after, after_notold, given)
+            after, after_notold = _swapped(hand, notold, given)
             if completable(after, after_notold, card, need, True, True, after_table, True):
                 return True
         return False
@@ -283,9 +287,7 @@ def _search_pending(hand: list[int], notold: list[int], card: int, need: int, la
     for meld in solver.hand_melds(hand, True):
         if len(meld) >= size:
             continue
-        after = hand.copy()
-        after_notold = notold.copy()
-        _lay(after, after_notold, meld)
+        after, after_notold = _laid(hand, notold, meld)
         if not after[card] or not any_swap(table, after):
             continue
         rest = need - solver.meld_points(meld) if need > 0 else 0
@@ -318,8 +320,7 @@ def _swap_states(hand: list[int], notold: list[int], table: Table, start: int,
         if not has_jokers(m):
             continue
         for given, after_meld in swaps(m, hand):
-            after, after_notold = hand.copy(), notold.copy()
-            _swap_into(after, after_notold, given)
+            after, after_notold = _swapped(hand, notold, given)
             after_table = _replace_meld(table, i, after_meld)
             key = (bytes(after), after_table)
             if key in seen:
@@ -369,18 +370,14 @@ def _search_steps(hand: list[int], notold: list[int], card: int, need: int, pend
         if len(meld) >= size:
             continue
         third = pending and solver.is_third_card_meld(meld, card, hand, notold)
-        after = hand.copy()
-        after_notold = notold.copy()
-        _lay(after, after_notold, meld)
+        after, after_notold = _laid(hand, notold, meld)
         rest = need - solver.meld_points(meld) if need > 0 else 0
         if completable(after, after_notold, card, rest, pending and not third, True,
                        (*table, compact(meld)), False):
             return True
     if layout:
         for given, after_table in _all_swaps(hand, table):
-            after = hand.copy()
-            after_notold = notold.copy()
-            _swap_into(after, after_notold, given)
+            after, after_notold = _swapped(hand, notold, given)
             if completable(after, after_notold, card, need, pending, True, after_table,
                            False):
                 return True
@@ -610,8 +607,7 @@ def _next_steps(hand: list[int], notold: list[int], card: int, need: int, pendin
                               -solver.meld_points(m)))
     for meld in melds:
         third = pending and solver.is_third_card_meld(meld, card, hand, notold)
-        h, n = hand.copy(), notold.copy()
-        _lay(h, n, meld)
+        h, n = _laid(hand, notold, meld)
         yield ("meld", -1, meld), (h, n, pending and not third,
                                    need - solver.meld_points(meld) if need > 0 else 0,
                                    (*table, compact(meld)))
@@ -619,8 +615,7 @@ def _next_steps(hand: list[int], notold: list[int], card: int, need: int, pendin
         for i, m in enumerate(table):
             if has_jokers(m):
                 for given, after in swaps(m, hand):
-                    h, n = hand.copy(), notold.copy()
-                    _swap_into(h, n, given)
+                    h, n = _swapped(hand, notold, given)
                     yield ("swap", i, (given,)), (h, n, pending, need,
                                                   _replace_meld(table, i, after))
     if size >= 2:

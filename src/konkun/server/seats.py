@@ -112,8 +112,10 @@ class Seats(BotLoop):
 
     async def _contribute(self, table: Table, values: dict[int, str | None]) -> None:
         """Set (or, with ``None``, drop) the contributions of some seats, and store them."""
-        if table.fairness.fair is None:
-            return
+        current = table.fairness.fair
+        if current is None or all(value is None and seat not in current.contributions
+                                  for seat, value in values.items()):
+            return  # no fairness data, or nothing to drop
         try:
             fair = await self._db(self.fair_store.set_contributions, table.id, values)
         except Exception as error:

@@ -6,6 +6,7 @@
 // The panel is one element per game, kept across the replay page's redraws (the page
 // re-mounts everything on every step): it updates itself while the analysis runs.
 
+import { request } from "./api.js";
 import { h, mount } from "./dom.js";
 import { errorText, lang, onLangChange } from "./i18n.js";
 
@@ -75,21 +76,8 @@ export function tx(key, params = {}) {
 const POLL_MS = 1000;
 const panels = new Map(); // game id -> panel state
 
-async function call(method, gameId) {
-  const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/analysis`,
-    { method, headers: { Accept: "application/json" } });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = new Error((data && data.message) || `${res.status}`);
-    err.code = (data && data.code) || String(res.status);
-    throw err;
-  }
-  return data;
+function call(method, gameId) {
+  return request(method, `/api/games/${encodeURIComponent(gameId)}/analysis`);
 }
 
 /**
