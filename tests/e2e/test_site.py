@@ -299,6 +299,24 @@ SPECTATOR = {"en": "watching", "ru": "зритель"}
 HELLO = {"en": "Hi!", "ru": "Привет!"}
 
 
+def test_a_chat_line_arriving_while_a_person_types_keeps_their_typing(
+        browser: Any, live_server: ServerThread) -> None:
+    """Anna is typing when Boris's line arrives and redraws the chat; her cursor stays in
+    the line, so Enter sends what she typed."""
+    anna = screen(browser, live_server.url, "desktop", "en")
+    name_and_create(anna, "Anna", 2, {})
+    boris = screen(browser, anna.locator("#invite").input_value(), "phone", "en")
+    join(boris, "Boris", 1)
+    expect(anna.locator(".conn.open")).to_be_visible()
+    anna.fill("#chat-input", "half a thought")
+    boris.click("button[data-quick='0']")
+    expect(anna.locator("#chat-log li").last).to_contain_text("Boris")
+    expect(anna.locator("#chat-input")).to_be_focused()
+    anna.keyboard.type(", finished")
+    anna.keyboard.press("Enter")
+    expect(boris.locator("#chat-log li").last).to_have_text("Anna: half a thought, finished")
+
+
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("desktop", "ru")])
 def test_chat_between_two_browsers_with_a_spectator_and_in_the_replay(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:

@@ -22,6 +22,8 @@ export function chatPanel(chat, names, send) {
   const input = chat.input || (chat.input = h("input", { id: "chat-input", maxlength: 400,
     autocomplete: "off", "aria-label": t("chat.placeholder") }));
   input.placeholder = t("chat.placeholder");
+  // the kept input moves into the new form below, which drops its focus: a person typing keeps it
+  const typing = document.activeElement === input;
   const log = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" },
     chat.messages.map((m) => chatLine(m, names)));
   const quick = h("div", { class: "quick-phrases" }, Array.from({ length: QUICK_PHRASES },
@@ -34,6 +36,7 @@ export function chatPanel(chat, names, send) {
   } }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send")))
     : h("p", { class: "muted small" }, t("chat.needName"));
   mount(box, h("h3", {}, t("chat.title")), log, identity() ? quick : null, form);
+  if (typing) input.focus({ preventScroll: true });
   log.scrollTop = log.scrollHeight;
   return box;
 }
