@@ -85,44 +85,17 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-TYPE_ONLY_EDGES = {
-    ("konkun.server.chat", "konkun.server.lobby"),
-    ("konkun.server.clock", "konkun.server.lobby"),
-    ("konkun.server.clock", "konkun.server.table"),
-    ("konkun.server.lifecycle", "konkun.server.lobby"),
-    ("konkun.server.lifecycle", "konkun.server.table"),
-}
-"""The one known exception, left for the next session: the table features (chat, clock,
-lifecycle) name the lobby and the table they extend in their annotations only, while the
-lobby builds them. These edges must stay under ``TYPE_CHECKING``."""
-
-
-def _runtime_imports(path: Path, package: str) -> set[str]:
-    """The dotted names one module imports outside ``if TYPE_CHECKING:`` blocks."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    type_only = {id(inner) for node in ast.walk(tree)
-                 if isinstance(node, ast.If) and isinstance(node.test, ast.Name)
-                 and node.test.id == "TYPE_CHECKING" for inner in node.body}
-    return {name for node in ast.walk(tree) if id(node) not in type_only
-            for name in _imported(node, package)}
-
-
 def test_konkun_has_no_import_cycle() -> None:
-    graph = import_graph()
-    for source, target in TYPE_ONLY_EDGES:
-        graph[source].discard(target)
-    assert cycles(graph) == []
+    assert cycles(import_graph()) == []
 
 
-def test_the_allowed_edges_are_type_only() -> None:
-    modules = _modules()
+def test_the_table_features_name_only_their_ports() -> None:
+    # chat, the clock and the life cycle are built by the lobby and held by the table:
+    # they name the Protocols of konkun.server.ports and their own, not the two classes
     graph = import_graph()
-    for source, target in TYPE_ONLY_EDGES:
-        assert target in graph[source], (source, target)  # drop an edge that is gone
-        runtime = _runtime_imports(modules[source], source.rpartition(".")[0])
-        assert not any(name == target or name.startswith(target + ".")
-                       or name.rpartition(".")[0] == target for name in runtime), \
-            (source, target)
+    for feature in ("chat", "clock", "lifecycle"):
+        imported = graph[f"konkun.server.{feature}"]
+        assert not imported & {"konkun.server.lobby", "konkun.server.table"}, feature
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

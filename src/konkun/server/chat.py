@@ -13,21 +13,20 @@ Text is only ever shown as text by the page.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Integer, String, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.server.names import allowed_character, graphemes
+from konkun.server.ports import RunsInThreads, SeatedTable
 from konkun.server.protocol import ProtocolError
 from konkun.server.ratelimit import TokenBucket
 from konkun.server.storage import now_text
 
 if TYPE_CHECKING:
     from konkun.server.auth import Guest
-    from konkun.server.lobby import Lobby
-    from konkun.server.table import Table
 
 MAX_CHAT = 200
 """The most user-perceived characters in one chat message."""
@@ -122,8 +121,16 @@ class ChatLimits:
         return bucket.take()
 
 
-async def send_chat(lobby: Lobby, table: Table, guest: Guest | None, text: object,
-                    limits: ChatLimits) -> None:
+class ChatLobby(RunsInThreads, Protocol):
+    """What sending a message uses of the lobby: its storage thread and the chat store."""
+
+    @property
+    def chat_store(self) -> ChatStore:
+        """Every table's chat."""
+
+
+async def send_chat(lobby: ChatLobby, table: SeatedTable, guest: Guest | None,
+                    text: object, limits: ChatLimits) -> None:
     """Store a message from ``guest`` and send it to every connection of the table."""
     if guest is None:
         raise ProtocolError("unauthorized", "chatting needs a name (a guest token)")

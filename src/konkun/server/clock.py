@@ -22,17 +22,21 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from konkun.errors import KonkunError
+from konkun.game import Match
 from konkun.server.botseats import BotSeat
+from konkun.server.config import Settings
+from konkun.server.games import GameAdapter
+from konkun.server.lifecycle import TableExtras
+from konkun.server.ports import RunsInThreads, SeatedTable
 from konkun.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from konkun.server.auth import Guest
-    from konkun.server.lobby import Lobby
-    from konkun.server.table import Table
 
 log = logging.getLogger("konkun.server")
 
@@ -57,7 +61,7 @@ class SeatClock:
     vote_after: float = 60.0
     """Seconds of absence before the others may vote (the server's setting)."""
 
-    def summary(self, table: Table) -> dict[str, Any]:
+    def summary(self, table: ClockedTable) -> dict[str, Any]:
         """What the clock adds to a table's summary (``docs/protocol.md``)."""
         now = time.monotonic()
         seat = table.to_move
@@ -89,10 +93,42 @@ def _stand_in_bot(game: str) -> BotSeat:
         return BotSeat("random", game)
 
 
-class ClockKeeper:
+class ClockedTable(SeatedTable, Protocol):
+    """A table as its clock reads it: besides its seats, its clock, its move clock option
+    (in its extras), its match and its game."""
+
+    clock: SeatClock
+    extras: TableExtras
+    match: Match[Any] | None
+    adapter: GameAdapter
+
+
+TableT = TypeVar("TableT", bound=ClockedTable)
+TableIn = TypeVar("TableIn", bound=ClockedTable, contravariant=True)
+
+
+class ClockLobby(RunsInThreads, Protocol[TableIn]):
+    """What the clocks use of the lobby: its settings, whether this process plays a table's
+    bots, a seat's move and the broadcast."""
+
+    @property
+    def settings(self) -> Settings:
+        """The server's settings (the grace and the vote delays)."""
+
+    def runs_bots(self, table: TableIn) -> bool:
+        """Whether this process plays the table's bots (and so its stand-ins)."""
+
+    async def apply_for(self, table: TableIn, seat: int, action: Hashable) -> None:
+        """Check, store, apply and broadcast ``seat``'s action (lock held)."""
+
+    def broadcast(self, table: TableIn) -> None:
+        """Send every connection of the table its view."""
+
+
+class ClockKeeper(Generic[TableT]):
     """Runs the clocks of one lobby's tables."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: ClockLobby[TableT]) -> None:
         self.lobby = lobby
 
     @property
@@ -100,7 +136,7 @@ class ClockKeeper:
         """Seconds an away seat's move waits."""
         return float(self.lobby.settings.away_grace)
 
-    def changed(self, table: Table) -> None:
+    def changed(self, table: TableT) -> None:
         """Bring the table's clock up to date after any change and (re)arm its timer."""
         clock = table.clock
         clock.vote_after = float(self.lobby.settings.absent_vote_after)
@@ -135,7 +171,7 @@ class ClockKeeper:
         clock.timer = asyncio.get_running_loop().create_task(
             self._stand_in(table, table.turn, seat, delay))
 
-    def _track_absence(self, table: Table, now: float) -> None:
+    def _track_absence(self, table: TableT, now: float) -> None:
         clock = table.clock
         for seat, holder in enumerate(table.seats):
             if holder.kind != "human":
@@ -156,7 +192,7 @@ class ClockKeeper:
         clock.timer = None
         clock.timer_key = None
 
-    async def _stand_in(self, table: Table, turn: int, seat: int, delay: float) -> None:
+    async def _stand_in(self, table: TableT, turn: int, seat: int, delay: float) -> None:
         """After ``delay``, play the greedy bot's move for ``seat`` if it is still its turn."""
         await asyncio.sleep(delay)
         lobby = self.lobby
@@ -184,7 +220,7 @@ class ClockKeeper:
             except ProtocolError as error:
                 log.error("stand-in move at table %s failed: %s", table.id, error)
 
-    def shutdown(self, tables: list[Table]) -> list[asyncio.Task[None]]:
+    def shutdown(self, tables: list[TableT]) -> list[asyncio.Task[None]]:
         """Cancel every timer; return the tasks to await."""
         tasks = []
         for table in tables:
@@ -195,7 +231,8 @@ class ClockKeeper:
         return tasks
 
 
-async def vote_bot(lobby: Lobby, table: Table, guest: Guest | None, seat: int) -> None:
+async def vote_bot(lobby: ClockLobby[TableT], table: TableT, guest: Guest | None,
+                   seat: int) -> None:
     """A seated player votes to let the bot play for the absent ``seat``; when every other
     connected human has voted, the seat is away."""
     async with table.lock:
@@ -222,7 +259,8 @@ async def vote_bot(lobby: Lobby, table: Table, guest: Guest | None, seat: int) -
         lobby.broadcast(table)
 
 
-async def come_back(lobby: Lobby, table: Table, guest: Guest | None) -> None:
+async def come_back(lobby: ClockLobby[TableT], table: TableT, guest: Guest | None) \
+        -> None:
     """``{"type": "back"}``: the sender's seat is played by its player again."""
     async with table.lock:
         seat = table.seat_of(guest.player_id if guest else None)

@@ -4,7 +4,8 @@ What a table carries besides its game (:class:`TableExtras`: the creator, the mo
 hints, the rematch it led to) is kept in a table of its own, ``konkun_table_extras``,
 one JSON object per table, so the game record (``konkun_tables``, ``konkun_actions``)
 stays as it is. :class:`ExtrasStore` reads and writes it; the functions here act on the
-:class:`~konkun.server.lobby.Lobby` under each table's lock:
+:class:`~konkun.server.lobby.Lobby` (through :class:`LifecycleLobby`, what they use of it)
+under each table's lock:
 
 - :func:`cancel` removes a waiting table (its creator's wish, or expiry after
   ``Settings.waiting_table_seconds`` seconds nobody joined) and tells every connection;
@@ -19,19 +20,20 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sqlalchemy import JSON, String, delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.server.fair import checked_contribution
+from konkun.server.games import GameAdapter
+from konkun.server.ports import RunsInThreads, SeatedTable
 from konkun.server.protocol import ProtocolError
+from konkun.server.seatinfo import SeatInfo
 
 if TYPE_CHECKING:
     from konkun.server.auth import Guest
-    from konkun.server.lobby import Lobby
-    from konkun.server.table import Table
 
 MOVE_SECONDS = (0, 15, 30, 60, 120)
 """The move clocks the lobby offers (0: no clock)."""
@@ -88,7 +90,7 @@ class TableExtras:
                    rematch_to=data.get("rematch_to"),
                    rematch_votes={int(s) for s in data.get("rematch_votes", [])})
 
-    def summary(self, table: Table) -> dict[str, Any]:
+    def summary(self, table: SeatedTable) -> dict[str, Any]:
         """The fields the extras add to a table's summary (``docs/protocol.md``)."""
         return {"move_seconds": self.move_seconds, "hints": self.hints, "rated": self.rated,
                 "creator_seat": table.seat_of(self.creator),
@@ -182,13 +184,62 @@ class CreateOnce:
         self._made[key] = (time.monotonic(), table_id)
 
 
-def closed_message(table: Table, reason: str) -> dict[str, Any]:
+class LifecycleTable(SeatedTable, Protocol):
+    """A table as its life cycle reads it: besides its seats, its extras, the contributions
+    sent with the rematch votes, its game, variant, rules and when it was made."""
+
+    extras: TableExtras
+    rematch_contributions: dict[int, str]
+    adapter: GameAdapter
+    variant: str | None
+    rules: dict[str, str]
+    created_at: str
+
+
+TableT = TypeVar("TableT", bound=LifecycleTable)
+
+
+class LifecycleLobby(RunsInThreads, Protocol[TableT]):
+    """What cancelling, expiry and rematches use of the lobby: its tables, the extras'
+    store, reading back and broadcasting a table, telling the other processes, making a
+    table and seating its players."""
+
+    tables: dict[str, TableT]
+
+    @property
+    def extras_store(self) -> ExtrasStore:
+        """The extras of every table."""
+
+    async def reread(self, table: TableT) -> bool:
+        """Read back the actions other processes played at the table."""
+
+    def broadcast(self, table: TableT) -> None:
+        """Send every connection of the table its view."""
+
+    def tell_others(self, kind: str, table_id: str, rest: str = "") -> None:
+        """Tell the other server processes that a table changed."""
+
+    async def save_extras(self, table: TableT, extras: TableExtras) -> None:
+        """Store a table's extras and tell the other processes."""
+
+    async def create_table(self, game: str, variant: str | None, num_seats: int,
+                           rules: dict[str, str], bots: dict[int, str], *,
+                           creator: str | None = None, move_seconds: int = 0,
+                           hints: bool = True, rematch_of: str | None = None) -> TableT:
+        """Make and store a new table."""
+
+    async def seat_players(self, table: TableT, taken: dict[int, SeatInfo],
+                           contributions: dict[int, str] | None = None) -> None:
+        """Seat several players at once with their contributions, and start when full."""
+
+
+def closed_message(table: SeatedTable, reason: str) -> dict[str, Any]:
     """``{"type": "closed", "table": id, "reason": "cancelled" | "expired"}``."""
     return {"type": "closed", "table": table.id, "reason": reason}
 
 
-async def cancel(lobby: Lobby, table: Table, guest: Guest | None, reason: str = "cancelled") \
-        -> None:
+async def cancel(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None,
+                 reason: str = "cancelled") -> None:
     """Remove a waiting table: by its creator (``guest``), or by expiry (``guest`` None).
     Every connection receives ``closed`` and is closed."""
     async with table.lock:
@@ -216,7 +267,7 @@ async def cancel(lobby: Lobby, table: Table, guest: Guest | None, reason: str = 
             connection.close_with(closed_message(table, reason))
 
 
-async def expire_waiting(lobby: Lobby, older_than: float) -> list[str]:
+async def expire_waiting(lobby: LifecycleLobby[TableT], older_than: float) -> list[str]:
     """Cancel every waiting table created more than ``older_than`` seconds ago; return
     their ids."""
     from datetime import UTC, datetime
@@ -236,8 +287,8 @@ async def expire_waiting(lobby: Lobby, older_than: float) -> list[str]:
     return gone
 
 
-async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None,
-                       contribution: str | None = None) -> Table | None:
+async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None,
+                       contribution: str | None = None) -> TableT | None:
     """Record that ``guest``'s seat wants a rematch, with its ``contribution`` to the new
     match's seed; when every human seat does, start it and return the new table (every
     connection of the old one receives ``rematch``)."""
@@ -279,7 +330,7 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None,
         return new
 
 
-def announce_rematch(table: Table) -> None:
+def announce_rematch(table: LifecycleTable) -> None:
     """Tell every connection of ``table`` where its rematch is."""
     message = {"type": "rematch", "table": table.extras.rematch_to,
                "link": f"/t/{table.extras.rematch_to}"}

@@ -28,9 +28,10 @@ from konkun.server.games import game_names, get_game
 from konkun.server.lifecycle import TableExtras
 from konkun.server.protocol import ProtocolError
 from konkun.server.replayframes import ReplayViews
+from konkun.server.seatinfo import SeatInfo
 from konkun.server.shared import Shared
 from konkun.server.storage import Storage, StoredTable, now_text
-from konkun.server.table import SeatInfo, Table, new_table_id, stored_summary
+from konkun.server.table import Table, new_table_id, stored_summary
 
 log = logging.getLogger("konkun.server")
 

@@ -36,7 +36,7 @@ T = TypeVar("T")
 class LobbyBase:
     """Every table of one server, with the storage and the bot workers they use."""
 
-    clock: ClockKeeper
+    clock: ClockKeeper[Table]
     """The move clocks (set by :class:`~konkun.server.lobby.Lobby`, which it is given)."""
 
     def __init__(self, storage: Storage, settings: Settings) -> None:

@@ -9,8 +9,9 @@ from konkun.server.auth import Guest
 from konkun.server.botloop import BotLoop
 from konkun.server.fair import TableFairness, checked_contribution
 from konkun.server.protocol import ProtocolError
+from konkun.server.seatinfo import SeatInfo
 from konkun.server.storage import now_text
-from konkun.server.table import SeatInfo, Table
+from konkun.server.table import Table
 
 
 class SeatsChangedError(ProtocolError):

@@ -32,8 +32,9 @@ from konkun.server.connection import Connection
 from konkun.server.fair import TableFairness
 from konkun.server.lifecycle import TableExtras, announce_rematch, closed_message
 from konkun.server.protocol import ProtocolError
+from konkun.server.seatinfo import SeatInfo
 from konkun.server.seats import Seats
-from konkun.server.table import SeatInfo, Table
+from konkun.server.table import Table
 
 log = logging.getLogger("konkun.server")
 

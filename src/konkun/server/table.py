@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import string
-from dataclasses import dataclass
 from typing import Any
 
 from konkun.game import Match
@@ -17,6 +16,7 @@ from konkun.server.fair import TableFairness
 from konkun.server.games import GameAdapter
 from konkun.server.lifecycle import TableExtras
 from konkun.server.ratelimit import TokenBucket
+from konkun.server.seatinfo import SeatInfo
 from konkun.server.storage import StoredTable
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -29,27 +29,6 @@ PRESENCE_BURST = 8
 def new_table_id() -> str:
     """A fresh, unguessable table id (10 characters, lowercase letters and digits)."""
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
-
-
-@dataclass
-class SeatInfo:
-    """Who holds a seat: a human (player id and nickname), a bot (its spec) or nobody."""
-
-    kind: str = "empty"
-    player_id: str | None = None
-    name: str | None = None
-    bot: str | None = None
-
-    def stored(self) -> dict[str, Any]:
-        """The seat as stored in the database."""
-        return {"kind": self.kind, "player_id": self.player_id, "name": self.name,
-                "bot": self.bot}
-
-    @classmethod
-    def from_stored(cls, data: dict[str, Any]) -> SeatInfo:
-        """A seat read back from the database."""
-        return cls(kind=str(data.get("kind", "empty")), player_id=data.get("player_id"),
-                   name=data.get("name"), bot=data.get("bot"))
 
 
 class Table:
