@@ -188,3 +188,116 @@ def test_konkun_verify_checks_a_third_games_record() -> None:
     assert verify_document(record).ok
     record["actions"][-1] = record["actions"][0]
     assert not verify_document(record).ok
+
+
+def _finished_record(target: int, seed: int) -> dict[str, Any]:
+    game = get_game("toy")
+    match = game.new_match(game.rules_from_options(None, {"target": str(target)}, 2), 2, seed)
+    while not match.is_over():
+        match.play(match.deal.legal_actions()[0])
+    return match.record().to_json()
+
+
+def test_the_post_game_analysis_reads_a_third_games_record() -> None:
+    from konkun.bots.analysis import analyze_record, thresholds
+    from konkun.bots.policy import SearchPolicy
+
+    record = _finished_record(3, 8)
+    # the seat's moves with a choice, counted on a replay of the record
+    replay = get_game("toy").load_record({**record, "actions": []})
+    choices = 0
+    for text in record["actions"]:
+        deal = replay.deal
+        action = deal.parse_action(text)
+        if deal.to_move == 0 and len(deal.observe(0).legal_actions()) > 1:
+            choices += 1
+        replay.play(action)
+    reports = analyze_record(record, 0, samples=4)
+    assert len(reports) == choices > 0
+    # a game with no marks of its own is marked on the generic scale
+    assert thresholds("toy") == SearchPolicy.loss_marks
+    inaccuracy, mistake, blunder = SearchPolicy.loss_marks
+    for report in reports:
+        assert report.best_value >= report.played_value
+        expected = ("blunder" if report.loss >= blunder else "mistake"
+                    if report.loss >= mistake else "inaccuracy"
+                    if report.loss >= inaccuracy else None)
+        assert report.mark == expected
+
+
+def test_the_analysis_refuses_a_record_of_an_unknown_game_by_its_name() -> None:
+    from konkun.bots.analysis import analyze_record
+    from konkun.errors import InvalidPositionError
+
+    record = _finished_record(2, 1) | {"game": "chess"}
+    with pytest.raises(InvalidPositionError, match="'chess'"):
+        analyze_record(record, 0)
+
+
+def test_the_ladders_levels_play_a_third_game_with_their_defaults() -> None:
+    import random
+
+    from konkun.bots import parse_spec, play_out
+    from konkun.bots.ladder import LADDER, LevelBot
+
+    game = get_game("toy")
+    for rung in LADDER:
+        bot = parse_spec(rung.kind).create("toy")
+        assert isinstance(bot, LevelBot)
+        assert str(bot.spec) == rung.default  # the toy tunes no level
+    deal = game.new_deal(None, 2, 6)
+    agents = [parse_spec(kind).agent("toy", random.Random(seat))
+              for seat, kind in enumerate(["beginner", "strong"])]
+    play_out(deal, agents)
+    assert deal.is_over()
+
+
+def test_a_game_tunes_a_level_through_its_ladder_add_on() -> None:
+    from dataclasses import replace
+
+    from konkun.bots import parse_spec
+    from konkun.bots.ladder import LADDER
+    from konkun.game import register_game, unregister_game
+
+    toy = get_game("toy")
+    register_game(replace(toy, name="tuned", addons={**toy.addons,
+                                                     "ladder": {"casual": "random"}}))
+    try:
+        assert [rung.spec_for("tuned") for rung in LADDER] == [
+            "random", "random", LADDER[2].default, LADDER[3].default]
+        assert str(parse_spec("casual").create("tuned").spec) == "random"
+    finally:
+        unregister_game("tuned")
+
+
+def first_legal_slot(tensor: Any, mask: Any) -> int:
+    """A tensor policy: the first slot the mask allows."""
+    return int(mask.nonzero()[0][0])
+
+
+def test_a_tensor_policy_bot_plays_a_third_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    target = f"{__name__}:first_legal_slot"
+    monkeypatch.setenv("KONKUN_POLICIES", target)
+    config = ArenaConfig("toy", (f"policy:{target}", "greedy"), 2, games=2, seed=4)
+    report = run_arena(config, backend="serial")
+    assert {bot.name: bot.games for bot in report.bots()} == {f"policy:{target}": 2,
+                                                              "greedy": 2}
+
+
+def test_a_tensor_policy_is_refused_for_a_game_without_an_rl_adapter(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from konkun.bots.specs import BotSpec, InvalidBotSpecError
+    from konkun.game import register_game, unregister_game
+
+    target = f"{__name__}:first_legal_slot"
+    monkeypatch.setenv("KONKUN_POLICIES", target)
+    toy = get_game("toy")
+    register_game(replace(toy, name="unencoded",
+                          addons={k: v for k, v in toy.addons.items() if k != "rl"}))
+    try:
+        with pytest.raises(InvalidBotSpecError, match="'unencoded'"):
+            BotSpec.parse(f"policy:{target}").create("unencoded")
+    finally:
+        unregister_game("unencoded")

@@ -410,7 +410,7 @@ class Game:
     :class:`~konkun.errors.InvalidRuleError`. ``addons`` holds each layer's own piece for
     this game (a ``"module:attribute"`` text, loaded on first use, or the object itself)
     under the layer's key: ``server``, ``terminal``, ``rl``, ``greedy``, ``policy``,
-    ``page`` (see ``docs/architecture.md``).
+    ``ladder``, ``page`` (see ``docs/architecture.md``).
     """
 
     name: str

@@ -16,7 +16,7 @@ from .conftest import TestClient, app_of, new_table, receive_until
 
 
 def _finished_game(client: TestClient, game: str = "konchinka") -> str:
-    rules = {"target": "1"} if game == "konchinka" else {}
+    rules = {"target": "1"} if game in ("konchinka", "toy") else {}
     table = new_table(client, game=game, bots={"0": "random", "1": "random"}, rules=rules)
     with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
         receive_until(ws, lambda m: m["table"]["status"] == "finished", timeout=30)
@@ -55,11 +55,30 @@ def test_a_game_not_yet_finished_is_not_analysed(client: TestClient) -> None:
     assert client.get(f"/api/games/{table['id']}/analysis").json()["status"] == "none"
 
 
-def test_a_game_the_analysis_does_not_know_is_refused(client: TestClient) -> None:
+def test_a_third_game_is_analysed_in_the_search_processes(client: TestClient) -> None:
+    # the analysis reads the record through the game's descriptor, so any registered game
+    # is analysed; the toy game, registered by text (tests/conftest.py), is registered in
+    # the scheduler's worker processes too
+    _service(client)
+    table_id = _finished_game(client, "toy")
+    assert client.post(f"/api/games/{table_id}/analysis").status_code == 202
+    answer = _wait_done(client, table_id)
+    assert answer["status"] == "done", answer
+    assert answer["game"] == "toy"
+    assert answer["done"] == answer["total"] == len(answer["moves"]) > 0
+    # it has no marks of its own: the generic scale
+    assert answer["thresholds"] == {"inaccuracy": 0.3, "mistake": 0.7, "blunder": 1.5}
+
+
+def test_a_game_no_longer_registered_is_refused_by_its_name(client: TestClient) -> None:
+    from konkun.game import unregister_game
+
     table_id = _finished_game(client, "fake")
+    unregister_game("fake")
     response = client.post(f"/api/games/{table_id}/analysis")
     assert response.status_code == 400
     assert response.json()["code"] == "unknown_game"
+    assert "'fake'" in response.json()["message"]
 
 
 def test_a_finished_game_is_analysed_move_by_move_for_every_seat(client: TestClient) -> None:

@@ -8,25 +8,20 @@ the hidden cards dealt at random, consistently with what the seat has seen) play
 the game's search policy (:mod:`konkun.bots.policy`: greedy-ish play-outs, then its
 evaluation). Every move is played in the same sampled worlds with the same random
 choices after it (common random numbers), so the differences between moves are far less
-noisy than the values. A two-player Konchinka endgame (the stock empty) is valued
-exactly by :mod:`konkun.bots.konchinka_endgame`.
+noisy than the values. Where the game's policy solves a position outright
+(:meth:`~konkun.bots.policy.SearchPolicy.exact_values`, say a two-player Konchinka
+endgame), its values are exact. Every registered game is analysed this way, its record
+read by its :class:`~konkun.game.Game` descriptor; a game with no policy of its own gets
+the generic one (random play-outs).
 
 The analysis never reads a hidden card: it is given the seat's observation, and its
 random source is seeded from the deal and move numbers only (never the record's seed),
 so the same observation gets the same analysis whatever the other hands held.
 
-A move's **loss** is the best move's value minus its own; its mark:
-
-================  =====================  =====================
-mark              Konchinka (points)     Kunken (points)
-================  =====================  =====================
-``inaccuracy``    loss >= 0.3            loss >= 5
-``mistake``       loss >= 0.7            loss >= 15
-``blunder``       loss >= 1.5            loss >= 30
-================  =====================  =====================
-
-A Konchinka deal is worth 5 points (a кончинка given away swings the margin by 2); a
-Kunken card is worth 5 or 10. Forced moves are not analysed.
+A move's **loss** is the best move's value minus its own; its mark (``inaccuracy``,
+``mistake``, ``blunder``) comes from the three losses of the game's policy,
+:attr:`~konkun.bots.policy.SearchPolicy.loss_marks`, on the game's scale of points (the
+table in ``docs/bots.md``). Forced moves are not analysed.
 """
 
 from __future__ import annotations
@@ -38,21 +33,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from konkun.bots.policy import policy_for
-from konkun.errors import InvalidPositionError
-from konkun.game import Observation
+from konkun.errors import InvalidNotationError, InvalidPositionError
+from konkun.game import Observation, game_names, get_game
 
-THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    "konchinka": (0.3, 0.7, 1.5),
-    "kunken": (5.0, 15.0, 30.0),
-}
-"""Per game, the losses from which a move is an inaccuracy, a mistake, a blunder."""
 
-DEFAULT_THRESHOLDS = (0.3, 0.7, 1.5)
+def thresholds(game: str) -> tuple[float, float, float]:
+    """The losses from which a move of ``game`` is an inaccuracy, a mistake, a blunder:
+    its search policy's :attr:`~konkun.bots.policy.SearchPolicy.loss_marks` (the generic
+    ones for a game without its own)."""
+    return policy_for(game).loss_marks
 
 
 def mark(game: str, loss: float) -> str | None:
     """The mark of a move that loses ``loss`` expected points (``None``: a good move)."""
-    inaccuracy, mistake, blunder = THRESHOLDS.get(game, DEFAULT_THRESHOLDS)
+    inaccuracy, mistake, blunder = thresholds(game)
     if loss >= blunder:
         return "blunder"
     if loss >= mistake:
@@ -83,10 +77,10 @@ def evaluate_position(game: str, observation: Observation[Any], rng: random.Rand
     legal = list(observation.legal_actions())
     if not legal:
         raise InvalidPositionError(f"seat {observation.seat} has no move to analyse")
-    exact = _exact_values(game, observation, rng)
+    policy = policy_for(game)
+    exact = policy.exact_values(observation, rng)
     if exact is not None:
         return Position(exact, 1, True)
-    policy = policy_for(game)
     seat = observation.seat
     totals = dict.fromkeys(legal, 0.0)
     start = time.perf_counter()
@@ -106,17 +100,6 @@ def evaluate_position(game: str, observation: Observation[Any], rng: random.Rand
         if seconds is not None and done >= 4 and time.perf_counter() - start >= seconds:
             break
     return Position({a: total / done for a, total in totals.items()}, done, False)
-
-
-def _exact_values(game: str, observation: Observation[Any],
-                  rng: random.Random) -> dict[Any, float] | None:
-    if game != "konchinka":
-        return None
-    from konkun.bots.konchinka_endgame import EndgameSolver, applies
-    if not applies(observation):
-        return None
-    deal: Any = observation.sample_deal(rng)  # the one deal consistent with it
-    return {move: float(value) for move, value in EndgameSolver().move_values(deal).items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,18 +161,14 @@ def replay_positions(data: Mapping[str, Any]) -> tuple[str, Any]:
     if isinstance(data, Mapping) and isinstance(data.get("record"), Mapping):
         data = data["record"]
     game = data.get("game") if isinstance(data, Mapping) else None
-    if game == "konchinka":
-        from konkun.konchinka.game import KonchinkaMatch, KonchinkaRecord
-        record = KonchinkaRecord.from_json(data)
-        return game, (KonchinkaMatch(record.rules, record.num_seats, record.seed),
-                      record.actions)
-    if game == "kunken":
-        from konkun.kunken.match import KunkenMatch, KunkenRecord
-        kunken = KunkenRecord.from_json(dict(data))
-        return game, (KunkenMatch(kunken.rules, kunken.num_seats, kunken.seed,
-                                  kunken.first_dealer), kunken.actions)
-    raise InvalidPositionError(
-        f"invalid record: game {game!r} is not one the analysis knows (konchinka, kunken)")
+    if not isinstance(game, str) or game not in game_names():
+        raise InvalidPositionError(f"invalid record: game {game!r} is not one the analysis "
+                                   f"knows ({', '.join(game_names())})")
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise InvalidNotationError(f"invalid {game} record actions {actions!r}")
+    match = get_game(game).load_record({**data, "actions": []})
+    return game, (match, tuple(actions))
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +254,6 @@ def summary(reports: Sequence[MoveReport]) -> dict[str, Any]:
     return {"deals": [dict(d, lost=round(d["lost"], 3)) for d in deals.values()]}
 
 
-__all__ = ["THRESHOLDS", "Moment", "MoveReport", "Position", "analyze_move", "analyze_range",
+__all__ = ["Moment", "MoveReport", "Position", "analyze_move", "analyze_range",
            "analyze_record", "evaluate_position", "mark", "moments", "replay_positions",
-           "summary"]
+           "summary", "thresholds"]

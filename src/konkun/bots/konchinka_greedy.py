@@ -209,6 +209,14 @@ def make_greedy_bot(game: str, spec: BotSpec) -> KonchinkaGreedy:
     return KonchinkaGreedy()
 
 
+LADDER_SPECS = {"beginner": "random", "casual": "greedy",
+                "strong": "ismcts:iters=200:width=3", "expert": "ismcts:iters=2000:width=3"}
+"""The bot each level of the strength ladder (:mod:`konkun.bots.ladder`) stands for in
+Konchinka (its descriptor's ``ladder`` add-on). The searches count iterations, so a level
+plays the same on a busy server (only slower): 200 and 2000 are about 0.013 s and 0.13 s
+a move on an idle core (15,000 iterations a CPU second)."""
+
+
 class KonchinkaPolicy(SearchPolicy[Any]):
     """Play-outs for search: fast greedy-ish moves (the most valuable capture, a Jack only
     for a table worth it, else a trail of the least valuable card; ``epsilon`` random
@@ -218,6 +226,10 @@ class KonchinkaPolicy(SearchPolicy[Any]):
     epsilon = 0.1
     rounds = 1
     """Rounds of cards (up to a redeal) a play-out covers before it evaluates."""
+
+    loss_marks = (0.3, 0.7, 1.5)
+    """A deal is worth 5 points (a кончинка given away swings the margin by 2): the
+    analysis marks losses on that scale."""
 
     endgame = True
     """Whether a two-player endgame (the stock empty) is solved exactly instead of
@@ -231,6 +243,16 @@ class KonchinkaPolicy(SearchPolicy[Any]):
             return None
         deal: Any = observation.sample_deal(rng)  # the one deal consistent with it
         return EndgameSolver().best_move(deal)
+
+    def exact_values(self, observation: Observation[Any],
+                     rng: random.Random) -> dict[Any, float] | None:
+        """In a two-player endgame the other hand is known: every move's exact value."""
+        from konkun.bots.konchinka_endgame import EndgameSolver, applies
+        if not self.endgame or not applies(observation):
+            return None
+        deal: Any = observation.sample_deal(rng)  # the one deal consistent with it
+        return {move: float(value)
+                for move, value in EndgameSolver().move_values(deal).items()}
 
     def priors(self, observation: Observation[Any], legal: list[Any],
                rng: random.Random) -> dict[Any, float] | None:

@@ -78,11 +78,20 @@ def melds_with(card: int, hand: Sequence[int]) -> bool:
     return bool(jokers) and any(near)
 
 
+LADDER_SPECS = {"beginner": "random", "casual": "greedy:v=1", "strong": "greedy",
+                "expert": "ismcts:time=0.09:width=3"}
+"""The bot each level of the strength ladder (:mod:`konkun.bots.ladder`) stands for in
+Kunken (its descriptor's ``ladder`` add-on). The expert thinks 0.09 s a move (a little
+under 0.1 s, leaving room for the referee's overhead)."""
+
+
 class KunkenPolicy(SearchPolicy[Any]):
     """Search knowledge for Kunken: the search chooses the discard after a draw; the
     greedy bot decides the start of a turn and what to lay after a take, without search
     (:meth:`decide`); play-outs of a few turns with cheap rules; then :meth:`evaluate`."""
 
+    loss_marks = (5.0, 15.0, 30.0)
+    """A Kunken card is worth 5 or 10 points: the analysis marks losses on that scale."""
     turns = 2
     """Turns a play-out covers (per seat) before it evaluates."""
     potential = 0.5

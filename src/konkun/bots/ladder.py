@@ -11,60 +11,64 @@ each level beats the one below (docs/bots.md, "The strength ladder";
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from konkun.bots.base import Bot, Budget
 from konkun.bots.specs import BotSpec, InvalidBotSpecError, check_options
-from konkun.game import Observation
+from konkun.errors import InvalidRuleError
+from konkun.game import Observation, get_game
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
     """One rung of the ladder: its kind (the spec that names it), its name and
-    description in English and Russian, the bot spec it stands for in each game tuned
-    for it, and the spec for any other registered game."""
+    description in English and Russian, and the spec it stands for in a game that tunes
+    none (each game tunes its own in its descriptor's ``ladder`` add-on)."""
 
     kind: str
     names: dict[str, str]
     descriptions: dict[str, str]
-    specs: dict[str, str]
     default: str
 
     def spec_for(self, game: str) -> str:
-        """The bot spec of this level for ``game`` (the level's default for a game it was
-        not tuned for)."""
-        return self.specs.get(game, self.default)
+        """The bot spec of this level for ``game``: the one the game tuned for it
+        (:func:`tuned_specs`), else the level's default."""
+        return tuned_specs(game).get(self.kind, self.default)
+
+
+def tuned_specs(game: str) -> Mapping[str, str]:
+    """The bot spec each level stands for in ``game``, ``{level kind: spec}``: the game
+    descriptor's ``ladder`` add-on (empty for a game without one, or one not
+    registered)."""
+    try:
+        specs: Mapping[str, str] | None = get_game(game).addon("ladder")
+    except InvalidRuleError:
+        return {}
+    return specs or {}
 
 
 LADDER: tuple[Level, ...] = (
     Level("beginner", {"en": "Beginner", "ru": "Новичок"},
-          {"en": "plays a random legal move", "ru": "ходит случайно"},
-          {"konchinka": "random", "kunken": "random"}, "random"),
+          {"en": "plays a random legal move", "ru": "ходит случайно"}, "random"),
     Level("casual", {"en": "Casual", "ru": "Любитель"},
           {"en": "takes the best move it sees at once",
-           "ru": "берёт лучшее, что видит сразу"},
-          {"konchinka": "greedy", "kunken": "greedy:v=1"}, "greedy"),
+           "ru": "берёт лучшее, что видит сразу"}, "greedy"),
     Level("strong", {"en": "Strong", "ru": "Сильный"},
           {"en": "plans ahead: searches 200 lines a move (Konchinka), plays to go out "
                  "(Kunken)",
            "ru": "думает наперёд: 200 вариантов на ход (кончинка), играет на выход "
-                 "(кункен)"},
-          {"konchinka": "ismcts:iters=200:width=3", "kunken": "greedy"}, "ismcts:iters=200"),
+                 "(кункен)"}, "ismcts:iters=200"),
     Level("expert", {"en": "Expert", "ru": "Мастер"},
           {"en": "searches ten times longer (ISMCTS): 2000 lines a move (Konchinka), a "
                  "tenth of a second (Kunken); solves the end of the deal exactly",
            "ru": "ищет вдесятеро дольше (ISMCTS): 2000 вариантов на ход (кончинка), "
                  "десятую долю секунды (кункен); конец сдачи решает точно"},
-          {"konchinka": "ismcts:iters=2000:width=3", "kunken": "ismcts:time=0.09:width=3"},
           "ismcts:iters=2000"),
 )
-"""The levels, weakest first, as measured (docs/bots.md, "The strength ladder"). Konchinka's
-searches count iterations, so a level plays the same on a busy server (only slower): 200
-and 2000 are about 0.013 s and 0.13 s a move on an idle core (15,000 iterations a CPU
-second). Kunken's expert thinks 0.09 s a move (a little under 0.1 s, leaving room for the
-referee's overhead)."""
+"""The levels, weakest first, as measured (docs/bots.md, "The strength ladder"); the
+specs each game tuned are its ``ladder`` add-on (``LADDER_SPECS`` beside its policy)."""
 
 LEVEL_KINDS = tuple(level.kind for level in LADDER)
 
@@ -126,4 +130,4 @@ def offered_levels() -> list[dict[str, Any]]:
 
 
 __all__ = ["LADDER", "LEVEL_KINDS", "Level", "LevelBot", "level", "make_level_bot",
-           "offered_levels"]
+           "offered_levels", "tuned_specs"]

@@ -26,6 +26,11 @@ class SearchPolicy(Generic[A]):
     """Stop a play-out after this many moves and :meth:`evaluate` (``None``: play to the
     end of the deal)."""
 
+    loss_marks: tuple[float, float, float] = (0.3, 0.7, 1.5)
+    """The expected points a move loses against the best from which the post-game
+    analysis (:mod:`konkun.bots.analysis`) marks it an inaccuracy, a mistake, a blunder:
+    the game's scale of points."""
+
     def rollout_action(self, deal: Deal[A], legal: Sequence[A], rng: random.Random) -> A:
         """The move to play in a play-out (default: uniformly random)."""
         return legal[rng.randrange(len(legal))]
@@ -41,6 +46,12 @@ class SearchPolicy(Generic[A]):
         """How promising each root action looks before any search, in [0, 1] (default:
         no opinion). The search tries them in this order and adds a bias that fades as
         the action is visited."""
+        return None
+
+    def exact_values(self, observation: Observation[A],
+                     rng: random.Random) -> dict[A, float] | None:
+        """Every legal action's exact expected points, when the game solves the position
+        outright (the analysis then samples nothing); default: ``None``, it never does."""
         return None
 
     def tree_actions(self, deal: Deal[A]) -> list[A]:

@@ -46,6 +46,7 @@ GAME = Game(
         "rl": "konkun.rl.konchinka_adapter:KonchinkaAdapter",
         "greedy": "konkun.bots.konchinka_greedy:make_greedy_bot",
         "policy": "konkun.bots.konchinka_greedy:KonchinkaPolicy",
+        "ladder": "konkun.bots.konchinka_greedy:LADDER_SPECS",
         "page": "konchinka.js",
     })
 """Konchinka: 2 to 4 players, variants ``classic`` and ``novo`` (``docs/konchinka.md``)."""

@@ -47,6 +47,7 @@ GAME = Game(
         "rl": "konkun.rl.kunken_adapter:KunkenAdapter",
         "greedy": "konkun.bots.kunken_bots:make_greedy_bot",
         "policy": "konkun.bots.kunken_bots:KunkenPolicy",
+        "ladder": "konkun.bots.kunken_bots:LADDER_SPECS",
         "page": "kunken.js",
     })
 """Kunken: 2 to 5 players, no variants (``docs/kunken.md``)."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from konkun.bots.base import Budget
 from konkun.bots.specs import BotSpec, InvalidBotSpecError, check_options, load_target
-from konkun.game import Observation
+from konkun.game import Observation, game_names, get_game
 from konkun.rl.adapter import GameAdapter
 from konkun.rl.policies import TensorPolicy, tensor_of_observation
 
@@ -91,13 +91,20 @@ class TensorPolicyBot:
         self._adapters: dict[Any, GameAdapter] = {}
 
     def adapter(self, rules: Any) -> GameAdapter:
-        """The game's adapter for ``rules`` (made once per rules)."""
+        """The game's adapter for ``rules`` (made once per rules): its descriptor's ``rl``
+        add-on, with the policy's ``capture_slots`` when it was trained with one."""
         found = self._adapters.get(rules)
         if found is None:
-            from konkun.rl.envs import konchinka_adapter, kunken_adapter
+            from konkun.rl.envs import adapter_for
 
-            found = (konchinka_adapter(rules, self.policy.capture_slots)
-                     if self.game == "konchinka" else kunken_adapter(rules))
+            slots = self.policy.capture_slots
+            options = {} if slots is None else {"capture_slots": slots}
+            try:
+                found = adapter_for(self.game, rules, **options)
+            except TypeError:
+                raise InvalidBotSpecError(
+                    f"policy {self.policy.name!r} was trained with capture_slots={slots}, "
+                    f"which the {self.game} adapter does not take") from None
             self._adapters[rules] = found
         return found
 
@@ -111,9 +118,10 @@ class TensorPolicyBot:
 
 def make_policy_bot(game: str, spec: BotSpec) -> TensorPolicyBot:
     """The bot of a ``policy:TARGET`` spec (the spec registry's factory)."""
-    if game not in ("konchinka", "kunken"):
-        raise InvalidBotSpecError(f"invalid bot spec {str(spec)!r}: policies play konchinka "
-                                  f"and kunken, not {game!r}")
+    playable = [name for name in game_names() if get_game(name).addons.get("rl")]
+    if game not in playable:
+        raise InvalidBotSpecError(f"invalid bot spec {str(spec)!r}: policies play the games "
+                                  f"with an RL adapter ({', '.join(playable)}), not {game!r}")
     target = check_options(spec, {"target": "module:callable or a saved model file"}).get(
         "target")
     if not target:

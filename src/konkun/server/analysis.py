@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from konkun.bots.analysis import THRESHOLDS, analyze_range, moments, replay_positions
+from konkun.bots.analysis import analyze_range, moments, replay_positions, thresholds
 from konkun.errors import KonkunError
 from konkun.server.protocol import ProtocolError
 
@@ -106,7 +106,7 @@ class Analysis:
                                 "game": self.game or None, "done": self.done,
                                 "total": self.total}
         if self.status == "done":
-            inaccuracy, mistake, blunder = THRESHOLDS.get(self.game, (0.3, 0.7, 1.5))
+            inaccuracy, mistake, blunder = thresholds(self.game)
             data["thresholds"] = {"inaccuracy": inaccuracy, "mistake": mistake,
                                   "blunder": blunder}
             data["moves"] = self.moves

@@ -74,7 +74,11 @@ def replay_frames(row: StoredTable, seat: int | str | None,
                   fair: FairSeed | None = None) -> dict[str, Any]:
     """The replay of a finished table (see ``GET /api/games/{id}/replay``), with its
     fairness data when it has some."""
-    adapter = get_game(row.game)
+    try:
+        adapter = get_game(row.game)
+    except KeyError:  # a game uninstalled since the table was played
+        raise ProtocolError("unknown_game", f"table {row.id} is a game of {row.game!r}, "
+                            "which this server does not know", row.game) from None
     rules_value = adapter.check(row.variant, row.rules, len(row.seats))
     assert row.seed is not None
     match = adapter.new_match(rules_value, len(row.seats), row.seed)

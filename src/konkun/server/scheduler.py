@@ -14,6 +14,10 @@ searches would hold every thread, and every other table's bot would wait behind 
   clients take turns (round robin);
 - tables with a human seat go first, and tables of bots only may use all threads but one,
   so a human table's bot never waits behind all-bot tables' searches.
+
+A worker process finds the installed games by their entry points; the games registered
+in the server process by text (``register_game("module:attribute")``) before the
+scheduler was made are registered in each worker too.
 """
 
 from __future__ import annotations
@@ -30,17 +34,30 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from konkun.errors import KonkunError
+from konkun.game import game_names, game_source, register_game
+
 T = TypeVar("T")
 
 QUICK_KINDS = frozenset({"random", "greedy"})
 """Bot kinds that answer at once (they get the quick thread)."""
 
 
-def _start_search_process() -> None:
-    """In a search process: yield the CPU to the server (a search's budget is wall time,
-    so on a busy machine it searches less rather than slowing every request), and end
-    when the server does, even killed (nothing else would stop a worker waiting for
-    work, and each one left behind holds memory and may go on searching)."""
+def _game_sources() -> list[str]:
+    """The ``"module:attribute"`` text of every registered game another process can find
+    by it."""
+    return [source for source in map(game_source, game_names()) if source is not None]
+
+
+def _start_search_process(sources: list[str]) -> None:
+    """In a search process: register the server's games (``sources``), yield the CPU to
+    the server (a search's budget is wall time, so on a busy machine it searches less
+    rather than slowing every request), and end when the server does, even killed
+    (nothing else would stop a worker waiting for work, and each one left behind holds
+    memory and may go on searching)."""
+    for source in sources:
+        with contextlib.suppress(KonkunError, ImportError, AttributeError):
+            register_game(source)
     with contextlib.suppress(OSError):
         os.nice(SEARCH_NICENESS)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
@@ -74,7 +91,7 @@ class BotScheduler:
         self.search_threads = max(1, search_threads)
         self._searches: Executor = ProcessPoolExecutor(
             self.search_threads, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_search_process) \
+            initializer=_start_search_process, initargs=(_game_sources(),)) \
             if processes else ThreadPoolExecutor(self.search_threads,
                                                  thread_name_prefix="konkun-bot")
         self._quick = ThreadPoolExecutor(max(1, quick_threads),
