@@ -28,8 +28,6 @@ from konkun.game import JSON, Match, game_names, get_game
 
 EXIT_VERIFIED = 0
 EXIT_NOT_VERIFIED = 1
-MAX_SEATS = 5
-"""The most players a record may name (Kunken's 5; each game's own check says its own)."""
 
 
 class RecordInputError(KonkunError):
@@ -96,9 +94,10 @@ def _new_match(record: Mapping[str, Any]) -> tuple[Match[Any], list[str], int | 
         expected = " or ".join(repr(name) for name in names)
         raise RecordInputError(f"record of an unknown game {game!r}: expected {expected}")
     seats = record.get("num_seats")
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_SEATS:
+    counts = get_game(game).seat_counts()
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats not in counts:
         raise RecordInputError(f"invalid {game} record: num_seats {seats!r} is not a number "
-                               f"of players from 2 to {MAX_SEATS}")
+                               f"of players from {counts.start} to {counts.stop - 1}")
     actions = record.get("actions")
     try:
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):

@@ -21,7 +21,7 @@ def new_deal(rules: KonchinkaRules, num_seats: int, dealer: int,
     with ``rng``, deal in four rounds and fix the initial table (``RULES.md``, Deal and
     Initial table). The same rules, seats, dealer and ``rng`` state give the same deal, in
     every Python version (the draws are :mod:`konkun.cards`' stable ones)."""
-    _check_seats(num_seats, dealer)
+    check_seats(num_seats, dealer)
     deck = list(range(52))
     shuffle(deck, rng)
     point = between(HAND_SIZE, 52 - HAND_SIZE, rng)
@@ -40,7 +40,7 @@ def deal_from_deck(rules: KonchinkaRules, num_seats: int, dealer: int,
     """Deal ``deck`` (top card first) in four rounds: one card to each seat from the seat
     left of the dealer to the dealer, then one to the table; then fix the initial table,
     returning offending cards into the middle half of the stock at ``rng``'s positions."""
-    _check_seats(num_seats, dealer)
+    check_seats(num_seats, dealer)
     cards = [c.index for c in deck]
     if sorted(cards) != list(range(52)):
         raise InvalidPositionError(f"not a full 52-card deck: {' '.join(map(str, deck))}")
@@ -98,6 +98,8 @@ def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
         order.append(position)
 
 
-def _check_seats(num_seats: int, dealer: int) -> None:
+def check_seats(num_seats: int, dealer: int) -> None:
+    """Raise :class:`~konkun.errors.InvalidRuleError` unless Konchinka seats ``num_seats``
+    and ``dealer`` is one of them."""
     check_seat_count("Konchinka", num_seats, MIN_SEATS, MAX_SEATS)
     check_dealer(num_seats, dealer)

@@ -25,7 +25,7 @@ from konkun.cards import Card, draw_for_dealer, rng_for_seed
 from konkun.errors import GameOverError
 from konkun.game import JSON
 from konkun.konchinka.deal import KonchinkaDeal
-from konkun.konchinka.dealing import _check_seats, new_deal
+from konkun.konchinka.dealing import check_seats, new_deal
 from konkun.konchinka.moves import Move
 from konkun.konchinka.observation import KonchinkaObservation
 from konkun.konchinka.rules import KonchinkaRules
@@ -120,7 +120,7 @@ class KonchinkaMatch:
     """
 
     def __init__(self, rules: KonchinkaRules, num_seats: int, seed: int | str) -> None:
-        _check_seats(num_seats, 0)
+        check_seats(num_seats, 0)
         self._rules = rules
         self._seats = num_seats
         self._seed = seed
