@@ -135,8 +135,8 @@ export function replayPage(gameId) {
       h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
         h("div", { class: "spacer" }),
         h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
-      controls, caption, body, chatBox, ANALYSED.has(table.game) ? analysisPanel({ gameId,
-        table, names, seat, go, format: (a) => R?.formatAction?.(a, lang()) ?? a }) : null,
+      controls, caption, body, chatBox, analysisPanel({ gameId, table, names, seat, go,
+        format: (a) => R?.formatAction?.(a, lang()) ?? a }),
       fairnessPanel()));
   }
 
@@ -147,4 +147,3 @@ export function replayPage(gameId) {
   load();
 }
 
-const ANALYSED = new Set(["konchinka", "kunken"]); // the games `konkun analyze` knows
