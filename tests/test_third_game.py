@@ -301,3 +301,12 @@ def test_a_tensor_policy_is_refused_for_a_game_without_an_rl_adapter(
             BotSpec.parse(f"policy:{target}").create("unencoded")
     finally:
         unregister_game("unencoded")
+
+
+def test_konkun_verify_reads_a_third_games_seat_range_from_its_descriptor() -> None:
+    from konkun.verify import RecordInputError, verify_document
+
+    record = _finished_record(2, 3) | {"num_seats": 4}
+    with pytest.raises(RecordInputError, match="num_seats 4 is not a number of players "
+                                               "from 2 to 3"):
+        verify_document(record)
