@@ -49,7 +49,7 @@ def test_the_konchinka_masks_and_tensors_are_the_adapters(players: int) -> None:
     rng = random.Random(players)
     env.reset(seed=players)
     for _ in range(60):
-        for i, deal in enumerate(env._core.deals):
+        for i, deal in enumerate([env.deal(i) for i in range(env.num_envs)]):
             slots = adapter.slots(deal, deal.legal_actions())
             assert set(np.flatnonzero(env.action_masks()[i])) == set(slots)
             assert np.array_equal(env._observations[i],
