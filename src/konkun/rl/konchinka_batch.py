@@ -43,8 +43,10 @@ from konkun.konchinka.captures import (
     CLASSIC_SHIFTS,
     CLASSIC_SLOTS,
     FIELD,
+    FIELD_BITS,
     INV_BY_VALUE,
     KING_SLOT,
+    MAX_SUM,
     MUL_BY_VALUE,
     NOVO_CODES,
     NOVO_SHIFTS,
@@ -52,7 +54,6 @@ from konkun.konchinka.captures import (
     POLY_MASK,
     SHIFT,
     SLOT_KEY_MASKS,
-    compute_captures,
 )
 from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.deck import HAND_SIZE, ORDER, TABLE_SIZE
@@ -61,19 +62,23 @@ from konkun.konchinka.scoring import points_no_ties, score_masks
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
 
 _JACK_RANK = 9  # Card.index % 13 of a Jack
 _SHIFT13 = SHIFT[13]
 _SHIFT14 = SHIFT[14]
+_POLY_BYTES = FIELD_BITS * (MAX_SUM + 1) // 8
+_JACK_COLUMN = KING_SLOT + 1
 
 
 class _Deal:
     """One deal's state (the batch's; see the module)."""
 
-    __slots__ = ("dealer", "hands", "in_hands", "key", "last", "piles", "poly", "returned",
-                 "stock", "stock_start", "table", "table_mask", "turn")
+    __slots__ = ("dealer", "hand_masks", "hands", "in_hands", "key", "last", "piles", "poly",
+                 "returned",                 "stock", "stock_start", "table", "table_mask", "turn")
 
     hands: list[list[int]]
+    hand_masks: list[int]
     table: list[int]
     poly: int
     key: int
@@ -109,6 +114,7 @@ class KonchinkaBatch:
         self._decode = [divmod(action, capture_slots) for action in range(52 * capture_slots)]
         self._following = tuple((s + 1) % num_seats for s in range(num_seats))
         self._order = [(seat + offset) % num_seats for offset in range(num_seats)]
+        self._count_columns = [slot or _JACK_COLUMN for slot in self._slots]
         self.deals: list[_Deal] = [_Deal() for _ in range(num_envs)]
 
     # ------------------------------------------------------------------ dealing
@@ -136,6 +142,7 @@ class KonchinkaBatch:
         d = self.deals[index]
         d.dealer = dealer
         d.hands = hands
+        d.hand_masks = [_mask_of(hand) for hand in hands]
         d.in_hands = HAND_SIZE * n
         codes = self._codes
         d.table = sorted([codes[c] for c in table])
@@ -231,24 +238,54 @@ class KonchinkaBatch:
         slot = self._slots[card]
         if not slot:
             return card, tuple(range(len(d.table)))
+        found = self.count(d, card)
+        if found == 1:
+            return card, _unrank(d.table, d.poly, slot, 0)
         part = (d.key << 4) & SLOT_KEY_MASKS[slot] | slot
-        found = CAPTURES.get(part) or compute_captures(part >> 4, slot)
-        if len(found) == 1:
-            return card, found[0]
+        listed = CAPTURES.get(part)
+        if listed is None:  # unranking them all is cheaper than the memo's search
+            listed = tuple(_unrank(d.table, d.poly, slot, pick) for pick in range(found))
         table = d.table
-        ordered = sorted(found, key=lambda ps: (
+        ordered = sorted(listed, key=lambda ps: (
             -len(ps), sorted([ORDER[table[p] & 63] for p in ps])))
         return card, ordered[j - 1]
 
-    def play_agent(self, index: int, action: int, rng: random.Random) -> bool:
-        """Play the agent's legal slot ``action`` in deal ``index``, then the random
-        seats up to the agent or the end; return whether the deal is over."""
+    def play_agent(self, index: int, action: int, rng: random.Random) -> int:
+        """Play the agent's slot ``action`` in deal ``index``, then the random seats up to
+        the agent or the end; return 1 if the deal is over, 0 if not, and -1 (nothing
+        played) if the slot is not a legal move."""
+        if not 0 <= action < len(self._decode):
+            return -1
         d = self.deals[index]
-        card, positions = self.move_of(index, action)
-        self._push(d, card, positions)
-        if d.turn != self.seat:
+        card, j = self._decode[action]
+        seat = self.seat
+        if d.turn != seat or not d.hand_masks[seat] >> card & 1:
+            return -1
+        place = self._shifts[card]
+        poly = d.poly
+        if place > 0:
+            found = (poly >> place) & FIELD
+        elif place:
+            found = ((poly >> _SHIFT13) & FIELD) + ((poly >> _SHIFT14) & FIELD)
+        else:
+            found = 1 if d.table else 0
+        if j:
+            if j > found:
+                return -1
+            slot = self._slots[card]
+            if not slot:
+                self._push(d, card, tuple(range(len(d.table))))
+            elif found == 1:
+                self._push(d, card, _unrank(d.table, poly, slot, 0))
+            else:
+                self._push(d, card, self.move_of(index, action)[1])
+        elif self._compulsory and found:
+            return -1
+        else:
+            self._push(d, card, ())
+        if d.turn != seat:
             self._play_random(d, rng)
-        return d.turn < 0
+        return 1 if d.turn < 0 else 0
 
     def _play_random(self, d: _Deal, rng: random.Random) -> None:
         """Play uniformly random moves for the other seats until the agent is to move or
@@ -306,39 +343,14 @@ class KonchinkaBatch:
             if not slot:
                 self._push(d, card, tuple(range(len(table))))
                 continue
-            if slot == KING_SLOT:
-                n = (poly >> _SHIFT13) & field
-                if pick < n:
-                    target = 13
-                else:
-                    target = 14
-                    pick -= n
-            else:
-                target = slot
-            # the pick-th set adding up to target, as push_random unranks it
-            rest = poly
-            chosen = []
-            position = len(table)
-            while target:
-                position -= 1
-                value = table[position] >> 6
-                if value > target:
-                    continue
-                rest = rest * INV_BY_VALUE[value] & POLY_MASK
-                ways = (rest >> SHIFT[target - value]) & field
-                if pick < ways:
-                    chosen.append(position)
-                    target -= value
-                else:
-                    pick -= ways
-            chosen.reverse()
-            self._push(d, card, tuple(chosen))
+            self._push(d, card, _unrank(table, poly, slot, pick))
 
     def _push(self, d: _Deal, card: int, positions: Sequence[int]) -> None:
         """Play ``card`` for the seat to move, taking the table cards at ``positions``
         (a trail when empty): ``KonchinkaDeal.push_option`` without the history."""
         seat = d.turn
         d.hands[seat].remove(card)
+        d.hand_masks[seat] ^= 1 << card
         d.in_hands -= 1
         table = d.table
         if positions:
@@ -372,7 +384,8 @@ class KonchinkaBatch:
             while position and table[position - 1] > code:
                 position -= 1
             table.insert(position, code)
-            d.poly = d.poly * MUL_BY_VALUE[value] & POLY_MASK
+            poly = d.poly
+            d.poly = (poly + (poly << SHIFT[value])) & POLY_MASK if value else poly
             d.key += 1 << (value << 2)
             d.table_mask |= 1 << card
         if d.in_hands:
@@ -402,6 +415,7 @@ class KonchinkaBatch:
         del stock[-size:]
         for k in range(seats):
             d.hands[(first + k) % seats].extend(dealt[k::seats])
+        d.hand_masks = [_mask_of(hand) for hand in d.hands]
         d.in_hands = size
         d.turn = first
 
@@ -424,77 +438,84 @@ class KonchinkaBatch:
             last_capturer=None if d.last < 0 else d.last, returned=d.returned,
             dealt_from_stock=d.stock_start - len(d.stock))
 
+    def write(self, observations: FloatArray, masks: BoolArray) -> None:
+        """Write every deal's observation tensor (flattened, the adapter's layout) and
+        the agent's legal slots into row ``i`` of ``observations`` and ``masks``: one
+        pass over the deals, then a few numpy calls for the whole batch."""
+        values, fields = self._read(range(len(self.deals)))
+        self._write_masks(values, fields, masks)
+        self._write_observations(values, observations)
+
     def write_masks(self, masks: BoolArray, rows: Sequence[int] | None = None) -> None:
         """Write the agent's legal slots of every deal (of ``rows``: deal ``rows[j]`` into
         row ``j``) into the boolean ``masks``."""
-        k = self.capture_slots
-        compulsory = self._compulsory
-        shifts = self._shifts
-        seat = self.seat
-        field = FIELD
-        spans: list[int] = []
-        deals = self.deals
-        for row, i in enumerate(range(len(deals)) if rows is None else rows):
-            d = deals[i]
-            if d.turn != seat:
-                continue
-            poly = d.poly
-            table = d.table
-            base = row * 52
-            for card in d.hands[seat]:
-                place = shifts[card]
-                if place > 0:
-                    found = (poly >> place) & field
-                elif place:
-                    found = ((poly >> _SHIFT13) & field) + (poly >> _SHIFT14)
-                else:
-                    found = 1 if table else 0
-                first = 1 if compulsory and found else 0
-                end = 1 + (found if found < k else k - 1)
-                spans.append(((base + card) << 32) | (first << 16) | end)
-        masks.fill(False)
-        if not spans:
-            return
-        packed = np.array(spans, dtype=np.int64)
-        cells = packed >> 32
-        first_slot = (packed >> 16) & 0xFFFF
-        end_slot = packed & 0xFFFF
-        slots = np.arange(k)
-        blocks = masks.reshape(-1, k)
-        blocks[cells] = (slots >= first_slot[:, None]) & (slots < end_slot[:, None])
+        self._write_masks(*self._read(range(len(self.deals)) if rows is None else rows),
+                          masks)
 
     def write_observations(self, out: FloatArray, rows: Sequence[int] | None = None) -> None:
         """Write the agent's observation tensor of every deal (of ``rows``: deal
         ``rows[j]`` into ``out[j]``), flattened, in the adapter's layout."""
+        values, _ = self._read(range(len(self.deals)) if rows is None else rows)
+        self._write_observations(values, out)
+
+    def _read(self, rows: Sequence[int]) -> tuple[IntArray, IntArray]:
+        """The integers of the deals of ``rows`` (row ``j`` for deal ``rows[j]``) the
+        masks and tensors are made of: ``values``, per deal the hands and the piles (by
+        seat) as bit masks, the table's and the known stock cards' bit masks, the stock
+        size, the dealer, the last capturer (-1: none) and the seat to move; ``fields``,
+        the 15 coefficients of the table's counting polynomial."""
+        ints: list[int] = []
+        polys: list[bytes] = []
+        deals = self.deals
+        for i in rows:
+            d = deals[i]
+            ints += d.hand_masks
+            ints += d.piles
+            ints.extend((d.table_mask, self._known(d) if d.returned else 0, len(d.stock),
+                         d.dealer, d.last, d.turn))
+            polys.append(d.poly.to_bytes(_POLY_BYTES, "little"))
+        count = len(rows)
+        values = np.array(ints, dtype=np.int64).reshape(count, 6 + 2 * self.num_seats)
+        fields = np.frombuffer(b"".join(polys), dtype="<u4").reshape(count, MAX_SUM + 1)
+        return values, fields.astype(np.int64)
+
+    def _write_masks(self, values: IntArray, fields: IntArray, masks: BoolArray) -> None:
+        """The masks from :meth:`_read`'s integers: the agent's cards in hand where it is
+        to move, each with its trail (unless it can capture under ``capture_compulsory``)
+        and the slots ``1 .. count`` of its captures (at most ``capture_slots - 1``)."""
+        n = self.num_seats
+        k = self.capture_slots
+        count = len(values)
+        # per card the column of its capture count: the field of its value, the novo
+        # King's fields 13 and 14 (column KING_SLOT), the classic Jack's whole table
+        columns = np.empty((count, _JACK_COLUMN + 1), dtype=np.int64)
+        columns[:, :MAX_SUM + 1] = fields
+        columns[:, KING_SLOT] = fields[:, 13] + fields[:, 14]
+        columns[:, _JACK_COLUMN] = values[:, 2 * n] != 0
+        hands = values[:, self.seat].astype(np.uint64)
+        held = np.unpackbits(hands.view(np.uint8).reshape(count, 8), axis=1,
+                             bitorder="little")[:, :52].astype(np.bool_)
+        held &= (values[:, -1] == self.seat)[:, None]
+        cells = np.flatnonzero(held)
+        found = columns[:, self._count_columns].reshape(-1)[cells]
+        first = (found > 0) if self._compulsory else np.zeros(len(cells), dtype=np.bool_)
+        end = 1 + np.minimum(found, k - 1)
+        slots = np.arange(k)
+        masks.fill(False)
+        masks.reshape(-1, k)[cells] = (slots >= first[:, None]) & (slots < end[:, None])
+
+    def _write_observations(self, values: IntArray, out: FloatArray) -> None:
+        """The tensors from :meth:`_read`'s integers, into ``out``'s first rows."""
         n = self.num_seats
         seat = self.seat
         order = self._order
-        deals = self.deals
-        chosen = range(len(deals)) if rows is None else rows
-        count = len(chosen)
-        width = 7 + 2 * n
-        ints: list[int] = []
-        for i in chosen:
-            d = deals[i]
-            hands = d.hands
-            hand = 0
-            for c in hands[seat]:
-                hand |= 1 << c
-            piles = d.piles
-            ints.append(hand)
-            ints.append(d.table_mask)
-            ints.extend([piles[s] for s in order])
-            ints.append(self._known(d) if d.returned else 0)
-            ints.append(len(d.stock))
-            ints.extend([len(hands[s]) for s in order])
-            ints.append((d.dealer - seat) % n)
-            ints.append((d.last - seat) % n if d.last >= 0 else -1)
-            ints.append(1 if d.turn == seat else 0)
-        values = np.array(ints, dtype=np.int64).reshape(count, width)
+        count = len(values)
         words = np.empty((count, 4 + n), dtype=np.uint64)
-        words[:, :2 + n] = values[:, :2 + n]
+        words[:, 0] = values[:, seat]
+        words[:, 1] = values[:, 2 * n]
+        words[:, 2:2 + n] = values[:, [n + s for s in order]]
         words[:, 2 + n] = np.bitwise_or.reduce(words[:, :2 + n], axis=1)
-        words[:, 3 + n] = values[:, 2 + n]
+        words[:, 3 + n] = values[:, 2 * n + 1]
         planes = np.unpackbits(words.view(np.uint8).reshape(count, 4 + n, 8), axis=2,
                                bitorder="little")[:, :, :52]
         shaped = out[:count].reshape(count, 5 + n, 52)
@@ -502,15 +523,15 @@ class KonchinkaBatch:
         shaped[:, 4 + n] = planes[:, 3 + n]
         features = shaped[:, 3 + n]
         features.fill(0.0)
-        scalars = values[:, 3 + n:]
+        scalars = values[:, 2 * n + 2:]
         features[:, 0] = scalars[:, 0] / 40.0
-        features[:, 1:1 + n] = scalars[:, 1:1 + n] / 4.0
-        rows_at = np.arange(count)
-        features[rows_at, 1 + n + scalars[:, 1 + n]] = 1.0
-        last = scalars[:, 2 + n]
+        features[:, 1:1 + n] = np.bitwise_count(values[:, order].astype(np.uint64)) / 4.0
+        rows = np.arange(count)
+        features[rows, 1 + n + (scalars[:, 1] - seat) % n] = 1.0
+        last = scalars[:, 2]
         captured = last >= 0
-        features[rows_at[captured], 1 + 2 * n + last[captured]] = 1.0
-        features[:, 1 + 3 * n] = scalars[:, 3 + n]
+        features[rows[captured], 1 + 2 * n + (last[captured] - seat) % n] = 1.0
+        features[:, 1 + 3 * n] = scalars[:, 3] == seat
         features[:, 2 + 3 * n] = self._novo
 
     def _known(self, d: _Deal) -> int:
@@ -523,6 +544,46 @@ class KonchinkaBatch:
             if dealt <= low and card not in hand:
                 known |= 1 << card
         return known
+
+
+def _mask_of(cards: list[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _unrank(table: list[int], poly: int, slot: int, pick: int) -> tuple[int, ...]:
+    """The positions of the ``pick``-th capture of ``slot`` (a value, or the novo King's
+    13 or 14) on the sorted ``table`` with the counting polynomial ``poly``, in the order
+    ``KonchinkaDeal.push_random`` ranks them: walking the table from its highest value
+    down, a card is taken while the sets that take it still reach ``pick``."""
+    if slot == KING_SLOT:
+        thirteen = (poly >> _SHIFT13) & FIELD
+        if pick < thirteen:
+            target = 13
+        else:
+            target = 14
+            pick -= thirteen
+    else:
+        target = slot
+    rest = poly
+    chosen = []
+    position = len(table)
+    while target:
+        position -= 1
+        value = table[position] >> 6
+        if value > target:
+            continue
+        rest = rest * INV_BY_VALUE[value] & POLY_MASK
+        ways = (rest >> SHIFT[target - value]) & FIELD
+        if pick < ways:
+            chosen.append(position)
+            target -= value
+        else:
+            pick -= ways
+    chosen.reverse()
+    return tuple(chosen)
 
 
 def slots_of(batch: KonchinkaBatch, index: int) -> dict[int, Any]:

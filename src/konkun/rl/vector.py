@@ -362,16 +362,16 @@ class KonkunVectorEnv(VectorEnv):
         rewards = self._rewards
         terminations = self._terminations
         rngs = self._rngs
-        is_legal = batch.is_legal
         play = batch.play_agent
         ended: list[int] = []
         for i, action in enumerate(actions):
-            if not is_legal(i, action):
+            outcome = play(i, action, rngs[i])
+            if outcome < 0:
                 rewards[i] = self.illegal_penalty
                 if self.illegal_action == "penalize":
                     continue
-                action = rngs[i].choice(batch.legal_slot_list(i))
-            if play(i, action, rngs[i]):
+                outcome = play(i, rngs[i].choice(batch.legal_slot_list(i)), rngs[i])
+            if outcome:
                 rewards[i] += self._reward(batch.points(i))
                 terminations[i] = True
                 ended.append(i)
@@ -444,8 +444,7 @@ class KonkunVectorEnv(VectorEnv):
     def _encode(self, rows: range) -> None:
         core = self._core
         if self._batch is not None:
-            self._batch.write_masks(self._masks)
-            self._batch.write_observations(self._observations)
+            self._batch.write(self._observations, self._masks)
             return
         masks = self._masks
         masks.fill(False)
