@@ -30,6 +30,7 @@ the same draws), so one seed gives the engine's deal.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Sequence
 from typing import Any
 
@@ -74,14 +75,13 @@ _JACK_COLUMN = KING_SLOT + 1
 class _Deal:
     """One deal's state (the batch's; see the module)."""
 
-    __slots__ = ("dealer", "hand_masks", "hands", "in_hands", "key", "last", "piles", "poly",
-                 "returned",                 "stock", "stock_start", "table", "table_mask", "turn")
+    __slots__ = ("dealer", "hand_masks", "hands", "in_hands", "last", "piles", "poly",
+                 "returned", "stock", "stock_start", "table", "table_mask", "turn")
 
     hands: list[list[int]]
     hand_masks: list[int]
     table: list[int]
     poly: int
-    key: int
     table_mask: int
     stock: list[int]
     piles: list[int]
@@ -147,13 +147,11 @@ class KonchinkaBatch:
         codes = self._codes
         d.table = sorted([codes[c] for c in table])
         poly = 1
-        key = 0
         mask = 0
         for code in d.table:
             poly = poly * MUL_BY_VALUE[code >> 6] & POLY_MASK
-            key += 1 << ((code >> 6) << 2)
             mask |= 1 << (code & 63)
-        d.poly, d.key, d.table_mask = poly, key, mask
+        d.poly, d.table_mask = poly, mask
         stock.reverse()  # the next card to deal last
         d.stock = stock
         d.stock_start = len(stock)
@@ -241,7 +239,10 @@ class KonchinkaBatch:
         found = self.count(d, card)
         if found == 1:
             return card, _unrank(d.table, d.poly, slot, 0)
-        part = (d.key << 4) & SLOT_KEY_MASKS[slot] | slot
+        key = 0  # the table's value multiset, as the engine's memo is keyed
+        for code in d.table:
+            key += 1 << ((code >> 6) << 2)
+        part = (key << 4) & SLOT_KEY_MASKS[slot] | slot
         listed = CAPTURES.get(part)
         if listed is None:  # unranking them all is cheaper than the memo's search
             listed = tuple(_unrank(d.table, d.poly, slot, pick) for pick in range(found))
@@ -292,10 +293,15 @@ class KonchinkaBatch:
         the deal is over, each drawn exactly as ``KonchinkaDeal.push_random`` draws it."""
         seat = self.seat
         shifts = self._shifts
+        slots = self._slots
         compulsory = self._compulsory
+        push = self._push
         field = FIELD
-        while d.turn != seat and d.turn >= 0:
-            hand = d.hands[d.turn]
+        while True:
+            turn = d.turn
+            if turn == seat or turn < 0:
+                return
+            hand = d.hands[turn]
             poly = d.poly
             table = d.table
             counts = []
@@ -337,13 +343,13 @@ class KonchinkaBatch:
                     pick -= n + 1
             card = hand[index]
             if not capture:
-                self._push(d, card, ())
+                push(d, card, ())
                 continue
-            slot = self._slots[card]
+            slot = slots[card]
             if not slot:
-                self._push(d, card, tuple(range(len(table))))
+                push(d, card, tuple(range(len(table))))
                 continue
-            self._push(d, card, _unrank(table, poly, slot, pick))
+            push(d, card, _unrank(table, poly, slot, pick))
 
     def _push(self, d: _Deal, card: int, positions: Sequence[int]) -> None:
         """Play ``card`` for the seat to move, taking the table cards at ``positions``
@@ -359,34 +365,26 @@ class KonchinkaBatch:
                 mask |= d.table_mask
                 d.table = []
                 d.poly = 1
-                d.key = 0
                 d.table_mask = 0
             else:
                 poly = d.poly
-                key = d.key
                 taken = 0
                 for p in reversed(positions):
                     code = table.pop(p)
-                    value = code >> 6
                     taken |= 1 << (code & 63)
-                    poly = poly * INV_BY_VALUE[value] & POLY_MASK
-                    key -= 1 << (value << 2)
-                d.poly, d.key = poly, key
+                    poly = poly * INV_BY_VALUE[code >> 6] & POLY_MASK
+                d.poly = poly
                 d.table_mask ^= taken
                 mask |= taken
             d.piles[seat] |= mask
             d.last = seat
         else:
             code = self._codes[card]
+            insort(table, code)
             value = code >> 6
-            # insort, by hand: the table is short
-            position = len(table)
-            while position and table[position - 1] > code:
-                position -= 1
-            table.insert(position, code)
-            poly = d.poly
-            d.poly = (poly + (poly << SHIFT[value])) & POLY_MASK if value else poly
-            d.key += 1 << (value << 2)
+            if value:  # times 1 + x**value
+                poly = d.poly
+                d.poly = (poly + (poly << SHIFT[value])) & POLY_MASK
             d.table_mask |= 1 << card
         if d.in_hands:
             hands = d.hands
@@ -401,7 +399,6 @@ class KonchinkaBatch:
                 d.piles[d.last] |= d.table_mask
                 d.table = []
                 d.poly = 1
-                d.key = 0
                 d.table_mask = 0
             d.turn = -1
 
