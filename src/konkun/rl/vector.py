@@ -228,7 +228,16 @@ class _KonchinkaBatchCore(_GenericCore):
         self.batch.write_observations(out, rows)
 
 
-_CORES = {"konchinka": _KonchinkaCore}
+class _KunkenCore(_GenericCore):
+    """Kunken through the engine's legal actions, every row's tensor written in one
+    :meth:`~konkun.rl.kunken_adapter.KunkenAdapter.encode_deals` call."""
+
+    def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
+        deals = self.deals
+        self.adapter.encode_deals([deals[i] for i in rows], seat, out)  # type: ignore[attr-defined]
+
+
+_CORES: dict[str, type[_GenericCore]] = {"konchinka": _KonchinkaCore, "kunken": _KunkenCore}
 
 
 class KonkunVectorEnv(VectorEnv):
