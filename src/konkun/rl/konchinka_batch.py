@@ -70,6 +70,10 @@ _SHIFT13 = SHIFT[13]
 _SHIFT14 = SHIFT[14]
 _POLY_BYTES = FIELD_BITS * (MAX_SUM + 1) // 8
 _JACK_COLUMN = KING_SLOT + 1
+_LOW_FIELDS = tuple((1 << FIELD_BITS * (degree + 1)) - 1 for degree in range(MAX_SUM + 1))
+"""By degree: the mask of the polynomial's fields up to it."""
+_LOW_INVERSES = tuple(tuple(inverse & low for inverse in INV_BY_VALUE) for low in _LOW_FIELDS)
+"""By degree, by value: :data:`INV_BY_VALUE` cut to the fields up to that degree."""
 
 
 class _Deal:
@@ -355,9 +359,10 @@ class KonchinkaBatch:
         """Play ``card`` for the seat to move, taking the table cards at ``positions``
         (a trail when empty): ``KonchinkaDeal.push_option`` without the history."""
         seat = d.turn
-        d.hands[seat].remove(card)
+        hands = d.hands
+        hands[seat].remove(card)
         d.hand_masks[seat] ^= 1 << card
-        d.in_hands -= 1
+        in_hands = d.in_hands = d.in_hands - 1
         table = d.table
         if positions:
             mask = 1 << card
@@ -386,11 +391,11 @@ class KonchinkaBatch:
                 poly = d.poly
                 d.poly = (poly + (poly << SHIFT[value])) & POLY_MASK
             d.table_mask |= 1 << card
-        if d.in_hands:
-            hands = d.hands
-            turn = self._following[seat]
+        if in_hands:
+            following = self._following
+            turn = following[seat]
             while not hands[turn]:
-                turn = self._following[turn]
+                turn = following[turn]
             d.turn = turn
         elif d.stock:
             self._redeal(d)
@@ -564,7 +569,10 @@ def _unrank(table: list[int], poly: int, slot: int, pick: int) -> tuple[int, ...
             pick -= thirteen
     else:
         target = slot
-    rest = poly
+    # the counts up to the target need only the fields up to it: a shorter product
+    low = _LOW_FIELDS[target]
+    inverses = _LOW_INVERSES[target]
+    rest = poly & low
     chosen = []
     position = len(table)
     while target:
@@ -572,7 +580,7 @@ def _unrank(table: list[int], poly: int, slot: int, pick: int) -> tuple[int, ...
         value = table[position] >> 6
         if value > target:
             continue
-        rest = rest * INV_BY_VALUE[value] & POLY_MASK
+        rest = rest * inverses[value] & low
         ways = (rest >> SHIFT[target - value]) & FIELD
         if pick < ways:
             chosen.append(position)
