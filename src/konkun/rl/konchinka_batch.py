@@ -12,12 +12,12 @@ makes it fast is what it leaves out, not other rules:
   many captures each card has, read off the table's counting polynomial (as the engine
   counts them). Every deal's mask is then one numpy expression over (deal, card, first
   slot, end slot) spans.
-- **Only the played capture is listed**: the agent's ``j``-th capture from the engine's
-  capture memo (:mod:`konkun.konchinka.captures`), sorted canonically; a random
-  opponent's drawn capture is unranked on the polynomial (as ``push_random`` does).
+- **Only the played capture is listed**: unranked on the polynomial (as ``push_random``
+  unranks a random one); when the agent's card has several captures, all of them, sorted
+  canonically to find its ``j``-th.
 - **No history, no move objects**: hands in the order held, the table as the engine's
-  sorted codes ``value << 6 | index`` with its polynomial and value multiset, the table
-  and the piles as bit masks.
+  sorted codes ``value << 6 | index`` with its polynomial, the hands, the table and the
+  piles as bit masks.
 - **Observations from a few integers per deal**: bit masks and counts, unpacked into
   every deal's tensor rows (:class:`~konkun.rl.konchinka_adapter.KonchinkaAdapter`'s
   layout) by a few numpy calls for the whole batch.
@@ -39,7 +39,6 @@ import numpy.typing as npt
 
 from konkun.cards import between, shuffle
 from konkun.konchinka.captures import (
-    CAPTURES,
     CLASSIC_CODES,
     CLASSIC_SHIFTS,
     CLASSIC_SLOTS,
@@ -54,7 +53,6 @@ from konkun.konchinka.captures import (
     NOVO_SLOTS,
     POLY_MASK,
     SHIFT,
-    SLOT_KEY_MASKS,
 )
 from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.deck import HAND_SIZE, ORDER, TABLE_SIZE
@@ -241,18 +239,12 @@ class KonchinkaBatch:
         if not slot:
             return card, tuple(range(len(d.table)))
         found = self.count(d, card)
-        if found == 1:
-            return card, _unrank(d.table, d.poly, slot, 0)
-        key = 0  # the table's value multiset, as the engine's memo is keyed
-        for code in d.table:
-            key += 1 << ((code >> 6) << 2)
-        part = (key << 4) & SLOT_KEY_MASKS[slot] | slot
-        listed = CAPTURES.get(part)
-        if listed is None:  # unranking them all is cheaper than the memo's search
-            listed = tuple(_unrank(d.table, d.poly, slot, pick) for pick in range(found))
         table = d.table
-        ordered = sorted(listed, key=lambda ps: (
-            -len(ps), sorted([ORDER[table[p] & 63] for p in ps])))
+        if found == 1:
+            return card, _unrank(table, d.poly, slot, 0)
+        orders = [ORDER[code & 63] for code in table]
+        ordered = sorted([_unrank(table, d.poly, slot, pick) for pick in range(found)],
+                         key=lambda ps: (-len(ps), sorted([orders[p] for p in ps])))
         return card, ordered[j - 1]
 
     def play_agent(self, index: int, action: int, rng: random.Random) -> int:
