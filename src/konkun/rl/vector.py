@@ -9,10 +9,13 @@ arrays are overwritten by every step (copy them to keep them). Autoreset is Gymn
 ``SAME_STEP``: a deal that ends is dealt anew in the same step, its last observation in
 ``infos["final_obs"]`` and its points in ``infos["final_info"]["points"]``.
 
-Konchinka has a fast path: moves are generated and applied through the engine's own
-integer path (no move objects), random opponents pick among them directly, and the
-observation planes of all deals are unpacked from bit masks in one numpy call. The tests
-check it steps exactly as the single environment does.
+Konchinka has two fast paths. Against random opponents every deal lives in one
+:class:`~konkun.rl.konchinka_batch.KonchinkaBatch` (plain integers; masks and tensors of
+all deals written by a few numpy calls); against other opponents moves go through the
+engine's own integer path (no move objects) and the observation planes of all deals are
+unpacked from bit masks in one numpy call. Kunken writes all rows with
+:meth:`~konkun.rl.kunken_adapter.KunkenAdapter.encode_deals`. The tests check each path
+against the engine and the adapter.
 """
 
 from __future__ import annotations
