@@ -49,12 +49,31 @@ def test_the_konchinka_masks_and_tensors_are_the_adapters(players: int) -> None:
     rng = random.Random(players)
     env.reset(seed=players)
     for _ in range(60):
-        for i, deal in enumerate(env._core.deals):
+        for i, deal in enumerate([env.deal(i) for i in range(env.num_envs)]):
             slots = adapter.slots(deal, deal.legal_actions())
             assert set(np.flatnonzero(env.action_masks()[i])) == set(slots)
             assert np.array_equal(env._observations[i],
                                   adapter.encode_deal(deal, 0).reshape(-1))
         env.step(_random_actions(env.action_masks(), rng))
+
+
+@pytest.mark.parametrize(("players", "rules"), [(2, {}), (3, {"jokers": "2"}),
+                                               (5, {"swap_before_take": "true"})])
+def test_the_kunken_rows_are_the_adapters(players: int, rules: dict[str, str]) -> None:
+    """The vector env writes all Kunken rows in one call; each is the adapter's tensor of
+    that deal, as the generic path (one encode_deal per row) writes it."""
+    fast = kunken_vector_env(3, players, rules)
+    slow = KonkunVectorEnv(adapter_for("kunken", rules), 3, players, fast=False)
+    first, _ = fast.reset(seed=players)
+    second, _ = slow.reset(seed=players)
+    rng = random.Random(players)
+    for _ in range(80):
+        assert np.array_equal(first, second)
+        for i in range(3):
+            assert np.array_equal(first[i], fast.adapter.encode_deal(fast.deal(i), 0).reshape(-1))
+        actions = _random_actions(fast.action_masks(), rng)
+        first = fast.step(actions)[0]
+        second = slow.step(actions)[0]
 
 
 def test_the_fast_konchinka_path_steps_as_the_generic_one() -> None:

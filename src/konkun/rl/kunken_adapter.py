@@ -124,6 +124,7 @@ class KunkenAdapter:
         self.joker_layoff_base = self.swap_base + meld_table_slots * 52
         self.action_size = self.joker_layoff_base + joker_layoff_slots
         self._norm = np.full(53, 0.5, dtype=np.float32)
+        self._scales: dict[int, FloatArray] = {}
         self._norm[52] = 1.0 / float(max(1, rules.jokers))
 
     # ------------------------------------------------------------------ dealing
@@ -242,6 +243,86 @@ class KunkenAdapter:
                 if action.kind in (LAYOFF, SWAP):
                     cells[60 + n] = min(1.0, (action.target + 1) / self.table_slots)
         return np.concatenate([self.encode_deal(deal, seat).reshape(-1), history.reshape(-1)])
+
+    def encode_deals(self, deals: Sequence[Deal[Any]], seat: int, out: FloatArray) -> None:
+        """Write ``encode_deal(deals[j], seat)``, flattened, into ``out[j]`` for every deal
+        (deals of one seat count): the same tensors, with the per-card work of all deals
+        done by a few numpy calls (a bincount over every deal's cards) instead of many
+        small ones per deal."""
+        count = len(deals)
+        if not count:
+            return
+        n = deals[0].num_seats
+        t = self.table_slots
+        rows = 15 + 2 * n + t
+        width = rows * 53
+        order = [(seat + offset) % n for offset in range(n)]
+        nobody = bytes(53)
+        dense: list[bytes] = []  # per deal: hand, taken by seat from this on, not old
+        cells: list[int] = []  # flat indices counted once per card
+        owner_at: list[int] = []
+        owner_value: list[float] = []
+        features = np.zeros((count, 53), dtype=np.float32)
+        for j, deal in enumerate(deals):
+            d: Any = deal
+            base = j * width
+            dense.append(bytes(d.hands[seat]))  # counts of at most 4 copies
+            taken = d.taken
+            dense.extend([bytes(taken[s]) for s in order])
+            dense.append(bytes(d.turn_notold) if d.to_move is not None else nobody)
+            bank = d.bank
+            at = base + 53
+            cells.extend([at + card for card in bank])
+            at = base + 2 * 53
+            cells.extend([at + r * 53 + card for r, card in enumerate(reversed(bank[-BANK_TOP:]))])
+            if d.take_card >= 0:
+                cells.append(base + (12 + 2 * n) * 53 + d.take_card)
+            for m, meld in enumerate(d.melds):
+                visible = m < t
+                at = base + (13 + 2 * n + m) * 53
+                if visible:
+                    owner_at.append(base + (13 + 2 * n + t) * 53 + m)
+                    owner_value.append(((meld.owner - seat) % n + 1) / n)
+                for slot, by in zip(meld.slots, meld.laid_by, strict=True):
+                    laid = base + (10 + (by - seat) % n) * 53
+                    if slot < BARE_JOKER:
+                        cells.append(laid + slot)
+                        if visible:
+                            cells.append(at + slot)
+                        continue
+                    cells.append(laid + 52)
+                    if visible:
+                        cells.append(at + 52)
+                    if slot < OPEN_JOKER:
+                        cells.append(base + (10 + n) * 53 + slot - JOKER_FOR)
+                        if visible:
+                            cells.append(at + slot - JOKER_FOR)
+            self._features(features[j], d, seat, n, len(d.stock), len(bank))
+        shaped = out[:count].reshape(count, rows, 53)
+        shaped.fill(0.0)
+        flat = out[:count].reshape(-1)
+        where, copies = np.unique(np.array(cells, dtype=np.int64), return_counts=True)
+        flat[where] = np.minimum(copies * self._scale(n)[where % width], 1.0)
+        people = np.frombuffer(b"".join(dense), dtype=np.uint8).reshape(count, 2 + n, 53)
+        norm = self._norm
+        shaped[:, 0] = np.minimum(people[:, 0] * norm, 1.0)
+        shaped[:, 11 + n:12 + 2 * n] = np.minimum(people[:, 1:] * norm, 1.0)
+        flat[owner_at] = owner_value
+        shaped[:, 14 + 2 * n + t] = features
+
+    def _scale(self, n: int) -> FloatArray:
+        """Per entry of a flattened ``n``-seat tensor, what :meth:`_tensor` scales a count
+        by: the copies in the pack on the count rows, 1 elsewhere."""
+        scale = self._scales.get(n)
+        if scale is None:
+            t = self.table_slots
+            shaped = np.ones(self.observation_shape(n), dtype=np.float32)
+            shaped[0:2] = self._norm
+            shaped[10:10 + n] = self._norm
+            shaped[11 + n:12 + 2 * n] = self._norm
+            shaped[13 + 2 * n:13 + 2 * n + t, 52] = self._norm[52]
+            scale = self._scales[n] = shaped.reshape(-1)
+        return scale
 
     def _tensor(self, src: Any, seat: int, hand: Sequence[int], stock_size: int) -> FloatArray:
         n = src.num_seats

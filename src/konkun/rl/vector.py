@@ -9,10 +9,13 @@ arrays are overwritten by every step (copy them to keep them). Autoreset is Gymn
 ``SAME_STEP``: a deal that ends is dealt anew in the same step, its last observation in
 ``infos["final_obs"]`` and its points in ``infos["final_info"]["points"]``.
 
-Konchinka has a fast path: moves are generated and applied through the engine's own
-integer path (no move objects), random opponents pick among them directly, and the
-observation planes of all deals are unpacked from bit masks in one numpy call. The tests
-check it steps exactly as the single environment does.
+Konchinka has two fast paths. Against random opponents every deal lives in one
+:class:`~konkun.rl.konchinka_batch.KonchinkaBatch` (plain integers; masks and tensors of
+all deals written by a few numpy calls); against other opponents moves go through the
+engine's own integer path (no move objects) and the observation planes of all deals are
+unpacked from bit masks in one numpy call. Kunken writes all rows with
+:meth:`~konkun.rl.kunken_adapter.KunkenAdapter.encode_deals`. The tests check each path
+against the engine and the adapter.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from konkun.errors import InvalidRuleError
 from konkun.rl.adapter import GameAdapter, check_seats
 from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, _choice, _opponent_specs, reward_of
+from konkun.rl.konchinka_batch import KonchinkaBatch, slots_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
 
 FloatArray = npt.NDArray[np.float32]
@@ -49,6 +53,10 @@ class _GenericCore:
             self.deals[index] = deal
         else:
             self.deals.append(deal)
+
+    def engine_deal(self, index: int) -> Any:
+        """Deal ``index`` as the engine's deal (a snapshot when the core keeps its own)."""
+        return self.deals[index]
 
     def to_move(self, index: int) -> int | None:
         seat: int | None = self.deals[index].to_move
@@ -191,7 +199,48 @@ class _KonchinkaCore(_GenericCore):
         shaped[:, 4 + n] = planes[:, 3 + n]
 
 
-_CORES = {"konchinka": _KonchinkaCore}
+class _KonchinkaBatchCore(_GenericCore):
+    """Konchinka against random opponents: every deal in one
+    :class:`~konkun.rl.konchinka_batch.KonchinkaBatch` (slots name (card, positions))."""
+
+    def __init__(self, adapter: Any, num_seats: int, seat: int, num_envs: int) -> None:
+        super().__init__(adapter, num_seats)
+        self.batch = KonchinkaBatch(adapter.rules, num_seats, seat, adapter.capture_slots,
+                                    num_envs)
+
+    def engine_deal(self, index: int) -> Any:
+        return self.batch.engine_deal(index)
+
+    def new(self, index: int, rng: random.Random) -> None:
+        self.batch.deal(index, rng)
+
+    def to_move(self, index: int) -> int | None:
+        turn = self.batch.deals[index].turn
+        return None if turn < 0 else turn
+
+    def slots(self, index: int) -> dict[int, Any]:
+        return slots_of(self.batch, index)
+
+    def fill_slots(self, index: int, result: dict[int, Any]) -> None:
+        result.update(self.slots(index))
+
+    def points(self, index: int) -> list[int]:
+        return self.batch.points(index)
+
+    def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
+        self.batch.write_observations(out, rows)
+
+
+class _KunkenCore(_GenericCore):
+    """Kunken through the engine's legal actions, every row's tensor written in one
+    :meth:`~konkun.rl.kunken_adapter.KunkenAdapter.encode_deals` call."""
+
+    def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
+        deals = self.deals
+        self.adapter.encode_deals([deals[i] for i in rows], seat, out)  # type: ignore[attr-defined]
+
+
+_CORES: dict[str, type[_GenericCore]] = {"konchinka": _KonchinkaCore, "kunken": _KunkenCore}
 
 
 class KonkunVectorEnv(VectorEnv):
@@ -224,8 +273,13 @@ class KonkunVectorEnv(VectorEnv):
         self.reward_kind = reward
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
-        core = _CORES.get(adapter.name) if fast else None
-        self._core: _GenericCore = (core or _GenericCore)(adapter, num_seats)
+        self._all_random = all(spec == "random" for spec in self.opponent_specs)
+        self._core: _GenericCore
+        if fast and adapter.name == "konchinka" and self._all_random:
+            self._core = _KonchinkaBatchCore(adapter, num_seats, seat, num_envs)
+        else:
+            core = _CORES.get(adapter.name) if fast else None
+            self._core = (core or _GenericCore)(adapter, num_seats)
         size = int(np.prod(adapter.observation_shape(num_seats)))
         self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.single_action_space = spaces.Discrete(adapter.action_size)
@@ -239,8 +293,7 @@ class KonkunVectorEnv(VectorEnv):
         self._rngs = [random.Random(secrets.randbits(64)) for _ in range(num_envs)]
         self._policies: list[dict[int, Opponent]] = [{} for _ in range(num_envs)]
         self._slots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
-        self._all_random = all(spec == "random" for spec in self.opponent_specs)
-        self._random_konchinka = self._all_random and isinstance(self._core, _KonchinkaCore)
+        self._batch = self._core.batch if isinstance(self._core, _KonchinkaBatchCore) else None
 
     # ------------------------------------------------------------------ Gymnasium API
 
@@ -269,8 +322,8 @@ class KonkunVectorEnv(VectorEnv):
         terminations.fill(False)
         infos: dict[str, Any] = {}
         core = self._core
-        if self._random_konchinka:
-            ended = self._play_konchinka(np.asarray(actions).tolist())
+        if self._batch is not None:
+            ended = self._play_batch(self._batch, np.asarray(actions).tolist())
         else:
             ended = []
             for i, action in enumerate(np.asarray(actions).tolist()):
@@ -288,12 +341,7 @@ class KonkunVectorEnv(VectorEnv):
                     terminations[i] = True
                     ended.append(i)
         if ended:
-            final = np.zeros((len(ended), self._observations.shape[1]), dtype=np.float32)
-            self._final_observations(ended, final)
-            for row, i in enumerate(ended):
-                infos = self._add_info(infos, {"final_obs": final[row], "final_info": {
-                    "points": np.asarray(core.points(i))}}, i)
-                self._new_deal(i)
+            infos = self._final_infos(ended)
         self._encode(range(self.num_envs))
         infos["action_mask"] = self._masks
         return self._observations, rewards, terminations, self._truncations, infos
@@ -306,45 +354,57 @@ class KonkunVectorEnv(VectorEnv):
     def legal_slots(self, index: int) -> dict[int, Any]:
         """Deal ``index``'s legal slots of the agent (slot -> move, the engine's action or
         on the fast path the engine's internal move)."""
+        if self._batch is not None:
+            return self._core.slots(index)
         return dict(self._slots[index])
+
+    def deal(self, index: int) -> Any:
+        """Deal ``index`` as the engine's deal (on the Konchinka batch a snapshot of its
+        position, without the history): for checks against the engine."""
+        return self._core.engine_deal(index)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
 
     # ------------------------------------------------------------------ inside
 
-    def _play_konchinka(self, actions: list[int]) -> list[int]:
-        """:meth:`step`'s loop on the Konchinka fast path with random opponents, fused
-        (the same moves, draws and rewards as the general loop, fewer calls)."""
+    def _play_batch(self, batch: KonchinkaBatch, actions: list[int]) -> list[int]:
+        """:meth:`step`'s loop on the Konchinka batch (the same rewards and illegal-action
+        handling as the general loop)."""
         rewards = self._rewards
         terminations = self._terminations
-        seat = self.seat
-        deals = self._core.deals
         rngs = self._rngs
-        all_slots = self._slots
+        play = batch.play_agent
         ended: list[int] = []
         for i, action in enumerate(actions):
-            slots = all_slots[i]
-            move = slots.get(action)
-            if move is None:
+            outcome = play(i, action, rngs[i])
+            if outcome < 0:
                 rewards[i] = self.illegal_penalty
                 if self.illegal_action == "penalize":
                     continue
-                move = slots[rngs[i].choice(sorted(slots))]
-            deal = deals[i]
-            deal.push_option(*move)
-            turn = deal.turn
-            if turn != seat and turn >= 0:
-                rng = rngs[i]
-                while turn != seat and turn >= 0:
-                    deal.push_random(rng)
-                    turn = deal.turn
-            if turn < 0:
-                rewards[i] += self._reward(deal.points())
+                outcome = play(i, rngs[i].choice(batch.legal_slot_list(i)), rngs[i])
+            if outcome:
+                rewards[i] += self._reward(batch.points(i))
                 terminations[i] = True
                 ended.append(i)
         return ended
 
+    def _final_infos(self, ended: list[int]) -> dict[str, Any]:
+        """The infos of the deals in ``ended`` (their last observations and points, as
+        Gymnasium's ``_add_info`` lays them out), then deal them anew."""
+        final = np.zeros((len(ended), self._observations.shape[1]), dtype=np.float32)
+        self._core.encode(self.seat, final, ended)
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        points = np.zeros((self.num_envs, self.num_seats), dtype=np.int64)
+        present = np.zeros(self.num_envs, dtype=np.bool_)
+        for row, i in enumerate(ended):
+            final_obs[i] = final[row]
+            points[i] = self._core.points(i)
+            present[i] = True
+            self._new_deal(i)
+        return {"final_obs": final_obs, "_final_obs": present,
+                "final_info": {"points": points, "_points": present.copy()},
+                "_final_info": present.copy()}
 
     def _new_deal(self, i: int) -> None:
         rng = self._rngs[i]
@@ -393,11 +453,11 @@ class KonkunVectorEnv(VectorEnv):
     def _reward(self, points: Sequence[int]) -> float:
         return reward_of(self.reward_kind, points, self.seat)
 
-    def _final_observations(self, ended: list[int], final: FloatArray) -> None:
-        self._core.encode(self.seat, final, ended)
-
     def _encode(self, rows: range) -> None:
         core = self._core
+        if self._batch is not None:
+            self._batch.write(self._observations, self._masks)
+            return
         masks = self._masks
         masks.fill(False)
         flat: list[int] = []
