@@ -136,6 +136,10 @@ class Settings(BaseSettings):
     """Seconds an away seat's move waits before the stand-in bot plays it."""
     absent_vote_after: float = 60.0
     """Seconds a disconnected player is gone before the others may vote a bot in."""
+    stage_times: Path | None = None
+    """Where to write, once a second, how long each stage of a move and the event loop's
+    wake-ups took (:mod:`konkun.server.stagetimes`, for benchmarks); ``None``: not
+    measured."""
 
     @model_validator(mode="after")
     def _numbers_are_finite_and_not_negative(self) -> Settings:
