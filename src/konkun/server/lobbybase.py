@@ -28,6 +28,7 @@ from konkun.server.replays import ReplayCache
 from konkun.server.scheduler import BotScheduler
 from konkun.server.stagetimes import STAGES, current_move
 from konkun.server.storage import OutageLog, Storage, StoredTable
+from konkun.server.storagethread import StorageThread
 from konkun.server.table import Table
 
 log = logging.getLogger("konkun.server")
@@ -78,7 +79,10 @@ class LobbyBase:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.connections = 0
-        self._storage_thread = ThreadPoolExecutor(1, thread_name_prefix="konkun-db")
+        storage_thread = StorageThread("konkun-db")
+        self._storage_thread = storage_thread.normal
+        self._action_storage = storage_thread.urgent
+        """The storage thread's lane for players' actions, which go first."""
         self._bot_threads = ThreadPoolExecutor(
             max(1, settings.bot_threads), thread_name_prefix="konkun-bot")
         self._loading = asyncio.Lock()
@@ -104,10 +108,12 @@ class LobbyBase:
         if table.match is not None:
             table.fairness.start(table.adapter.name, table.match, table.actions)
 
-    async def _db(self, function: Callable[..., T], *args: Any) -> T:
+    async def _db(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
         """``function(*args)`` in the storage thread; a refusal is ``storage`` (the
-        outage, not each refused query, is logged)."""
-        return await self._in_thread(self._storage_thread, "query", function, *args)
+        outage, not each refused query, is logged). ``urgent`` (a player's action): before
+        every other job still waiting (:mod:`.storagethread`)."""
+        lane = self._action_storage if urgent else self._storage_thread
+        return await self._in_thread(lane, "query", function, *args)
 
     async def _read(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the read threads: lobby lists, summaries and replays never
