@@ -225,7 +225,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(settings.database_url())
+        storage = Storage(settings.database_url(), settings.sqlite_synchronous)
         lobby = Lobby(storage, settings)
         lobby.finish_hooks.append(services.finish_hook(lobby))
         lobby.revoked_sessions = signer.revoked  # kept up to date by the other processes

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,6 +42,10 @@ class Settings(BaseSettings):
 
     db_url: str | None = None
     """Any SQLAlchemy URL; ``None``: SQLite in ``data_dir``."""
+    sqlite_synchronous: Literal["normal", "full"] = "normal"
+    """SQLite's ``PRAGMA synchronous`` (WAL journal): ``normal``, an acknowledged action
+    survives the server process being killed, and a commit does not wait for the disk;
+    ``full``, it also survives a power loss, each commit waiting for an ``fsync``."""
     data_dir: Path = DEFAULT_DATA_DIR
     """Holds the SQLite database and the token secret; created on demand."""
     secret: str | None = None
