@@ -12,6 +12,7 @@ import asyncio
 import gzip
 import hashlib
 import json
+import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -36,9 +37,30 @@ class EncodedReplay:
         return len(self.body) + len(self.gzipped)
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def encode_json_frames(payload: dict[str, Any]) -> str:
+    """``payload`` as compact JSON, exactly ``json.dumps`` would write it, but its
+    ``frames`` list encoded one frame at a time.
+
+    The JSON encoder holds the interpreter lock for the whole of one call: a long replay's
+    megabytes in one call (a few hundred milliseconds) would stall the event loop, in
+    another thread, all that time. Frame by frame, the loop waits a switch interval at
+    most."""
+    frames = payload.get("frames")
+    if not isinstance(frames, list):
+        return _compact(payload)
+    marker = f"\x00frames-{secrets.token_hex(16)}\x00"
+    head, _, tail = _compact(payload | {"frames": marker}).partition(_compact(marker))
+    return "".join((head, "[", ",".join(_compact(frame) for frame in frames), "]", tail))
+
+
 def encode_replay(payload: dict[str, Any]) -> EncodedReplay:
-    """A replay as compact JSON and its gzip (run in a worker thread)."""
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    """A replay as compact JSON and its gzip (run in a worker thread; compressing and
+    hashing let the event loop run meanwhile)."""
+    body = encode_json_frames(payload).encode()
     return EncodedReplay(body, gzip.compress(body, compresslevel=6),
                          f'"{hashlib.blake2b(body, digest_size=16).hexdigest()}"')
 
