@@ -111,6 +111,9 @@ class Settings(BaseSettings):
     """Refusals held at once per address; past them a refusal is answered at once."""
     read_threads: int = 2
     """Threads for lobby reads and replays (the commit path has its own)."""
+    replay_processes: bool = True
+    """Finished games' replays are built in a worker process at nice 10 (else in a read
+    thread, which shares the server's interpreter lock with the event loop)."""
     replay_cache_bytes: int = 64 * 1024 * 1024
     """Memory for built replays (JSON and gzip), least recently used dropped."""
     max_bot_seconds: float = 10.0

@@ -24,7 +24,7 @@ from konkun.server.config import Settings
 from konkun.server.fair import FairStore, TableFairness
 from konkun.server.lifecycle import CreateOnce, ExtrasStore
 from konkun.server.protocol import ProtocolError
-from konkun.server.replays import ReplayCache
+from konkun.server.replays import ReplayCache, ReplayWorker
 from konkun.server.scheduler import BotScheduler
 from konkun.server.stagetimes import STAGES, current_move
 from konkun.server.storage import OutageLog, Storage, StoredTable
@@ -93,6 +93,7 @@ class LobbyBase:
         self._read_threads = ThreadPoolExecutor(
             max(1, settings.read_threads), thread_name_prefix="konkun-read")
         self.replays = ReplayCache(settings.replay_cache_bytes)
+        self.replay_worker = ReplayWorker()
         self._expiry: asyncio.Task[None] | None = None
         self.extras_store = ExtrasStore(storage.engine)
         self.create_once = CreateOnce()

@@ -36,7 +36,7 @@ QUICK_KINDS = frozenset({"random", "greedy"})
 """Bot kinds that answer at once (they get the quick thread)."""
 
 
-def _start_search_process() -> None:
+def start_worker_process() -> None:
     """In a search process: yield the CPU to the server (a search's budget is wall time,
     so on a busy machine it searches less rather than slowing every request), and end
     when the server does, even killed (nothing else would stop a worker waiting for
@@ -74,7 +74,7 @@ class BotScheduler:
         self.search_threads = max(1, search_threads)
         self._searches: Executor = ProcessPoolExecutor(
             self.search_threads, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_search_process) \
+            initializer=start_worker_process) \
             if processes else ThreadPoolExecutor(self.search_threads,
                                                  thread_name_prefix="konkun-bot")
         self._quick = ThreadPoolExecutor(max(1, quick_threads),
