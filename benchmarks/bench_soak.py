@@ -1,6 +1,7 @@
 """Soak under attack: honest players' round trips while every abuse of issue 13 runs.
 
     .venv/bin/python benchmarks/bench_soak.py [--seconds 60] [--honest 4] [--no-abuse]
+        [--without ABUSE] [--attack-nice 10]
 
 A real server (``konkun serve`` in a child process, SQLite in a temporary directory, its
 default limits and a 0.4 s bot delay) is started. Honest players, from their own address
@@ -17,6 +18,15 @@ Next to them, from 127.0.0.1, for the same bounded time and all at once:
 It prints the honest move round trip (send a move, receive the state that shows it) p50
 and p99, and the greedy bot's answer time (from the state after the honest move to the
 one with the bot's move; it includes the 0.4 s bot delay). Wall-clock figures.
+
+The attackers run in a process of their own, ``--attack-nice`` (10) nicer than the
+server and the honest clients: a real attacker's clients run on other machines, so they
+get what the server leaves of the CPU rather than an equal share of its two cores. The
+server records where each honest move's time went (``KONKUN_STAGE_TIMES``,
+:mod:`konkun.server.stagetimes`: the table's lock, the storage thread's queue, the
+commit and its CPU, the event loop resuming the move, the broadcast and its JSON, the
+socket) and how late its event loop wakes; the breakdown is printed next to a probe of
+the machine's own stalls (a 5 ms sleep and an ``fsync`` in the bench process).
 """
 
 from __future__ import annotations
@@ -395,7 +405,7 @@ def soak(args: argparse.Namespace, server: ServerProcess, folder: Path,
     print(f"honest errors: {sum(p.errors for p in players)}; /healthz after: {status}; "
           f"server log lines: {log_lines}")
     print(f"server process CPU (event loop, database and quick-bot threads; not the "
-          f"search workers): {server_cpu:.0%} of one core")
+          f"search and replay workers): {server_cpu:.0%} of one core")
     print(probe.report())
     print_stages(stages)
     if achieved is not None:
