@@ -120,6 +120,16 @@ class Connections(LobbyBase):
         self._broadcast(table)
         trace.stage("broadcast", time.perf_counter() - started)
 
+    @staticmethod
+    def _players_first(table: Table, only: Connection | None) \
+            -> list[tuple[int | None, Connection]]:
+        """The connections to send to with their seats, seated players' first: their
+        writers then run before any spectator's, however many spectators watch."""
+        targets = [(table.seat_of(c.player_id), c)
+                   for c in ([only] if only is not None else table.connections)]
+        targets.sort(key=lambda target: target[0] is None)
+        return targets
+
     def _broadcast(self, table: Table) -> None:
         trace = current_move()
         self.clock.changed(table)
@@ -136,8 +146,7 @@ class Connections(LobbyBase):
                     table.presence_flush = None
             summary = table.summary(table.shown_presence)
         texts: dict[int | None, str] = {}
-        for connection in [only] if only is not None else list(table.connections):
-            seat = table.seat_of(connection.player_id)
+        for seat, connection in self._players_first(table, only):
             if seat not in texts:
                 encoding = time.perf_counter()
                 texts[seat] = compact_json(self.state_message(table, seat, summary))
