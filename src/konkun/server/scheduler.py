@@ -37,14 +37,33 @@ QUICK_KINDS = frozenset({"random", "greedy"})
 
 
 def start_worker_process() -> None:
-    """In a search process: yield the CPU to the server (a search's budget is wall time,
-    so on a busy machine it searches less rather than slowing every request), and end
-    when the server does, even killed (nothing else would stop a worker waiting for
-    work, and each one left behind holds memory and may go on searching)."""
+    """In a search (or replay) process: yield the CPU to the server (a search's budget is
+    wall time, so on a busy machine it searches less rather than slowing every request),
+    and end when the server does, even killed (nothing else would stop a worker waiting
+    for work, and each one left behind holds memory and may go on searching).
+
+    Yielding takes a session of its own besides ``nice``: where the kernel groups
+    processes by session for scheduling (``sched_autogroup``, on by default in many
+    distributions), ``nice`` only orders the processes of one session, and a worker
+    searching all the time in the server's session made the whole session a CPU hog to
+    the scheduler, so the server itself then woke late (a 5 ms sleep 11 ms late, at the
+    median, on this shared machine). In its own session, at the lowest autogroup weight,
+    the worker competes with the server's session as a low-priority neighbour."""
+    leave_the_servers_session()
     with contextlib.suppress(OSError):
         os.nice(SEARCH_NICENESS)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
                      name="konkun-parent-watch").start()
+
+
+def leave_the_servers_session(autogroup_nice: int = 19) -> None:
+    """Start a session of its own (a new scheduling autogroup, where the kernel has
+    them) and give that autogroup the niceness ``autogroup_nice``; either step is
+    skipped where the system refuses it."""
+    with contextlib.suppress(OSError):
+        os.setsid()
+    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as autogroup:
+        autogroup.write(str(autogroup_nice))
 
 
 def _exit_with_parent(parent: int, every: float = 1.0) -> None:
