@@ -47,16 +47,16 @@ def start_worker_process() -> None:
     distributions), ``nice`` only orders the processes of one session, and a worker
     searching all the time in the server's session made the whole session a CPU hog to
     the scheduler, so the server itself then woke late (a 5 ms sleep 11 ms late, at the
-    median, on this shared machine). In its own session, at the lowest autogroup weight,
-    the worker competes with the server's session as a low-priority neighbour."""
-    leave_the_servers_session()
+    median, on this shared machine). In its own session, its autogroup niced as the
+    worker is, it competes with the server's session as a low-priority neighbour."""
+    leave_the_servers_session(SEARCH_NICENESS)
     with contextlib.suppress(OSError):
         os.nice(SEARCH_NICENESS)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
                      name="konkun-parent-watch").start()
 
 
-def leave_the_servers_session(autogroup_nice: int = 19) -> None:
+def leave_the_servers_session(autogroup_nice: int) -> None:
     """Start a session of its own (a new scheduling autogroup, where the kernel has
     them) and give that autogroup the niceness ``autogroup_nice``; either step is
     skipped where the system refuses it."""
