@@ -47,23 +47,21 @@ def start_worker_process() -> None:
     distributions), ``nice`` only orders the processes of one session, and a worker
     searching all the time in the server's session made the whole session a CPU hog to
     the scheduler, so the server itself then woke late (a 5 ms sleep 11 ms late, at the
-    median, on this shared machine). In its own session, its autogroup niced as the
-    worker is, it competes with the server's session as a low-priority neighbour."""
-    leave_the_servers_session(SEARCH_NICENESS)
+    median, on this shared machine). In a session of its own it is a neighbour of the
+    server's session, at the default weight (lower, a replay took minutes to build on
+    this busy machine)."""
+    leave_the_servers_session()
     with contextlib.suppress(OSError):
         os.nice(SEARCH_NICENESS)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
                      name="konkun-parent-watch").start()
 
 
-def leave_the_servers_session(autogroup_nice: int) -> None:
+def leave_the_servers_session() -> None:
     """Start a session of its own (a new scheduling autogroup, where the kernel has
-    them) and give that autogroup the niceness ``autogroup_nice``; either step is
-    skipped where the system refuses it."""
+    them); skipped where the system refuses it."""
     with contextlib.suppress(OSError):
         os.setsid()
-    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as autogroup:
-        autogroup.write(str(autogroup_nice))
 
 
 def _exit_with_parent(parent: int, every: float = 1.0) -> None:
