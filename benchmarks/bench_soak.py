@@ -1,6 +1,7 @@
 """Soak under attack: honest players' round trips while every abuse of issue 13 runs.
 
     .venv/bin/python benchmarks/bench_soak.py [--seconds 60] [--honest 4] [--no-abuse]
+        [--without ABUSE] [--attack-nice 10]
 
 A real server (``konkun serve`` in a child process, SQLite in a temporary directory, its
 default limits and a 0.4 s bot delay) is started. Honest players, from their own address
@@ -17,6 +18,15 @@ Next to them, from 127.0.0.1, for the same bounded time and all at once:
 It prints the honest move round trip (send a move, receive the state that shows it) p50
 and p99, and the greedy bot's answer time (from the state after the honest move to the
 one with the bot's move; it includes the 0.4 s bot delay). Wall-clock figures.
+
+The attackers run in a process of their own, ``--attack-nice`` (10) nicer than the
+server and the honest clients: a real attacker's clients run on other machines, so they
+get what the server leaves of the CPU rather than an equal share of its two cores. The
+server records where each honest move's time went (``KONKUN_STAGE_TIMES``,
+:mod:`konkun.server.stagetimes`: the table's lock, the storage thread's queue, the
+commit and its CPU, the event loop resuming the move, the broadcast and its JSON, the
+socket) and how late its event loop wakes; the breakdown is printed next to a probe of
+the machine's own stalls (a 5 ms sleep and an ``fsync`` in the bench process).
 """
 
 from __future__ import annotations
@@ -229,10 +239,20 @@ def abuses(port: int, honest_tables: list[str], replay_id: str, stop: threading.
 
 
 def run_abuses(port: int, honest_tables: list[str], replay_id: str, done: Any,
-               results: Any, without: frozenset[str]) -> None:
-    """Every abuse at once until ``done`` is set (in a process of its own, so the
-    attackers' threads do not slow the honest clients' own measurements); then put
-    (seconds, outcome counts) on ``results``."""
+               results: Any, without: frozenset[str], niceness: int) -> None:
+    """Every abuse at once until ``done`` is set, then put (seconds, outcome counts) on
+    ``results``. It runs in a process of its own, ``niceness`` below the benchmark's:
+    a real attacker's clients run on other machines, so here they get what the server
+    and the honest clients leave of the CPU instead of taking an equal share of it. It
+    also starts a session of its own: where the kernel schedules sessions as groups
+    (``sched_autogroup``), ``nice`` orders only the processes of one session, and the
+    attackers' CPU would count against the benchmark's (and the server's) session; in
+    their own, they compete as one more session, as another machine's would not at all."""
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.setsid()
+    with contextlib.suppress(OSError):
+        os.nice(niceness)
     stop = threading.Event()
     tally = Tally()
     threads = [threading.Thread(target=work, daemon=True)
@@ -317,51 +337,70 @@ def main() -> None:
     parser.add_argument("--honest", type=int, default=4)
     parser.add_argument("--no-abuse", action="store_true", help="honest players only")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--attack-nice", type=int, default=10, metavar="N",
+                        help="run the attackers' process N nicer than the server "
+                             "(0: an equal share of the CPU)")
     parser.add_argument("--without", action="append", default=[], metavar="ABUSE",
                         help="leave one abuse out (spectators, churn, silent_sockets, "
                              "replays, creation_spam, sit_spam, strong_bots)")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        stages_file = Path(folder) / "stages.json"
+        os.environ["KONKUN_STAGE_TIMES"] = str(stages_file)  # read by the server only
+        with ServerProcess(data_dir=Path(folder), bot_delay=BOT_DELAY).start() as server:
+            soak(args, server, Path(folder), stages_file)
+
+
+def soak(args: argparse.Namespace, server: ServerProcess, folder: Path,
+         stages_file: Path) -> None:
+    """The soak itself against the started ``server``; prints the figures."""
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory() as folder, \
-            ServerProcess(data_dir=Path(folder), bot_delay=BOT_DELAY).start() as server:
-        port = server.port
-        replay_id = finished_kunken_replay(port)
-        players = [Honest(port, random.Random(rng.random())) for _ in range(args.honest)]
-        for player in players:
-            player.setup()
-        spawn = multiprocessing.get_context("spawn")
-        done, results = spawn.Event(), spawn.Queue()
-        attack = None if args.no_abuse else spawn.Process(
-            target=run_abuses, args=(port, [p.table for p in players], replay_id, done,
-                                     results, frozenset(args.without)), daemon=True)
-        if attack is not None:
-            attack.start()
-            time.sleep(3)  # the attack is under way before the honest players start
-        assert server.process is not None
-        cpu_before, wall_before = cpu_seconds(server.process.pid), time.monotonic()
-        until = time.monotonic() + args.seconds
-        probe = MachineProbe(Path(folder))
-        honest = [threading.Thread(target=p.play, args=(until,)) for p in players]
-        honest.append(threading.Thread(target=probe.run, args=(until,)))
-        for thread in honest:
-            thread.start()
-        for thread in honest:
-            thread.join()
-        server_cpu = (cpu_seconds(server.process.pid) - cpu_before) \
-            / (time.monotonic() - wall_before)
-        achieved = None
-        if attack is not None:
-            done.set()
-            achieved = results.get(timeout=60)
-            attack.join(10)
-            attack.terminate()
-        status, _ = _http(port, "GET", "/healthz")
-        log_lines = server.log.read_text(errors="replace").count("\n")
+    port = server.port
+    replay_id = finished_kunken_replay(port)
+    players = [Honest(port, random.Random(rng.random())) for _ in range(args.honest)]
+    for player in players:
+        player.setup()
+    spawn = multiprocessing.get_context("spawn")
+    done, results = spawn.Event(), spawn.Queue()
+    attack = None if args.no_abuse else spawn.Process(
+        target=run_abuses, args=(port, [p.table for p in players], replay_id, done,
+                                 results, frozenset(args.without), args.attack_nice),
+        daemon=True)
+    if attack is not None:
+        attack.start()
+        time.sleep(3)  # the attack is under way before the honest players start
+    stages_file.with_name(stages_file.name + ".reset").touch()  # the server starts afresh
+    time.sleep(1.2)
+    assert server.process is not None
+    cpu_before, wall_before = cpu_seconds(server.process.pid), time.monotonic()
+    load_before = os.getloadavg()
+    until = time.monotonic() + args.seconds
+    probe = MachineProbe(folder)
+    honest = [threading.Thread(target=p.play, args=(until,)) for p in players]
+    honest.append(threading.Thread(target=probe.run, args=(until,)))
+    for thread in honest:
+        thread.start()
+    for thread in honest:
+        thread.join()
+    server_cpu = (cpu_seconds(server.process.pid) - cpu_before) \
+        / (time.monotonic() - wall_before)
+    time.sleep(1.2)  # the server writes its stage times once a second
+    stages = json.loads(stages_file.read_text()) if stages_file.exists() else {}
+    achieved = None
+    if attack is not None:
+        done.set()
+        achieved = results.get(timeout=60)
+        attack.join(10)
+        attack.terminate()
+    status, _ = _http(port, "GET", "/healthz")
+    log_lines = server.log.read_text(errors="replace").count("\n")
     trips = [t for p in players for t in p.round_trips]
     answers = [t for p in players for t in p.bot_answers]
     print(f"soak: {args.seconds:g} s, {args.honest} honest tables, "
           f"{'no abuse' if args.no_abuse else 'every abuse at once'}"
-          + (f" except {', '.join(args.without)}" if args.without else ""))
+          + (f" except {', '.join(args.without)}" if args.without else "")
+          + f"; attackers {args.attack_nice} nicer; load average "
+          f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after")
     if trips:
         print(f"honest move round trip: n={len(trips)} p50 {statistics.median(trips) * 1000:.1f}"
               f" ms, p99 {_percentile(trips, 0.99) * 1000:.1f} ms, max "
@@ -373,10 +412,46 @@ def main() -> None:
     print(f"honest errors: {sum(p.errors for p in players)}; /healthz after: {status}; "
           f"server log lines: {log_lines}")
     print(f"server process CPU (event loop, database and quick-bot threads; not the "
-          f"search workers): {server_cpu:.0%} of one core")
+          f"search and replay workers): {server_cpu:.0%} of one core")
     print(probe.report())
+    print_stages(stages)
     if achieved is not None:
         print_tally(*achieved)
+
+
+MOVE_STAGES = (
+    ("move.lock", "waiting for the table's lock (a bot's move holds it)"),
+    ("move.query_queue", "waiting for the storage thread"),
+    ("move.query_run", "storing the action (commit), in the storage thread"),
+    ("move.query_cpu", "  of which the storage thread's CPU"),
+    ("move.query_resume", "storage done until the event loop resumes the move"),
+    ("move.apply", "applying the action to the game"),
+    ("move.broadcast", "broadcast to the table's connections"),
+    ("move.encode", "  of which each seat's view and its JSON (per seat)"),
+    ("move.total", "message read until broadcast queued"),
+    ("move.send", "queued until written to the mover's socket"),
+    ("move.to_socket", "message read until written to the socket"),
+    ("loop.lag", "event loop: lateness of a 5 ms sleep"),
+)
+
+
+def print_stages(stages: dict[str, dict[str, float]]) -> None:
+    """Where an honest move's time went in the server (from its stage times), then what
+    kept the storage and read threads busy."""
+    if not stages:
+        print("no stage times (a server without konkun.server.stagetimes)")
+        return
+    print("inside the server, per honest move (ms):          n     mean   p50    p99    max")
+    for stage, meaning in MOVE_STAGES:
+        if stage in stages:
+            row = stages[stage]
+            print(f"  {meaning:<46} {row['n']:>6.0f} {row['mean']:>6.1f} {row['p50']:>6.1f}"
+                  f" {row['p99']:>6.1f} {row['max']:>6.1f}")
+    print("storage and read threads, time per job (ms):     n     mean   p99    total")
+    jobs = {k: v for k, v in stages.items() if k.split(".")[0] in ("query", "read")}
+    for stage, row in sorted(jobs.items(), key=lambda item: -item[1]["mean"] * item[1]["n"]):
+        print(f"  {stage:<46} {row['n']:>6.0f} {row['mean']:>6.1f} {row['p99']:>6.1f}"
+              f" {row['mean'] * row['n']:>8.0f}")
 
 
 if __name__ == "__main__":

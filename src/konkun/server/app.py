@@ -66,6 +66,7 @@ from konkun.server.messages import (
 from konkun.server.movelog import deal_end, move_log
 from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
 from konkun.server.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
+from konkun.server.stagetimes import STAGES, tracing_move, watch_loop
 from konkun.server.storage import Storage
 from konkun.server.table import Table
 from konkun.server.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle
@@ -224,7 +225,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(settings.database_url())
+        storage = Storage(settings.database_url(), settings.sqlite_synchronous)
         lobby = Lobby(storage, settings)
         lobby.finish_hooks.append(services.finish_hook(lobby))
         lobby.revoked_sessions = signer.revoked  # kept up to date by the other processes
@@ -234,6 +235,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.warning("other local users can read the server's data (tokens can be "
                         "forged and hidden cards read from it): %s; chmod 700 the "
                         "directory and 600 its files", "; ".join(problems))
+        watcher = None
+        if settings.stage_times is not None:
+            STAGES.enabled = True
+            watcher = asyncio.get_running_loop().create_task(watch_loop(settings.stage_times))
         try:
             await lobby.startup()
             state["lobby"] = lobby
@@ -241,6 +246,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             analyses["service"] = _app.state.analysis = service_for(lobby)
             yield
         finally:
+            if watcher is not None:
+                watcher.cancel()
+                STAGES.enabled = False
+                STAGES.clear()
             if "service" in analyses:
                 await analyses.pop("service").shutdown()
             await lobby.shutdown()
@@ -686,6 +695,8 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             if text is None:
                 break
             await websocket.send_text(text)
+            if connection.traced is not None:
+                connection.traced = connection.traced.sent(text)
     except Exception:  # the client went away; the reader notices and detaches
         connection.closed = True
     finally:
@@ -710,7 +721,10 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
             lobby.catch_up(table, connection)
             connection.send({"type": "pong"})
         elif isinstance(parsed, ActionMessage):
-            await lobby.play(table, connection.player_id, parsed.action, parsed.turn)
+            with tracing_move() as trace:
+                if trace is not None:
+                    trace.connection = connection
+                await lobby.play(table, connection.player_id, parsed.action, parsed.turn)
         elif isinstance(parsed, SitMessage):
             if connection.guest is None:
                 raise ProtocolError("unauthorized", "taking a seat needs a guest token")

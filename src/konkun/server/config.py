@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,6 +42,10 @@ class Settings(BaseSettings):
 
     db_url: str | None = None
     """Any SQLAlchemy URL; ``None``: SQLite in ``data_dir``."""
+    sqlite_synchronous: Literal["normal", "full"] = "normal"
+    """SQLite's ``PRAGMA synchronous`` (WAL journal): ``normal``, an acknowledged action
+    survives the server process being killed, and a commit does not wait for the disk;
+    ``full``, it also survives a power loss, each commit waiting for an ``fsync``."""
     data_dir: Path = DEFAULT_DATA_DIR
     """Holds the SQLite database and the token secret; created on demand."""
     secret: str | None = None
@@ -107,6 +111,9 @@ class Settings(BaseSettings):
     """Refusals held at once per address; past them a refusal is answered at once."""
     read_threads: int = 2
     """Threads for lobby reads and replays (the commit path has its own)."""
+    replay_processes: bool = True
+    """Finished games' replays are built in a worker process at nice 10 (else in a read
+    thread, which shares the server's interpreter lock with the event loop)."""
     replay_cache_bytes: int = 64 * 1024 * 1024
     """Memory for built replays (JSON and gzip), least recently used dropped."""
     max_bot_seconds: float = 10.0
@@ -136,6 +143,10 @@ class Settings(BaseSettings):
     """Seconds an away seat's move waits before the stand-in bot plays it."""
     absent_vote_after: float = 60.0
     """Seconds a disconnected player is gone before the others may vote a bot in."""
+    stage_times: Path | None = None
+    """Where to write, once a second, how long each stage of a move and the event loop's
+    wake-ups took (:mod:`konkun.server.stagetimes`, for benchmarks); ``None``: not
+    measured."""
 
     @model_validator(mode="after")
     def _numbers_are_finite_and_not_negative(self) -> Settings:

@@ -9,6 +9,7 @@ from typing import Any
 
 from konkun.server.auth import Guest
 from konkun.server.ratelimit import TokenBucket
+from konkun.server.stagetimes import QueuedState
 
 SEND_QUEUE = 256
 """Messages queued for one slow client before the server drops the connection."""
@@ -32,6 +33,8 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
         self.closed = False
         self.last_limited = float("-inf")
+        self.traced: QueuedState | None = None
+        """A traced move's state on its way to this socket (stage times only)."""
 
     @property
     def player_id(self) -> str | None:

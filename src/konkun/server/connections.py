@@ -5,11 +5,13 @@ view of no seat, so no message carries a card its receiver may not see."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from konkun.server.auth import Guest
 from konkun.server.connection import Connection, compact_json
 from konkun.server.lobbybase import LobbyBase
+from konkun.server.stagetimes import current_move
 from konkun.server.table import PRESENCE_DELAY, Table
 
 
@@ -110,6 +112,26 @@ class Connections(LobbyBase):
 
     def broadcast(self, table: Table) -> None:
         """Send every connection of the table its own seat's state."""
+        trace = current_move()
+        if trace is None:
+            self._broadcast(table)
+            return
+        started = time.perf_counter()
+        self._broadcast(table)
+        trace.stage("broadcast", time.perf_counter() - started)
+
+    @staticmethod
+    def _players_first(table: Table, only: Connection | None) \
+            -> list[tuple[int | None, Connection]]:
+        """The connections to send to with their seats, seated players' first: their
+        writers then run before any spectator's, however many spectators watch."""
+        targets = [(table.seat_of(c.player_id), c)
+                   for c in ([only] if only is not None else table.connections)]
+        targets.sort(key=lambda target: target[0] is None)
+        return targets
+
+    def _broadcast(self, table: Table) -> None:
+        trace = current_move()
         self.clock.changed(table)
         if not table.connections:
             return
@@ -124,10 +146,14 @@ class Connections(LobbyBase):
                     table.presence_flush = None
             summary = table.summary(table.shown_presence)
         texts: dict[int | None, str] = {}
-        for connection in [only] if only is not None else list(table.connections):
-            seat = table.seat_of(connection.player_id)
+        for seat, connection in self._players_first(table, only):
             if seat not in texts:
+                encoding = time.perf_counter()
                 texts[seat] = compact_json(self.state_message(table, seat, summary))
+                if trace is not None:
+                    trace.stage("encode", time.perf_counter() - encoding)
             if connection.last_text != texts[seat]:
                 connection.last_text = texts[seat]
                 connection.send_text(texts[seat])
+                if trace is not None and connection is trace.connection:
+                    connection.traced = trace.queued(texts[seat])

@@ -121,6 +121,7 @@ class Lobby(Shared, ReplayViews):
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
         self.scheduler.shutdown()
         self._read_threads.shutdown(wait=False, cancel_futures=True)
+        self.replay_worker.shutdown()
         self._storage_thread.shutdown(wait=True)
 
     def _rebuild(self, row: StoredTable) -> Table:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from konkun.server.admission import Admission
@@ -23,14 +24,48 @@ from konkun.server.config import Settings
 from konkun.server.fair import FairStore, TableFairness
 from konkun.server.lifecycle import CreateOnce, ExtrasStore
 from konkun.server.protocol import ProtocolError
-from konkun.server.replays import ReplayCache
+from konkun.server.replays import ReplayCache, ReplayWorker
 from konkun.server.scheduler import BotScheduler
+from konkun.server.stagetimes import STAGES, current_move
 from konkun.server.storage import OutageLog, Storage, StoredTable
+from konkun.server.storagethread import StorageThread
 from konkun.server.table import Table
 
 log = logging.getLogger("konkun.server")
 
 T = TypeVar("T")
+
+
+async def _timed_in_thread(threads: Executor, what: str,
+                           function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in ``threads``, its stages recorded (:mod:`.stagetimes`): for
+    every job ``<what>.<function>`` (time in the thread); for a traced move's,
+    ``move.<what>_queue`` (waiting for the thread), ``move.<what>_run`` (in it),
+    ``move.<what>_cpu`` (the thread's CPU meanwhile) and ``move.<what>_resume`` (from
+    its end until the event loop resumes the move)."""
+    trace = current_move()
+    marks: dict[str, float] = {"submitted": time.perf_counter()}
+
+    def run() -> T:
+        marks["started"] = time.perf_counter()
+        cpu = time.thread_time()
+        try:
+            return function(*args)
+        finally:
+            marks["cpu"] = time.thread_time() - cpu
+            marks["ended"] = time.perf_counter()
+
+    try:
+        return await asyncio.get_running_loop().run_in_executor(threads, run)
+    finally:
+        if "ended" in marks:
+            name = getattr(function, "__name__", "call")
+            STAGES.add(f"{what}.{name}", marks["ended"] - marks["started"])
+            if trace is not None:
+                trace.stage(f"{what}_queue", marks["started"] - marks["submitted"])
+                trace.stage(f"{what}_run", marks["ended"] - marks["started"])
+                trace.stage(f"{what}_cpu", marks["cpu"])
+                trace.stage(f"{what}_resume", time.perf_counter() - marks["ended"])
 
 
 class LobbyBase:
@@ -44,7 +79,10 @@ class LobbyBase:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.connections = 0
-        self._storage_thread = ThreadPoolExecutor(1, thread_name_prefix="konkun-db")
+        storage_thread = StorageThread("konkun-db")
+        self._storage_thread = storage_thread.normal
+        self._action_storage = storage_thread.urgent
+        """The storage thread's lane for players' actions, which go first."""
         self._bot_threads = ThreadPoolExecutor(
             max(1, settings.bot_threads), thread_name_prefix="konkun-bot")
         self._loading = asyncio.Lock()
@@ -55,6 +93,7 @@ class LobbyBase:
         self._read_threads = ThreadPoolExecutor(
             max(1, settings.read_threads), thread_name_prefix="konkun-read")
         self.replays = ReplayCache(settings.replay_cache_bytes)
+        self.replay_worker = ReplayWorker()
         self._expiry: asyncio.Task[None] | None = None
         self.extras_store = ExtrasStore(storage.engine)
         self.create_once = CreateOnce()
@@ -70,23 +109,28 @@ class LobbyBase:
         if table.match is not None:
             table.fairness.start(table.adapter.name, table.match, table.actions)
 
-    async def _db(self, function: Callable[..., T], *args: Any) -> T:
+    async def _db(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
         """``function(*args)`` in the storage thread; a refusal is ``storage`` (the
-        outage, not each refused query, is logged)."""
-        return await self._in_thread(self._storage_thread, "query", function, *args)
+        outage, not each refused query, is logged). ``urgent`` (a player's action): before
+        every other job still waiting (:mod:`.storagethread`)."""
+        lane = self._action_storage if urgent else self._storage_thread
+        return await self._in_thread(lane, "query", function, *args)
 
     async def _read(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the read threads: lobby lists, summaries and replays never
         wait for, nor hold up, the storage thread that commits actions."""
         return await self._in_thread(self._read_threads, "read", function, *args)
 
-    async def _in_thread(self, threads: ThreadPoolExecutor, what: str,
+    async def _in_thread(self, threads: Executor, what: str,
                          function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in ``threads``; its :class:`ProtocolError` passes through,
         any other failure is ``storage`` and counts towards the outage log."""
         loop = asyncio.get_running_loop()
         try:
-            result = await loop.run_in_executor(threads, function, *args)
+            if STAGES.enabled:
+                result = await _timed_in_thread(threads, what, function, *args)
+            else:
+                result = await loop.run_in_executor(threads, function, *args)
         except ProtocolError:
             raise
         except Exception as error:

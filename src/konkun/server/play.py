@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Hashable
 
 from konkun.errors import KonkunError
 from konkun.server.connections import Connections
 from konkun.server.protocol import ProtocolError
+from konkun.server.stagetimes import current_move, timed
 from konkun.server.storage import TurnTakenError, now_text
 from konkun.server.table import Table
 
@@ -45,7 +47,11 @@ class Play(Connections):
         Raises :class:`ProtocolError` (and changes nothing) for an action out of turn,
         stale, malformed or illegal.
         """
+        waited = time.perf_counter()
         async with table.lock:
+            trace = current_move()
+            if trace is not None:
+                trace.stage("lock", time.perf_counter() - waited)
             seat = table.seat_of(player_id)
             if seat is None:
                 raise ProtocolError("not_seated", "spectators cannot play: take a seat "
@@ -90,7 +96,8 @@ class Play(Connections):
         text = table.match.deal.format_action(action)
         turn = table.turn
         try:
-            await self._db(self.storage.append_action, table.id, turn, seat, text)
+            await self._db(self.storage.append_action, table.id, turn, seat, text,
+                           urgent=any(s.kind == "human" for s in table.seats))
         except TurnTakenError:  # another process played this turn: show what it played
             await self._catch_up(table)
             self.broadcast(table)
@@ -99,7 +106,8 @@ class Play(Connections):
             raise ProtocolError("storage", "the action could not be stored; nothing was "
                                 "played, try again", text) from error
         try:
-            table.match.play(action)
+            with timed("apply"):
+                table.match.play(action)
         except KonkunError as error:  # checked legal above: only a broken engine gets here
             log.error("table %s: legal action %r refused: %s", table.id, text, error)
             with contextlib.suppress(Exception):

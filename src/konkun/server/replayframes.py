@@ -4,10 +4,14 @@ with all hands open, built off the commit path and kept encoded in the
 
 from __future__ import annotations
 
+import logging
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from konkun.errors import InvalidRuleError
 from konkun.fairness import FairSeed
-from konkun.game import Match
+from konkun.game import Match, game_source, register_game
+from konkun.game import get_game as find_game
 from konkun.server.fair import add_to_replay
 from konkun.server.games import get_game
 from konkun.server.lobbybase import LobbyBase
@@ -15,6 +19,8 @@ from konkun.server.protocol import ProtocolError
 from konkun.server.replays import EncodedReplay, ReplayKey, encode_replay
 from konkun.server.storage import StoredTable
 from konkun.server.table import stored_summary
+
+log = logging.getLogger("konkun.server")
 
 
 class ReplayViews(LobbyBase):
@@ -37,14 +43,34 @@ class ReplayViews(LobbyBase):
         async def build() -> EncodedReplay:
             row = await self._load_row(table_id, read=True)
             chosen = self._replay_seat(row, seat)
-            def frames() -> EncodedReplay:
-                answer = replay_frames(row, chosen, self.fair_store.load(table_id))
-                answer["chat"] = self.chat_store.history(table_id, None)
-                return encode_replay(answer)
-
-            return await self._read(frames)
+            fair = await self._read(self.fair_store.load, table_id)
+            chat = await self._read(self.chat_store.history, table_id, None)
+            return await self._build_replay(row, chosen, fair, chat)
 
         return await self.replays.get(key, build)
+
+    async def _build_replay(self, row: StoredTable, chosen: int | str | None,
+                            fair: FairSeed | None, chat: list[Any]) -> EncodedReplay:
+        """Build in the replay worker process when the game can be found there (a game
+        registered as an object, in tests, cannot: then in a read thread)."""
+        try:
+            source = game_source(row.game)
+        except InvalidRuleError:  # uninstalled since: refused by name in replay_frames
+            source = None
+        if self.settings.replay_processes and source is not None:
+            try:
+                return await self.replay_worker.run(build_replay, row, chosen, fair, chat,
+                                                    source)
+            except BrokenProcessPool:
+                log.warning("the replay worker process died; building replay %s in a "
+                            "thread", row.id)
+            except ProtocolError:
+                raise
+            except Exception as error:
+                log.error("replay of table %s cannot be built: %r", row.id, error)
+                raise ProtocolError("storage", "the replay cannot be built; try again") \
+                    from error
+        return await self._read(build_replay, row, chosen, fair, chat, None)
 
     @staticmethod
     def _replay_seat(row: StoredTable, seat: str | None) -> int | str | None:
@@ -68,6 +94,20 @@ class ReplayViews(LobbyBase):
                 raise ProtocolError("bad_seat", f"seat {chosen} is out of range "
                                     f"0..{len(row.seats) - 1}", seat)
         return chosen
+
+
+def build_replay(row: StoredTable, seat: int | str | None, fair: FairSeed | None,
+                 chat: list[Any], source: str | None) -> EncodedReplay:
+    """A finished table's replay with its chat, encoded (in the replay worker process,
+    which finds the game by its ``source``, or in a read thread)."""
+    if source is not None:
+        try:
+            find_game(row.game)
+        except InvalidRuleError:  # found by its source text only (a plug-in's game)
+            register_game(source)
+    answer = replay_frames(row, seat, fair)
+    answer["chat"] = chat
+    return encode_replay(answer)
 
 
 def replay_frames(row: StoredTable, seat: int | str | None,

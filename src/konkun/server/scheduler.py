@@ -29,7 +29,7 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -43,25 +43,42 @@ QUICK_KINDS = frozenset({"random", "greedy"})
 """Bot kinds that answer at once (they get the quick thread)."""
 
 
-def _game_sources() -> list[str]:
+def game_sources() -> list[str]:
     """The ``"module:attribute"`` text of every registered game another process can find
     by it."""
     return [source for source in map(game_source, game_names()) if source is not None]
 
 
-def _start_search_process(sources: list[str]) -> None:
-    """In a search process: register the server's games (``sources``), yield the CPU to
-    the server (a search's budget is wall time, so on a busy machine it searches less
-    rather than slowing every request), and end when the server does, even killed
-    (nothing else would stop a worker waiting for work, and each one left behind holds
-    memory and may go on searching)."""
+def start_worker_process(sources: Sequence[str] = ()) -> None:
+    """In a search (or replay) process: register the server's games (``sources``, from
+    :func:`game_sources`), yield the CPU to the server (a search's budget is wall time,
+    so on a busy machine it searches less rather than slowing every request), and end
+    when the server does, even killed (nothing else would stop a worker waiting for work,
+    and each one left behind holds memory and may go on searching).
+
+    Yielding takes a session of its own besides ``nice``: where the kernel groups
+    processes by session for scheduling (``sched_autogroup``, on by default in many
+    distributions), ``nice`` only orders the processes of one session, and a worker
+    searching all the time in the server's session made the whole session a CPU hog to
+    the scheduler, so the server itself then woke late (a 5 ms sleep 11 ms late, at the
+    median, on this shared machine). In a session of its own it is a neighbour of the
+    server's session, at the default weight (lower, a replay took minutes to build on
+    this busy machine)."""
     for source in sources:
         with contextlib.suppress(KonkunError, ImportError, AttributeError):
             register_game(source)
+    leave_the_servers_session()
     with contextlib.suppress(OSError):
         os.nice(SEARCH_NICENESS)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
                      name="konkun-parent-watch").start()
+
+
+def leave_the_servers_session() -> None:
+    """Start a session of its own (a new scheduling autogroup, where the kernel has
+    them); skipped where the system refuses it."""
+    with contextlib.suppress(OSError):
+        os.setsid()
 
 
 def _exit_with_parent(parent: int, every: float = 1.0) -> None:
@@ -91,7 +108,7 @@ class BotScheduler:
         self.search_threads = max(1, search_threads)
         self._searches: Executor = ProcessPoolExecutor(
             self.search_threads, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_search_process, initargs=(_game_sources(),)) \
+            initializer=start_worker_process, initargs=(game_sources(),)) \
             if processes else ThreadPoolExecutor(self.search_threads,
                                                  thread_name_prefix="konkun-bot")
         self._quick = ThreadPoolExecutor(max(1, quick_threads),

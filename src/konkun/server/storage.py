@@ -137,9 +137,15 @@ def _stored(row: TableRow, actions: list[tuple[int, str]] | None = None,
         num_actions=len(actions or []) if num_actions is None else num_actions)
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite files get their directory created and WAL journaling,
-    in-memory SQLite one shared connection (so every thread sees the same database)."""
+def make_engine(url: str, sqlite_synchronous: str = "normal") -> Engine:
+    """An engine for ``url``; SQLite files get their directory created and WAL journaling
+    with ``PRAGMA synchronous=<sqlite_synchronous>`` (``normal``: a commit is in the
+    operating system's hands, safe when the process is killed, without waiting for the
+    disk; ``full``: also on the disk, safe against power loss), in-memory SQLite one
+    shared connection (so every thread sees the same database)."""
+    if sqlite_synchronous.upper() not in {"NORMAL", "FULL"}:
+        raise ValueError(f"sqlite_synchronous {sqlite_synchronous!r}: expected 'normal' "
+                         "or 'full'")
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
@@ -157,7 +163,7 @@ def make_engine(url: str) -> Engine:
     def _pragmas(connection: Any, _record: Any) -> None:
         cursor = connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA synchronous={sqlite_synchronous.upper()}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -168,9 +174,9 @@ class Storage:
     """The tables and actions of one database, its schema brought to the newest migration
     when it opens (:func:`konkun.server.migrations.upgrade_schema`)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, sqlite_synchronous: str = "normal") -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, sqlite_synchronous)
         upgrade_schema(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.shared = self.engine.dialect.name == "postgresql"
