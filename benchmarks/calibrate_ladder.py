@@ -1,21 +1,24 @@
-"""The bots' initial ratings: arena games between the ladder's levels, rated with
-Glicko-2 (``konkun.ratings.calibrate_ladder``), written to
+"""The bots' initial ratings: arena games between adjacent levels of the ladder, rated
+with Glicko-2 (``konkun.ratings.calibrate_ladder``), written to
 ``src/konkun/ratings/ladder_ratings.json`` for the server's rating pools.
 
-    .venv/bin/python benchmarks/calibrate_ladder.py                 # the stored run
+    .venv/bin/python benchmarks/calibrate_ladder.py                 # every pool
+    .venv/bin/python benchmarks/calibrate_ladder.py --pool kunken   # one pool, the rest kept
     .venv/bin/python benchmarks/calibrate_ladder.py --deals 8 --out /tmp/ladder.json
 
-Every pool (``konchinka-2``, ``konchinka-3-4``, ``kunken``) plays duplicate deals: every
-pair of levels in 2-player deals (Konchinka 3-4: every three levels at a 3-player table),
-``--expert-deals`` of them when the expert (a second a move in Konchinka) plays, else
-``--deals``. The beginner is anchored at 1000, so a new player (1500) starts between the
-casual and strong levels until their games say otherwise.
+Every pool (``konchinka-2``, ``konchinka-3-4``, ``kunken``) plays duplicate deals between
+adjacent levels: each level against the one below in 2-player deals (Konchinka 3-4: each
+three adjacent levels at a 3-player table), ``--expert-deals`` of them when the expert
+plays, else ``--deals``. Those are the ladder's measurements too: each pairing's arena
+table (with its intervals) is printed. Time budgets are counted on the CPU clock
+(``expert:clock=cpu``), so a loaded machine rates the bots an idle one would. The beginner
+is anchored at 1000, so a new player (1500) starts between the casual and strong levels
+until their games say otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
 import time
@@ -34,55 +37,74 @@ POOLS: tuple[tuple[str, str, int], ...] = (
 ANCHOR = ("beginner", 1000.0)
 OUT = Path(__file__).resolve().parent.parent / "src" / "konkun" / "ratings" / \
     "ladder_ratings.json"
+CPU = ":clock=cpu"
 
 
 def log(text: str) -> None:
     print(text, flush=True)
 
 
-def pool_periods(game: str, seats: int, deals: int, expert_deals: int,
-                 seed: int) -> tuple[list[list[tuple[str, str, float]]], int]:
+def adjacent(seats: int) -> list[tuple[str, ...]]:
+    """Each run of ``seats`` adjacent levels, weakest first."""
+    return [LEVEL_KINDS[k:k + seats] for k in range(len(LEVEL_KINDS) - seats + 1)]
+
+
+def pool_periods(game: str, seats: int, deals: int, expert_deals: int, seed: int,
+                 workers: int | None) -> tuple[list[list[tuple[str, str, float]]], int]:
     """The rating periods of one pool's arena runs and how many deals were played."""
     periods: list[list[tuple[str, str, float]]] = []
     played = 0
-    for number, levels in enumerate(itertools.combinations(LEVEL_KINDS, seats)):
+    for number, levels in enumerate(adjacent(seats)):
         count = expert_deals if "expert" in levels else deals
         started = time.perf_counter()
-        report = run_arena(ArenaConfig(game, tuple(levels), seats, count, seed=seed + number),
-                           workers=1)
-        periods.extend(arena_periods(report))
+        specs = tuple(f"{kind}{CPU}" for kind in reversed(levels))  # strongest first
+        report = run_arena(ArenaConfig(game, specs, seats, count, seed=seed + number),
+                           workers=workers)
+        periods.extend([[(first.removesuffix(CPU), second.removesuffix(CPU), score)
+                         for first, second, score in period]
+                        for period in arena_periods(report)])
         played += sum(len(result.games) for result in report.results)
-        log(f"  {game} {seats}p {'/'.join(levels)}: {count} deals, "
+        log(f"\n  {game} {seats}p {' vs '.join(specs)}: {count} deals, "
             f"{time.perf_counter() - started:.0f} s")
+        log(report.format_table())
     return periods, played
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=40)
-    parser.add_argument("--expert-deals", type=int, default=12)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--expert-deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--pool", action="append", choices=[p for p, _, _ in POOLS],
+                        help="calibrate only this pool (repeatable); the others are kept")
+    parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--out", type=Path, default=OUT)
     options = parser.parse_args(argv)
-    result: dict[str, Any] = {
-        "anchor": {"level": ANCHOR[0], "rating": ANCHOR[1]},
-        "method": f"duplicate deals, {options.deals} per pairing of levels "
-                  f"({options.expert_deals} when the expert plays), seed {options.seed}; "
-                  "benchmarks/calibrate_ladder.py",
-        "pools": {}}
+    method = (f"duplicate deals between adjacent levels, {options.deals} per pairing "
+              f"({options.expert_deals} when the expert plays), CPU-clock budgets, seed "
+              f"{options.seed}; benchmarks/calibrate_ladder.py")
+    pools: dict[str, Any] = {}
     for pool, game, seats in POOLS:
+        if options.pool and pool not in options.pool:
+            continue
         log(f"{pool}:")
         periods, played = pool_periods(game, seats, options.deals, options.expert_deals,
-                                       options.seed)
+                                       options.seed, options.workers)
         ladder = calibrate_ladder(periods, anchor=ANCHOR)
-        result["pools"][pool] = {
-            "deals": played,
+        pools[pool] = {
+            "deals": played, "method": method,
             "levels": {kind: {"rating": round(r.rating, 1), "rd": round(r.rd, 1),
                               "volatility": round(r.volatility, 6)}
                        for kind, r in ladder.items()}}
         for kind in LEVEL_KINDS:
             r = ladder[kind]
             log(f"  {kind:9s} {r.rating:7.1f}  RD {r.rd:5.1f}")
+    # read the file only now: another run may have written other pools meanwhile
+    result: dict[str, Any] = json.loads(options.out.read_text()) if options.out.exists() \
+        else {"pools": {}}
+    result["anchor"] = {"level": ANCHOR[0], "rating": ANCHOR[1]}
+    result["method"] = "each pool's own method says how it was calibrated"
+    result["pools"].update(pools)
     options.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     log(f"wrote {options.out}")
     return 0

@@ -47,24 +47,25 @@ LADDER: tuple[Level, ...] = (
            "ru": "берёт лучшее, что видит сразу"},
           {"konchinka": "greedy", "kunken": "greedy:v=1"}, "greedy"),
     Level("strong", {"en": "Strong", "ru": "Сильный"},
-          {"en": "plans ahead: searches 200 lines a move (Konchinka), plays to go out "
+          {"en": "plans ahead: searches 20 lines a move (Konchinka), plays to go out "
                  "(Kunken)",
-           "ru": "думает наперёд: 200 вариантов на ход (кончинка), играет на выход "
+           "ru": "думает наперёд: 20 вариантов на ход (кончинка), играет на выход "
                  "(кункен)"},
-          {"konchinka": "ismcts:iters=200:width=3", "kunken": "greedy"}, "ismcts:iters=200"),
+          {"konchinka": "ismcts:iters=20:width=3", "kunken": "greedy"}, "ismcts:iters=200"),
     Level("expert", {"en": "Expert", "ru": "Мастер"},
-          {"en": "searches ten times longer (ISMCTS): 2000 lines a move (Konchinka), a "
+          {"en": "searches much longer (ISMCTS): 2000 lines a move (Konchinka), a "
                  "tenth of a second (Kunken); solves the end of the deal exactly",
-           "ru": "ищет вдесятеро дольше (ISMCTS): 2000 вариантов на ход (кончинка), "
+           "ru": "ищет много дольше (ISMCTS): 2000 вариантов на ход (кончинка), "
                  "десятую долю секунды (кункен); конец сдачи решает точно"},
           {"konchinka": "ismcts:iters=2000:width=3", "kunken": "ismcts:time=0.09:width=3"},
           "ismcts:iters=2000"),
 )
 """The levels, weakest first, as measured (docs/bots.md, "The strength ladder"). Konchinka's
-searches count iterations, so a level plays the same on a busy server (only slower): 200
-and 2000 are about 0.013 s and 0.13 s a move on an idle core (15,000 iterations a CPU
-second). Kunken's expert thinks 0.09 s a move (a little under 0.1 s, leaving room for the
-referee's overhead)."""
+searches count iterations, so a level plays the same on a busy server (only slower): 20
+and 2000 are about 0.0013 s and 0.13 s a move on an idle core (15,000 iterations a CPU
+second); a tenfold step (20 to 200, 200 to 2000) gains too little to measure here
+(docs/bots.md). Kunken's expert thinks 0.09 s a move (a little under 0.1 s, leaving room
+for the referee's overhead)."""
 
 LEVEL_KINDS = tuple(level.kind for level in LADDER)
 
