@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from konkun.arena import ArenaConfig, run_arena
+from konkun.arena import ArenaConfig, ArenaReport, run_arena
 from konkun.bots.ladder import LEVEL_KINDS
 from konkun.ratings import arena_periods, calibrate_ladder
 
@@ -49,6 +49,35 @@ def adjacent(seats: int) -> list[tuple[str, ...]]:
     return [LEVEL_KINDS[k:k + seats] for k in range(len(LEVEL_KINDS) - seats + 1)]
 
 
+def level_periods(report: ArenaReport) -> list[list[tuple[str, str, float]]]:
+    """The rating periods of an arena run between levels, each named by its kind."""
+    return [[(first.removesuffix(CPU), second.removesuffix(CPU), score)
+             for first, second, score in period] for period in arena_periods(report)]
+
+
+def rated_pool(periods: list[list[tuple[str, str, float]]], played: int,
+               method: str) -> dict[str, Any]:
+    """A pool's entry of ``ladder_ratings.json``: its levels rated, the beginner anchored."""
+    ladder = calibrate_ladder(periods, anchor=ANCHOR)
+    for kind in LEVEL_KINDS:
+        log(f"  {kind:9s} {ladder[kind].rating:7.1f}  RD {ladder[kind].rd:5.1f}")
+    return {"deals": played, "method": method,
+            "levels": {kind: {"rating": round(r.rating, 1), "rd": round(r.rd, 1),
+                              "volatility": round(r.volatility, 6)}
+                       for kind, r in ladder.items()}}
+
+
+def write_pools(out: Path, pools: dict[str, Any]) -> None:
+    """Write ``pools`` into ``out``, keeping the pools it already holds that were not
+    calibrated again (the file is read only now: another run may have written it)."""
+    result: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {"pools": {}}
+    result["anchor"] = {"level": ANCHOR[0], "rating": ANCHOR[1]}
+    result["method"] = "each pool's own method says how it was calibrated"
+    result["pools"].update(pools)
+    out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    log(f"wrote {out}")
+
+
 def pool_periods(game: str, seats: int, deals: int, expert_deals: int, seed: int,
                  workers: int | None) -> tuple[list[list[tuple[str, str, float]]], int]:
     """The rating periods of one pool's arena runs and how many deals were played."""
@@ -60,10 +89,8 @@ def pool_periods(game: str, seats: int, deals: int, expert_deals: int, seed: int
         specs = tuple(f"{kind}{CPU}" for kind in reversed(levels))  # strongest first
         report = run_arena(ArenaConfig(game, specs, seats, count, seed=seed + number),
                            workers=workers)
-        periods.extend([[(first.removesuffix(CPU), second.removesuffix(CPU), score)
-                         for first, second, score in period]
-                        for period in arena_periods(report)])
-        played += sum(len(result.games) for result in report.results)
+        periods.extend(level_periods(report))
+        played += report.games
         log(f"\n  {game} {seats}p {' vs '.join(specs)}: {count} deals, "
             f"{time.perf_counter() - started:.0f} s")
         log(report.format_table())
@@ -90,23 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         log(f"{pool}:")
         periods, played = pool_periods(game, seats, options.deals, options.expert_deals,
                                        options.seed, options.workers)
-        ladder = calibrate_ladder(periods, anchor=ANCHOR)
-        pools[pool] = {
-            "deals": played, "method": method,
-            "levels": {kind: {"rating": round(r.rating, 1), "rd": round(r.rd, 1),
-                              "volatility": round(r.volatility, 6)}
-                       for kind, r in ladder.items()}}
-        for kind in LEVEL_KINDS:
-            r = ladder[kind]
-            log(f"  {kind:9s} {r.rating:7.1f}  RD {r.rd:5.1f}")
-    # read the file only now: another run may have written other pools meanwhile
-    result: dict[str, Any] = json.loads(options.out.read_text()) if options.out.exists() \
-        else {"pools": {}}
-    result["anchor"] = {"level": ANCHOR[0], "rating": ANCHOR[1]}
-    result["method"] = "each pool's own method says how it was calibrated"
-    result["pools"].update(pools)
-    options.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    log(f"wrote {options.out}")
+        pools[pool] = rated_pool(periods, played, method)
+    write_pools(options.out, pools)
     return 0
 
 
