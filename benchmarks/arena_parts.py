@@ -1,7 +1,8 @@
 """An arena run played in parts that survive being stopped: each finished set is kept in
 a checkpoint file, a restart skips the sets already there, and several processes can
 share one run (``--shard K/N`` plays the sets whose index is K modulo N; ``--reverse``
-plays from the last set down, so a second process can start from the other end).
+plays from the last set down, so a second process can start from the other end;
+``--start K`` skips the sets before index K, for a third from the middle).
 
     .venv/bin/python benchmarks/arena_parts.py play kunken expert:clock=cpu,strong:clock=cpu \\
         --games 600 --seed 19 --out /tmp/kunken-expert@0.pkl --shard 0/2
@@ -73,7 +74,7 @@ def play(options: argparse.Namespace) -> None:
     done = {result.index for result in kept}
     shard, shards = (int(part) for part in options.shard.split("/"))
     jobs = [job for job in config.jobs() if job.index not in done and
-            job.index % shards == shard]
+            job.index % shards == shard and job.index >= options.start]
     if options.reverse:
         jobs.reverse()
     start = time.perf_counter()
@@ -97,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     playing.add_argument("--out", type=Path, required=True)
     playing.add_argument("--shard", default="0/1", metavar="K/N")
     playing.add_argument("--reverse", action="store_true")
+    playing.add_argument("--start", type=int, default=0, metavar="K",
+                         help="play only the sets from index K on")
     showing = commands.add_parser("show", help="the table of the sets played so far")
     showing.add_argument("files", nargs="+", type=Path)
     options = parser.parse_args(argv)
