@@ -74,3 +74,17 @@ def test_the_lobby_offers_the_ladder_weakest_first() -> None:
 def test_agents_of_levels_are_agents() -> None:
     agent = parse_spec("casual").agent("konchinka", random.Random(0))
     assert isinstance(agent, Agent)
+
+
+def test_the_calibrated_ratings_rise_level_by_level_in_every_pool() -> None:
+    """The rating pools start the bots where the arena measured them (issue 17): each
+    level rated above the one below it, in every pool the server rates."""
+    import json
+    from importlib import resources
+
+    data = json.loads(resources.files("konkun.ratings").joinpath("ladder_ratings.json")
+                      .read_text())
+    assert set(data["pools"]) == {"konchinka-2", "konchinka-3-4", "kunken"}
+    for pool, entry in data["pools"].items():
+        ratings = [entry["levels"][kind]["rating"] for kind in LEVEL_KINDS]
+        assert ratings == sorted(ratings) and len(set(ratings)) == len(ratings), pool

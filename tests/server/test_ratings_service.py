@@ -138,7 +138,9 @@ def test_a_multi_player_game_is_rated_pairwise(store: RatingStore) -> None:
     assert after["ann"] == rate(new, [(new, 1.0), (new, 1.0)])  # the guest is left out
     assert after["bob"] == rate(new, [(new, 0.0), (new, 0.5)])
     assert after["cyd"] == after["bob"]
-    assert store.leaderboard("konchinka-3-4")[0]["player_id"] == "ann"
+    people = [e["player_id"] for e in store.leaderboard("konchinka-3-4")
+              if not e["player_id"].startswith("bot:")]  # the ladder's bots rank by calibration
+    assert people[0] == "ann"
     assert all(e["player_id"] != "ann" for e in store.leaderboard("konchinka-2"))
 
 

@@ -210,11 +210,12 @@ def make_greedy_bot(game: str, spec: BotSpec) -> KonchinkaGreedy:
 
 
 LADDER_SPECS = {"beginner": "random", "casual": "greedy",
-                "strong": "ismcts:iters=200:width=3", "expert": "ismcts:iters=2000:width=3"}
+                "strong": "ismcts:iters=20:width=3", "expert": "ismcts:iters=2000:width=3"}
 """The bot each level of the strength ladder (:mod:`konkun.bots.ladder`) stands for in
 Konchinka (its descriptor's ``ladder`` add-on). The searches count iterations, so a level
-plays the same on a busy server (only slower): 200 and 2000 are about 0.013 s and 0.13 s
-a move on an idle core (15,000 iterations a CPU second)."""
+plays the same on a busy server (only slower): 20 and 2000 are about 0.0013 s and 0.13 s
+a move on an idle core (15,000 iterations a CPU second); a tenfold step (20 to 200, 200 to
+2000) gains too little to measure here (docs/bots.md)."""
 
 
 class KonchinkaPolicy(SearchPolicy[Any]):

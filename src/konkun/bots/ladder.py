@@ -56,14 +56,14 @@ LADDER: tuple[Level, ...] = (
           {"en": "takes the best move it sees at once",
            "ru": "берёт лучшее, что видит сразу"}, "greedy"),
     Level("strong", {"en": "Strong", "ru": "Сильный"},
-          {"en": "plans ahead: searches 200 lines a move (Konchinka), plays to go out "
+          {"en": "plans ahead: searches 20 lines a move (Konchinka), plays to go out "
                  "(Kunken)",
-           "ru": "думает наперёд: 200 вариантов на ход (кончинка), играет на выход "
+           "ru": "думает наперёд: 20 вариантов на ход (кончинка), играет на выход "
                  "(кункен)"}, "ismcts:iters=200"),
     Level("expert", {"en": "Expert", "ru": "Мастер"},
-          {"en": "searches ten times longer (ISMCTS): 2000 lines a move (Konchinka), a "
+          {"en": "searches much longer (ISMCTS): 2000 lines a move (Konchinka), a "
                  "tenth of a second (Kunken); solves the end of the deal exactly",
-           "ru": "ищет вдесятеро дольше (ISMCTS): 2000 вариантов на ход (кончинка), "
+           "ru": "ищет много дольше (ISMCTS): 2000 вариантов на ход (кончинка), "
                  "десятую долю секунды (кункен); конец сдачи решает точно"},
           "ismcts:iters=2000"),
 )
