@@ -436,3 +436,154 @@ def test_the_action_log_and_the_row_refuse_a_second_writer(postgres: PostgresSer
     finally:
         one.close()
         two.close()
+
+
+def test_two_rematch_votes_at_one_instant_through_two_processes_both_count(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        tables, tokens = [], [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+        players = []
+        for _ in range(3):
+            table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                                    {"game": "konchinka", "seats": 2,
+                                     "rules": {"target": "1"}})["id"]
+            tables.append(table_id)
+            for seat in range(2):
+                assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
+            players += [Client([servers[seat]], table_id, tokens[seat], random.Random(seat))
+                        for seat in range(2)]
+        for player in players:
+            player.start()
+        for player in players:
+            player.join(180)
+        assert all(p.finished for p in players)
+        contributions = ["ab" * 32, "cd" * 32]
+        for table_id in tables:
+            sockets = [stack.enter_context(connect(
+                f"ws://{HOST}:{servers[seat].port}/ws/tables/{table_id}")) for seat in range(2)]
+            for seat, ws in enumerate(sockets):
+                ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+            for ws in sockets:  # both hellos read before the votes
+                while json.loads(ws.recv(timeout=15)).get("you") is None:
+                    pass
+            votes = [json.dumps({"type": "rematch", "contribution": contributions[seat]})
+                     for seat in range(2)]
+            start = threading.Barrier(2)
+
+            def vote(seat: int, sockets: list[Any] = sockets, votes: list[str] = votes,
+                     start: threading.Barrier = start) -> None:
+                start.wait()
+                sockets[seat].send(votes[seat])
+
+            with ThreadPoolExecutor(2) as pool:  # the same instant, one through each process
+                list(pool.map(vote, range(2)))
+            news = []
+            for ws in sockets:
+                while (message := json.loads(ws.recv(timeout=15)))["type"] != "rematch":
+                    pass
+                news.append(message["table"])
+            assert news[0] == news[1] is not None, table_id  # one rematch, both told
+            new = request_json(f"{servers[1].url}/api/tables/{news[0]}")
+            assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
+            assert new["status"] == "playing" and new["contributed"] == [0, 1]
+
+
+def _human_table(servers: list[ServerProcess],
+                 stack: ExitStack) -> tuple[str, dict[tuple[int, int], Any]]:
+    """A started two-seat table; each seat's player connected through each process
+    (keys ``(seat, process)``)."""
+    table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                            {"game": "konchinka", "seats": 2})["id"]
+    tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+    for seat in range(2):
+        assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
+    sockets = {(seat, n): stack.enter_context(connect(
+        f"ws://{HOST}:{servers[n].port}/ws/tables/{table_id}"))
+        for seat in range(2) for n in range(2)}
+    for (seat, _n), ws in sockets.items():
+        ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+    return table_id, sockets
+
+
+def _state_at(ws: Any, turn: int, timeout: float = 15.0) -> dict[str, Any]:
+    """The first state of the game at ``turn`` or later that ``ws`` receives."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == "state" and message["you"] is not None \
+                and message["table"]["status"] != "waiting" and message["turn"] >= turn:
+            return dict(message)
+
+
+def _play_through_first(sockets: dict[tuple[int, int], Any],
+                        seen: dict[tuple[int, int], dict[str, Any]]) -> None:
+    """The player to move plays through the first process; every socket, the second
+    process's too, is then shown the next turn (``seen``: each socket's last state)."""
+    state = seen[(0, 0)]
+    turn, mover = state["turn"], state["table"]["to_move"]
+    sockets[(mover, 0)].send(json.dumps({"type": "action", "turn": turn,
+                                         "action": legal(seen[(mover, 0)])[0]}))
+    for key, ws in sockets.items():
+        seen[key] = _state_at(ws, turn + 1)
+        assert seen[key]["turn"] == turn + 1
+
+
+def _log_lines(server: ServerProcess, words: str) -> list[str]:
+    return [line for line in server.log.read_text(errors="replace").splitlines()
+            if words in line]
+
+
+def test_a_killed_listener_reconnects_and_reads_back_what_it_missed(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = _servers(stack, url, 2, tmp_path)
+        _table_id, sockets = _human_table(servers, stack)
+        seen = {key: _state_at(ws, 0) for key, ws in sockets.items()}
+        _play_through_first(sockets, seen)
+        assert servers[1].process is not None
+        killed = postgres.execute(url, "SELECT pg_terminate_backend(pid) FROM "
+                                  "pg_stat_activity WHERE application_name LIKE "
+                                  f"'konkun-listen %.{servers[1].process.pid}.%'")
+        assert len(killed) == 1  # the second process's listener, found by its name
+        # played while the second process does not listen: read back once it does again
+        _play_through_first(sockets, seen)
+        _play_through_first(sockets, seen)
+        _eventually(lambda: len(_log_lines(servers[1], "listening again")) == 1)
+        assert len(_log_lines(servers[1], "listening to the other processes failed")) == 1
+        assert _log_lines(servers[0], "listening") == []
+
+
+def test_a_database_restart_is_logged_once_and_every_table_goes_on(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = _servers(stack, url, 2, tmp_path)
+        _table_id, sockets = _human_table(servers, stack)
+        bot_table = request_json(f"{servers[0].url}/api/tables", "POST",
+                                 {"game": "konchinka", "seats": 2,
+                                  "bots": {"1": "random"}})["id"]
+        token = _guest(servers[1], "cid")
+        assert _sit(servers[1], bot_table, 0, token) == 200
+        human = stack.enter_context(connect(f"ws://{HOST}:{servers[1].port}/ws/tables/"
+                                            f"{bot_table}"))
+        human.send(json.dumps({"type": "hello", "token": token}))
+        seen = {key: _state_at(ws, 0) for key, ws in sockets.items()}
+        _play_through_first(sockets, seen)
+        postgres.restart(down_seconds=3.0)
+        for _ in range(3):
+            _play_through_first(sockets, seen)
+        for _ in range(3):  # the bot table goes on: its bot answers after the outage too
+            state = _state_at(human, 0)
+            while state["table"]["to_move"] != 0 and state["table"]["status"] == "playing":
+                state = _state_at(human, state["turn"] + 1, timeout=30)
+            if state["table"]["status"] != "playing":
+                break
+            human.send(json.dumps({"type": "action", "turn": state["turn"],
+                                   "action": legal(state)[0]}))
+            _state_at(human, state["turn"] + 1, timeout=30)
+        for server in servers:
+            _eventually(lambda s=server: len(_log_lines(s, "listening again")) == 1,
+                        timeout=10)
+            assert len(_log_lines(server, "listening to the other processes failed")) == 1

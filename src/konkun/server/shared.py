@@ -391,7 +391,18 @@ class Shared(Seats):
                          if not v and k not in self.tables]:
             del self._presence[table_id]
 
-    async def save_extras(self, table: Table, extras: TableExtras) -> None:
-        """Store a table's extras and tell the other processes."""
-        await self._db(self.extras_store.save, table.id, extras)
+
+    async def record_rematch_vote(self, table: Table, seat: int, contribution: str | None,
+                                  humans: set[int]) -> tuple[TableExtras, bool]:
+        """Store ``seat``'s rematch vote atomically and tell the other processes; the
+        extras now stored and whether this vote starts the rematch
+        (:meth:`~.lifecycle.ExtrasStore.vote_rematch`)."""
+        extras, starts = await self._db(self.extras_store.vote_rematch, table.id, seat,
+                                        contribution, humans)
+        self.tell_others("t", table.id)
+        return extras, starts
+
+    async def record_rematch(self, table: Table, rematch: str) -> None:
+        """Store where ``table``'s rematch is and tell the other processes."""
+        table.extras = await self._db(self.extras_store.set_rematch_to, table.id, rematch)
         self.tell_others("t", table.id)
