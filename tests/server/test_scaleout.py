@@ -587,3 +587,108 @@ def test_a_database_restart_is_logged_once_and_every_table_goes_on(
             _eventually(lambda s=server: len(_log_lines(s, "listening again")) == 1,
                         timeout=10)
             assert len(_log_lines(server, "listening to the other processes failed")) == 1
+
+
+SPREAD = 0.5
+"""Seconds within which a process's new counts reach the others (milliseconds, on a
+machine that is not shared)."""
+
+
+def _refusal(call: Callable[[], Any]) -> tuple[int, str] | None:
+    """The HTTP status and error code ``call`` is refused with (``None``: accepted)."""
+    try:
+        call()
+    except urllib.error.HTTPError as error:
+        return error.code, str(json.loads(error.read())["code"])
+    return None
+
+
+def _first_message(server: ServerProcess, table_id: str, token: str) -> dict[str, Any]:
+    with connect(f"ws://{HOST}:{server.port}/ws/tables/{table_id}?token={token}") as ws:
+        return dict(json.loads(ws.recv(timeout=15)))
+
+
+def test_admission_limits_and_the_login_limiter_count_across_processes(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    limits = {"max_address_connections": "3", "max_tables_per_address": "2",
+              "max_seats_per_address": "2"}
+    args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
+                 for arg in ("--limit", pair))
+    args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = []
+        for number in range(2):
+            server = ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
+            stack.callback(server.kill)
+            servers.append(server.start(timeout=180))
+        one, two = servers
+
+        def create(server: ServerProcess) -> Any:
+            return request_json(f"{server.url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2})["id"]
+
+        tables = [create(one), create(two)]  # the address's two tables, one per process
+        time.sleep(SPREAD)
+        assert _refusal(lambda: create(one)) == (503, "too_many_tables")
+        assert _refusal(lambda: create(two)) == (503, "too_many_tables")
+
+        guests = [_guest(servers[n % 2], f"g{n}") for n in range(6)]
+        assert _sit(one, tables[0], 0, guests[0]) == 200
+        assert _sit(two, tables[1], 0, guests[1]) == 200  # the address's two seats
+        time.sleep(SPREAD)
+        assert _sit(one, tables[0], 1, guests[2]) == 429
+        assert _sit(two, tables[1], 1, guests[3]) == 429
+
+        spectators = [stack.enter_context(connect(  # three connections: the address's cap
+            f"ws://{HOST}:{server.port}/ws/tables/{tables[0]}?token={token}"))
+            for server, token in ((one, guests[3]), (one, guests[4]), (two, guests[5]))]
+        for ws in spectators:
+            assert json.loads(ws.recv(timeout=15))["type"] == "state"
+        time.sleep(SPREAD)
+        assert _first_message(two, tables[0], guests[2])["code"] == "too_many_connections"
+        assert _first_message(one, tables[0], guests[2])["code"] == "too_many_connections"
+
+        token = _guest(one, "dora")
+        request_json(f"{one.url}/api/account/claim", "POST",
+                     {"password": "correct horse battery"}, token=token)
+
+        def login(server: ServerProcess) -> tuple[int, str] | None:
+            return _refusal(lambda: request_json(f"{server.url}/api/account/login", "POST",
+                                                 {"nickname": "dora", "password": "wrong"}))
+
+        for number in range(5):  # the account's five failures, through both processes
+            assert login(servers[number % 2]) == (401, "wrong_password")
+        assert login(one) == (429, "login_limited")
+        assert login(two) == (429, "login_limited")
+
+
+def test_login_attempts_at_one_instant_through_two_databases_connections_count_once_each(
+        postgres: PostgresServer) -> None:
+    from sqlalchemy import create_engine
+
+    from konkun.server.clusterlimits import LoginLog
+    from konkun.server.protocol import ProtocolError
+
+    url = postgres.new_database_url()
+    engines = [create_engine(url) for _ in range(2)]  # two processes' connections
+    logs = [LoginLog(engine) for engine in engines]
+    start = threading.Barrier(16)
+
+    def attempt(number: int) -> str:
+        start.wait()
+        try:
+            logs[number % 2].check(f"acct{number}", "10.1.2.3", 5, 5, 900.0)
+        except ProtocolError as refused:
+            return refused.code
+        return "admitted"
+
+    try:
+        with ThreadPoolExecutor(16) as pool:
+            answers = sorted(pool.map(attempt, range(16)))
+        # the address's five attempts, not five per connection
+        assert answers == ["admitted"] * 5 + ["login_limited"] * 11
+        assert logs[0].count("address:10.1.2.3") == 5
+    finally:
+        for engine in engines:
+            engine.dispose()

@@ -26,8 +26,10 @@ import logging
 import time
 from typing import Any
 
+from konkun.server.auth import Guest
 from konkun.server.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
 from konkun.server.cluster import Cluster, new_origin
+from konkun.server.clusterlimits import ClusterCounts, local_counts
 from konkun.server.connection import Connection
 from konkun.server.fair import TableFairness
 from konkun.server.lifecycle import TableExtras, announce_rematch, closed_message
@@ -62,10 +64,13 @@ class Shared(Seats):
         self._tasks: set[asyncio.Task[Any]] = set()
         self.clock_store = ClockStore(self.storage.engine)
         self._clock_saved: dict[str, tuple[Any, ...]] = {}
+        self.counts = ClusterCounts()
+        self._counting: asyncio.Handle | None = None
         if self.storage.shared:
             origin = new_origin()
             self.storage.origin = origin
             self.cluster = Cluster(self.storage.url, origin, self._received)
+            self.admission.others = self.counts.others
 
     async def _join(self) -> None:
         """Listen to the others before reading the tables (so no change is missed)."""
@@ -115,6 +120,9 @@ class Shared(Seats):
             for table in self.tables.values():
                 if table.connections:
                     self._connections_changed(table)
+            self.announce_counts(everything=True)
+        elif kind == "n":
+            self.counts.received(origin, rest)
         elif kind == "r":
             self._revoked(rest.strip())
         elif kind == "resync":
@@ -275,6 +283,7 @@ class Shared(Seats):
     def _connections_changed(self, table: Table) -> None:
         if self.cluster is None:
             return
+        self.counts_changed()
         players = {c.player_id for c in table.connections
                    if c.player_id is not None and table.seat_of(c.player_id) is not None}
         spectators = sum(1 for c in table.connections if table.seat_of(c.player_id) is None)
@@ -295,6 +304,36 @@ class Shared(Seats):
         if table is not None:
             table.remote = presence
             self.broadcast(table)
+
+    # -- the admission counts, cluster-wide ---------------------------------------------
+
+    async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
+                  contribution: str | None = None) -> None:
+        """Seat ``guest`` (:meth:`Seats.sit`); the other processes learn the address's
+        new count of seats."""
+        await super().sit(table, guest, seat, address, contribution)
+        self.counts_changed()
+
+    def counts_changed(self) -> None:
+        """This process's admission counts changed: announce them soon (once for all
+        the changes of one turn of the event loop)."""
+        if self.cluster is not None and self._counting is None:
+            self._counting = asyncio.get_running_loop().call_soon(self.announce_counts)
+
+    def announce_counts(self, everything: bool = False) -> None:
+        """Tell the other processes what changed in this process's admission counts
+        (``everything``: all of them, for a process that just joined)."""
+        self._counting = None
+        if self.cluster is None:
+            return
+        open_tables = [t for t in self.tables.values() if t.status != "finished"]
+        mine = local_counts(
+            ((c.address, c.player_id) for t in self.tables.values() for c in t.connections),
+            (t.creator_address for t in open_tables),
+            (address for t in open_tables for n, address in t.seat_addresses.items()
+             if t.seats[n].kind == "human"))
+        for payload in self.counts.changes(mine, everything):
+            self.cluster.send("n", "-", payload)
 
     # -- the move clock, stored ---------------------------------------------------------
 
@@ -383,7 +422,9 @@ class Shared(Seats):
                    if t.status == "playing" and t.id not in cluster.owned]
         if orphans:
             await self._claim(orphans)
+        self.announce_counts()  # (a table finished meanwhile frees its creator's count)
         for peer in cluster.gone_peers():
+            self.counts.forget(peer)
             for table_id, presence in list(self._presence.items()):
                 if presence.pop(peer, None) is not None and table_id in self.tables:
                     self.broadcast(self.tables[table_id])
