@@ -34,6 +34,7 @@ class GroupCommit:
         self._run = run
         self._queue: list[tuple[PendingAction, asyncio.Future[None]]] = []
         self._writing = False
+        self._writer: asyncio.Task[None] | None = None
         self.groups = 0
         """Transactions committed so far (the benchmark and tests read it)."""
         self.actions = 0
@@ -46,7 +47,7 @@ class GroupCommit:
         self._queue.append((PendingAction(table_id, turn, seat, action), future))
         if not self._writing:
             self._writing = True
-            asyncio.get_running_loop().create_task(self._write())
+            self._writer = asyncio.get_running_loop().create_task(self._write())
         await future
 
     async def _write(self) -> None:

@@ -43,6 +43,9 @@ SWEEP = 1.0
 """Seconds between two sweeps (leases of dead processes taken over, their connections
 forgotten)."""
 
+COUNTS_AGAIN = 10.0
+"""Seconds between two announcements of all of this process's admission counts."""
+
 Presence = dict[str, tuple[frozenset[str], int]]
 """Who is connected to one table through each other process."""
 
@@ -66,6 +69,7 @@ class Shared(Seats):
         self._clock_saved: dict[str, tuple[Any, ...]] = {}
         self.counts = ClusterCounts()
         self._counting: asyncio.Handle | None = None
+        self._counts_all_at = time.monotonic()
         if self.storage.shared:
             origin = new_origin()
             self.storage.origin = origin
@@ -195,9 +199,16 @@ class Shared(Seats):
                 self.tables.pop(table_id, None)
 
     async def _resync(self) -> None:
-        """After (re)connecting the listener: read back every table, find the new ones."""
+        """After the listener reconnected: read back every table, find the new ones, the
+        sessions revoked meanwhile, and ask the others to tell again who is connected
+        where and their admission counts (a hello)."""
+        if self.cluster is not None:
+            self.cluster.send("x", "-")
         for table_id in list(self.tables):
             self._want_refresh(table_id)
+        for session in await self._read(self.storage.revoked_sessions):
+            if session not in self.revoked_sessions:
+                self._revoked(session)
         for status in ("waiting", "playing"):
             offset = 0
             while True:
@@ -422,7 +433,12 @@ class Shared(Seats):
                    if t.status == "playing" and t.id not in cluster.owned]
         if orphans:
             await self._claim(orphans)
-        self.announce_counts()  # (a table finished meanwhile frees its creator's count)
+        # a table finished meanwhile frees its creator's count; now and then everything,
+        # for a process that forgot this one's counts while it seemed silent
+        everything = time.monotonic() - self._counts_all_at > COUNTS_AGAIN
+        if everything:
+            self._counts_all_at = time.monotonic()
+        self.announce_counts(everything)
         for peer in cluster.gone_peers():
             self.counts.forget(peer)
             for table_id, presence in list(self._presence.items()):
@@ -431,7 +447,6 @@ class Shared(Seats):
         for table_id in [k for k, v in self._presence.items()
                          if not v and k not in self.tables]:
             del self._presence[table_id]
-
 
     async def record_rematch_vote(self, table: Table, seat: int, contribution: str | None,
                                   humans: set[int]) -> tuple[TableExtras, bool]:
