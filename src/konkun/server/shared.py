@@ -182,6 +182,9 @@ class Shared(Seats):
 
     async def _refresh(self, table_id: str) -> None:
         table = self.tables.get(table_id)
+        if table is None:  # a load under way (a new connection) may predate the change
+            async with self._loading:
+                table = self.tables.get(table_id)
         if table is None:
             row = await self._read(self.storage.load_since, table_id, 1 << 30)
             if row is None or row.status == "finished":
