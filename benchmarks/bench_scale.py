@@ -1,7 +1,7 @@
 """Scale-out: live tables held by 1, 2 and 3 server processes on one PostgreSQL.
 
     .venv/bin/python benchmarks/bench_scale.py [--processes 1,2,3] [--steps 25,50,100]
-                                               [--hold 15] [--db URL]
+                                               [--hold 15] [--db URL] [--sqlite]
 
 For each number of processes, a fresh database (on a private PostgreSQL started for the
 run, unless ``--db`` names a server whose database it may fill) and that many ``konkun
@@ -14,8 +14,9 @@ after the ramp, the round trips (a move sent to the state that shows it) are mea
 
 It prints, per step, the tables, the actions per second, the round trip p50 and p99 and the
 CPU per action (server processes; PostgreSQL), and per number of processes the largest
-number of tables held with p99 under 100 ms. Wall-clock figures on a shared machine: the
-clients run on it too.
+number of tables held with p99 under 100 ms. ``--sqlite``: one process on its embedded
+SQLite file instead (``synchronous=FULL``), the single-process figures of issue 16.
+Wall-clock figures on a shared machine: the clients run on it too.
 """
 
 from __future__ import annotations
@@ -198,14 +199,18 @@ def main() -> None:
     parser.add_argument("--steps", default="25,50,100,150,200,300")
     parser.add_argument("--hold", type=float, default=15.0)
     parser.add_argument("--db", default=None, help="a PostgreSQL URL whose server to use")
+    parser.add_argument("--sqlite", action="store_true",
+                        help="one process on SQLite (no PostgreSQL)")
     args = parser.parse_args()
-    counts = [int(n) for n in args.processes.split(",")]
+    counts = [1] if args.sqlite else [int(n) for n in args.processes.split(",")]
     steps = [int(n) for n in args.steps.split(",")]
     print(f"bench_scale: {os.cpu_count()} CPU cores on this machine (shared by the server "
           "processes, PostgreSQL and the clients)")
     with ExitStack() as stack:
         make_url: Any = lambda: str(args.db)  # noqa: E731  (the server given)
-        if not args.db:
+        if args.sqlite:
+            make_url = lambda: None  # noqa: E731  (SQLite in the data directory)
+        elif not args.db:
             from tests.server.postgres import postgres_server
 
             postgres = stack.enter_context(postgres_server())

@@ -11,7 +11,7 @@ from today's models) so that a later change to the models cannot change what is 
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, MetaData, String, Table
+from sqlalchemy import JSON, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table
 
 C7051C8 = MetaData()
 
@@ -85,4 +85,11 @@ Table(
     "konkun_clocks", WEB_EXTRAS,
     Column("table_id", String(32), primary_key=True),
     Column("data", JSON, nullable=False),
+)
+
+Table(
+    "konkun_login_events", WEB_EXTRAS,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False, index=True),
+    Column("at", Float, nullable=False),
 )

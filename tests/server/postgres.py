@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,6 +40,29 @@ class PostgresServer:
 
     def __init__(self, bin_dir: Path, root: Path, port: int) -> None:
         self.bin_dir, self.root, self.port = bin_dir, root, port
+
+    def restart(self, down_seconds: float) -> None:
+        """Stop the server (every connection is cut), stay down ``down_seconds``, start it
+        again on the same port: a database outage as the clients see it."""
+        data = self.root / "data"
+        subprocess.run(_as_server_user([str(self.bin_dir / "pg_ctl"), "-D", str(data), "-m",
+                                        "immediate", "-w", "stop"]),
+                       check=True, capture_output=True, timeout=120)
+        time.sleep(down_seconds)
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
+        subprocess.run(_as_server_user([str(self.bin_dir / "pg_ctl"), "-D", str(data), "-o",
+                                        options, "-l", str(self.root / "log"), "-w", "start"]),
+                       check=True, capture_output=True, timeout=120)
+
+    def execute(self, url: str, query: str) -> list[tuple[object, ...]]:
+        """Run ``query`` on the database of ``url`` (as the superuser); its rows."""
+        import psycopg
+
+        from konkun.server.cluster import libpq_url
+
+        with psycopg.connect(libpq_url(url), autocommit=True) as conn:
+            cursor = conn.execute(query)
+            return list(cursor.fetchall()) if cursor.description else []
 
     def new_database_url(self) -> str:
         """The SQLAlchemy URL of a new, empty database on this server."""

@@ -436,3 +436,262 @@ def test_the_action_log_and_the_row_refuse_a_second_writer(postgres: PostgresSer
     finally:
         one.close()
         two.close()
+
+
+def test_two_rematch_votes_at_one_instant_through_two_processes_both_count(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        tables, tokens = [], [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+        players = []
+        for _ in range(3):
+            table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                                    {"game": "konchinka", "seats": 2,
+                                     "rules": {"target": "1"}})["id"]
+            tables.append(table_id)
+            for seat in range(2):
+                assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
+            players += [Client([servers[seat]], table_id, tokens[seat], random.Random(seat))
+                        for seat in range(2)]
+        for player in players:
+            player.start()
+        for player in players:
+            player.join(180)
+        assert all(p.finished for p in players)
+        contributions = ["ab" * 32, "cd" * 32]
+        for table_id in tables:
+            sockets = [stack.enter_context(connect(
+                f"ws://{HOST}:{servers[seat].port}/ws/tables/{table_id}")) for seat in range(2)]
+            for seat, ws in enumerate(sockets):
+                ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+            for ws in sockets:  # both hellos read before the votes
+                while json.loads(ws.recv(timeout=15)).get("you") is None:
+                    pass
+            votes = [json.dumps({"type": "rematch", "contribution": contributions[seat]})
+                     for seat in range(2)]
+            start = threading.Barrier(2)
+
+            def vote(seat: int, sockets: list[Any] = sockets, votes: list[str] = votes,
+                     start: threading.Barrier = start) -> None:
+                start.wait()
+                sockets[seat].send(votes[seat])
+
+            with ThreadPoolExecutor(2) as pool:  # the same instant, one through each process
+                list(pool.map(vote, range(2)))
+            news = []
+            for ws in sockets:
+                while (message := json.loads(ws.recv(timeout=15)))["type"] != "rematch":
+                    pass
+                news.append(message["table"])
+            assert news[0] == news[1] is not None, table_id  # one rematch, both told
+            new = request_json(f"{servers[1].url}/api/tables/{news[0]}")
+            assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
+            assert new["status"] == "playing" and new["contributed"] == [0, 1]
+
+
+def _human_table(servers: list[ServerProcess],
+                 stack: ExitStack) -> tuple[str, dict[tuple[int, int], Any]]:
+    """A started two-seat table; each seat's player connected through each process
+    (keys ``(seat, process)``)."""
+    table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                            {"game": "konchinka", "seats": 2})["id"]
+    tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+    for seat in range(2):
+        assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
+    sockets = {(seat, n): stack.enter_context(connect(
+        f"ws://{HOST}:{servers[n].port}/ws/tables/{table_id}"))
+        for seat in range(2) for n in range(2)}
+    for (seat, _n), ws in sockets.items():
+        ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+    return table_id, sockets
+
+
+def _state_at(ws: Any, turn: int, timeout: float = 15.0) -> dict[str, Any]:
+    """The first state of the game at ``turn`` or later that ``ws`` receives."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == "state" and message["you"] is not None \
+                and message["table"]["status"] != "waiting" and message["turn"] >= turn:
+            return dict(message)
+
+
+def _play_through_first(sockets: dict[tuple[int, int], Any],
+                        seen: dict[tuple[int, int], dict[str, Any]],
+                        timeout: float = 15.0) -> None:
+    """The player to move plays through the first process; every socket, the second
+    process's too, is then shown the next turn (``seen``: each socket's last state)."""
+    state = seen[(0, 0)]
+    turn, mover = state["turn"], state["table"]["to_move"]
+    sockets[(mover, 0)].send(json.dumps({"type": "action", "turn": turn,
+                                         "action": legal(seen[(mover, 0)])[0]}))
+    for key, ws in sockets.items():
+        seen[key] = _state_at(ws, turn + 1, timeout)
+        assert seen[key]["turn"] == turn + 1
+
+
+def _log_lines(server: ServerProcess, words: str) -> list[str]:
+    return [line for line in server.log.read_text(errors="replace").splitlines()
+            if words in line]
+
+
+def test_a_killed_listener_reconnects_and_reads_back_what_it_missed(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = _servers(stack, url, 2, tmp_path)
+        _table_id, sockets = _human_table(servers, stack)
+        seen = {key: _state_at(ws, 0) for key, ws in sockets.items()}
+        _play_through_first(sockets, seen)
+        assert servers[1].process is not None
+        killed = postgres.execute(url, "SELECT pg_terminate_backend(pid) FROM "
+                                  "pg_stat_activity WHERE application_name LIKE "
+                                  f"'konkun-listen %.{servers[1].process.pid}.%'")
+        assert len(killed) == 1  # the second process's listener, found by its name
+        # played while the second process does not listen: read back once it does again
+        _play_through_first(sockets, seen)
+        _play_through_first(sockets, seen)
+        _eventually(lambda: len(_log_lines(servers[1], "listening again")) == 1)
+        assert len(_log_lines(servers[1], "listening to the other processes failed")) == 1
+        assert _log_lines(servers[0], "listening") == []
+
+
+def test_a_database_restart_is_logged_once_and_every_table_goes_on(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = _servers(stack, url, 2, tmp_path)
+        _table_id, sockets = _human_table(servers, stack)
+        bot_table = request_json(f"{servers[0].url}/api/tables", "POST",
+                                 {"game": "konchinka", "seats": 2,
+                                  "bots": {"1": "random"}})["id"]
+        token = _guest(servers[1], "cid")
+        assert _sit(servers[1], bot_table, 0, token) == 200
+        human = stack.enter_context(connect(f"ws://{HOST}:{servers[1].port}/ws/tables/"
+                                            f"{bot_table}"))
+        human.send(json.dumps({"type": "hello", "token": token}))
+        seen = {key: _state_at(ws, 0) for key, ws in sockets.items()}
+        _play_through_first(sockets, seen)
+        postgres.restart(down_seconds=3.0)
+        for server in servers:  # each process listens again (a loaded machine: seconds)
+            _eventually(lambda s=server: len(_log_lines(s, "listening again")) == 1,
+                        timeout=60)
+        for _ in range(3):
+            _play_through_first(sockets, seen, timeout=30)
+        for _ in range(3):  # the bot table goes on: its bot answers after the outage too
+            state = _state_at(human, 0)
+            while state["table"]["to_move"] != 0 and state["table"]["status"] == "playing":
+                state = _state_at(human, state["turn"] + 1, timeout=30)
+            if state["table"]["status"] != "playing":
+                break
+            human.send(json.dumps({"type": "action", "turn": state["turn"],
+                                   "action": legal(state)[0]}))
+            _state_at(human, state["turn"] + 1, timeout=30)
+        for server in servers:  # the outage logged once, its end once
+            assert len(_log_lines(server, "listening again")) == 1
+            assert len(_log_lines(server, "listening to the other processes failed")) == 1
+
+
+SPREAD = 0.5
+"""Seconds within which a process's new counts reach the others (milliseconds, on a
+machine that is not shared)."""
+
+
+def _refusal(call: Callable[[], Any]) -> tuple[int, str] | None:
+    """The HTTP status and error code ``call`` is refused with (``None``: accepted)."""
+    try:
+        call()
+    except urllib.error.HTTPError as error:
+        return error.code, str(json.loads(error.read())["code"])
+    return None
+
+
+def _first_message(server: ServerProcess, table_id: str, token: str) -> dict[str, Any]:
+    with connect(f"ws://{HOST}:{server.port}/ws/tables/{table_id}?token={token}") as ws:
+        return dict(json.loads(ws.recv(timeout=15)))
+
+
+def test_admission_limits_and_the_login_limiter_count_across_processes(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    limits = {"max_address_connections": "3", "max_tables_per_address": "2",
+              "max_seats_per_address": "2"}
+    args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
+                 for arg in ("--limit", pair))
+    args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = []
+        for number in range(2):
+            server = ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
+            stack.callback(server.kill)
+            servers.append(server.start(timeout=180))
+        one, two = servers
+
+        def create(server: ServerProcess) -> Any:
+            return request_json(f"{server.url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2})["id"]
+
+        tables = [create(one), create(two)]  # the address's two tables, one per process
+        time.sleep(SPREAD)
+        assert _refusal(lambda: create(one)) == (503, "too_many_tables")
+        assert _refusal(lambda: create(two)) == (503, "too_many_tables")
+
+        guests = [_guest(servers[n % 2], f"g{n}") for n in range(6)]
+        assert _sit(one, tables[0], 0, guests[0]) == 200
+        assert _sit(two, tables[1], 0, guests[1]) == 200  # the address's two seats
+        time.sleep(SPREAD)
+        assert _sit(one, tables[0], 1, guests[2]) == 429
+        assert _sit(two, tables[1], 1, guests[3]) == 429
+
+        spectators = [stack.enter_context(connect(  # three connections: the address's cap
+            f"ws://{HOST}:{server.port}/ws/tables/{tables[0]}?token={token}"))
+            for server, token in ((one, guests[3]), (one, guests[4]), (two, guests[5]))]
+        for ws in spectators:
+            assert json.loads(ws.recv(timeout=15))["type"] == "state"
+        time.sleep(SPREAD)
+        assert _first_message(two, tables[0], guests[2])["code"] == "too_many_connections"
+        assert _first_message(one, tables[0], guests[2])["code"] == "too_many_connections"
+
+        token = _guest(one, "dora")
+        request_json(f"{one.url}/api/account/claim", "POST",
+                     {"password": "correct horse battery"}, token=token)
+
+        def login(server: ServerProcess) -> tuple[int, str] | None:
+            return _refusal(lambda: request_json(f"{server.url}/api/account/login", "POST",
+                                                 {"nickname": "dora", "password": "wrong"}))
+
+        for number in range(5):  # the account's five failures, through both processes
+            assert login(servers[number % 2]) == (401, "wrong_password")
+        assert login(one) == (429, "login_limited")
+        assert login(two) == (429, "login_limited")
+
+
+def test_login_attempts_at_one_instant_through_two_databases_connections_count_once_each(
+        postgres: PostgresServer) -> None:
+    from sqlalchemy import create_engine
+
+    from konkun.server.clusterlimits import LoginLog
+    from konkun.server.protocol import ProtocolError
+
+    url = postgres.new_database_url()
+    engines = [create_engine(url) for _ in range(2)]  # two processes' connections
+    logs = [LoginLog(engine) for engine in engines]
+    start = threading.Barrier(16)
+
+    def attempt(number: int) -> str:
+        start.wait()
+        try:
+            logs[number % 2].check(f"acct{number}", "10.1.2.3", 5, 5, 900.0)
+        except ProtocolError as refused:
+            return refused.code
+        return "admitted"
+
+    try:
+        with ThreadPoolExecutor(16) as pool:
+            answers = sorted(pool.map(attempt, range(16)))
+        # the address's five attempts, not five per connection
+        assert answers == ["admitted"] * 5 + ["login_limited"] * 11
+        assert logs[0].count("address:10.1.2.3") == 5
+    finally:
+        for engine in engines:
+            engine.dispose()

@@ -27,6 +27,7 @@ from konkun.server.accounts import (
     Passwords,
 )
 from konkun.server.auth import Guest, TokenSigner
+from konkun.server.clusterlimits import LoginLog
 from konkun.server.messages import _Body, validated
 from konkun.server.protocol import ProtocolError
 from konkun.server.ratings_service import POOLS, RatingStore, bot_names
@@ -96,6 +97,7 @@ class ServiceHolder:
         """The services on ``lobby``'s database."""
         if self._made is None or self._made.lobby is not lobby:
             engine = lobby.storage.engine
+            self.limiter.shared = LoginLog(engine) if lobby.storage.shared else None
             self._made = Services(lobby, AccountService(AccountStore(engine), lobby.db,
                                                         self.passwords, self.limiter),
                                   RatingStore(engine))

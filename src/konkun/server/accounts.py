@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.nicknames import nickname_skeleton
+from konkun.server.clusterlimits import LoginLog
 from konkun.server.protocol import HTTP_STATUS, ProtocolError, clean_nickname
 from konkun.server.storage import now_text
 
@@ -222,6 +223,9 @@ class LoginLimiter:
         self.window = window
         self._clock = clock
         self._events: OrderedDict[str, list[float]] = OrderedDict()
+        self.shared: LoginLog | None = None
+        """The windows of every server process on the database, when it is shared
+        (:mod:`.clusterlimits`); this process's memory is checked first."""
 
     def _recent(self, key: str) -> list[float]:
         now = self._clock()
@@ -348,15 +352,15 @@ class AccountService:
             raise ProtocolError("bad_request", "password must be a string of at most "
                                 f"{MAX_PASSWORD} characters")
         skeleton = skeleton_of(name)
-        self.limiter.check(skeleton, address)
+        await self._attempt(skeleton, address)
         account = await self.db(self.store.by_skeleton, skeleton)
         right = await self.passwords.verify(
             account.password_hash if account is not None else None, password)
         if account is None or not right:
-            self.limiter.failed(skeleton)
+            await self._failed(skeleton)
             raise ProtocolError("wrong_password", "no account with this nickname and "
                                 "password")
-        self.limiter.succeeded(skeleton)
+        await self._succeeded(skeleton)
         if self.passwords.needs_rehash(account.password_hash):
             await self.db(self.store.set_password, account.player_id,
                           await self.passwords.hash(password), now_text())
@@ -368,10 +372,29 @@ class AccountService:
         if not isinstance(old, str) or len(old) > MAX_PASSWORD:
             raise ProtocolError("bad_request", "password must be a string")
         secret = check_password(new, account.nickname)
-        self.limiter.check(account.skeleton, address)
+        await self._attempt(account.skeleton, address)
         if not await self.passwords.verify(account.password_hash, old):
-            self.limiter.failed(account.skeleton)
+            await self._failed(account.skeleton)
             raise ProtocolError("wrong_password", "the current password is wrong")
-        self.limiter.succeeded(account.skeleton)
+        await self._succeeded(account.skeleton)
         await self.db(self.store.set_password, account.player_id,
                       await self.passwords.hash(secret), now)
+
+    async def _attempt(self, account: str, address: str) -> None:
+        """Count a login attempt (:class:`LoginLimiter`): in memory first, then, with
+        several server processes, in the database they share."""
+        limiter = self.limiter
+        limiter.check(account, address)
+        if limiter.shared is not None:
+            await self.db(limiter.shared.check, account, address, limiter.per_account,
+                          limiter.per_address, limiter.window)
+
+    async def _failed(self, account: str) -> None:
+        self.limiter.failed(account)
+        if self.limiter.shared is not None:
+            await self.db(self.limiter.shared.failed, account)
+
+    async def _succeeded(self, account: str) -> None:
+        self.limiter.succeeded(account)
+        if self.limiter.shared is not None:
+            await self.db(self.limiter.shared.succeeded, account)

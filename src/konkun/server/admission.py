@@ -10,11 +10,14 @@ request arrives, so nothing has to be kept in step with them:
 - unfinished tables created per player and per address;
 - seats held at unfinished tables per player and per address (the HTTP and WebSocket
   ``sit`` alike).
+
+With several server processes the per-address and per-player counts include the other
+processes' (:attr:`Admission.others`, :mod:`.clusterlimits`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Protocol
 
 from konkun.server.config import Settings
@@ -78,6 +81,9 @@ class Admission:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.others: Callable[[str], int] = lambda _key: 0
+        """What the other server processes count under a key (``conn:address:<a>``,
+        ``conn:player:<p>``, ``tables:address:<a>``, ``seats:address:<a>``); none alone."""
 
     def check_connection(self, tables: Iterable[Table], table: Table,
                          connection: Connection) -> None:
@@ -86,7 +92,8 @@ class Admission:
         everyone = [c for t in tables for c in t.connections]
         player = connection.player_id
         if player is not None:
-            mine = sum(1 for c in everyone if c.player_id == player)
+            mine = sum(1 for c in everyone if c.player_id == player) \
+                + self.others("conn:player:" + player)
             if mine >= self.settings.max_player_connections:
                 raise ProtocolError("too_many_connections", f"you already have {mine} "
                                     "connections open; close some tabs")
@@ -97,7 +104,8 @@ class Admission:
         if len(table.connections) >= self.settings.max_table_connections:
             raise ProtocolError("too_many_connections", f"table {table.id} has its maximum "
                                 f"of {self.settings.max_table_connections} connections")
-        from_address = sum(1 for c in everyone if c.address == connection.address)
+        from_address = sum(1 for c in everyone if c.address == connection.address) \
+            + self.others("conn:address:" + connection.address)
         if from_address >= self.settings.max_address_connections:
             raise ProtocolError("too_many_connections", f"{from_address} connections from "
                                 "your address are open; close some")
@@ -115,6 +123,7 @@ class Admission:
             raise ProtocolError("too_many_tables", "you already created "
                                 f"{self.settings.max_tables_per_player} open tables")
         if sum(1 for t in open_tables if t.creator_address == address) \
+                + self.others("tables:address:" + address) \
                 >= self.settings.max_tables_per_address:
             raise ProtocolError("too_many_tables", "your address already created "
                                 f"{self.settings.max_tables_per_address} open tables")
@@ -128,7 +137,8 @@ class Admission:
         if mine >= self.settings.max_seats_per_player:
             raise ProtocolError("too_many_seats", f"you already hold {mine} seats at "
                                 "unfinished tables; play or leave some")
-        ours = sum(1 for t, n in held if t.seat_addresses.get(n) == address)
+        ours = sum(1 for t, n in held if t.seat_addresses.get(n) == address) \
+            + self.others("seats:address:" + address)
         if ours >= self.settings.max_seats_per_address:
             raise ProtocolError("too_many_seats", f"your address already holds {ours} seats "
                                 "at unfinished tables")

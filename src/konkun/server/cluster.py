@@ -43,6 +43,8 @@ HEARTBEAT = 1.0
 """Seconds between two heartbeats of a process."""
 PEER_TIMEOUT = 4.0
 """Seconds without a heartbeat after which another process counts as gone."""
+RECONNECT = 1.0
+"""Seconds between two attempts to listen again while the database is away."""
 
 Handler = Callable[[str, str, str, str], None]
 """Called on the event loop with (kind, origin, table id or ``-``, the rest of the text)."""
@@ -112,15 +114,24 @@ class Cluster:
     # -- announcements ------------------------------------------------------------------
 
     def _listen(self) -> None:
-        """The listening thread: ``LISTEN`` on its own connection, reconnecting."""
+        """The listening thread: ``LISTEN`` on its own connection, reconnecting each
+        :data:`RECONNECT` seconds while the database is away; after a reconnect every
+        table is read back (what was announced meanwhile is lost). The outage is logged
+        once when it starts and once when it ends."""
         import psycopg
 
+        lost_at: float | None = None
         while not self._stopping.is_set():
             try:
-                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5) as conn:
+                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5,
+                                     application_name=self.listener_name) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     if self.listening.is_set():  # a reconnect: read back what was missed
                         self._deliver("resync", "-", "-", "")
+                    if lost_at is not None:
+                        log.warning("cluster: listening again after %.1f s; every table "
+                                    "is read back", time.monotonic() - lost_at)
+                        lost_at = None
                     self.listening.set()
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
@@ -131,9 +142,17 @@ class Cluster:
             except Exception as error:
                 if self._stopping.is_set():
                     return
-                log.warning("cluster: listening failed (%s); again in 1 s",
-                            " ".join(str(error).split())[:200])
-                time.sleep(1.0)
+                if lost_at is None:
+                    lost_at = time.monotonic()
+                    log.warning("cluster: listening to the other processes failed (%s); "
+                                "trying again every %g s", " ".join(str(error).split())[:200],
+                                RECONNECT)
+                time.sleep(RECONNECT)
+
+    @property
+    def listener_name(self) -> str:
+        """The ``application_name`` of the listening connection (``pg_stat_activity``)."""
+        return f"konkun-listen {self.origin}"[:63]
 
     def _deliver(self, kind: str, origin: str, table_id: str, rest: str) -> None:
         loop = self._loop

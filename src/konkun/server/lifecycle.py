@@ -73,11 +73,15 @@ class TableExtras:
     """The table that is this one's rematch, once it started."""
     rematch_votes: set[int] = field(default_factory=set)
     """The seats that asked for a rematch (stored, so every server process sees them)."""
+    rematch_contributions: dict[int, str] = field(default_factory=dict)
+    """The contributions to the rematch's seed sent with the votes, by seat."""
 
     def stored(self) -> dict[str, Any]:
         """The extras as stored."""
         data = asdict(self)
         data["rematch_votes"] = sorted(self.rematch_votes)
+        data["rematch_contributions"] = {str(seat): value for seat, value
+                                         in sorted(self.rematch_contributions.items())}
         return data
 
     @classmethod
@@ -88,7 +92,10 @@ class TableExtras:
                    hints=bool(data.get("hints", True)), rated=bool(data.get("rated", False)),
                    rematch_of=data.get("rematch_of"),
                    rematch_to=data.get("rematch_to"),
-                   rematch_votes={int(s) for s in data.get("rematch_votes", [])})
+                   rematch_votes={int(s) for s in data.get("rematch_votes", [])},
+                   rematch_contributions={
+                       int(seat): str(value)
+                       for seat, value in dict(data.get("rematch_contributions", {})).items()})
 
     def summary(self, table: SeatedTable) -> dict[str, Any]:
         """The fields the extras add to a table's summary (``docs/protocol.md``)."""
@@ -109,6 +116,47 @@ class ExtrasStore:
         """Store (or replace) one table's extras."""
         with Session(self.engine) as session, session.begin():
             session.merge(ExtrasRow(table_id=table_id, data=extras.stored()))
+
+    def vote_rematch(self, table_id: str, seat: int, contribution: str | None,
+                     humans: set[int]) -> tuple[TableExtras, bool]:
+        """Add ``seat``'s rematch vote (and its ``contribution``) to the stored extras,
+        the row locked meanwhile, so that votes through two server processes at one
+        instant both count; return the extras now stored and whether this vote is the
+        one that completed the ``humans``' votes (exactly one vote is: it starts the
+        rematch)."""
+        with Session(self.engine) as session, session.begin():
+            row, extras = self._locked(session, table_id)
+            complete_before = humans <= extras.rematch_votes
+            extras.rematch_votes.add(seat)
+            if contribution is not None:
+                extras.rematch_contributions[seat] = contribution
+            self._replace(session, row, table_id, extras)
+        return extras, not complete_before and humans <= extras.rematch_votes \
+            and extras.rematch_to is None
+
+    def set_rematch_to(self, table_id: str, rematch: str) -> TableExtras:
+        """Store where the table's rematch is (the row locked: no vote is overwritten)."""
+        with Session(self.engine) as session, session.begin():
+            row, extras = self._locked(session, table_id)
+            extras.rematch_to = rematch
+            self._replace(session, row, table_id, extras)
+        return extras
+
+    @staticmethod
+    def _locked(session: Session, table_id: str) -> tuple[ExtrasRow | None, TableExtras]:
+        """One table's extras row, locked until ``session`` commits (``SELECT ... FOR
+        UPDATE``; SQLite has one writer anyway), and its extras."""
+        row = session.scalars(select(ExtrasRow).where(ExtrasRow.table_id == table_id)
+                              .with_for_update()).one_or_none()
+        return row, TableExtras.from_stored(row.data if row else None)
+
+    @staticmethod
+    def _replace(session: Session, row: ExtrasRow | None, table_id: str,
+                 extras: TableExtras) -> None:
+        if row is None:
+            session.add(ExtrasRow(table_id=table_id, data=extras.stored()))
+        else:
+            row.data = extras.stored()  # a new object: the JSON column sees the change
 
     def load(self, table_id: str) -> TableExtras:
         """One table's extras (the defaults when none were stored)."""
@@ -185,11 +233,10 @@ class CreateOnce:
 
 
 class LifecycleTable(SeatedTable, Protocol):
-    """A table as its life cycle reads it: besides its seats, its extras, the contributions
-    sent with the rematch votes, its game, variant, rules and when it was made."""
+    """A table as its life cycle reads it: besides its seats, its extras, its game,
+    variant, rules and when it was made."""
 
     extras: TableExtras
-    rematch_contributions: dict[int, str]
     adapter: GameAdapter
     variant: str | None
     rules: dict[str, str]
@@ -219,8 +266,13 @@ class LifecycleLobby(RunsInThreads, Protocol[TableT]):
     def tell_others(self, kind: str, table_id: str, rest: str = "") -> None:
         """Tell the other server processes that a table changed."""
 
-    async def save_extras(self, table: TableT, extras: TableExtras) -> None:
-        """Store a table's extras and tell the other processes."""
+    async def record_rematch_vote(self, table: TableT, seat: int, contribution: str | None,
+                                  humans: set[int]) -> tuple[TableExtras, bool]:
+        """Store a seat's rematch vote atomically and tell the other processes; the extras
+        now stored and whether this vote starts the rematch."""
+
+    async def record_rematch(self, table: TableT, rematch: str) -> None:
+        """Store where the table's rematch is and tell the other processes."""
 
     async def create_table(self, game: str, variant: str | None, num_seats: int,
                            rules: dict[str, str], bots: dict[int, str], *,
@@ -301,13 +353,13 @@ async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Gues
         if table.extras.rematch_to is not None:
             announce_rematch(table)
             return None
-        table.extras.rematch_votes.add(seat)
-        if contribution is not None:
-            table.rematch_contributions[seat] = checked_contribution(contribution)
         humans = {n for n, s in enumerate(table.seats) if s.kind == "human"}
-        if not humans <= table.extras.rematch_votes:
-            with contextlib.suppress(Exception):  # the vote counts here even if not stored
-                await lobby.save_extras(table, table.extras)
+        checked = None if contribution is None else checked_contribution(contribution)
+        table.extras, starts = await lobby.record_rematch_vote(table, seat, checked, humans)
+        if table.extras.rematch_to is not None:  # started through another process
+            announce_rematch(table)
+            return None
+        if not starts:
             lobby.broadcast(table)
             return None
         new = await lobby.create_table(
@@ -318,13 +370,13 @@ async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Gues
         if table.extras.rated:
             new.extras.rated = True
             await lobby.db(lobby.extras_store.save, new.id, new.extras)
+        contributions = table.extras.rematch_contributions
         async with new.lock:
             await lobby.seat_players(new, {n: table.seats[n] for n in humans},
-                                     {n: v for n, v in table.rematch_contributions.items()
-                                      if n in humans})
+                                     {n: v for n, v in contributions.items() if n in humans})
         table.extras.rematch_to = new.id
         with contextlib.suppress(Exception):  # the new table plays on; only the pointer
-            await lobby.save_extras(table, table.extras)  # is lost
+            await lobby.record_rematch(table, new.id)  # is lost
         announce_rematch(table)
         lobby.broadcast(table)
         return new

@@ -194,6 +194,7 @@ class Lobby(Shared, ReplayViews):
         await self._db(self.fair_store.save, table.id, table.fairness.fair)
         await self._db(self.storage.create_table, table.stored())
         self.tables[table.id] = table
+        self.counts_changed()
         async with table.lock:
             await self._start_if_full(table)
         return table

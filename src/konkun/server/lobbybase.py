@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from konkun.server.admission import Admission
 from konkun.server.chat import ChatLimits, ChatStore
 from konkun.server.clock import ClockKeeper
+from konkun.server.commits import GroupCommit
 from konkun.server.config import Settings
 from konkun.server.fair import FairStore, TableFairness
 from konkun.server.lifecycle import CreateOnce, ExtrasStore
@@ -100,6 +101,8 @@ class LobbyBase:
         self.chat_store = ChatStore(storage.engine)
         self.fair_store = FairStore(storage.engine)
         self.chat_limits = ChatLimits()
+        self.commits = GroupCommit(storage, self._db)
+        """The actions' writer: one commit for the actions played at one instant."""
         self.finish_hooks: list[Callable[[Table], Awaitable[None]]] = []
         """Called with each table once it finished and was stored (ratings)."""
 

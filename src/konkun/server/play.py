@@ -96,8 +96,8 @@ class Play(Connections):
         text = table.match.deal.format_action(action)
         turn = table.turn
         try:
-            await self._db(self.storage.append_action, table.id, turn, seat, text,
-                           urgent=any(s.kind == "human" for s in table.seats))
+            await self.commits.append(table.id, turn, seat, text,
+                                      urgent=any(s.kind == "human" for s in table.seats))
         except TurnTakenError:  # another process played this turn: show what it played
             await self._catch_up(table)
             self.broadcast(table)

@@ -26,8 +26,10 @@ import logging
 import time
 from typing import Any
 
+from konkun.server.auth import Guest
 from konkun.server.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
 from konkun.server.cluster import Cluster, new_origin
+from konkun.server.clusterlimits import ClusterCounts, local_counts
 from konkun.server.connection import Connection
 from konkun.server.fair import TableFairness
 from konkun.server.lifecycle import TableExtras, announce_rematch, closed_message
@@ -41,6 +43,9 @@ log = logging.getLogger("konkun.server")
 SWEEP = 1.0
 """Seconds between two sweeps (leases of dead processes taken over, their connections
 forgotten)."""
+
+COUNTS_AGAIN = 10.0
+"""Seconds between two announcements of all of this process's admission counts."""
 
 Presence = dict[str, tuple[frozenset[str], int]]
 """Who is connected to one table through each other process."""
@@ -63,10 +68,14 @@ class Shared(Seats):
         self._tasks: set[asyncio.Task[Any]] = set()
         self.clock_store = ClockStore(self.storage.engine)
         self._clock_saved: dict[str, tuple[Any, ...]] = {}
+        self.counts = ClusterCounts()
+        self._counting: asyncio.Handle | None = None
+        self._counts_all_at = time.monotonic()
         if self.storage.shared:
             origin = new_origin()
             self.storage.origin = origin
             self.cluster = Cluster(self.storage.url, origin, self._received)
+            self.admission.others = self.counts.others
 
     async def _join(self) -> None:
         """Listen to the others before reading the tables (so no change is missed)."""
@@ -116,6 +125,9 @@ class Shared(Seats):
             for table in self.tables.values():
                 if table.connections:
                     self._connections_changed(table)
+            self.announce_counts(everything=True)
+        elif kind == "n":
+            self.counts.received(origin, rest)
         elif kind == "r":
             self._revoked(rest.strip())
         elif kind == "resync":
@@ -171,6 +183,9 @@ class Shared(Seats):
 
     async def _refresh(self, table_id: str) -> None:
         table = self.tables.get(table_id)
+        if table is None:  # a load under way (a new connection) may predate the change
+            async with self._loading:
+                table = self.tables.get(table_id)
         if table is None:
             row = await self._read(self.storage.load_since, table_id, 1 << 30)
             if row is None or row.status == "finished":
@@ -188,9 +203,16 @@ class Shared(Seats):
                 self.tables.pop(table_id, None)
 
     async def _resync(self) -> None:
-        """After (re)connecting the listener: read back every table, find the new ones."""
+        """After the listener reconnected: read back every table, find the new ones, the
+        sessions revoked meanwhile, and ask the others to tell again who is connected
+        where and their admission counts (a hello)."""
+        if self.cluster is not None:
+            self.cluster.send("x", "-")
         for table_id in list(self.tables):
             self._want_refresh(table_id)
+        for session in await self._read(self.storage.revoked_sessions):
+            if session not in self.revoked_sessions:
+                self._revoked(session)
         for status in ("waiting", "playing"):
             offset = 0
             while True:
@@ -276,6 +298,7 @@ class Shared(Seats):
     def _connections_changed(self, table: Table) -> None:
         if self.cluster is None:
             return
+        self.counts_changed()
         players = {c.player_id for c in table.connections
                    if c.player_id is not None and table.seat_of(c.player_id) is not None}
         spectators = sum(1 for c in table.connections if table.seat_of(c.player_id) is None)
@@ -296,6 +319,36 @@ class Shared(Seats):
         if table is not None:
             table.remote = presence
             self.broadcast(table)
+
+    # -- the admission counts, cluster-wide ---------------------------------------------
+
+    async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
+                  contribution: str | None = None) -> None:
+        """Seat ``guest`` (:meth:`Seats.sit`); the other processes learn the address's
+        new count of seats."""
+        await super().sit(table, guest, seat, address, contribution)
+        self.counts_changed()
+
+    def counts_changed(self) -> None:
+        """This process's admission counts changed: announce them soon (once for all
+        the changes of one turn of the event loop)."""
+        if self.cluster is not None and self._counting is None:
+            self._counting = asyncio.get_running_loop().call_soon(self.announce_counts)
+
+    def announce_counts(self, everything: bool = False) -> None:
+        """Tell the other processes what changed in this process's admission counts
+        (``everything``: all of them, for a process that just joined)."""
+        self._counting = None
+        if self.cluster is None:
+            return
+        open_tables = [t for t in self.tables.values() if t.status != "finished"]
+        mine = local_counts(
+            ((c.address, c.player_id) for t in self.tables.values() for c in t.connections),
+            (t.creator_address for t in open_tables),
+            (address for t in open_tables for n, address in t.seat_addresses.items()
+             if t.seats[n].kind == "human"))
+        for payload in self.counts.changes(mine, everything):
+            self.cluster.send("n", "-", payload)
 
     # -- the move clock, stored ---------------------------------------------------------
 
@@ -384,7 +437,14 @@ class Shared(Seats):
                    if t.status == "playing" and t.id not in cluster.owned]
         if orphans:
             await self._claim(orphans)
+        # a table finished meanwhile frees its creator's count; now and then everything,
+        # for a process that forgot this one's counts while it seemed silent
+        everything = time.monotonic() - self._counts_all_at > COUNTS_AGAIN
+        if everything:
+            self._counts_all_at = time.monotonic()
+        self.announce_counts(everything)
         for peer in cluster.gone_peers():
+            self.counts.forget(peer)
             for table_id, presence in list(self._presence.items()):
                 if presence.pop(peer, None) is not None and table_id in self.tables:
                     self.broadcast(self.tables[table_id])
@@ -392,7 +452,17 @@ class Shared(Seats):
                          if not v and k not in self.tables]:
             del self._presence[table_id]
 
-    async def save_extras(self, table: Table, extras: TableExtras) -> None:
-        """Store a table's extras and tell the other processes."""
-        await self._db(self.extras_store.save, table.id, extras)
+    async def record_rematch_vote(self, table: Table, seat: int, contribution: str | None,
+                                  humans: set[int]) -> tuple[TableExtras, bool]:
+        """Store ``seat``'s rematch vote atomically and tell the other processes; the
+        extras now stored and whether this vote starts the rematch
+        (:meth:`~.lifecycle.ExtrasStore.vote_rematch`)."""
+        extras, starts = await self._db(self.extras_store.vote_rematch, table.id, seat,
+                                        contribution, humans)
+        self.tell_others("t", table.id)
+        return extras, starts
+
+    async def record_rematch(self, table: Table, rematch: str) -> None:
+        """Store where ``table``'s rematch is and tell the other processes."""
+        table.extras = await self._db(self.extras_store.set_rematch_to, table.id, rematch)
         self.tell_others("t", table.id)

@@ -54,6 +54,16 @@ class TurnTakenError(ProtocolError):
                          "the state has moved on", turn)
 
 
+@dataclass(frozen=True)
+class PendingAction:
+    """An accepted action waiting to be stored (:meth:`Storage.append_actions`)."""
+
+    table_id: str
+    turn: int
+    seat: int
+    action: str
+
+
 def now_text() -> str:
     """The current UTC time as ISO 8601 text (seconds)."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -243,6 +253,35 @@ class Storage:
             if self.count_actions(table_id) > turn:
                 raise TurnTakenError(table_id, turn) from None
             raise
+
+    def append_actions(self, actions: list[PendingAction]) -> list[ProtocolError | None]:
+        """Store several accepted actions in one transaction (one commit: the group
+        commit of :mod:`konkun.server.commits`); committed when this returns. If the
+        group is refused (an action at a turn already stored), each action is stored
+        alone instead: the answer for each is ``None`` (stored) or its
+        :class:`TurnTakenError`. Any other failure raises, nothing stored."""
+        ordered = sorted(actions, key=lambda a: (a.table_id, a.turn))  # one lock order
+        try:
+            with self._session() as session, session.begin():
+                played_at = now_text()
+                session.add_all([ActionRow(table_id=a.table_id, turn=a.turn, seat=a.seat,
+                                           action=a.action, played_at=played_at)
+                                 for a in ordered])
+                session.flush()
+                for table_id in dict.fromkeys(a.table_id for a in ordered):
+                    self.announce(session, table_id, "a")
+            return [None] * len(actions)
+        except IntegrityError:
+            pass
+        answers: list[ProtocolError | None] = []
+        for action in actions:
+            try:
+                self.append_action(action.table_id, action.turn, action.seat, action.action)
+            except TurnTakenError as taken:
+                answers.append(taken)
+            else:
+                answers.append(None)
+        return answers
 
     def delete_action(self, table_id: str, turn: int) -> None:
         """Remove an action stored at ``turn`` (undo of a write whose apply failed)."""

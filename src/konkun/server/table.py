@@ -64,8 +64,6 @@ class Table:
         self.presence_flush: asyncio.TimerHandle | None = None
         self.extras = TableExtras()
         self.fairness = TableFairness(None)
-        self.rematch_contributions: dict[int, str] = {}
-        """The contributions sent with the rematch votes (in memory, like the votes)."""
         self.clock = SeatClock()
         self.presence_bucket = TokenBucket(PRESENCE_BURST, 1 / PRESENCE_DELAY)
         """Connection changes broadcast at once (past it: one per ``PRESENCE_DELAY``)."""

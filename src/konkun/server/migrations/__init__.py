@@ -34,6 +34,7 @@ TABLES_BY_REVISION: tuple[tuple[str, frozenset[str]], ...] = (
                         "konkun_player_games"})),
     ("0006", frozenset({"konkun_fairness"})),
     ("0007", frozenset({"konkun_clocks"})),
+    ("0008", frozenset({"konkun_login_events"})),
 )
 """The tables each revision creates, in order: how a database made by ``create_all`` before
 migrations existed is recognised (every revision that only alters tables is absent)."""
@@ -47,6 +48,7 @@ MODELS: tuple[tuple[str, str], ...] = (
     ("konkun.server.ratings_service", "RatingRow"),
     ("konkun.server.fair", "FairRow"),
     ("konkun.server.clockstore", "ClockRow"),
+    ("konkun.server.clusterlimits", "LoginEventRow"),
 )
 """(module, declarative class) of every model of the schema; a module not in the package
 (yet) is skipped."""
