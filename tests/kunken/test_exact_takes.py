@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from konkun.kunken import KunkenRules
 from konkun.kunken.completion import take_hints
 from konkun.kunken.hints import hand_advice
 from konkun.kunken.solver import third_card_length, third_card_melds
@@ -61,6 +62,22 @@ def test_opening_take_with_the_taken_melds_joker_won_back_by_a_swap(
         assert step in texts(deal), step
         deal.play(step)
     assert deal.to_move == 1 and deal.layout[0]
+
+
+def test_opening_take_where_a_card_laid_first_frees_a_joker_to_stand_for_it() -> None:
+    # joker_for_held=false (RULES.md's option): a joker may not stand for a card the player
+    # holds at that moment. Take 5c, lay 5c 5h X (5h and X held before the take: 15); 5h is
+    # no longer held, so X=5h may now stand for it: 4h X=5h 6h (15), 9h X=Th Jh (20): 50.
+    rules = KunkenRules(joker_for_held=False)
+    hand = "Qs Jh 9h 8s 6h 5h 4h 3d 3d 2c X X X"
+    deal = position(["Ac Kd Ks", hand], "5c", to_move=1, rules=rules)
+    assert "take 0" in texts(deal)
+    deal.play("take 0")
+    assert "meld X=5h 4h 6h" not in texts(deal)  # 5h is still held
+    for step in ("meld 5c 5h X", "meld 4h X=5h 6h", "meld 9h X=Th Jh", "discard Qs"):
+        assert step in texts(deal), step
+        deal.play(step)
+    assert deal.layout[1]
 
 
 HAND_3 = "2c 8c 9c Tc Ac 2d 4d 8d 8d 9d 4s 6s X"

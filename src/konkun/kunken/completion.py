@@ -177,8 +177,10 @@ def completable(hand: Sequence[int], notold: Sequence[int], card: int, need: int
     if replace and pending and need <= 0 and layout:
         return _third_card_by_swaps(hand, notold, card, size, table)
     if not replace and not completable(hand, notold, card, need, pending, layout, table,
-                                       True, melds_fail):
-        return False  # every step allowed without joker_for_held is allowed with it
+                                       True):
+        # Every step allowed without joker_for_held is allowed with it. (Not melds_fail:
+        # melds alone failed without it, which says nothing of melds with it.)
+        return False
     key = (bytes(hand), bytes(notold) if pending else b"", card if pending else -1,
            max(need, 0), pending, layout, _key_table(table, replace), replace)
     known = _MEMO.get(key)
