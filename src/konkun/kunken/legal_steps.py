@@ -78,7 +78,12 @@ class LegalSteps(DealFields):
                                          or exact is None or exact(meld(slots)))]
         if size >= 2:
             verdicts: dict[int, bool] = {}
+            exact_verdicts: dict[int, bool] = {}
             for m, tm in enumerate(self.melds):
+                # With joker_for_held the exact check reads the table only through its
+                # swaps, which a real card laid off onto a meld without jokers or onto a
+                # sequence leaves as they are: its verdict is the card's alone.
+                same_swaps = replace and (not tm.jokers or tm.kind != SET)
                 for k, slot in tm.layoff_options():
                     if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
                                        and hand[slot - JOKER_FOR]):
@@ -88,7 +93,15 @@ class LegalSteps(DealFields):
                         ok = verdicts.get(k)
                         if ok is None:
                             ok = verdicts[k] = judges[1](k)
-                        if not ok and not exact(action):
+                        if not ok:
+                            if same_swaps and slot < BARE_JOKER:
+                                known = exact_verdicts.get(k)
+                                if known is None:
+                                    known = exact_verdicts[k] = exact(action)
+                                ok = known
+                            else:
+                                ok = exact(action)
+                        if not ok:
                             continue
                     out.append(action)
         out.extend(action for action in self.swap_steps(seat, hand)
