@@ -31,11 +31,11 @@ def _candidate_steps(deal: KunkenDeal, seat: int) -> list[Action]:
     asking whether the turn stays completable)."""
     hand = deal.hands[seat]
     size = deal.hand_sizes[seat]
-    steps = [meld(slots) for slots in deal._hand_melds(hand) if len(slots) < size]
+    steps = [meld(slots) for slots in deal.candidate_melds(hand) if len(slots) < size]
     if size >= 2:
         steps += [layoff(m, slot) for m, tm in enumerate(deal.melds)
                   for k, slot in tm.layoff_options() if hand[k]]
-    return steps + deal._swaps(seat, hand)
+    return steps + deal.swap_steps(seat, hand)
 
 
 def _walk(rules: KunkenRules, seed: int, steps: int) -> list[KunkenDeal]:
@@ -61,12 +61,12 @@ def test_step_filter_rejects_only_steps_the_exact_check_rejects(seed: int,
         if deal.phase != TAKEN or seat is None or deal.obligations_met():
             continue
         hand = deal.hands[seat]
-        table = deal._table()
+        table = deal.compact_table()
         rough = StepFilter(hand, deal.turn_notold, deal.take_card, deal.need, deal.pending,
                            deal.opening, table, rules.joker_for_held)
         for step in _candidate_steps(deal, seat):
             if rough.rejects(step.slots, step.kind == SWAP):
-                assert not deal._exact_ok(seat, step, table), step.text()
+                assert not deal.completes_after_step(seat, step, table), step.text()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -80,7 +80,7 @@ def test_take_scan_candidates_lose_no_take(seed: int, variant: int) -> None:
             continue
         hand = deal.hands[seat]
         need = 0 if deal.layout[seat] else rules.opening_minimum
-        table = deal._table()
+        table = deal.compact_table()
         every = set(fast_take_positions(hand, deal.bank, need, replace))
         every.update(i for i in range(len(deal.bank)) if completable(
             *after_take(hand, deal.bank, i), deal.bank[i], need, True, deal.layout[seat],

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from konkun.kunken import KunkenRules
 from konkun.kunken.completion import take_hints
 from konkun.kunken.hints import hand_advice
 from konkun.kunken.solver import third_card_length, third_card_melds
@@ -38,6 +39,45 @@ def test_take_going_out_with_a_joker_swapped_from_another_players_set() -> None:
         assert step in texts(deal), step
         deal.play(step)
     assert deal.is_over() and deal.winner == 0
+
+
+@pytest.mark.parametrize("melds", [[], [(1, "Kd Kh X")]], ids=["bare table", "table joker"])
+def test_opening_take_with_the_taken_melds_joker_won_back_by_a_swap(
+        melds: list[tuple[int, str]]) -> None:
+    # RULES.md: the taken card's meld holds two cards held before the take (an old joker
+    # counts), a joker may stand for a card the player holds, a player who laid a meld
+    # earlier this turn may swap a joker of any meld, their own too, and use it at once.
+    # Take Tc 9c: X=9c Tc Jc holds Tc with the old X and Jc (20), swap 9c for the joker,
+    # X Ah As (30): 50 in all. 9c Tc Jc itself holds one old card only, and without the
+    # swap the one joker cannot serve both melds. (Seat 1's joker needs a king: none held.)
+    deal = position(["Jc Ah As X 2d 7h", "2c 3c 4c"], "Tc 9c", melds=melds,
+                    layout=[False, bool(melds)])
+    assert texts(deal) == ["draw", "take 0"]
+    assert 0 in [i for i, _ in take_hints(counts("Jc Ah As X 2d 7h"), idx("Tc 9c"), 50,
+                                          [m.compact() for m in deal.melds], layout=False)]
+    deal.play("take 0")
+    assert "meld 9c Tc Jc" not in texts(deal)
+    n = len(melds)
+    for step in ("meld X=9c Tc Jc", f"swap {n} 9c", "meld Ah As X", "discard 7h"):
+        assert step in texts(deal), step
+        deal.play(step)
+    assert deal.to_move == 1 and deal.layout[0]
+
+
+def test_opening_take_where_a_card_laid_first_frees_a_joker_to_stand_for_it() -> None:
+    # joker_for_held=false (RULES.md's option): a joker may not stand for a card the player
+    # holds at that moment. Take 5c, lay 5c 5h X (5h and X held before the take: 15); 5h is
+    # no longer held, so X=5h may now stand for it: 4h X=5h 6h (15), 9h X=Th Jh (20): 50.
+    rules = KunkenRules(joker_for_held=False)
+    hand = "Qs Jh 9h 8s 6h 5h 4h 3d 3d 2c X X X"
+    deal = position(["Ac Kd Ks", hand], "5c", to_move=1, rules=rules)
+    assert "take 0" in texts(deal)
+    deal.play("take 0")
+    assert "meld X=5h 4h 6h" not in texts(deal)  # 5h is still held
+    for step in ("meld 5c 5h X", "meld 4h X=5h 6h", "meld 9h X=Th Jh", "discard Qs"):
+        assert step in texts(deal), step
+        deal.play(step)
+    assert deal.layout[1]
 
 
 HAND_3 = "2c 8c 9c Tc Ac 2d 4d 8d 8d 9d 4s 6s X"

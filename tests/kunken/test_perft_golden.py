@@ -45,16 +45,6 @@ def load_golden(path: Path) -> list[Golden]:
 
 GOLDEN = load_golden(GOLDEN_FILE)
 IDS = [g.name for g in GOLDEN]
-KNOWN_MISSES = {
-    "deal-5-seats-default": (5, "after draw, discard Tc, draw, discard 9c the engine does not "
-                                "offer take 1 (bank Jd Tc 9c), which the turn meld X=9c Tc Jc, "
-                                "swap 0 9c, meld X Ah As completes: a joker won back from a "
-                                "meld laid this turn (issue 11; the take search is being "
-                                "rewritten on another branch)"),
-}
-"""Depths from which the engine is known to differ from the oracle, and why."""
-
-
 def _engine_texts(deal: KunkenDeal) -> dict[str, KunkenDeal]:
     """The engine's legal actions by their text as the oracle writes it (a meld's cards
     sorted), each with the deal after it."""
@@ -98,7 +88,7 @@ def test_golden_counts_are_the_oracles(golden: Golden) -> None:
         assert oracle.perft(state, depth) == golden.counts[depth]
 
 
-def _check_engine(golden: Golden, depths: list[int], *, report: bool = True) -> None:
+def _check_engine(golden: Golden, depths: list[int]) -> None:
     deal = KunkenDeal.from_position(parse_kkn(golden.kkn))
     before = deal.kkn()
     for depth in depths:
@@ -106,25 +96,13 @@ def _check_engine(golden: Golden, depths: list[int], *, report: bool = True) -> 
         got = deal.perft(depth)
         if got != expected:
             pytest.fail(f"perft {depth} of {golden.name}: engine {got}, oracle {expected}\n"
-                        + (_divided(golden, depth) if report else ""))
+                        + _divided(golden, depth))
     assert deal.kkn() == before, "perft changed the position"
 
 
 @pytest.mark.parametrize("golden", GOLDEN, ids=IDS)
 def test_engine_perft_matches_the_independent_generator(golden: Golden) -> None:
-    first_miss = KNOWN_MISSES.get(golden.name, (99, ""))[0]
-    _check_engine(golden, [d for d in sorted(golden.counts) if d < first_miss])
-
-
-@pytest.mark.parametrize("name", sorted(KNOWN_MISSES))
-def test_known_engine_misses_still_differ(name: str) -> None:
-    """A known miss is a strict expected failure: once the engine offers the take, this
-    fails, and the entry comes out of KNOWN_MISSES."""
-    depth, why = KNOWN_MISSES[name]
-    golden = next(g for g in GOLDEN if g.name == name)
-    with pytest.raises(pytest.fail.Exception, match=f"perft {depth} of {name}"):
-        _check_engine(golden, [depth], report=False)
-    assert why
+    _check_engine(golden, sorted(golden.counts))
 
 
 @pytest.mark.parametrize("golden", GOLDEN, ids=IDS)

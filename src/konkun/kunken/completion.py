@@ -177,8 +177,10 @@ def completable(hand: Sequence[int], notold: Sequence[int], card: int, need: int
     if replace and pending and need <= 0 and layout:
         return _third_card_by_swaps(hand, notold, card, size, table)
     if not replace and not completable(hand, notold, card, need, pending, layout, table,
-                                       True, melds_fail):
-        return False  # every step allowed without joker_for_held is allowed with it
+                                       True):
+        # Every step allowed without joker_for_held is allowed with it. (Not melds_fail:
+        # melds alone failed without it, which says nothing of melds with it.)
+        return False
     key = (bytes(hand), bytes(notold) if pending else b"", card if pending else -1,
            max(need, 0), pending, layout, _key_table(table, replace), replace)
     known = _MEMO.get(key)
@@ -206,8 +208,8 @@ def _third_card_possible(hand: Sequence[int], notold: Sequence[int], card: int, 
         return True
     extra = _table_jokers(table)
     p, s = card % 13, card // 13
-    shortest = third_card._shortest_third(p, s, hand[52] + extra, hand[52] - notold[52],
-                                          *third_card._card_masks(p, s, hand, notold), True)
+    shortest = third_card.shortest_third(p, s, hand[52] + extra, hand[52] - notold[52],
+                                         *third_card.card_masks(p, s, hand, notold), True)
     return 0 < shortest < size
 
 
@@ -427,7 +429,7 @@ def _take_candidates(hand: Sequence[int], bank: Sequence[int], table: Table,
             winning[k] = True
     can_swap = not replace or any(hand[k] and winning[k] for k in range(52))
     extra = _table_jokers(table)
-    old_suit, old_rank = third_card._hand_masks(hand)
+    old_suit, old_rank = third_card.hand_masks(hand)
     pool_suit, pool_rank = old_suit.copy(), old_rank.copy()
     jokers = hand[52]
     size = sum(hand)
@@ -443,7 +445,7 @@ def _take_candidates(hand: Sequence[int], bank: Sequence[int], table: Table,
         pool_suit[s] |= 1 << p
         pool_rank[p] |= 1 << s
         can_swap = can_swap or winning[card]
-        if can_swap and 0 < third_card._shortest_third(
+        if can_swap and 0 < third_card.shortest_third(
                 p, s, jokers + extra, hand[52], old_suit[s], old_rank[p], pool_suit[s],
                 pool_rank[p], True) < size:
             yield i

@@ -155,14 +155,29 @@ def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
         if suits & (suits - 1):
             out.extend(_sets(p, suits, jokers))
     for s in range(4):
-        if not suit_masks[s]:
-            continue
-        seqs = _sequences(s, suit_masks[s], jokers)[0]
-        out.extend(seqs)
-        if replace and jokers:
-            for meld in seqs:
-                out.extend(_replacements(meld, jokers, -1))
+        if suit_masks[s]:
+            out.extend(_replaced_sequences(s, suit_masks[s], jokers) if replace and jokers
+                       else _sequences(s, suit_masks[s], jokers)[0])
     return out
+
+
+_REPLACED_CACHE: dict[tuple[int, int, int], list[Meld]] = {}
+
+
+def _replaced_sequences(suit: int, held: int, jokers: int) -> list[Meld]:
+    """:func:`_sequences` of ``suit``, then their readings with held cards also replaced by
+    jokers (:func:`_replacements`), cached per held mask and joker count."""
+    key = (suit, held, min(jokers, 6))
+    hit = _REPLACED_CACHE.get(key)
+    if hit is None:
+        seqs = _sequences(suit, held, jokers)[0]
+        hit = list(seqs)
+        for meld in seqs:
+            hit.extend(_replacements(meld, jokers, -1))
+        if len(_REPLACED_CACHE) > 200_000:
+            _REPLACED_CACHE.clear()
+        _REPLACED_CACHE[key] = hit
+    return hit
 
 
 def declared_set_variants(meld: Meld) -> list[Meld]:

@@ -54,10 +54,10 @@ class LegalSteps(DealFields):
             out = [DRAW_ACTION]
             out.extend(take(i) for i in self._take_positions(seat))
             if self.rules.swap_before_take:
-                out += self._swaps(seat, hand)
+                out += self.swap_steps(seat, hand)
             return out
         if self.phase == DRAWN:
-            out = self._swaps(seat, hand)
+            out = self.swap_steps(seat, hand)
             out += [DISCARDS[k] for k in range(53) if hand[k]]
             return out
         return self._taken_actions(seat, hand)
@@ -73,12 +73,17 @@ class LegalSteps(DealFields):
                       else self._completion_judges(seat, hand))
         replace = self.rules.joker_for_held
         exact = self._exact_judge(seat, hand) if judges is not None else None
-        out = [meld(slots) for slots in self._hand_melds(hand)
+        out = [meld(slots) for slots in self.candidate_melds(hand)
                if len(slots) < size and (judges is None or judges[0](slots)
                                          or exact is None or exact(meld(slots)))]
         if size >= 2:
             verdicts: dict[int, bool] = {}
+            exact_verdicts: dict[int, bool] = {}
             for m, tm in enumerate(self.melds):
+                # With joker_for_held the exact check reads the table only through its
+                # swaps, which a real card laid off onto a meld without jokers or onto a
+                # sequence leaves as they are: its verdict is the card's alone.
+                same_swaps = replace and (not tm.jokers or tm.kind != SET)
                 for k, slot in tm.layoff_options():
                     if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
                                        and hand[slot - JOKER_FOR]):
@@ -88,17 +93,25 @@ class LegalSteps(DealFields):
                         ok = verdicts.get(k)
                         if ok is None:
                             ok = verdicts[k] = judges[1](k)
-                        if not ok and not exact(action):
+                        if not ok:
+                            if same_swaps and slot < BARE_JOKER:
+                                known = exact_verdicts.get(k)
+                                if known is None:
+                                    known = exact_verdicts[k] = exact(action)
+                                ok = known
+                            else:
+                                ok = exact(action)
+                        if not ok:
                             continue
                     out.append(action)
-        out.extend(action for action in self._swaps(seat, hand)
+        out.extend(action for action in self.swap_steps(seat, hand)
                    if judges is None or judges[2](action.slots[0])
                    or exact is None or exact(action))
         if done:
             out += [DISCARDS[k] for k in range(53) if hand[k]]
         return out
 
-    def _hand_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
+    def candidate_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
         """Every meld the hand may lay now: :func:`solver.hand_melds` and each set of three
         with its joker's suit declared (RULES.md: declared or left open)."""
         replace = self.rules.joker_for_held
@@ -110,7 +123,7 @@ class LegalSteps(DealFields):
                         melds.append(variant)
         return melds
 
-    def _table(self) -> completion.Table:
+    def compact_table(self) -> completion.Table:
         """The table as the exact completion check reads it."""
         return tuple(m.compact() for m in self.melds)
 
@@ -119,34 +132,34 @@ class LegalSteps(DealFields):
         need = 0 if self.layout[seat] else self.rules.opening_minimum
         if self.rules.joker_for_held and not any(m.jokers for m in self.melds):
             return solver.take_positions(self.hands[seat], self.bank, need, True)
-        return completion.take_positions(self.hands[seat], self.bank, need, self._table(),
+        return completion.take_positions(self.hands[seat], self.bank, need, self.compact_table(),
                                          self.layout[seat], self.rules.joker_for_held)
 
     def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
         """The exact check of the candidate steps of one legal-action list (where the fast
         judges said no): cheap exact rejections first
-        (:class:`completion.StepFilter`), then :meth:`_exact_ok`."""
+        (:class:`completion.StepFilter`), then :meth:`completes_after_step`."""
         made: list[tuple[completion.Table, completion.StepFilter]] = []
 
         def judge(action: Action) -> bool:
             if not made:  # built when first asked: most lists never ask
-                table = self._table()
+                table = self.compact_table()
                 made.append((table, completion.StepFilter(
                     hand, self.turn_notold, self.take_card, self.need, self.pending,
                     self.opening, table, self.rules.joker_for_held)))
             table, rough = made[0]
-            return not rough.rejects(action.slots, action.kind == SWAP) and self._exact_ok(
-                seat, action, table)
+            return not rough.rejects(action.slots, action.kind == SWAP) and \
+                self.completes_after_step(seat, action, table)
 
         return judge
 
-    def _exact_ok(self, seat: int, action: Action,
-                  table_now: completion.Table | None = None) -> bool:
+    def completes_after_step(self, seat: int, action: Action,
+                             table_now: completion.Table | None = None) -> bool:
         """Whether the take turn can still be completed after ``action`` (a meld, lay-off or
         swap), by any legal sequence of steps: asked where the fast checks found no
         completion by melds alone (:func:`completion.completable`). ``table_now``: the
         table before the step, when the caller has it."""
-        table_now = self._table() if table_now is None else table_now
+        table_now = self.compact_table() if table_now is None else table_now
         if self.rules.joker_for_held and all(x < BARE_JOKER for x in action.slots) and \
                 not completion.any_swap(table_now, self.hands[seat]):
             return False  # no joker to swap, ever: melds alone decide, and they cannot
@@ -258,7 +271,9 @@ class LegalSteps(DealFields):
                 return False
         return True
 
-    def _swaps(self, seat: int, hand: list[int]) -> list[Action]:
+    def swap_steps(self, seat: int, hand: list[int]) -> list[Action]:
+        """Every joker swap ``seat`` could make now with ``hand`` (none without a layout),
+        before asking whether a take turn stays completable after it."""
         if not self.layout[seat]:
             return []
         out: list[Action] = []

@@ -107,7 +107,7 @@ class Legality(LegalSteps):
                     f"standing for {card_text(card)}")
         if self.phase == TAKEN and not self.obligations_met() and not \
                 self._completes_after_removal(seat, card, True, self._swap_search(hand)) \
-                and not self._exact_ok(seat, action):
+                and not self.completes_after_step(seat, action):
             return "after this swap the turn could not be completed"
         return None
 
@@ -131,7 +131,7 @@ class Legality(LegalSteps):
         if len(slots) >= self.hand_sizes[seat]:
             return "the player may not lay down the last card: one must be left to discard"
         if not self.obligations_met() and not self._completes_after_meld(
-                seat, slots, self._turn_search(hand)) and not self._exact_ok(
+                seat, slots, self._turn_search(hand)) and not self.completes_after_step(
                     seat, meld(slots)):
             return "after this meld the turn could not be completed"
         return None
@@ -154,7 +154,8 @@ class Legality(LegalSteps):
         if self.hand_sizes[seat] < 2:
             return "the player may not lay off the last card: one must be left to discard"
         if not self.obligations_met() and not self._completes_after_removal(
-                seat, card, False, self._turn_search(hand)) and not self._exact_ok(seat, action):
+                seat, card, False, self._turn_search(hand)) and not \
+                self.completes_after_step(seat, action):
             return "after this lay-off the turn could not be completed"
         return None
 

@@ -323,8 +323,8 @@ class TableMeld:
         self._compact: Compact | None = None
 
     def copy(self) -> TableMeld:
-        """An independent copy."""
-        m = TableMeld.__new__(TableMeld)
+        """An independent copy (sharing the caches, which a change replaces)."""
+        m: TableMeld = TableMeld.__new__(TableMeld)  # the class's own instance: SLF001 allows
         m.owner = self.owner
         m.slots = self.slots.copy()
         m.laid_by = self.laid_by.copy()

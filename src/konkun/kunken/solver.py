@@ -27,11 +27,12 @@ from konkun.kunken.hand_melds import (
     meld_points,
     melds_with,
 )
+from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER
 from konkun.kunken.third_card import (
     ThirdCardCheck,
-    _hand_masks,
-    _shortest_third,
+    hand_masks,
     is_third_card_meld,
+    shortest_third,
     third_card_length,
     third_card_melds,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "can_complete", "completion_witness", "declared_set_variants", "hand_melds",
     "is_third_card_meld", "max_meld_points", "meld_points", "melds_with", "reach_points",
     "take_options", "take_positions", "third_card_length", "third_card_melds",
+    "won_back",
 ]
 
 
@@ -83,12 +85,60 @@ def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: i
             continue
         for s in meld:
             work[s if s < 52 else 52] -= 1
-        ok = search.reach_from(work, need - meld_points(meld), True)
+        rest = need - meld_points(meld)
+        ok = search.reach_from(work, rest, True) or (replace and any(
+            search.reach_from(won, rest, True) for won in won_back(work, meld)))
         for s in meld:
             work[s if s < 52 else 52] += 1
         if ok:
             return True
     return False
+
+
+def won_back(rest: Sequence[int], meld: Meld) -> list[list[int]]:
+    """The hands after laying ``meld`` (``rest``: the hand without it) and then winning
+    back some of its jokers by swaps (RULES.md: a joker of a meld laid earlier this turn may
+    be swapped for the card it stands for, and used at once), each non-empty choice once.
+
+    This matters only in the taken card's meld, and only with ``joker_for_held``: there an
+    old joker counts as a card held before the take, so ``X=9c Tc Jc`` (Tc taken, 9c taken
+    too) meets the third-card rule where ``9c Tc Jc`` does not, and the swap of 9c brings the
+    joker back for the opening's other melds. Anywhere else, laying a joker and winning it
+    back is the same as laying the card itself."""
+    choices: list[tuple[int, ...]] = []
+    present = 0  # a set's suits taken by its real cards and declared jokers
+    for x in meld:
+        if x < 52:
+            present |= 1 << x // 13
+        elif x < OPEN_JOKER:
+            choices.append((x - JOKER_FOR,))
+            present |= 1 << (x - JOKER_FOR) // 13
+    for x in meld:
+        if x >= OPEN_JOKER:
+            rank = x - OPEN_JOKER
+            choices.append(tuple(t * 13 + rank for t in range(4) if not present >> t & 1))
+    out: list[list[int]] = []
+    seen: set[bytes] = set()
+    hand = list(rest)
+
+    def choose(i: int, given: int) -> None:
+        if i == len(choices):
+            if given and (code := bytes(hand)) not in seen:
+                seen.add(code)
+                out.append(hand.copy())
+            return
+        choose(i + 1, given)
+        for card in choices[i]:
+            if hand[card] and not given >> card & 1:
+                hand[card] -= 1
+                hand[52] += 1
+                choose(i + 1, given | 1 << card)
+                hand[card] += 1
+                hand[52] -= 1
+
+    if choices:
+        choose(0, 0)
+    return out
 
 
 def take_options(counts: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
@@ -121,7 +171,7 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int,
     :func:`konkun.kunken.completion.take_positions`, exact when no swap can help."""
     if need <= 0:
         return _free_take_positions(hand, bank, replace)
-    old_suit, old_rank = _hand_masks(hand)
+    old_suit, old_rank = hand_masks(hand)
     pool_suit = old_suit.copy()
     pool_rank = old_rank.copy()
     after = list(hand)
@@ -137,7 +187,7 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int,
             p, s = _POS[card]
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
-            if not _shortest_third(p, s, after[52], hand[52], old_suit[s], old_rank[p],
+            if not shortest_third(p, s, after[52], hand[52], old_suit[s], old_rank[p],
                                    pool_suit[s], pool_rank[p], replace):
                 continue
         elif not third_card_length(52, after, taken, replace):
@@ -160,7 +210,7 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int],
                          replace: bool = False) -> list[int]:
     """:func:`take_positions` with no points due: the taken card's shortest third-card meld
     must leave a card to discard."""
-    old_suit, old_rank = _hand_masks(hand)
+    old_suit, old_rank = hand_masks(hand)
     pool_suit = old_suit.copy()
     pool_rank = old_rank.copy()
     old_jokers = jokers = hand[52]
@@ -182,7 +232,7 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int],
                     not old_jokers and (old_suit[s] & ~(1 << p)).bit_count() < 2):
                 continue  # too few old cards (and old jokers) of its suit or rank
             else:
-                shortest = _shortest_third(p, s, jokers, old_jokers, old_suit[s], old_rank[p],
+                shortest = shortest_third(p, s, jokers, old_jokers, old_suit[s], old_rank[p],
                                            pool_suit[s], pool_rank[p], replace)
         if shortest and shortest < size - i:
             out.append(i)

@@ -58,14 +58,16 @@ def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int],
     if card == 52:
         return _joker_third(counts, taken, replace)
     p, s = _POS[card]
-    return _shortest_third(p, s, counts[52], counts[52] - taken[52],
-                           *_card_masks(p, s, counts, taken), replace)
+    return shortest_third(p, s, counts[52], counts[52] - taken[52],
+                           *card_masks(p, s, counts, taken), replace)
 
 
-def _card_masks(p: int, s: int, counts: Sequence[int],
-                taken: Sequence[int]) -> tuple[int, int, int, int]:
-    """(old suit, old rank, pool suit, pool rank): :func:`_suit_masks` of suit ``s`` and
-    :func:`_rank_masks` of position ``p``."""
+def card_masks(p: int, s: int, counts: Sequence[int],
+               taken: Sequence[int]) -> tuple[int, int, int, int]:
+    """The masks :func:`shortest_third` reads for the card at position ``p`` of suit ``s``:
+    (old suit, old rank, pool suit, pool rank), :func:`_suit_masks` of suit ``s`` and
+    :func:`_rank_masks` of position ``p`` (``counts``: the hand; ``taken``: its cards not
+    held before the take)."""
     old_suit, pool_suit = _suit_masks(s, counts, taken)
     old_rank, pool_rank = _rank_masks(p, counts, taken)
     return old_suit, old_rank, pool_suit, pool_rank
@@ -119,8 +121,8 @@ class ThirdCardCheck:
             return
         self.p, self.s = _POS[card]
         self.jokers = counts[52]
-        self.masks = _card_masks(self.p, self.s, counts, taken)
-        self.base = (0 if not counts[card] else _shortest_third(
+        self.masks = card_masks(self.p, self.s, counts, taken)
+        self.base = (0 if not counts[card] else shortest_third(
             self.p, self.s, counts[52], counts[52] - taken[52], *self.masks, replace))
 
     def without(self, removed: Sequence[int], swapped: int = -1) -> int:
@@ -160,7 +162,7 @@ class ThirdCardCheck:
         if swapped >= 0:
             jokers += 1
             fresh += 1
-        return _shortest_third(p, s, jokers, jokers - fresh, old_suit, old_rank, pool_suit,
+        return shortest_third(p, s, jokers, jokers - fresh, old_suit, old_rank, pool_suit,
                                pool_rank, self.replace)
 
     def _joker_without(self, removed: Sequence[int], swapped: int) -> int:
@@ -265,7 +267,7 @@ def _drop(q: int, t: int, p: int, s: int, pool_suit: int, old_suit: int, pool_ra
     return pool_suit, old_suit, pool_rank, old_rank
 
 
-def _hand_masks(hand: Sequence[int]) -> tuple[list[int], list[int]]:
+def hand_masks(hand: Sequence[int]) -> tuple[list[int], list[int]]:
     """The positions held in each suit and the suits held of each rank (masks)."""
     suits = [0, 0, 0, 0]
     ranks = [0] * 13
@@ -277,8 +279,8 @@ def _hand_masks(hand: Sequence[int]) -> tuple[list[int], list[int]]:
     return suits, ranks
 
 
-def _shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, old_rank: int,
-                    pool_suit: int, pool_rank: int, proxies: bool = False) -> int:
+def shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, old_rank: int,
+                   pool_suit: int, pool_rank: int, proxies: bool = False) -> int:
     """:func:`third_card_length` from masks: old cards of the card's suit and rank, the
     pool's (old and taken) cards of them, and the jokers (all, and old ones); ``proxies``:
     an old joker may also stand for a card held in the pool (``joker_for_held``)."""
