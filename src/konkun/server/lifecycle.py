@@ -263,10 +263,7 @@ async def vote_rematch(lobby: Lobby, table: Table, guest: Guest | None,
             table.adapter.name, table.variant, table.num_seats, dict(table.rules),
             {n: s.bot for n, s in enumerate(table.seats) if s.kind == "bot" and s.bot},
             creator=table.extras.creator, move_seconds=table.extras.move_seconds,
-            hints=table.extras.hints, rematch_of=table.id)
-        if table.extras.rated:
-            new.extras.rated = True
-            await lobby.db(lobby.extras_store.save, new.id, new.extras)
+            hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id)
         async with new.lock:
             await lobby.seat_players(new, {n: table.seats[n] for n in humans},
                                      {n: v for n, v in table.rematch_contributions.items()
