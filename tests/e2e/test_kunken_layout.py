@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from websockets.sync.client import ClientConnection, connect
 
 from konkun.server.config import Settings
@@ -20,6 +20,7 @@ from konkun.server.testing import ServerThread, request_json, run_server_in_thre
 
 from .conftest import BOT_DELAY, PAGE_LIMITS, deal_from_seed, verify_finished_games
 from .pages import assert_no_page_errors, shot
+from .test_kunken_turns import TURN_MOVED, double_tap, select
 
 pytestmark = pytest.mark.e2e
 
@@ -78,9 +79,19 @@ def person(browser: Any, url: str, size: str, lang: str) -> Page:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_default_timeout(20_000)
+    sent: list[str | bytes] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))
     page.goto(url)
     page.js_errors = errors  # type: ignore[attr-defined]
+    page.sent = sent  # type: ignore[attr-defined]
     return page
+
+
+def actions_sent(page: Page) -> list[str]:
+    """The action texts the page has sent over its WebSockets, in order."""
+    sent: list[str | bytes] = page.sent  # type: ignore[attr-defined]
+    messages = [json.loads(frame) for frame in sent]
+    return [m["action"] for m in messages if m.get("type") == "action"]
 
 
 def _state(ws: ClientConnection, after: int) -> dict[str, Any]:
@@ -148,7 +159,10 @@ def dasha_at_a_long_meld_list(browser: Any, server: ServerThread, size: str, lan
     boris = request_json(f"{server.url}/api/guest", "POST", {"nickname": "Boris"})["token"]
     request_json(f"{server.url}/api/tables/{table_id}/sit", "POST", {"seat": 1}, boris)
     mine = dasha.evaluate("() => JSON.parse(localStorage.getItem('konkun.identity')).token")
+    table_url = dasha.url
+    dasha.goto("about:blank")  # a page drawing a hundred states in a row is slow on CI
     play_moves(server, table_id, {0: mine, 1: boris}, moves[:-1])
+    dasha.goto(table_url)
     expect(dasha.locator("#hand.active")).to_be_visible()
     return dasha
 
@@ -197,4 +211,53 @@ def test_every_control_of_the_turn_is_in_view_with_a_long_meld_list(
     assert hidden(dasha, "#hand .hand .card", "#moves .choice", "#bank") == []
     dasha.screenshot(path=str(artifacts / f"kunken-layout-steps-{size}-{lang}.png"))
     assert dasha.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
+    assert_no_page_errors(dasha)
+
+
+def first_step(page: Page, moves: list[tuple[int, str]]) -> None:
+    """Make the first step of the turn (the draw, or the take) through the page."""
+    turn = page.locator(".table-page").get_attribute("data-turn")
+    page.locator("#draw" if moves[-1][1] == "draw" else "#bank .card.takeable").first.click()
+    page.wait_for_function(TURN_MOVED, arg=turn)
+    expect(page.locator("#moves .move-group[data-kind=discard]")).to_be_visible()
+
+
+def centre(node: Locator) -> tuple[float, float]:
+    """The middle of ``node`` on the screen, once it shows (the page redraws the hand on
+    every state, so a node may go between finding it and measuring it)."""
+    for _ in range(20):
+        expect(node).to_be_visible()
+        box = node.bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    raise AssertionError(f"{node} never stayed in place to be measured")
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
+def test_a_quick_select_and_unselect_keeps_the_card_and_a_double_tap_discards_a_selected_one(
+        browser: Any, server: ServerThread, long_deal: list[tuple[int, str]], size: str,
+        lang: str) -> None:
+    """Issue 12: two quick taps on a card that was not selected select it and unselect it,
+    and send nothing, although its discard is legal; the gesture the page describes, a
+    double tap on a card once selected, discards it (a double click with a mouse)."""
+    dasha = dasha_at_a_long_meld_list(browser, server, size, lang, long_deal)
+    first_step(dasha, long_deal)
+    expect(dasha.locator("#discard-help")).to_be_visible()
+    node = dasha.locator("#hand .hand .card.can-discard:not([data-card^=X])").first
+    card = node.get_attribute("data-card")
+    assert card
+    x, y = centre(node)
+    turn = dasha.locator(".table-page").get_attribute("data-turn")
+    double_tap(dasha, node, size, x, y)
+    expect(node).to_have_attribute("aria-pressed", "false")
+    for _ in range(3):
+        select(dasha, node, size, x, y)
+        double_tap(dasha, node, size, x, y)
+        # two taps far apart on a loaded machine are two single taps: the card is
+        # selected again, and nothing was sent
+        if not dasha.locator(f"#hand .hand .card.selected[data-card='{card}']").count():
+            break
+    dasha.wait_for_function(TURN_MOVED, arg=turn)
+    expect(dasha.locator("#bank .card").last).to_have_attribute("data-card", card)
+    assert actions_sent(dasha) == [long_deal[-1][1], f"discard {card}"]
     assert_no_page_errors(dasha)

@@ -153,14 +153,22 @@ def discard(page: Page, action: str, how: str, size: str) -> None:
         page.mouse.up()
 
 
+DOUBLE_TAP_MS = 450
+"""Two taps on a card at most this far apart are a double tap (kunken.js)."""
+
+
 def select(page: Page, node: Locator, size: str, x: float, y: float) -> None:
-    """Tap (or click) hand card ``node`` at (x, y) until the page shows it selected."""
+    """Tap (or click) hand card ``node`` at (x, y) until the page shows it selected, with
+    the double-tap time let pass before and after: the tap is one alone (a person who
+    selects a card and then double-taps it pauses between the two)."""
+    page.wait_for_timeout(DOUBLE_TAP_MS + 100)
     if node.get_attribute("aria-pressed") != "true":
         if size == "phone":
             page.touchscreen.tap(x, y)
         else:
             node.click()
     expect(node).to_have_attribute("aria-pressed", "true")
+    page.wait_for_timeout(DOUBLE_TAP_MS + 100)
 
 
 def double_tap(page: Page, node: Locator, size: str, x: float, y: float) -> None:
