@@ -136,3 +136,41 @@ def test_the_lobby_offers_a_rated_table(browser: Any, live_server: ServerThread)
     assert summary["rated"] is True and summary["hints"] is False
     assert summary["move_seconds"] > 0
     assert_no_page_errors(page)
+
+
+RATED = {"en": "Rated", "ru": "Рейтинговая"}
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str,
+        lang: str) -> None:
+    """Issue 17: a rated table says so on the table page and in the lobby's row, in the
+    page's language; a casual table says nothing of the kind."""
+    width, height = SIZES[size]
+    page = open_page(browser, live_server.url, locale=LOCALES[lang], width=width,
+                     height=height)
+    choose_name(page, "Rita")
+    page.check("#rated")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    rated_id = page.url.rsplit("/", 1)[1]
+    badge = page.locator(".table-head .badge.rated")
+    expect(badge).to_have_text(RATED[lang])
+    expect(badge).to_be_in_viewport()
+    shot(page, artifacts, f"rated-badge-table-{size}-{lang}")
+    page.goto(live_server.url)
+    page.uncheck("#rated")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    casual_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator(".table-head h1")).to_be_visible()
+    expect(page.locator(".badge.rated")).to_have_count(0)
+    page.goto(live_server.url)
+    expect(page.locator(f".table-row[data-table='{rated_id}'] .badge.rated")).to_have_text(
+        RATED[lang])
+    expect(page.locator(f".table-row[data-table='{casual_id}']")).to_be_visible()
+    expect(page.locator(f".table-row[data-table='{casual_id}'] .badge.rated")).to_have_count(0)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    shot(page, artifacts, f"rated-badge-lobby-{size}-{lang}")
+    assert_no_page_errors(page)

@@ -18,7 +18,7 @@ from konkun.server.accounts import Passwords
 from konkun.server.config import Settings
 from konkun.server.ratings_service import initial_rating
 
-from .conftest import app_of, guest, legal, receive, running
+from .conftest import app_of, guest, legal, receive, receive_until, running
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -178,6 +178,36 @@ def test_a_casual_game_between_accounts_counts_in_the_profile_but_not_the_rating
     profile = client.get(f"/api/players/{ann_id}").json()
     assert profile["ratings"] == [] and profile["played"][0]["played"] == 1
     assert profile["recent"][0]["rated"] is False
+
+
+def test_a_rematch_of_a_rated_table_is_rated_and_its_game_moves_the_ratings(
+        client: TestClient) -> None:
+    """The rematch keeps the table's options (issue 12), rated among them: its summary
+    and its stored options say rated, and its finished game is rated like the first."""
+    ann, _ = account(client, "Ann")
+    bob, _ = account(client, "Bob")
+    table = create(client, ann, game="konchinka", seats=2, rated=True,
+                   rules={"target": "1"})
+    sit(client, table["id"], 0, ann)
+    sit(client, table["id"], 1, bob)
+    play_out(client, table["id"], {0: ann, 1: bob})
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as ws0, \
+            client.websocket_connect(f"/ws/tables/{table['id']}") as ws1:
+        for ws, token in ((ws0, ann), (ws1, bob)):
+            ws.send_json({"type": "hello", "token": token})
+            receive_until(ws, lambda m: m["type"] == "state")
+        ws0.send_json({"type": "rematch"})
+        ws1.send_json({"type": "rematch"})
+        new_id = receive_until(ws1, lambda m: m["type"] == "rematch")["table"]
+    rematch = client.get(f"/api/tables/{new_id}").json()
+    assert rematch["rated"] is True and rematch["rematch"]["of"] == table["id"]
+    assert (rematch["hints"], rematch["move_seconds"]) == (False, table["move_seconds"])
+    assert app_of(client).state.lobby.extras_store.load(new_id).rated is True
+    _, seen = play_out(client, new_id, {0: ann, 1: bob})
+    rated = next(m for m in seen if m["type"] == "rated")
+    assert rated["table"] == new_id and {e["seat"] for e in rated["ratings"]} == {0, 1}
+    finished = client.get("/api/tables", params={"status": "finished"}).json()["tables"]
+    assert {row["id"]: row["rated"] for row in finished} == {table["id"]: True, new_id: True}
 
 
 def test_unknown_players_and_pools_are_404(client: TestClient) -> None:

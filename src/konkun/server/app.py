@@ -377,10 +377,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await lobby().create_table(
             body.game, body.variant, body.seats, body.rules, body.bot_seats(),
             creator=creator.player_id if creator else None, address=client_address(request),
-            move_seconds=move_seconds, hints=hints)
-        if body.rated:
-            table.extras.rated = True
-            await lobby().db(lobby().extras_store.save, table.id, table.extras)
+            move_seconds=move_seconds, hints=hints, rated=body.rated)
         if body.request_id:
             lobby().create_once.put(once_key, table.id)
         return table.summary()

@@ -277,7 +277,8 @@ class LifecycleLobby(RunsInThreads, Protocol[TableT]):
     async def create_table(self, game: str, variant: str | None, num_seats: int,
                            rules: dict[str, str], bots: dict[int, str], *,
                            creator: str | None = None, move_seconds: int = 0,
-                           hints: bool = True, rematch_of: str | None = None) -> TableT:
+                           hints: bool = True, rated: bool = False,
+                           rematch_of: str | None = None) -> TableT:
         """Make and store a new table."""
 
     async def seat_players(self, table: TableT, taken: dict[int, SeatInfo],
@@ -366,10 +367,7 @@ async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Gues
             table.adapter.name, table.variant, table.num_seats, dict(table.rules),
             {n: s.bot for n, s in enumerate(table.seats) if s.kind == "bot" and s.bot},
             creator=table.extras.creator, move_seconds=table.extras.move_seconds,
-            hints=table.extras.hints, rematch_of=table.id)
-        if table.extras.rated:
-            new.extras.rated = True
-            await lobby.db(lobby.extras_store.save, new.id, new.extras)
+            hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id)
         contributions = table.extras.rematch_contributions
         async with new.lock:
             await lobby.seat_players(new, {n: table.seats[n] for n in humans},

@@ -155,17 +155,19 @@ class Lobby(Shared, ReplayViews):
     async def finished_tables(self, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
         """Summaries of finished games, newest first (from the database)."""
         rows = await self._read(self.storage.list_tables, "finished", limit, offset)
-        return [stored_summary(row) for row in rows]
+        extras = await self._read(self.extras_store.load_many, [row.id for row in rows])
+        return [stored_summary(row) | {"rated": extras[row.id].rated if row.id in extras
+                                       else False} for row in rows]
 
     async def create_table(self, game: str, variant: str | None, num_seats: int,
                            rules: dict[str, str], bots: dict[int, str], *,
                            creator: str | None = None, address: str = "?",
-                           move_seconds: int = 0, hints: bool = True,
+                           move_seconds: int = 0, hints: bool = True, rated: bool = False,
                            rematch_of: str | None = None) -> Table:
         """Make and store a new table; it starts at once when every seat is a bot.
         ``creator`` (a player id) and ``address`` count against their table limits;
-        ``creator`` may cancel it while it waits; ``hints`` and ``move_seconds`` are its
-        options (:mod:`.lifecycle`)."""
+        ``creator`` may cancel it while it waits; ``hints``, ``move_seconds`` and ``rated``
+        are its options (:mod:`.lifecycle`)."""
         self.admission.check_new_table(self.tables.values(), creator, address)
         try:
             adapter = get_game(game)
@@ -187,7 +189,7 @@ class Lobby(Shared, ReplayViews):
                       seats, now_text())
         table.creator_address = address
         table.extras = TableExtras(creator=creator, move_seconds=move_seconds, hints=hints,
-                                   rematch_of=rematch_of)
+                                   rated=rated, rematch_of=rematch_of)
         # the extras first: the other processes read both when the table's row announces it
         await self._db(self.extras_store.save, table.id, table.extras)
         table.fairness = TableFairness(FairSeed())

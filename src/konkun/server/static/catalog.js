@@ -2,6 +2,7 @@
 // and the names and titles the pages show from them.
 
 import { api } from "./api.js";
+import { h } from "./dom.js";
 import { has, lang, t } from "./i18n.js";
 
 // Each game's page module (the catalog's "page", e.g. konchinka.js), by game name; loaded
@@ -19,6 +20,13 @@ export function titled(title, fallback) {
 
 export function catalogEntry(game) {
   return catalog?.games.find((g) => g.game === game) || null;
+}
+
+/** The badge of a rated table (its summary's `rated`: the game counts for ratings), else
+ * null; its title says what rated means. */
+export function ratedBadge(summary) {
+  return summary?.rated ? h("span", { class: "badge rated", title: t("lobby.ratedHelp") },
+    t("table.rated")) : null;
 }
 
 /** Seat display names from a table summary. */

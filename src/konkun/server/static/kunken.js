@@ -360,13 +360,10 @@ export function render(container, ctx) {
           isDrawn ? "drawn" : ""}`,
         onClick: myTurn && view.phase !== "start" ? () => {
           if (ui.dragged && Date.now() - ui.dragged < 300) return; // the end of a drag
-          const now = Date.now();
-          if (discard && ui.lastTap?.key === key && now - ui.lastTap.at < DOUBLE_TAP_MS) {
-            ui.lastTap = null;
-            ctx.play(discard); // a double tap (or double click) discards the card
+          if (discard && isDoubleTapOnPicked(ui, key)) {
+            ctx.play(discard);
             return;
           }
-          ui.lastTap = { key, at: now };
           togglePick(ui, key);
           rerender();
         } : null });
@@ -424,6 +421,19 @@ function lastLine(ctx) {
   if (!last || !last.action) return h("p", { class: "last-move" }, " ");
   return h("p", { class: "last-move", id: "last-move" },
     `${names[last.actor] ?? "?"}: ${formatAction(last.action, lang)}`);
+}
+
+/** Whether this tap on hand card `key` ends a double tap on a card that was already
+ * selected before it began: that discards the card. A quick tap that selects a card and
+ * a second that unselects it are a double tap too, on a card that was not selected, so
+ * they only select and unselect. (Records the tap for the next one.) */
+function isDoubleTapOnPicked(ui, key) {
+  const now = Date.now();
+  const first = ui.lastTap;
+  const quick = first?.key === key && now - first.at < DOUBLE_TAP_MS;
+  // a second quick tap ends the pair: a third starts a new one
+  ui.lastTap = quick ? null : { key, at: now, picked: ui.picked.includes(key) };
+  return quick && first.picked;
 }
 
 function togglePick(ui, key) {

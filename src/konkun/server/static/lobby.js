@@ -4,8 +4,8 @@ import { contributionFor } from "./fairness.js";
 import { api, forgetIdentity, identity } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { botName, catalog, catalogEntry, gameTitle, loadCatalog, seatNames, setOfferedBots,
-  titled } from "./catalog.js";
+import { botName, catalog, catalogEntry, gameTitle, loadCatalog, ratedBadge, seatNames,
+  setOfferedBots, titled } from "./catalog.js";
 import { nameForm } from "./nameform.js";
 import { errorText, link, main, navigate, page, setPage } from "./shell.js";
 import { renderTopbar } from "./topbar.js";
@@ -248,6 +248,7 @@ function tableRow(s) {
     h("div", { class: "table-row-main" },
       h("strong", {}, gameTitle(s)),
       h("span", { class: `badge ${s.status}` }, t(`status.${s.status}`)),
+      ratedBadge(s),
       h("span", { class: "muted" }, names.join(" · "))),
     s.status === "finished" ? finishedLine(s, names) : null,
     s.status === "finished" ? link(`/replay/${s.id}`, t("lobby.replay"))

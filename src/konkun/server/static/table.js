@@ -4,7 +4,7 @@ import { contributionFor, rematchContribution, rematchStarted } from "./fairness
 import { adoptToken, api, identity, personalLink, TableSocket } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
-import { gameTitle, RENDERERS, seatNames } from "./catalog.js";
+import { gameTitle, ratedBadge, RENDERERS, seatNames } from "./catalog.js";
 import { chatPanel } from "./chat.js";
 import { clockBadge, tickClock } from "./clock.js";
 import { showDealEnd } from "./dealend.js";
@@ -97,6 +97,7 @@ export function tablePage(tableId) {
     const url = `${location.origin}/t/${table.id}`;
     const head = h("div", { class: "table-head" },
       h("h1", {}, gameTitle(table)),
+      ratedBadge(table),
       turnBanner(msg),
       h("div", { class: "spacer" }),
       statusLine);
