@@ -41,7 +41,7 @@ async def _play(storage: Storage, tables: int, moves: int, grouped: bool) -> flo
     thread = ThreadPoolExecutor(1, thread_name_prefix="konkun-db")
     loop = asyncio.get_running_loop()
 
-    async def run(function: Any, *args: Any) -> Any:
+    async def run(function: Any, *args: Any, urgent: bool = False) -> Any:
         return await loop.run_in_executor(thread, function, *args)
 
     writer = GroupCommit(storage, run)

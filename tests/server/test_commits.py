@@ -38,6 +38,31 @@ def _table(storage: Storage, table_id: str) -> None:
                                      created_at="2026-12-01T00:00:00+00:00"))
 
 
+def test_a_group_holding_an_action_at_a_persons_table_takes_the_urgent_lane(
+        tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    for table_id in ("bots", "person"):
+        _table(storage, table_id)
+    thread = ThreadPoolExecutor(1)
+    lanes: list[bool] = []
+
+    async def run(function: Any, *args: Any, urgent: bool = False) -> Any:
+        lanes.append(urgent)
+        return await asyncio.get_running_loop().run_in_executor(thread, function, *args)
+
+    async def play() -> None:
+        writer = GroupCommit(storage, run)
+        await writer.append("bots", 0, 0, "a")  # alone, a bot table's: the normal lane
+        await asyncio.gather(writer.append("bots", 1, 1, "b"),  # queued at one instant:
+                             writer.append("bots", 2, 0, "c"),  # one group
+                             writer.append("person", 0, 0, "d", urgent=True))
+
+    asyncio.run(play())
+    assert lanes == [False, True]  # the group of b, c and d holds a person's action
+    thread.shutdown()
+    storage.close()
+
+
 def test_actions_played_at_one_instant_share_a_commit_and_each_is_stored(
         tmp_path: Path) -> None:
     storage = Storage(f"sqlite:///{tmp_path / 'db.sqlite3'}")
@@ -47,7 +72,7 @@ def test_actions_played_at_one_instant_share_a_commit_and_each_is_stored(
     commits = _commits(storage)
     thread = ThreadPoolExecutor(1)
 
-    async def run(function: Any, *args: Any) -> Any:
+    async def run(function: Any, *args: Any, urgent: bool = False) -> Any:
         return await asyncio.get_running_loop().run_in_executor(thread, function, *args)
 
     async def play(actions: list[tuple[str, int, int, str]]) -> list[BaseException | None]:

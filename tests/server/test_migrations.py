@@ -77,18 +77,20 @@ def _play(number: int, game: str, rules: dict[str, str], seats: int,
           moves: int | None) -> OldGame:
     """Play random legal moves from a fresh secret seed; finished when ``moves`` is None."""
     adapter = get_game(game)
-    seed = new_secret_seed()
-    match = adapter.new_match(adapter.check(None, rules, seats), seats, seed)
     rng = random.Random(number)
-    actions: list[tuple[int, str]] = []
-    while not match.is_over() and (moves is None or len(actions) < moves):
-        deal = match.deal
-        seat = deal.to_move
-        action = rng.choice(deal.legal_actions())
-        actions.append((seat, deal.format_action(action)))
-        match.play(action)
     finished = moves is None
-    assert match.is_over() == finished
+    while True:  # a game meant to be under way must not have ended by chance (a short match)
+        seed = new_secret_seed()
+        match = adapter.new_match(adapter.check(None, rules, seats), seats, seed)
+        actions: list[tuple[int, str]] = []
+        while not match.is_over() and (moves is None or len(actions) < moves):
+            deal = match.deal
+            seat = deal.to_move
+            action = rng.choice(deal.legal_actions())
+            actions.append((seat, deal.format_action(action)))
+            match.play(action)
+        if match.is_over() == finished:
+            break
     row = {
         "id": f"old{number:07d}", "game": game, "variant": None, "rules": rules,
         "seats": [{"kind": "human", "player_id": f"player{s}", "name": f"p{s}", "bot": None}
