@@ -397,8 +397,8 @@ def test_rematch_votes_are_seen_through_every_process(
             ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
 
         def until(ws: Any, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-            while True:
-                message = json.loads(ws.recv(timeout=15))
+            while True:  # generous: under a loaded machine two processes answer slowly
+                message = json.loads(ws.recv(timeout=30))
                 if accept(message):
                     return dict(message)
 
