@@ -3,6 +3,7 @@
 // The view is Match.to_json(seat) of konkun.konchinka (docs/konchinka.md).
 
 import { cardElement, cardShort, parseCard, sortCards, splitCards } from "./cards.js";
+import { minis } from "./dealend.js";
 import { bindKeys, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
@@ -371,4 +372,24 @@ function installKeys(ctx, container, legal) {
     }
     return true;
   });
+}
+
+// ---------------------------------------------------------------- the end of a deal
+
+/** The end-of-deal screen's body (dealend.js): each seat's cards, clubs, кончинки and
+ * points, and the cards left on the table with who took them. */
+export function dealEndBody(end, names, lang) {
+  const view = end.views[0];
+  const rows = view.score.seats.map((s, i) => h("tr", {}, h("th", { scope: "row" }, names[i]),
+    h("td", {}, String(s.cards)), h("td", {}, String(s.clubs)),
+    h("td", {}, minis(end.views[0].captured[i].filter((c) => c === "2c" || c === "Td"), lang)),
+    h("td", { class: "pts" }, h("strong", {}, String(s.points)))));
+  const sweep = view.final_sweep;
+  return [h("table", { class: "end-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.cardsShort")),
+      h("th", {}, "♣"), h("th", {}, t("k.konchinki")), h("th", {}, t("k.points")))),
+    h("tbody", {}, rows)),
+  sweep && sweep.cards.length ? h("p", { class: "leftover", id: "deal-end-leftover" },
+    t("end.leftover", { name: names[sweep.seat] }), " ", minis(sweep.cards, lang))
+    : h("p", { class: "leftover", id: "deal-end-leftover" }, t("end.noLeftover"))];
 }
