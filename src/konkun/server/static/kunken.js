@@ -5,6 +5,7 @@
 
 import { cardElement, cardShort, parseCard } from "./cards.js";
 import { minis } from "./dealend.js";
+import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceDeals, handOf, handSize, legalOf } from "./view.js";
@@ -567,3 +568,28 @@ export function dealEndBody(end, names, lang) {
 export function endsTurn(action) {
   return /^discard\b/.test(action);
 }
+
+// ---------------------------------------------------------------- the fair-deal check
+
+// The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the two packs and the jokers shuffled, the hands dealt a card at a time, the
+// bank's first card.
+async function kunkenDeal(stream, seats, dealer, rules) {
+  const pack = [...Array(52).keys(), ...Array(52).keys(),
+    ...Array(rules.jokers ?? 4).fill(52)];
+  await stream.shuffle(pack);
+  const hands = Array.from({ length: seats }, () => []);
+  for (let round = 0; round < (rules.hand_size ?? 13); round++) {
+    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(pack.shift());
+  }
+  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted([cardText(pack[0])]) };
+}
+
+/** The replay's fair-deal check (fairness.js): the deal from the seed's stream, and the
+ * hands and the table a deal-start frame with all hands open shows. */
+export const fairDeal = {
+  deal: kunkenDeal,
+  shown(frame) {
+    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) => sorted(v.hand)),
+      table: sorted(frame.view.bank) };
+  },
+};
