@@ -20,7 +20,7 @@ from konkun.kunken.arrangement import (
     reach_points,
 )
 from konkun.kunken.hand_melds import (
-    _POS,
+    CARD_PLACE,
     Meld,
     declared_set_variants,
     hand_melds,
@@ -184,7 +184,7 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int,
         after[card] += 1
         taken[card] += 1
         if card != 52:
-            p, s = _POS[card]
+            p, s = CARD_PLACE[card]
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
             if not shortest_third(p, s, after[52], hand[52], old_suit[s], old_rank[p],
@@ -222,7 +222,7 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int],
             jokers += 1
             shortest = third_card_length(52, *after_take(hand, bank, i), replace)
         else:
-            p, s = _POS[card]
+            p, s = CARD_PLACE[card]
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
             pair = old_rank[p] & ~(1 << s)  # old cards of its rank: a set of three?
