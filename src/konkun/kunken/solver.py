@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from konkun.kunken.arrangement import (
     HandSearch,
-    _arrangement_for,
+    arrangement_worth,
     best_arrangement,
     max_meld_points,
     reach_points,
@@ -248,14 +248,14 @@ def completion_witness(counts: Sequence[int], taken: Sequence[int], card: int, n
     work = list(counts)
     size = sum(work)
     if not pending:
-        return _arrangement_for(work, need, True, search) if need > 0 else []
+        return arrangement_worth(work, need, True, search) if need > 0 else []
     for meld in third_card_melds(card, work, taken, search.replace):
         if len(meld) >= size:
             continue
         for s in meld:
             work[s if s < 52 else 52] -= 1
         rest = need - meld_points(meld)
-        found = [] if rest <= 0 else _arrangement_for(work, rest, True, search)
+        found = [] if rest <= 0 else arrangement_worth(work, rest, True, search)
         for s in meld:
             work[s if s < 52 else 52] += 1
         if found is not None:
