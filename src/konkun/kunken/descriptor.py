@@ -49,6 +49,7 @@ GAME = Game(
         "policy": "konkun.bots.kunken_bots:KunkenPolicy",
         "ladder": "konkun.bots.kunken_bots:LADDER_SPECS",
         "page": "kunken.js",
+        "cli": "konkun.kunken.cli:register",
         "ratings": (RatedPool("kunken", Titles("Kunken", "Кункен"), MIN_SEATS, MAX_SEATS),),
     })
 """Kunken: 2 to 5 players, no variants (``docs/kunken.md``)."""
