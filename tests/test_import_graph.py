@@ -118,3 +118,25 @@ def test_the_engines_import_no_layer_above_them() -> None:
     for name, imported in graph.items():
         if name.startswith(("konkun.konchinka", "konkun.kunken")) and not name.endswith(".cli"):
             assert not [m for m in imported if m.startswith(layers)], name
+
+
+def private_imports() -> list[str]:
+    """Every ``from M import _name`` in konkun's modules where ``M`` is another module
+    (a dunder such as ``__version__`` is public)."""
+    found = []
+    for module, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for alias in node.names:
+                name = alias.name
+                if name.startswith("_") and not name.startswith("__"):
+                    found.append(f"{module}: from {'.' * node.level}{node.module or ''}"
+                                 f" import {name}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    """A name with a leading underscore stays in its module: what another module needs
+    is public and documented (ruff's PLC2701 does not look inside the project)."""
+    assert private_imports() == []

@@ -1,7 +1,8 @@
 """The ``konkun`` command line.
 
 Each part of the project adds its own sub-commands through a ``register(subparsers)``
-function in its ``cli`` module (listed in :data:`COMMAND_MODULES`); heavy dependencies
+function: each game its own (its descriptor's ``cli`` add-on, ``konkun konchinka ...``),
+then each layer's ``cli`` module (listed in :data:`COMMAND_MODULES`); heavy dependencies
 (FastAPI, Textual, Ray, ...) are imported only when their command runs, so the engines'
 commands work without the optional extras. Bad input exits with status 2 and one line on
 standard error that names the input, never a traceback (``CONTRACT.md``).
@@ -17,10 +18,9 @@ from typing import Any, NoReturn, Protocol
 
 from konkun import __version__
 from konkun.errors import InvalidNotationError, InvalidRuleError, KonkunError, one_line
+from konkun.game import game_names, get_game
 
 COMMAND_MODULES = (
-    "konkun.konchinka.cli",
-    "konkun.kunken.cli",
     "konkun.bots.cli",
     "konkun.bots.analyze_cli",
     "konkun.arena.cli",
@@ -28,7 +28,8 @@ COMMAND_MODULES = (
     "konkun.tui.cli",
     "konkun.verify",
 )
-"""Modules that each define ``register(subparsers)``, in the order ``--help`` lists them."""
+"""The layers' modules that each define ``register(subparsers)``, in the order ``--help``
+lists them (after the games' commands)."""
 
 EXIT_BAD_INPUT = 2
 
@@ -129,9 +130,18 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--version", action="version", version=f"konkun {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND",
                                        parser_class=ArgumentParser)
+    for register in game_commands():
+        register(subparsers)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
     return parser
+
+
+def game_commands() -> list[Callable[[Any], None]]:
+    """Each registered game's ``register(subparsers)`` (its ``cli`` add-on), in the
+    registry's order of names; a game without one adds no command."""
+    found = (get_game(name).addon("cli") for name in game_names())
+    return [register for register in found if register is not None]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

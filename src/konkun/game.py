@@ -228,6 +228,22 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class RatedPool:
+    """One rating pool a game declares (its ``ratings`` add-on: a tuple of them): the
+    pool's name, its titles and the table sizes it rates. A game without the add-on is
+    never rated; a table size no pool covers is not rated either."""
+
+    name: str
+    title: Titles
+    min_seats: int
+    max_seats: int
+
+    def rates(self, num_seats: int) -> bool:
+        """A table of ``num_seats`` counts in this pool."""
+        return self.min_seats <= num_seats <= self.max_seats
+
+
+@dataclass(frozen=True, slots=True)
 class RuleOption:
     """One rule option of a game: its name, type, default and the values it takes.
 

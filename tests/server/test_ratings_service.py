@@ -3,18 +3,23 @@ the bots at their calibrated ratings, idle growth, the games index and the leade
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from konkun.game import RatedPool, Titles, get_game, register_game, unregister_game
 from konkun.ratings import Rating, rate
 from konkun.ratings.glicko2 import idle
+from konkun.server.games import get_game as server_game
 from konkun.server.ratings_service import (
     RatingStore,
     initial_rating,
     ladder_ratings,
+    pool_named,
     pool_of,
+    rating_pools,
 )
 from konkun.server.storage import Storage, StoredTable
 
@@ -64,6 +69,29 @@ def test_the_pools_are_konchinka_by_table_size_and_kunken() -> None:
     assert pool_of("konchinka", 3) == pool_of("konchinka", 4) == "konchinka-3-4"
     assert pool_of("kunken", 2) == pool_of("kunken", 4) == "kunken"
     assert pool_of("fake", 2) is None
+
+
+def test_a_game_is_rated_only_in_the_pools_its_descriptor_declares() -> None:
+    """The pools are each game's ``ratings`` add-on: the toy game declares none and is
+    unrated; the same game declaring a pool for two players is rated there, and only at
+    that table size; the catalog serves the pools with their titles."""
+    assert pool_of("toy", 2) is None
+    declared = RatedPool("duel", Titles("Duel", "Дуэль"), 2, 2)
+    toy = get_game("toy")
+    register_game(dataclasses.replace(toy, name="rated-toy",
+                                      addons={**toy.addons, "ratings": (declared,)}))
+    try:
+        assert pool_of("rated-toy", 2) == "duel"
+        assert pool_of("rated-toy", 3) is None
+        assert pool_named("duel") == declared
+        assert [p.name for p in rating_pools()][-1] == "duel"
+        assert server_game("rated-toy").catalog()["ratings"] == [
+            {"pool": "duel", "title": {"en": "Duel", "ru": "Дуэль"}, "min_seats": 2,
+             "max_seats": 2}]
+    finally:
+        unregister_game("rated-toy")
+    assert pool_named("duel") is None
+    assert server_game("toy").catalog()["ratings"] == []
 
 
 def test_a_rated_game_between_two_accounts_moves_both_ratings(store: RatingStore) -> None:

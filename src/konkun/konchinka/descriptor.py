@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from konkun.game import Deal, Game, Match, RuleValue, Titles
+from konkun.game import Deal, Game, Match, RatedPool, RuleValue, Titles
 from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, OPTIONS, VARIANT_CHOICES, KonchinkaRules
 
 
@@ -48,5 +48,10 @@ GAME = Game(
         "policy": "konkun.bots.konchinka_greedy:KonchinkaPolicy",
         "ladder": "konkun.bots.konchinka_greedy:LADDER_SPECS",
         "page": "konchinka.js",
+        "cli": "konkun.konchinka.cli:register",
+        "ratings": (RatedPool("konchinka-2", Titles("Konchinka, 2 players",
+                                                      "Кончинка, 2 игрока"), 2, 2),
+                    RatedPool("konchinka-3-4", Titles("Konchinka, 3–4 players",
+                                                        "Кончинка, 3–4 игрока"), 3, 4)),
     })
 """Konchinka: 2 to 4 players, variants ``classic`` and ``novo`` (``docs/konchinka.md``)."""

@@ -183,10 +183,10 @@ def best_arrangement(counts: Sequence[int], leave_one: bool = False,
     for the discard when ``leave_one`` (``replace`` as in :func:`max_meld_points`)."""
     work = list(counts)
     target = max_meld_points(counts, leave_one, replace)
-    return _arrangement_for(work, target, leave_one, HandSearch(work, replace)) or []
+    return arrangement_worth(work, target, leave_one, HandSearch(work, replace)) or []
 
 
-def _arrangement_for(work: list[int], need: int, leave: bool,
+def arrangement_worth(work: list[int], need: int, leave: bool,
                      search: HandSearch) -> list[Meld] | None:
     """Melds from ``work`` worth ``need`` (keeping a card when ``leave``), or ``None``."""
     if not search.reach_from(work, need, leave):

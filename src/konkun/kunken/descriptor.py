@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from konkun.game import Deal, Game, Match, RuleValue, Titles
+from konkun.game import Deal, Game, Match, RatedPool, RuleValue, Titles
 from konkun.kunken.rules import MAX_SEATS, MIN_SEATS, OPTIONS, KunkenRules
 
 
@@ -49,5 +49,7 @@ GAME = Game(
         "policy": "konkun.bots.kunken_bots:KunkenPolicy",
         "ladder": "konkun.bots.kunken_bots:LADDER_SPECS",
         "page": "kunken.js",
+        "cli": "konkun.kunken.cli:register",
+        "ratings": (RatedPool("kunken", Titles("Kunken", "Кункен"), MIN_SEATS, MAX_SEATS),),
     })
 """Kunken: 2 to 5 players, no variants (``docs/kunken.md``)."""

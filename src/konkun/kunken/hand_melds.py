@@ -16,7 +16,8 @@ Meld = tuple[int, ...]
 FULL = (1 << 13) - 1
 
 
-def _mask(window: Sequence[int]) -> int:
+def window_mask(window: Sequence[int]) -> int:
+    """The bit mask of a window's rank positions (bit ``p`` for position ``p``)."""
     m = 0
     for p in window:
         m |= 1 << p
@@ -28,7 +29,8 @@ _SET_CACHE: dict[tuple[int, int, int], list[Meld]] = {}
 
 
 _REL_CACHE: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[list[int]]]] = {}
-_POS: tuple[tuple[int, int], ...] = tuple((k % 13, k // 13) for k in range(52))
+CARD_PLACE: tuple[tuple[int, int], ...] = tuple((k % 13, k // 13) for k in range(52))
+"""Each card index's ``(rank position, suit)``."""
 
 
 def _relative_sequences(held: int, jokers: int) -> tuple[list[tuple[int, ...]], list[list[int]]]:
@@ -51,7 +53,7 @@ def _relative_sequences(held: int, jokers: int) -> tuple[list[tuple[int, ...]], 
                 if length >= 3 and gaps * 2 <= length:
                     found.append((length, start))
         found.sort()
-    windows = [_WINDOW[length][start] for length, start in found]
+    windows = [WINDOWS[length][start] for length, start in found]
     by_pos: list[list[int]] = [[] for _ in range(13)]
     for i, window in enumerate(windows):
         for p in window:
@@ -62,9 +64,11 @@ def _relative_sequences(held: int, jokers: int) -> tuple[list[tuple[int, ...]], 
     return hit
 
 
-_WINDOW: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+WINDOWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple((start + i) % 13 for i in range(length)) for start in range(13))
     for length in range(14))
+"""``WINDOWS[length][start]``: the rank positions of a sequence window (wrapping past the
+ace)."""
 
 
 def _sequences(suit: int, held: int, jokers: int) -> tuple[list[Meld], list[list[int]]]:
@@ -147,7 +151,7 @@ def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
     suit_masks = [0, 0, 0, 0]
     for k in range(52):
         if counts[k]:
-            p, s = _POS[k]
+            p, s = CARD_PLACE[k]
             rank_masks[p] |= 1 << s
             suit_masks[s] |= 1 << p
     for p in range(13):

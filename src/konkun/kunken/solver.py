@@ -14,13 +14,13 @@ from collections.abc import Sequence
 
 from konkun.kunken.arrangement import (
     HandSearch,
-    _arrangement_for,
+    arrangement_worth,
     best_arrangement,
     max_meld_points,
     reach_points,
 )
 from konkun.kunken.hand_melds import (
-    _POS,
+    CARD_PLACE,
     Meld,
     declared_set_variants,
     hand_melds,
@@ -184,7 +184,7 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int,
         after[card] += 1
         taken[card] += 1
         if card != 52:
-            p, s = _POS[card]
+            p, s = CARD_PLACE[card]
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
             if not shortest_third(p, s, after[52], hand[52], old_suit[s], old_rank[p],
@@ -222,7 +222,7 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int],
             jokers += 1
             shortest = third_card_length(52, *after_take(hand, bank, i), replace)
         else:
-            p, s = _POS[card]
+            p, s = CARD_PLACE[card]
             pool_suit[s] |= 1 << p
             pool_rank[p] |= 1 << s
             pair = old_rank[p] & ~(1 << s)  # old cards of its rank: a set of three?
@@ -248,14 +248,14 @@ def completion_witness(counts: Sequence[int], taken: Sequence[int], card: int, n
     work = list(counts)
     size = sum(work)
     if not pending:
-        return _arrangement_for(work, need, True, search) if need > 0 else []
+        return arrangement_worth(work, need, True, search) if need > 0 else []
     for meld in third_card_melds(card, work, taken, search.replace):
         if len(meld) >= size:
             continue
         for s in meld:
             work[s if s < 52 else 52] -= 1
         rest = need - meld_points(meld)
-        found = [] if rest <= 0 else _arrangement_for(work, rest, True, search)
+        found = [] if rest <= 0 else arrangement_worth(work, rest, True, search)
         for s in meld:
             work[s if s < 52 else 52] += 1
         if found is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from konkun.kunken.hand_melds import _POS, _WINDOW, FULL, Meld, _mask, melds_with
+from konkun.kunken.hand_melds import CARD_PLACE, FULL, WINDOWS, Meld, melds_with, window_mask
 
 
 def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int],
@@ -57,7 +57,7 @@ def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int],
         return 0
     if card == 52:
         return _joker_third(counts, taken, replace)
-    p, s = _POS[card]
+    p, s = CARD_PLACE[card]
     return shortest_third(p, s, counts[52], counts[52] - taken[52],
                            *card_masks(p, s, counts, taken), replace)
 
@@ -119,7 +119,7 @@ class ThirdCardCheck:
             self.masks = (0, 0, 0, 0)
             self.base = third_card_length(card, counts, taken, replace)
             return
-        self.p, self.s = _POS[card]
+        self.p, self.s = CARD_PLACE[card]
         self.jokers = counts[52]
         self.masks = card_masks(self.p, self.s, counts, taken)
         self.base = (0 if not counts[card] else shortest_third(
@@ -142,7 +142,7 @@ class ThirdCardCheck:
             if x >= 52:
                 jokers_out += 1
                 continue
-            q, t = _POS[x]
+            q, t = CARD_PLACE[x]
             if q != p and t != s:
                 continue
             moved = True
@@ -245,7 +245,7 @@ def _joker_sequence_third(old: int, pool: int, jokers: int, old_jokers: int,
     return best
 
 
-_ALL_WINDOW_MASKS = tuple((_mask(_WINDOW[length][start]), length) for length in range(3, 14)
+_ALL_WINDOW_MASKS = tuple((window_mask(WINDOWS[length][start]), length) for length in range(3, 14)
                           for start in range(13 if length < 13 else 1))
 """(mask, length) of every sequence window, by length, then start."""
 _WINDOWS_AT_ZERO = tuple(w for w in _ALL_WINDOW_MASKS if w[0] & 1)
@@ -273,7 +273,7 @@ def hand_masks(hand: Sequence[int]) -> tuple[list[int], list[int]]:
     ranks = [0] * 13
     for k in range(52):
         if hand[k]:
-            p, s = _POS[k]
+            p, s = CARD_PLACE[k]
             suits[s] |= 1 << p
             ranks[p] |= 1 << s
     return suits, ranks

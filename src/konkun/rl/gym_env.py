@@ -33,7 +33,9 @@ EPISODES = ("deal", "match")
 RENDER_MODES = ("human", "ansi")
 
 
-def _choice(name: str, value: object, allowed: Sequence[str]) -> None:
+def check_choice(name: str, value: object, allowed: Sequence[str]) -> None:
+    """Raise :class:`~konkun.errors.InvalidRuleError` naming ``name`` unless ``value`` is
+    one of ``allowed``."""
     if value not in allowed:
         raise InvalidRuleError(f"invalid {name} {value!r}: expected one of {', '.join(allowed)}")
 
@@ -105,17 +107,17 @@ class KonkunGymEnv(Env[Any, np.int64]):
         check_seats(adapter, num_seats)
         if not 0 <= seat < num_seats:
             raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
-        _choice("reward", reward, REWARDS)
-        _choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        _choice("observation", observation, OBSERVATIONS)
-        _choice("tensor", tensor, TENSORS)
-        _choice("episode", episode, EPISODES)
+        check_choice("reward", reward, REWARDS)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        check_choice("observation", observation, OBSERVATIONS)
+        check_choice("tensor", tensor, TENSORS)
+        check_choice("episode", episode, EPISODES)
         if render_mode is not None:
-            _choice("render_mode", render_mode, RENDER_MODES)
+            check_choice("render_mode", render_mode, RENDER_MODES)
         if max_episode_steps is not None and max_episode_steps < 1:
             raise InvalidRuleError(
                 f"invalid max_episode_steps {max_episode_steps!r}: expected >= 1 or None")
-        self.opponent_specs = _opponent_specs(adapter, opponents, num_seats)
+        self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
         self.adapter = adapter
         self.num_seats = num_seats
         self.seat = seat
@@ -320,8 +322,10 @@ class KonkunGymEnv(Env[Any, np.int64]):
         return text
 
 
-def _opponent_specs(adapter: GameAdapter, opponents: Any,
-                    num_seats: int) -> list[str | Opponent]:
+def opponent_specs_of(adapter: GameAdapter, opponents: Any,
+                      num_seats: int) -> list[str | Opponent]:
+    """The opponents' specs, one per seat but the agent's: ``opponents`` given once for
+    all or as a sequence; each checked against the game."""
     single = isinstance(opponents, str | TensorPolicy) or callable(opponents)
     specs: list[str | Opponent] = ([opponents] * (num_seats - 1) if single
                                    else list(opponents))

@@ -58,14 +58,15 @@ HISTORY_ROWS = 52
 """Rows of the information state's move history: a deal has at most 52 moves (each plays
 one card from a hand)."""
 
-_ORDER_KEY = [card_order(Card.from_index(index)) for index in range(52)]
+ORDER_KEY = [card_order(Card.from_index(index)) for index in range(52)]
+"""Each card index's place in the canonical card order (the order captures are listed in)."""
 
 
 def move_order(move: Any) -> tuple[int, tuple[int, ...]]:
     """The canonical order of one card's captures: more cards taken first, then by the
     taken cards in the canonical card order."""
     taken = move.taken
-    return (-len(taken), tuple(sorted(_ORDER_KEY[c.index] for c in taken)))
+    return (-len(taken), tuple(sorted(ORDER_KEY[c.index] for c in taken)))
 
 
 _BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
@@ -92,6 +93,8 @@ class KonchinkaAdapter:
     """The Konchinka side of the environments (rules as a :class:`KonchinkaRules`)."""
 
     name = "konchinka"
+    vector_core = "konkun.rl.konchinka_vector:make_core"
+    """The vector env's fast core for this game (:mod:`konkun.rl.vector_core`)."""
 
     def __init__(self, rules: KonchinkaRules | Mapping[str, str] | None = None,
                  capture_slots: int = CAPTURE_SLOTS) -> None:
@@ -166,7 +169,7 @@ class KonchinkaAdapter:
         return self._tensor(
             seat, d.num_seats, list(hands[seat]), [code & 63 for code in d.table_codes],
             [_bits(mask) for mask in d.pile_masks], [len(h) for h in hands], d.stock_size,
-            d.dealer, d.last_capturer, d.to_move, _known_in_stock(d, seat))
+            d.dealer, d.last_capturer, d.to_move, known_in_stock(d, seat))
 
     def encode_info_state(self, observation: Observation[Any]) -> FloatArray:
         """The information-state vector of a seat's observation (see the module)."""
@@ -214,7 +217,7 @@ class KonchinkaAdapter:
         return out
 
 
-def _known_in_stock(deal: KonchinkaDeal, seat: int) -> list[int]:
+def known_in_stock(deal: KonchinkaDeal, seat: int) -> list[int]:
     """The cards the table fix sent back into the stock that are still surely there (fewer
     cards dealt since than their lowest possible position), as the observation says."""
     known = deal.returned_in_stock()

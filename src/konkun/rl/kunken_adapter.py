@@ -99,6 +99,8 @@ class KunkenAdapter:
     """The Kunken side of the environments (rules as :class:`KunkenRules` or options)."""
 
     name = "kunken"
+    vector_core = "konkun.rl.kunken_vector:make_core"
+    """The vector env's fast core for this game (:mod:`konkun.rl.vector_core`)."""
 
     def __init__(self, rules: KunkenRules | Mapping[str, str] | None = None,
                  meld_table_slots: int = MELD_TABLE_SLOTS, meld_slots: int = MELD_SLOTS,

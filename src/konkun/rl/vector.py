@@ -9,13 +9,13 @@ arrays are overwritten by every step (copy them to keep them). Autoreset is Gymn
 ``SAME_STEP``: a deal that ends is dealt anew in the same step, its last observation in
 ``infos["final_obs"]`` and its points in ``infos["final_info"]["points"]``.
 
-Konchinka has two fast paths. Against random opponents every deal lives in one
-:class:`~konkun.rl.konchinka_batch.KonchinkaBatch` (plain integers; masks and tensors of
-all deals written by a few numpy calls); against other opponents moves go through the
-engine's own integer path (no move objects) and the observation planes of all deals are
-unpacked from bit masks in one numpy call. Kunken writes all rows with
-:meth:`~konkun.rl.kunken_adapter.KunkenAdapter.encode_deals`. The tests check each path
-against the engine and the adapter.
+The deals are held and stepped by a core (:mod:`konkun.rl.vector_core`): the generic one
+through the adapter, or the game's own fast one, which its adapter names in
+``vector_core`` (Konchinka's batch of plain integers against random opponents and its
+integer move path against others, :mod:`konkun.rl.konchinka_vector`; Kunken's one-call
+encoder, :mod:`konkun.rl.kunken_vector`). A core with a ``batch`` steps the agent's
+actions of every deal itself. The tests check each path against the engine and the
+adapter.
 """
 
 from __future__ import annotations
@@ -32,215 +32,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from konkun.errors import InvalidRuleError
 from konkun.rl.adapter import GameAdapter, check_seats
-from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, _choice, _opponent_specs, reward_of
-from konkun.rl.konchinka_batch import KonchinkaBatch, slots_of
+from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, opponent_specs_of, reward_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
+from konkun.rl.vector_core import SlotBatch, core_for
 
 FloatArray = npt.NDArray[np.float32]
-
-
-class _GenericCore:
-    """Any game through the adapter: engine actions, slot dictionaries, tensors."""
-
-    def __init__(self, adapter: GameAdapter, num_seats: int) -> None:
-        self.adapter = adapter
-        self.num_seats = num_seats
-        self.deals: list[Any] = []
-
-    def new(self, index: int, rng: random.Random) -> None:
-        deal = self.adapter.new_deal(self.num_seats, rng)
-        if index < len(self.deals):
-            self.deals[index] = deal
-        else:
-            self.deals.append(deal)
-
-    def engine_deal(self, index: int) -> Any:
-        """Deal ``index`` as the engine's deal (a snapshot when the core keeps its own)."""
-        return self.deals[index]
-
-    def to_move(self, index: int) -> int | None:
-        seat: int | None = self.deals[index].to_move
-        return seat
-
-    def slots(self, index: int) -> dict[int, Any]:
-        deal = self.deals[index]
-        return self.adapter.slots(deal, deal.legal_actions())
-
-    def fill_slots(self, index: int, result: dict[int, Any]) -> None:
-        """Write deal ``index``'s legal slots (slot -> move) into the empty ``result``."""
-        result.update(self.slots(index))
-
-    def apply(self, index: int, move: Any) -> None:
-        self.deals[index].push(move)
-
-    def random_move(self, index: int, rng: random.Random) -> None:
-        deal = self.deals[index]
-        legal = deal.legal_actions()
-        deal.push(legal[rng.randrange(len(legal))])
-
-    def points(self, index: int) -> list[int]:
-        points: list[int] = self.deals[index].points()
-        return points
-
-    def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
-        """Write the tensor of deal ``rows[j]`` (as ``seat`` sees it) into ``out[j]``."""
-        for j, i in enumerate(rows):
-            out[j] = self.adapter.encode_deal(self.deals[i], seat).reshape(-1)
-
-
-class _KonchinkaCore(_GenericCore):
-    """Konchinka through the engine's integer move path (slots name (card, positions))."""
-
-    def __init__(self, adapter: Any, num_seats: int) -> None:
-        super().__init__(adapter, num_seats)
-        from konkun.rl.konchinka_adapter import _ORDER_KEY, _known_in_stock
-
-        self._order = _ORDER_KEY
-        self._known = _known_in_stock
-        self._k = adapter.capture_slots
-        self._novo = 1.0 if adapter.rules.variant == "novo" else 0.0
-        n = num_seats
-        self._bit_rows = 4 + n  # hand, table, n piles, seen, known
-
-    def new(self, index: int, rng: random.Random) -> None:
-        from konkun.konchinka.dealing import new_deal
-
-        rules = self.adapter.rules  # type: ignore[attr-defined]
-        deal = new_deal(rules, self.num_seats, rng.randrange(self.num_seats), rng)
-        if index < len(self.deals):
-            self.deals[index] = deal
-        else:
-            self.deals.append(deal)
-
-    def to_move(self, index: int) -> int | None:
-        turn: int = self.deals[index].turn
-        return None if turn < 0 else turn
-
-    def slots(self, index: int) -> dict[int, Any]:
-        slots: dict[int, Any] = {}
-        self.fill_slots(index, slots)
-        return slots
-
-    def fill_slots(self, index: int, result: dict[int, Any]) -> None:
-        """Write deal ``index``'s legal slots into the empty ``result`` (slot -> (card,
-        positions)); captures of one card in the adapter's order, the longest first."""
-        deal = self.deals[index]
-        k = self._k
-        for card, trail, found in deal.options_by_card():
-            if trail:
-                result[card * k] = (card, ())
-            if found:
-                if len(found) > 1:
-                    table = deal.table_codes
-                    order = self._order
-                    found = sorted(found, key=lambda ps: (
-                        -len(ps), sorted([order[table[p] & 63] for p in ps])))
-                slot = card * k + 1
-                for positions in found[:k - 1]:
-                    result[slot] = (card, positions)
-                    slot += 1
-
-    def apply(self, index: int, move: Any) -> None:
-        self.deals[index].push_option(*move)
-
-    def random_move(self, index: int, rng: random.Random) -> None:
-        self.deals[index].push_random(rng)
-
-    def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
-        n = self.num_seats
-        count = len(rows)
-        width = 52 - (3 + 3 * n)  # the feature row's unused tail
-        words: list[int] = []
-        features: list[float] = []
-        novo = self._novo
-        known_in_stock = self._known
-        deals = self.deals
-        order = [(seat + offset) % n for offset in range(n)]
-        for i in rows:
-            deal = deals[i]
-            (turn, hands, table_codes, piles, stock_size, dealer, last,
-             returned) = deal.state_ints()
-            hand = 0
-            for c in hands[seat]:
-                hand |= 1 << c
-            table = 0
-            for code in table_codes:
-                table |= 1 << (code & 63)
-            seen = hand | table
-            words.append(hand)
-            words.append(table)
-            for s in order:
-                pile = piles[s]
-                seen |= pile
-                words.append(pile)
-            words.append(seen)
-            known = 0
-            if returned:
-                for c in known_in_stock(deal, seat):
-                    known |= 1 << c
-            words.append(known)
-            # stock, hand sizes, dealer and last capturer one-hot, agent to move, variant
-            features.append(stock_size / 40.0)
-            features.extend([len(hands[s]) / 4.0 for s in order])
-            one_hot = [0.0] * (2 * n)
-            one_hot[(dealer - seat) % n] = 1.0
-            if last >= 0:
-                one_hot[n + (last - seat) % n] = 1.0
-            features.extend(one_hot)
-            features.append(1.0 if turn == seat else 0.0)
-            features.append(novo)
-        bits = np.array(words, dtype=np.uint64).reshape(count, self._bit_rows)
-        planes = np.unpackbits(bits.view(np.uint8).reshape(count, self._bit_rows, 8),
-                               axis=2, bitorder="little")[:, :, :52]
-        shaped = out[:count].reshape(count, 5 + n, 52)
-        shaped[:, :3 + n] = planes[:, :3 + n]
-        shaped[:, 3 + n, :52 - width] = np.array(features, dtype=np.float32).reshape(count, -1)
-        shaped[:, 3 + n, 52 - width:] = 0.0
-        shaped[:, 4 + n] = planes[:, 3 + n]
-
-
-class _KonchinkaBatchCore(_GenericCore):
-    """Konchinka against random opponents: every deal in one
-    :class:`~konkun.rl.konchinka_batch.KonchinkaBatch` (slots name (card, positions))."""
-
-    def __init__(self, adapter: Any, num_seats: int, seat: int, num_envs: int) -> None:
-        super().__init__(adapter, num_seats)
-        self.batch = KonchinkaBatch(adapter.rules, num_seats, seat, adapter.capture_slots,
-                                    num_envs)
-
-    def engine_deal(self, index: int) -> Any:
-        return self.batch.engine_deal(index)
-
-    def new(self, index: int, rng: random.Random) -> None:
-        self.batch.deal(index, rng)
-
-    def to_move(self, index: int) -> int | None:
-        turn = self.batch.deals[index].turn
-        return None if turn < 0 else turn
-
-    def slots(self, index: int) -> dict[int, Any]:
-        return slots_of(self.batch, index)
-
-    def fill_slots(self, index: int, result: dict[int, Any]) -> None:
-        result.update(self.slots(index))
-
-    def points(self, index: int) -> list[int]:
-        return self.batch.points(index)
-
-    def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
-        self.batch.write_observations(out, rows)
-
-
-class _KunkenCore(_GenericCore):
-    """Kunken through the engine's legal actions, every row's tensor written in one
-    :meth:`~konkun.rl.kunken_adapter.KunkenAdapter.encode_deals` call."""
-
-    def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
-        deals = self.deals
-        self.adapter.encode_deals([deals[i] for i in rows], seat, out)  # type: ignore[attr-defined]
-
-
-_CORES: dict[str, type[_GenericCore]] = {"konchinka": _KonchinkaCore, "kunken": _KunkenCore}
 
 
 class KonkunVectorEnv(VectorEnv):
@@ -263,9 +59,9 @@ class KonkunVectorEnv(VectorEnv):
             raise InvalidRuleError(f"invalid num_envs {num_envs!r}: expected >= 1")
         if not 0 <= seat < num_seats:
             raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
-        _choice("reward", reward, REWARDS)
-        _choice("illegal_action", illegal_action, [a for a in ILLEGAL_ACTIONS if a != "raise"])
-        self.opponent_specs = _opponent_specs(adapter, opponents, num_seats)
+        check_choice("reward", reward, REWARDS)
+        check_choice("illegal_action", illegal_action, [a for a in ILLEGAL_ACTIONS if a != "raise"])
+        self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
         self.adapter = adapter
         self.num_envs = num_envs
         self.num_seats = num_seats
@@ -274,12 +70,7 @@ class KonkunVectorEnv(VectorEnv):
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self._all_random = all(spec == "random" for spec in self.opponent_specs)
-        self._core: _GenericCore
-        if fast and adapter.name == "konchinka" and self._all_random:
-            self._core = _KonchinkaBatchCore(adapter, num_seats, seat, num_envs)
-        else:
-            core = _CORES.get(adapter.name) if fast else None
-            self._core = (core or _GenericCore)(adapter, num_seats)
+        self._core = core_for(adapter, num_seats, seat, num_envs, self._all_random, fast)
         size = int(np.prod(adapter.observation_shape(num_seats)))
         self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.single_action_space = spaces.Discrete(adapter.action_size)
@@ -293,7 +84,7 @@ class KonkunVectorEnv(VectorEnv):
         self._rngs = [random.Random(secrets.randbits(64)) for _ in range(num_envs)]
         self._policies: list[dict[int, Opponent]] = [{} for _ in range(num_envs)]
         self._slots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
-        self._batch = self._core.batch if isinstance(self._core, _KonchinkaBatchCore) else None
+        self._batch = self._core.batch
 
     # ------------------------------------------------------------------ Gymnasium API
 
@@ -368,8 +159,8 @@ class KonkunVectorEnv(VectorEnv):
 
     # ------------------------------------------------------------------ inside
 
-    def _play_batch(self, batch: KonchinkaBatch, actions: list[int]) -> list[int]:
-        """:meth:`step`'s loop on the Konchinka batch (the same rewards and illegal-action
+    def _play_batch(self, batch: SlotBatch, actions: list[int]) -> list[int]:
+        """:meth:`step`'s loop on the core's batch (the same rewards and illegal-action
         handling as the general loop)."""
         rewards = self._rewards
         terminations = self._terminations

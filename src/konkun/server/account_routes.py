@@ -28,9 +28,9 @@ from konkun.server.accounts import (
 )
 from konkun.server.auth import Guest, TokenSigner
 from konkun.server.clusterlimits import LoginLog
-from konkun.server.messages import _Body, validated
+from konkun.server.messages import RequestBody, validated
 from konkun.server.protocol import ProtocolError
-from konkun.server.ratings_service import POOLS, RatingStore, bot_names
+from konkun.server.ratings_service import RatingStore, bot_names, pool_named, rating_pools
 from konkun.server.storage import now_text
 
 if TYPE_CHECKING:
@@ -48,21 +48,21 @@ Password = Annotated[str, Field(strict=True, max_length=MAX_PASSWORD)]
 Nickname = Annotated[str, Field(strict=True, max_length=200)]
 
 
-class ClaimBody(_Body):
+class ClaimBody(RequestBody):
     """``POST /api/account/claim``: ``{"password", "nickname"?}``."""
 
     password: Password
     nickname: Nickname | None = None
 
 
-class LoginBody(_Body):
+class LoginBody(RequestBody):
     """``POST /api/account/login``: ``{"nickname", "password"}``."""
 
     nickname: Nickname
     password: Password
 
 
-class PasswordBody(_Body):
+class PasswordBody(RequestBody):
     """``POST /api/account/password``: ``{"password", "new_password"}``."""
 
     password: Password
@@ -236,14 +236,14 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
 
     @app.get("/api/leaderboard")
     async def pools() -> dict[str, Any]:
-        return {"pools": list(POOLS)}
+        return {"pools": [pool.name for pool in rating_pools()]}
 
     @app.get("/api/leaderboard/{pool}")
     async def leaderboard(pool: str, request: Request,
                           limit: int = LEADERBOARD_LIMIT) -> dict[str, Any]:
-        if pool not in POOLS:
+        if pool_named(pool) is None:
             raise ProtocolError("not_found", f"no rating pool {pool!r}: expected "
-                                + ", ".join(POOLS), pool)
+                                + ", ".join(p.name for p in rating_pools()), pool)
         if not 1 <= limit <= LEADERBOARD_LIMIT:
             raise ProtocolError("bad_request", f"limit must be 1..{LEADERBOARD_LIMIT}", limit)
         return await leaderboard_of(services(), pool, limit)

@@ -104,8 +104,13 @@ class GameAdapter:
 
     def catalog(self) -> dict[str, Any]:
         """What the lobby shows of this game (``GET /api/catalog``): the descriptor's
-        schema, and the page module that draws its table (``null``: a generic view)."""
-        return {**self.game.catalog(), "page": self.game.addon("page")}
+        schema, the page module that draws its table (``null``: a generic view) and the
+        rating pools it declares (``ratings``: none, an unrated game)."""
+        pools = self.game.addon("ratings") or ()
+        return {**self.game.catalog(), "page": self.game.addon("page"),
+                "ratings": [{"pool": p.name, "title": p.title.to_json(),
+                             "min_seats": p.min_seats, "max_seats": p.max_seats}
+                            for p in pools]}
 
 
 def register_game(adapter: GameAdapter | Game) -> None:

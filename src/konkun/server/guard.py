@@ -55,11 +55,13 @@ class GuardedH11Protocol(H11Protocol):
 
     _timer: asyncio.TimerHandle | None = None
     _armed_cycle: Any = None
-    _opened: float = 0.0
+    opened_at: float = 0.0
+    """When the connection was made (the event loop's clock): the oldest idle one goes
+    first."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._opened = self.loop.time()
+        self.opened_at = self.loop.time()
         if len(self.connections) > self.budget and not self._evict_one_idle():
             self.connections.discard(self)
             transport.abort()  # no room: refused at once, nothing else disturbed
@@ -85,6 +87,13 @@ class GuardedH11Protocol(H11Protocol):
         """Whether the connection is between requests, still without a request head."""
         return self._timer is not None
 
+    def evict(self) -> None:
+        """Close this connection at once to make room for another (it is idle: no
+        request head yet)."""
+        self._disarm()
+        self.transport.abort()
+        self.connections.discard(self)
+
     def _arm(self) -> None:
         self._disarm()
         self._armed_cycle = self.cycle
@@ -106,10 +115,7 @@ class GuardedH11Protocol(H11Protocol):
                 and c is not self and c.waiting_for_head and not c.transport.is_closing()]
         if not idle:
             return False
-        oldest = min(idle, key=lambda c: c._opened)
-        oldest._disarm()
-        oldest.transport.abort()
-        oldest.connections.discard(oldest)
+        min(idle, key=lambda c: c.opened_at).evict()
         return True
 
 

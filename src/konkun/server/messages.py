@@ -86,14 +86,16 @@ def _bad_request(error: ValidationError) -> ProtocolError:
     return ProtocolError("bad_request", f"field {field!r}: {problem}", first.get("input"))
 
 
-class _Body(BaseModel):
+class RequestBody(BaseModel):
+    """The base of every HTTP body: frozen, unknown fields ignored."""
+
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 # -- HTTP bodies ------------------------------------------------------------------------
 
 
-class GuestBody(_Body):
+class GuestBody(RequestBody):
     """``POST /api/guest``: ``{"nickname": str}``."""
 
     nickname: str
@@ -104,7 +106,7 @@ class GuestBody(_Body):
         return clean_nickname(value)
 
 
-class TableBody(_Body):
+class TableBody(RequestBody):
     """``POST /api/tables``: game, variant, seats, rules and bots (``docs/protocol.md``)."""
 
     game: str
@@ -174,7 +176,7 @@ Contribution = Annotated[str, Field(strict=True, max_length=64)]
 checked by :func:`konkun.server.fair.checked_contribution`)."""
 
 
-class SitBody(_Body):
+class SitBody(RequestBody):
     """``POST /api/tables/{id}/sit``: ``{"seat": i, "contribution": hex}`` (the
     contribution is optional)."""
 
@@ -185,7 +187,7 @@ class SitBody(_Body):
 # -- WebSocket messages -----------------------------------------------------------------
 
 
-class ActionMessage(_Body):
+class ActionMessage(RequestBody):
     """``{"type": "action", "action": text, "turn": n}``: play for the sender's seat."""
 
     type: Literal["action"]
@@ -193,7 +195,7 @@ class ActionMessage(_Body):
     turn: Int32
 
 
-class SitMessage(_Body):
+class SitMessage(RequestBody):
     """``{"type": "sit", "seat": i, "contribution": hex}``: take a seat, adding a random
     value to the match seed (optional)."""
 
@@ -202,32 +204,32 @@ class SitMessage(_Body):
     contribution: Contribution | None = None
 
 
-class LeaveMessage(_Body):
+class LeaveMessage(RequestBody):
     """``{"type": "leave"}``: free the sender's seat while the table waits."""
 
     type: Literal["leave"]
 
 
-class PingMessage(_Body):
+class PingMessage(RequestBody):
     """``{"type": "ping"}``: answered with ``{"type": "pong"}``."""
 
     type: Literal["ping"]
 
 
-class HelloMessage(_Body):
+class HelloMessage(RequestBody):
     """``{"type": "hello", "token": text}``: the first message, naming the guest."""
 
     type: Literal["hello"]
     token: Annotated[str, Field(strict=True, max_length=MAX_TOKEN_TEXT)] | None = None
 
 
-class CancelMessage(_Body):
+class CancelMessage(RequestBody):
     """``{"type": "cancel"}``: the creator removes the table while it waits."""
 
     type: Literal["cancel"]
 
 
-class RematchMessage(_Body):
+class RematchMessage(RequestBody):
     """``{"type": "rematch", "contribution": hex}``: a seated player asks for (or
     accepts) a rematch, with a random value for the new match's seed (optional)."""
 
@@ -235,20 +237,20 @@ class RematchMessage(_Body):
     contribution: Contribution | None = None
 
 
-class VoteBotMessage(_Body):
+class VoteBotMessage(RequestBody):
     """``{"type": "vote_bot", "seat": i}``: let the bot play for an absent player's seat."""
 
     type: Literal["vote_bot"]
     seat: Int32
 
 
-class BackMessage(_Body):
+class BackMessage(RequestBody):
     """``{"type": "back"}``: the sender plays their seat again (after a timeout)."""
 
     type: Literal["back"]
 
 
-class ChatMessage(_Body):
+class ChatMessage(RequestBody):
     """``{"type": "chat", "text": ...}``: a line of chat to everyone at the table (its
     length is checked by :mod:`konkun.server.chat`)."""
 

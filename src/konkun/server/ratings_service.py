@@ -1,7 +1,8 @@
 """Ratings at the server: Glicko-2 pools of accounts and the ladder's bots, updated when a
 game ends, and the games index behind profiles and leaderboards.
 
-Three pools (:func:`pool_of`): ``konchinka-2``, ``konchinka-3-4`` and ``kunken``. When a
+The pools are the games' own (each descriptor's ``ratings`` add-on, :func:`pool_of`):
+``konchinka-2``, ``konchinka-3-4`` and ``kunken``; a game without one is unrated. When a
 table finishes, :meth:`RatingStore.record_finished` (one transaction) stores a row per
 human seat in ``konkun_player_games`` (guests too, so that a guest who claims an account
 keeps their history) and, when the game counts, rates it: a *rated* table (its creator's
@@ -30,12 +31,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.bots.ladder import LADDER, LEVEL_KINDS
+from konkun.errors import InvalidRuleError
+from konkun.game import RatedPool, game_names, get_game
 from konkun.ratings.glicko2 import DEFAULT_RD, Rating, idle, rate
 from konkun.ratings.pool import pairwise_results
 from konkun.server.storage import StoredTable
-
-POOLS = ("konchinka-2", "konchinka-3-4", "kunken")
-"""The rating pools, one per game and table size."""
 
 BOT_PREFIX = "bot:"
 """A ladder bot's player id in a pool: ``bot:strong``."""
@@ -47,14 +47,30 @@ HISTORY_LIMIT = 500
 RECENT_LIMIT = 20
 
 
+def game_pools(game: str) -> tuple[RatedPool, ...]:
+    """The rating pools ``game`` declares (its descriptor's ``ratings`` add-on); none for
+    a game without one or a game not registered."""
+    try:
+        found = get_game(game).addon("ratings")
+    except InvalidRuleError:
+        return ()
+    return tuple(found or ())
+
+
+def rating_pools() -> tuple[RatedPool, ...]:
+    """Every registered game's rating pools, in the registry's order of games."""
+    return tuple(pool for name in game_names() for pool in game_pools(name))
+
+
+def pool_named(name: str) -> RatedPool | None:
+    """The registered rating pool called ``name``, else ``None``."""
+    return next((pool for pool in rating_pools() if pool.name == name), None)
+
+
 def pool_of(game: str, num_seats: int) -> str | None:
-    """The rating pool of a game at a table of ``num_seats`` (``None``: a game no pool
-    rates)."""
-    if game == "konchinka":
-        return "konchinka-2" if num_seats == 2 else "konchinka-3-4"
-    if game == "kunken":
-        return "kunken"
-    return None
+    """The rating pool of a game at a table of ``num_seats`` (``None``: a game or a table
+    size no pool rates)."""
+    return next((pool.name for pool in game_pools(game) if pool.rates(num_seats)), None)
 
 
 def rated_bot(spec: str | None) -> str | None:

@@ -1,13 +1,13 @@
 // The end-of-deal screen (GET /api/tables/{id}/deals/{n}: every seat's view of the deal as
-// it ended). Konchinka: each seat's cards, clubs and кончинки with their points, and the
-// cards left on the table with who took them. Kunken: how the deal ended, each seat's
-// melds, lay-offs and the hand left, with the plus and minus. Dismissed by a button, Esc,
-// or by itself after some seconds.
+// it ended). What it shows is the game's: its page module's `dealEndBody(end, names, lang)`
+// (Konchinka: each seat's cards, clubs and кончинки; Kunken: each seat's melds, lay-offs
+// and the hand left); a game without one gets each seat's points for the deal. Dismissed
+// by a button, Esc, or by itself after some seconds.
 
-import { cardElement, cardShort } from "./cards.js";
+import { cardElement } from "./cards.js";
+import { RENDERERS } from "./catalog.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { meldCardPoints } from "./kunken.js";
 
 const AUTO_CLOSE_S = 12;
 
@@ -18,52 +18,19 @@ function autoCloseSeconds(moveSeconds) {
     : AUTO_CLOSE_S;
 }
 
-function minis(cards, lang, extra = () => "") {
+/** A row of tiny cards; `extra(i)` is the class of the i-th. */
+export function minis(cards, lang, extra = () => "") {
   return h("span", { class: "mini" }, cards.map((c, i) => cardElement(c, { lang, size: "tiny",
     extraClass: extra(i) })));
 }
 
-function konchinkaBody(end, names, lang) {
-  const view = end.views[0];
-  const rows = view.score.seats.map((s, i) => h("tr", {}, h("th", { scope: "row" }, names[i]),
-    h("td", {}, String(s.cards)), h("td", {}, String(s.clubs)),
-    h("td", {}, minis(end.views[0].captured[i].filter((c) => c === "2c" || c === "Td"), lang)),
-    h("td", { class: "pts" }, h("strong", {}, String(s.points)))));
-  const sweep = view.final_sweep;
-  return [h("table", { class: "end-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.cardsShort")),
-      h("th", {}, "♣"), h("th", {}, t("k.konchinki")), h("th", {}, t("k.points")))),
-    h("tbody", {}, rows)),
-  sweep && sweep.cards.length ? h("p", { class: "leftover", id: "deal-end-leftover" },
-    t("end.leftover", { name: names[sweep.seat] }), " ", minis(sweep.cards, lang))
-    : h("p", { class: "leftover", id: "deal-end-leftover" }, t("end.noLeftover"))];
-}
-
-function kunkenBody(end, names, lang) {
-  const view = end.views[0];
-  const how = view.winner !== null && view.winner !== undefined
-    ? t(view.express ? "end.express" : "end.wentOut", { name: names[view.winner] })
-    : t("end.stockOut", { n: view.renewals_used });
-  const seats = end.views.map((v, s) => {
-    const own = view.melds.filter((m) => m.owner === s);
-    const layoffs = view.melds.flatMap((m) => m.cards.filter((_, i) => m.laid_by[i] === s
-      && m.owner !== s).map((c) => ({ card: c, meld: m })));
-    const plus = view.melds.reduce((sum, m) => sum + m.cards.reduce((p, c, i) =>
-      p + (m.laid_by[i] === s ? meldCardPoints(c, m.cards) : 0), 0), 0);
-    const total = end.points[s];
-    const minus = plus - total;
-    return h("section", { class: "end-seat", dataset: { seat: s } },
-      h("h3", {}, names[s], " ", h("span", { class: `pts ${total < 0 ? "neg" : ""}` },
-        String(total))),
-      h("p", {}, t("end.melds"), ": ", own.length ? own.map((m) => minis(m.cards, lang,
-        (i) => (m.laid_by[i] !== m.owner ? "laid-off" : ""))) : t("r.noMelds")),
-      layoffs.length ? h("p", {}, t("end.layoffs"), ": ",
-        layoffs.map((x) => cardShort(x.card, lang)).join(" ")) : null,
-      h("p", {}, t("end.handLeft"), ": ", v.hand.length ? minis(v.hand, lang) : "—"),
-      h("p", { class: "muted small" }, t("end.plusMinus", { plus, minus })));
-  });
-  return [h("p", { class: "how", id: "deal-end-how" }, how), h("div", { class: "end-seats" },
-    seats)];
+// A game whose page module has no dealEndBody: each seat's points for the deal.
+function neutralBody(end, names) {
+  return [h("table", { class: "end-table", id: "deal-end-points" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.points")))),
+    h("tbody", {}, names.map((name, s) => h("tr", { dataset: { seat: s } },
+      h("th", { scope: "row" }, name),
+      h("td", { class: "pts" }, h("strong", {}, String(end.points?.[s] ?? "—")))))))];
 }
 
 /** Show deal `end` over the table; `onClose` when it is dismissed (by the button, Esc, or
@@ -88,7 +55,7 @@ export function showDealEnd(end, game, names, lang,
   const onKey = (ev) => {
     if (ev.key === "Escape") close();
   };
-  const body = game === "kunken" ? kunkenBody(end, names, lang) : konchinkaBody(end, names, lang);
+  const body = RENDERERS[game]?.dealEndBody?.(end, names, lang) ?? neutralBody(end, names);
   const dialog = h("div", { class: "deal-end-backdrop", id: "deal-end", role: "dialog",
     "aria-modal": "true", "aria-labelledby": "deal-end-title" },
   h("div", { class: "deal-end panel" },

@@ -1,7 +1,12 @@
 // Provably fair deals in the browser (docs/fairness.md, scheme konkun-fair-v1): the seat's
 // random contribution sent with "sit" and "rematch", kept to check later, and the replay
 // page's check with Web Crypto: the commitment, the match seed, every action digest and
-// every deal's cards recomputed from the seed, without trusting the server.
+// every deal's cards recomputed from the seed, without trusting the server. How a deal is
+// dealt from the seed is the game's: its page module's `fairDeal` ({ deal(stream, seats,
+// dealer, rules), shown(frame) }: the hands and the table as dealt, and as a frame shows
+// them); a game without it has its seeds and moves checked, not its cards.
+
+import { RENDERERS } from "./catalog.js";
 
 const SCHEME = "konkun-fair-v1";
 const KEPT = "konkun.fair.";
@@ -62,7 +67,7 @@ function canonical(value) {
 }
 
 // The keyed stream of the match seed: SHA-256(seed || block number as 8 bytes), bit by bit.
-class Stream {
+export class Stream {
   constructor(seed) {
     this.key = new TextEncoder().encode(seed);
     this.pool = "";
@@ -103,8 +108,10 @@ class Stream {
   }
 }
 
-const cardText = (n) => (n === 52 ? "X" : "23456789TJQKA"[n % 13] + "cdhs"[Math.floor(n / 13)]);
-const sorted = (cards) => [...cards].sort().join(" ");
+/** A card's text from its number 0..51 (suit-major, 2 first) or 52 for the joker. */
+export const cardText = (n) => (n === 52 ? "X" : "23456789TJQKA"[n % 13] + "cdhs"[Math.floor(n / 13)]);
+/** Card texts sorted and joined: the form a recomputed deal is compared in. */
+export const sorted = (cards) => [...cards].sort().join(" ");
 
 async function firstDealer(stream, seats) {
   let contenders = [...Array(seats).keys()];
@@ -121,68 +128,10 @@ async function firstDealer(stream, seats) {
   }
 }
 
-async function konchinkaDeal(stream, seats, dealer, rules) {
-  let deck = [...Array(52).keys()];
-  await stream.shuffle(deck);
-  const cut = await stream.integer(4, 48);
-  deck = deck.slice(cut).concat(deck.slice(0, cut));
-  const hands = Array.from({ length: seats }, () => []);
-  const table = [];
-  for (let round = 0; round < 4; round++) {
-    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(deck.shift());
-    table.push(deck.shift());
-  }
-  const order = [0, 1, 2, 3];
-  const noJacks = rules.table_excludes_jacks !== false;
-  for (;;) {
-    const seen = [];
-    let offending = null;
-    for (const position of order) {
-      const rank = table[position] % 13;
-      if ((noJacks && rank === 9) || seen.includes(rank)) {
-        offending = position;
-        break;
-      }
-      seen.push(rank);
-    }
-    if (offending === null) break;
-    const size = deck.length;
-    deck.splice(await stream.integer(Math.floor(size / 4), size - Math.floor(size / 4)), 0,
-      table[offending]);
-    table[offending] = deck.shift();
-    order.splice(order.indexOf(offending), 1);
-    order.push(offending);
-  }
-  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted(table.map(cardText)) };
-}
-
-async function kunkenDeal(stream, seats, dealer, rules) {
-  const pack = [...Array(52).keys(), ...Array(52).keys(),
-    ...Array(rules.jokers ?? 4).fill(52)];
-  await stream.shuffle(pack);
-  const hands = Array.from({ length: seats }, () => []);
-  for (let round = 0; round < (rules.hand_size ?? 13); round++) {
-    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(pack.shift());
-  }
-  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted([cardText(pack[0])]) };
-}
-
-// What a deal-start frame with all hands open shows: each hand, and the table (Konchinka)
-// or the bank (Kunken), in the same sorted form as the recomputed deal.
-function shown(game, frame) {
-  const views = frame.views || [];
-  if (game === "konchinka") {
-    return { dealer: frame.view.dealer, hands: views.map((v) => sorted(v.deal.hand)),
-      table: sorted(frame.view.deal.table) };
-  }
-  return { dealer: frame.view.dealer, hands: views.map((v) => sorted(v.hand)),
-    table: sorted(frame.view.bank) };
-}
-
 async function checkDeals(document) {
   const { record, frames } = document;
-  const deal = { konchinka: konchinkaDeal, kunken: kunkenDeal }[record.game];
-  if (!deal || !frames[0]?.views) return { key: "fair.noDeals" };
+  const fair = RENDERERS[record.game]?.fairDeal;
+  if (!fair || !frames[0]?.views) return { key: "fair.noDeals" };
   const stream = new Stream(record.seed);
   const first = await firstDealer(stream, record.num_seats);
   let number = 0;
@@ -191,8 +140,8 @@ async function checkDeals(document) {
     if (n === number) continue;
     number = n;
     const dealer = (first + n - 1) % record.num_seats;
-    const dealt = await deal(stream, record.num_seats, dealer, record.rules);
-    const seen = shown(record.game, frame);
+    const dealt = await fair.deal(stream, record.num_seats, dealer, record.rules);
+    const seen = fair.shown(frame);
     if (seen.dealer !== dealer || seen.table !== dealt.table
         || seen.hands.some((h, s) => h !== dealt.hands[s])) {
       return { problem: "fair.badDeal", params: { n } };

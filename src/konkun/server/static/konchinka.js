@@ -3,6 +3,8 @@
 // The view is Match.to_json(seat) of konkun.konchinka (docs/konchinka.md).
 
 import { cardElement, cardShort, parseCard, sortCards, splitCards } from "./cards.js";
+import { minis } from "./dealend.js";
+import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
@@ -372,3 +374,72 @@ function installKeys(ctx, container, legal) {
     return true;
   });
 }
+
+// ---------------------------------------------------------------- the end of a deal
+
+/** The end-of-deal screen's body (dealend.js): each seat's cards, clubs, кончинки and
+ * points, and the cards left on the table with who took them. */
+export function dealEndBody(end, names, lang) {
+  const view = end.views[0];
+  const rows = view.score.seats.map((s, i) => h("tr", {}, h("th", { scope: "row" }, names[i]),
+    h("td", {}, String(s.cards)), h("td", {}, String(s.clubs)),
+    h("td", {}, minis(end.views[0].captured[i].filter((c) => c === "2c" || c === "Td"), lang)),
+    h("td", { class: "pts" }, h("strong", {}, String(s.points)))));
+  const sweep = view.final_sweep;
+  return [h("table", { class: "end-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.cardsShort")),
+      h("th", {}, "♣"), h("th", {}, t("k.konchinki")), h("th", {}, t("k.points")))),
+    h("tbody", {}, rows)),
+  sweep && sweep.cards.length ? h("p", { class: "leftover", id: "deal-end-leftover" },
+    t("end.leftover", { name: names[sweep.seat] }), " ", minis(sweep.cards, lang))
+    : h("p", { class: "leftover", id: "deal-end-leftover" }, t("end.noLeftover"))];
+}
+
+// ---------------------------------------------------------------- the fair-deal check
+
+// The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the shuffle, the cut, four rounds of one card to each hand and one to the table,
+// and the table's jacks and pairs put back in the stock.
+async function konchinkaDeal(stream, seats, dealer, rules) {
+  let deck = [...Array(52).keys()];
+  await stream.shuffle(deck);
+  const cut = await stream.integer(4, 48);
+  deck = deck.slice(cut).concat(deck.slice(0, cut));
+  const hands = Array.from({ length: seats }, () => []);
+  const table = [];
+  for (let round = 0; round < 4; round++) {
+    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(deck.shift());
+    table.push(deck.shift());
+  }
+  const order = [0, 1, 2, 3];
+  const noJacks = rules.table_excludes_jacks !== false;
+  for (;;) {
+    const seen = [];
+    let offending = null;
+    for (const position of order) {
+      const rank = table[position] % 13;
+      if ((noJacks && rank === 9) || seen.includes(rank)) {
+        offending = position;
+        break;
+      }
+      seen.push(rank);
+    }
+    if (offending === null) break;
+    const size = deck.length;
+    deck.splice(await stream.integer(Math.floor(size / 4), size - Math.floor(size / 4)), 0,
+      table[offending]);
+    table[offending] = deck.shift();
+    order.splice(order.indexOf(offending), 1);
+    order.push(offending);
+  }
+  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted(table.map(cardText)) };
+}
+
+/** The replay's fair-deal check (fairness.js): the deal from the seed's stream, and the
+ * hands and the table a deal-start frame with all hands open shows. */
+export const fairDeal = {
+  deal: konchinkaDeal,
+  shown(frame) {
+    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) => sorted(v.deal.hand)),
+      table: sorted(frame.view.deal.table) };
+  },
+};

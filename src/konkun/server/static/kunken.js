@@ -4,6 +4,8 @@
 // The view is Match.to_json(seat) of konkun.kunken (docs/kunken.md).
 
 import { cardElement, cardShort, parseCard } from "./cards.js";
+import { minis } from "./dealend.js";
+import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceDeals, handOf, handSize, legalOf } from "./view.js";
@@ -529,3 +531,65 @@ function installKeys(ctx, container) {
     return true;
   });
 }
+
+// ---------------------------------------------------------------- the end of a deal
+
+/** The end-of-deal screen's body (dealend.js): how the deal ended, each seat's melds,
+ * lay-offs and the hand left, with the plus and minus. */
+export function dealEndBody(end, names, lang) {
+  const view = end.views[0];
+  const how = view.winner !== null && view.winner !== undefined
+    ? t(view.express ? "end.express" : "end.wentOut", { name: names[view.winner] })
+    : t("end.stockOut", { n: view.renewals_used });
+  const seats = end.views.map((v, s) => {
+    const own = view.melds.filter((m) => m.owner === s);
+    const layoffs = view.melds.flatMap((m) => m.cards.filter((_, i) => m.laid_by[i] === s
+      && m.owner !== s).map((c) => ({ card: c, meld: m })));
+    const plus = view.melds.reduce((sum, m) => sum + m.cards.reduce((p, c, i) =>
+      p + (m.laid_by[i] === s ? meldCardPoints(c, m.cards) : 0), 0), 0);
+    const total = end.points[s];
+    const minus = plus - total;
+    return h("section", { class: "end-seat", dataset: { seat: s } },
+      h("h3", {}, names[s], " ", h("span", { class: `pts ${total < 0 ? "neg" : ""}` },
+        String(total))),
+      h("p", {}, t("end.melds"), ": ", own.length ? own.map((m) => minis(m.cards, lang,
+        (i) => (m.laid_by[i] !== m.owner ? "laid-off" : ""))) : t("r.noMelds")),
+      layoffs.length ? h("p", {}, t("end.layoffs"), ": ",
+        layoffs.map((x) => cardShort(x.card, lang)).join(" ")) : null,
+      h("p", {}, t("end.handLeft"), ": ", v.hand.length ? minis(v.hand, lang) : "—"),
+      h("p", { class: "muted small" }, t("end.plusMinus", { plus, minus })));
+  });
+  return [h("p", { class: "how", id: "deal-end-how" }, how), h("div", { class: "end-seats" },
+    seats)];
+}
+
+/** The move log's grouping (movelog.js): a turn (a draw or a take, melds, lay-offs,
+ * swaps) ends with its discard. */
+export function endsTurn(action) {
+  return /^discard\b/.test(action);
+}
+
+// ---------------------------------------------------------------- the fair-deal check
+
+// The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the two packs and the jokers shuffled, the hands dealt a card at a time, the
+// bank's first card.
+async function kunkenDeal(stream, seats, dealer, rules) {
+  const pack = [...Array(52).keys(), ...Array(52).keys(),
+    ...Array(rules.jokers ?? 4).fill(52)];
+  await stream.shuffle(pack);
+  const hands = Array.from({ length: seats }, () => []);
+  for (let round = 0; round < (rules.hand_size ?? 13); round++) {
+    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(pack.shift());
+  }
+  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted([cardText(pack[0])]) };
+}
+
+/** The replay's fair-deal check (fairness.js): the deal from the seed's stream, and the
+ * hands and the table a deal-start frame with all hands open shows. */
+export const fairDeal = {
+  deal: kunkenDeal,
+  shown(frame) {
+    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) => sorted(v.hand)),
+      table: sorted(frame.view.bank) };
+  },
+};

@@ -1,18 +1,29 @@
 // The leaderboard page (/leaderboard/{pool}): one table per rating pool, people and the
-// ladder's bots together, best first (docs/ratings.md).
+// ladder's bots together, best first (docs/ratings.md). The pools and their titles are the
+// games' own: each game's `ratings` in GET /api/catalog.
 
 import { request } from "./api.js";
 import { h, mount } from "./dom.js";
+import { loadCatalog, titled } from "./catalog.js";
 import { lang, t } from "./i18n.js";
 import { errorText, link, main, navigate, setPage } from "./shell.js";
 
-export const POOLS = ["konchinka-2", "konchinka-3-4", "kunken"];
+/** Every game's rating pools from the catalog: [{pool, title, min_seats, max_seats}]. */
+export async function ratingPools() {
+  const catalog = await loadCatalog();
+  return (catalog?.games ?? []).flatMap((g) => g.ratings ?? []);
+}
 
-function draw(pool, data) {
+/** A pool's title in the page's language (its name when no game declares it). */
+export function poolTitle(pools, pool) {
+  return titled(pools.find((p) => p.pool === pool)?.title, pool);
+}
+
+function draw(pools, pool, data) {
   const tabs = h("nav", { class: "pool-tabs", "aria-label": t("board.title") },
-    POOLS.map((p) => h("button", { type: "button", class: "pool-tab", dataset: { pool: p },
-      "aria-pressed": p === pool ? "true" : "false",
-      onclick: () => navigate(`/leaderboard/${p}`) }, t(`pool.${p}`))));
+    pools.map(({ pool: p }) => h("button", { type: "button", class: "pool-tab",
+      dataset: { pool: p }, "aria-pressed": p === pool ? "true" : "false",
+      onclick: () => navigate(`/leaderboard/${p}`) }, poolTitle(pools, p))));
   const rows = data.players.map((e) => h("tr", { dataset: { player: e.player_id },
     class: e.bot ? "bot" : "" },
   h("td", {}, String(e.rank)),
@@ -22,7 +33,7 @@ function draw(pool, data) {
     `${Math.round(e.rating)}${e.provisional ? "?" : ""}`),
   h("td", {}, String(e.games))));
   mount(main, h("section", { class: "panel leaderboard" },
-    h("h1", {}, t("board.title")), tabs, h("h2", {}, t(`pool.${pool}`)),
+    h("h1", {}, t("board.title")), tabs, h("h2", {}, poolTitle(pools, pool)),
     rows.length ? h("table", { class: "stats", id: "board" },
       h("thead", {}, h("tr", {}, h("th", {}, t("board.rank")), h("th", {}, t("board.player")),
         h("th", {}, t("board.rating")), h("th", {}, t("board.games")))),
@@ -30,12 +41,16 @@ function draw(pool, data) {
 }
 
 export function leaderboardPage(pool) {
-  const chosen = POOLS.includes(pool) ? pool : POOLS[0];
-  let data = null;
-  setPage({ destroy() {}, rerender: () => data && draw(chosen, data) });
+  let shown = null;
+  setPage({ destroy() {}, rerender: () => shown && draw(...shown) });
   mount(main, h("p", { class: "loading" }, t("lobby.loading")));
-  request("GET", `/api/leaderboard/${chosen}`).then((d) => {
-    data = d;
-    draw(chosen, d);
+  ratingPools().then(async (pools) => {
+    const chosen = pools.some((p) => p.pool === pool) ? pool : pools[0]?.pool;
+    if (chosen === undefined) {
+      mount(main, h("p", {}, t("board.empty")));
+      return;
+    }
+    shown = [pools, chosen, await request("GET", `/api/leaderboard/${chosen}`)];
+    draw(...shown);
   }).catch((err) => mount(main, h("p", { class: "error", role: "alert" }, errorText(err))));
 }

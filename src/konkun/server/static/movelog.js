@@ -1,7 +1,9 @@
 // The move log of the whole match, grouped by deal (GET /api/tables/{id}/log, then each
-// state's `last`). A Kunken turn (a draw or a take, melds, lay-offs, swaps, the discard)
-// is one entry naming everything in it; a Konchinka move is one entry.
+// state's `last`). A seat's actions in a row make one entry until the game's page module
+// says the turn is over (its `endsTurn(action)`: a Kunken turn ends with the discard); in a
+// game without that hook every action is an entry of its own (a Konchinka move).
 
+import { RENDERERS } from "./catalog.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -15,20 +17,21 @@ export function addLast(log, last, dealNumber) {
   return true;
 }
 
-/** The log's entries by deal, newest deal first; Kunken turns grouped. */
+/** The log's entries by deal, newest deal first; a turn of several actions grouped. */
 export function groupLog(log, game) {
+  const endsTurn = RENDERERS[game]?.endsTurn ?? (() => true);
   const deals = new Map();
   for (const e of log) {
     if (!deals.has(e.deal)) deals.set(e.deal, []);
     const entries = deals.get(e.deal);
     const prev = entries[entries.length - 1];
-    if (game === "kunken" && prev && prev.actor === e.actor && !prev.closed) {
+    if (prev && prev.actor === e.actor && !prev.closed) {
       prev.actions.push(e.action);
     } else {
       entries.push({ actor: e.actor, actions: [e.action], turn: e.turn });
     }
     const now = entries[entries.length - 1];
-    if (game === "kunken" && /^discard\b/.test(e.action)) now.closed = true;
+    if (endsTurn(e.action)) now.closed = true;
   }
   return [...deals.entries()].sort((a, b) => b[0] - a[0]);
 }

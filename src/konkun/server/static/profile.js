@@ -6,6 +6,7 @@ import { h, mount, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { errorText, link, main, setPage } from "./shell.js";
 import { gameTitle } from "./catalog.js";
+import { poolTitle, ratingPools } from "./leaderboard.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -46,7 +47,7 @@ function shownName(data) {
   return data.names ? (data.names[lang()] ?? data.nickname) : data.nickname;
 }
 
-function draw(data) {
+function draw(data, pools) {
   const parts = [h("h1", { id: "profile-name" }, shownName(data) ?? data.player_id),
     h("p", { class: "muted" }, data.bot ? t("profile.bot") : data.account
       ? t("profile.since", { date: when(data.since) }) : t("profile.guest"))];
@@ -54,7 +55,7 @@ function draw(data) {
   if (!data.ratings.length) parts.push(h("p", {}, t("profile.noRatings")));
   for (const r of data.ratings) {
     parts.push(h("section", { class: "rating-pool", dataset: { pool: r.pool } },
-      h("h3", {}, t(`pool.${r.pool}`)),
+      h("h3", {}, poolTitle(pools, r.pool)),
       h("p", { class: "rating-now" }, h("strong", {}, String(Math.round(r.rating))),
         ` ±${Math.round(r.rd)}${r.provisional ? " ?" : ""} · ${t("board.games")}: ${r.games}`),
       r.history.length ? ratingChart(r.history) : null));
@@ -78,12 +79,14 @@ function draw(data) {
 
 export function profilePage(playerId) {
   let data = null;
-  setPage({ destroy() {}, rerender: () => data && draw(data) });
+  let pools = [];
+  setPage({ destroy() {}, rerender: () => data && draw(data, pools) });
   mount(main, h("p", { class: "loading" }, t("lobby.loading")));
-  request("GET", `/api/players/${encodeURIComponent(playerId)}`).then((d) => {
-    data = d;
-    draw(d);
-  }).catch((err) => mount(main, h("p", { class: "error", role: "alert" }, errorText(err))));
+  Promise.all([request("GET", `/api/players/${encodeURIComponent(playerId)}`), ratingPools()])
+    .then(([d, p]) => {
+      [data, pools] = [d, p];
+      draw(d, p);
+    }).catch((err) => mount(main, h("p", { class: "error", role: "alert" }, errorText(err))));
 }
 
 /** The toast a seat gets when its finished game was rated: its rating before and after. */
