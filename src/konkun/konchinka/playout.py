@@ -59,6 +59,50 @@ class PlayoutFields(Protocol):
         ...
 
 
+def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[int, ...],
+                     compulsory: bool, rng: random.Random) -> tuple[int, int]:
+    """One uniformly random legal move of ``hand`` (one ``rng.random()``), its captures
+    counted on the table's polynomial ``poly`` (``shifts``: where each card's count lies
+    in it): the index of the card played and the rank of its capture, ``-1`` for a
+    trail. With ``compulsory`` capture a card that captures has no trail."""
+    field = FIELD
+    counts = []
+    total = len(hand)
+    for card in hand:
+        place = shifts[card]
+        if place > 0:
+            n = (poly >> place) & field
+        elif place:
+            n = ((poly >> SHIFT[13]) & field) + (poly >> SHIFT[14])
+        else:
+            n = 1 if has_table else 0
+        counts.append(n)
+        total += n
+    index = -1
+    if compulsory:
+        total -= sum(1 for n in counts if n)
+        pick = int(rng.random() * total)
+        for n in counts:
+            index += 1
+            if pick < n:
+                return index, pick
+            pick -= n
+            if not n:
+                if not pick:
+                    break
+                pick -= 1
+    else:
+        pick = int(rng.random() * total)
+        for n in counts:
+            index += 1
+            if pick < n:
+                return index, pick
+            if pick == n:
+                break
+            pick -= n + 1
+    return index, -1
+
+
 class RandomPlayout:
     """The random playout of a deal (a mixin of
     :class:`~konkun.konchinka.deal.KonchinkaDeal`)."""
@@ -76,45 +120,10 @@ class RandomPlayout:
         table = self._table
         shifts = NOVO_SHIFTS if self._slots is NOVO_SLOTS else CLASSIC_SHIFTS
         field = FIELD
-        counts = []
-        total = len(hand)
-        for card in hand:
-            place = shifts[card]
-            if place > 0:
-                n = (poly >> place) & field
-            elif place:
-                n = ((poly >> SHIFT[13]) & field) + (poly >> SHIFT[14])
-            else:
-                n = 1 if table else 0
-            counts.append(n)
-            total += n
-        index = -1
-        capture = False
-        if self._rules.capture_compulsory:
-            total -= sum(1 for n in counts if n)
-            pick = int(rng.random() * total)
-            for n in counts:
-                index += 1
-                if pick < n:
-                    capture = True
-                    break
-                pick -= n
-                if not n:
-                    if not pick:
-                        break
-                    pick -= 1
-        else:
-            pick = int(rng.random() * total)
-            for n in counts:
-                index += 1
-                if pick < n:
-                    capture = True
-                    break
-                if pick == n:
-                    break
-                pick -= n + 1
+        index, pick = draw_random_move(hand, poly, bool(table), shifts,
+                                       self._rules.capture_compulsory, rng)
         card = hand[index]
-        if not capture:
+        if pick < 0:
             return self.push_option(card, ())
         slot = self._slots[card]
         if not slot:

@@ -56,6 +56,7 @@ from konkun.konchinka.captures import (
 )
 from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.deck import HAND_SIZE, ORDER, TABLE_SIZE
+from konkun.konchinka.playout import draw_random_move
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import points_no_ties, score_masks
 
@@ -292,7 +293,7 @@ class KonchinkaBatch:
         slots = self._slots
         compulsory = self._compulsory
         push = self._push
-        field = FIELD
+        draw = draw_random_move
         while True:
             turn = d.turn
             if turn == seat or turn < 0:
@@ -300,45 +301,9 @@ class KonchinkaBatch:
             hand = d.hands[turn]
             poly = d.poly
             table = d.table
-            counts = []
-            total = len(hand)
-            for card in hand:
-                place = shifts[card]
-                if place > 0:
-                    n = (poly >> place) & field
-                elif place:
-                    n = ((poly >> _SHIFT13) & field) + (poly >> _SHIFT14)
-                else:
-                    n = 1 if table else 0
-                counts.append(n)
-                total += n
-            index = -1
-            capture = False
-            if compulsory:
-                total -= sum(1 for n in counts if n)
-                pick = int(rng.random() * total)
-                for n in counts:
-                    index += 1
-                    if pick < n:
-                        capture = True
-                        break
-                    pick -= n
-                    if not n:
-                        if not pick:
-                            break
-                        pick -= 1
-            else:
-                pick = int(rng.random() * total)
-                for n in counts:
-                    index += 1
-                    if pick < n:
-                        capture = True
-                        break
-                    if pick == n:
-                        break
-                    pick -= n + 1
+            index, pick = draw(hand, poly, bool(table), shifts, compulsory, rng)
             card = hand[index]
-            if not capture:
+            if pick < 0:
                 push(d, card, ())
                 continue
             slot = slots[card]
