@@ -15,8 +15,10 @@ from typing import Protocol
 from konkun.konchinka.captures import (
     CLASSIC_SHIFTS,
     FIELD,
+    FIELD_BITS,
     INV_BY_VALUE,
     KING_SLOT,
+    MAX_SUM,
     MUL_BY_VALUE,
     NOVO_SHIFTS,
     NOVO_SLOTS,
@@ -25,6 +27,11 @@ from konkun.konchinka.captures import (
 )
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import points_no_ties
+
+LOW_FIELDS = tuple((1 << FIELD_BITS * (degree + 1)) - 1 for degree in range(MAX_SUM + 1))
+"""By degree: the mask of the polynomial's fields up to it."""
+LOW_INVERSES = tuple(tuple(inverse & low for inverse in INV_BY_VALUE) for low in LOW_FIELDS)
+"""By degree, by value: :data:`INV_BY_VALUE` cut to the fields up to that degree."""
 
 _FOLLOWING = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 5)}
 
@@ -103,6 +110,42 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
     return index, -1
 
 
+def unrank_capture(table: list[int], poly: int, slot: int, pick: int) -> tuple[int, ...]:
+    """The positions of the ``pick``-th capture of ``slot`` (a value, or the novo King's
+    13 or 14) on the sorted ``table`` with the counting polynomial ``poly``, in the order
+    the random moves rank them: walking the table from its highest value down, a card is
+    taken while the sets that take it still reach ``pick``."""
+    if slot == KING_SLOT:
+        thirteen = (poly >> SHIFT[13]) & FIELD
+        if pick < thirteen:
+            target = 13
+        else:
+            target = 14
+            pick -= thirteen
+    else:
+        target = slot
+    # the counts up to the target need only the fields up to it: a shorter product
+    low = LOW_FIELDS[target]
+    inverses = LOW_INVERSES[target]
+    rest = poly & low
+    chosen = []
+    position = len(table)
+    while target:
+        position -= 1
+        value = table[position] >> 6
+        if value > target:
+            continue
+        rest = rest * inverses[value] & low
+        ways = (rest >> SHIFT[target - value]) & FIELD
+        if pick < ways:
+            chosen.append(position)
+            target -= value
+        else:
+            pick -= ways
+    chosen.reverse()
+    return tuple(chosen)
+
+
 class RandomPlayout:
     """The random playout of a deal (a mixin of
     :class:`~konkun.konchinka.deal.KonchinkaDeal`)."""
@@ -114,12 +157,10 @@ class RandomPlayout:
         each (one ``rng.random()``, the captures counted on the polynomial, only the drawn
         one listed), and recorded like :meth:`push_option`; return whether a redeal
         followed. The deal must not be over."""
-        turn = self._turn
-        hand = self._hands[turn]
+        hand = self._hands[self._turn]
         poly = self._poly
         table = self._table
         shifts = NOVO_SHIFTS if self._slots is NOVO_SLOTS else CLASSIC_SHIFTS
-        field = FIELD
         index, pick = draw_random_move(hand, poly, bool(table), shifts,
                                        self._rules.capture_compulsory, rng)
         card = hand[index]
@@ -128,33 +169,7 @@ class RandomPlayout:
         slot = self._slots[card]
         if not slot:
             return self.push_option(card, tuple(range(len(table))))
-        if slot == KING_SLOT:
-            n = (poly >> SHIFT[13]) & field
-            if pick < n:
-                target = 13
-            else:
-                target = 14
-                pick -= n
-        else:
-            target = slot
-        # unrank the pick-th set adding up to target, as random_playout does
-        rest = poly
-        chosen = []
-        position = len(table)
-        while target:
-            position -= 1
-            value = table[position] >> 6
-            if value > target:
-                continue
-            rest = rest * INV_BY_VALUE[value] & POLY_MASK
-            ways = (rest >> SHIFT[target - value]) & field
-            if pick < ways:
-                chosen.append(position)
-                target -= value
-            else:
-                pick -= ways
-        chosen.reverse()
-        return self.push_option(card, tuple(chosen))
+        return self.push_option(card, unrank_capture(table, poly, slot, pick))
 
     def random_playout(self: PlayoutFields, rng: random.Random,
                        trace: list[tuple[int, int]] | None = None) -> list[int]:

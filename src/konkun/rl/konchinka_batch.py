@@ -56,7 +56,7 @@ from konkun.konchinka.captures import (
 )
 from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.deck import HAND_SIZE, ORDER, TABLE_SIZE
-from konkun.konchinka.playout import draw_random_move
+from konkun.konchinka.playout import draw_random_move, unrank_capture
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import points_no_ties, score_masks
 
@@ -69,10 +69,6 @@ _SHIFT13 = SHIFT[13]
 _SHIFT14 = SHIFT[14]
 _POLY_BYTES = FIELD_BITS * (MAX_SUM + 1) // 8
 _JACK_COLUMN = KING_SLOT + 1
-_LOW_FIELDS = tuple((1 << FIELD_BITS * (degree + 1)) - 1 for degree in range(MAX_SUM + 1))
-"""By degree: the mask of the polynomial's fields up to it."""
-_LOW_INVERSES = tuple(tuple(inverse & low for inverse in INV_BY_VALUE) for low in _LOW_FIELDS)
-"""By degree, by value: :data:`INV_BY_VALUE` cut to the fields up to that degree."""
 
 
 class _Deal:
@@ -242,9 +238,9 @@ class KonchinkaBatch:
         found = self.count(d, card)
         table = d.table
         if found == 1:
-            return card, _unrank(table, d.poly, slot, 0)
+            return card, unrank_capture(table, d.poly, slot, 0)
         orders = [ORDER[code & 63] for code in table]
-        ordered = sorted([_unrank(table, d.poly, slot, pick) for pick in range(found)],
+        ordered = sorted([unrank_capture(table, d.poly, slot, pick) for pick in range(found)],
                          key=lambda ps: (-len(ps), sorted([orders[p] for p in ps])))
         return card, ordered[j - 1]
 
@@ -274,7 +270,7 @@ class KonchinkaBatch:
             if not slot:
                 self._push(d, card, tuple(range(len(d.table))))
             elif found == 1:
-                self._push(d, card, _unrank(d.table, poly, slot, 0))
+                self._push(d, card, unrank_capture(d.table, poly, slot, 0))
             else:
                 self._push(d, card, self.move_of(index, action)[1])
         elif self._compulsory and found:
@@ -310,7 +306,7 @@ class KonchinkaBatch:
             if not slot:
                 push(d, card, tuple(range(len(table))))
                 continue
-            push(d, card, _unrank(table, poly, slot, pick))
+            push(d, card, unrank_capture(table, poly, slot, pick))
 
     def _push(self, d: _Deal, card: int, positions: Sequence[int]) -> None:
         """Play ``card`` for the seat to move, taking the table cards at ``positions``
@@ -510,42 +506,6 @@ def _mask_of(cards: list[int]) -> int:
     for card in cards:
         mask |= 1 << card
     return mask
-
-
-def _unrank(table: list[int], poly: int, slot: int, pick: int) -> tuple[int, ...]:
-    """The positions of the ``pick``-th capture of ``slot`` (a value, or the novo King's
-    13 or 14) on the sorted ``table`` with the counting polynomial ``poly``, in the order
-    ``KonchinkaDeal.push_random`` ranks them: walking the table from its highest value
-    down, a card is taken while the sets that take it still reach ``pick``."""
-    if slot == KING_SLOT:
-        thirteen = (poly >> _SHIFT13) & FIELD
-        if pick < thirteen:
-            target = 13
-        else:
-            target = 14
-            pick -= thirteen
-    else:
-        target = slot
-    # the counts up to the target need only the fields up to it: a shorter product
-    low = _LOW_FIELDS[target]
-    inverses = _LOW_INVERSES[target]
-    rest = poly & low
-    chosen = []
-    position = len(table)
-    while target:
-        position -= 1
-        value = table[position] >> 6
-        if value > target:
-            continue
-        rest = rest * inverses[value] & low
-        ways = (rest >> SHIFT[target - value]) & FIELD
-        if pick < ways:
-            chosen.append(position)
-            target -= value
-        else:
-            pick -= ways
-    chosen.reverse()
-    return tuple(chosen)
 
 
 def slots_of(batch: KonchinkaBatch, index: int) -> dict[int, Any]:
