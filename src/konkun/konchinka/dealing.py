@@ -49,6 +49,19 @@ def deal_from_deck(rules: KonchinkaRules, num_seats: int, dealer: int,
 
 def _deal_indices(rules: KonchinkaRules, num_seats: int, dealer: int, cards: list[int],
                   rng: random.Random) -> KonchinkaDeal:
+    hands, table, stock, returned = split_deal(rules, num_seats, dealer, cards, rng)
+    return KonchinkaDeal.from_indices(
+        rules, dealer=dealer, hands=hands, table=table, stock=stock,
+        piles=[0] * num_seats, next_seat=(dealer + 1) % num_seats, over=False,
+        last_capturer=None, returned=returned)
+
+
+def split_deal(rules: KonchinkaRules, num_seats: int, dealer: int, cards: list[int],
+               rng: random.Random) -> tuple[list[list[int]], list[int], list[int],
+                                            tuple[tuple[int, int], ...]]:
+    """The card indices ``cards`` (top first) dealt: each seat's hand, the fixed table, the
+    stock (next card to deal first) and the cards the fix returned to it, with their
+    lowest possible stock positions."""
     # round r gives cards r*(n+1) .. r*(n+1)+n-1 to the seats from the dealer's left, and
     # card r*(n+1)+n to the table
     step = num_seats + 1
@@ -62,10 +75,7 @@ def _deal_indices(rules: KonchinkaRules, num_seats: int, dealer: int, cards: lis
     returned: tuple[tuple[int, int], ...] = ()
     if len(ranks) < TABLE_SIZE or (rules.table_excludes_jacks and _JACK_RANK in ranks):
         returned = tuple(_fix_table(rules, table, stock, rng))
-    return KonchinkaDeal.from_indices(
-        rules, dealer=dealer, hands=hands, table=table, stock=stock,
-        piles=[0] * num_seats, next_seat=(dealer + 1) % num_seats, over=False,
-        last_capturer=None, returned=returned)
+    return hands, table, stock, returned
 
 
 _JACK_RANK = Rank.JACK - 2

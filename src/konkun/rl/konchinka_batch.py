@@ -55,7 +55,8 @@ from konkun.konchinka.captures import (
     SHIFT,
 )
 from konkun.konchinka.deal import KonchinkaDeal
-from konkun.konchinka.deck import HAND_SIZE, ORDER, TABLE_SIZE
+from konkun.konchinka.dealing import split_deal
+from konkun.konchinka.deck import HAND_SIZE, ORDER
 from konkun.konchinka.playout import draw_random_move, unrank_capture
 from konkun.konchinka.rules import KonchinkaRules
 from konkun.konchinka.scoring import points_no_ties, score_masks
@@ -64,7 +65,6 @@ FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
-_JACK_RANK = 9  # Card.index % 13 of a Jack
 _SHIFT13 = SHIFT[13]
 _SHIFT14 = SHIFT[14]
 _POLY_BYTES = FIELD_BITS * (MAX_SUM + 1) // 8
@@ -127,17 +127,7 @@ class KonchinkaBatch:
         shuffle(deck, rng)
         point = between(HAND_SIZE, 52 - HAND_SIZE, rng)
         cards = deck[point:] + deck[:point]
-        step = n + 1
-        end = TABLE_SIZE * step
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for k in range(n):
-            hands[(dealer + 1 + k) % n] = cards[k:end:step]
-        table = cards[n:end:step]
-        stock = cards[end:]
-        returned: tuple[tuple[int, int], ...] = ()
-        ranks = {c % 13 for c in table}
-        if len(ranks) < TABLE_SIZE or (self.rules.table_excludes_jacks and _JACK_RANK in ranks):
-            returned = self._fix_table(table, stock, rng)
+        hands, table, stock, returned = split_deal(self.rules, n, dealer, cards, rng)
         d = self.deals[index]
         d.dealer = dealer
         d.hands = hands
@@ -159,31 +149,6 @@ class KonchinkaBatch:
         d.last = -1
         d.returned = returned
         self._play_random(d, rng)
-
-    def _fix_table(self, table: list[int], stock: list[int],
-                   rng: random.Random) -> tuple[tuple[int, int], ...]:
-        """The initial-table fix of ``RULES.md``, with the draws of the engine's dealing:
-        the Jack (option) or the later card of a pair goes back into the middle half of
-        the stock and the top stock card takes its place, until the table is clean."""
-        jack = _JACK_RANK if self.rules.table_excludes_jacks else -1
-        order = list(range(len(table)))
-        returned: list[tuple[int, int]] = []
-        while True:
-            seen: list[int] = []
-            for position in order:
-                rank = table[position] % 13
-                if rank == jack or rank in seen:
-                    break
-                seen.append(rank)
-            else:
-                return tuple(returned)
-            size = len(stock)
-            stock.insert(between(size // 4, size - size // 4, rng), table[position])
-            returned = [(c, low - 1) for c, low in returned]
-            returned.append((table[position], size // 4 - 1))
-            table[position] = stock.pop(0)
-            order.remove(position)
-            order.append(position)
 
     # ------------------------------------------------------------------ playing
 
