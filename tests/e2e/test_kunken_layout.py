@@ -20,21 +20,28 @@ from konkun.server.testing import ServerThread, request_json, run_server_in_thre
 
 from .conftest import BOT_DELAY, PAGE_LIMITS, deal_from_seed, verify_finished_games
 from .pages import assert_no_page_errors, shot
-from .test_kunken_turns import TURN_MOVED, double_tap, select
+from .test_kunken_turns import (
+    LOCALES,
+    RULES,
+    SIZES,
+    TURN_MOVED,
+    create_kunken_table,
+    double_tap,
+    person,
+    select,
+)
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
-LOCALES = {"en": "en-US", "ru": "ru-RU"}
 SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
-RULES = {"deals": "1", "empty_stock": "end"}
 FIRST_OF_KIND = ("meld", "layoff", "swap", "discard")
 LONG_MELD_LIST = 12
 
 
 def _choice(legal: list[str]) -> str:
     """A meld-hungry player's move: the take from the oldest bank card that may be taken,
-    else a draw; then every meld, lay-off and swap there is; then the first discard."""
+    else a draw; then every meld, lay-off and swap there is (melds first); then the first
+    discard."""
     takes = [a for a in legal if a.startswith("take ")]
     if takes:
         return min(takes, key=lambda a: int(a.split()[1]))
@@ -68,23 +75,6 @@ def long_meld_list() -> tuple[str, list[tuple[int, str]]]:
             moves.append((deal.to_move, action))
             deal.play(deal.parse_action(action))
     raise AssertionError(f"no seed with {LONG_MELD_LIST} melds and a swap in 300 tries")
-
-
-def person(browser: Any, url: str, size: str, lang: str) -> Page:
-    """A person's browser at ``size`` (the phone one with a touch screen)."""
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  locale=LOCALES[lang], has_touch=size == "phone")
-    page: Page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(20_000)
-    sent: list[str | bytes] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))
-    page.goto(url)
-    page.js_errors = errors  # type: ignore[attr-defined]
-    page.sent = sent  # type: ignore[attr-defined]
-    return page
 
 
 def actions_sent(page: Page) -> list[str]:
@@ -144,16 +134,7 @@ def dasha_at_a_long_meld_list(browser: Any, server: ServerThread, size: str, lan
     """Dasha's page at seat 0 of a two-player Kunken table, at the start of her turn with
     a long meld list on the table (every move before it played over the WebSocket)."""
     dasha = person(browser, server.url, size, lang)
-    dasha.fill("#nickname", "Dasha")
-    dasha.click("#save-name")
-    expect(dasha.locator(".whoami")).to_have_text("Dasha")
-    dasha.locator(".game-choice input[value=kunken]").check()
-    dasha.select_option("#who-1", "human")
-    dasha.click("details.rules summary")
-    dasha.fill("#rule-deals", RULES["deals"])
-    dasha.select_option("#rule-empty_stock", RULES["empty_stock"])
-    dasha.click("#create")
-    dasha.wait_for_url("**/t/*")
+    create_kunken_table(dasha, "Dasha")
     table_id = dasha.url.rstrip("/").rsplit("/", 1)[1]
     expect(dasha.locator(".seat.me")).to_contain_text("Dasha")
     boris = request_json(f"{server.url}/api/guest", "POST", {"nickname": "Boris"})["token"]

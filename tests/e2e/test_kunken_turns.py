@@ -40,8 +40,10 @@ def _ambiguous(action: str, legal: list[str]) -> bool:
         other != action and JOKER_MEANING.sub("X", other) == key for other in legal)
 
 
-def _choice(legal: list[str]) -> str:
-    """The move a scripted person makes among the ``legal`` texts."""
+def scripted_choice(legal: list[str]) -> str:
+    """The move a scripted person makes among the ``legal`` texts: the take from the
+    oldest bank card that may be taken, else a draw; then every swap, lay-off and meld
+    there is; then the first discard."""
     takes = [a for a in legal if a.startswith("take ")]
     if takes:
         return min(takes, key=lambda a: int(a.split()[1]))
@@ -63,7 +65,7 @@ def _plays(seed: str) -> set[str] | None:
         if deal.is_over():
             return kinds
         legal = [deal.format_action(a) for a in deal.legal_actions()]
-        action = _choice(legal)
+        action = scripted_choice(legal)
         if deal.to_move == 0:
             kinds.add(action.split()[0])
             if _ambiguous(action, legal):
@@ -102,9 +104,27 @@ def person(browser: Any, url: str, size: str, lang: str) -> Page:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_default_timeout(20_000)
+    sent: list[str | bytes] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))
     page.goto(url)
     page.js_errors = errors  # type: ignore[attr-defined]
+    page.sent = sent  # type: ignore[attr-defined]
     return page
+
+
+def create_kunken_table(page: Page, name: str) -> None:
+    """``name`` takes a name and creates a two-player Kunken table of :data:`RULES` with a
+    person's seat 1, and is shown it."""
+    page.fill("#nickname", name)
+    page.click("#save-name")
+    expect(page.locator(".whoami")).to_have_text(name)
+    page.locator(".game-choice input[value=kunken]").check()
+    page.select_option("#who-1", "human")
+    page.click("details.rules summary")
+    page.fill("#rule-deals", RULES["deals"])
+    page.select_option("#rule-empty_stock", RULES["empty_stock"])
+    page.click("#create")
+    page.wait_for_url("**/t/*")
 
 
 def legal_of(page: Page) -> list[str]:
@@ -196,7 +216,7 @@ def play_step(page: Page, seat: int, size: str, discards: list[str], seen: set[s
         mine.add("take")
         takeable.first.click()
     else:
-        action = _choice(legal)
+        action = scripted_choice(legal)
         kind = action.split()[0]
         mine.add(kind)
         if kind == "draw":
@@ -248,16 +268,7 @@ def test_a_kunken_deal_with_every_kind_of_move_through_the_page(
     what a joker stands for when it could stand for another card; Boris
     plays the same way from the other browser, until the end-of-deal screen."""
     dasha = person(browser, live_server.url, size, lang)
-    dasha.fill("#nickname", "Dasha")
-    dasha.click("#save-name")
-    expect(dasha.locator(".whoami")).to_have_text("Dasha")
-    dasha.locator(".game-choice input[value=kunken]").check()
-    dasha.select_option("#who-1", "human")
-    dasha.click("details.rules summary")
-    dasha.fill("#rule-deals", RULES["deals"])
-    dasha.select_option("#rule-empty_stock", RULES["empty_stock"])
-    dasha.click("#create")
-    dasha.wait_for_url("**/t/*")
+    create_kunken_table(dasha, "Dasha")
     boris = person(browser, dasha.locator("#invite").input_value(), other_size, other_lang)
     boris.fill("#nickname", "Boris")
     boris.click("#save-name")
