@@ -192,7 +192,8 @@ def test_a_seat_is_taken_back_mid_game_on_another_device_by_its_personal_link(
     """Issue 12: "a player's seat link lets them return from another browser or device".
     Mid-game, Anna copies her personal link; on another device (a browser context of its
     own, the other size and language) it puts her in her seat with her hand, she plays on
-    there, and the link's secret is not left in the address bar."""
+    there, and the link's secret is not left in the address bar. The deal she folded in the
+    move log on the first device stays folded while the game goes on."""
     anna = screen(browser, live_server.url, size, lang)
     anna.context.grant_permissions(["clipboard-read", "clipboard-write"])
     take_name(anna, "Anna")
@@ -214,8 +215,13 @@ def test_a_seat_is_taken_back_mid_game_on_another_device_by_its_personal_link(
     assert "#me=" not in phone.url
     shot(phone, artifacts, f"returns-03-seat-taken-back-{other_size}-{other_lang}")
     turn = phone.locator(".table-page").get_attribute("data-turn")
+    deal = anna.locator("#match-log .log-deal[data-deal='1']")
+    deal.locator("summary").click()  # Anna folds the deal's moves on the first device
+    expect(deal).not_to_have_attribute("open", "")
     play_konchinka_move(phone)
     expect(anna.locator(".table-page")).not_to_have_attribute("data-turn", turn or "")
+    expect(deal).not_to_have_attribute("open", "")  # the redraw keeps it folded
+    expect(deal.locator("li")).not_to_have_count(0)
     assert_no_page_errors(anna)
     assert_no_page_errors(phone)
 
