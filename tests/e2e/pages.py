@@ -10,6 +10,8 @@ from playwright.sync_api import Browser, Page, expect
 from konkun.server.testing import request_json
 
 MY_TURN = ".hand button.card"
+DEAL_MOVES = "#match-log .log-deal[open] li"
+"""The moves of the current deal in the table's one move log (the match log)."""
 """A hand card the person may play now (a hand card is a button only when it may be played)."""
 
 
@@ -65,7 +67,7 @@ def hand(page: Page) -> list[str]:
 
 def move_count(page: Page) -> int:
     """How many moves the current deal's log shows."""
-    return page.locator("#move-log li").count()
+    return page.locator(DEAL_MOVES).count()
 
 
 def play_konchinka_move(page: Page) -> str:

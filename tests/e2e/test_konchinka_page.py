@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from konkun.server.testing import ServerProcess, ServerThread, request_json
 
 from .pages import (
+    DEAL_MOVES,
     MY_TURN,
     assert_no_page_errors,
     choose_name,
@@ -101,12 +102,12 @@ def test_reload_mid_game_resumes_the_seat(browser: Any, live_server: ServerThrea
     page.wait_for_selector(MY_TURN)
     assert page.url == url
     assert hand(page) == cards
-    assert move_count(page) == moves
+    expect(page.locator(DEAL_MOVES)).to_have_count(moves)  # the log loads after the state
     expect(page.locator(".seat.me")).to_contain_text("Boris")
     expect(page.locator("#turn")).to_have_class(re.compile("mine"))
     shot(page, artifacts, "konchinka-05-after-reload")
     play_konchinka_move(page)
-    expect(page.locator("#move-log li")).not_to_have_count(moves)
+    expect(page.locator(DEAL_MOVES)).not_to_have_count(moves)
     assert_no_page_errors(page)
 
 
@@ -128,9 +129,9 @@ def test_server_restart_mid_game_resumes_the_table(browser: Any, server_process:
     expect(page.locator(".conn")).to_have_class(re.compile("open"), timeout=30_000)
     page.wait_for_selector(MY_TURN)
     assert hand(page) == cards
-    assert move_count(page) == moves
+    expect(page.locator(DEAL_MOVES)).to_have_count(moves)  # the log loads after the state
     play_konchinka_move(page)
-    expect(page.locator("#move-log li")).not_to_have_count(moves)
+    expect(page.locator(DEAL_MOVES)).not_to_have_count(moves)
     shot(page, artifacts, "konchinka-07-after-restart")
     assert_no_page_errors(page)
 
@@ -201,7 +202,7 @@ def test_two_people_meet_by_the_invite_link(browser: Any, live_server: ServerThr
     first, second = (anna, boris) if anna.locator(MY_TURN).count() else (boris, anna)
     first.wait_for_selector(MY_TURN)
     play_konchinka_move(first)
-    expect(second.locator("#move-log li")).to_have_count(1)
+    expect(second.locator(DEAL_MOVES)).to_have_count(1)
     second.wait_for_selector(MY_TURN)
     shot(boris, artifacts, "konchinka-09-second-person")
     # anyone else who opens the link watches: no hand, every hand face down

@@ -15,7 +15,14 @@ from playwright.sync_api import expect
 from konkun.game import get_game
 from konkun.server.testing import ServerThread
 
-from .pages import MY_TURN, assert_no_page_errors, open_page, play_konchinka_move, shot
+from .pages import (
+    DEAL_MOVES,
+    MY_TURN,
+    assert_no_page_errors,
+    open_page,
+    play_konchinka_move,
+    shot,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -152,12 +159,12 @@ def test_the_next_deal_waits_for_the_end_of_deal_screen(
     assert page.locator("#deal-end-countdown").inner_text() != first  # it counts down
     # behind the screen: still the old deal, whose moves fill the deal's log
     assert page.locator(".hand .card").count() <= 1
-    assert page.locator("#move-log li").count() >= 40
+    assert page.locator(DEAL_MOVES).count() >= 40
     shot(page, artifacts, f"follow-03-deal-end-waits-{size}-{lang}")
     if size == "desktop":
         page.click("#deal-end-close")
     expect(page.locator("#deal-end")).to_have_count(0, timeout=30_000)
     expect(page.locator(".hand .card").first).to_be_visible()
     assert page.locator(".hand .card").count() > 1
-    assert page.locator("#move-log li").count() <= 1
+    assert page.locator(DEAL_MOVES).count() <= 1
     assert_no_page_errors(page)

@@ -15,6 +15,7 @@ from konkun.server.protocol import HTTP_STATUS
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
+    DEAL_MOVES,
     MY_TURN,
     assert_no_page_errors,
     open_page,
@@ -250,7 +251,7 @@ AWAY = {"en": "away: a bot plays", "ru": "нет на месте"}
 
 def log_entries(page: Any, name: str) -> int:
     """How many moves of ``name`` the page's move log shows."""
-    return int(page.locator("#move-log li", has_text=name).count())
+    return int(page.locator(DEAL_MOVES, has_text=name).count())
 
 
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
@@ -290,7 +291,7 @@ def test_a_player_who_closes_the_browser_is_played_by_the_bot_and_comes_back_by_
     back.wait_for_selector(MY_TURN)
     mine = log_entries(back, "Anna")
     play_konchinka_move(back)
-    expect(back.locator("#move-log li", has_text="Anna")).not_to_have_count(mine)
+    expect(back.locator(DEAL_MOVES, has_text="Anna")).not_to_have_count(mine)
     assert_no_page_errors(back)
     assert_no_page_errors(boris)
 

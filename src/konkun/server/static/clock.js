@@ -1,14 +1,15 @@
 // The move clock's countdown at a clocked table.
 
 import { h } from "./dom.js";
+import { icon } from "./icons.js";
 
 /** The countdown of the seat to move on a clocked table (refreshed by the page's ticker). */
 export function clockBadge(table) {
   const clock = table.clock;
   if (!clock || clock.remaining === null || clock.remaining === undefined) return null;
   const deadline = (table.receivedAt || Date.now()) + clock.remaining * 1000;
-  return h("span", { class: "clock", id: "clock", dataset: { deadline } },
-    ` ⏱ ${clockText(deadline)}`);
+  return h("span", { class: "clock", id: "clock", dataset: { deadline } }, icon("clock"),
+    h("span", { class: "clock-time" }, clockText(deadline)));
 }
 
 function clockText(deadline) {
@@ -21,7 +22,7 @@ export function tickClock() {
   const node = document.getElementById("clock");
   if (node) {
     const left = Number(node.dataset.deadline) - Date.now();
-    node.textContent = ` ⏱ ${clockText(Number(node.dataset.deadline))}`;
+    node.querySelector(".clock-time").textContent = clockText(Number(node.dataset.deadline));
     node.classList.toggle("low", left < 10000);
   }
 }

@@ -166,6 +166,9 @@ function settlementBox(ctx) {
       : h("p", {}, t("k.paysNobody")));
 }
 
+/** The table page puts the match log in this page's side column (ctx.matchLog). */
+export const placesMatchLog = true;
+
 /** A move as short display text: "Q♦ × A♣ 7♥ 2♣" or "Q♦ →". */
 export function formatAction(action, lang) {
   const [card, taken] = action.split(":");
@@ -274,8 +277,9 @@ export function render(container, ctx) {
     : h("div", { class: "opponents" }, others.map((s) => opponentBox(ctx, s)));
 
   const felt = h("div", { class: "felt" }, openHands, tableZone, handZone);
+  // at a table the match log (every deal) sits here; the replay shows its deal's moves
   const side = h("aside", { class: "side" }, settlementBox(ctx), scoreSheet(ctx),
-    lastDealScore(ctx), logBox(ctx));
+    lastDealScore(ctx), ctx.matchLog ?? logBox(ctx));
   container.replaceChildren(h("div", { class: "game-layout konchinka" }, felt, side));
 
   if (myTurn && !ctx.replay) installKeys(ctx, container, legal);

@@ -36,13 +36,15 @@ export function groupLog(log, game) {
   return [...deals.entries()].sort((a, b) => b[0] - a[0]);
 }
 
-/** The match log panel. `format(action)` is the game's move text. */
-export function matchLog(log, game, names, format) {
+/** The match log panel. `format(action)` is the game's move text; the `current` deal
+ * (when given) is listed, even before its first move, and open. */
+export function matchLog(log, game, names, format, current = null) {
   const groups = groupLog(log, game);
+  if (current !== null && !groups.some(([deal]) => deal === current)) groups.unshift([current, []]);
   return h("section", { class: "panel match-log", id: "match-log" },
     h("h3", {}, t("log.title")),
     groups.length ? groups.map(([deal, entries], i) => h("details", { class: "log-deal",
-      open: i === 0, dataset: { deal } },
+      open: current === null ? i === 0 : deal === current, dataset: { deal } },
     h("summary", {}, t("log.deal", { n: deal, count: entries.length })),
     h("ol", { class: "log", reversed: true }, [...entries].reverse().map((e) => h("li", {
       dataset: { actor: e.actor } }, h("strong", {}, names[e.actor] ?? "?"), ": ",

@@ -29,8 +29,8 @@ async function adoptLinkIdentity() {
 
 export function tablePage(tableId) {
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
-    chat: { messages: [] }, log: [], dealsDone: null, wasMine: false, holding: false,
-    held: null };
+    chat: { messages: [] }, log: [], logOpen: new Map(), dealsDone: null, wasMine: false,
+    holding: false, held: null };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -116,6 +116,7 @@ export function tablePage(tableId) {
       if (R) {
         R.render(body, { view: msg.view, table, you, last: msg.last, lang: lang(),
           names: seatNames(table), ui: state.ui, readOnly: you === null || state.holding,
+          matchLog: R.placesMatchLog ? tableLog(msg) : undefined,
           play: (action) => {
             if (state.pending === msg.turn) return; // one action per turn; no double clicks
             if (sock.action(action)) state.pending = msg.turn;
@@ -136,11 +137,29 @@ export function tablePage(tableId) {
       you === null && table.status !== "waiting"
         ? h("p", { class: "muted spectating" }, t("table.spectator")) : null,
       body, finishedBar,
-      RENDERERS[table.game] && table.status !== "waiting" ? matchLog(state.log, table.game,
-        seatNames(table), (a) => RENDERERS[table.game].formatAction(a, lang())) : null,
+      RENDERERS[table.game] && !RENDERERS[table.game].placesMatchLog
+        && table.status !== "waiting" ? tableLog(msg) : null,
       chatPanel(state.chat, seatNames(table), controls.chat)));
     drawStatus();
     if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
+  }
+
+  /** The one move log of the table: the whole match by deal, the current deal open. */
+  function tableLog(msg) {
+    const { table, view } = msg;
+    const current = table.status !== "playing" ? null
+      : state.holding ? state.dealsDone : (view?.deal_points || []).length + 1;
+    const node = matchLog(state.log, table.game, seatNames(table),
+      (a) => RENDERERS[table.game].formatAction(a, lang()), current);
+    // a deal the player opened or closed stays so across the redraws of every state
+    for (const deal of node.querySelectorAll("details[data-deal]")) {
+      const chosen = state.logOpen.get(deal.dataset.deal);
+      if (chosen !== undefined) deal.open = chosen;
+      // the person's click, not the page's own opening (which fires "toggle" too)
+      deal.querySelector("summary").addEventListener("click", () =>
+        state.logOpen.set(deal.dataset.deal, !deal.open));
+    }
+    return node;
   }
 
   /** One name form while the table redraws on every state (a click in flight on a
@@ -275,6 +294,11 @@ export function tablePage(tableId) {
       else if (msg.type === "rated") ratedToast(msg, identity());
     },
     onState: (msg) => {
+      // a reconnected socket is a spectator's until the server has read its hello, and
+      // the seat's own state follows at once: drawing the spectator's between them would
+      // flash the hand away and announce the turn twice
+      if (msg.you === null && (state.msg?.you ?? null) !== null && identity()
+          && msg.table.status !== "waiting") return;
       msg.table.receivedAt = Date.now();
       noteLast(msg);
       if (state.holding) {

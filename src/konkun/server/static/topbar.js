@@ -2,6 +2,7 @@
 
 import { identity } from "./api.js";
 import { h, mount } from "./dom.js";
+import { icon } from "./icons.js";
 import { LANGS, lang, setLang, t } from "./i18n.js";
 import { link, topbar } from "./shell.js";
 import { SOUND_KEY, soundOn } from "./sound.js";
@@ -21,7 +22,7 @@ export function renderTopbar() {
       "aria-label": t("sound.toggle"), onclick: () => {
         localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
         renderTopbar();
-      } }, soundOn() ? "🔔" : "🔕"),
+      } }, icon(soundOn() ? "bell" : "bellOff")),
     h("div", { class: "lang-switch", role: "group", "aria-label": t("lang.switch") },
       LANGS.map((code) => h("button", { type: "button", class: "lang-btn",
         "aria-pressed": code === lang() ? "true" : "false", dataset: { lang: code },
