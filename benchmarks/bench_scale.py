@@ -43,7 +43,8 @@ LIMITS = ("max_tables=100000", "max_connections=100000", "max_address_connection
           "max_tables_per_address=100000", "max_tables_per_player=100000",
           "max_seats_per_address=100000", "max_seats_per_player=100000",
           "http_burst=1000000", "http_per_second=1000000", "rate_burst=1000000",
-          "rate_per_second=1000000", "read_burst=1000000", "read_per_second=1000000")
+          "rate_per_second=1000000", "read_burst=1000000", "read_per_second=1000000",
+          "socket_burst=1000000", "socket_per_second=1000000")
 P99_GOAL = 0.100
 
 
