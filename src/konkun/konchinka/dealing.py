@@ -22,10 +22,16 @@ def new_deal(rules: KonchinkaRules, num_seats: int, dealer: int,
     Initial table). The same rules, seats, dealer and ``rng`` state give the same deal, in
     every Python version (the draws are :mod:`konkun.cards`' stable ones)."""
     check_seats(num_seats, dealer)
+    return _deal_indices(rules, num_seats, dealer, shuffled_and_cut(rng), rng)
+
+
+def shuffled_and_cut(rng: random.Random) -> list[int]:
+    """The 52 card indices shuffled (:func:`konkun.cards.shuffle`) and cut
+    (``between(4, 48)`` cards lifted) with ``rng``, top card first."""
     deck = list(range(52))
     shuffle(deck, rng)
     point = between(HAND_SIZE, 52 - HAND_SIZE, rng)
-    return _deal_indices(rules, num_seats, dealer, deck[point:] + deck[:point], rng)
+    return deck[point:] + deck[:point]
 
 
 def deal_from_seed(rules: KonchinkaRules, num_seats: int, dealer: int,

@@ -71,7 +71,10 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
     """One uniformly random legal move of ``hand`` (one ``rng.random()``), its captures
     counted on the table's polynomial ``poly`` (``shifts``: where each card's count lies
     in it): the index of the card played and the rank of its capture, ``-1`` for a
-    trail. With ``compulsory`` capture a card that captures has no trail."""
+    trail. With ``compulsory`` capture a card that captures has no trail.
+
+    :meth:`RandomPlayout.random_playout` draws the same way inline: calling this (and
+    :func:`unrank_capture`) there made whole play-outs 7-10% slower (bench_konchinka)."""
     field = FIELD
     counts = []
     total = len(hand)

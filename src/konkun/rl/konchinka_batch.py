@@ -37,12 +37,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from konkun.cards import between, shuffle
 from konkun.konchinka.captures import (
     CLASSIC_CODES,
     CLASSIC_SHIFTS,
     CLASSIC_SLOTS,
-    FIELD,
     FIELD_BITS,
     INV_BY_VALUE,
     KING_SLOT,
@@ -53,9 +51,10 @@ from konkun.konchinka.captures import (
     NOVO_SLOTS,
     POLY_MASK,
     SHIFT,
+    capture_count,
 )
 from konkun.konchinka.deal import KonchinkaDeal
-from konkun.konchinka.dealing import split_deal
+from konkun.konchinka.dealing import shuffled_and_cut, split_deal
 from konkun.konchinka.deck import HAND_SIZE, ORDER
 from konkun.konchinka.playout import draw_random_move, unrank_capture
 from konkun.konchinka.rules import KonchinkaRules
@@ -65,8 +64,6 @@ FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 
-_SHIFT13 = SHIFT[13]
-_SHIFT14 = SHIFT[14]
 _POLY_BYTES = FIELD_BITS * (MAX_SUM + 1) // 8
 _JACK_COLUMN = KING_SLOT + 1
 
@@ -123,10 +120,7 @@ class KonchinkaBatch:
         rng.randrange(n), rng)``) and play the random seats up to the agent."""
         n = self.num_seats
         dealer = rng.randrange(n)
-        deck = list(range(52))
-        shuffle(deck, rng)
-        point = between(HAND_SIZE, 52 - HAND_SIZE, rng)
-        cards = deck[point:] + deck[:point]
+        cards = shuffled_and_cut(rng)
         hands, table, stock, returned = split_deal(self.rules, n, dealer, cards, rng)
         d = self.deals[index]
         d.dealer = dealer
@@ -154,13 +148,7 @@ class KonchinkaBatch:
 
     def count(self, d: _Deal, card: int) -> int:
         """How many captures ``card`` has on deal ``d``'s table."""
-        place = self._shifts[card]
-        poly = d.poly
-        if place > 0:
-            return (poly >> place) & FIELD
-        if place:
-            return ((poly >> _SHIFT13) & FIELD) + ((poly >> _SHIFT14) & FIELD)
-        return 1 if d.table else 0
+        return capture_count(d.poly, self._slots[card], bool(d.table))
 
     def is_legal(self, index: int, action: int) -> bool:
         """Whether slot ``action`` is a legal move of the agent in deal ``index``."""
@@ -220,14 +208,7 @@ class KonchinkaBatch:
         seat = self.seat
         if d.turn != seat or not d.hand_masks[seat] >> card & 1:
             return -1
-        place = self._shifts[card]
-        poly = d.poly
-        if place > 0:
-            found = (poly >> place) & FIELD
-        elif place:
-            found = ((poly >> _SHIFT13) & FIELD) + ((poly >> _SHIFT14) & FIELD)
-        else:
-            found = 1 if d.table else 0
+        found = self.count(d, card)
         if j:
             if j > found:
                 return -1
@@ -235,7 +216,7 @@ class KonchinkaBatch:
             if not slot:
                 self._push(d, card, tuple(range(len(d.table))))
             elif found == 1:
-                self._push(d, card, unrank_capture(d.table, poly, slot, 0))
+                self._push(d, card, unrank_capture(d.table, d.poly, slot, 0))
             else:
                 self._push(d, card, self.move_of(index, action)[1])
         elif self._compulsory and found:
