@@ -28,6 +28,20 @@ def open_page(browser: Browser, url: str, *, locale: str = "en-US",
     page.js_errors = errors  # type: ignore[attr-defined]
     return page
 
+SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
+"""The two screens every page is tested at: a desktop and a phone (width, height)."""
+LOCALES = {"en": "en-US", "ru": "ru-RU"}
+"""The page's two languages and the browser locale of each."""
+SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
+"""Every (size, language) pair."""
+
+
+def screen(browser: Browser, url: str, size: str, lang: str) -> Page:
+    """A page of ``url`` at one of the two sizes, in one of the two languages."""
+    width, height = SIZES[size]
+    return open_page(browser, url, locale=LOCALES[lang], width=width, height=height)
+
+
 
 def assert_no_page_errors(page: Page) -> None:
     """The page's scripts threw nothing."""

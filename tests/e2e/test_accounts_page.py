@@ -15,13 +15,18 @@ from konkun.server.ratings_service import RatingStore
 from konkun.server.storage import Storage, StoredTable
 from konkun.server.testing import ServerThread, request_json
 
-from .pages import assert_no_page_errors, choose_name, open_page, shot
+from .pages import (
+    SCREENS,
+    SIZES,
+    assert_no_page_errors,
+    choose_name,
+    open_page,
+    screen,
+    shot,
+)
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
-LOCALES = {"en": "en-US", "ru": "ru-RU"}
-SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
 PASSWORD = "a long password"
 CLAIMED = {"en": "You are logged in as", "ru": "Вы вошли как"}
 STRONG = {"en": "Strong", "ru": "Сильный"}
@@ -94,9 +99,7 @@ def test_the_profile_and_the_leaderboard_in_both_languages_and_sizes(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str,
         lang: str) -> None:
     player = _rated_history(live_server)
-    width, height = SIZES[size]
-    page = open_page(browser, f"{live_server.url}/profile/{player}", locale=LOCALES[lang],
-                     width=width, height=height)
+    page = screen(browser, f"{live_server.url}/profile/{player}", size, lang)
     expect(page.locator("#profile-name")).to_have_text("Ann")
     expect(page.locator(".rating-pool h3")).to_have_text(POOL[lang])
     expect(page.locator(".rating-chart circle")).to_have_count(3)
@@ -105,7 +108,7 @@ def test_the_profile_and_the_leaderboard_in_both_languages_and_sizes(
     expect(page.locator("#played tbody td").nth(2)).to_have_text("2")
     expect(page.locator("#recent li")).to_have_count(4)
     expect(page.locator("#recent li a").first).to_have_attribute("href", "/replay/game3")
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     shot(page, artifacts, f"accounts-02-profile-{size}-{lang}")
 
     page.goto(f"{live_server.url}/leaderboard/konchinka-2")
@@ -117,7 +120,7 @@ def test_the_profile_and_the_leaderboard_in_both_languages_and_sizes(
     ratings = [int(text.rstrip("?")) for text in
                page.locator("#board tbody td:nth-child(3)").all_inner_texts()]
     assert ratings == sorted(ratings, reverse=True)
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     shot(page, artifacts, f"accounts-03-leaderboard-{size}-{lang}")
     page.click(".pool-tab[data-pool=kunken]")
     expect(page).to_have_url(f"{live_server.url}/leaderboard/kunken")
@@ -147,9 +150,7 @@ def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
         lang: str) -> None:
     """Issue 17: a rated table says so on the table page and in the lobby's row, in the
     page's language; a casual table says nothing of the kind."""
-    width, height = SIZES[size]
-    page = open_page(browser, live_server.url, locale=LOCALES[lang], width=width,
-                     height=height)
+    page = screen(browser, live_server.url, size, lang)
     choose_name(page, "Rita")
     page.check("#rated")
     page.click("#create")
@@ -171,6 +172,6 @@ def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
         RATED[lang])
     expect(page.locator(f".table-row[data-table='{casual_id}']")).to_be_visible()
     expect(page.locator(f".table-row[data-table='{casual_id}'] .badge.rated")).to_have_count(0)
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     shot(page, artifacts, f"rated-badge-lobby-{size}-{lang}")
     assert_no_page_errors(page)

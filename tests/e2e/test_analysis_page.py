@@ -13,12 +13,10 @@ from playwright.sync_api import expect
 
 from konkun.server.testing import ServerThread, request_json
 
-from .pages import assert_no_page_errors, open_page, shot, wait_for_status
+from .pages import SIZES, assert_no_page_errors, screen, shot, wait_for_status
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
-LOCALES = {"en": "en-US", "ru": "ru-RU"}
 BUTTON = {"en": "Analyse", "ru": "Анализ"}
 DEAL = {"en": "Deal 1", "ru": "Сдача 1"}
 SYMBOLS = {None: "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -39,9 +37,7 @@ def _finished_konchinka(url: str) -> str:
 def test_a_finished_game_is_analysed_from_its_replay(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     table_id = _finished_konchinka(live_server.url)
-    width, height = SIZES[size]
-    page = open_page(browser, f"{live_server.url}/replay/{table_id}", locale=LOCALES[lang],
-                     width=width, height=height)
+    page = screen(browser, f"{live_server.url}/replay/{table_id}", size, lang)
     button = page.locator("#analyse")
     expect(button).to_have_text(BUTTON[lang])
     button.scroll_into_view_if_needed()
@@ -77,7 +73,7 @@ def test_a_finished_game_is_analysed_from_its_replay(
     theirs = [m for m in answer["moves"] if m["seat"] == 1 and m["deal"] == 0]
     expect(result.locator(".analysis-deal[data-deal='0'] tbody tr")).to_have_count(len(theirs))
     if size == "phone":  # the panel fits the phone's width: no sideways scrolling
-        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0] + 1
         table = result.locator(".analysis-deal[data-deal='0'] .analysis-moves")
         assert table.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
     page.reload()  # the analysis is kept: shown at once, no button

@@ -13,18 +13,18 @@ from playwright.sync_api import Route, expect
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
+    LOCALES,
     assert_no_page_errors,
     choose_name,
     create_table,
     open_page,
     play_konchinka_move,
+    screen,
     wait_for_status,
 )
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
-LOCALES = {"en": "en-US", "ru": "ru-RU"}
 VERIFIED = {"en": "Verified", "ru": "Проверено"}
 NOT_VERIFIED = {"en": "Not verified", "ru": "Не проверено"}
 
@@ -43,10 +43,8 @@ def test_the_replay_page_verifies_a_finished_game_of_each_game(
                                       "bots": {"0": "greedy", "1": "random", "2": "greedy"}}),
              _bots_game(live_server, {"game": "kunken", "seats": 2, "rules": {"deals": "2"},
                                       "bots": {"0": "greedy", "1": "random"}})]
-    width, height = SIZES[size]
     for table_id in games:
-        page = open_page(browser, f"{live_server.url}/replay/{table_id}",
-                         locale=LOCALES[lang], width=width, height=height)
+        page = screen(browser, f"{live_server.url}/replay/{table_id}", size, lang)
         verdict = page.locator("#fair-verdict[data-verdict=ok]")
         expect(verdict).to_contain_text(VERIFIED[lang], timeout=30_000)
         expect(page.locator("#replay-fair")).to_be_visible()

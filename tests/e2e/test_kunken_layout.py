@@ -19,35 +19,22 @@ from konkun.server.config import Settings
 from konkun.server.testing import ServerThread, request_json, run_server_in_thread
 
 from .conftest import BOT_DELAY, PAGE_LIMITS, deal_from_seed, verify_finished_games
-from .pages import assert_no_page_errors, shot
+from .pages import SCREENS, SIZES, assert_no_page_errors, shot
 from .test_kunken_turns import (
-    LOCALES,
     RULES,
-    SIZES,
     TURN_MOVED,
     create_kunken_table,
     double_tap,
     person,
+    scripted_choice,
     select,
 )
 
 pytestmark = pytest.mark.e2e
 
-SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
-FIRST_OF_KIND = ("meld", "layoff", "swap", "discard")
+MELDS_FIRST = ("meld", "layoff", "swap", "discard")
+"""A meld-hungry player: every meld before the lay-offs and swaps."""
 LONG_MELD_LIST = 12
-
-
-def _choice(legal: list[str]) -> str:
-    """A meld-hungry player's move: the take from the oldest bank card that may be taken,
-    else a draw; then every meld, lay-off and swap there is (melds first); then the first
-    discard."""
-    takes = [a for a in legal if a.startswith("take ")]
-    if takes:
-        return min(takes, key=lambda a: int(a.split()[1]))
-    if "draw" in legal:
-        return "draw"
-    return next(a for kind in FIRST_OF_KIND for a in legal if a.split()[0] == kind)
 
 
 def long_meld_list() -> tuple[str, list[tuple[int, str]]]:
@@ -71,7 +58,7 @@ def long_meld_list() -> tuple[str, list[tuple[int, str]]]:
                     and len(match.to_json(0)["melds"]) >= LONG_MELD_LIST \
                     and len(moves) == turn_start + 1:
                 return seed, moves[:turn_start + 1]
-            action = _choice(legal)
+            action = scripted_choice(legal, MELDS_FIRST)
             moves.append((deal.to_move, action))
             deal.play(deal.parse_action(action))
     raise AssertionError(f"no seed with {LONG_MELD_LIST} melds and a swap in 300 tries")

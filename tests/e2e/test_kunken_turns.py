@@ -17,12 +17,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from konkun.server.testing import ServerThread
 
 from .conftest import deal_from_seed
-from .pages import assert_no_page_errors, shot
+from .pages import LOCALES, SIZES, assert_no_page_errors, shot
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
-LOCALES = {"en": "en-US", "ru": "ru-RU"}
 RULES = {"deals": "1", "empty_stock": "end"}
 FIRST_OF_KIND = ("swap", "layoff", "meld", "discard")
 """How both people play: at the start of a turn, the take from the oldest bank card that
@@ -40,16 +38,16 @@ def _ambiguous(action: str, legal: list[str]) -> bool:
         other != action and JOKER_MEANING.sub("X", other) == key for other in legal)
 
 
-def scripted_choice(legal: list[str]) -> str:
+def scripted_choice(legal: list[str], first_of_kind: tuple[str, ...] = FIRST_OF_KIND) -> str:
     """The move a scripted person makes among the ``legal`` texts: the take from the
-    oldest bank card that may be taken, else a draw; then every swap, lay-off and meld
-    there is; then the first discard."""
+    oldest bank card that may be taken, else a draw; then every step there is of the
+    kinds in ``first_of_kind`` order (swaps, lay-offs, melds); then the first discard."""
     takes = [a for a in legal if a.startswith("take ")]
     if takes:
         return min(takes, key=lambda a: int(a.split()[1]))
     if "draw" in legal:
         return "draw"
-    return next(a for kind in FIRST_OF_KIND for a in legal if a.split()[0] == kind)
+    return next(a for kind in first_of_kind for a in legal if a.split()[0] == kind)
 
 
 def _plays(seed: str) -> set[str] | None:

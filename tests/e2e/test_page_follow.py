@@ -18,23 +18,15 @@ from konkun.server.testing import ServerThread
 from .pages import (
     DEAL_MOVES,
     MY_TURN,
+    SCREENS,
     assert_no_page_errors,
-    open_page,
     play_konchinka_move,
+    screen,
     shot,
 )
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
-LOCALES = {"en": "en-US", "ru": "ru-RU"}
-SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
-
-
-def screen(browser: Any, url: str, size: str, lang: str) -> Any:
-    """A page of ``url`` at one of the two sizes, in one of the two languages."""
-    width, height = SIZES[size]
-    return open_page(browser, url, locale=LOCALES[lang], width=width, height=height)
 
 
 def take_name_and_create(page: Any, game: str, rules: dict[str, str] | None = None) -> None:

@@ -17,28 +17,21 @@ from konkun.server.testing import ServerThread, request_json
 from .pages import (
     DEAL_MOVES,
     MY_TURN,
+    SCREENS,
     assert_no_page_errors,
     open_page,
     play_konchinka_move,
+    screen,
     shot,
     wait_for_status,
 )
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
-LOCALES = {"en": "en-US", "ru": "ru-RU"}
-SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
 
 NAME_OF_SPACES = {"en": "cannot be empty or only spaces", "ru": "не может быть пустым"}
 NO_SUCH_TABLE = {"en": "There is no such table.", "ru": "Такого стола нет."}
-
-
-def screen(browser: Any, url: str, size: str, lang: str) -> Any:
-    """A page of ``url`` at one of the two sizes, in one of the two languages."""
-    width, height = SIZES[size]
-    return open_page(browser, url, locale=LOCALES[lang], width=width, height=height)
 
 
 def test_every_server_error_code_has_a_text_in_both_languages(

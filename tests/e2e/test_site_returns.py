@@ -19,10 +19,11 @@ from .pages import (
     assert_no_page_errors,
     hand,
     play_konchinka_move,
+    screen,
     shot,
     wait_for_status,
 )
-from .test_site import OTHER, YOUR_TURN, play_until_over, screen, take_name
+from .test_site import OTHER, YOUR_TURN, play_until_over, take_name
 
 pytestmark = pytest.mark.e2e
 

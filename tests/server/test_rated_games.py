@@ -59,6 +59,18 @@ def sit(client: TestClient, table_id: str, seat: int, token: str) -> None:
     assert response.status_code == 200, response.text
 
 
+def ann_and_bob_seated(client: TestClient, **fields: Any) \
+        -> tuple[str, str, str, str, dict[str, Any]]:
+    """Two accounts, Ann and Bob, seated 0 and 1 at a new two-seat Konchinka table to 1
+    point made by Ann with ``fields``: their tokens, their player ids and the table."""
+    ann, ann_id = account(client, "Ann")
+    bob, bob_id = account(client, "Bob")
+    table = create(client, ann, game="konchinka", seats=2, rules={"target": "1"}, **fields)
+    sit(client, table["id"], 0, ann)
+    sit(client, table["id"], 1, bob)
+    return ann, ann_id, bob, bob_id, table
+
+
 def play_out(client: TestClient, table_id: str, tokens: dict[int, str]) \
         -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play a random legal move for every human seat until the game ends (the table's
@@ -123,12 +135,7 @@ def test_a_rated_table_has_hints_off_and_a_move_clock(client: TestClient) -> Non
 
 def test_a_finished_rated_game_between_two_accounts_updates_both_ratings(
         client: TestClient) -> None:
-    ann, ann_id = account(client, "Ann")
-    bob, bob_id = account(client, "Bob")
-    table = create(client, ann, game="konchinka", seats=2, rated=True,
-                   rules={"target": "1"})
-    sit(client, table["id"], 0, ann)
-    sit(client, table["id"], 1, bob)
+    ann, ann_id, bob, bob_id, table = ann_and_bob_seated(client, rated=True)
     final, seen = play_out(client, table["id"], {0: ann, 1: bob})
     totals = final["totals"]
     rated = next(m for m in seen if m["type"] == "rated")
@@ -169,11 +176,7 @@ def test_an_account_against_a_ladder_bot_moves_the_bots_rating_too(
 
 def test_a_casual_game_between_accounts_counts_in_the_profile_but_not_the_rating(
         client: TestClient) -> None:
-    ann, ann_id = account(client, "Ann")
-    bob, _ = account(client, "Bob")
-    table = create(client, ann, game="konchinka", seats=2, rules={"target": "1"})
-    sit(client, table["id"], 0, ann)
-    sit(client, table["id"], 1, bob)
+    ann, ann_id, bob, _, table = ann_and_bob_seated(client)
     play_out(client, table["id"], {0: ann, 1: bob})
     profile = client.get(f"/api/players/{ann_id}").json()
     assert profile["ratings"] == [] and profile["played"][0]["played"] == 1
@@ -184,12 +187,7 @@ def test_a_rematch_of_a_rated_table_is_rated_and_its_game_moves_the_ratings(
         client: TestClient) -> None:
     """The rematch keeps the table's options (issue 12), rated among them: its summary
     and its stored options say rated, and its finished game is rated like the first."""
-    ann, _ = account(client, "Ann")
-    bob, _ = account(client, "Bob")
-    table = create(client, ann, game="konchinka", seats=2, rated=True,
-                   rules={"target": "1"})
-    sit(client, table["id"], 0, ann)
-    sit(client, table["id"], 1, bob)
+    ann, _, bob, _, table = ann_and_bob_seated(client, rated=True)
     play_out(client, table["id"], {0: ann, 1: bob})
     with client.websocket_connect(f"/ws/tables/{table['id']}") as ws0, \
             client.websocket_connect(f"/ws/tables/{table['id']}") as ws1:

@@ -374,23 +374,33 @@ def test_the_move_clock_survives_a_crash_restart(tmp_path: Path) -> None:
         server.kill()
 
 
+def _finished_games(servers: list[ServerProcess], tokens: list[str], count: int) -> list[str]:
+    """``count`` two-seat Konchinka games to 1 point, seat ``n``'s player (``tokens[n]``)
+    playing through process ``n``, played to their end; their table ids."""
+    tables, players = [], []
+    for _ in range(count):
+        table_id = request_json(f"{servers[0].url}/api/tables", "POST",
+                                {"game": "konchinka", "seats": 2,
+                                 "rules": {"target": "1"}})["id"]
+        tables.append(table_id)
+        for seat in range(2):
+            assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
+        players += [Client([servers[seat]], table_id, tokens[seat], random.Random(seat))
+                    for seat in range(2)]
+    for player in players:
+        player.start()
+    for player in players:
+        player.join(60 * max(2, count))
+    assert all(p.finished for p in players)
+    return tables
+
+
 def test_rematch_votes_are_seen_through_every_process(
         postgres: PostgresServer, tmp_path: Path) -> None:
     with ExitStack() as stack:
         servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
-        table_id = request_json(f"{servers[0].url}/api/tables", "POST",
-                                {"game": "konchinka", "seats": 2,
-                                 "rules": {"target": "1"}})["id"]
         tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
-        for seat in range(2):
-            assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
-        players = [Client([servers[seat]], table_id, tokens[seat], random.Random(seat))
-                   for seat in range(2)]
-        for player in players:
-            player.start()
-        for player in players:
-            player.join(120)
-        assert all(p.finished for p in players)
+        (table_id,) = _finished_games(servers, tokens, 1)
         sockets = [stack.enter_context(connect(
             f"ws://{HOST}:{servers[seat].port}/ws/tables/{table_id}")) for seat in range(2)]
         for seat, ws in enumerate(sockets):
@@ -442,22 +452,8 @@ def test_two_rematch_votes_at_one_instant_through_two_processes_both_count(
         postgres: PostgresServer, tmp_path: Path) -> None:
     with ExitStack() as stack:
         servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
-        tables, tokens = [], [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
-        players = []
-        for _ in range(3):
-            table_id = request_json(f"{servers[0].url}/api/tables", "POST",
-                                    {"game": "konchinka", "seats": 2,
-                                     "rules": {"target": "1"}})["id"]
-            tables.append(table_id)
-            for seat in range(2):
-                assert _sit(servers[seat], table_id, seat, tokens[seat]) == 200
-            players += [Client([servers[seat]], table_id, tokens[seat], random.Random(seat))
-                        for seat in range(2)]
-        for player in players:
-            player.start()
-        for player in players:
-            player.join(180)
-        assert all(p.finished for p in players)
+        tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+        tables = _finished_games(servers, tokens, 3)
         contributions = ["ab" * 32, "cd" * 32]
         for table_id in tables:
             sockets = [stack.enter_context(connect(
