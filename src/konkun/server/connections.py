@@ -11,7 +11,7 @@ from typing import Any
 from konkun.server.auth import Guest
 from konkun.server.connection import Connection, compact_json
 from konkun.server.lobbybase import LobbyBase
-from konkun.server.stagetimes import current_move
+from konkun.server.stagetimes import MoveTrace, current_move, timed
 from konkun.server.table import PRESENCE_DELAY, Table
 
 
@@ -113,12 +113,10 @@ class Connections(LobbyBase):
     def broadcast(self, table: Table) -> None:
         """Send every connection of the table its own seat's state."""
         trace = current_move()
-        if trace is None:
-            self._broadcast(table)
-            return
         started = time.perf_counter()
-        self._broadcast(table)
-        trace.stage("broadcast", time.perf_counter() - started)
+        self._broadcast(table, trace)
+        if trace is not None:
+            trace.stage("broadcast", time.perf_counter() - started)
 
     @staticmethod
     def _players_first(table: Table, only: Connection | None) \
@@ -130,8 +128,7 @@ class Connections(LobbyBase):
         targets.sort(key=lambda target: target[0] is None)
         return targets
 
-    def _broadcast(self, table: Table) -> None:
-        trace = current_move()
+    def _broadcast(self, table: Table, trace: MoveTrace | None) -> None:
         self.clock.changed(table)
         if not table.connections:
             return
@@ -148,10 +145,11 @@ class Connections(LobbyBase):
         texts: dict[int | None, str] = {}
         for seat, connection in self._players_first(table, only):
             if seat not in texts:
-                encoding = time.perf_counter()
-                texts[seat] = compact_json(self.state_message(table, seat, summary))
-                if trace is not None:
-                    trace.stage("encode", time.perf_counter() - encoding)
+                if trace is None:
+                    texts[seat] = compact_json(self.state_message(table, seat, summary))
+                else:
+                    with timed("encode"):
+                        texts[seat] = compact_json(self.state_message(table, seat, summary))
             if connection.last_text != texts[seat]:
                 connection.last_text = texts[seat]
                 connection.send_text(texts[seat])
