@@ -122,6 +122,7 @@ export class TableSocket {
     this.timer = null;
     this.pinger = null;
     this.turn = null;
+    this.beforeHello = false;
   }
 
   url() {
@@ -143,6 +144,9 @@ export class TableSocket {
     ws.onopen = () => {
       const id = identity();  // the token goes in the first message, never in the URL
       ws.send(JSON.stringify(id ? { type: "hello", token: id.token } : { type: "hello" }));
+      // until the server reads that hello, the socket is a spectator's: the state it sent
+      // on joining is one, and the hello's answer (the player's own) follows at once
+      this.beforeHello = Boolean(id);
       this.delay = 500;
       this.status("open");
       clearInterval(this.pinger);
@@ -156,6 +160,9 @@ export class TableSocket {
         return;
       }
       if (msg.type === "state") {
+        const joining = this.beforeHello;
+        this.beforeHello = false;
+        if (joining && msg.you === null) return; // drawn, it would flash the hand away
         this.turn = msg.turn;
         this.handlers.onState?.(msg);
       } else if (msg.type === "token") {

@@ -294,11 +294,6 @@ export function tablePage(tableId) {
       else if (msg.type === "rated") ratedToast(msg, identity());
     },
     onState: (msg) => {
-      // a reconnected socket is a spectator's until the server has read its hello, and
-      // the seat's own state follows at once: drawing the spectator's between them would
-      // flash the hand away and announce the turn twice
-      if (msg.you === null && (state.msg?.you ?? null) !== null && identity()
-          && msg.table.status !== "waiting") return;
       msg.table.receivedAt = Date.now();
       noteLast(msg);
       if (state.holding) {
