@@ -1,24 +1,259 @@
 """Kunken's core of the vector env (:mod:`konkun.rl.vector_core`), the ``vector_core`` of
-:class:`~konkun.rl.kunken_adapter.KunkenAdapter`: every row's tensor written in one call."""
+:class:`~konkun.rl.kunken_adapter.KunkenAdapter`: every row's tensor written by a few numpy
+calls over all deals, the table's rows kept from step to step.
+
+The rows of a tensor (``docs/rl.md``) fall in two groups. The **table rows** (the cards each
+seat laid, the cards the jokers stand for, one row per meld and the meld owners) change only
+when a meld is laid or a meld gets a lay-off or a swap; the core pushes every action of its
+deals, so it knows which melds an action touched, and it keeps those rows of every deal in
+its own arrays (with the integer counts behind them), redoing only the touched melds' share.
+The **other rows** (hand, bank, the bank's top, what was taken, the turn's cards, the
+features) change with almost every action and are written afresh for all deals at once:
+each deal's card counts as bytes, joined, and turned into rows by one numpy call per row
+kind. The tests check every row against :meth:`KunkenAdapter.encode_deal` after every step.
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from konkun.kunken.actions import LAYOFF, MELD, SWAP
+from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER
+from konkun.rl.kunken_adapter import BANK_TOP, PHASES, KunkenAdapter
 from konkun.rl.vector_core import FloatArray, VectorCore
+
+_PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
+_SCALARS = 9
+"""Per deal, the integers the features row is made of (see :meth:`KunkenCore._rest`)."""
+
+Snapshot = tuple[tuple[int, ...], tuple[int, ...]]
+"""A meld as last encoded: its slots and who laid each."""
 
 
 def make_core(adapter: Any, num_seats: int, seat: int, num_envs: int,
               all_random: bool) -> VectorCore:
     """Kunken's core (the same for any opponents)."""
-    return KunkenCore(adapter, num_seats)
+    return KunkenCore(adapter, num_seats, seat, num_envs)
 
 
 class KunkenCore(VectorCore):
-    """Kunken through the engine's legal actions, every row's tensor written in one
-    :meth:`~konkun.rl.kunken_adapter.KunkenAdapter.encode_deals` call."""
+    """Kunken through the engine's legal actions; the tensors of ``seat`` written by
+    :meth:`encode` with the table rows kept incrementally (see the module)."""
+
+    def __init__(self, adapter: KunkenAdapter, num_seats: int, seat: int,
+                 num_envs: int) -> None:
+        super().__init__(adapter, num_seats)
+        self.kunken = adapter
+        self.seat = seat
+        n = num_seats
+        t = adapter.table_slots
+        self._rows = 15 + 2 * n + t
+        # Rows 10 .. 10+n (laid per seat, then what jokers stand for) and
+        # 13+2n .. 13+2n+t (one row per meld, then the owners), per deal.
+        self._laid = np.zeros((num_envs, n + 1, 53), dtype=np.float32)
+        self._table = np.zeros((num_envs, t + 1, 53), dtype=np.float32)
+        self._laid_counts: list[list[int]] = [[0] * ((n + 1) * 53) for _ in range(num_envs)]
+        self._snapshots: list[list[Snapshot]] = [[] for _ in range(num_envs)]
+        self._touched: list[set[int]] = [set() for _ in range(num_envs)]
+        self._order = [(seat + offset) % n for offset in range(n)]
+        self._scale = [float(x) for x in adapter._norm]  # noqa: SLF001
+        self._norm52 = float(adapter._norm[52])  # noqa: SLF001
+
+    # ------------------------------------------------------------------ playing
+
+    def new(self, index: int, rng: random.Random) -> None:
+        super().new(index, rng)
+        self._laid[index] = 0.0
+        self._table[index] = 0.0
+        self._laid_counts[index] = [0] * len(self._laid_counts[index])
+        self._snapshots[index] = []
+        self._touched[index] = set()
+
+    def apply(self, index: int, move: Any) -> None:
+        self.deals[index].push(move)
+        self._note(index, move)
+
+    def random_move(self, index: int, rng: random.Random) -> None:
+        deal = self.deals[index]
+        legal = deal.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        deal.push(action)
+        self._note(index, action)
+
+    def push_action(self, index: int, action: Any) -> None:
+        self.apply(index, action)
+
+    def _note(self, index: int, action: Any) -> None:
+        """Remember the meld ``action`` (just pushed) laid or changed."""
+        kind = action.kind
+        if kind == MELD:
+            self._touched[index].add(len(self.deals[index].melds) - 1)
+        elif kind in (LAYOFF, SWAP):
+            self._touched[index].add(action.number)
+
+    # ------------------------------------------------------------------ tensors
 
     def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
+        """Write the tensor of deal ``rows[j]`` into ``out[j]`` (flattened)."""
+        count = len(rows)
+        if not count:
+            return
         deals = self.deals
-        self.adapter.encode_deals([deals[i] for i in rows], seat, out)  # type: ignore[attr-defined]
+        if seat != self.seat:
+            self.kunken.encode_deals([deals[i] for i in rows], seat, out)
+            return
+        for i in rows:
+            self._sync_table(i)
+        n = self.num_seats
+        t = self.kunken.table_slots
+        shaped = out[:count].reshape(count, self._rows, 53)
+        if isinstance(rows, range) and rows == range(count):
+            shaped[:, 10:11 + n] = self._laid[:count]
+            shaped[:, 13 + 2 * n:14 + 2 * n + t] = self._table[:count]
+        else:
+            picked = list(rows)
+            shaped[:, 10:11 + n] = self._laid[picked]
+            shaped[:, 13 + 2 * n:14 + 2 * n + t] = self._table[picked]
+        self._rest([deals[i] for i in rows], shaped)
+
+    def _sync_table(self, i: int) -> None:
+        """Bring deal ``i``'s table rows up to its melds (only the touched ones are read;
+        a meld count the core did not see grow is read too)."""
+        touched = self._touched[i]
+        melds = self.deals[i].melds
+        snapshots = self._snapshots[i]
+        if len(melds) != len(snapshots):
+            touched.update(range(len(snapshots), len(melds)))
+        if not touched:
+            return
+        seat = self.seat
+        n = self.num_seats
+        t = self.kunken.table_slots
+        counts = self._laid_counts[i]
+        changed: set[int] = set()
+        for m in sorted(touched):
+            meld = melds[m]
+            now = (tuple(meld.slots), tuple(meld.laid_by))
+            if m < len(snapshots):
+                self._count(counts, changed, snapshots[m], -1, seat, n)
+                snapshots[m] = now
+            else:
+                snapshots.append(now)
+                if m < t:
+                    self._table[i, t, m] = ((meld.owner - seat) % n + 1) / n
+            self._count(counts, changed, now, 1, seat, n)
+            if m < t:
+                self._meld_row(self._table[i, m], now[0])
+        touched.clear()
+        laid = self._laid[i].reshape(-1)
+        scale = self._scale
+        stands = n * 53
+        for cell in changed:
+            copies = counts[cell]
+            laid[cell] = (min(1.0, copies * scale[cell % 53]) if cell < stands
+                          else (1.0 if copies else 0.0))
+
+    @staticmethod
+    def _count(counts: list[int], changed: set[int], snapshot: Snapshot, sign: int,
+               seat: int, n: int) -> None:
+        """Add (``sign`` 1) or take away (-1) one meld's cards from the laid counts (per
+        seat and card, then per card a joker stands for), noting the cells changed."""
+        stands = n * 53
+        for slot, by in zip(*snapshot, strict=True):
+            cell = (by - seat) % n * 53 + (slot if slot < BARE_JOKER else 52)
+            counts[cell] += sign
+            changed.add(cell)
+            if JOKER_FOR <= slot < OPEN_JOKER:
+                cell = stands + slot - JOKER_FOR
+                counts[cell] += sign
+                changed.add(cell)
+
+    def _meld_row(self, row: FloatArray, slots: tuple[int, ...]) -> None:
+        """Write one meld's row: its real cards, the cards its jokers stand for, and its
+        jokers (counted, scaled) in the joker column."""
+        row.fill(0.0)
+        jokers = 0
+        for slot in slots:
+            if slot < BARE_JOKER:
+                row[slot] = 1.0
+                continue
+            jokers += 1
+            if slot < OPEN_JOKER:
+                row[slot - JOKER_FOR] = 1.0
+        if jokers:
+            row[52] = min(1.0, jokers * self._norm52)
+
+    def _rest(self, deals: list[Any], shaped: FloatArray) -> None:
+        """Write every row but the table rows of all ``deals`` (``shaped[j]`` is
+        ``deals[j]``'s tensor), from each deal's counts joined into a few buffers."""
+        count = len(deals)
+        n = self.num_seats
+        t = self.kunken.table_slots
+        seat = self.seat
+        order = self._order
+        nobody = bytes(53)
+        codes = _PHASE_CODES
+        dense: list[bytes] = []  # per deal: hand, taken by seat from this on, turn's cards
+        banks: list[bytes] = []
+        sizes: list[bytes] = []  # per deal: hand sizes, then layouts, by seat number
+        scalars: list[int] = []
+        for d in deals:
+            dense.append(bytes(d.hands[seat]))
+            taken = d.taken
+            dense.extend([bytes(taken[s]) for s in order])
+            to_move = d.to_move
+            dense.append(nobody if to_move is None else bytes(d.turn_notold))
+            bank = d.bank
+            banks.append(bytes(bank))
+            sizes.append(bytes(d.hand_sizes))
+            sizes.append(bytes(d.layout))
+            scalars += (len(d.stock), d.renewals, (d.dealer - seat) % n,
+                        to_move == seat, codes.get(d.phase, 3), d.pending, d.need,
+                        d.opening, d.take_card)
+        norm = self.kunken._norm  # noqa: SLF001
+        people = np.frombuffer(b"".join(dense), dtype=np.uint8).reshape(count, 2 + n, 53)
+        shaped[:, 0] = np.minimum(people[:, 0] * norm, 1.0)
+        shaped[:, 11 + n:12 + 2 * n] = np.minimum(people[:, 1:] * norm, 1.0)
+        lengths = np.fromiter((len(b) for b in banks), dtype=np.int64, count=count)
+        cards = np.frombuffer(b"".join(banks), dtype=np.uint8).astype(np.int64)
+        owner = np.repeat(np.arange(count), lengths)
+        bank_counts = np.bincount(owner * 53 + cards, minlength=count * 53)
+        shaped[:, 1] = np.minimum(bank_counts.reshape(count, 53) * norm, 1.0)
+        shaped[:, 2:2 + BANK_TOP] = 0.0
+        from_top = np.cumsum(lengths)[owner] - 1 - np.arange(len(cards))
+        top = from_top < BANK_TOP
+        shaped[owner[top], 2 + from_top[top], cards[top]] = 1.0
+        values = np.array(scalars, dtype=np.int64).reshape(count, _SCALARS)
+        shaped[:, 12 + 2 * n] = 0.0
+        taking = np.flatnonzero(values[:, 8] >= 0)
+        shaped[taking, 12 + 2 * n, values[taking, 8]] = 1.0
+        seats = np.frombuffer(b"".join(sizes), dtype=np.uint8).reshape(count, 2, n)[:, :, order]
+        self._features(shaped[:, 14 + 2 * n + t], values, seats, lengths)
+
+    def _features(self, row: FloatArray, values: npt.NDArray[np.int64],
+                  seats: npt.NDArray[np.uint8], bank_sizes: npt.NDArray[np.int64]) -> None:
+        """The features rows of all deals (as :meth:`KunkenAdapter._features` writes one)."""
+        rules = self.kunken.rules
+        pack = self.kunken.pack
+        n = self.num_seats
+        everyone = np.arange(len(row))
+        row.fill(0.0)
+        row[:, 0] = values[:, 0] / pack
+        row[:, 1] = np.minimum(1.0, values[:, 1] / max(1, rules.max_stock_renewals))
+        row[:, 2:2 + n] = np.minimum(1.0, seats[:, 0] / 28.0)
+        row[:, 2 + n:2 + 2 * n] = seats[:, 1] != 0
+        row[everyone, 2 + 2 * n + values[:, 2]] = 1.0
+        base = 2 + 3 * n
+        row[:, base] = values[:, 3]
+        phased = np.flatnonzero(values[:, 4] < len(PHASES))
+        row[phased, base + 1 + values[phased, 4]] = 1.0
+        row[:, base + 4] = values[:, 5]
+        row[:, base + 5] = np.minimum(1.0, np.maximum(0, values[:, 6])
+                                      / max(1, rules.opening_minimum))
+        row[:, base + 6] = values[:, 7]
+        row[:, base + 7] = bank_sizes / pack

@@ -239,7 +239,7 @@ class KonkunVectorEnv(VectorEnv):
         else:
             observation = deal.observe(mover)
             action = policy(observation, observation.legal_actions())
-        deal.push(action)
+        core.push_action(i, action)
 
     def _reward(self, points: Sequence[int]) -> float:
         return reward_of(self.reward_kind, points, self.seat)
@@ -261,7 +261,7 @@ class KonkunVectorEnv(VectorEnv):
             base = i * size
             flat.extend([base + s for s in slots])
         masks.reshape(-1)[flat] = True
-        core.encode(self.seat, self._observations, list(rows))
+        core.encode(self.seat, self._observations, rows)
 
 
 __all__ = ["KonkunVectorEnv"]

@@ -87,6 +87,10 @@ class VectorCore:
         """Play ``move`` (a value of :meth:`slots`) in deal ``index``."""
         self.deals[index].push(move)
 
+    def push_action(self, index: int, action: Any) -> None:
+        """Play the engine's ``action`` (an opponent's choice) in deal ``index``."""
+        self.deals[index].push(action)
+
     def random_move(self, index: int, rng: random.Random) -> None:
         """Play a uniformly random legal move in deal ``index``."""
         deal = self.deals[index]
