@@ -1,14 +1,16 @@
 """Environment steps per second, and thousands of games by random agents without error.
 
 Run: ``.venv/bin/python benchmarks/bench_rl.py [--games N] [--kunken-games M]
-[--seconds S] [--num-envs E] [--only GAME] [--vector-only]``. For each game and player
+[--seconds S] [--num-envs E] [--only GAME] [--vector-only] [--engine]``. For each game and player
 count it plays N (Kunken: M) deals in the PettingZoo AEC environment with uniformly random
 actions drawn from the mask, then steps the Gymnasium environment (random agent against
 random bots) for S seconds, and prints steps per second and the number of games
 completed. Then, for 2 players, it steps the single Gymnasium environment and the vector
 environment (E deals) side by side for S seconds each, a random masked agent against random
 opponents, and prints agent steps per CPU second of this process (one core; the agent's
-sampling from the masks is counted in).
+sampling from the masks is counted in). With ``--engine`` it also plays the same kind of
+deals on the engine alone (random legal actions, no environment) and prints the share of
+that speed the vector env reaches: how much the environment layer costs.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from konkun.rl.envs import (
+    adapter_for,
     konchinka_env,
     konchinka_gym_env,
     konchinka_vector_env,
@@ -125,13 +128,51 @@ def vector_cpu_rate(make: Callable[..., Any], num_envs: int, seconds: float,
     return steps, deals, steps / (time.process_time() - started)
 
 
-def compare_vector(name: str, seconds: float, num_envs: int) -> None:
-    """Print the single and the vector environment's agent steps per CPU second."""
+def engine_cpu_rate(name: str, num_envs: int, steps: int, seed: int) -> float:
+    """Agent steps per CPU second of the vector env's play without the environment, for
+    ``steps`` agent steps: ``num_envs`` engine deals (2 players, dealt as the vector env
+    deals them from ``seed``) side by side, the agent (seat 0) and its opponent each
+    playing a uniformly random action of the engine's ``legal_actions``; no tensors,
+    masks or slots. The vector env's ceiling with a free environment layer."""
+    adapter = adapter_for(name)
+    rngs = [random.Random(seed + i) for i in range(num_envs)]
+    deals = [adapter.new_deal(2, rng) for rng in rngs]
+
+    def play_others(i: int) -> None:
+        deal, rng = deals[i], rngs[i]
+        while True:
+            while deal.to_move == 1:
+                legal = deal.legal_actions()
+                deal.push(legal[rng.randrange(len(legal))])
+            if deal.to_move is not None:
+                return
+            deal = deals[i] = adapter.new_deal(2, rng)
+
+    for i in range(num_envs):
+        play_others(i)
+    started = time.process_time()
+    for _ in range(steps // num_envs):
+        for i in range(num_envs):
+            deal = deals[i]
+            legal = deal.legal_actions()
+            deal.push(legal[rngs[i].randrange(len(legal))])
+            play_others(i)
+    return steps // num_envs * num_envs / (time.process_time() - started)
+
+
+def compare_vector(name: str, seconds: float, num_envs: int, engine: bool = False) -> None:
+    """Print the single and the vector environment's agent steps per CPU second (and with
+    ``engine`` the same play on the engine alone)."""
     _, single = single_cpu_rate(ENVS[name][1], seconds, 1)
     steps, deals, vector = vector_cpu_rate(VECTORS[name], num_envs, seconds, 1)
     print(f"{name} 2 players, agent steps per CPU second: single Gym env {single:,.0f}; "
           f"vector env ({num_envs} deals) {vector:,.0f} ({steps} steps, {deals} deals) "
           f"= {vector / single:.1f}x")
+    if engine:
+        alone = engine_cpu_rate(name, num_envs, steps, 1)
+        print(f"{name} 2 players, the same {steps} agent steps on the engine alone (no "
+              f"tensors, masks or slots): {alone:,.0f} per CPU second; the vector env "
+              f"reaches {vector / alone:.0%} of it")
 
 
 def main() -> None:
@@ -146,12 +187,14 @@ def main() -> None:
     parser.add_argument("--num-envs", type=int, default=256, help="deals in the vector env")
     parser.add_argument("--vector-only", action="store_true",
                         help="only the single-versus-vector comparison")
+    parser.add_argument("--engine", action="store_true",
+                        help="also play the vector env's deals on the engine alone")
     args = parser.parse_args()
     total = 0
     for name, (aec, gym, sizes) in ENVS.items():
         if args.only and name != args.only:
             continue
-        compare_vector(name, args.seconds, args.num_envs)
+        compare_vector(name, args.seconds, args.num_envs, args.engine)
         if args.vector_only:
             continue
         games = args.kunken_games if name == "kunken" else args.games

@@ -112,3 +112,27 @@ def test_policy_opponents_moves_reach_the_incremental_rows(players: int) -> None
         actions = _random_actions(fast.action_masks(), rng)
         first = fast.step(actions)[0]
         second = slow.step(actions)[0]
+
+
+@pytest.mark.parametrize("illegal_action", ["random", "penalize"])
+def test_illegal_kunken_slots_are_handled_as_the_generic_path_does(illegal_action: str) -> None:
+    """Every third step each deal's agent picks a slot outside its mask: the core's batch
+    penalises it and plays a random legal slot (or nothing) exactly as the generic path."""
+    fast = kunken_vector_env(4, 2, illegal_action=illegal_action)
+    slow = KonkunVectorEnv(adapter_for("kunken"), 4, 2, illegal_action=illegal_action,
+                           fast=False)
+    first, _ = fast.reset(seed=8)
+    second, _ = slow.reset(seed=8)
+    rng = random.Random(8)
+    for step in range(90):
+        assert np.array_equal(first, second)
+        assert np.array_equal(fast.action_masks(), slow.action_masks())
+        if step % 3:
+            actions = _random_actions(fast.action_masks(), rng)
+        else:
+            actions = [int(np.flatnonzero(~row)[-1]) for row in fast.action_masks()]
+        first, rewards, ended, _, _ = fast.step(actions)
+        second, slow_rewards, slow_ended, _, _ = slow.step(actions)
+        assert np.array_equal(rewards, slow_rewards) and np.array_equal(ended, slow_ended)
+        if not step % 3:
+            assert (rewards[~ended] == -1.0).all()

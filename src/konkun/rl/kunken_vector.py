@@ -37,19 +37,26 @@ Snapshot = tuple[tuple[int, ...], tuple[int, ...]]
 
 def make_core(adapter: Any, num_seats: int, seat: int, num_envs: int,
               all_random: bool) -> VectorCore:
-    """Kunken's core (the same for any opponents)."""
-    return KunkenCore(adapter, num_seats, seat, num_envs)
+    """Kunken's core; against random opponents it is also the vector's ``batch``."""
+    return KunkenCore(adapter, num_seats, seat, num_envs, all_random)
 
 
 class KunkenCore(VectorCore):
     """Kunken through the engine's legal actions; the tensors of ``seat`` written by
-    :meth:`encode` with the table rows kept incrementally (see the module)."""
+    :meth:`encode` with the table rows kept incrementally (see the module). Against random
+    opponents (``all_random``) the core is its own :class:`~konkun.rl.vector_core.SlotBatch`:
+    :meth:`write` keeps each deal's slots (one ``legal_actions`` per position, for the
+    mask and the agent's step) and :meth:`play_agent` plays a slot and the opponents'
+    random actions in one loop."""
 
-    def __init__(self, adapter: KunkenAdapter, num_seats: int, seat: int,
-                 num_envs: int) -> None:
+    def __init__(self, adapter: KunkenAdapter, num_seats: int, seat: int, num_envs: int,
+                 all_random: bool = False) -> None:
         super().__init__(adapter, num_seats)
         self.kunken = adapter
         self.seat = seat
+        self._slot_maps: list[dict[int, Any]] = [{} for _ in range(num_envs)]
+        if all_random:
+            self.batch = self
         n = num_seats
         t = adapter.table_slots
         self._rows = 15 + 2 * n + t
@@ -84,6 +91,51 @@ class KunkenCore(VectorCore):
         action = legal[rng.randrange(len(legal))]
         deal.push(action)
         self._note(index, action)
+
+    def play_agent(self, index: int, slot: int, rng: random.Random) -> int:
+        """Play the agent's ``slot`` (of the last :meth:`write`) in deal ``index``, then
+        the random opponents up to the agent or the end: ``-1`` for an illegal slot
+        (nothing played), ``1`` when the deal ended, else ``0``."""
+        action = self._slot_maps[index].get(slot)
+        if action is None:
+            return -1
+        deal = self.deals[index]
+        touched = self._touched[index]
+        seat = self.seat
+        while True:
+            deal.push(action)
+            kind = action.kind
+            if kind == MELD:
+                touched.add(len(deal.melds) - 1)
+            elif kind in (LAYOFF, SWAP):
+                touched.add(action.number)
+            mover = deal.to_move
+            if mover is None:
+                return 1
+            if mover == seat:
+                return 0
+            legal = deal.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+
+    def legal_slot_list(self, index: int) -> list[int]:
+        """The agent's legal slots in deal ``index`` (of the last :meth:`write`), in
+        order (as the generic path draws a random one from)."""
+        return sorted(self._slot_maps[index])
+
+    def write(self, observations: FloatArray, masks: npt.NDArray[np.bool_]) -> None:
+        """Write every deal's tensor and mask, keeping each deal's slots for
+        :meth:`play_agent`."""
+        masks.fill(False)
+        flat: list[int] = []
+        size = self.kunken.action_size
+        slots_of = self.kunken.slots
+        maps = self._slot_maps
+        for i, deal in enumerate(self.deals):
+            slots = maps[i] = slots_of(deal, deal.legal_actions())
+            base = i * size
+            flat.extend([base + s for s in slots])
+        masks.reshape(-1)[flat] = True
+        self.encode(self.seat, observations, range(len(self.deals)))
 
     def push_action(self, index: int, action: Any) -> None:
         self.apply(index, action)
