@@ -1,16 +1,19 @@
 """Environment steps per second, and thousands of games by random agents without error.
 
-Run: ``.venv/bin/python benchmarks/bench_rl.py [--games N] [--kunken-games M]
-[--seconds S] [--num-envs E] [--only GAME] [--vector-only] [--engine]``. For each game and player
-count it plays N (Kunken: M) deals in the PettingZoo AEC environment with uniformly random
-actions drawn from the mask, then steps the Gymnasium environment (random agent against
-random bots) for S seconds, and prints steps per second and the number of games
-completed. Then, for 2 players, it steps the single Gymnasium environment and the vector
-environment (E deals) side by side for S seconds each, a random masked agent against random
-opponents, and prints agent steps per CPU second of this process (one core; the agent's
-sampling from the masks is counted in). With ``--engine`` it also plays the same kind of
-deals on the engine alone (random legal actions, no environment) and prints the share of
-that speed the vector env reaches: how much the environment layer costs.
+Run: ``.venv/bin/python benchmarks/bench_rl.py [--games N] [--kunken-games M] [--seconds
+S] [--num-envs E] [--only GAME] [--vector-only] [--engine] [--split R]``. For each game
+and player count it plays N (Kunken: M) deals in the PettingZoo AEC environment with
+uniformly random actions drawn from the mask, then steps the Gymnasium environment (random
+agent against random bots) for S seconds, and prints steps per second and the number of
+games completed. Then, for 2 players, it steps the single Gymnasium environment and the
+vector environment (E deals) side by side for S seconds each, a random masked agent
+against random opponents, and prints agent steps per CPU second of this process (one core;
+the agent's sampling from the masks is counted in). With ``--engine`` it also plays the
+same kind of deals on the engine alone (random legal actions, no environment) and prints
+the share of that speed the vector env reaches: how much the environment layer costs. With
+``--split R`` (Kunken) it times the engine's calls inside R steps of the vector env and
+prints the engine's share of the CPU time and the environment layer's microseconds per
+agent step.
 """
 
 from __future__ import annotations
@@ -160,6 +163,64 @@ def engine_cpu_rate(name: str, num_envs: int, steps: int, seed: int) -> float:
     return steps // num_envs * num_envs / (time.process_time() - started)
 
 
+def engine_split(name: str, num_envs: int, rounds: int, seed: int) -> tuple[float, float, float]:
+    """(the engine's share of the CPU time, the rest's and the whole's microseconds per
+    agent step) of ``rounds`` steps of the vector env (2 players, random agent and
+    opponents): every engine ``legal_actions`` and ``push`` and every ``new_deal`` timed
+    with the process's CPU clock, the timer's own cost (measured) taken off. The rest is
+    the environment layer: tensors, masks, slots, the step loop, autoreset, sampling."""
+    env = VECTORS[name](num_envs, 2)
+    adapter = env.adapter
+    deal_type = type(adapter.new_deal(2, random.Random(seed)))
+    clock = time.process_time
+    spent = [0.0, 0]
+    legal, push, new_deal = deal_type.legal_actions, deal_type.push, adapter.new_deal
+
+    def timed(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            started = clock()
+            result = function(*args)
+            spent[0] += clock() - started
+            spent[1] += 1
+            return result
+        return call
+
+    cost = _timer_cost(timed)
+    rng = np.random.default_rng(seed)
+    deal_type.legal_actions, deal_type.push = timed(legal), timed(push)
+    adapter.new_deal = timed(new_deal)
+    try:
+        env.reset(seed=seed)
+        spent[:] = [0.0, 0]
+        started = clock()
+        for _ in range(rounds):
+            env.step(sample_masked(env.action_masks(), rng))
+        total = clock() - started - cost * spent[1]
+    finally:
+        deal_type.legal_actions, deal_type.push = legal, push
+        del adapter.new_deal
+    engine = spent[0] - cost * spent[1] / 2
+    steps = rounds * num_envs
+    return engine / total, 1e6 * (total - engine) / steps, 1e6 * total / steps
+
+
+def _timer_cost(timed: Callable[..., Any]) -> float:
+    """Seconds one :func:`engine_split` timer adds to a call (measured on a no-op)."""
+    def nothing(value: int) -> None:
+        return None
+
+    wrapped = timed(nothing)
+    count = 100_000
+    started = time.process_time()
+    for value in range(count):
+        wrapped(value)
+    with_timer = time.process_time() - started
+    started = time.process_time()
+    for value in range(count):
+        nothing(value)
+    return max(0.0, (with_timer - (time.process_time() - started)) / count)
+
+
 def compare_vector(name: str, seconds: float, num_envs: int, engine: bool = False) -> None:
     """Print the single and the vector environment's agent steps per CPU second (and with
     ``engine`` the same play on the engine alone)."""
@@ -189,12 +250,20 @@ def main() -> None:
                         help="only the single-versus-vector comparison")
     parser.add_argument("--engine", action="store_true",
                         help="also play the vector env's deals on the engine alone")
+    parser.add_argument("--split", type=int, default=0, metavar="ROUNDS",
+                        help="Kunken only: time the engine's calls inside ROUNDS vector steps "
+                             "and print its share and the environment layer's cost")
     args = parser.parse_args()
     total = 0
     for name, (aec, gym, sizes) in ENVS.items():
         if args.only and name != args.only:
             continue
         compare_vector(name, args.seconds, args.num_envs, args.engine)
+        if args.split and name == "kunken":
+            share, layer, whole = engine_split(name, args.num_envs, args.split, 1)
+            print(f"{name} vector env, {args.split} steps of {args.num_envs} deals: the engine "
+                  f"(legal_actions, push, new_deal) {share:.1%} of the CPU time; the "
+                  f"environment layer {layer:.1f} us of {whole:.1f} us per agent step")
         if args.vector_only:
             continue
         games = args.kunken_games if name == "kunken" else args.games
