@@ -12,10 +12,11 @@ arrays are overwritten by every step (copy them to keep them). Autoreset is Gymn
 The deals are held and stepped by a core (:mod:`konkun.rl.vector_core`): the generic one
 through the adapter, or the game's own fast one, which its adapter names in
 ``vector_core`` (Konchinka's batch of plain integers against random opponents and its
-integer move path against others, :mod:`konkun.rl.konchinka_vector`; Kunken's one-call
-encoder, :mod:`konkun.rl.kunken_vector`). A core with a ``batch`` steps the agent's
-actions of every deal itself. The tests check each path against the engine and the
-adapter.
+integer move path against others, :mod:`konkun.rl.konchinka_vector`; Kunken's core with
+its table rows kept from step to step, :mod:`konkun.rl.kunken_vector`). A core with a
+``batch`` steps the agent's actions of every deal itself; opponents' moves go through the
+core (``random_move``, ``push_action``), which may track what they change. The tests
+check each path against the engine and the adapter.
 """
 
 from __future__ import annotations
