@@ -691,3 +691,67 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
     finally:
         for engine in engines:
             engine.dispose()
+
+
+def test_chat_messages_at_one_instant_through_two_processes_are_all_numbered(
+        postgres: PostgresServer) -> None:
+    from konkun.server.chat import ChatStore
+    from konkun.server.storage import Storage
+
+    url = postgres.new_database_url()
+    storages = [Storage(url) for _ in range(2)]  # two processes' connections
+    stores = [ChatStore(storage.engine) for storage in storages]
+    start = threading.Barrier(12)
+
+    def send(number: int) -> str:
+        start.wait()
+        message = stores[number % 2].append("t1", number % 2, f"p{number}", f"line {number}",
+                                            0)
+        return str(message["text"])
+
+    try:
+        with ThreadPoolExecutor(12) as pool:  # the same instant, half through each
+            sent = sorted(pool.map(send, range(12)))
+        assert sent == sorted(f"line {n}" for n in range(12))  # none refused
+        stored = sorted(str(m["text"]) for m in stores[1].history("t1"))
+        assert stored == sent
+        numbers = postgres.execute(url, "SELECT number FROM konkun_chat ORDER BY number")
+        assert [n for (n,) in numbers] == list(range(1, 13))  # one number each, no gap
+    finally:
+        for storage in storages:
+            storage.close()
+
+
+def test_first_ratings_at_one_instant_through_two_processes_count_every_game(
+        postgres: PostgresServer) -> None:
+    from konkun.server.ratings_service import RatingStore
+    from konkun.server.storage import Storage, StoredTable
+
+    url = postgres.new_database_url()
+    storages = [Storage(url) for _ in range(2)]  # two processes' connections
+    stores = [RatingStore(storage.engine) for storage in storages]
+    at = "2026-12-01T12:00:00+00:00"
+    seats = [{"kind": "human", "player_id": "ann", "name": "Ann", "bot": None},
+             {"kind": "bot", "player_id": None, "name": "casual", "bot": "casual"}]
+    games = [StoredTable(id=f"t{n}", game="konchinka", variant=None, rules={}, seats=seats,
+                         seed="s", status="finished", created_at=at, finished_at=at,
+                         winner=0, totals=[11, 5]) for n in range(8)]
+    start = threading.Barrier(len(games))
+
+    def record(number: int) -> int:
+        start.wait()
+        return len(stores[number % 2].record_finished(games[number], True, {"ann"}))
+
+    try:
+        with ThreadPoolExecutor(len(games)) as pool:  # ann's first games, all at once
+            rated = list(pool.map(record, range(len(games))))
+        assert rated == [2] * len(games)  # every game rated both seats, none dropped
+        counts = postgres.execute(url, "SELECT player_id, games FROM konkun_ratings "
+                                       "ORDER BY player_id")
+        assert counts == [("ann", 8), ("bot:casual", 8)]
+        indexed = postgres.execute(url, "SELECT count(DISTINCT table_id) FROM "
+                                        "konkun_player_games")
+        assert indexed == [(8,)]
+    finally:
+        for storage in storages:
+            storage.close()

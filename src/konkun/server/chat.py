@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Integer, String, func, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.server.names import allowed_character, graphemes
@@ -34,6 +35,8 @@ CHAT_BURST = 5
 CHAT_EVERY = 1.0
 HISTORY = 200
 """Messages a new connection receives."""
+NUMBER_TRIES = 20
+"""Attempts at numbering one message while other server processes number theirs."""
 
 
 class _Base(DeclarativeBase):
@@ -68,14 +71,25 @@ class ChatStore:
 
     def append(self, table_id: str, seat: int | None, name: str, text: str,
                turn: int) -> dict[str, Any]:
-        """Store one message; return it as sent."""
-        with Session(self.engine) as session, session.begin():
-            last = session.scalar(select(func.max(ChatRow.number))
-                                  .where(ChatRow.table_id == table_id))
-            row = ChatRow(table_id=table_id, number=(last or 0) + 1, seat=seat, name=name,
-                          text=text, turn=turn, at=now_text())
-            session.add(row)
-            return _message(row)
+        """Store one message as the table's next number; return it as sent.
+
+        The number is the last one plus one, and the key ``(table_id, number)`` is what
+        makes it atomic: a message numbered at the same instant by another server process
+        makes this insert fail on the key, and it is numbered again after that one."""
+        for attempt in range(NUMBER_TRIES):
+            try:
+                with Session(self.engine) as session, session.begin():
+                    last = session.scalar(select(func.max(ChatRow.number))
+                                          .where(ChatRow.table_id == table_id))
+                    row = ChatRow(table_id=table_id, number=(last or 0) + 1, seat=seat,
+                                  name=name, text=text, turn=turn, at=now_text())
+                    session.add(row)
+                    session.flush()
+                    return _message(row)
+            except IntegrityError:
+                if attempt == NUMBER_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # the last attempt returned or raised
 
     def history(self, table_id: str, limit: int | None = HISTORY) -> list[dict[str, Any]]:
         """A table's messages, oldest first (the last ``limit``; all with ``None``)."""
