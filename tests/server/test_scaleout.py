@@ -755,3 +755,59 @@ def test_first_ratings_at_one_instant_through_two_processes_count_every_game(
     finally:
         for storage in storages:
             storage.close()
+
+
+def _until(ws: Any, accept: Callable[[dict[str, Any]], bool],
+           timeout: float = 30.0) -> dict[str, Any]:
+    """The first message ``ws`` receives that ``accept`` takes."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if accept(message):
+            return dict(message)
+
+
+def test_a_rematch_whose_last_vote_was_stored_by_a_process_that_died_starts_in_another(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    from konkun.server.lifecycle import ExtrasStore
+    from konkun.server.storage import Storage
+    from konkun.server.table import new_table_id
+
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = _servers(stack, url, 2, tmp_path)
+        tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+        (table_id,) = _finished_games(servers, tokens, 1)
+        first = stack.enter_context(connect(f"ws://{HOST}:{servers[0].port}/ws/tables/"
+                                            f"{table_id}"))
+        first.send(json.dumps({"type": "hello", "token": tokens[0]}))
+        _until(first, lambda m: m["type"] == "state" and m["you"] == 0)
+        first.send(json.dumps({"type": "rematch", "contribution": "ab" * 32}))
+        _until(first, lambda m: m["type"] == "state"
+               and m["table"]["rematch"]["votes"] == [0])
+        # bob's vote reaches the second process, which stores it as it does (with the id
+        # of the rematch's table, in a transaction that announces it) and is killed before
+        # it makes the table
+        servers[1].kill()
+        storage = Storage(url)
+        stack.callback(storage.close)
+        reserved = new_table_id()
+        extras, starts = ExtrasStore(storage.engine).vote_rematch(
+            table_id, 1, "cd" * 32, {0, 1}, reserved,
+            lambda session: storage.announce(session, table_id))
+        assert starts and extras.rematch_next == reserved and extras.rematch_to is None
+        # the live process makes that rematch and tells ann; bob, reconnecting there, is
+        # shown it too
+        moved = _until(first, lambda m: m["type"] == "rematch")
+        assert moved["table"] == reserved
+        second = stack.enter_context(connect(f"ws://{HOST}:{servers[0].port}/ws/tables/"
+                                             f"{table_id}"))
+        second.send(json.dumps({"type": "hello", "token": tokens[1]}))
+        shown = _until(second, lambda m: m["type"] == "state" and m["you"] == 1)
+        assert shown["table"]["rematch"]["table"] == reserved
+        new = request_json(f"{servers[0].url}/api/tables/{reserved}")
+        assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
+        assert new["status"] == "playing" and new["contributed"] == [0, 1]
+        made = postgres.execute(url, "SELECT count(*) FROM konkun_table_extras WHERE "
+                                     f"data::jsonb ->> 'rematch_of' = '{table_id}'")
+        assert made == [(1,)]  # one rematch, not a second

@@ -231,6 +231,28 @@ class Cluster:
             return held
         return held + taken
 
+    async def try_hold(self, key: str) -> bool:
+        """Take the lock ``key`` (the same kind of session lock as a lease, apart from
+        the leases) if no live process holds it; whether it is held now."""
+
+        def take() -> bool:
+            row = self._execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))",
+                                (key,))
+            return bool(row and row[0])
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._lease_thread, take)
+        except Exception:
+            log.debug("cluster: taking the lock %s failed", key, exc_info=True)
+            return False
+
+    async def let_go(self, key: str) -> None:
+        """Release the lock ``key`` taken by :meth:`try_hold`."""
+        with contextlib.suppress(Exception):  # a lost connection released it already
+            await asyncio.get_running_loop().run_in_executor(
+                self._lease_thread, self._execute,
+                "SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
+
     async def release(self, table_id: str) -> None:
         """Give up the lease of ``table_id`` (its game is over, or it left memory)."""
         if table_id not in self.owned:

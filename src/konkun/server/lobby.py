@@ -163,11 +163,13 @@ class Lobby(Shared, ReplayViews):
                            rules: dict[str, str], bots: dict[int, str], *,
                            creator: str | None = None, address: str = "?",
                            move_seconds: int = 0, hints: bool = True, rated: bool = False,
-                           rematch_of: str | None = None) -> Table:
+                           rematch_of: str | None = None,
+                           table_id: str | None = None) -> Table:
         """Make and store a new table; it starts at once when every seat is a bot.
         ``creator`` (a player id) and ``address`` count against their table limits;
         ``creator`` may cancel it while it waits; ``hints``, ``move_seconds`` and ``rated``
-        are its options (:mod:`.lifecycle`)."""
+        are its options (:mod:`.lifecycle`); ``table_id``: its id (a rematch's, reserved
+        by its last vote), else a new one."""
         self.admission.check_new_table(self.tables.values(), creator, address)
         try:
             adapter = get_game(game)
@@ -185,8 +187,8 @@ class Lobby(Shared, ReplayViews):
                                     f"0..{num_seats - 1}", number)
             canonical = check_bot_spec(spec, game, self.settings.max_bot_seconds)
             seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
-        table = Table(new_table_id(), adapter, adapter.variant_of(variant), rules, rules_value,
-                      seats, now_text())
+        table = Table(table_id or new_table_id(), adapter, adapter.variant_of(variant), rules,
+                      rules_value, seats, now_text())
         table.creator_address = address
         table.extras = TableExtras(creator=creator, move_seconds=move_seconds, hints=hints,
                                    rated=rated, rematch_of=rematch_of)
@@ -226,6 +228,8 @@ class Lobby(Shared, ReplayViews):
             await self._finish_if_over(table)
             if keep or table.status != "finished":
                 self.tables[table_id] = table
+            if keep:
+                self.rematch_if_pending(table)  # its maker may have died
             return table
 
     async def summary(self, table_id: str) -> dict[str, Any]:
