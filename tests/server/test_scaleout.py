@@ -811,3 +811,44 @@ def test_a_rematch_whose_last_vote_was_stored_by_a_process_that_died_starts_in_a
         made = postgres.execute(url, "SELECT count(*) FROM konkun_table_extras WHERE "
                                      f"data::jsonb ->> 'rematch_of' = '{table_id}'")
         assert made == [(1,)]  # one rematch, not a second
+
+
+def _rematch_shown(message: dict[str, Any]) -> str | None:
+    """The rematch a message points to: a ``rematch`` message, or a state whose table
+    shows it (the rematch may be made before the connection is attached)."""
+    if message["type"] == "rematch":
+        return str(message["table"])
+    if message["type"] == "state":
+        found = message["table"]["rematch"]["table"]
+        return None if found is None else str(found)
+    return None
+
+
+def test_a_rematch_whose_maker_crashed_starts_when_the_restarted_server_is_reached(
+        tmp_path: Path) -> None:
+    from konkun.server.lifecycle import ExtrasStore
+    from konkun.server.storage import Storage
+    from konkun.server.table import new_table_id
+
+    with ExitStack() as stack:
+        server = ServerProcess(None, data_dir=tmp_path / "one", args=LIMIT_ARGS)
+        stack.callback(server.kill)
+        server.start(timeout=180)
+        tokens = [_guest(server, name) for name in ("ann", "bob")]
+        (table_id,) = _finished_games([server, server], tokens, 1)
+        server.kill()
+        # both votes stored, the last with the rematch's id, and then the crash (SQLite:
+        # one process, so the same server makes it once it is back)
+        storage = Storage(f"sqlite:///{tmp_path / 'one' / 'konkun.sqlite3'}")
+        store, reserved = ExtrasStore(storage.engine), new_table_id()
+        store.vote_rematch(table_id, 0, "ab" * 32, {0, 1}, reserved)
+        assert store.vote_rematch(table_id, 1, "cd" * 32, {0, 1}, reserved)[1]
+        storage.close()
+        server.start(timeout=180)
+        ws = stack.enter_context(connect(f"ws://{HOST}:{server.port}/ws/tables/{table_id}"))
+        ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+        shown = _until(ws, lambda m: _rematch_shown(m) is not None)
+        assert _rematch_shown(shown) == reserved
+        new = request_json(f"{server.url}/api/tables/{reserved}")
+        assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
+        assert new["status"] == "playing" and new["contributed"] == [0, 1]
