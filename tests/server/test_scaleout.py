@@ -852,3 +852,26 @@ def test_a_rematch_whose_maker_crashed_starts_when_the_restarted_server_is_reach
         new = request_json(f"{server.url}/api/tables/{reserved}")
         assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
         assert new["status"] == "playing" and new["contributed"] == [0, 1]
+
+
+def test_chat_lines_sent_at_one_instant_through_two_processes_reach_every_connection(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        table_id, sockets = _human_table(servers, stack)
+        for ws in sockets.values():
+            _until(ws, lambda m: m["type"] == "state" and m["you"] is not None)
+        start = threading.Barrier(2)
+
+        def say(seat: int) -> None:
+            start.wait()
+            sockets[(seat, seat)].send(json.dumps({"type": "chat",
+                                                   "text": f"hello from {seat}"}))
+
+        with ThreadPoolExecutor(2) as pool:  # seat n through process n, at one instant
+            list(pool.map(say, range(2)))
+        for key, ws in sockets.items():
+            lines = [_until(ws, lambda m: m["type"] == "chat")["text"] for _ in range(2)]
+            assert sorted(lines) == ["hello from 0", "hello from 1"], key
+        history = request_json(f"{servers[1].url}/api/tables/{table_id}/chat")["messages"]
+        assert sorted(m["text"] for m in history) == ["hello from 0", "hello from 1"]

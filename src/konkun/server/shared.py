@@ -144,8 +144,27 @@ class Shared(Seats):
             self.counts.received(origin, rest)
         elif kind == "r":
             self._revoked(rest.strip())
+        elif kind == "m":
+            self._chat_elsewhere(table_id, rest)
         elif kind == "resync":
             self._spawn(self._resync())
+
+    def _chat_elsewhere(self, table_id: str, rest: str) -> None:
+        """Another process stored a chat message: send it to this process's connections
+        of the table, if any."""
+        table = self.tables.get(table_id)
+        if table is None or not table.connections or not rest.strip().isdigit():
+            return
+        self._spawn(self._relay_chat(table, int(rest)))
+
+    async def _relay_chat(self, table: Table, number: int) -> None:
+        try:
+            message = await self._read(self.chat_store.message, table.id, number)
+        except ProtocolError:  # the database is away: the history has it later
+            return
+        if message is not None:
+            for connection in list(table.connections):
+                connection.send(message)
 
     def _action_elsewhere(self, table_id: str) -> None:
         """Another process stored an action: read it back now if this process serves the
