@@ -875,3 +875,24 @@ def test_chat_lines_sent_at_one_instant_through_two_processes_reach_every_connec
             assert sorted(lines) == ["hello from 0", "hello from 1"], key
         history = request_json(f"{servers[1].url}/api/tables/{table_id}/chat")["messages"]
         assert sorted(m["text"] for m in history) == ["hello from 0", "hello from 1"]
+
+
+def test_one_session_revoked_at_one_instant_through_two_processes_is_recorded_once(
+        postgres: PostgresServer) -> None:
+    from konkun.server.storage import Storage
+
+    url = postgres.new_database_url()
+    storages = [Storage(url) for _ in range(2)]  # two processes' connections
+    start = threading.Barrier(8)
+
+    def revoke(number: int) -> None:
+        start.wait()
+        storages[number % 2].revoke(f"session{number // 4}")
+
+    try:
+        with ThreadPoolExecutor(8) as pool:  # two sessions, each revoked four times at once
+            list(pool.map(revoke, range(8)))  # none raises
+        assert storages[0].revoked_sessions() == {"session0", "session1"}
+    finally:
+        for storage in storages:
+            storage.close()
