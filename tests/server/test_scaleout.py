@@ -896,3 +896,43 @@ def test_one_session_revoked_at_one_instant_through_two_processes_is_recorded_on
     finally:
         for storage in storages:
             storage.close()
+
+
+def test_tables_and_seats_asked_at_one_instant_through_two_processes_stop_at_the_limit(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    limits = {"max_tables_per_address": "3", "max_seats_per_address": "2"}
+    args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
+                 for arg in ("--limit", pair))
+    args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = []
+        for number in range(2):
+            server = ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
+            stack.callback(server.kill)
+            servers.append(server.start(timeout=180))
+        start = threading.Barrier(8)
+
+        def create(number: int) -> tuple[int, str] | str:
+            start.wait()
+            try:
+                return str(request_json(f"{servers[number % 2].url}/api/tables", "POST",
+                                        {"game": "konchinka", "seats": 2})["id"])
+            except urllib.error.HTTPError as error:
+                return error.code, str(json.loads(error.read())["code"])
+
+        with ThreadPoolExecutor(8) as pool:  # 8 tables asked at once, 4 through each
+            answers = list(pool.map(create, range(8)))
+        made = [a for a in answers if isinstance(a, str)]
+        assert len(made) == 3, answers  # the address's limit, not 3 per process
+        assert [a for a in answers if not isinstance(a, str)] == [(503, "too_many_tables")] * 5
+        guests = [_guest(servers[n % 2], f"g{n}") for n in range(6)]
+        sit_start = threading.Barrier(6)
+
+        def sit(number: int) -> int:
+            sit_start.wait()
+            return _sit(servers[number % 2], made[number % 3], number // 3, guests[number])
+
+        with ThreadPoolExecutor(6) as pool:  # 6 seats asked at once, 3 through each
+            seated = sorted(pool.map(sit, range(6)))
+        assert seated == [200, 200, 429, 429, 429, 429]

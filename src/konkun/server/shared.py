@@ -24,7 +24,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, cast
 
 from konkun.server.auth import Guest
@@ -83,13 +83,15 @@ class Shared(Seats):
         self.counts = ClusterCounts()
         self._counting: asyncio.Handle | None = None
         self._counts_all_at = time.monotonic()
+        self._making: dict[str, int] = {}
+        """The tables and seats this process is making, by admission key."""
         self._rematch_seen: dict[str, float] = {}
         """Tables whose rematch was seen pending, and since when."""
         if self.storage.shared:
             origin = new_origin()
             self.storage.origin = origin
             self.cluster = Cluster(self.storage.url, origin, self._received)
-            self.admission.others = self.counts.others
+        self.admission.others = self._others_count
 
     async def _join(self) -> None:
         """Listen to the others before reading the tables (so no change is missed)."""
@@ -355,6 +357,44 @@ class Shared(Seats):
 
     # -- the admission counts, cluster-wide ---------------------------------------------
 
+    def _others_count(self, key: str) -> int:
+        """What the other processes count under ``key``, and this process's own tables
+        and seats being made (not yet in its tables)."""
+        return self.counts.others(key) + self._making.get(key, 0)
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, check: Callable[[], None],
+                       keys: list[str]) -> AsyncIterator[None]:
+        """Run the admission ``check`` atomically across the processes: under locks on
+        ``keys`` (a process checking the same address or player waits), once every
+        count announced before has arrived (:meth:`~.cluster.Cluster.sync`); what it
+        admits counts under ``keys`` at once, announced before the locks are released,
+        until the block that makes it ends. Without the database (slow or away) the
+        check falls back on the counts this process has heard. One process alone: the
+        check and its count (two requests at one instant in one process count too)."""
+        cluster = self.cluster
+        held = cluster is not None and await cluster.hold_keys(["admit " + k for k in keys])
+        try:
+            if held and cluster is not None:
+                await cluster.sync()
+            check()
+            for key in keys:
+                self._making[key] = self._making.get(key, 0) + 1
+            self.announce_counts()
+        finally:
+            if held and cluster is not None:
+                await cluster.let_go_keys(["admit " + key for key in keys])
+        try:
+            yield
+        finally:
+            for key in keys:
+                left = self._making.get(key, 0) - 1
+                if left > 0:
+                    self._making[key] = left
+                else:
+                    self._making.pop(key, None)
+            self.counts_changed()
+
     async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
                   contribution: str | None = None) -> None:
         """Seat ``guest`` (:meth:`Seats.sit`); the other processes learn the address's
@@ -380,6 +420,8 @@ class Shared(Seats):
             (t.creator_address for t in open_tables),
             (address for t in open_tables for n, address in t.seat_addresses.items()
              if t.seats[n].kind == "human"))
+        for key, making in self._making.items():
+            mine[key] = mine.get(key, 0) + making
         for payload in self.counts.changes(mine, everything):
             self.cluster.send("n", "-", payload)
 
