@@ -14,23 +14,37 @@ after the ramp, the round trips (a move sent to the state that shows it) are mea
 
 It prints, per step, the tables, the actions per second, the round trip p50 and p99 and the
 CPU per action (server processes; PostgreSQL), and per number of processes the largest
-number of tables held with p99 under 100 ms. ``--sqlite``: one process on its embedded
-SQLite file instead (``synchronous=FULL``), the single-process figures of issue 16.
+number of tables held with p99 under 100 ms and the CPU per action at that step (all the
+server processes' CPU summed, divided by the actions). ``--sqlite``: one process on its
+embedded SQLite file instead (``synchronous=FULL``), the single-process figures of issue 16.
 Wall-clock figures on a shared machine: the clients run on it too.
+
+A run never hangs: at the end of a ramp every client stops within :data:`STOP_SECONDS`
+(one that does not is named and left behind), and a watchdog thread ends the run with a
+clear message (what it was doing, every thread's stack) when a phase (a step, starting or
+stopping the servers) overruns its budget by :data:`STALL_SECONDS`, after killing the
+servers and the private PostgreSQL.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import json
 import os
 import random
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +60,12 @@ LIMITS = ("max_tables=100000", "max_connections=100000", "max_address_connection
           "rate_per_second=1000000", "read_burst=1000000", "read_per_second=1000000",
           "socket_burst=1000000", "socket_per_second=1000000")
 P99_GOAL = 0.100
+SETTLE_SECONDS = 6.0
+"""Seconds after a step's ramp before measuring: every new client seated and moving."""
+STOP_SECONDS = 30.0
+"""Seconds the clients have to stop at the end of a ramp."""
+STALL_SECONDS = 60.0
+"""Seconds past a phase's own length after which the watchdog ends the run."""
 
 
 def _cpu_seconds(pids: list[int]) -> float:
@@ -74,6 +94,66 @@ def _postgres_pids() -> list[int]:
     return [POSTMASTER[0], *(int(p) for p in found.stdout.split())]
 
 
+class Watchdog:
+    """Ends the run with a clear message when a phase overruns its budget.
+
+    An asyncio timeout cannot catch an event loop that is itself stuck (a blocking call, a
+    task that ignores its cancellation), so this is a thread: :meth:`phase` names what the
+    run is doing and how long it may take; past that, the thread prints it and every
+    thread's stack to stderr, runs the cleanups (kill the servers, stop PostgreSQL) and
+    exits with status 3."""
+
+    def __init__(self) -> None:
+        self._what = "starting"
+        self._deadline: float | None = None
+        self._budget = 0.0
+        self._lock = threading.Lock()
+        self.cleanups: list[Callable[[], None]] = []
+        threading.Thread(target=self._watch, name="bench-watchdog", daemon=True).start()
+
+    def phase(self, what: str, seconds: float) -> None:
+        """The run now does ``what``, which should take at most ``seconds``."""
+        with self._lock:
+            self._what, self._budget = what, seconds + STALL_SECONDS
+            self._deadline = time.monotonic() + self._budget
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(1.0)
+            with self._lock:
+                late = self._deadline is not None and time.monotonic() > self._deadline
+                what, budget = self._what, self._budget
+            if late:
+                break
+        print(f"bench_scale: STALLED: {what} took more than {budget:.0f} s; stopping the "
+              "run (the threads' stacks follow)", file=sys.stderr, flush=True)
+        faulthandler.dump_traceback(all_threads=True)
+        for cleanup in reversed(self.cleanups):
+            try:
+                cleanup()
+            except Exception as error:  # the next cleanup still runs
+                print(f"bench_scale: cleanup failed: {error}", file=sys.stderr, flush=True)
+        os._exit(3)
+
+
+@dataclass
+class Step:
+    """One step's figures."""
+
+    tables: int
+    p99: float
+    moves: int
+    server_ms: float
+    """Server CPU per action (all the processes summed), milliseconds."""
+    postgres_ms: float
+    """PostgreSQL's CPU per action, milliseconds."""
+
+    @property
+    def held(self) -> bool:
+        """Whether the round trip p99 stayed under the goal."""
+        return self.moves > 0 and self.p99 < P99_GOAL
+
+
 class Load:
     """The clients of one run: tables of a human (this client) and a greedy bot."""
 
@@ -85,6 +165,12 @@ class Load:
         self.measuring = False
         self.tasks: list[asyncio.Task[None]] = []
         self.errors = 0
+        self.stopping = False
+        """Set at the end of the ramp: every client leaves its loop (a cancellation
+        alone may be lost, see :meth:`stop`)."""
+        self.requests = ThreadPoolExecutor(8, thread_name_prefix="bench-http")
+        """The HTTP calls' threads (not the loop's default executor: ``asyncio.run``
+        waits for that one without a timeout on Python 3.11)."""
 
     def _server(self) -> ServerProcess:
         self.next += 1
@@ -104,13 +190,14 @@ class Load:
                          me["token"], timeout=60)
             return str(table["id"]), str(me["token"])
 
-        table_id, token = await asyncio.to_thread(make)
+        table_id, token = await asyncio.get_running_loop().run_in_executor(self.requests,
+                                                                            make)
         return self._server(), table_id, token
 
     async def client(self, number: int) -> None:
-        """One human, table after table, until cancelled."""
+        """One human, table after table, until :attr:`stopping` (or cancelled)."""
         rng = random.Random(number)
-        while True:
+        while not self.stopping:
             try:
                 server, table_id, token = await self._table(number)
                 await self._play(server, table_id, token, rng)
@@ -127,8 +214,12 @@ class Load:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             sent: tuple[int, float] | None = None
             next_move = time.monotonic() + rng.uniform(0.0, 3.0)
-            while True:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            while not self.stopping:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
+                # cancellation that arrives as its message does, and the client then
+                # played on forever (the stall of the ramp's end)
+                async with asyncio.timeout(60):
+                    message = json.loads(await ws.recv())
                 if message["type"] != "state" or message["you"] != 0:
                     continue
                 if sent is not None and message["turn"] > sent[0]:
@@ -142,6 +233,8 @@ class Load:
                     return
                 if table["to_move"] == 0 and sent is None:
                     await asyncio.sleep(max(0.0, next_move - time.monotonic()))
+                    if self.stopping:
+                        return
                     next_move = time.monotonic() + rng.uniform(2.0, 5.0)
                     sent = (message["turn"], time.monotonic())
                     await ws.send(json.dumps({"type": "action", "turn": message["turn"],
@@ -149,48 +242,108 @@ class Load:
                                                                    ["legal"])}))
 
 
+    async def stop(self) -> None:
+        """Stop every client within :data:`STOP_SECONDS`; name those that did not."""
+        self.stopping = True
+        for task in self.tasks:
+            task.cancel()
+        _done, pending = await asyncio.wait(self.tasks, timeout=STOP_SECONDS) \
+            if self.tasks else (set(), set())
+        if pending:
+            print(f"  {len(pending)} of {len(self.tasks)} clients did not stop within "
+                  f"{STOP_SECONDS:.0f} s; left behind", flush=True)
+        self.requests.shutdown(wait=False, cancel_futures=True)
+
+
 def _percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
-async def ramp(servers: list[ServerProcess], steps: list[int], hold: float) -> int:
-    """Ramp the tables; print each step; return the most held with p99 under the goal."""
+async def ramp(servers: list[ServerProcess], steps: list[int], hold: float,
+               watchdog: Watchdog, label: str) -> list[Step]:
+    """Ramp the tables; print each step; return the steps measured (the ramp stops after
+    two steps in a row over the goal)."""
     load = Load(servers)
     pids = [s.process.pid for s in servers if s.process is not None]
-    best = failed = 0
+    measured: list[Step] = []
+    failed = 0
     try:
         for tables in steps:
+            added = max(0, tables - len(load.tasks))
+            watchdog.phase(f"{label}, the step of {tables} tables",
+                           added * 0.02 + SETTLE_SECONDS + hold)
             while len(load.tasks) < tables:
                 load.tasks.append(asyncio.create_task(load.client(len(load.tasks))))
                 await asyncio.sleep(0.02)
-            await asyncio.sleep(6.0)  # every client seated and moving
-            load.times, load.actions, load.measuring = [], 0, True
-            cpu, pg_cpu, start = _cpu_seconds(pids), _cpu_seconds(_postgres_pids()), \
-                time.monotonic()
-            await asyncio.sleep(hold)
-            load.measuring = False
-            seconds = time.monotonic() - start
-            used = _cpu_seconds(pids) - cpu
-            pg_used = _cpu_seconds(_postgres_pids()) - pg_cpu
-            p50, p99 = _percentile(load.times, 0.5), _percentile(load.times, 0.99)
-            actions = max(1, load.actions)
-            print(f"  {tables:4d} tables: {load.actions / seconds:6.1f} actions/s, round "
-                  f"trip p50 {p50 * 1000:6.1f} ms p99 {p99 * 1000:6.1f} ms "
-                  f"({len(load.times)} moves), CPU per action {used / actions * 1000:5.2f} ms "
-                  f"server + {pg_used / actions * 1000:5.2f} ms PostgreSQL, "
-                  f"{load.errors} client errors", flush=True)
-            if p99 < P99_GOAL and load.times:
-                best, failed = tables, 0
+            await asyncio.sleep(SETTLE_SECONDS)
+            step = await _measure(load, pids, tables, hold)
+            measured.append(step)
+            if step.held:
+                failed = 0
             else:
                 failed += 1
                 if failed == 2:  # one miss may be the shared machine's noise
                     break
     finally:
-        for task in load.tasks:
-            task.cancel()
-        await asyncio.gather(*load.tasks, return_exceptions=True)
-    return best
+        watchdog.phase(f"{label}, stopping {len(load.tasks)} clients", STOP_SECONDS)
+        await load.stop()
+    return measured
+
+
+async def _measure(load: Load, pids: list[int], tables: int, hold: float) -> Step:
+    """Measure ``hold`` seconds of the running load; print the step."""
+    load.times, load.actions, load.measuring = [], 0, True
+    cpu, pg_cpu, start = _cpu_seconds(pids), _cpu_seconds(_postgres_pids()), time.monotonic()
+    await asyncio.sleep(hold)
+    load.measuring = False
+    seconds = time.monotonic() - start
+    used = _cpu_seconds(pids) - cpu
+    pg_used = _cpu_seconds(_postgres_pids()) - pg_cpu
+    p50, p99 = _percentile(load.times, 0.5), _percentile(load.times, 0.99)
+    actions = max(1, load.actions)
+    step = Step(tables, p99, len(load.times), used / actions * 1000, pg_used / actions * 1000)
+    print(f"  {tables:4d} tables: {load.actions / seconds:6.1f} actions/s, round "
+          f"trip p50 {p50 * 1000:6.1f} ms p99 {p99 * 1000:6.1f} ms "
+          f"({len(load.times)} moves), CPU per action {step.server_ms:5.2f} ms "
+          f"server + {step.postgres_ms:5.2f} ms PostgreSQL, "
+          f"{load.errors} client errors", flush=True)
+    return step
+
+
+def _processes(count: int) -> str:
+    return f"{count} process{'es' if count > 1 else ''}"
+
+
+def _summary(count: int, steps: list[Step]) -> str:
+    """The line of one number of processes: the most tables held and its CPU per action."""
+    held = [s for s in steps if s.held]
+    if held:
+        best = max(held, key=lambda s: s.tables)
+        return (f"{_processes(count)}: {best.tables} tables held with round trip p99 under "
+                f"{P99_GOAL * 1000:.0f} ms (p99 {best.p99 * 1000:.1f} ms); CPU per action "
+                f"there {best.server_ms:.2f} ms servers (all processes) + "
+                f"{best.postgres_ms:.2f} ms PostgreSQL")
+    if not steps:
+        return f"{_processes(count)}: no step measured"
+    first = steps[0]
+    return (f"{_processes(count)}: no step held p99 under {P99_GOAL * 1000:.0f} ms (at "
+            f"{first.tables} tables p99 {first.p99 * 1000:.1f} ms, CPU per action "
+            f"{first.server_ms:.2f} ms servers + {first.postgres_ms:.2f} ms PostgreSQL)")
+
+
+def _open_file_limit() -> None:
+    """Raise this process's open-file limit to its hard limit (the servers, started from
+    here, inherit it): hundreds of sockets per process."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _stop_postmaster() -> None:
+    """The watchdog's last cleanup: a fast shutdown of the private PostgreSQL."""
+    if POSTMASTER:
+        os.kill(POSTMASTER[0], signal.SIGINT)
 
 
 def main() -> None:
@@ -206,7 +359,10 @@ def main() -> None:
     counts = [1] if args.sqlite else [int(n) for n in args.processes.split(",")]
     steps = [int(n) for n in args.steps.split(",")]
     print(f"bench_scale: {os.cpu_count()} CPU cores on this machine (shared by the server "
-          "processes, PostgreSQL and the clients)")
+          f"processes, PostgreSQL and the clients), load average "
+          f"{os.getloadavg()[0]:.2f} at the start", flush=True)
+    _open_file_limit()
+    watchdog = Watchdog()
     with ExitStack() as stack:
         make_url: Any = lambda: str(args.db)  # noqa: E731  (the server given)
         if args.sqlite:
@@ -214,28 +370,35 @@ def main() -> None:
         elif not args.db:
             from tests.server.postgres import postgres_server
 
+            watchdog.phase("starting PostgreSQL", 120)
             postgres = stack.enter_context(postgres_server())
             make_url = postgres.new_database_url
             pid_file = postgres.root / "data" / "postmaster.pid"
             POSTMASTER.append(int(pid_file.read_text().split()[0]))
-        held = {}
+            watchdog.cleanups.append(_stop_postmaster)
+        results = {}
         for count in counts:
+            label = _processes(count)
+            watchdog.phase(f"{label}, a new database and starting the servers",
+                           60 + 60 * count)
             url = make_url()
             data = Path(tempfile.mkdtemp(prefix="konkun-scale-"))
-            servers = []
+            servers: list[ServerProcess] = []
             with ExitStack() as run:
                 for number in range(count):
                     server = ServerProcess(url, data_dir=data / f"p{number}", bot_delay=0.4,
                                            args=tuple(a for pair in LIMITS
                                                       for a in ("--limit", pair)))
                     run.callback(server.stop)
+                    watchdog.cleanups.append(server.kill)
                     servers.append(server.start())
-                print(f"{count} process{'es' if count > 1 else ''}:", flush=True)
-                held[count] = asyncio.run(ramp(servers, steps, args.hold))
-        for count, tables in held.items():
-            print(f"{count} process{'es' if count > 1 else ''}: {tables} tables held with "
-                  f"round trip p99 under {P99_GOAL * 1000:.0f} ms")
-
+                print(f"{label}:", flush=True)
+                results[count] = asyncio.run(ramp(servers, steps, args.hold, watchdog, label))
+                watchdog.phase(f"{label}, stopping the servers", 30 * count)
+            print(f"  load average {os.getloadavg()[0]:.2f}", flush=True)
+        watchdog.phase("stopping PostgreSQL", 120)
+    for count, measured in results.items():
+        print(_summary(count, measured), flush=True)
 
 if __name__ == "__main__":
     main()

@@ -691,3 +691,248 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
     finally:
         for engine in engines:
             engine.dispose()
+
+
+def test_chat_messages_at_one_instant_through_two_processes_are_all_numbered(
+        postgres: PostgresServer) -> None:
+    from konkun.server.chat import ChatStore
+    from konkun.server.storage import Storage
+
+    url = postgres.new_database_url()
+    storages = [Storage(url) for _ in range(2)]  # two processes' connections
+    stores = [ChatStore(storage.engine) for storage in storages]
+    start = threading.Barrier(12)
+
+    def send(number: int) -> str:
+        start.wait()
+        message = stores[number % 2].append("t1", number % 2, f"p{number}", f"line {number}",
+                                            0)
+        return str(message["text"])
+
+    try:
+        with ThreadPoolExecutor(12) as pool:  # the same instant, half through each
+            sent = sorted(pool.map(send, range(12)))
+        assert sent == sorted(f"line {n}" for n in range(12))  # none refused
+        stored = sorted(str(m["text"]) for m in stores[1].history("t1"))
+        assert stored == sent
+        numbers = postgres.execute(url, "SELECT number FROM konkun_chat ORDER BY number")
+        assert [n for (n,) in numbers] == list(range(1, 13))  # one number each, no gap
+    finally:
+        for storage in storages:
+            storage.close()
+
+
+def test_first_ratings_at_one_instant_through_two_processes_count_every_game(
+        postgres: PostgresServer) -> None:
+    from konkun.server.ratings_service import RatingStore
+    from konkun.server.storage import Storage, StoredTable
+
+    url = postgres.new_database_url()
+    storages = [Storage(url) for _ in range(2)]  # two processes' connections
+    stores = [RatingStore(storage.engine) for storage in storages]
+    at = "2026-12-01T12:00:00+00:00"
+    seats = [{"kind": "human", "player_id": "ann", "name": "Ann", "bot": None},
+             {"kind": "bot", "player_id": None, "name": "casual", "bot": "casual"}]
+    games = [StoredTable(id=f"t{n}", game="konchinka", variant=None, rules={}, seats=seats,
+                         seed="s", status="finished", created_at=at, finished_at=at,
+                         winner=0, totals=[11, 5]) for n in range(8)]
+    start = threading.Barrier(len(games))
+
+    def record(number: int) -> int:
+        start.wait()
+        return len(stores[number % 2].record_finished(games[number], True, {"ann"}))
+
+    try:
+        with ThreadPoolExecutor(len(games)) as pool:  # ann's first games, all at once
+            rated = list(pool.map(record, range(len(games))))
+        assert rated == [2] * len(games)  # every game rated both seats, none dropped
+        counts = postgres.execute(url, "SELECT player_id, games FROM konkun_ratings "
+                                       "ORDER BY player_id")
+        assert counts == [("ann", 8), ("bot:casual", 8)]
+        indexed = postgres.execute(url, "SELECT count(DISTINCT table_id) FROM "
+                                        "konkun_player_games")
+        assert indexed == [(8,)]
+    finally:
+        for storage in storages:
+            storage.close()
+
+
+def _until(ws: Any, accept: Callable[[dict[str, Any]], bool],
+           timeout: float = 30.0) -> dict[str, Any]:
+    """The first message ``ws`` receives that ``accept`` takes."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if accept(message):
+            return dict(message)
+
+
+def test_a_rematch_whose_last_vote_was_stored_by_a_process_that_died_starts_in_another(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    from konkun.server.lifecycle import ExtrasStore
+    from konkun.server.storage import Storage
+    from konkun.server.table import new_table_id
+
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = _servers(stack, url, 2, tmp_path)
+        tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
+        (table_id,) = _finished_games(servers, tokens, 1)
+        first = stack.enter_context(connect(f"ws://{HOST}:{servers[0].port}/ws/tables/"
+                                            f"{table_id}"))
+        first.send(json.dumps({"type": "hello", "token": tokens[0]}))
+        _until(first, lambda m: m["type"] == "state" and m["you"] == 0)
+        first.send(json.dumps({"type": "rematch", "contribution": "ab" * 32}))
+        _until(first, lambda m: m["type"] == "state"
+               and m["table"]["rematch"]["votes"] == [0])
+        # bob's vote reaches the second process, which stores it as it does (with the id
+        # of the rematch's table, in a transaction that announces it) and is killed before
+        # it makes the table
+        servers[1].kill()
+        storage = Storage(url)
+        stack.callback(storage.close)
+        reserved = new_table_id()
+        extras, starts = ExtrasStore(storage.engine).vote_rematch(
+            table_id, 1, "cd" * 32, {0, 1}, reserved,
+            lambda session: storage.announce(session, table_id))
+        assert starts and extras.rematch_next == reserved and extras.rematch_to is None
+        # the live process makes that rematch and tells ann; bob, reconnecting there, is
+        # shown it too
+        moved = _until(first, lambda m: m["type"] == "rematch")
+        assert moved["table"] == reserved
+        second = stack.enter_context(connect(f"ws://{HOST}:{servers[0].port}/ws/tables/"
+                                             f"{table_id}"))
+        second.send(json.dumps({"type": "hello", "token": tokens[1]}))
+        shown = _until(second, lambda m: m["type"] == "state" and m["you"] == 1)
+        assert shown["table"]["rematch"]["table"] == reserved
+        new = request_json(f"{servers[0].url}/api/tables/{reserved}")
+        assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
+        assert new["status"] == "playing" and new["contributed"] == [0, 1]
+        made = postgres.execute(url, "SELECT count(*) FROM konkun_table_extras WHERE "
+                                     f"data::jsonb ->> 'rematch_of' = '{table_id}'")
+        assert made == [(1,)]  # one rematch, not a second
+
+
+def _rematch_shown(message: dict[str, Any]) -> str | None:
+    """The rematch a message points to: a ``rematch`` message, or a state whose table
+    shows it (the rematch may be made before the connection is attached)."""
+    if message["type"] == "rematch":
+        return str(message["table"])
+    if message["type"] == "state":
+        found = message["table"]["rematch"]["table"]
+        return None if found is None else str(found)
+    return None
+
+
+def test_a_rematch_whose_maker_crashed_starts_when_the_restarted_server_is_reached(
+        tmp_path: Path) -> None:
+    from konkun.server.lifecycle import ExtrasStore
+    from konkun.server.storage import Storage
+    from konkun.server.table import new_table_id
+
+    with ExitStack() as stack:
+        server = ServerProcess(None, data_dir=tmp_path / "one", args=LIMIT_ARGS)
+        stack.callback(server.kill)
+        server.start(timeout=180)
+        tokens = [_guest(server, name) for name in ("ann", "bob")]
+        (table_id,) = _finished_games([server, server], tokens, 1)
+        server.kill()
+        # both votes stored, the last with the rematch's id, and then the crash (SQLite:
+        # one process, so the same server makes it once it is back)
+        storage = Storage(f"sqlite:///{tmp_path / 'one' / 'konkun.sqlite3'}")
+        store, reserved = ExtrasStore(storage.engine), new_table_id()
+        store.vote_rematch(table_id, 0, "ab" * 32, {0, 1}, reserved)
+        assert store.vote_rematch(table_id, 1, "cd" * 32, {0, 1}, reserved)[1]
+        storage.close()
+        server.start(timeout=180)
+        ws = stack.enter_context(connect(f"ws://{HOST}:{server.port}/ws/tables/{table_id}"))
+        ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+        shown = _until(ws, lambda m: _rematch_shown(m) is not None)
+        assert _rematch_shown(shown) == reserved
+        new = request_json(f"{server.url}/api/tables/{reserved}")
+        assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
+        assert new["status"] == "playing" and new["contributed"] == [0, 1]
+
+
+def test_chat_lines_sent_at_one_instant_through_two_processes_reach_every_connection(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
+        table_id, sockets = _human_table(servers, stack)
+        for ws in sockets.values():
+            _until(ws, lambda m: m["type"] == "state" and m["you"] is not None)
+        start = threading.Barrier(2)
+
+        def say(seat: int) -> None:
+            start.wait()
+            sockets[(seat, seat)].send(json.dumps({"type": "chat",
+                                                   "text": f"hello from {seat}"}))
+
+        with ThreadPoolExecutor(2) as pool:  # seat n through process n, at one instant
+            list(pool.map(say, range(2)))
+        for key, ws in sockets.items():
+            lines = [_until(ws, lambda m: m["type"] == "chat")["text"] for _ in range(2)]
+            assert sorted(lines) == ["hello from 0", "hello from 1"], key
+        history = request_json(f"{servers[1].url}/api/tables/{table_id}/chat")["messages"]
+        assert sorted(m["text"] for m in history) == ["hello from 0", "hello from 1"]
+
+
+def test_one_session_revoked_at_one_instant_through_two_processes_is_recorded_once(
+        postgres: PostgresServer) -> None:
+    from konkun.server.storage import Storage
+
+    url = postgres.new_database_url()
+    storages = [Storage(url) for _ in range(2)]  # two processes' connections
+    start = threading.Barrier(8)
+
+    def revoke(number: int) -> None:
+        start.wait()
+        storages[number % 2].revoke(f"session{number // 4}")
+
+    try:
+        with ThreadPoolExecutor(8) as pool:  # two sessions, each revoked four times at once
+            list(pool.map(revoke, range(8)))  # none raises
+        assert storages[0].revoked_sessions() == {"session0", "session1"}
+    finally:
+        for storage in storages:
+            storage.close()
+
+
+def test_tables_and_seats_asked_at_one_instant_through_two_processes_stop_at_the_limit(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    limits = {"max_tables_per_address": "3", "max_seats_per_address": "2"}
+    args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
+                 for arg in ("--limit", pair))
+    args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
+    url = postgres.new_database_url()
+    with ExitStack() as stack:
+        servers = []
+        for number in range(2):
+            server = ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
+            stack.callback(server.kill)
+            servers.append(server.start(timeout=180))
+        start = threading.Barrier(8)
+
+        def create(number: int) -> tuple[int, str] | str:
+            start.wait()
+            try:
+                return str(request_json(f"{servers[number % 2].url}/api/tables", "POST",
+                                        {"game": "konchinka", "seats": 2})["id"])
+            except urllib.error.HTTPError as error:
+                return error.code, str(json.loads(error.read())["code"])
+
+        with ThreadPoolExecutor(8) as pool:  # 8 tables asked at once, 4 through each
+            answers = list(pool.map(create, range(8)))
+        made = [a for a in answers if isinstance(a, str)]
+        assert len(made) == 3, answers  # the address's limit, not 3 per process
+        assert [a for a in answers if not isinstance(a, str)] == [(503, "too_many_tables")] * 5
+        guests = [_guest(servers[n % 2], f"g{n}") for n in range(6)]
+        sit_start = threading.Barrier(6)
+
+        def sit(number: int) -> int:
+            sit_start.wait()
+            return _sit(servers[number % 2], made[number % 3], number // 3, guests[number])
+
+        with ThreadPoolExecutor(6) as pool:  # 6 seats asked at once, 3 through each
+            seated = sorted(pool.map(sit, range(6)))
+        assert seated == [200, 200, 429, 429, 429, 429]

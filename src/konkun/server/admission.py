@@ -83,7 +83,9 @@ class Admission:
         self.settings = settings
         self.others: Callable[[str], int] = lambda _key: 0
         """What the other server processes count under a key (``conn:address:<a>``,
-        ``conn:player:<p>``, ``tables:address:<a>``, ``seats:address:<a>``); none alone."""
+        ``conn:player:<p>``, ``tables:address:<a>``, ``seats:address:<a>``, and the tables
+        and seats being made, ``tables:player:<p>`` and ``seats:player:<p>``); none
+        alone."""
 
     def check_connection(self, tables: Iterable[Table], table: Table,
                          connection: Connection) -> None:
@@ -119,7 +121,7 @@ class Admission:
             raise ProtocolError("too_many_tables", f"this server already holds "
                                 f"{self.settings.max_tables} open tables; try later")
         if player is not None and sum(1 for t in open_tables if t.extras.creator == player) \
-                >= self.settings.max_tables_per_player:
+                + self.others("tables:player:" + player) >= self.settings.max_tables_per_player:
             raise ProtocolError("too_many_tables", "you already created "
                                 f"{self.settings.max_tables_per_player} open tables")
         if sum(1 for t in open_tables if t.creator_address == address) \
@@ -133,7 +135,8 @@ class Admission:
         tables (``too_many_seats``)."""
         held = [(t, n) for t in tables if t.status != "finished"
                 for n, seat in enumerate(t.seats) if seat.kind == "human"]
-        mine = sum(1 for t, n in held if t.seats[n].player_id == player)
+        mine = sum(1 for t, n in held if t.seats[n].player_id == player) \
+            + self.others("seats:player:" + player)
         if mine >= self.settings.max_seats_per_player:
             raise ProtocolError("too_many_seats", f"you already hold {mine} seats at "
                                 "unfinished tables; play or leave some")

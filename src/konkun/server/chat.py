@@ -7,7 +7,8 @@ one line of at most :data:`MAX_CHAT` characters (white space runs made one space
 control characters); each player may send :data:`CHAT_BURST` at once and one every
 :data:`CHAT_EVERY` seconds after that. Messages are stored (``konkun_chat``) before they
 are sent; ``GET /api/tables/{id}/chat`` answers the last :data:`HISTORY` of them and the
-replay all of them.
+replay all of them. With several server processes, a message is announced to the others
+(``m``, its number), which read it back and send it to their connections of the table.
 Text is only ever shown as text by the page.
 """
 
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Integer, String, func, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.server.names import allowed_character, graphemes
@@ -34,6 +36,8 @@ CHAT_BURST = 5
 CHAT_EVERY = 1.0
 HISTORY = 200
 """Messages a new connection receives."""
+NUMBER_TRIES = 20
+"""Attempts at numbering one message while other server processes number theirs."""
 
 
 class _Base(DeclarativeBase):
@@ -68,14 +72,38 @@ class ChatStore:
 
     def append(self, table_id: str, seat: int | None, name: str, text: str,
                turn: int) -> dict[str, Any]:
-        """Store one message; return it as sent."""
-        with Session(self.engine) as session, session.begin():
-            last = session.scalar(select(func.max(ChatRow.number))
-                                  .where(ChatRow.table_id == table_id))
-            row = ChatRow(table_id=table_id, number=(last or 0) + 1, seat=seat, name=name,
-                          text=text, turn=turn, at=now_text())
-            session.add(row)
-            return _message(row)
+        """Store one message as the table's next number (:meth:`add`); return it as
+        sent."""
+        return self.add(table_id, seat, name, text, turn)[1]
+
+    def add(self, table_id: str, seat: int | None, name: str, text: str,
+            turn: int) -> tuple[int, dict[str, Any]]:
+        """Store one message as the table's next number; return the number and the
+        message as sent.
+
+        The number is the last one plus one, and the key ``(table_id, number)`` is what
+        makes it atomic: a message numbered at the same instant by another server process
+        makes this insert fail on the key, and it is numbered again after that one."""
+        for attempt in range(NUMBER_TRIES):
+            try:
+                with Session(self.engine) as session, session.begin():
+                    last = session.scalar(select(func.max(ChatRow.number))
+                                          .where(ChatRow.table_id == table_id))
+                    row = ChatRow(table_id=table_id, number=(last or 0) + 1, seat=seat,
+                                  name=name, text=text, turn=turn, at=now_text())
+                    session.add(row)
+                    session.flush()
+                    return row.number, _message(row)
+            except IntegrityError:
+                if attempt == NUMBER_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # the last attempt returned or raised
+
+    def message(self, table_id: str, number: int) -> dict[str, Any] | None:
+        """The table's message ``number`` as sent (``None``: no such message)."""
+        with Session(self.engine) as session:
+            row = session.get(ChatRow, (table_id, number))
+            return None if row is None else _message(row)
 
     def history(self, table_id: str, limit: int | None = HISTORY) -> list[dict[str, Any]]:
         """A table's messages, oldest first (the last ``limit``; all with ``None``)."""
@@ -122,11 +150,15 @@ class ChatLimits:
 
 
 class ChatLobby(RunsInThreads, Protocol):
-    """What sending a message uses of the lobby: its storage thread and the chat store."""
+    """What sending a message uses of the lobby: its storage thread, the chat store and
+    telling the other server processes."""
 
     @property
     def chat_store(self) -> ChatStore:
         """Every table's chat."""
+
+    def tell_others(self, kind: str, table_id: str, rest: str = "") -> None:
+        """Tell the other server processes of a change at a table."""
 
 
 async def send_chat(lobby: ChatLobby, table: SeatedTable, guest: Guest | None,
@@ -140,11 +172,12 @@ async def send_chat(lobby: ChatLobby, table: SeatedTable, guest: Guest | None,
     seat = table.seat_of(guest.player_id)
     name = table.seats[seat].name or guest.nickname if seat is not None else guest.nickname
     try:
-        message = await lobby.db(lobby.chat_store.append, table.id, seat, name, line,
-                                 table.turn)
+        number, message = await lobby.db(lobby.chat_store.add, table.id, seat, name, line,
+                                         table.turn)
     except Exception as error:
         raise ProtocolError("storage", "the message could not be stored; try again") \
             from error
+    lobby.tell_others("m", table.id, str(number))
     for connection in list(table.connections):
         connection.send(message)
 

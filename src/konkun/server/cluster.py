@@ -45,6 +45,10 @@ PEER_TIMEOUT = 4.0
 """Seconds without a heartbeat after which another process counts as gone."""
 RECONNECT = 1.0
 """Seconds between two attempts to listen again while the database is away."""
+HOLD_WAIT = 2.0
+"""Seconds :meth:`Cluster.hold_keys` waits for another process to release a key."""
+SYNC_WAIT = 2.0
+"""Seconds :meth:`Cluster.sync` waits for its own announcement to come back."""
 
 Handler = Callable[[str, str, str, str], None]
 """Called on the event loop with (kind, origin, table id or ``-``, the rest of the text)."""
@@ -79,6 +83,7 @@ class Cluster:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self.listening = threading.Event()
+        self._syncs: dict[str, asyncio.Future[None]] = {}
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -139,6 +144,8 @@ class Cluster:
                             kind, origin, table_id, rest = parts[:4]
                             if origin != self.origin:
                                 self._deliver(kind, origin, table_id, rest)
+                            elif kind == "y":  # this process's own sync came back
+                                self._synced(rest)
             except Exception as error:
                 if self._stopping.is_set():
                     return
@@ -162,6 +169,73 @@ class Cluster:
             loop.call_soon_threadsafe(self.peers.__setitem__, origin, time.monotonic())
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
             loop.call_soon_threadsafe(self.handler, kind, origin, table_id, rest)
+
+    def _synced(self, token: str) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(self._sync_done, token.strip())
+
+    def _sync_done(self, token: str) -> None:
+        future = self._syncs.pop(token, None)
+        if future is not None and not future.done():
+            future.set_result(None)
+
+    async def sync(self) -> bool:
+        """Wait until every announcement committed before now has been handed to the
+        lobby (PostgreSQL delivers them in commit order, so once this process's own
+        announcement sent now comes back, the earlier ones have); whether it came back
+        within :data:`SYNC_WAIT`."""
+        token = secrets.token_hex(6)
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._syncs[token] = future
+        self.send("y", "-", token)
+        try:
+            async with asyncio.timeout(SYNC_WAIT):
+                await future
+        except TimeoutError:
+            return False
+        finally:
+            self._syncs.pop(token, None)
+        return True
+
+    async def hold_keys(self, keys: list[str]) -> bool:
+        """Take the locks ``keys`` (session locks like the leases, apart from them),
+        waiting up to :data:`HOLD_WAIT` for a process that holds one; whether they are
+        held now (release them with :meth:`let_go_keys`)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HOLD_WAIT
+
+        def take() -> bool:
+            row = self._execute(
+                "SELECT bool_and(pg_try_advisory_lock(hashtextextended(k, 0))) "
+                "FROM unnest(%s::text[]) AS k", (sorted(keys),))
+            if row and row[0]:
+                return True
+            self._execute("SELECT count(pg_advisory_unlock(hashtextextended(k, 0))) FROM "
+                          "unnest(%s::text[]) AS k", (sorted(keys),))  # the ones it took
+            return False
+
+        while True:
+            try:
+                if await loop.run_in_executor(self._lease_thread, take):
+                    return True
+            except Exception:
+                log.debug("cluster: taking the locks %s failed", keys, exc_info=True)
+                return False
+            if loop.time() > deadline:
+                return False
+            await asyncio.sleep(0.005)
+
+    async def let_go_keys(self, keys: list[str]) -> None:
+        """Release the locks taken by :meth:`hold_keys` (after every announcement sent
+        before: the lease thread runs them in order)."""
+        with contextlib.suppress(Exception):  # a lost connection released them already
+            await asyncio.get_running_loop().run_in_executor(
+                self._lease_thread, self._execute,
+                "SELECT count(pg_advisory_unlock(hashtextextended(k, 0))) FROM "
+                "unnest(%s::text[]) AS k", (sorted(keys),))
 
     def send(self, kind: str, table_id: str, rest: str = "") -> None:
         """Announce ``kind`` about ``table_id`` to the other processes (fire and forget)."""
@@ -230,6 +304,28 @@ class Cluster:
             log.debug("cluster: claiming %d tables failed", len(wanted), exc_info=True)
             return held
         return held + taken
+
+    async def try_hold(self, key: str) -> bool:
+        """Take the lock ``key`` (the same kind of session lock as a lease, apart from
+        the leases) if no live process holds it; whether it is held now."""
+
+        def take() -> bool:
+            row = self._execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))",
+                                (key,))
+            return bool(row and row[0])
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._lease_thread, take)
+        except Exception:
+            log.debug("cluster: taking the lock %s failed", key, exc_info=True)
+            return False
+
+    async def let_go(self, key: str) -> None:
+        """Release the lock ``key`` taken by :meth:`try_hold`."""
+        with contextlib.suppress(Exception):  # a lost connection released it already
+            await asyncio.get_running_loop().run_in_executor(
+                self._lease_thread, self._execute,
+                "SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
 
     async def release(self, table_id: str) -> None:
         """Give up the lease of ``table_id`` (its game is over, or it left memory)."""

@@ -16,9 +16,12 @@ times its allowance. Two mechanisms make the limits the cluster's:
   its own when it checks. The check stays in memory; a count reaches the others within
   milliseconds, so only requests that arrive through different processes within that
   window can pass together. A process gone silent stops counting with its heartbeat.
+  A new table or seat closes that window (:meth:`konkun.server.shared.Shared.admitted`):
+  it is checked under a lock per address and player, once every count announced before
+  has arrived, and counted and announced before the lock is released.
 
-The per-player table and seat limits need neither: every process holds every open table,
-with its creator and its seats' players, so it counts them all already.
+The per-player table and seat limits count the open tables every process holds, with
+their creators and their seats' players, plus the ones being made elsewhere.
 """
 
 from __future__ import annotations

@@ -11,7 +11,10 @@ under each table's lock:
   ``Settings.waiting_table_seconds`` seconds nobody joined) and tells every connection;
 - :func:`vote_rematch` records a seated human's wish for a rematch once the game is over;
   when every human seat has asked, a new table with the same seats, bots, game, variant,
-  rules and options starts, and every connection of the old one is told where it is;
+  rules and options starts, and every connection of the old one is told where it is. The
+  vote that completes the set stores the new table's id with it (``rematch_next``), so if
+  the process making the rematch dies, another one (or the same server after a restart)
+  makes the same table, not a second one (:func:`make_rematch`);
 - :class:`CreateOnce` makes creating a table idempotent against double clicks.
 """
 
@@ -19,6 +22,8 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -75,6 +80,9 @@ class TableExtras:
     """The seats that asked for a rematch (stored, so every server process sees them)."""
     rematch_contributions: dict[int, str] = field(default_factory=dict)
     """The contributions to the rematch's seed sent with the votes, by seat."""
+    rematch_next: str | None = None
+    """The id of the rematch's table, stored by the vote that completed the votes (before
+    the table is made): whoever makes the rematch makes it under this id."""
 
     def stored(self) -> dict[str, Any]:
         """The extras as stored."""
@@ -92,6 +100,7 @@ class TableExtras:
                    hints=bool(data.get("hints", True)), rated=bool(data.get("rated", False)),
                    rematch_of=data.get("rematch_of"),
                    rematch_to=data.get("rematch_to"),
+                   rematch_next=data.get("rematch_next"),
                    rematch_votes={int(s) for s in data.get("rematch_votes", [])},
                    rematch_contributions={
                        int(seat): str(value)
@@ -118,21 +127,30 @@ class ExtrasStore:
             session.merge(ExtrasRow(table_id=table_id, data=extras.stored()))
 
     def vote_rematch(self, table_id: str, seat: int, contribution: str | None,
-                     humans: set[int]) -> tuple[TableExtras, bool]:
+                     humans: set[int], reserve: str | None = None,
+                     announce: Callable[[Session], None] | None = None,
+                     ) -> tuple[TableExtras, bool]:
         """Add ``seat``'s rematch vote (and its ``contribution``) to the stored extras,
         the row locked meanwhile, so that votes through two server processes at one
         instant both count; return the extras now stored and whether this vote is the
         one that completed the ``humans``' votes (exactly one vote is: it starts the
-        rematch)."""
+        rematch). That vote also stores ``reserve`` as the rematch's table id
+        (``rematch_next``). ``announce`` is called in the transaction (the other
+        processes learn of the vote exactly when it is stored)."""
         with Session(self.engine) as session, session.begin():
             row, extras = self._locked(session, table_id)
             complete_before = humans <= extras.rematch_votes
             extras.rematch_votes.add(seat)
             if contribution is not None:
                 extras.rematch_contributions[seat] = contribution
+            starts = not complete_before and humans <= extras.rematch_votes \
+                and extras.rematch_to is None
+            if starts and extras.rematch_next is None:
+                extras.rematch_next = reserve
             self._replace(session, row, table_id, extras)
-        return extras, not complete_before and humans <= extras.rematch_votes \
-            and extras.rematch_to is None
+            if announce is not None:
+                announce(session)
+        return extras, starts
 
     def set_rematch_to(self, table_id: str, rematch: str) -> TableExtras:
         """Store where the table's rematch is (the row locked: no vote is overwritten)."""
@@ -278,8 +296,16 @@ class LifecycleLobby(RunsInThreads, Protocol[TableT]):
                            rules: dict[str, str], bots: dict[int, str], *,
                            creator: str | None = None, move_seconds: int = 0,
                            hints: bool = True, rated: bool = False,
-                           rematch_of: str | None = None) -> TableT:
-        """Make and store a new table."""
+                           rematch_of: str | None = None,
+                           table_id: str | None = None) -> TableT:
+        """Make and store a new table (under ``table_id`` when given)."""
+
+    async def get_table(self, table_id: str, keep: bool = False) -> TableT:
+        """The table ``table_id`` (``unknown_table`` when there is none)."""
+
+    def making_rematch(self, table: TableT) -> AbstractAsyncContextManager[bool]:
+        """Held while this process makes the table's rematch: whether it may (no other
+        process is making it now)."""
 
     async def seat_players(self, table: TableT, taken: dict[int, SeatInfo],
                            contributions: dict[int, str] | None = None) -> None:
@@ -354,7 +380,7 @@ async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Gues
         if table.extras.rematch_to is not None:
             announce_rematch(table)
             return None
-        humans = {n for n, s in enumerate(table.seats) if s.kind == "human"}
+        humans = human_seats(table)
         checked = None if contribution is None else checked_contribution(contribution)
         table.extras, starts = await lobby.record_rematch_vote(table, seat, checked, humans)
         if table.extras.rematch_to is not None:  # started through another process
@@ -363,21 +389,68 @@ async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Gues
         if not starts:
             lobby.broadcast(table)
             return None
-        new = await lobby.create_table(
-            table.adapter.name, table.variant, table.num_seats, dict(table.rules),
-            {n: s.bot for n, s in enumerate(table.seats) if s.kind == "bot" and s.bot},
-            creator=table.extras.creator, move_seconds=table.extras.move_seconds,
-            hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id)
+        return await make_rematch(lobby, table)
+
+
+def human_seats(table: SeatedTable) -> set[int]:
+    """The seats whose votes a rematch needs."""
+    return {n for n, s in enumerate(table.seats) if s.kind == "human"}
+
+
+def rematch_pending(table: LifecycleTable) -> bool:
+    """Whether every vote of the table's rematch is stored but its table is not known to
+    be made (the process making it may have died)."""
+    extras = table.extras
+    return table.status == "finished" and extras.rematch_to is None \
+        and extras.rematch_next is not None and human_seats(table) <= extras.rematch_votes
+
+
+async def make_rematch(lobby: LifecycleLobby[TableT], table: TableT) -> TableT | None:
+    """Make the rematch whose votes are all stored, under the id the last vote stored
+    (lock held); return the new table (``None``: another process is making it, or has).
+
+    Every step can be done again after a process died in the middle of it: the table is
+    made only if no table has that id, the players are seated only if they are not, and
+    the stored extras are read again first, under :meth:`LifecycleLobby.making_rematch`
+    (on PostgreSQL a lock that dies with its process)."""
+    async with lobby.making_rematch(table) as mine:
+        if not mine:
+            return None
+        table.extras = await lobby.db(lobby.extras_store.load, table.id)
+        reserved = table.extras.rematch_next
+        if not rematch_pending(table) or reserved is None:
+            if table.extras.rematch_to is not None:
+                announce_rematch(table)
+                lobby.broadcast(table)
+            return None
+        humans = human_seats(table)
+        new = await _rematch_table(lobby, table, reserved)
         contributions = table.extras.rematch_contributions
         async with new.lock:
-            await lobby.seat_players(new, {n: table.seats[n] for n in humans},
-                                     {n: v for n, v in contributions.items() if n in humans})
+            if any(new.seats[n].player_id != table.seats[n].player_id for n in humans):
+                await lobby.seat_players(new, {n: table.seats[n] for n in humans},
+                                         {n: v for n, v in contributions.items()
+                                          if n in humans})
         table.extras.rematch_to = new.id
         with contextlib.suppress(Exception):  # the new table plays on; only the pointer
             await lobby.record_rematch(table, new.id)  # is lost
         announce_rematch(table)
         lobby.broadcast(table)
         return new
+
+
+async def _rematch_table(lobby: LifecycleLobby[TableT], table: TableT,
+                         reserved: str) -> TableT:
+    """The rematch's table ``reserved``: made now, or read back if a process that died
+    made it."""
+    with contextlib.suppress(ProtocolError):
+        return await lobby.get_table(reserved)
+    return await lobby.create_table(
+        table.adapter.name, table.variant, table.num_seats, dict(table.rules),
+        {n: s.bot for n, s in enumerate(table.seats) if s.kind == "bot" and s.bot},
+        creator=table.extras.creator, move_seconds=table.extras.move_seconds,
+        hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id,
+        table_id=reserved)
 
 
 def announce_rematch(table: LifecycleTable) -> None:

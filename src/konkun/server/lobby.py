@@ -163,12 +163,33 @@ class Lobby(Shared, ReplayViews):
                            rules: dict[str, str], bots: dict[int, str], *,
                            creator: str | None = None, address: str = "?",
                            move_seconds: int = 0, hints: bool = True, rated: bool = False,
-                           rematch_of: str | None = None) -> Table:
+                           rematch_of: str | None = None,
+                           table_id: str | None = None) -> Table:
         """Make and store a new table; it starts at once when every seat is a bot.
         ``creator`` (a player id) and ``address`` count against their table limits;
         ``creator`` may cancel it while it waits; ``hints``, ``move_seconds`` and ``rated``
-        are its options (:mod:`.lifecycle`)."""
-        self.admission.check_new_table(self.tables.values(), creator, address)
+        are its options (:mod:`.lifecycle`); ``table_id``: its id (a rematch's, reserved
+        by its last vote), else a new one."""
+        keys = ["tables:address:" + address] + ([] if creator is None
+                                                 else ["tables:player:" + creator])
+        async with self.admitted(lambda: self.admission.check_new_table(
+                self.tables.values(), creator, address), keys):
+            table = await self._new_table(game, variant, num_seats, rules, bots, address,
+                                          TableExtras(creator=creator,
+                                                      move_seconds=move_seconds,
+                                                      hints=hints, rated=rated,
+                                                      rematch_of=rematch_of), table_id)
+        # no await since the admission's count ended: the table now counts in its stead
+        self.tables[table.id] = table
+        self.counts_changed()
+        async with table.lock:
+            await self._start_if_full(table)
+        return table
+
+    async def _new_table(self, game: str, variant: str | None, num_seats: int,
+                         rules: dict[str, str], bots: dict[int, str], address: str,
+                         extras: TableExtras, table_id: str | None) -> Table:
+        """Make and store a new table (:meth:`create_table`, admitted)."""
         try:
             adapter = get_game(game)
         except KeyError:
@@ -185,20 +206,15 @@ class Lobby(Shared, ReplayViews):
                                     f"0..{num_seats - 1}", number)
             canonical = check_bot_spec(spec, game, self.settings.max_bot_seconds)
             seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
-        table = Table(new_table_id(), adapter, adapter.variant_of(variant), rules, rules_value,
-                      seats, now_text())
+        table = Table(table_id or new_table_id(), adapter, adapter.variant_of(variant), rules,
+                      rules_value, seats, now_text())
         table.creator_address = address
-        table.extras = TableExtras(creator=creator, move_seconds=move_seconds, hints=hints,
-                                   rated=rated, rematch_of=rematch_of)
+        table.extras = extras
         # the extras first: the other processes read both when the table's row announces it
         await self._db(self.extras_store.save, table.id, table.extras)
         table.fairness = TableFairness(FairSeed())
         await self._db(self.fair_store.save, table.id, table.fairness.fair)
         await self._db(self.storage.create_table, table.stored())
-        self.tables[table.id] = table
-        self.counts_changed()
-        async with table.lock:
-            await self._start_if_full(table)
         return table
 
     async def get_table(self, table_id: str, keep: bool = False) -> Table:
@@ -226,6 +242,8 @@ class Lobby(Shared, ReplayViews):
             await self._finish_if_over(table)
             if keep or table.status != "finished":
                 self.tables[table_id] = table
+            if keep:
+                self.rematch_if_pending(table)  # its maker may have died
             return table
 
     async def summary(self, table_id: str) -> dict[str, Any]:

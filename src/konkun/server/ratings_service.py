@@ -194,6 +194,10 @@ def counts(players: dict[int, str]) -> bool:
     return len(accounts) >= 2 or (len(accounts) == 1 and len(players) >= 2)
 
 
+RECORD_TRIES = 5
+"""Attempts at recording one finished game while other server processes record theirs."""
+
+
 class RatingStore:
     """Ratings and the games index in the database of the game record (synchronous; run
     in the storage thread)."""
@@ -211,16 +215,22 @@ class RatingStore:
         pool = pool_of(row.game, len(row.seats))
         players = _seat_players(row, accounts)
         rated = rated_table and pool is not None and counts(players)
-        try:
-            with Session(self.engine) as db, db.begin():
-                if db.scalar(select(PlayerGameRow.table_id)
-                             .where(PlayerGameRow.table_id == row.id).limit(1)) is not None:
-                    return []
-                changes = self._rate(db, pool, row, players) if rated and pool else []
-                self._index(db, row, pool, {c.seat: c for c in changes})
-                return changes
-        except IntegrityError:  # another process recorded it first
-            return []
+        for _attempt in range(RECORD_TRIES):
+            try:
+                with Session(self.engine) as db, db.begin():
+                    if db.scalar(select(PlayerGameRow.table_id)
+                                 .where(PlayerGameRow.table_id == row.id).limit(1)) \
+                            is not None:
+                        return []
+                    changes = self._rate(db, pool, row, players) if rated and pool else []
+                    self._index(db, row, pool, {c.seat: c for c in changes})
+                    return changes
+            except IntegrityError:
+                # another process recorded this game first (the next attempt sees it), or
+                # gave one of its players a first rating at the same instant (the next
+                # attempt locks that row and rates from it)
+                continue
+        return []
 
     def _rate(self, db: Session, pool: str, row: StoredTable,
               players: dict[int, str]) -> list[RatedSeat]:
@@ -228,6 +238,7 @@ class RatingStore:
         stored = {r.player_id: r for r in db.scalars(
             select(RatingRow).where(RatingRow.pool == pool,
                                     RatingRow.player_id.in_(list(players.values())))
+            .order_by(RatingRow.player_id)  # one locking order: no deadlock across processes
             .with_for_update()).all()}
         before = {}
         for player in players.values():

@@ -3,6 +3,9 @@ when the last one is taken."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
 from konkun.cards import new_secret_seed
 from konkun.fairness import FairSeed
 from konkun.server.auth import Guest
@@ -29,6 +32,16 @@ RETRIES = 3
 
 class Seats(BotLoop):
     """Seat players at a waiting table and start it when no seat is empty."""
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, check: Callable[[], None],
+                       keys: list[str]) -> AsyncIterator[None]:
+        """Run the admission ``check`` (it raises a :class:`ProtocolError` to refuse),
+        then the block that makes what it admitted, counted under ``keys`` meanwhile.
+        One process alone: the check only (:class:`~.shared.Shared` makes it atomic
+        across processes)."""
+        check()
+        yield
 
     async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
                   contribution: str | None = None) -> None:
@@ -58,15 +71,18 @@ class Seats(BotLoop):
                 raise ProtocolError("seat_taken", f"you already sit at seat {held}", seat)
             if table.seats[seat].kind != "empty":
                 raise ProtocolError("seat_taken", f"seat {seat} is taken", seat)
-            self.admission.check_seat(self.tables.values(), guest.player_id, address)
-            await self._contribute(table, {seat: None if contribution is None
-                                           else checked_contribution(contribution)})
-            seats = list(table.seats)
-            seats[seat] = SeatInfo(kind="human", player_id=guest.player_id,
-                                   name=guest.nickname)
-            await self._store_seats(table, seats)
-            table.seats = seats
-            table.seat_addresses[seat] = address
+            async with self.admitted(
+                    lambda: self.admission.check_seat(self.tables.values(),
+                                                      guest.player_id, address),
+                    ["seats:address:" + address, "seats:player:" + guest.player_id]):
+                await self._contribute(table, {seat: None if contribution is None
+                                               else checked_contribution(contribution)})
+                seats = list(table.seats)
+                seats[seat] = SeatInfo(kind="human", player_id=guest.player_id,
+                                       name=guest.nickname)
+                await self._store_seats(table, seats)
+                table.seats = seats
+                table.seat_addresses[seat] = address
             if not await self._start_if_full(table):
                 self.broadcast(table)
 

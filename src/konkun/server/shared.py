@@ -24,7 +24,8 @@ import contextlib
 import json
 import logging
 import time
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Any, cast
 
 from konkun.server.auth import Guest
 from konkun.server.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
@@ -32,11 +33,18 @@ from konkun.server.cluster import Cluster, new_origin
 from konkun.server.clusterlimits import ClusterCounts, local_counts
 from konkun.server.connection import Connection
 from konkun.server.fair import TableFairness
-from konkun.server.lifecycle import TableExtras, announce_rematch, closed_message
+from konkun.server.lifecycle import (
+    LifecycleLobby,
+    TableExtras,
+    announce_rematch,
+    closed_message,
+    make_rematch,
+    rematch_pending,
+)
 from konkun.server.protocol import ProtocolError
 from konkun.server.seatinfo import SeatInfo
 from konkun.server.seats import Seats
-from konkun.server.table import Table
+from konkun.server.table import Table, new_table_id
 
 log = logging.getLogger("konkun.server")
 
@@ -46,6 +54,10 @@ forgotten)."""
 
 COUNTS_AGAIN = 10.0
 """Seconds between two announcements of all of this process's admission counts."""
+
+REMATCH_GRACE = 2.0
+"""Seconds a rematch whose votes are all stored is left to the process that made the last
+vote before another one makes it (it may have died)."""
 
 Presence = dict[str, tuple[frozenset[str], int]]
 """Who is connected to one table through each other process."""
@@ -71,11 +83,15 @@ class Shared(Seats):
         self.counts = ClusterCounts()
         self._counting: asyncio.Handle | None = None
         self._counts_all_at = time.monotonic()
+        self._making: dict[str, int] = {}
+        """The tables and seats this process is making, by admission key."""
+        self._rematch_seen: dict[str, float] = {}
+        """Tables whose rematch was seen pending, and since when."""
         if self.storage.shared:
             origin = new_origin()
             self.storage.origin = origin
             self.cluster = Cluster(self.storage.url, origin, self._received)
-            self.admission.others = self.counts.others
+        self.admission.others = self._others_count
 
     async def _join(self) -> None:
         """Listen to the others before reading the tables (so no change is missed)."""
@@ -130,8 +146,27 @@ class Shared(Seats):
             self.counts.received(origin, rest)
         elif kind == "r":
             self._revoked(rest.strip())
+        elif kind == "m":
+            self._chat_elsewhere(table_id, rest)
         elif kind == "resync":
             self._spawn(self._resync())
+
+    def _chat_elsewhere(self, table_id: str, rest: str) -> None:
+        """Another process stored a chat message: send it to this process's connections
+        of the table, if any."""
+        table = self.tables.get(table_id)
+        if table is None or not table.connections or not rest.strip().isdigit():
+            return
+        self._spawn(self._relay_chat(table, int(rest)))
+
+    async def _relay_chat(self, table: Table, number: int) -> None:
+        try:
+            message = await self._read(self.chat_store.message, table.id, number)
+        except ProtocolError:  # the database is away: the history has it later
+            return
+        if message is not None:
+            for connection in list(table.connections):
+                connection.send(message)
 
     def _action_elsewhere(self, table_id: str) -> None:
         """Another process stored an action: read it back now if this process serves the
@@ -322,6 +357,44 @@ class Shared(Seats):
 
     # -- the admission counts, cluster-wide ---------------------------------------------
 
+    def _others_count(self, key: str) -> int:
+        """What the other processes count under ``key``, and this process's own tables
+        and seats being made (not yet in its tables)."""
+        return self.counts.others(key) + self._making.get(key, 0)
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, check: Callable[[], None],
+                       keys: list[str]) -> AsyncIterator[None]:
+        """Run the admission ``check`` atomically across the processes: under locks on
+        ``keys`` (a process checking the same address or player waits), once every
+        count announced before has arrived (:meth:`~.cluster.Cluster.sync`); what it
+        admits counts under ``keys`` at once, announced before the locks are released,
+        until the block that makes it ends. Without the database (slow or away) the
+        check falls back on the counts this process has heard. One process alone: the
+        check and its count (two requests at one instant in one process count too)."""
+        cluster = self.cluster
+        held = cluster is not None and await cluster.hold_keys(["admit " + k for k in keys])
+        try:
+            if held and cluster is not None:
+                await cluster.sync()
+            check()
+            for key in keys:
+                self._making[key] = self._making.get(key, 0) + 1
+            self.announce_counts()
+        finally:
+            if held and cluster is not None:
+                await cluster.let_go_keys(["admit " + key for key in keys])
+        try:
+            yield
+        finally:
+            for key in keys:
+                left = self._making.get(key, 0) - 1
+                if left > 0:
+                    self._making[key] = left
+                else:
+                    self._making.pop(key, None)
+            self.counts_changed()
+
     async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
                   contribution: str | None = None) -> None:
         """Seat ``guest`` (:meth:`Seats.sit`); the other processes learn the address's
@@ -347,6 +420,8 @@ class Shared(Seats):
             (t.creator_address for t in open_tables),
             (address for t in open_tables for n, address in t.seat_addresses.items()
              if t.seats[n].kind == "human"))
+        for key, making in self._making.items():
+            mine[key] = mine.get(key, 0) + making
         for payload in self.counts.changes(mine, everything):
             self.cluster.send("n", "-", payload)
 
@@ -451,15 +526,61 @@ class Shared(Seats):
         for table_id in [k for k, v in self._presence.items()
                          if not v and k not in self.tables]:
             del self._presence[table_id]
+        self._rematch_sweep()
+
+    # -- rematches whose maker died -------------------------------------------------------
+
+    def _rematch_sweep(self) -> None:
+        """Make the rematches pending for :data:`REMATCH_GRACE` seconds (every vote stored,
+        no table made: the process that took the last vote may have died)."""
+        now = time.monotonic()
+        pending = {t.id for t in self.tables.values() if rematch_pending(t)}
+        self._rematch_seen = {k: v for k, v in self._rematch_seen.items() if k in pending}
+        for table_id in pending:
+            since = self._rematch_seen.setdefault(table_id, now)
+            if now - since >= REMATCH_GRACE:
+                self._rematch_seen[table_id] = now  # not again before the next grace
+                self.rematch_if_pending(self.tables[table_id])
+
+    def rematch_if_pending(self, table: Table) -> None:
+        """Make the table's rematch if every vote is stored and no table was made."""
+        if rematch_pending(table):
+            self._spawn(self._make_pending_rematch(table))
+
+    async def _make_pending_rematch(self, table: Table) -> None:
+        try:
+            async with table.lock:
+                if rematch_pending(table):  # self is the Lobby, which makes tables
+                    await make_rematch(cast("LifecycleLobby[Table]", self), table)
+        except Exception:  # the next sweep, or the next connection, tries again
+            log.warning("table %s: making its rematch failed", table.id, exc_info=True)
+
+    @contextlib.asynccontextmanager
+    async def making_rematch(self, table: Table) -> AsyncIterator[bool]:
+        """Held while this process makes the table's rematch: a lock in the database
+        (released by PostgreSQL if this process dies), so that one process at a time
+        makes it; whether this process may (alone, always)."""
+        cluster = self.cluster
+        if cluster is None:
+            yield True
+            return
+        key = f"rematch {table.id}"
+        if not await cluster.try_hold(key):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            await cluster.let_go(key)
 
     async def record_rematch_vote(self, table: Table, seat: int, contribution: str | None,
                                   humans: set[int]) -> tuple[TableExtras, bool]:
         """Store ``seat``'s rematch vote atomically and tell the other processes; the
         extras now stored and whether this vote starts the rematch
         (:meth:`~.lifecycle.ExtrasStore.vote_rematch`)."""
-        extras, starts = await self._db(self.extras_store.vote_rematch, table.id, seat,
-                                        contribution, humans)
-        self.tell_others("t", table.id)
+        extras, starts = await self._db(
+            self.extras_store.vote_rematch, table.id, seat, contribution, humans,
+            new_table_id(), lambda session: self.storage.announce(session, table.id))
         return extras, starts
 
     async def record_rematch(self, table: Table, rematch: str) -> None:

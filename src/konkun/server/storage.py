@@ -290,10 +290,14 @@ class Storage:
                 ActionRow.table_id == table_id, ActionRow.turn == turn))
 
     def revoke(self, session: str) -> None:
-        """Record a revoked token session (once)."""
-        with self._session() as db, db.begin():
-            if db.get(RevokedRow, session) is None:
-                db.add(RevokedRow(session=session, revoked_at=now_text()))
+        """Record a revoked token session (once: the key refuses a second record, made
+        by another server process at the same instant)."""
+        try:
+            with self._session() as db, db.begin():
+                if db.get(RevokedRow, session) is None:
+                    db.add(RevokedRow(session=session, revoked_at=now_text()))
+        except IntegrityError:
+            pass  # revoked meanwhile by another process: recorded once
 
     def revoked_sessions(self) -> set[str]:
         """Every revoked token session."""
