@@ -5,7 +5,7 @@ take only the steps after which the turn can still be completed (the completion 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from konkun.kunken import completion, solver
@@ -27,6 +27,7 @@ from konkun.kunken.melds import (
     JOKER_FOR,
     OPEN_JOKER,
     SET,
+    TableMeld,
     slot_card,
 )
 
@@ -151,7 +152,123 @@ class LegalSteps(DealFields):
             return not rough.rejects(action.slots, action.kind == SWAP) and \
                 self.completes_after_step(seat, action, table)
 
+        if self.pending and self.need <= 0 and self.layout[seat] and \
+                self.rules.joker_for_held and self.take_card != BARE_JOKER:
+            return self._swap_third_judge(seat, hand)
         return judge
+
+    def _swap_third_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
+        """:meth:`_exact_judge` while only the taken card's meld is due, with a layout,
+        ``joker_for_held`` and a taken card that is not a joker: the turn can be completed
+        after a step exactly when the shortest third-card meld over every choice of swaps
+        (:func:`completion.swap_third_length`) is shorter than the hand left.
+
+        A step that adds no joker a card of the hand can win only takes cards away, and no
+        card becomes old, so every meld and swap after it was there before: the length
+        after it is at least the length after taking any one of its cards. A step taking
+        none of the cards the length reads leaves it as it is. So each card is asked once
+        per list, and only the steps these bounds do not decide are asked whole."""
+        table = self.compact_table()
+        jokers = tuple(m for m in table if completion.has_jokers(m))
+        card = self.take_card
+        read = completion.swap_third_cards(card, jokers)
+        notold = self.turn_notold
+        size = self.hand_sizes[seat]
+        known: dict[tuple[object, ...], int] = {}
+        filters: list[completion.StepFilter] = []
+
+        def rejects(slots: Sequence[int], swap: bool = False) -> bool:
+            """:meth:`completion.StepFilter.rejects`, the filter built when first asked."""
+            if not filters:
+                filters.append(completion.StepFilter(hand, notold, card, self.need, True,
+                                                     self.opening, table, True))
+            return filters[0].rejects(slots, swap)
+
+        def length_after(removed: Sequence[int], after: completion.Table | None,
+                         swapped: bool = False, change: object = None) -> int:
+            """The length after the step; ``change`` names how the step changes the
+            table's melds with jokers (``after``), so that steps taking the same cards it
+            reads and changing the table alike are asked once."""
+            key = (tuple(k for k in removed if read[k]), swapped, change)
+            found = known.get(key)
+            if found is None:
+                left, left_notold = hand.copy(), notold.copy()
+                for k in removed:
+                    left[k] -= 1
+                    if left_notold[k]:
+                        left_notold[k] -= 1
+                if swapped:
+                    left[BARE_JOKER] += 1
+                    left_notold[BARE_JOKER] += 1
+                found = known[key] = completion.swap_third_length(
+                    left, left_notold, card, jokers if after is None else after)
+            return found
+
+        def taking(removed: Sequence[int], left: int) -> bool:
+            """The verdict on a step that only takes the cards ``removed`` away, leaving
+            ``left`` cards."""
+            for k in removed:
+                if read[k]:
+                    alone = length_after((k,), None)
+                    if not 0 < alone < left:
+                        return False
+            return 0 < length_after(removed, None) < left
+
+        def changed(number: int, tm: TableMeld) -> completion.Table:
+            """The table's melds with jokers once meld ``number`` is ``tm``."""
+            return tuple(m for m in (*table[:number], tm.compact(), *table[number + 1:])
+                         if completion.has_jokers(m))
+
+        def judge(action: Action) -> bool:
+            slots = action.slots
+            if action.kind == MELD:
+                if self._meld_is_third(hand, notold, slots):
+                    return True
+                removed = [slot_card(x) for x in slots]
+                left = size - len(slots)
+                if all(x < BARE_JOKER for x in slots):
+                    return taking(removed, left)
+                laid = completion.compact(slots)
+                # The meld's jokers matter only if the hand keeps a card that wins one.
+                if not any(hand[k] > removed.count(k) for k in completion.swap_cards(laid)):
+                    return taking(removed, left)
+                if rejects(slots):
+                    return False
+                return 0 < length_after(removed, (*jokers, laid), False, laid) < left
+            number = action.number
+            assert number is not None  # a lay-off or a swap names its meld
+            tm = self.melds[number]
+            slot = slots[0]
+            if action.kind == LAYOFF and (not tm.jokers or tm.kind != SET):
+                if slot < BARE_JOKER:
+                    return taking((slot,), size - 1)
+                # A joker laid off here is one no card of the hand can win: the
+                # sequence's other jokers stay as they were.
+                if not any(hand[k] for k in self._layoff_joker_winners(tm, slot)):
+                    return taking((BARE_JOKER,), size - 1)
+            if rejects(slots, action.kind == SWAP):
+                return False
+            moved = tm.copy()
+            if action.kind == LAYOFF:
+                moved.lay_off(slot, seat)
+                return 0 < length_after((slot_card(slot),), changed(number, moved), False,
+                                        (number, moved.compact())) < size - 1
+            moved.swap(slot)
+            return 0 < length_after((slot,), changed(number, moved), True,
+                                    (number, moved.compact())) < size
+
+        return judge
+
+    @staticmethod
+    def _layoff_joker_winners(tm: TableMeld, slot: int) -> list[int]:
+        """The cards that could win a joker laid off onto ``tm`` (a sequence, or a set
+        without jokers) as ``slot``: the card it stands for, or an open set joker's missing
+        suits."""
+        if slot < OPEN_JOKER:
+            return [slot - JOKER_FOR]
+        rank = slot - OPEN_JOKER
+        present = {slot_card(x) // 13 for x in tm.slots if x < BARE_JOKER}
+        return [t * 13 + rank for t in range(4) if t not in present]
 
     def completes_after_step(self, seat: int, action: Action,
                              table_now: completion.Table | None = None) -> bool:
