@@ -484,12 +484,25 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int, table: T
     (:func:`konkun.kunken.solver.take_positions`), the exact check for the others that
     pass its first necessary conditions (:func:`_take_candidates`)."""
     fast = solver.take_positions(hand, bank, need, replace)
-    if replace and not any(has_jokers(m) for m in table):
+    jokers = tuple(m for m in table if has_jokers(m))
+    if replace and not jokers:
         return fast
     offered = set(fast)
-    for i in _take_candidates(hand, bank, table, replace):
-        if i not in offered and completable(*solver.after_take(hand, bank, i), bank[i], need,
-                                            True, layout, table, replace, replace):
+    by_swaps = replace and need <= 0 and layout
+    size = sum(hand)
+    # The candidates read the table only through its jokers.
+    for i in _take_candidates(hand, bank, jokers if replace else table, replace):
+        if i in offered:
+            continue
+        after, taken = solver.after_take(hand, bank, i)
+        if by_swaps and bank[i] != 52:
+            # Only the taken card's meld is due, with a layout: the shortest one over
+            # every choice of swaps decides (what completable() finds, memoised).
+            ok = 0 < swap_third_length(after, taken, bank[i], jokers) < size + len(bank) - i
+        else:
+            ok = completable(after, taken, bank[i], need, True, layout, table, replace,
+                             replace)
+        if ok:
             offered.add(i)
     return sorted(offered)
 
@@ -501,10 +514,11 @@ def _take_candidates(hand: Sequence[int], bank: Sequence[int], table: Table,
     were asked first), and room for the taken card's meld with every table joker won
     (:func:`_third_card_possible`). The masks grow with the taken part of the bank."""
     winning = [False] * 52
+    can_swap = not replace
     for m in table:
         for k in swap_cards(m):
             winning[k] = True
-    can_swap = not replace or any(hand[k] and winning[k] for k in range(52))
+            can_swap = can_swap or hand[k] > 0
     extra = _table_jokers(table)
     old_suit, old_rank = third_card.hand_masks(hand)
     pool_suit, pool_rank = old_suit.copy(), old_rank.copy()

@@ -167,7 +167,10 @@ class LegalSteps(DealFields):
         card becomes old, so every meld and swap after it was there before: the length
         after it is at least the length after taking any one of its cards. A step taking
         none of the cards the length reads leaves it as it is. So each card is asked once
-        per list, and only the steps these bounds do not decide are asked whole."""
+        per list, and only the steps these bounds do not decide are asked whole.
+
+        Asked, as :meth:`completes_after_step` is, only of steps after which melds alone
+        cannot complete the turn (the fast judges said no)."""
         table = self.compact_table()
         jokers = tuple(m for m in table if completion.has_jokers(m))
         card = self.take_card
@@ -175,21 +178,14 @@ class LegalSteps(DealFields):
         notold = self.turn_notold
         size = self.hand_sizes[seat]
         known: dict[tuple[object, ...], int] = {}
-        filters: list[completion.StepFilter] = []
-
-        def rejects(slots: Sequence[int], swap: bool = False) -> bool:
-            """:meth:`completion.StepFilter.rejects`, the filter built when first asked."""
-            if not filters:
-                filters.append(completion.StepFilter(hand, notold, card, self.need, True,
-                                                     self.opening, table, True))
-            return filters[0].rejects(slots, swap)
-
         def length_after(removed: Sequence[int], after: completion.Table | None,
-                         swapped: bool = False, change: object = None) -> int:
-            """The length after the step; ``change`` names how the step changes the
-            table's melds with jokers (``after``), so that steps taking the same cards it
-            reads and changing the table alike are asked once."""
-            key = (tuple(k for k in removed if read[k]), swapped, change)
+                         fresh: int = 0, change: object = None) -> int:
+            """The length once the cards ``removed`` leave the hand (taken copies first)
+            and ``fresh`` jokers come in (swapped in this turn), with the table's melds
+            with jokers ``after`` (``None``: as they are); ``change`` names how the step
+            changes them, so that steps taking the same cards it reads and changing the
+            table alike are asked once."""
+            key = (tuple(k for k in removed if read[k]), fresh, change)
             found = known.get(key)
             if found is None:
                 left, left_notold = hand.copy(), notold.copy()
@@ -197,21 +193,40 @@ class LegalSteps(DealFields):
                     left[k] -= 1
                     if left_notold[k]:
                         left_notold[k] -= 1
-                if swapped:
-                    left[BARE_JOKER] += 1
-                    left_notold[BARE_JOKER] += 1
+                left[BARE_JOKER] += fresh
+                left_notold[BARE_JOKER] += fresh
                 found = known[key] = completion.swap_third_length(
                     left, left_notold, card, jokers if after is None else after)
             return found
 
-        def taking(removed: Sequence[int], left: int) -> bool:
-            """The verdict on a step that only takes the cards ``removed`` away, leaving
-            ``left`` cards."""
-            for k in removed:
-                if read[k]:
-                    alone = length_after((k,), None)
-                    if not 0 < alone < left:
+        swappable = any(hand[k] for m in jokers for k in completion.swap_cards(m))
+        """Whether the hand can win a joker of the table: if not, and a step adds none it
+        can win, no swap is ever made, and melds alone cannot complete the turn (why this
+        judge is asked)."""
+        alone = [-1] * 53
+        """The length once one card leaves the hand, by card (-1: not asked yet)."""
+
+        def bounded(slots: Sequence[int], left: int) -> bool:
+            """Whether the length once each real card of ``slots`` leaves alone, a lower
+            bound of the length after the step, is shorter than the hand left."""
+            for k in slots:
+                if k < BARE_JOKER and read[k]:
+                    found = alone[k]
+                    if found < 0:
+                        found = alone[k] = length_after((k,), None)
+                    if not 0 < found < left:
                         return False
+            return True
+
+        def taking(removed: Sequence[int], left: int) -> bool:
+            """The verdict on a step that only takes the cards ``removed`` (real cards
+            checked by :func:`bounded`) away, leaving ``left`` cards."""
+            if BARE_JOKER in removed:
+                found = alone[BARE_JOKER]
+                if found < 0:
+                    found = alone[BARE_JOKER] = length_after((BARE_JOKER,), None)
+                if not 0 < found < left:
+                    return False
             return 0 < length_after(removed, None) < left
 
         def changed(number: int, tm: TableMeld) -> completion.Table:
@@ -222,17 +237,23 @@ class LegalSteps(DealFields):
         def judge(action: Action) -> bool:
             slots = action.slots
             if action.kind == MELD:
-                if self._meld_is_third(hand, notold, slots):
+                if card in slots and self._meld_is_third(hand, notold, slots):
                     return True
-                removed = [slot_card(x) for x in slots]
                 left = size - len(slots)
-                if all(x < BARE_JOKER for x in slots):
-                    return taking(removed, left)
+                if max(slots) < BARE_JOKER:  # no joker
+                    return swappable and bounded(slots, left) and taking(slots, left)
+                removed = [slot_card(x) for x in slots]
                 laid = completion.compact(slots)
                 # The meld's jokers matter only if the hand keeps a card that wins one.
                 if not any(hand[k] > removed.count(k) for k in completion.swap_cards(laid)):
-                    return taking(removed, left)
-                if rejects(slots):
+                    return swappable and bounded(slots, left) and taking(removed, left)
+                if not bounded(slots, left):
+                    return False
+                # Winning its jokers back gives new jokers for old ones (or taken ones) and
+                # costs cards: the hand with only its real cards gone and its jokers made
+                # new holds every state after it, so its length is a lower bound.
+                laid_jokers = len(slots) - sum(1 for x in slots if x < BARE_JOKER)
+                if not 0 < length_after(removed, None, laid_jokers) < left:
                     return False
                 return 0 < length_after(removed, (*jokers, laid), False, laid) < left
             number = action.number
@@ -241,20 +262,18 @@ class LegalSteps(DealFields):
             slot = slots[0]
             if action.kind == LAYOFF and (not tm.jokers or tm.kind != SET):
                 if slot < BARE_JOKER:
-                    return taking((slot,), size - 1)
+                    return swappable and bounded(slots, size - 1) and taking(slots, size - 1)
                 # A joker laid off here is one no card of the hand can win: the
                 # sequence's other jokers stay as they were.
                 if not any(hand[k] for k in self._layoff_joker_winners(tm, slot)):
-                    return taking((BARE_JOKER,), size - 1)
-            if rejects(slots, action.kind == SWAP):
-                return False
+                    return swappable and taking((BARE_JOKER,), size - 1)
             moved = tm.copy()
             if action.kind == LAYOFF:
                 moved.lay_off(slot, seat)
-                return 0 < length_after((slot_card(slot),), changed(number, moved), False,
+                return 0 < length_after((slot_card(slot),), changed(number, moved), 0,
                                         (number, moved.compact())) < size - 1
             moved.swap(slot)
-            return 0 < length_after((slot,), changed(number, moved), True,
+            return 0 < length_after((slot,), changed(number, moved), 1,
                                     (number, moved.compact())) < size
 
         return judge
