@@ -519,6 +519,8 @@ def _take_candidates(hand: Sequence[int], bank: Sequence[int], table: Table,
         for k in swap_cards(m):
             winning[k] = True
             can_swap = can_swap or hand[k] > 0
+    if not can_swap and not any(c < 52 and winning[c] for c in bank):
+        return  # no card of the hand or the bank wins a joker: no swap ever
     extra = _table_jokers(table)
     old_suit, old_rank = third_card.hand_masks(hand)
     pool_suit, pool_rank = old_suit.copy(), old_rank.copy()

@@ -133,7 +133,10 @@ class LegalSteps(DealFields):
         need = 0 if self.layout[seat] else self.rules.opening_minimum
         if self.rules.joker_for_held and not any(m.jokers for m in self.melds):
             return solver.take_positions(self.hands[seat], self.bank, need, True)
-        return completion.take_positions(self.hands[seat], self.bank, need, self.compact_table(),
+        # With joker_for_held the exact check reads only the melds with jokers.
+        table = tuple(m.compact() for m in self.melds if m.jokers) if \
+            self.rules.joker_for_held else self.compact_table()
+        return completion.take_positions(self.hands[seat], self.bank, need, table,
                                          self.layout[seat], self.rules.joker_for_held)
 
     def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
