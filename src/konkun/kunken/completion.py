@@ -28,6 +28,7 @@ The table is given as *compact melds* (:func:`compact`): a sequence
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from operator import mul
 
 from konkun.kunken import solver, third_card
 from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, VALUE
@@ -216,7 +217,7 @@ def _third_card_possible(hand: Sequence[int], notold: Sequence[int], card: int, 
 def _points_bound(hand: Sequence[int], table: Table) -> int:
     """More than any melds of the turn can be worth: every card of the hand and 10 for
     each joker on the table."""
-    total = sum(VALUE[k] * n for k, n in enumerate(hand) if n)
+    total: int = sum(map(mul, VALUE, hand))
     for m in table:
         total += 10 * (m[4].bit_count() if m[0] == 0 else m[3].bit_count() + m[4])
     return total
