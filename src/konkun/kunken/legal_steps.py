@@ -181,6 +181,7 @@ class LegalSteps(DealFields):
         notold = self.turn_notold
         size = self.hand_sizes[seat]
         known: dict[tuple[object, ...], int] = {}
+
         def length_after(removed: Sequence[int], after: completion.Table | None,
                          fresh: int = 0, change: object = None) -> int:
             """The length once the cards ``removed`` leave the hand (taken copies first)
@@ -202,12 +203,11 @@ class LegalSteps(DealFields):
                     left, left_notold, card, jokers if after is None else after)
             return found
 
+        # Whether the hand can win a joker of the table: if not, and a step adds none it
+        # can win, no swap is ever made, and melds alone cannot complete the turn (why this
+        # judge is asked).
         swappable = any(hand[k] for m in jokers for k in completion.swap_cards(m))
-        """Whether the hand can win a joker of the table: if not, and a step adds none it
-        can win, no swap is ever made, and melds alone cannot complete the turn (why this
-        judge is asked)."""
-        alone = [-1] * 53
-        """The length once one card leaves the hand, by card (-1: not asked yet)."""
+        alone = [-1] * 53  # the length once one card leaves the hand (-1: not asked yet)
 
         def bounded(slots: Sequence[int], left: int) -> bool:
             """Whether the length once each real card of ``slots`` leaves alone, a lower
@@ -258,7 +258,7 @@ class LegalSteps(DealFields):
                 laid_jokers = len(slots) - sum(1 for x in slots if x < BARE_JOKER)
                 if not 0 < length_after(removed, None, laid_jokers) < left:
                     return False
-                return 0 < length_after(removed, (*jokers, laid), False, laid) < left
+                return 0 < length_after(removed, (*jokers, laid), 0, laid) < left
             number = action.number
             assert number is not None  # a lay-off or a swap names its meld
             tm = self.melds[number]
