@@ -87,3 +87,20 @@ def test_take_scan_candidates_lose_no_take(seed: int, variant: int) -> None:
             table, replace, replace))
         assert take_positions(hand, deal.bank, need, table, deal.layout[seat],
                               replace) == sorted(every)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.sampled_from(range(len(VARIANTS))))
+def test_steps_listed_after_a_take_are_exactly_the_legal_ones(seed: int,
+                                                              variant: int) -> None:
+    """The legal list's own exact judges (for the taken card's meld alone:
+    ``completion.swap_third_length`` and its bounds) agree with validation, which asks
+    ``completes_after_step`` of each step, on every candidate step."""
+    rules = VARIANTS[variant]
+    for deal in _walk(rules, seed, 250):
+        seat = deal.to_move
+        if deal.phase != TAKEN or seat is None or deal.obligations_met():
+            continue
+        listed = {a for a in deal.legal_actions() if a.kind != "discard"}
+        legal = {step for step in _candidate_steps(deal, seat) if deal.is_legal(step)}
+        assert listed == legal, sorted(a.text() for a in listed ^ legal)

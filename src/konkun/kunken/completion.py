@@ -28,6 +28,7 @@ The table is given as *compact melds* (:func:`compact`): a sequence
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from operator import mul
 
 from konkun.kunken import solver, third_card
 from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, VALUE
@@ -216,7 +217,7 @@ def _third_card_possible(hand: Sequence[int], notold: Sequence[int], card: int, 
 def _points_bound(hand: Sequence[int], table: Table) -> int:
     """More than any melds of the turn can be worth: every card of the hand and 10 for
     each joker on the table."""
-    total = sum(VALUE[k] * n for k, n in enumerate(hand) if n)
+    total: int = sum(map(mul, VALUE, hand))
     for m in table:
         total += 10 * (m[4].bit_count() if m[0] == 0 else m[3].bit_count() + m[4])
     return total
@@ -332,6 +333,83 @@ def _swap_states(hand: list[int], notold: list[int], table: Table, start: int,
             yield from _swap_states(after, after_notold, after_table, i, seen)
 
 
+_SWAP_THIRD: dict[tuple[object, ...], int] = {}
+_SWAP_THIRD_LIMIT = 200_000
+
+
+def swap_third_cards(card: int, table: Table) -> list[bool]:
+    """Which cards :func:`swap_third_length` reads (by card index): the taken card's suit
+    and rank, every card that can win a joker of the table, and the joker."""
+    p, s = card % 13, card // 13
+    read = [False] * 53
+    for k in range(s * 13, s * 13 + 13):
+        read[k] = True
+    for t in range(4):
+        read[t * 13 + p] = True
+    for m in table:
+        for k in swap_cards(m):
+            read[k] = True
+    read[52] = True
+    return read
+
+
+def swap_third_length(hand: Sequence[int], notold: Sequence[int], card: int,
+                      table: Table) -> int:
+    """The shortest meld of the taken ``card`` (not a joker) with two old cards (or old
+    jokers) over every choice of swaps with the ``table``, none included (joker_for_held);
+    0 when there is none. With no points due and a layout the turn can be completed
+    exactly when it is shorter than the hand (:func:`_third_card_by_swaps`).
+
+    Memoised on what it reads (:func:`_swap_third_key`): the hand's cards of the taken
+    card's suit and rank, its jokers, and the swaps it can make."""
+    if not hand[card]:
+        return 0  # the taken card left the hand (a swap never brings it back)
+    key = _swap_third_key(hand, notold, card, table)
+    found = _SWAP_THIRD.get(key)
+    if found is None:
+        found = solver.third_card_length(card, hand, notold, True)
+        for after, after_notold in _swap_states(list(hand), list(notold), table, 0, set()):
+            length = solver.third_card_length(card, after, after_notold, True)
+            if length and (not found or length < found):
+                found = length
+        if len(_SWAP_THIRD) > _SWAP_THIRD_LIMIT:
+            _SWAP_THIRD.clear()
+        _SWAP_THIRD[key] = found
+    return found
+
+
+def _swap_third_key(hand: Sequence[int], notold: Sequence[int], card: int,
+                    table: Table) -> tuple[object, ...]:
+    """What :func:`swap_third_length` depends on. The third-card length reads only the
+    taken card's suit and rank and the jokers; a swap gives a card of the hand (its count
+    matters) for a new joker. A joker no card of the hand can win never moves (cards only
+    leave the hand), and a sequence's jokers are each won by one card, independently, so a
+    sequence counts only as the held cards that win its jokers; a set's jokers depend on
+    each other, so a set with a joker the hand can win counts whole."""
+    winners: list[int] = []
+    sets: list[Compact] = []
+    for m in table:
+        cards = _SWAP_CARDS.get(m)
+        if cards is None:
+            cards = swap_cards(m)
+        held = [k for k in cards if hand[k]]
+        if held:
+            if m[0] == 0:
+                winners.extend(held)
+            else:
+                sets.append(m)
+                winners.extend(held)
+    winners.sort()
+    p, s = card % 13, card // 13
+    base = s * 13
+    own = [*hand[base:base + 13], *notold[base:base + 13], hand[52], notold[52]]
+    for t in range(4):
+        if t != s:
+            own += (hand[t * 13 + p], notold[t * 13 + p])
+    return (card, bytes(own), tuple(winners), bytes([hand[k] for k in winners]),
+            tuple(sorted(sets)))
+
+
 def _search_free(hand: list[int], need: int, table: Table) -> bool:
     """Opening points still due, the taken card melded (so a layout): win some of the
     table's jokers, then melds worth ``need`` from what is left, keeping a card."""
@@ -407,12 +485,25 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int, table: T
     (:func:`konkun.kunken.solver.take_positions`), the exact check for the others that
     pass its first necessary conditions (:func:`_take_candidates`)."""
     fast = solver.take_positions(hand, bank, need, replace)
-    if replace and not any(has_jokers(m) for m in table):
+    jokers = tuple(m for m in table if has_jokers(m))
+    if replace and not jokers:
         return fast
     offered = set(fast)
-    for i in _take_candidates(hand, bank, table, replace):
-        if i not in offered and completable(*solver.after_take(hand, bank, i), bank[i], need,
-                                            True, layout, table, replace, replace):
+    by_swaps = replace and need <= 0 and layout
+    size = sum(hand)
+    # The candidates read the table only through its jokers.
+    for i in _take_candidates(hand, bank, jokers if replace else table, replace):
+        if i in offered:
+            continue
+        after, taken = solver.after_take(hand, bank, i)
+        if by_swaps and bank[i] != 52:
+            # Only the taken card's meld is due, with a layout: the shortest one over
+            # every choice of swaps decides (what completable() finds, memoised).
+            ok = 0 < swap_third_length(after, taken, bank[i], jokers) < size + len(bank) - i
+        else:
+            ok = completable(after, taken, bank[i], need, True, layout, table, replace,
+                             replace)
+        if ok:
             offered.add(i)
     return sorted(offered)
 
@@ -424,10 +515,13 @@ def _take_candidates(hand: Sequence[int], bank: Sequence[int], table: Table,
     were asked first), and room for the taken card's meld with every table joker won
     (:func:`_third_card_possible`). The masks grow with the taken part of the bank."""
     winning = [False] * 52
+    can_swap = not replace
     for m in table:
         for k in swap_cards(m):
             winning[k] = True
-    can_swap = not replace or any(hand[k] and winning[k] for k in range(52))
+            can_swap = can_swap or hand[k] > 0
+    if not can_swap and not any(c < 52 and winning[c] for c in bank):
+        return  # no card of the hand or the bank wins a joker: no swap ever
     extra = _table_jokers(table)
     old_suit, old_rank = third_card.hand_masks(hand)
     pool_suit, pool_rank = old_suit.copy(), old_rank.copy()

@@ -5,7 +5,7 @@ take only the steps after which the turn can still be completed (the completion 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from konkun.kunken import completion, solver
@@ -27,6 +27,7 @@ from konkun.kunken.melds import (
     JOKER_FOR,
     OPEN_JOKER,
     SET,
+    TableMeld,
     slot_card,
 )
 
@@ -132,7 +133,10 @@ class LegalSteps(DealFields):
         need = 0 if self.layout[seat] else self.rules.opening_minimum
         if self.rules.joker_for_held and not any(m.jokers for m in self.melds):
             return solver.take_positions(self.hands[seat], self.bank, need, True)
-        return completion.take_positions(self.hands[seat], self.bank, need, self.compact_table(),
+        # With joker_for_held the exact check reads only the melds with jokers.
+        table = tuple(m.compact() for m in self.melds if m.jokers) if \
+            self.rules.joker_for_held else self.compact_table()
+        return completion.take_positions(self.hands[seat], self.bank, need, table,
                                          self.layout[seat], self.rules.joker_for_held)
 
     def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
@@ -151,7 +155,142 @@ class LegalSteps(DealFields):
             return not rough.rejects(action.slots, action.kind == SWAP) and \
                 self.completes_after_step(seat, action, table)
 
+        if self.pending and self.need <= 0 and self.layout[seat] and \
+                self.rules.joker_for_held and self.take_card != BARE_JOKER:
+            return self._swap_third_judge(seat, hand)
         return judge
+
+    def _swap_third_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
+        """:meth:`_exact_judge` while only the taken card's meld is due, with a layout,
+        ``joker_for_held`` and a taken card that is not a joker: the turn can be completed
+        after a step exactly when the shortest third-card meld over every choice of swaps
+        (:func:`completion.swap_third_length`) is shorter than the hand left.
+
+        A step that adds no joker a card of the hand can win only takes cards away, and no
+        card becomes old, so every meld and swap after it was there before: the length
+        after it is at least the length after taking any one of its cards. A step taking
+        none of the cards the length reads leaves it as it is. So each card is asked once
+        per list, and only the steps these bounds do not decide are asked whole.
+
+        Asked, as :meth:`completes_after_step` is, only of steps after which melds alone
+        cannot complete the turn (the fast judges said no)."""
+        table = self.compact_table()
+        jokers = tuple(m for m in table if completion.has_jokers(m))
+        card = self.take_card
+        read = completion.swap_third_cards(card, jokers)
+        notold = self.turn_notold
+        size = self.hand_sizes[seat]
+        known: dict[tuple[object, ...], int] = {}
+
+        def length_after(removed: Sequence[int], after: completion.Table | None,
+                         fresh: int = 0, change: object = None) -> int:
+            """The length once the cards ``removed`` leave the hand (taken copies first)
+            and ``fresh`` jokers come in (swapped in this turn), with the table's melds
+            with jokers ``after`` (``None``: as they are); ``change`` names how the step
+            changes them, so that steps taking the same cards it reads and changing the
+            table alike are asked once."""
+            key = (tuple(k for k in removed if read[k]), fresh, change)
+            found = known.get(key)
+            if found is None:
+                left, left_notold = hand.copy(), notold.copy()
+                for k in removed:
+                    left[k] -= 1
+                    if left_notold[k]:
+                        left_notold[k] -= 1
+                left[BARE_JOKER] += fresh
+                left_notold[BARE_JOKER] += fresh
+                found = known[key] = completion.swap_third_length(
+                    left, left_notold, card, jokers if after is None else after)
+            return found
+
+        # Whether the hand can win a joker of the table: if not, and a step adds none it
+        # can win, no swap is ever made, and melds alone cannot complete the turn (why this
+        # judge is asked).
+        swappable = any(hand[k] for m in jokers for k in completion.swap_cards(m))
+        alone = [-1] * 53  # the length once one card leaves the hand (-1: not asked yet)
+
+        def bounded(slots: Sequence[int], left: int) -> bool:
+            """Whether the length once each real card of ``slots`` leaves alone, a lower
+            bound of the length after the step, is shorter than the hand left."""
+            for k in slots:
+                if k < BARE_JOKER and read[k]:
+                    found = alone[k]
+                    if found < 0:
+                        found = alone[k] = length_after((k,), None)
+                    if not 0 < found < left:
+                        return False
+            return True
+
+        def taking(removed: Sequence[int], left: int) -> bool:
+            """The verdict on a step that only takes the cards ``removed`` (real cards
+            checked by :func:`bounded`) away, leaving ``left`` cards."""
+            if BARE_JOKER in removed:
+                found = alone[BARE_JOKER]
+                if found < 0:
+                    found = alone[BARE_JOKER] = length_after((BARE_JOKER,), None)
+                if not 0 < found < left:
+                    return False
+            return 0 < length_after(removed, None) < left
+
+        def changed(number: int, tm: TableMeld) -> completion.Table:
+            """The table's melds with jokers once meld ``number`` is ``tm``."""
+            return tuple(m for m in (*table[:number], tm.compact(), *table[number + 1:])
+                         if completion.has_jokers(m))
+
+        def judge(action: Action) -> bool:
+            slots = action.slots
+            if action.kind == MELD:
+                if card in slots and self._meld_is_third(hand, notold, slots):
+                    return True
+                left = size - len(slots)
+                if max(slots) < BARE_JOKER:  # no joker
+                    return swappable and bounded(slots, left) and taking(slots, left)
+                removed = [slot_card(x) for x in slots]
+                laid = completion.compact(slots)
+                # The meld's jokers matter only if the hand keeps a card that wins one.
+                if not any(hand[k] > removed.count(k) for k in completion.swap_cards(laid)):
+                    return swappable and bounded(slots, left) and taking(removed, left)
+                if not bounded(slots, left):
+                    return False
+                # Winning its jokers back gives new jokers for old ones (or taken ones) and
+                # costs cards: the hand with only its real cards gone and its jokers made
+                # new holds every state after it, so its length is a lower bound.
+                laid_jokers = len(slots) - sum(1 for x in slots if x < BARE_JOKER)
+                if not 0 < length_after(removed, None, laid_jokers) < left:
+                    return False
+                return 0 < length_after(removed, (*jokers, laid), 0, laid) < left
+            number = action.number
+            assert number is not None  # a lay-off or a swap names its meld
+            tm = self.melds[number]
+            slot = slots[0]
+            if action.kind == LAYOFF and (not tm.jokers or tm.kind != SET):
+                if slot < BARE_JOKER:
+                    return swappable and bounded(slots, size - 1) and taking(slots, size - 1)
+                # A joker laid off here is one no card of the hand can win: the
+                # sequence's other jokers stay as they were.
+                if not any(hand[k] for k in self._layoff_joker_winners(tm, slot)):
+                    return swappable and taking((BARE_JOKER,), size - 1)
+            moved = tm.copy()
+            if action.kind == LAYOFF:
+                moved.lay_off(slot, seat)
+                return 0 < length_after((slot_card(slot),), changed(number, moved), 0,
+                                        (number, moved.compact())) < size - 1
+            moved.swap(slot)
+            return 0 < length_after((slot,), changed(number, moved), 1,
+                                    (number, moved.compact())) < size
+
+        return judge
+
+    @staticmethod
+    def _layoff_joker_winners(tm: TableMeld, slot: int) -> list[int]:
+        """The cards that could win a joker laid off onto ``tm`` (a sequence, or a set
+        without jokers) as ``slot``: the card it stands for, or an open set joker's missing
+        suits."""
+        if slot < OPEN_JOKER:
+            return [slot - JOKER_FOR]
+        rank = slot - OPEN_JOKER
+        present = {slot_card(x) // 13 for x in tm.slots if x < BARE_JOKER}
+        return [t * 13 + rank for t in range(4) if t not in present]
 
     def completes_after_step(self, seat: int, action: Action,
                              table_now: completion.Table | None = None) -> bool:
