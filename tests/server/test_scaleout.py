@@ -14,9 +14,9 @@ import time
 import urllib.error
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -27,6 +27,8 @@ from konkun.server.testing import HOST, ServerProcess, free_port, request_json, 
 
 from .conftest import legal
 from .postgres import PostgresServer, postgres_server
+
+T = TypeVar("T")
 
 OPEN = ("http_burst=100000", "http_per_second=100000", "read_burst=100000",
         "read_per_second=100000", "replay_burst=100000", "replay_per_second=100000",
@@ -607,20 +609,26 @@ def _first_message(server: ServerProcess, table_id: str, token: str) -> dict[str
         return dict(json.loads(ws.recv(timeout=15)))
 
 
+def _limited_servers(stack: ExitStack, url: str, limits: dict[str, str],
+                     tmp_path: Path) -> list[ServerProcess]:
+    """Two processes on ``url`` with the test's open limits, except ``limits``."""
+    args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
+                 for arg in ("--limit", pair))
+    args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
+    servers = []
+    for number in range(2):
+        server = ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
+        stack.callback(server.kill)
+        servers.append(server.start(timeout=180))
+    return servers
+
+
 def test_admission_limits_and_the_login_limiter_count_across_processes(
         postgres: PostgresServer, tmp_path: Path) -> None:
     limits = {"max_address_connections": "3", "max_tables_per_address": "2",
               "max_seats_per_address": "2"}
-    args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
-                 for arg in ("--limit", pair))
-    args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
-    url = postgres.new_database_url()
     with ExitStack() as stack:
-        servers = []
-        for number in range(2):
-            server = ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
-            stack.callback(server.kill)
-            servers.append(server.start(timeout=180))
+        servers = _limited_servers(stack, postgres.new_database_url(), limits, tmp_path)
         one, two = servers
 
         def create(server: ServerProcess) -> Any:
@@ -662,6 +670,31 @@ def test_admission_limits_and_the_login_limiter_count_across_processes(
         assert login(two) == (429, "login_limited")
 
 
+@contextmanager
+def two_processes_storages(url: str) -> Iterator[list[Any]]:
+    """Two storages on one database, as two processes' connections; closed after."""
+    from konkun.server.storage import Storage
+
+    storages = [Storage(url) for _ in range(2)]
+    try:
+        yield storages
+    finally:
+        for storage in storages:
+            storage.close()
+
+
+def at_one_instant(count: int, act: Callable[[int], T]) -> list[T]:
+    """``act(0)`` to ``act(count - 1)``, each on its own thread, all released at once."""
+    start = threading.Barrier(count)
+
+    def released(number: int) -> T:
+        start.wait()
+        return act(number)
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(released, range(count)))
+
+
 def test_login_attempts_at_one_instant_through_two_databases_connections_count_once_each(
         postgres: PostgresServer) -> None:
     from sqlalchemy import create_engine
@@ -672,10 +705,8 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
     url = postgres.new_database_url()
     engines = [create_engine(url) for _ in range(2)]  # two processes' connections
     logs = [LoginLog(engine) for engine in engines]
-    start = threading.Barrier(16)
 
     def attempt(number: int) -> str:
-        start.wait()
         try:
             logs[number % 2].check(f"acct{number}", "10.1.2.3", 5, 5, 900.0)
         except ProtocolError as refused:
@@ -683,8 +714,7 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
         return "admitted"
 
     try:
-        with ThreadPoolExecutor(16) as pool:
-            answers = sorted(pool.map(attempt, range(16)))
+        answers = sorted(at_one_instant(16, attempt))
         # the address's five attempts, not five per connection
         assert answers == ["admitted"] * 5 + ["login_limited"] * 11
         assert logs[0].count("address:10.1.2.3") == 5
@@ -692,59 +722,45 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
         for engine in engines:
             engine.dispose()
 
-
 def test_chat_messages_at_one_instant_through_two_processes_are_all_numbered(
         postgres: PostgresServer) -> None:
     from konkun.server.chat import ChatStore
-    from konkun.server.storage import Storage
 
     url = postgres.new_database_url()
-    storages = [Storage(url) for _ in range(2)]  # two processes' connections
-    stores = [ChatStore(storage.engine) for storage in storages]
-    start = threading.Barrier(12)
+    with two_processes_storages(url) as storages:
+        stores = [ChatStore(storage.engine) for storage in storages]
 
-    def send(number: int) -> str:
-        start.wait()
-        message = stores[number % 2].append("t1", number % 2, f"p{number}", f"line {number}",
-                                            0)
-        return str(message["text"])
+        def send(number: int) -> str:
+            message = stores[number % 2].append("t1", number % 2, f"p{number}",
+                                                f"line {number}", 0)
+            return str(message["text"])
 
-    try:
-        with ThreadPoolExecutor(12) as pool:  # the same instant, half through each
-            sent = sorted(pool.map(send, range(12)))
+        sent = sorted(at_one_instant(12, send))  # the same instant, half through each
         assert sent == sorted(f"line {n}" for n in range(12))  # none refused
         stored = sorted(str(m["text"]) for m in stores[1].history("t1"))
         assert stored == sent
         numbers = postgres.execute(url, "SELECT number FROM konkun_chat ORDER BY number")
         assert [n for (n,) in numbers] == list(range(1, 13))  # one number each, no gap
-    finally:
-        for storage in storages:
-            storage.close()
-
 
 def test_first_ratings_at_one_instant_through_two_processes_count_every_game(
         postgres: PostgresServer) -> None:
     from konkun.server.ratings_service import RatingStore
-    from konkun.server.storage import Storage, StoredTable
+    from konkun.server.storage import StoredTable
 
     url = postgres.new_database_url()
-    storages = [Storage(url) for _ in range(2)]  # two processes' connections
-    stores = [RatingStore(storage.engine) for storage in storages]
     at = "2026-12-01T12:00:00+00:00"
     seats = [{"kind": "human", "player_id": "ann", "name": "Ann", "bot": None},
              {"kind": "bot", "player_id": None, "name": "casual", "bot": "casual"}]
     games = [StoredTable(id=f"t{n}", game="konchinka", variant=None, rules={}, seats=seats,
                          seed="s", status="finished", created_at=at, finished_at=at,
                          winner=0, totals=[11, 5]) for n in range(8)]
-    start = threading.Barrier(len(games))
+    with two_processes_storages(url) as storages:
+        stores = [RatingStore(storage.engine) for storage in storages]
 
-    def record(number: int) -> int:
-        start.wait()
-        return len(stores[number % 2].record_finished(games[number], True, {"ann"}))
+        def record(number: int) -> int:
+            return len(stores[number % 2].record_finished(games[number], True, {"ann"}))
 
-    try:
-        with ThreadPoolExecutor(len(games)) as pool:  # ann's first games, all at once
-            rated = list(pool.map(record, range(len(games))))
+        rated = at_one_instant(len(games), record)  # ann's first games, all at once
         assert rated == [2] * len(games)  # every game rated both seats, none dropped
         counts = postgres.execute(url, "SELECT player_id, games FROM konkun_ratings "
                                        "ORDER BY player_id")
@@ -752,10 +768,6 @@ def test_first_ratings_at_one_instant_through_two_processes_count_every_game(
         indexed = postgres.execute(url, "SELECT count(DISTINCT table_id) FROM "
                                         "konkun_player_games")
         assert indexed == [(8,)]
-    finally:
-        for storage in storages:
-            storage.close()
-
 
 def _until(ws: Any, accept: Callable[[dict[str, Any]], bool],
            timeout: float = 30.0) -> dict[str, Any]:
@@ -861,15 +873,12 @@ def test_chat_lines_sent_at_one_instant_through_two_processes_reach_every_connec
         table_id, sockets = _human_table(servers, stack)
         for ws in sockets.values():
             _until(ws, lambda m: m["type"] == "state" and m["you"] is not None)
-        start = threading.Barrier(2)
 
         def say(seat: int) -> None:
-            start.wait()
             sockets[(seat, seat)].send(json.dumps({"type": "chat",
                                                    "text": f"hello from {seat}"}))
 
-        with ThreadPoolExecutor(2) as pool:  # seat n through process n, at one instant
-            list(pool.map(say, range(2)))
+        at_one_instant(2, say)  # seat n through process n
         for key, ws in sockets.items():
             lines = [_until(ws, lambda m: m["type"] == "chat")["text"] for _ in range(2)]
             assert sorted(lines) == ["hello from 0", "hello from 1"], key
@@ -879,60 +888,36 @@ def test_chat_lines_sent_at_one_instant_through_two_processes_reach_every_connec
 
 def test_one_session_revoked_at_one_instant_through_two_processes_is_recorded_once(
         postgres: PostgresServer) -> None:
-    from konkun.server.storage import Storage
+    with two_processes_storages(postgres.new_database_url()) as storages:
 
-    url = postgres.new_database_url()
-    storages = [Storage(url) for _ in range(2)]  # two processes' connections
-    start = threading.Barrier(8)
+        def revoke(number: int) -> None:
+            storages[number % 2].revoke(f"session{number // 4}")
 
-    def revoke(number: int) -> None:
-        start.wait()
-        storages[number % 2].revoke(f"session{number // 4}")
-
-    try:
-        with ThreadPoolExecutor(8) as pool:  # two sessions, each revoked four times at once
-            list(pool.map(revoke, range(8)))  # none raises
+        at_one_instant(8, revoke)  # two sessions, each revoked four times at once; none raises
         assert storages[0].revoked_sessions() == {"session0", "session1"}
-    finally:
-        for storage in storages:
-            storage.close()
 
 
 def test_tables_and_seats_asked_at_one_instant_through_two_processes_stop_at_the_limit(
         postgres: PostgresServer, tmp_path: Path) -> None:
     limits = {"max_tables_per_address": "3", "max_seats_per_address": "2"}
-    args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
-                 for arg in ("--limit", pair))
-    args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
-    url = postgres.new_database_url()
     with ExitStack() as stack:
-        servers = []
-        for number in range(2):
-            server = ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
-            stack.callback(server.kill)
-            servers.append(server.start(timeout=180))
-        start = threading.Barrier(8)
+        servers = _limited_servers(stack, postgres.new_database_url(), limits, tmp_path)
 
         def create(number: int) -> tuple[int, str] | str:
-            start.wait()
             try:
                 return str(request_json(f"{servers[number % 2].url}/api/tables", "POST",
                                         {"game": "konchinka", "seats": 2})["id"])
             except urllib.error.HTTPError as error:
                 return error.code, str(json.loads(error.read())["code"])
 
-        with ThreadPoolExecutor(8) as pool:  # 8 tables asked at once, 4 through each
-            answers = list(pool.map(create, range(8)))
+        answers = at_one_instant(8, create)  # 8 tables asked at once, 4 through each
         made = [a for a in answers if isinstance(a, str)]
         assert len(made) == 3, answers  # the address's limit, not 3 per process
         assert [a for a in answers if not isinstance(a, str)] == [(503, "too_many_tables")] * 5
         guests = [_guest(servers[n % 2], f"g{n}") for n in range(6)]
-        sit_start = threading.Barrier(6)
 
         def sit(number: int) -> int:
-            sit_start.wait()
             return _sit(servers[number % 2], made[number % 3], number // 3, guests[number])
 
-        with ThreadPoolExecutor(6) as pool:  # 6 seats asked at once, 3 through each
-            seated = sorted(pool.map(sit, range(6)))
+        seated = sorted(at_one_instant(6, sit))  # 6 seats asked at once, 3 through each
         assert seated == [200, 200, 429, 429, 429, 429]
