@@ -8,8 +8,9 @@
 Kunken, 2 players:
   1. the go-out rate: deals that end by a seat going out, new greedy against itself and
      ismcts against the new greedy (target >= 85%);
-  2. the new greedy vs the first one (``greedy:v=1``) and 3. ismcts (0.09 s a move) vs
-     the new greedy: points per deal. These are the Kunken rungs of the ladder.
+  2. the new greedy vs the first one (``greedy:v=1``) and 3. the expert (ISMCTS 0.09 s a
+     move, the flat root search) vs the new greedy: points per deal. These are the
+     Kunken rungs of the ladder.
 The strength ladder (:mod:`konkun.bots.ladder`), 2 players, duplicate deal pairs, each
 level against the one below: Konchinka, the share of decided pairs with its 95% Wilson
 interval above 50%; Kunken, points per deal. A Kunken rung passes when the 95% interval
@@ -23,7 +24,9 @@ measures the same bots as an idle one, only slower.
 Konchinka: greedy vs random, ismcts vs greedy in whole games to 15.
 The endgame solver: Konchinka endgames from the last redeal of random two-player deals,
 solved exactly; nodes per second.
-Then ISMCTS iterations per second and the wall time.
+Then ISMCTS iterations per second, the wall time and the CPU seconds, and PASS/FAIL per
+target (a full run also checks that it fits in 30 minutes on 2 cores: CPU seconds / 2).
+``--backend processes`` (= ``local``, the default) plays on spawned worker processes.
 """
 
 from __future__ import annotations
