@@ -202,9 +202,9 @@ def main() -> int:
     args = parser.parse_args()
     global BACKEND
     BACKEND = "serial" if args.backend == "serial" else "local"
-    # CPU seconds a deal, measured: Kunken ismcts vs greedy about 3, greedy vs greedy:v=1
-    # about 0.3; Konchinka 2000 vs 20 iterations about 2.2 (33,000 iterations); the rest
-    # far less: about 3,200 CPU seconds in all, 27 minutes on 2 free cores
+    # CPU seconds, measured at these counts (docs/bots.md): the Kunken part 1,433 (the
+    # flat-search expert vs greedy about 2 a deal), the Konchinka part 721 (2000 vs 20
+    # iterations about 2.2 a deal), the endgames 5: 2,159 in all, 18 minutes on 2 cores
     counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 1800,
               "kunken_random": 600, "kunken_ismcts": 600, "konchinka_random": 200,
               "konchinka_strong": 600, "konchinka_expert": 200, "konchinka_games": 20,
