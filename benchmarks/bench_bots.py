@@ -8,8 +8,9 @@
 Kunken, 2 players:
   1. the go-out rate: deals that end by a seat going out, new greedy against itself and
      ismcts against the new greedy (target >= 85%);
-  2. the new greedy vs the first one (``greedy:v=1``) and 3. ismcts (0.09 s a move) vs
-     the new greedy: points per deal. These are the Kunken rungs of the ladder.
+  2. the new greedy vs the first one (``greedy:v=1``) and 3. the expert (ISMCTS 0.09 s a
+     move, the flat root search) vs the new greedy: points per deal. These are the
+     Kunken rungs of the ladder.
 The strength ladder (:mod:`konkun.bots.ladder`), 2 players, duplicate deal pairs, each
 level against the one below: Konchinka, the share of decided pairs with its 95% Wilson
 interval above 50%; Kunken, points per deal. A Kunken rung passes when the 95% interval
@@ -23,7 +24,9 @@ measures the same bots as an idle one, only slower.
 Konchinka: greedy vs random, ismcts vs greedy in whole games to 15.
 The endgame solver: Konchinka endgames from the last redeal of random two-player deals,
 solved exactly; nodes per second.
-Then ISMCTS iterations per second and the wall time.
+Then ISMCTS iterations per second, the wall time and the CPU seconds, and PASS/FAIL per
+target (a full run also checks that it fits in 30 minutes on 2 cores: CPU seconds / 2).
+``--backend processes`` (= ``local``, the default) plays on spawned worker processes.
 """
 
 from __future__ import annotations
@@ -41,11 +44,15 @@ def log(text: str) -> None:
     print(text, flush=True)
 
 
+BACKEND = "local"
+"""The arena backend of every duel (``--backend``): ``local`` is spawned worker processes."""
+
+
 def duel(game: str, first: str, second: str, games: int, seed: int, unit: str = "deal",
          workers: int | None = None) -> ArenaReport:
     config = ArenaConfig(game, (first, second), 2, games, unit, True, seed)  # type: ignore[arg-type]
     start = time.perf_counter()
-    report = run_arena(config, backend="local", workers=workers)
+    report = run_arena(config, backend=BACKEND, workers=workers)
     log(f"\n--- {game}: {first} vs {second}, {report.games} {config.unit_plural} "
         f"({time.perf_counter() - start:.0f} s)")
     log(report.format_table())
@@ -91,6 +98,17 @@ def cpu_clock(spec: str) -> str:
     return f"{spec}:clock=cpu" if "time=" in spec else spec
 
 
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its finished worker processes."""
+    import resource
+
+    used = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        used += usage.ru_utime + usage.ru_stime
+    return used
+
+
 def verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
@@ -122,8 +140,11 @@ def go_out_rate(first: str, second: str, deals: int, seed: int,
 
     start = time.perf_counter()
     jobs = [(first, second, seed * 100_003 + k) for k in range((deals + 1) // 2)]
-    with ProcessPoolExecutor(workers) as pool:
-        results = list(pool.map(_go_out_job, jobs))
+    if BACKEND == "serial":
+        results = [_go_out_job(job) for job in jobs]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(_go_out_job, jobs))
     played = sum(r[0] for r in results)
     out = sum(r[1] for r in results)
     low, high = wilson_interval(out, played)
@@ -173,12 +194,17 @@ def main() -> int:
                         help="multiply every count by this (reduced runs)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--backend", choices=("local", "processes", "serial"), default="local",
+                        help="arena backend: local (= processes: spawned workers, default) "
+                             "or serial")
     parser.add_argument("--only", choices=("konchinka", "kunken", "endgame"), default=None)
     parser.add_argument("--json", default=None, metavar="FILE", help="also write the figures")
     args = parser.parse_args()
-    # CPU seconds a deal, measured: Kunken ismcts vs greedy about 3, greedy vs greedy:v=1
-    # about 0.3; Konchinka 2000 vs 20 iterations about 2.2 (33,000 iterations); the rest
-    # far less: about 3,200 CPU seconds in all, 27 minutes on 2 free cores
+    global BACKEND
+    BACKEND = "serial" if args.backend == "serial" else "local"
+    # CPU seconds, measured at these counts (docs/bots.md): the Kunken part 1,433 (the
+    # flat-search expert vs greedy about 2 a deal), the Konchinka part 721 (2000 vs 20
+    # iterations about 2.2 a deal), the endgames 5: 2,159 in all, 18 minutes on 2 cores
     counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 1800,
               "kunken_random": 600, "kunken_ismcts": 600, "konchinka_random": 200,
               "konchinka_strong": 600, "konchinka_expert": 200, "konchinka_games": 20,
@@ -187,7 +213,7 @@ def main() -> int:
     counts = {key: max(2, round(value * scale)) for key, value in counts.items()}
     log(f"counts: {counts}")
     from konkun.bots.ladder import LADDER
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     figures: dict[str, Any] = {"seed": args.seed, "counts": counts}
     checks: list[tuple[str, bool]] = []
     seed = args.seed
@@ -231,7 +257,13 @@ def main() -> int:
     if args.only in (None, "endgame"):
         figures["endgame"] = endgame_speed(counts["endgames"], seed + 10)
     wall = time.perf_counter() - started
+    cpu = cpu_seconds() - cpu_started
     figures["wall_seconds"] = wall
+    figures["cpu_seconds"] = cpu
+    if args.only is None and scale == 1.0:
+        checks.append((f"the full run fits in 30 minutes on 2 cores: {cpu:,.0f} CPU s, "
+                       f"{cpu / 120:.1f} min on 2 free cores (wall {wall / 60:.1f} min)",
+                       cpu / 2 <= 1800))
     log("\n=== the ladder (each level against the one below)")
     for game in ("konchinka", "kunken"):
         entry = figures.get(game)
@@ -249,7 +281,8 @@ def main() -> int:
                     f"{rung['longest_move_seconds']:.3f} s")
     for name, ok in checks:
         log(f"{verdict(ok)}  {name}")
-    log(f"wall time {wall:.0f} s ({wall / 60:.1f} min)")
+    log(f"wall time {wall:.0f} s ({wall / 60:.1f} min); {cpu:,.0f} CPU s, "
+        f"{cpu / 120:.1f} min on 2 free cores")
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(figures, handle, indent=2)

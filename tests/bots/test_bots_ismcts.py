@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot_checks import Watching
 
 from konkun.bots import Agent, Budget, parse_spec, play_out
-from konkun.bots.ismcts import IsmctsBot
+from konkun.bots.ismcts import IsmctsBot, guarded_best
 from konkun.bots.policy import SearchPolicy
 from konkun.toy.bots import ToyPolicy
 from konkun.toy.engine import CARDS, ToyDeal, ToyObservation
@@ -124,3 +124,40 @@ def test_agent_runs_ismcts_to_the_end_of_a_deal() -> None:
     assert points == [len(pile) for pile in deal.piles]  # a point per captured card
     captured = [card for pile in deal.piles for card in pile]
     assert sorted(captured + deal.table) == list(CARDS)  # the rest stays on the table
+
+
+def test_flat_root_search_is_reproducible_with_an_iteration_budget() -> None:
+    spec = "ismcts:iters=30:root=flat"
+    first = play_game([spec, spec], seed=5, agent_seed=3)
+    second = play_game([spec, spec], seed=5, agent_seed=3)
+    assert first == second
+
+
+def test_flat_root_search_plays_every_candidate_in_every_world() -> None:
+    deal = ToyDeal.new(2, seed=2)
+    observation = deal.observe(deal.to_move or 0)
+    watching = Watching(observation)
+    legal = observation.legal_actions()
+    bot = IsmctsBot(ToyPolicy(), flat=True)
+    bot.choose(watching, tuple(legal), random.Random(1), Budget(iterations=25))
+    assert len(watching.worlds) == 25  # a world per iteration, each candidate played in it
+    assert bot.last_iterations == 25 * len(legal)
+
+
+def test_guarded_best_keeps_the_favourite_unless_another_is_clearly_better() -> None:
+    # candidate 1 better by 1 in every world: no spread, clearly better
+    assert guarded_best([[0.0, 1.0, -1.0]] * 10, 1.0) == 1
+    # candidate 1 ahead on average by 0.2 with a spread of 1 per world: within the guard
+    noisy = [[0.0, 1.2], [0.0, -0.8]] * 5
+    assert guarded_best(noisy, 1.0) == 0
+    assert guarded_best(noisy, 0.0) == 1
+    # of two clearly better candidates, the larger advantage
+    assert guarded_best([[0.0, 1.0, 2.0], [0.0, 1.0, 2.5]], 1.0) == 2
+    assert guarded_best([[0.0, 5.0]], 1.0) == 0  # one world says nothing about the spread
+
+
+def test_flat_root_spec_and_its_guard() -> None:
+    bot = parse_spec("ismcts:root=flat:guard=2").create("toy")
+    assert isinstance(bot, IsmctsBot)
+    assert bot.flat and bot.guard == 2.0
+    assert not parse_spec("ismcts").create("toy").flat  # type: ignore[attr-defined]

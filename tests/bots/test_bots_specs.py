@@ -68,6 +68,9 @@ def test_a_bad_spec_raises_an_error_that_quotes_it(text: str, words: str) -> Non
     ("ismcts:depth=3", "unknown parameter 'depth'"),
     ("ismcts:c=-1", "c must be at least 0"),
     ("ismcts:rollout=smart", "rollout must be 'policy' or 'random'"),
+    ("ismcts:root=deep", "root must be 'tree' or 'flat', got 'deep'"),
+    ("ismcts:guard=1", "guard belongs to root=flat"),
+    ("ismcts:root=flat:guard=-1", "guard must be at least 0"),
 ])
 def test_options_a_bot_does_not_take_are_refused(text: str, words: str) -> None:
     with pytest.raises(InvalidBotSpecError, match=words):

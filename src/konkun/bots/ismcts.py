@@ -64,11 +64,13 @@ class IsmctsBot(Generic[A]):
 
     def __init__(self, policy: SearchPolicy[A] | None = None, exploration: float = 0.7,
                  default_budget: Budget = DEFAULT_BUDGET, bias: float = 1.0,
-                 width: int | None = None) -> None:
+                 width: int | None = None, flat: bool = False, guard: float = 1.0) -> None:
         self.policy: SearchPolicy[A] = policy or SearchPolicy()
         self.exploration = exploration
         self.bias = bias
         self.width = width
+        self.flat = flat
+        self.guard = guard
         self.default_budget = default_budget
         self.last_iterations = 0
         self.total_iterations = 0
@@ -89,6 +91,9 @@ class IsmctsBot(Generic[A]):
         if decided is not None:
             self.last_iterations = 0
             return decided
+        if self.flat:
+            return self.flat_choice(observation, legal, rng,
+                                    budget.or_default(self.default_budget))
         root = self.search(observation, legal, rng, budget.or_default(self.default_budget))
         return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total)
                    if a in root.children else (-1, 0.0))
@@ -118,6 +123,56 @@ class IsmctsBot(Generic[A]):
         self.total_seconds += clock.elapsed
         self.searches += 1
         return root
+
+    def candidates(self, observation: Observation[A], legal: Sequence[A],
+                   rng: random.Random) -> list[A]:
+        """The root actions searched, the game's favourite first: ``legal`` ordered by
+        the policy's priors and cut to :attr:`width` (all of it, in order, without
+        priors)."""
+        ordered = list(legal)
+        priors = self.policy.priors(observation, ordered, rng)
+        if priors:
+            ordered.sort(key=lambda a: -priors.get(a, 0.0))
+        return ordered if self.width is None else ordered[:self.width]
+
+    def flat_rewards(self, observation: Observation[A], candidates: Sequence[A],
+                     rng: random.Random, budget: Budget) -> list[list[float]]:
+        """Paired play-outs: per sampled world, every candidate played in a copy of it and
+        played out with the same random choices (common random numbers, so the luck of
+        the world and of the play-out cancels in the difference of two candidates).
+        Returns, per world, each candidate's reward for the seat."""
+        seat = observation.seat
+        policy = self.policy
+        clock = budget.clock()
+        worlds: list[list[float]] = []
+        while True:
+            world = observation.sample_deal(rng)
+            seed = rng.getrandbits(64)
+            row = []
+            for action in candidates:
+                deal = world.copy()
+                deal.push(action)
+                row.append(policy.rewards(policy.play_out(deal, random.Random(seed)))[seat])
+            worlds.append(row)
+            if not clock.tick():
+                break
+        self.last_iterations = len(worlds) * len(candidates)
+        self.total_iterations += self.last_iterations
+        self.total_seconds += clock.elapsed
+        self.searches += 1
+        return worlds
+
+    def flat_choice(self, observation: Observation[A], legal: Sequence[A],
+                    rng: random.Random, budget: Budget) -> A:
+        """The flat search's move: the game's favourite (the first candidate) unless
+        another's mean paired advantage over it is above :attr:`guard` standard errors;
+        then the one with the largest advantage."""
+        candidates = self.candidates(observation, legal, rng)
+        if len(candidates) == 1:
+            self.last_iterations = 0
+            return candidates[0]
+        worlds = self.flat_rewards(observation, candidates, rng, budget)
+        return candidates[guarded_best(worlds, self.guard)]
 
     def _iterate(self, root: _Node, root_legal: list[A], observation: Observation[A],
                  rng: random.Random, bounds: list[float],
@@ -184,11 +239,32 @@ class IsmctsBot(Generic[A]):
         return best
 
 
+def guarded_best(worlds: Sequence[Sequence[float]], guard: float) -> int:
+    """The index of the candidate to play given each world's rewards (a row per world, a
+    column per candidate): 0 unless some candidate's mean advantage over candidate 0 is
+    more than ``guard`` standard errors above 0, else the one with the largest mean
+    advantage among those."""
+    n = len(worlds)
+    if n < 2:
+        return 0
+    best, best_mean = 0, 0.0
+    for k in range(1, len(worlds[0])):
+        diffs = [row[k] - row[0] for row in worlds]
+        mean = sum(diffs) / n
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean > guard * math.sqrt(variance / n) and mean > best_mean:
+            best, best_mean = k, mean
+    return best
+
+
 _OPTIONS = {
     "c": "the UCB exploration constant (default 0.7)",
     "bias": "weight of the game's move priors at the root, fading with visits (default 1)",
     "width": "search only the WIDTH best root moves by the priors (default: all)",
     "rollout": "play-outs: 'policy' (the game's, default) or 'random'",
+    "root": "'tree' (ISMCTS, default) or 'flat' (paired play-outs of the root moves)",
+    "guard": "flat: leave the game's favourite move only for one this many standard "
+             "errors better (default 1)",
 }
 
 
@@ -205,5 +281,13 @@ def make_ismcts_bot(game: str, spec: BotSpec) -> IsmctsBot[Any]:
         settings["bias"] = float_param(spec, "bias", options["bias"], minimum=0.0)
     if "width" in options:
         settings["width"] = int_param(spec, "width", options["width"], minimum=1)
+    root = options.get("root", "tree")
+    if root not in ("tree", "flat"):
+        raise spec_error(spec, f"root must be 'tree' or 'flat', got {root!r}")
+    settings["flat"] = root == "flat"
+    if "guard" in options:
+        if root != "flat":
+            raise spec_error(spec, "guard belongs to root=flat")
+        settings["guard"] = float_param(spec, "guard", options["guard"], minimum=0.0)
     policy: SearchPolicy[Any] = policy_for(game) if rollout == "policy" else SearchPolicy()
     return IsmctsBot(policy, **settings)

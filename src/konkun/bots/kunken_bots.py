@@ -79,10 +79,12 @@ def melds_with(card: int, hand: Sequence[int]) -> bool:
 
 
 LADDER_SPECS = {"beginner": "random", "casual": "greedy:v=1", "strong": "greedy",
-                "expert": "ismcts:time=0.09:width=3"}
+                "expert": "ismcts:time=0.09:width=3:root=flat"}
 """The bot each level of the strength ladder (:mod:`konkun.bots.ladder`) stands for in
 Kunken (its descriptor's ``ladder`` add-on). The expert thinks 0.09 s a move (a little
-under 0.1 s, leaving room for the referee's overhead)."""
+under 0.1 s, leaving room for the referee's overhead) with the flat root search: paired
+play-outs of the planner's three best discards, leaving the planner's choice only for a
+clearly better one (docs/bots.md)."""
 
 
 class KunkenPolicy(SearchPolicy[Any]):
