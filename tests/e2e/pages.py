@@ -50,7 +50,10 @@ def assert_no_page_errors(page: Page) -> None:
 
 
 def choose_name(page: Page, name: str) -> None:
-    """Type a nickname in the lobby and take it."""
+    """Type a nickname in the lobby (or a table's name form) and take it, once the page has
+    settled (its first requests answered and drawn), as a person waits for a page to
+    load before typing."""
+    page.wait_for_load_state("networkidle")
     page.fill("#nickname", name)
     page.click("#save-name")
     expect(page.locator(".whoami")).to_have_text(name)

@@ -192,9 +192,7 @@ def test_two_people_meet_by_the_invite_link(browser: Any, live_server: ServerThr
     link = anna.locator("#invite").input_value()
     shot(anna, artifacts, "konchinka-08-waiting")
     boris = open_page(browser, link, locale="ru-RU")
-    boris.fill("#nickname", "Борис")
-    boris.click("#save-name")
-    expect(boris.locator(".whoami")).to_have_text("Борис")  # the name is taken: then sit
+    choose_name(boris, "Борис")  # the name is taken: then sit
     boris.click("button[data-sit='1']")
     for page in (anna, boris):
         expect(page.locator(".hand .card")).to_have_count(4)

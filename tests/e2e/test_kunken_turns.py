@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from konkun.server.testing import ServerThread
 
 from .conftest import deal_from_seed
-from .pages import LOCALES, SIZES, assert_no_page_errors, shot
+from .pages import LOCALES, SIZES, assert_no_page_errors, choose_name, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -113,9 +113,7 @@ def person(browser: Any, url: str, size: str, lang: str) -> Page:
 def create_kunken_table(page: Page, name: str) -> None:
     """``name`` takes a name and creates a two-player Kunken table of :data:`RULES` with a
     person's seat 1, and is shown it."""
-    page.fill("#nickname", name)
-    page.click("#save-name")
-    expect(page.locator(".whoami")).to_have_text(name)
+    choose_name(page, name)
     page.locator(".game-choice input[value=kunken]").check()
     page.select_option("#who-1", "human")
     page.click("details.rules summary")
@@ -268,9 +266,7 @@ def test_a_kunken_deal_with_every_kind_of_move_through_the_page(
     dasha = person(browser, live_server.url, size, lang)
     create_kunken_table(dasha, "Dasha")
     boris = person(browser, dasha.locator("#invite").input_value(), other_size, other_lang)
-    boris.fill("#nickname", "Boris")
-    boris.click("#save-name")
-    expect(boris.locator(".whoami")).to_have_text("Boris")
+    choose_name(boris, "Boris")
     boris.click("button[data-sit='1']")
     expect(boris.locator(".seat.me")).to_contain_text("Boris")
 

@@ -20,6 +20,7 @@ from .pages import (
     MY_TURN,
     SCREENS,
     assert_no_page_errors,
+    choose_name,
     play_konchinka_move,
     screen,
     shot,
@@ -31,9 +32,7 @@ pytestmark = pytest.mark.e2e
 
 def take_name_and_create(page: Any, game: str, rules: dict[str, str] | None = None) -> None:
     """Take a name, create a two-seat table against the greedy bot, sit at seat 1."""
-    page.fill("#nickname", "Anna")
-    page.click("#save-name")
-    expect(page.locator(".whoami")).to_have_text("Anna")
+    choose_name(page, "Anna")
     page.locator(f".game-choice input[value={game}]").check()
     page.select_option("#who-1", "greedy")
     if rules:

@@ -19,6 +19,7 @@ from .pages import (
     MY_TURN,
     SCREENS,
     assert_no_page_errors,
+    choose_name,
     open_page,
     play_konchinka_move,
     screen,
@@ -67,9 +68,7 @@ def test_names_of_spaces_are_explained_and_emoji_names_taken(
     page.click("#save-name")
     expect(page.locator("#name-error")).to_contain_text(NAME_OF_SPACES[lang])
     shot(page, artifacts, f"site-01-name-of-spaces-{size}-{lang}")
-    page.fill("#nickname", f"Маша {FAMILY}")
-    page.click("#save-name")
-    expect(page.locator(".whoami")).to_have_text(f"Маша {FAMILY}")
+    choose_name(page, f"Маша {FAMILY}")
     page.goto(f"{live_server.url}/t/nosuchtable")
     expect(page.locator(".toast.error")).to_have_text(f"{NO_SUCH_TABLE[lang]}×")
     shot(page, artifacts, f"site-02-unknown-table-{size}-{lang}")
@@ -123,9 +122,7 @@ def name_and_create(page: Any, name: str, seats: int, who: dict[int, str],
 
 def join(page: Any, name: str, seat: int) -> None:
     """On an invite link: take a name and the seat."""
-    page.fill("#nickname", name)
-    page.click("#save-name")
-    expect(page.locator(".whoami")).to_have_text(name)  # the name is taken: then sit
+    choose_name(page, name)  # the name is taken: then sit
     page.click(f"button[data-sit='{seat}']")
     expect(page.locator(".seat.me")).to_contain_text(name)
 
@@ -330,9 +327,7 @@ def test_chat_between_two_browsers_with_a_spectator_and_in_the_replay(
     boris.click("button[data-quick='0']")
     expect(anna.locator("#chat-log li").last).to_have_text(f"Boris: {HELLO[other_lang]}")
     vera = screen(browser, live_server.url, size, lang)
-    vera.fill("#nickname", "Vera")
-    vera.click("#save-name")
-    expect(vera.locator(".whoami")).to_have_text("Vera")
+    choose_name(vera, "Vera")
     vera.goto(invite)
     expect(vera.locator(".conn.open")).to_be_visible()  # her line goes out once connected
     vera.fill("#chat-input", "watching you")
@@ -446,9 +441,7 @@ def test_a_kunken_deal_ends_on_its_own_screen(
     the end screen says which, and shows each seat's melds and the hand left with the
     deal's points; the match log has a turn of the bot as one entry."""
     page = screen(browser, live_server.url, size, lang)
-    page.fill("#nickname", "Anna")
-    page.click("#save-name")
-    expect(page.locator(".whoami")).to_have_text("Anna")
+    choose_name(page, "Anna")
     page.locator(".game-choice input[value=kunken]").check()
     page.select_option("#who-1", "greedy")
     page.click("details.rules summary")
@@ -512,9 +505,7 @@ def test_lobby_lists_finished_games_hints_follow_the_people_and_replay_jumps_to_
     expect(row.locator(".finished-line")).to_contain_text(f"{max(totals)}")
     shot(page, artifacts, f"site-14-lobby-finished-{size}-{lang}")
 
-    page.fill("#nickname", "Anna")
-    page.click("#save-name")
-    expect(page.locator(".whoami")).to_have_text("Anna")
+    choose_name(page, "Anna")
     expect(page.locator("#hints")).to_be_checked()  # alone against a bot: hints on
     page.select_option("#who-1", "human")
     expect(page.locator("#hints")).not_to_be_checked()  # two people: off by default
