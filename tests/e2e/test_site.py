@@ -64,6 +64,7 @@ def test_names_of_spaces_are_explained_and_emoji_names_taken(
     character of five code points) is a fine name; a server error reaches the player as
     a text of its code (an unknown table)."""
     page = screen(browser, live_server.url, size, lang)
+    page.wait_for_load_state("networkidle")  # as choose_name: once the lobby has settled
     page.fill("#nickname", "    ")
     page.click("#save-name")
     expect(page.locator("#name-error")).to_contain_text(NAME_OF_SPACES[lang])
