@@ -241,7 +241,6 @@ class Load:
                                               "action": rng.choice(message["view"]["deal"]
                                                                    ["legal"])}))
 
-
     async def stop(self) -> None:
         """Stop every client within :data:`STOP_SECONDS`; name those that did not."""
         self.stopping = True
@@ -399,6 +398,7 @@ def main() -> None:
         watchdog.phase("stopping PostgreSQL", 120)
     for count, measured in results.items():
         print(_summary(count, measured), flush=True)
+
 
 if __name__ == "__main__":
     main()

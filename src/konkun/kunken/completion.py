@@ -394,11 +394,9 @@ def _swap_third_key(hand: Sequence[int], notold: Sequence[int], card: int,
             cards = swap_cards(m)
         held = [k for k in cards if hand[k]]
         if held:
-            if m[0] == 0:
-                winners.extend(held)
-            else:
+            winners.extend(held)
+            if m[0] != 0:
                 sets.append(m)
-                winners.extend(held)
     winners.sort()
     p, s = card % 13, card // 13
     base = s * 13

@@ -125,9 +125,11 @@ class KunkenAdapter:
         self.swap_base = self.layoff_base + meld_table_slots * 52
         self.joker_layoff_base = self.swap_base + meld_table_slots * 52
         self.action_size = self.joker_layoff_base + joker_layoff_slots
-        self._norm = np.full(53, 0.5, dtype=np.float32)
+        self.card_scale = np.full(53, 0.5, dtype=np.float32)
+        """What one copy of a card (by index, 52 the joker) counts in a tensor cell: a half
+        (two decks), one over the number of jokers."""
+        self.card_scale[52] = 1.0 / float(max(1, rules.jokers))
         self._scales: dict[int, FloatArray] = {}
-        self._norm[52] = 1.0 / float(max(1, rules.jokers))
 
     # ------------------------------------------------------------------ dealing
 
@@ -241,7 +243,7 @@ class KunkenAdapter:
             elif action.kind != DRAW:
                 for slot in action.slots:
                     card = slot_card(slot)
-                    cells[6 + n + card] = min(1.0, cells[6 + n + card] + self._norm[card])
+                    cells[6 + n + card] = min(1.0, cells[6 + n + card] + self.card_scale[card])
                 if action.kind in (LAYOFF, SWAP):
                     cells[60 + n] = min(1.0, (action.target + 1) / self.table_slots)
         return np.concatenate([self.encode_deal(deal, seat).reshape(-1), history.reshape(-1)])
@@ -306,7 +308,7 @@ class KunkenAdapter:
         where, copies = np.unique(np.array(cells, dtype=np.int64), return_counts=True)
         flat[where] = np.minimum(copies * self._scale(n)[where % width], 1.0)
         people = np.frombuffer(b"".join(dense), dtype=np.uint8).reshape(count, 2 + n, 53)
-        norm = self._norm
+        norm = self.card_scale
         shaped[:, 0] = np.minimum(people[:, 0] * norm, 1.0)
         shaped[:, 11 + n:12 + 2 * n] = np.minimum(people[:, 1:] * norm, 1.0)
         flat[owner_at] = owner_value
@@ -319,10 +321,10 @@ class KunkenAdapter:
         if scale is None:
             t = self.table_slots
             shaped = np.ones(self.observation_shape(n), dtype=np.float32)
-            shaped[0:2] = self._norm
-            shaped[10:10 + n] = self._norm
-            shaped[11 + n:12 + 2 * n] = self._norm
-            shaped[13 + 2 * n:13 + 2 * n + t, 52] = self._norm[52]
+            shaped[0:2] = self.card_scale
+            shaped[10:10 + n] = self.card_scale
+            shaped[11 + n:12 + 2 * n] = self.card_scale
+            shaped[13 + 2 * n:13 + 2 * n + t, 52] = self.card_scale[52]
             scale = self._scales[n] = shaped.reshape(-1)
         return scale
 
@@ -330,7 +332,7 @@ class KunkenAdapter:
         n = src.num_seats
         t = self.table_slots
         out = np.zeros(self.observation_shape(n), dtype=np.float32)
-        norm = self._norm
+        norm = self.card_scale
         out[0] = hand
         bank = src.bank
         if bank:

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from konkun.kunken.actions import LAYOFF, MELD, SWAP
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER
 from konkun.rl.kunken_adapter import BANK_TOP, PHASES, KunkenAdapter
-from konkun.rl.vector_core import FloatArray, VectorCore
+from konkun.rl.vector_core import FloatArray, VectorCore, write_masks
 
 _PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
 _SCALARS = 9
@@ -68,8 +68,8 @@ class KunkenCore(VectorCore):
         self._snapshots: list[list[Snapshot]] = [[] for _ in range(num_envs)]
         self._touched: list[set[int]] = [set() for _ in range(num_envs)]
         self._order = [(seat + offset) % n for offset in range(n)]
-        self._scale = [float(x) for x in adapter._norm]  # noqa: SLF001
-        self._norm52 = float(adapter._norm[52])  # noqa: SLF001
+        self._scale = [float(x) for x in adapter.card_scale]
+        self._norm52 = float(adapter.card_scale[52])
 
     # ------------------------------------------------------------------ playing
 
@@ -82,15 +82,16 @@ class KunkenCore(VectorCore):
         self._touched[index] = set()
 
     def apply(self, index: int, move: Any) -> None:
-        self.deals[index].push(move)
-        self._note(index, move)
+        self.push_action(index, move)  # a Kunken slot's move is the engine's action
 
-    def random_move(self, index: int, rng: random.Random) -> None:
-        deal = self.deals[index]
-        legal = deal.legal_actions()
-        action = legal[rng.randrange(len(legal))]
-        deal.push(action)
-        self._note(index, action)
+    def push_action(self, index: int, action: Any) -> None:
+        """Play ``action`` and remember the meld it laid or changed."""
+        self.deals[index].push(action)
+        kind = action.kind
+        if kind == MELD:
+            self._touched[index].add(len(self.deals[index].melds) - 1)
+        elif kind in (LAYOFF, SWAP):
+            self._touched[index].add(action.number)
 
     def play_agent(self, index: int, slot: int, rng: random.Random) -> int:
         """Play the agent's ``slot`` (of the last :meth:`write`) in deal ``index``, then
@@ -100,15 +101,9 @@ class KunkenCore(VectorCore):
         if action is None:
             return -1
         deal = self.deals[index]
-        touched = self._touched[index]
         seat = self.seat
         while True:
-            deal.push(action)
-            kind = action.kind
-            if kind == MELD:
-                touched.add(len(deal.melds) - 1)
-            elif kind in (LAYOFF, SWAP):
-                touched.add(action.number)
+            self.push_action(index, action)
             mover = deal.to_move
             if mover is None:
                 return 1
@@ -125,28 +120,13 @@ class KunkenCore(VectorCore):
     def write(self, observations: FloatArray, masks: npt.NDArray[np.bool_]) -> None:
         """Write every deal's tensor and mask, keeping each deal's slots for
         :meth:`play_agent`."""
-        masks.fill(False)
-        flat: list[int] = []
-        size = self.kunken.action_size
         slots_of = self.kunken.slots
         maps = self._slot_maps
         for i, deal in enumerate(self.deals):
-            slots = maps[i] = slots_of(deal, deal.legal_actions())
-            base = i * size
-            flat.extend([base + s for s in slots])
-        masks.reshape(-1)[flat] = True
-        self.encode(self.seat, observations, range(len(self.deals)))
-
-    def push_action(self, index: int, action: Any) -> None:
-        self.apply(index, action)
-
-    def _note(self, index: int, action: Any) -> None:
-        """Remember the meld ``action`` (just pushed) laid or changed."""
-        kind = action.kind
-        if kind == MELD:
-            self._touched[index].add(len(self.deals[index].melds) - 1)
-        elif kind in (LAYOFF, SWAP):
-            self._touched[index].add(action.number)
+            maps[i] = slots_of(deal, deal.legal_actions())
+        rows = range(len(self.deals))
+        write_masks(masks, maps, rows, self.kunken.action_size)
+        self.encode(self.seat, observations, rows)
 
     # ------------------------------------------------------------------ tensors
 
@@ -267,7 +247,7 @@ class KunkenCore(VectorCore):
             scalars += (len(d.stock), d.renewals, (d.dealer - seat) % n,
                         to_move == seat, codes.get(d.phase, 3), d.pending, d.need,
                         d.opening, d.take_card)
-        norm = self.kunken._norm  # noqa: SLF001
+        norm = self.kunken.card_scale
         people = np.frombuffer(b"".join(dense), dtype=np.uint8).reshape(count, 2 + n, 53)
         shaped[:, 0] = np.minimum(people[:, 0] * norm, 1.0)
         shaped[:, 11 + n:12 + 2 * n] = np.minimum(people[:, 1:] * norm, 1.0)

@@ -35,7 +35,7 @@ from konkun.errors import InvalidRuleError
 from konkun.rl.adapter import GameAdapter, check_seats
 from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, opponent_specs_of, reward_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
-from konkun.rl.vector_core import SlotBatch, core_for
+from konkun.rl.vector_core import SlotBatch, core_for, write_masks
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -250,18 +250,12 @@ class KonkunVectorEnv(VectorEnv):
         if self._batch is not None:
             self._batch.write(self._observations, self._masks)
             return
-        masks = self._masks
-        masks.fill(False)
-        flat: list[int] = []
-        size = self.adapter.action_size
         all_slots = self._slots
         fill = core.fill_slots
         for i in rows:
             slots = all_slots[i] = {}
             fill(i, slots)
-            base = i * size
-            flat.extend([base + s for s in slots])
-        masks.reshape(-1)[flat] = True
+        write_masks(self._masks, all_slots, rows, self.adapter.action_size)
         core.encode(self.seat, self._observations, rows)
 
 

@@ -11,7 +11,7 @@ with its adapter: the adapter's ``vector_core`` names (``"module:attribute"``) a
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -21,6 +21,15 @@ from konkun.game import load_target
 from konkun.rl.adapter import GameAdapter
 
 FloatArray = npt.NDArray[np.float32]
+
+
+def write_masks(masks: npt.NDArray[np.bool_], slot_maps: Sequence[Mapping[int, Any]],
+                rows: Iterable[int], size: int) -> None:
+    """Set every mask False, then row ``i`` (for ``i`` in ``rows``) True at the legal slots
+    ``slot_maps[i]``: one fancy-index assignment over the flattened masks (``size``
+    slots a row)."""
+    masks.fill(False)
+    masks.reshape(-1)[[i * size + slot for i in rows for slot in slot_maps[i]]] = True
 
 
 class SlotBatch(Protocol):
@@ -93,9 +102,8 @@ class VectorCore:
 
     def random_move(self, index: int, rng: random.Random) -> None:
         """Play a uniformly random legal move in deal ``index``."""
-        deal = self.deals[index]
-        legal = deal.legal_actions()
-        deal.push(legal[rng.randrange(len(legal))])
+        legal = self.deals[index].legal_actions()
+        self.push_action(index, legal[rng.randrange(len(legal))])
 
     def points(self, index: int) -> list[int]:
         """Deal ``index``'s points per seat."""

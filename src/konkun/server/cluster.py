@@ -200,12 +200,13 @@ class Cluster:
             self._syncs.pop(token, None)
         return True
 
-    async def hold_keys(self, keys: list[str]) -> bool:
+    async def hold_keys(self, keys: list[str], wait: float = HOLD_WAIT) -> bool:
         """Take the locks ``keys`` (session locks like the leases, apart from them),
-        waiting up to :data:`HOLD_WAIT` for a process that holds one; whether they are
-        held now (release them with :meth:`let_go_keys`)."""
+        waiting up to ``wait`` seconds for a process that holds one (0: take them only if
+        they are free); whether they are held now (release them with
+        :meth:`let_go_keys`)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + HOLD_WAIT
+        deadline = loop.time() + wait
 
         def take() -> bool:
             row = self._execute(
@@ -224,7 +225,7 @@ class Cluster:
             except Exception:
                 log.debug("cluster: taking the locks %s failed", keys, exc_info=True)
                 return False
-            if loop.time() > deadline:
+            if loop.time() >= deadline:
                 return False
             await asyncio.sleep(0.005)
 
@@ -304,28 +305,6 @@ class Cluster:
             log.debug("cluster: claiming %d tables failed", len(wanted), exc_info=True)
             return held
         return held + taken
-
-    async def try_hold(self, key: str) -> bool:
-        """Take the lock ``key`` (the same kind of session lock as a lease, apart from
-        the leases) if no live process holds it; whether it is held now."""
-
-        def take() -> bool:
-            row = self._execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))",
-                                (key,))
-            return bool(row and row[0])
-
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._lease_thread, take)
-        except Exception:
-            log.debug("cluster: taking the lock %s failed", key, exc_info=True)
-            return False
-
-    async def let_go(self, key: str) -> None:
-        """Release the lock ``key`` taken by :meth:`try_hold`."""
-        with contextlib.suppress(Exception):  # a lost connection released it already
-            await asyncio.get_running_loop().run_in_executor(
-                self._lease_thread, self._execute,
-                "SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
 
     async def release(self, table_id: str) -> None:
         """Give up the lease of ``table_id`` (its game is over, or it left memory)."""

@@ -5,13 +5,12 @@ view of no seat, so no message carries a card its receiver may not see."""
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from konkun.server.auth import Guest
 from konkun.server.connection import Connection, compact_json
 from konkun.server.lobbybase import LobbyBase
-from konkun.server.stagetimes import MoveTrace, current_move, timed
+from konkun.server.stagetimes import current_move, timed
 from konkun.server.table import PRESENCE_DELAY, Table
 
 
@@ -112,11 +111,8 @@ class Connections(LobbyBase):
 
     def broadcast(self, table: Table) -> None:
         """Send every connection of the table its own seat's state."""
-        trace = current_move()
-        started = time.perf_counter()
-        self._broadcast(table, trace)
-        if trace is not None:
-            trace.stage("broadcast", time.perf_counter() - started)
+        with timed("broadcast"):
+            self._broadcast(table)
 
     @staticmethod
     def _players_first(table: Table, only: Connection | None) \
@@ -128,7 +124,8 @@ class Connections(LobbyBase):
         targets.sort(key=lambda target: target[0] is None)
         return targets
 
-    def _broadcast(self, table: Table, trace: MoveTrace | None) -> None:
+    def _broadcast(self, table: Table) -> None:
+        trace = current_move()
         self.clock.changed(table)
         if not table.connections:
             return
@@ -145,11 +142,8 @@ class Connections(LobbyBase):
         texts: dict[int | None, str] = {}
         for seat, connection in self._players_first(table, only):
             if seat not in texts:
-                if trace is None:
+                with timed("encode"):
                     texts[seat] = compact_json(self.state_message(table, seat, summary))
-                else:
-                    with timed("encode"):
-                        texts[seat] = compact_json(self.state_message(table, seat, summary))
             if connection.last_text != texts[seat]:
                 connection.last_text = texts[seat]
                 connection.send_text(texts[seat])

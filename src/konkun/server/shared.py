@@ -565,13 +565,13 @@ class Shared(Seats):
             yield True
             return
         key = f"rematch {table.id}"
-        if not await cluster.try_hold(key):
+        if not await cluster.hold_keys([key], wait=0):
             yield False
             return
         try:
             yield True
         finally:
-            await cluster.let_go(key)
+            await cluster.let_go_keys([key])
 
     async def record_rematch_vote(self, table: Table, seat: int, contribution: str | None,
                                   humans: set[int]) -> tuple[TableExtras, bool]:
