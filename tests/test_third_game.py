@@ -73,7 +73,10 @@ def test_a_server_table_plays_the_third_game_over_websockets(tmp_path: Path) -> 
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
-    settings = Settings(data_dir=tmp_path / "data", secret="test-secret", bot_delay=0.0)
+    # the player moves as fast as the bot answers: a long match (ties play on) sends more
+    # than the per-connection message limit allows a person (20 at once, 10 a second)
+    settings = Settings(data_dir=tmp_path / "data", secret="test-secret", bot_delay=0.0,
+                        rate_burst=1e6, rate_per_second=1e6)
     with TestClient(create_app(settings)) as client:
         catalog = {g["game"]: g for g in client.get("/api/catalog").json()["games"]}
         assert catalog["toy"]["min_seats"] == 2
@@ -87,15 +90,19 @@ def test_a_server_table_plays_the_third_game_over_websockets(tmp_path: Path) -> 
         assert client.post(f"/api/tables/{table['id']}/sit", json={"seat": 0},
                            headers=headers).status_code == 200
         moves = 0
+        acted_on: set[int] = set()  # a turn's state may come twice (presence): act once
         with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
             while True:
                 state = receive(ws)
+                # an ignored refusal would leave the table waiting for this seat for ever
+                assert state.get("type") != "error", state
                 if state.get("type") != "state":
                     continue
                 if state["table"]["status"] == "finished":
                     break
-                if state["table"]["to_move"] != 0:
+                if state["table"]["to_move"] != 0 or state["turn"] in acted_on:
                     continue
+                acted_on.add(state["turn"])
                 view = state["view"]["deal"]
                 assert view["seat"] == 0 and set(view) >= {"hand", "table", "piles"}
                 ws.send_json({"type": "action", "turn": state["turn"],
