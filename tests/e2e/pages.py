@@ -16,9 +16,12 @@ DEAL_MOVES = "#match-log .log-deal[open] li"
 
 
 def open_page(browser: Browser, url: str, *, locale: str = "en-US",
-              width: int = 1280, height: int = 900) -> Page:
-    """A fresh browser context (its own localStorage) showing ``url``; page errors fail."""
+              width: int = 1280, height: int = 900, init_script: str | None = None) -> Page:
+    """A fresh browser context (its own localStorage) showing ``url``; page errors fail.
+    ``init_script`` runs in the page before its own scripts (to hold a request, say)."""
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -36,10 +39,12 @@ SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
 """Every (size, language) pair."""
 
 
-def screen(browser: Browser, url: str, size: str, lang: str) -> Page:
+def screen(browser: Browser, url: str, size: str, lang: str,
+           init_script: str | None = None) -> Page:
     """A page of ``url`` at one of the two sizes, in one of the two languages."""
     width, height = SIZES[size]
-    return open_page(browser, url, locale=LOCALES[lang], width=width, height=height)
+    return open_page(browser, url, locale=LOCALES[lang], width=width, height=height,
+                     init_script=init_script)
 
 
 

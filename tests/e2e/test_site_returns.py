@@ -17,13 +17,14 @@ from konkun.server.testing import ServerThread, request_json
 from .pages import (
     MY_TURN,
     assert_no_page_errors,
+    choose_name,
     hand,
     play_konchinka_move,
     screen,
     shot,
     wait_for_status,
 )
-from .test_site import OTHER, YOUR_TURN, play_until_over, take_name
+from .test_site import OTHER, YOUR_TURN, play_until_over
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +35,7 @@ RATED = {"en": "Rated", "ru": "Рейтинговая"}
 
 def claim_account(page: Any, base_url: str, name: str) -> None:
     """Take the guest name ``name`` and claim it with a password (an account)."""
-    take_name(page, name)
+    choose_name(page, name)
     page.goto(f"{base_url}/account")
     expect(page.locator("#claim-nickname")).to_have_value(name)
     page.fill("#claim-password", PASSWORD)
@@ -123,8 +124,8 @@ def test_the_tab_title_and_a_chime_announce_your_turn_and_stop_when_it_passes(
     anna = screen(browser, live_server.url, size, lang)
     other_size, other_lang = OTHER[(size, lang)]
     boris = screen(browser, live_server.url, other_size, other_lang)
-    take_name(anna, "Anna")
-    take_name(boris, "Boris")
+    choose_name(anna, "Anna")
+    choose_name(boris, "Boris")
     create_two_seat_table(anna, live_server.url, "Anna", target="5")
     sit_at(boris, anna.url, 1, "Boris")
     langs = {id(anna): lang, id(boris): other_lang}
@@ -171,7 +172,7 @@ def test_the_clock_and_sound_icons_need_no_emoji_font(
     """The move clock and the sound switch draw their icons as inline SVG, legible in a
     browser without an emoji font; the switch shows a crossed bell once turned off."""
     page = screen(browser, live_server.url, size, lang)
-    take_name(page, "Anna")
+    choose_name(page, "Anna")
     page.locator(".game-choice input[value=konchinka]").check()
     page.select_option("#who-1", "greedy")
     page.select_option("#move-seconds", "60")
@@ -197,7 +198,7 @@ def test_a_seat_is_taken_back_mid_game_on_another_device_by_its_personal_link(
     move log on the first device stays folded while the game goes on."""
     anna = screen(browser, live_server.url, size, lang)
     anna.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    take_name(anna, "Anna")
+    choose_name(anna, "Anna")
     table_id = create_two_seat_table(anna, live_server.url, "Anna", bot="greedy", target="5")
     anna.wait_for_selector(MY_TURN)
     play_konchinka_move(anna)

@@ -34,6 +34,21 @@ export function mount(node, ...children) {
   return node;
 }
 
+/** Run `redraw`, which may take the focused element (a form kept across redraws) out of
+ * the page and put it back: it then gets its focus and selection back, as taking it out
+ * blurred it and the keys a person types next would go nowhere. */
+export function keepingFocus(redraw) {
+  const focused = document.activeElement;
+  const selection = focused && typeof focused.selectionStart === "number"
+    ? [focused.selectionStart, focused.selectionEnd, focused.selectionDirection] : null;
+  redraw();
+  if (focused && focused !== document.body && focused.isConnected
+      && document.activeElement !== focused) {
+    focused.focus({ preventScroll: true });
+    if (selection) focused.setSelectionRange(...selection);
+  }
+}
+
 /** Show a message for a few seconds; kind "error" is announced assertively. */
 export function toast(message, kind = "info", ms = 6000) {
   const box = document.getElementById("toasts");

@@ -2,7 +2,7 @@
 
 import { contributionFor } from "./fairness.js";
 import { api, forgetIdentity, identity } from "./api.js";
-import { h, mount, toast } from "./dom.js";
+import { h, keepingFocus, mount, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { botName, catalog, catalogEntry, gameTitle, loadCatalog, ratedBadge, seatNames,
   setOfferedBots, titled } from "./catalog.js";
@@ -299,11 +299,11 @@ export function lobbyPage() {
 
   function draw() {
     document.title = `konkun — ${t("nav.lobby")}`;
-    mount(main, h("div", { class: "lobby" },
+    keepingFocus(() => mount(main, h("div", { class: "lobby" },
       h("div", { class: "hero" }, h("h1", {}, "konkun"), h("p", {}, t("app.tagline"))),
       h("div", { class: "lobby-grid" },
         h("div", { class: "col" }, identityPanel(draw), createForm(bots, draw)),
-        h("div", { class: "col" }, tablesBox, finishedBox))));
+        h("div", { class: "col" }, tablesBox, finishedBox)))));
     drawLists();
   }
 
