@@ -364,6 +364,8 @@ def swap_third_length(hand: Sequence[int], notold: Sequence[int], card: int,
     card's suit and rank, its jokers, and the swaps it can make."""
     if not hand[card]:
         return 0  # the taken card left the hand (a swap never brings it back)
+    if not any_swap(table, hand):
+        return solver.third_card_length(card, hand, notold, True)
     key = _swap_third_key(hand, notold, card, table)
     found = _SWAP_THIRD.get(key)
     if found is None:

@@ -68,6 +68,8 @@ class LegalSteps(DealFields):
         obligations are met) discards, each kept only if the turn can still be completed."""
         size = self.hand_sizes[seat]
         done = self.obligations_met()
+        if not done and self._swap_third_case(seat):
+            return self._swap_third_actions(seat, hand, size)
         judges: _Judges | None = None
         if not done:
             judges = (self._third_card_judges(hand, size) if self.need <= 0
@@ -155,12 +157,84 @@ class LegalSteps(DealFields):
             return not rough.rejects(action.slots, action.kind == SWAP) and \
                 self.completes_after_step(seat, action, table)
 
-        if self.pending and self.need <= 0 and self.layout[seat] and \
-                self.rules.joker_for_held and self.take_card != BARE_JOKER:
-            return self._swap_third_judge(seat, hand)
+        if self._swap_third_case(seat):
+            return self._swap_third_judge(seat, hand)[0]
         return judge
 
-    def _swap_third_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
+    def _swap_third_case(self, seat: int) -> bool:
+        """Whether only the taken card's meld is due, with a layout, ``joker_for_held`` and
+        a taken card that is not a joker: where :meth:`_swap_third_judge` judges."""
+        return self.pending and self.need <= 0 and self.layout[seat] and \
+            self.rules.joker_for_held and self.take_card != BARE_JOKER
+
+    def _swap_third_actions(self, seat: int, hand: list[int], size: int) -> list[Action]:
+        """:meth:`_taken_actions` in :meth:`_swap_third_case`. A step of real cards only (a
+        meld without jokers or whose jokers no card left in the hand wins back, a real card
+        laid off onto a meld whose swaps it leaves as they are) is legal exactly when it
+        lays the taken card's meld or the shortest such meld over every choice of swaps
+        after it is shorter than the hand left (the ``plain`` judge of
+        :meth:`_swap_third_judge`): when no card of the hand wins a table joker that is
+        the fast judge's verdict, and when melds alone cannot complete the turn now the
+        fast judge (melds alone after the step) says no and is not asked. Every step leaves
+        that length at least as long as it is now (``floor``), so steps leaving that many
+        cards or fewer are not asked at all. The other steps are judged as in
+        :meth:`_taken_actions`: the fast judge, then the exact one."""
+        fast = self._third_card_judges(hand, size)
+        exact, plain, floor, swappable = self._swap_third_judge(seat, hand)
+        card, notold = self.take_card, self.turn_notold
+        # Cards only leave the hand: with no swap, the length after a step is no shorter.
+        alone = 0 < solver.third_card_length(card, hand, notold, True) < size
+
+        def plain_meld(slots: tuple[int, ...], left: int) -> bool:
+            if not swappable:
+                return fast[0](slots)
+            return (alone and fast[0](slots)) or plain(slots, left)
+
+        def plain_layoff(k: int) -> bool:
+            if not swappable:
+                return fast[1](k)
+            return (alone and fast[1](k)) or plain((k,), size - 1)
+
+        out: list[Action] = []
+        for slots in self.candidate_melds(hand):
+            left = size - len(slots)
+            if left <= 0:
+                continue
+            if card in slots and self._meld_is_third(hand, notold, slots):
+                out.append(meld(slots))
+            elif left <= floor:
+                continue
+            elif max(slots) < BARE_JOKER or not self._wins_laid_joker(hand, slots):
+                if plain_meld(slots, left):
+                    out.append(meld(slots))
+            elif fast[0](slots) or exact(meld(slots)):
+                out.append(meld(slots))
+        if size - 1 > floor:
+            verdicts: dict[int, bool] = {}  # plain, by card
+            fast_verdicts: dict[int, bool] = {}
+            for m, tm in enumerate(self.melds):
+                same_swaps = not tm.jokers or tm.kind != SET
+                for k, slot in tm.layoff_options():
+                    if not hand[k]:
+                        continue
+                    if same_swaps and slot < BARE_JOKER:
+                        ok = verdicts.get(k)
+                        if ok is None:
+                            ok = verdicts[k] = plain_layoff(k)
+                    else:
+                        ok = fast_verdicts.get(k)
+                        if ok is None:
+                            ok = fast_verdicts[k] = fast[1](k)
+                        ok = ok or exact(layoff(m, slot))
+                    if ok:
+                        out.append(layoff(m, slot))
+        out.extend(action for action in self.swap_steps(seat, hand)
+                   if fast[2](action.slots[0]) or exact(action))
+        return out
+
+    def _swap_third_judge(self, seat: int, hand: list[int]
+                          ) -> tuple[Callable[[Action], bool],
+                                     Callable[[Sequence[int], int], bool], int, bool]:
         """:meth:`_exact_judge` while only the taken card's meld is due, with a layout,
         ``joker_for_held`` and a taken card that is not a joker: the turn can be completed
         after a step exactly when the shortest third-card meld over every choice of swaps
@@ -173,7 +247,10 @@ class LegalSteps(DealFields):
         per list, and only the steps these bounds do not decide are asked whole.
 
         Asked, as :meth:`completes_after_step` is, only of steps after which melds alone
-        cannot complete the turn (the fast judges said no)."""
+        cannot complete the turn (the fast judges said no). Returned with ``plain``, the
+        verdict on a step that only takes real cards away (asked without the fast judge:
+        :meth:`_swap_third_actions`; with a joker, one no card left in the hand wins
+        back), the length now and whether a card of the hand wins a table joker."""
         table = self.compact_table()
         jokers = tuple(m for m in table if completion.has_jokers(m))
         card = self.take_card
@@ -279,7 +356,37 @@ class LegalSteps(DealFields):
             return 0 < length_after((slot,), changed(number, moved), 1,
                                     (number, moved.compact())) < size
 
-        return judge
+        def plain(slots: Sequence[int], left: int) -> bool:
+            if max(slots) < BARE_JOKER:
+                return bounded(slots, left) and 0 < length_after(slots, None) < left
+            return bounded(slots, left) and taking([slot_card(x) for x in slots], left)
+
+        return judge, plain, length_after((), None), swappable
+
+    @staticmethod
+    def _wins_laid_joker(hand: list[int], slots: tuple[int, ...]) -> bool:
+        """Whether a card the hand keeps after laying the meld ``slots`` could win back one
+        of its jokers: the card it stands for, or an open set joker's missing suit."""
+        present = 0  # a set's suits taken by its real cards and declared jokers
+        for x in slots:
+            if x < BARE_JOKER:
+                present |= 1 << x // 13
+            elif x < OPEN_JOKER:
+                present |= 1 << (x - JOKER_FOR) // 13
+        for x in slots:
+            if x < BARE_JOKER:
+                continue
+            if x < OPEN_JOKER:
+                k = x - JOKER_FOR
+                if hand[k] > slots.count(k):
+                    return True
+            else:
+                rank = x - OPEN_JOKER
+                for t in range(4):
+                    k = t * 13 + rank
+                    if not present >> t & 1 and hand[k] > slots.count(k):
+                        return True
+        return False
 
     @staticmethod
     def _layoff_joker_winners(tm: TableMeld, slot: int) -> list[int]:
