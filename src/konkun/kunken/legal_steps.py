@@ -177,10 +177,15 @@ class LegalSteps(DealFields):
         the fast judge's verdict, and when melds alone cannot complete the turn now the
         fast judge (melds alone after the step) says no and is not asked. Every step leaves
         that length at least as long as it is now (``floor``), so steps leaving that many
-        cards or fewer are not asked at all. The other steps are judged as in
+        cards or fewer are not asked at all. A meld, and a joker laid off onto a sequence
+        or a set without jokers, leave the table's other swaps as they are, so the length
+        after it is the shortest over every choice of its jokers won back (``laid_back``,
+        ``won_back``: a winner gone, a fresh joker in), each asked of the table as it is.
+        The other steps (a lay-off onto a set with jokers, a swap) are judged as in
         :meth:`_taken_actions`: the fast judge, then the exact one."""
         fast = self._third_card_judges(hand, size)
-        exact, plain, floor, swappable = self._swap_third_judge(seat, hand)
+        exact, plain, laid_back, won_back, floor, swappable = self._swap_third_judge(
+            seat, hand)
         card, notold = self.take_card, self.turn_notold
         # Cards only leave the hand: with no swap, the length after a step is no shorter.
         alone = 0 < solver.third_card_length(card, hand, notold, True) < size
@@ -207,11 +212,12 @@ class LegalSteps(DealFields):
             elif max(slots) < BARE_JOKER or not self._wins_laid_joker(hand, slots):
                 if plain_meld(slots, left):
                     out.append(meld(slots))
-            elif fast[0](slots) or exact(meld(slots)):
+            elif (alone and fast[0](slots)) or laid_back(slots, left):
                 out.append(meld(slots))
         if size - 1 > floor:
             verdicts: dict[int, bool] = {}  # plain, by card
             fast_verdicts: dict[int, bool] = {}
+            joker_verdicts: dict[tuple[int, ...], bool] = {}  # a joker, by its winners
             for m, tm in enumerate(self.melds):
                 same_swaps = not tm.jokers or tm.kind != SET
                 for k, slot in tm.layoff_options():
@@ -221,6 +227,13 @@ class LegalSteps(DealFields):
                         ok = verdicts.get(k)
                         if ok is None:
                             ok = verdicts[k] = plain_layoff(k)
+                    elif same_swaps:
+                        winners = tuple(w for w in self._layoff_joker_winners(tm, slot)
+                                        if hand[w])
+                        ok = joker_verdicts.get(winners)
+                        if ok is None:
+                            ok = joker_verdicts[winners] = won_back([BARE_JOKER], winners,
+                                                                    size - 1)
                     else:
                         ok = fast_verdicts.get(k)
                         if ok is None:
@@ -234,7 +247,10 @@ class LegalSteps(DealFields):
 
     def _swap_third_judge(self, seat: int, hand: list[int]
                           ) -> tuple[Callable[[Action], bool],
-                                     Callable[[Sequence[int], int], bool], int, bool]:
+                                     Callable[[Sequence[int], int], bool],
+                                     Callable[[tuple[int, ...], int], bool],
+                                     Callable[[list[int], Sequence[int], int], bool],
+                                     int, bool]:
         """:meth:`_exact_judge` while only the taken card's meld is due, with a layout,
         ``joker_for_held`` and a taken card that is not a joker: the turn can be completed
         after a step exactly when the shortest third-card meld over every choice of swaps
@@ -250,7 +266,9 @@ class LegalSteps(DealFields):
         cannot complete the turn (the fast judges said no). Returned with ``plain``, the
         verdict on a step that only takes real cards away (asked without the fast judge:
         :meth:`_swap_third_actions`; with a joker, one no card left in the hand wins
-        back), the length now and whether a card of the hand wins a table joker."""
+        back), ``laid_back``, the verdict on any meld, ``won_back``, the verdict on a
+        step putting one joker on the table that only given cards win, the length now and
+        whether a card of the hand wins a table joker."""
         table = self.compact_table()
         jokers = tuple(m for m in table if completion.has_jokers(m))
         card = self.take_card
@@ -356,12 +374,40 @@ class LegalSteps(DealFields):
             return 0 < length_after((slot,), changed(number, moved), 1,
                                     (number, moved.compact())) < size
 
+        def laid_back(slots: tuple[int, ...], left: int) -> bool:
+            """The verdict on the meld ``slots``, which leaves the table's other swaps as
+            they are: the shortest length over every choice of its jokers won back (each
+            a winner gone, a fresh joker in)."""
+            removed = [slot_card(x) for x in slots]
+            rest = hand.copy()
+            for k in removed:
+                rest[k] -= 1
+            best = 0
+            for given in completion.win_back_choices(completion.compact(slots), rest):
+                found = length_after([*removed, *given], None, len(given))
+                if found and (not best or found < best):
+                    best = found
+            return 0 < best < left
+
+        def won_back(removed: list[int], winners: Sequence[int], left: int) -> bool:
+            """The verdict on a step that takes the cards ``removed`` away and puts one
+            joker on the table (in a meld or a lay-off) that only the cards ``winners``
+            win, leaving the table's other swaps as they are: the length is the shorter of
+            those without that swap and with it (a winner gone, a fresh joker in)."""
+            best = length_after(removed, None)
+            for k in winners:
+                if hand[k] > removed.count(k):
+                    found = length_after([*removed, k], None, 1)
+                    if found and (not best or found < best):
+                        best = found
+            return 0 < best < left
+
         def plain(slots: Sequence[int], left: int) -> bool:
             if max(slots) < BARE_JOKER:
                 return bounded(slots, left) and 0 < length_after(slots, None) < left
             return bounded(slots, left) and taking([slot_card(x) for x in slots], left)
 
-        return judge, plain, length_after((), None), swappable
+        return judge, plain, laid_back, won_back, length_after((), None), swappable
 
     @staticmethod
     def _wins_laid_joker(hand: list[int], slots: tuple[int, ...]) -> bool:
