@@ -144,17 +144,21 @@ class LegalSteps(DealFields):
     def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
         """The exact check of the candidate steps of one legal-action list (where the fast
         judges said no): cheap exact rejections first
-        (:class:`completion.StepFilter`), then :meth:`completes_after_step`."""
-        made: list[tuple[completion.Table, completion.StepFilter]] = []
+        (:class:`completion.StepFilter`), then a witness (:meth:`_won_back_completes`),
+        then :meth:`completes_after_step`."""
+        made: list[tuple[completion.Table, completion.StepFilter,
+                         solver.HandSearch | None]] = []
 
         def judge(action: Action) -> bool:
             if not made:  # built when first asked: most lists never ask
                 table = self.compact_table()
                 made.append((table, completion.StepFilter(
                     hand, self.turn_notold, self.take_card, self.need, self.pending,
-                    self.opening, table, self.rules.joker_for_held)))
-            table, rough = made[0]
-            return not rough.rejects(action.slots, action.kind == SWAP) and \
+                    self.opening, table, self.rules.joker_for_held), self._turn_search(hand)))
+            table, rough, search = made[0]
+            if rough.rejects(action.slots, action.kind == SWAP):
+                return False
+            return self._won_back_completes(seat, hand, action, search) or \
                 self.completes_after_step(seat, action, table)
 
         if self._swap_third_case(seat):
@@ -408,6 +412,70 @@ class LegalSteps(DealFields):
             return bounded(slots, left) and taking([slot_card(x) for x in slots], left)
 
         return judge, plain, laid_back, won_back, length_after((), None), swappable
+
+    def _won_back_completes(self, seat: int, hand: list[int], action: Action,
+                            search: solver.HandSearch | None) -> bool:
+        """A quick sufficient test (``joker_for_held``) for a meld or lay-off with a joker:
+        once it is laid, a card of the hand it stands for wins it back at once (a swap, the
+        joker then fresh), and melds alone complete the turn from there
+        (:func:`solver.can_complete`; ``search``: the turn's search, over a hand holding
+        every hand tried). Not while a taken joker is still to be melded: the joker won
+        back is another."""
+        slots = action.slots
+        if not self.rules.joker_for_held or max(slots) < BARE_JOKER or (
+                action.kind == LAYOFF and not self.layout[seat]) or action.kind == SWAP or (
+                self.pending and self.take_card == BARE_JOKER):
+            return False  # a joker won back is never the taken joker
+        notold = self.turn_notold
+        pending, need = self.pending, self.need
+        if action.kind == MELD:
+            if pending and self._meld_is_third(hand, notold, slots):
+                pending = False
+            if self.opening:
+                need -= solver.meld_points(slots)
+            winners = self._laid_joker_winners(slots)
+        else:
+            number = action.number
+            assert number is not None  # a lay-off names its meld
+            winners = self._layoff_joker_winners(self.melds[number], slots[0])
+        rest, rest_notold = hand.copy(), notold.copy()
+        for x in slots:
+            k = slot_card(x)
+            rest[k] -= 1
+            if rest_notold[k]:
+                rest_notold[k] -= 1
+        for k in winners:
+            if not rest[k]:
+                continue
+            after, after_notold = rest.copy(), rest_notold.copy()
+            after[k] -= 1
+            if after_notold[k]:
+                after_notold[k] -= 1
+            after[BARE_JOKER] += 1
+            after_notold[BARE_JOKER] += 1
+            if solver.can_complete(after, after_notold, self.take_card, need, pending,
+                                   search, sum(after), False, True):
+                return True
+        return False
+
+    @staticmethod
+    def _laid_joker_winners(slots: tuple[int, ...]) -> list[int]:
+        """The cards that could win a joker of the meld ``slots`` laid now: the card it
+        stands for, or an open set joker's missing suits."""
+        present = 0  # a set's suits taken by its real cards and declared jokers
+        for x in slots:
+            if x < BARE_JOKER:
+                present |= 1 << x // 13
+            elif x < OPEN_JOKER:
+                present |= 1 << (x - JOKER_FOR) // 13
+        out: list[int] = []
+        for x in slots:
+            if x >= OPEN_JOKER:
+                rank = x - OPEN_JOKER
+                out.extend(t * 13 + rank for t in range(4) if not present >> t & 1)
+            elif x >= BARE_JOKER:
+                out.append(x - JOKER_FOR)
+        return out
 
     @staticmethod
     def _wins_laid_joker(hand: list[int], slots: tuple[int, ...]) -> bool:
