@@ -415,17 +415,18 @@ class LegalSteps(DealFields):
 
     def _won_back_completes(self, seat: int, hand: list[int], action: Action,
                             search: solver.HandSearch | None) -> bool:
-        """A quick sufficient test (``joker_for_held``) for a meld or lay-off with a joker:
-        once it is laid, a card of the hand it stands for wins it back at once (a swap, the
-        joker then fresh), and melds alone complete the turn from there
-        (:func:`solver.can_complete`; ``search``: the turn's search, over a hand holding
-        every hand tried). Not while a taken joker is still to be melded: the joker won
-        back is another."""
+        """A quick sufficient test (``joker_for_held``) for a meld or lay-off: once it is
+        laid, one swap (a card of the hand for a joker the step laid, or for a joker of
+        another table meld) and then melds alone complete the turn
+        (:func:`solver.can_complete`, the swapped-in joker fresh; ``search``: the turn's
+        search, whose melds are all it lays, so a yes is a completion). A swap needs a
+        layout, which a meld gives. Not while a taken joker is still to be melded: the
+        joker won is another."""
         slots = action.slots
-        if not self.rules.joker_for_held or max(slots) < BARE_JOKER or (
+        if not self.rules.joker_for_held or (
                 action.kind == LAYOFF and not self.layout[seat]) or action.kind == SWAP or (
                 self.pending and self.take_card == BARE_JOKER):
-            return False  # a joker won back is never the taken joker
+            return False  # a joker won is never the taken joker
         notold = self.turn_notold
         pending, need = self.pending, self.need
         if action.kind == MELD:
@@ -434,17 +435,22 @@ class LegalSteps(DealFields):
             if self.opening:
                 need -= solver.meld_points(slots)
             winners = self._laid_joker_winners(slots)
+            number = -1
         else:
+            assert action.number is not None  # a lay-off names its meld
             number = action.number
-            assert number is not None  # a lay-off names its meld
-            winners = self._layoff_joker_winners(self.melds[number], slots[0])
+            winners = self._layoff_joker_winners(self.melds[number], slots[0]) \
+                if slots[0] >= BARE_JOKER else []
+        for m, tm in enumerate(self.melds):
+            if tm.jokers and m != number:  # the meld laid off onto may change its swaps
+                winners.extend(completion.swap_cards(tm.compact()))
         rest, rest_notold = hand.copy(), notold.copy()
         for x in slots:
             k = slot_card(x)
             rest[k] -= 1
             if rest_notold[k]:
                 rest_notold[k] -= 1
-        for k in winners:
+        for k in sorted(set(winners)):
             if not rest[k]:
                 continue
             after, after_notold = rest.copy(), rest_notold.copy()
