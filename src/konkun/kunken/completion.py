@@ -76,6 +76,26 @@ def swaps(m: Compact, hand: Sequence[int]) -> Iterator[tuple[int, Compact]]:
             yield card, (1, rank, real | bit, decl, n_open - 1)
 
 
+def win_back_choices(m: Compact, hand: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every distinct choice of cards (sorted) the hand can give, one swap after another,
+    for jokers of meld ``m`` alone, the empty one first."""
+    found: set[tuple[int, ...]] = set()
+    work = list(hand)
+
+    def choose(meld: Compact, given: tuple[int, ...]) -> None:
+        key = tuple(sorted(given))
+        if key in found:
+            return
+        found.add(key)
+        for card, after in swaps(meld, work):
+            work[card] -= 1
+            choose(after, (*given, card))
+            work[card] += 1
+
+    choose(m, ())
+    return sorted(found, key=len)
+
+
 def layoffs(m: Compact) -> Iterator[tuple[int, Compact]]:
     """Every real card that can be laid off onto ``m``: (the card, the meld after)."""
     if m[0] == 0:
@@ -364,6 +384,8 @@ def swap_third_length(hand: Sequence[int], notold: Sequence[int], card: int,
     card's suit and rank, its jokers, and the swaps it can make."""
     if not hand[card]:
         return 0  # the taken card left the hand (a swap never brings it back)
+    if not any_swap(table, hand):
+        return solver.third_card_length(card, hand, notold, True)
     key = _swap_third_key(hand, notold, card, table)
     found = _SWAP_THIRD.get(key)
     if found is None:

@@ -68,6 +68,8 @@ class LegalSteps(DealFields):
         obligations are met) discards, each kept only if the turn can still be completed."""
         size = self.hand_sizes[seat]
         done = self.obligations_met()
+        if not done and self._swap_third_case(seat):
+            return self._swap_third_actions(seat, hand, size)
         judges: _Judges | None = None
         if not done:
             judges = (self._third_card_judges(hand, size) if self.need <= 0
@@ -142,25 +144,117 @@ class LegalSteps(DealFields):
     def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
         """The exact check of the candidate steps of one legal-action list (where the fast
         judges said no): cheap exact rejections first
-        (:class:`completion.StepFilter`), then :meth:`completes_after_step`."""
-        made: list[tuple[completion.Table, completion.StepFilter]] = []
+        (:class:`completion.StepFilter`), then a witness (:meth:`_won_back_completes`),
+        then :meth:`completes_after_step`."""
+        made: list[tuple[completion.Table, completion.StepFilter,
+                         solver.HandSearch | None]] = []
 
         def judge(action: Action) -> bool:
             if not made:  # built when first asked: most lists never ask
                 table = self.compact_table()
                 made.append((table, completion.StepFilter(
                     hand, self.turn_notold, self.take_card, self.need, self.pending,
-                    self.opening, table, self.rules.joker_for_held)))
-            table, rough = made[0]
-            return not rough.rejects(action.slots, action.kind == SWAP) and \
+                    self.opening, table, self.rules.joker_for_held), self._turn_search(hand)))
+            table, rough, search = made[0]
+            if rough.rejects(action.slots, action.kind == SWAP):
+                return False
+            return self._won_back_completes(seat, hand, action, search) or \
                 self.completes_after_step(seat, action, table)
 
-        if self.pending and self.need <= 0 and self.layout[seat] and \
-                self.rules.joker_for_held and self.take_card != BARE_JOKER:
-            return self._swap_third_judge(seat, hand)
+        if self._swap_third_case(seat):
+            return self._swap_third_judge(seat, hand)[0]
         return judge
 
-    def _swap_third_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
+    def _swap_third_case(self, seat: int) -> bool:
+        """Whether only the taken card's meld is due, with a layout, ``joker_for_held`` and
+        a taken card that is not a joker: where :meth:`_swap_third_judge` judges."""
+        return self.pending and self.need <= 0 and self.layout[seat] and \
+            self.rules.joker_for_held and self.take_card != BARE_JOKER
+
+    def _swap_third_actions(self, seat: int, hand: list[int], size: int) -> list[Action]:
+        """:meth:`_taken_actions` in :meth:`_swap_third_case`. A step of real cards only (a
+        meld without jokers or whose jokers no card left in the hand wins back, a real card
+        laid off onto a meld whose swaps it leaves as they are) is legal exactly when it
+        lays the taken card's meld or the shortest such meld over every choice of swaps
+        after it is shorter than the hand left (the ``plain`` judge of
+        :meth:`_swap_third_judge`): when no card of the hand wins a table joker that is
+        the fast judge's verdict, and when melds alone cannot complete the turn now the
+        fast judge (melds alone after the step) says no and is not asked. Every step leaves
+        that length at least as long as it is now (``floor``), so steps leaving that many
+        cards or fewer are not asked at all. A meld, and a joker laid off onto a sequence
+        or a set without jokers, leave the table's other swaps as they are, so the length
+        after it is the shortest over every choice of its jokers won back (``laid_back``,
+        ``won_back``: a winner gone, a fresh joker in), each asked of the table as it is.
+        The other steps (a lay-off onto a set with jokers, a swap) are judged as in
+        :meth:`_taken_actions`: the fast judge, then the exact one."""
+        fast = self._third_card_judges(hand, size)
+        exact, plain, laid_back, won_back, floor, swappable = self._swap_third_judge(
+            seat, hand)
+        card, notold = self.take_card, self.turn_notold
+        # Cards only leave the hand: with no swap, the length after a step is no shorter.
+        alone = 0 < solver.third_card_length(card, hand, notold, True) < size
+
+        def plain_meld(slots: tuple[int, ...], left: int) -> bool:
+            if not swappable:
+                return fast[0](slots)
+            return (alone and fast[0](slots)) or plain(slots, left)
+
+        def plain_layoff(k: int) -> bool:
+            if not swappable:
+                return fast[1](k)
+            return (alone and fast[1](k)) or plain((k,), size - 1)
+
+        out: list[Action] = []
+        for slots in self.candidate_melds(hand):
+            left = size - len(slots)
+            if left <= 0:
+                continue
+            if card in slots and self._meld_is_third(hand, notold, slots):
+                out.append(meld(slots))
+            elif left <= floor:
+                continue
+            elif max(slots) < BARE_JOKER or not self._wins_laid_joker(hand, slots):
+                if plain_meld(slots, left):
+                    out.append(meld(slots))
+            elif (alone and fast[0](slots)) or laid_back(slots, left):
+                out.append(meld(slots))
+        if size - 1 > floor:
+            verdicts: dict[int, bool] = {}  # plain, by card
+            fast_verdicts: dict[int, bool] = {}
+            joker_verdicts: dict[tuple[int, ...], bool] = {}  # a joker, by its winners
+            for m, tm in enumerate(self.melds):
+                same_swaps = not tm.jokers or tm.kind != SET
+                for k, slot in tm.layoff_options():
+                    if not hand[k]:
+                        continue
+                    if same_swaps and slot < BARE_JOKER:
+                        ok = verdicts.get(k)
+                        if ok is None:
+                            ok = verdicts[k] = plain_layoff(k)
+                    elif same_swaps:
+                        winners = tuple(w for w in self._layoff_joker_winners(tm, slot)
+                                        if hand[w])
+                        ok = joker_verdicts.get(winners)
+                        if ok is None:
+                            ok = joker_verdicts[winners] = won_back([BARE_JOKER], winners,
+                                                                    size - 1)
+                    else:
+                        ok = fast_verdicts.get(k)
+                        if ok is None:
+                            ok = fast_verdicts[k] = fast[1](k)
+                        ok = ok or exact(layoff(m, slot))
+                    if ok:
+                        out.append(layoff(m, slot))
+        out.extend(action for action in self.swap_steps(seat, hand)
+                   if fast[2](action.slots[0]) or exact(action))
+        return out
+
+    def _swap_third_judge(self, seat: int, hand: list[int]
+                          ) -> tuple[Callable[[Action], bool],
+                                     Callable[[Sequence[int], int], bool],
+                                     Callable[[tuple[int, ...], int], bool],
+                                     Callable[[list[int], Sequence[int], int], bool],
+                                     int, bool]:
         """:meth:`_exact_judge` while only the taken card's meld is due, with a layout,
         ``joker_for_held`` and a taken card that is not a joker: the turn can be completed
         after a step exactly when the shortest third-card meld over every choice of swaps
@@ -173,7 +267,12 @@ class LegalSteps(DealFields):
         per list, and only the steps these bounds do not decide are asked whole.
 
         Asked, as :meth:`completes_after_step` is, only of steps after which melds alone
-        cannot complete the turn (the fast judges said no)."""
+        cannot complete the turn (the fast judges said no). Returned with ``plain``, the
+        verdict on a step that only takes real cards away (asked without the fast judge:
+        :meth:`_swap_third_actions`; with a joker, one no card left in the hand wins
+        back), ``laid_back``, the verdict on any meld, ``won_back``, the verdict on a
+        step putting one joker on the table that only given cards win, the length now and
+        whether a card of the hand wins a table joker."""
         table = self.compact_table()
         jokers = tuple(m for m in table if completion.has_jokers(m))
         card = self.take_card
@@ -279,7 +378,135 @@ class LegalSteps(DealFields):
             return 0 < length_after((slot,), changed(number, moved), 1,
                                     (number, moved.compact())) < size
 
-        return judge
+        def laid_back(slots: tuple[int, ...], left: int) -> bool:
+            """The verdict on the meld ``slots``, which leaves the table's other swaps as
+            they are: the shortest length over every choice of its jokers won back (each
+            a winner gone, a fresh joker in)."""
+            removed = [slot_card(x) for x in slots]
+            rest = hand.copy()
+            for k in removed:
+                rest[k] -= 1
+            best = 0
+            for given in completion.win_back_choices(completion.compact(slots), rest):
+                found = length_after([*removed, *given], None, len(given))
+                if found and (not best or found < best):
+                    best = found
+            return 0 < best < left
+
+        def won_back(removed: list[int], winners: Sequence[int], left: int) -> bool:
+            """The verdict on a step that takes the cards ``removed`` away and puts one
+            joker on the table (in a meld or a lay-off) that only the cards ``winners``
+            win, leaving the table's other swaps as they are: the length is the shorter of
+            those without that swap and with it (a winner gone, a fresh joker in)."""
+            best = length_after(removed, None)
+            for k in winners:
+                if hand[k] > removed.count(k):
+                    found = length_after([*removed, k], None, 1)
+                    if found and (not best or found < best):
+                        best = found
+            return 0 < best < left
+
+        def plain(slots: Sequence[int], left: int) -> bool:
+            if max(slots) < BARE_JOKER:
+                return bounded(slots, left) and 0 < length_after(slots, None) < left
+            return bounded(slots, left) and taking([slot_card(x) for x in slots], left)
+
+        return judge, plain, laid_back, won_back, length_after((), None), swappable
+
+    def _won_back_completes(self, seat: int, hand: list[int], action: Action,
+                            search: solver.HandSearch | None) -> bool:
+        """A quick sufficient test (``joker_for_held``) for a meld or lay-off: once it is
+        laid, one swap (a card of the hand for a joker the step laid, or for a joker of
+        another table meld) and then melds alone complete the turn
+        (:func:`solver.can_complete`, the swapped-in joker fresh; ``search``: the turn's
+        search, whose melds are all it lays, so a yes is a completion). A swap needs a
+        layout, which a meld gives. Not while a taken joker is still to be melded: the
+        joker won is another."""
+        slots = action.slots
+        if not self.rules.joker_for_held or (
+                action.kind == LAYOFF and not self.layout[seat]) or action.kind == SWAP or (
+                self.pending and self.take_card == BARE_JOKER):
+            return False  # a joker won is never the taken joker
+        notold = self.turn_notold
+        pending, need = self.pending, self.need
+        if action.kind == MELD:
+            if pending and self._meld_is_third(hand, notold, slots):
+                pending = False
+            if self.opening:
+                need -= solver.meld_points(slots)
+            winners = self._laid_joker_winners(slots)
+            number = -1
+        else:
+            assert action.number is not None  # a lay-off names its meld
+            number = action.number
+            winners = self._layoff_joker_winners(self.melds[number], slots[0]) \
+                if slots[0] >= BARE_JOKER else []
+        for m, tm in enumerate(self.melds):
+            if tm.jokers and m != number:  # the meld laid off onto may change its swaps
+                winners.extend(completion.swap_cards(tm.compact()))
+        rest, rest_notold = hand.copy(), notold.copy()
+        for x in slots:
+            k = slot_card(x)
+            rest[k] -= 1
+            if rest_notold[k]:
+                rest_notold[k] -= 1
+        for k in sorted(set(winners)):
+            if not rest[k]:
+                continue
+            after, after_notold = rest.copy(), rest_notold.copy()
+            after[k] -= 1
+            if after_notold[k]:
+                after_notold[k] -= 1
+            after[BARE_JOKER] += 1
+            after_notold[BARE_JOKER] += 1
+            if solver.can_complete(after, after_notold, self.take_card, need, pending,
+                                   search, sum(after), False, True):
+                return True
+        return False
+
+    @staticmethod
+    def _laid_joker_winners(slots: tuple[int, ...]) -> list[int]:
+        """The cards that could win a joker of the meld ``slots`` laid now: the card it
+        stands for, or an open set joker's missing suits."""
+        present = 0  # a set's suits taken by its real cards and declared jokers
+        for x in slots:
+            if x < BARE_JOKER:
+                present |= 1 << x // 13
+            elif x < OPEN_JOKER:
+                present |= 1 << (x - JOKER_FOR) // 13
+        out: list[int] = []
+        for x in slots:
+            if x >= OPEN_JOKER:
+                rank = x - OPEN_JOKER
+                out.extend(t * 13 + rank for t in range(4) if not present >> t & 1)
+            elif x >= BARE_JOKER:
+                out.append(x - JOKER_FOR)
+        return out
+
+    @staticmethod
+    def _wins_laid_joker(hand: list[int], slots: tuple[int, ...]) -> bool:
+        """Whether a card the hand keeps after laying the meld ``slots`` could win back one
+        of its jokers: the card it stands for, or an open set joker's missing suit."""
+        present = 0  # a set's suits taken by its real cards and declared jokers
+        for x in slots:
+            if x < BARE_JOKER:
+                present |= 1 << x // 13
+            elif x < OPEN_JOKER:
+                present |= 1 << (x - JOKER_FOR) // 13
+        for x in slots:
+            if x < BARE_JOKER:
+                continue
+            if x < OPEN_JOKER:
+                k = x - JOKER_FOR
+                if hand[k] > slots.count(k):
+                    return True
+            else:
+                rank = x - OPEN_JOKER
+                for t in range(4):
+                    k = t * 13 + rank
+                    if not present >> t & 1 and hand[k] > slots.count(k):
+                        return True
+        return False
 
     @staticmethod
     def _layoff_joker_winners(tm: TableMeld, slot: int) -> list[int]:

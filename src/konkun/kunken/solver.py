@@ -32,6 +32,7 @@ from konkun.kunken.third_card import (
     ThirdCardCheck,
     hand_masks,
     is_third_card_meld,
+    joker_third_masks,
     shortest_third,
     third_card_length,
     third_card_melds,
@@ -220,7 +221,9 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int],
         card = bank[i]
         if card == 52:
             jokers += 1
-            shortest = third_card_length(52, *after_take(hand, bank, i), replace)
+            # Old cards: the hand's; held now: the hand's and the bank's from i on.
+            shortest = joker_third_masks(old_suit, pool_suit, old_rank, pool_rank, jokers,
+                                         min(old_jokers, jokers - 1), replace)
         else:
             p, s = CARD_PLACE[card]
             pool_suit[s] |= 1 << p

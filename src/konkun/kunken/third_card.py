@@ -186,17 +186,36 @@ class ThirdCardCheck:
 def _joker_third(counts: Sequence[int], taken: Sequence[int], proxies: bool = False) -> int:
     """:func:`third_card_length` for a taken joker (held): the shortest meld with a joker
     and two old cards, counting all but one of its jokers as old up to the old jokers."""
+    old_suit, pool_suit, old_rank, pool_rank = [0] * 4, [0] * 4, [0] * 13, [0] * 13
+    for k in range(52):
+        n = counts[k]
+        if n:
+            p, s = CARD_PLACE[k]
+            pool_suit[s] |= 1 << p
+            pool_rank[p] |= 1 << s
+            if n > taken[k]:
+                old_suit[s] |= 1 << p
+                old_rank[p] |= 1 << s
     jokers = counts[52]
-    old_jokers = min(jokers - taken[52], jokers - 1)
+    return joker_third_masks(old_suit, pool_suit, old_rank, pool_rank, jokers,
+                             min(jokers - taken[52], jokers - 1), proxies)
+
+
+def joker_third_masks(old_suit: Sequence[int], pool_suit: Sequence[int],
+                      old_rank: Sequence[int], pool_rank: Sequence[int], jokers: int,
+                      old_jokers: int, proxies: bool = False) -> int:
+    """:func:`_joker_third` from the masks of the cards held before the take (``old_``)
+    and held now (``pool_``), by suit and by rank position, the jokers held and the old
+    ones (at most all but the taken joker)."""
     best = 0
     for p in range(13):  # sets: two old cards and the joker, or one old card, two jokers
-        old, pool = _rank_masks(p, counts, taken)
+        old = old_rank[p]
         if old & (old - 1):
             return 3
-        if old and pool != old and jokers >= 2 and old_jokers >= 1:
+        if old and pool_rank[p] != old and jokers >= 2 and old_jokers >= 1:
             best = 4
     for s in range(4):
-        old, pool = _suit_masks(s, counts, taken)
+        old, pool = old_suit[s], pool_suit[s]
         if pool.bit_count() < 2 or (pool == FULL and not proxies) or (
                 not old and old_jokers < 2):
             continue
