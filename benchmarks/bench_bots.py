@@ -21,7 +21,10 @@ per-bot intervals are printed and reported too ("separate" or not). Konchinka st
 expert is ISMCTS with 20 iterations a move against 2000 (about 0.0013 s and 0.13 s on an
 idle core). Time budgets are counted in CPU time (``clock=cpu``), so a shared machine
 measures the same bots as an idle one, only slower.
-Konchinka: greedy vs random, ismcts vs greedy in whole games to 15.
+Konchinka: greedy vs random, ismcts vs greedy in whole games to 15, and ISMCTS at 1 s a
+move against 0.1 s (``THINKING``): the 1 s bot's mean share of the points of a duplicate
+deal pair (its points over both bots' points on the same cards), with its 95% t
+interval, which passes above 50%; the share of decided pairs is printed too.
 The endgame solver: Konchinka endgames from the last redeal of random two-player deals,
 solved exactly; nodes per second.
 Then ISMCTS iterations per second, the wall time and the CPU seconds, and PASS/FAIL per
@@ -226,9 +229,10 @@ def main() -> int:
     args = parser.parse_args()
     global BACKEND
     BACKEND = "serial" if args.backend == "serial" else "local"
-    # CPU seconds, measured at these counts (docs/bots.md): the Kunken part 1,433 (the
-    # flat-search expert vs greedy about 2 a deal), the Konchinka part 721 (2000 vs 20
-    # iterations about 2.2 a deal), the endgames 5: 2,159 in all, 18 minutes on 2 cores
+    # CPU seconds, measured at the fourth session's counts (docs/bots.md): the Kunken
+    # part 1,433 (the flat-search expert vs greedy about 2 a deal), the Konchinka part
+    # 721 (2000 vs 20 iterations about 2.2 a deal), the endgames 5; since then 1 s vs
+    # 0.1 s (about 14 CPU s a deal with early stopping) and 1200 more planner deals
     counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 3000,
               "kunken_random": 600, "kunken_ismcts": 600, "konchinka_random": 200,
               "konchinka_strong": 600, "konchinka_expert": 200, "konchinka_games": 20,
