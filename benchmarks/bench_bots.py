@@ -21,7 +21,10 @@ per-bot intervals are printed and reported too ("separate" or not). Konchinka st
 expert is ISMCTS with 20 iterations a move against 2000 (about 0.0013 s and 0.13 s on an
 idle core). Time budgets are counted in CPU time (``clock=cpu``), so a shared machine
 measures the same bots as an idle one, only slower.
-Konchinka: greedy vs random, ismcts vs greedy in whole games to 15.
+Konchinka: greedy vs random, ismcts vs greedy in whole games to 15, and ISMCTS at 1 s a
+move against 0.1 s (``THINKING``): the 1 s bot's mean share of the points of a duplicate
+deal pair (its points over both bots' points on the same cards), with its 95% t
+interval, which passes above 50%; the share of decided pairs is printed too.
 The endgame solver: Konchinka endgames from the last redeal of random two-player deals,
 solved exactly; nodes per second.
 Then ISMCTS iterations per second, the wall time and the CPU seconds, and PASS/FAIL per
@@ -43,6 +46,10 @@ from konkun.arena import ArenaConfig, ArenaReport, run_arena
 def log(text: str) -> None:
     print(text, flush=True)
 
+
+THINKING = ("ismcts:time=1:width=3:early=1:clock=cpu", "ismcts:time=0.1:width=3:early=1:clock=cpu")
+"""Konchinka's ISMCTS at 1 s against 0.1 s a move (CPU clock; ``early``: each stops once
+its most visited move can no longer be overtaken, the same choice sooner)."""
 
 BACKEND = "local"
 """The arena backend of every duel (``--backend``): ``local`` is spawned worker processes."""
@@ -78,6 +85,26 @@ def pair_figures(report: ArenaReport) -> dict[str, Any]:
         "seconds_per_move": first.seconds_per_move,
         "longest_move_seconds": first.longest_think,
     }
+
+
+def point_share(report: ArenaReport) -> dict[str, Any]:
+    """The first bot's share of the points of each duplicate deal pair (its points over
+    both bots' points on the same cards), averaged over the pairs with any points, with
+    its 95% Student-t interval: a percentage that, unlike the share of decided pairs,
+    counts every pair and by how much it was won."""
+    from konkun.arena.stats import mean_interval
+
+    shares = []
+    for result in report.results:
+        mine = theirs = 0
+        for game in result.games:
+            first, second = game.seating.index(0), game.seating.index(1)
+            mine += game.points[first]
+            theirs += game.points[second]
+        if mine + theirs > 0:
+            shares.append(mine / (mine + theirs))
+    share = mean_interval(shares)
+    return {"pairs": share.n, "share": share.mean, "share_ci": [share.low, share.high]}
 
 
 def ladder_line(game: str, above: str, below: str, rung: dict[str, Any]) -> str:
@@ -202,13 +229,14 @@ def main() -> int:
     args = parser.parse_args()
     global BACKEND
     BACKEND = "serial" if args.backend == "serial" else "local"
-    # CPU seconds, measured at these counts (docs/bots.md): the Kunken part 1,433 (the
-    # flat-search expert vs greedy about 2 a deal), the Konchinka part 721 (2000 vs 20
-    # iterations about 2.2 a deal), the endgames 5: 2,159 in all, 18 minutes on 2 cores
-    counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 1800,
+    # CPU seconds, measured at the fourth session's counts (docs/bots.md): the Kunken
+    # part 1,433 (the flat-search expert vs greedy about 2 a deal), the Konchinka part
+    # 721 (2000 vs 20 iterations about 2.2 a deal), the endgames 5; since then 1 s vs
+    # 0.1 s (about 14 CPU s a deal with early stopping) and 1200 more planner deals
+    counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 3000,
               "kunken_random": 600, "kunken_ismcts": 600, "konchinka_random": 200,
               "konchinka_strong": 600, "konchinka_expert": 200, "konchinka_games": 20,
-              "endgames": 200}
+              "konchinka_thinking": 60, "endgames": 200}
     scale = 0.05 if args.quick else args.scale
     counts = {key: max(2, round(value * scale)) for key, value in counts.items()}
     log(f"counts: {counts}")
@@ -254,6 +282,18 @@ def main() -> int:
         for below, above, rung in zip(ladder, ladder[1:], rungs, strict=False):
             checks.append((f"Konchinka ladder: {above} > {below}, 95% CI of decided pairs "
                            "above 50%", rung["share_ci"][0] > 0.5))
+        slow, fast = THINKING
+        report = duel("konchinka", slow, fast, counts["konchinka_thinking"], seed + 11,
+                      workers=workers)
+        thinking = pair_figures(report) | {"point_share": point_share(report)}
+        figures["konchinka"]["thinking"] = thinking
+        share = thinking["point_share"]
+        low, high = share["share_ci"]
+        log(f"\n--- konchinka: 1 s over 0.1 s: its share of each deal pair's points "
+            f"{share['share']:.1%} [{low:.1%}, {high:.1%}] over {share['pairs']} pairs")
+        checks.append((f"Konchinka: ISMCTS at 1 s > at 0.1 s, 95% CI of its share of a deal "
+                       f"pair's points above 50% ({share['share']:.1%} [{low:.1%}, "
+                       f"{high:.1%}])", low > 0.5))
     if args.only in (None, "endgame"):
         figures["endgame"] = endgame_speed(counts["endgames"], seed + 10)
     wall = time.perf_counter() - started

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot_checks import Watching
 
 from konkun.bots import Agent, Budget, parse_spec, play_out
-from konkun.bots.ismcts import IsmctsBot, guarded_best
+from konkun.bots.ismcts import IsmctsBot, decided, guarded_best
 from konkun.bots.policy import SearchPolicy
 from konkun.toy.bots import ToyPolicy
 from konkun.toy.engine import CARDS, ToyDeal, ToyObservation
@@ -161,3 +161,35 @@ def test_flat_root_spec_and_its_guard() -> None:
     assert isinstance(bot, IsmctsBot)
     assert bot.flat and bot.guard == 2.0
     assert not parse_spec("ismcts").create("toy").flat  # type: ignore[attr-defined]
+
+
+def test_early_stop_makes_the_same_choice_as_the_whole_budget() -> None:
+    # the early search is a prefix of the whole one (the same random source), stopped
+    # once the remaining iterations could not change which move is the most visited
+    saved = 0
+    for seed in range(12):
+        deal = ToyDeal.new(2, seed=seed)
+        observation = deal.observe(deal.to_move or 0)
+        legal = tuple(observation.legal_actions())
+        whole, early = IsmctsBot(ToyPolicy()), IsmctsBot(ToyPolicy(), early=True)
+        budget = Budget(iterations=400)
+        assert early.choose(observation, legal, random.Random(seed), budget) == \
+            whole.choose(observation, legal, random.Random(seed), budget)
+        assert early.last_iterations <= whole.last_iterations == 400
+        saved += whole.last_iterations - early.last_iterations
+    assert saved > 0
+
+
+def test_decided_when_the_leader_cannot_be_overtaken() -> None:
+    deal = ToyDeal.new(2, seed=2)
+    root = IsmctsBot(ToyPolicy()).search(deal.observe(deal.to_move or 0), toy_legal(),
+                                         random.Random(1), Budget(iterations=90))
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
+    lead = visits[0] - visits[1]
+    assert decided(root, lead - 1)
+    assert not decided(root, lead)
+
+
+def test_early_belongs_to_the_tree_search() -> None:
+    assert parse_spec("ismcts:early=1").create("toy").early  # type: ignore[attr-defined]
+    assert not parse_spec("ismcts").create("toy").early  # type: ignore[attr-defined]

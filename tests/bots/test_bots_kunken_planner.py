@@ -1,6 +1,7 @@
 """The Kunken greedy bot that plays to go out (issue 14): its turn plan counts melds and
-lay-offs, it takes the bank to go out when that leaves it ahead (RULES.md, Кункен: Going
-out), and ``greedy:v=1`` keeps the first greedy bot for comparisons."""
+lay-offs, it takes the bank to go out whenever it can (with a margin: when that leaves
+it ahead; RULES.md, Кункен: Going out), and ``greedy:v=1`` keeps the first greedy bot
+for comparisons."""
 
 from __future__ import annotations
 
@@ -87,11 +88,34 @@ def play_turn(deal: KunkenDeal, bot: Any) -> None:
         deal.push(bot.choose(observation, tuple(observation.legal_actions()), rng, Budget()))
 
 
-def test_the_planner_takes_the_bank_to_go_out_when_it_pays() -> None:
+def test_the_planner_takes_the_bank_to_go_out() -> None:
     deal = position(*GOING_OUT)
     play_turn(deal, KunkenPlanner())
     assert deal.is_over() and deal.winner == 0
     assert deal.hands[0] == [0] * 53
+
+
+BEHIND = (["7h8hKcKd2c", "2d3d"], "Ks",
+          [(0, "AcAdAs"), (1, "9hThJh"), (1, "2s3s4s5s6s7s8s9sTsJsQsKs"), (1, "AhAcAd")])
+"""GOING_OUT's turn for seat 0 (70 points laid if it goes out), but seat 1 has laid 125
+and holds only 10: going out leaves seat 0 behind."""
+
+
+def test_the_planner_goes_out_even_when_behind() -> None:
+    deal = position(*BEHIND)
+    play_turn(deal, KunkenPlanner())
+    assert deal.is_over() and deal.winner == 0
+    points = deal.points()
+    assert points[0] < points[1]  # behind, but the deal is not left to go on
+
+
+def test_with_a_margin_the_planner_goes_out_only_when_ahead() -> None:
+    deal = position(*BEHIND)
+    play_turn(deal, KunkenPlanner(margin=0.0))
+    assert not deal.is_over()
+    ahead = position(*GOING_OUT)
+    play_turn(ahead, KunkenPlanner(margin=0.0))
+    assert ahead.is_over() and ahead.winner == 0
 
 
 def test_the_first_greedy_bot_keeps_its_hand_instead() -> None:

@@ -71,6 +71,8 @@ def test_a_bad_spec_raises_an_error_that_quotes_it(text: str, words: str) -> Non
     ("ismcts:root=deep", "root must be 'tree' or 'flat', got 'deep'"),
     ("ismcts:guard=1", "guard belongs to root=flat"),
     ("ismcts:root=flat:guard=-1", "guard must be at least 0"),
+    ("ismcts:early=2", "early must be 0 or 1, got '2'"),
+    ("ismcts:root=flat:early=1", "early belongs to root=tree"),
 ])
 def test_options_a_bot_does_not_take_are_refused(text: str, words: str) -> None:
     with pytest.raises(InvalidBotSpecError, match=words):

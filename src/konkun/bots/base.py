@@ -15,6 +15,7 @@ Budget(iterations=2000, seconds=None)
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Hashable, Sequence
@@ -95,6 +96,17 @@ class BudgetClock:
         now = self._now()
         average = (now - self.started) / self.iterations
         return now + average < self._deadline
+
+    def remaining(self) -> float:
+        """About how many more iterations the budget allows: the iteration limit's rest,
+        or the time left over the average iteration so far, whichever is smaller."""
+        left = math.inf if self._limit is None else float(self._limit - self.iterations)
+        if self._deadline is not None and self.iterations:
+            now = self._now()
+            average = (now - self.started) / self.iterations
+            if average > 0:
+                left = min(left, (self._deadline - now) / average)
+        return left
 
     @property
     def elapsed(self) -> float:

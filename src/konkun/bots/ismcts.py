@@ -64,13 +64,15 @@ class IsmctsBot(Generic[A]):
 
     def __init__(self, policy: SearchPolicy[A] | None = None, exploration: float = 0.7,
                  default_budget: Budget = DEFAULT_BUDGET, bias: float = 1.0,
-                 width: int | None = None, flat: bool = False, guard: float = 1.0) -> None:
+                 width: int | None = None, flat: bool = False, guard: float = 1.0,
+                 early: bool = False) -> None:
         self.policy: SearchPolicy[A] = policy or SearchPolicy()
         self.exploration = exploration
         self.bias = bias
         self.width = width
         self.flat = flat
         self.guard = guard
+        self.early = early
         self.default_budget = default_budget
         self.last_iterations = 0
         self.total_iterations = 0
@@ -114,9 +116,12 @@ class IsmctsBot(Generic[A]):
                 root_legal = root_legal[:self.width]
             if not self.bias:
                 priors = None
+        early = self.early and len(root_legal) > 1
         while True:
             self._iterate(root, root_legal, observation, rng, bounds, priors)
             if not clock.tick():
+                break
+            if early and not clock.iterations % EARLY_CHECK and decided(root, clock.remaining()):
                 break
         self.last_iterations = clock.iterations
         self.total_iterations += clock.iterations
@@ -239,6 +244,23 @@ class IsmctsBot(Generic[A]):
         return best
 
 
+EARLY_CHECK = 32
+"""With ``early``, the search checks every this many iterations whether its choice is made."""
+
+
+def decided(root: _Node, remaining: float) -> bool:
+    """Whether the most visited root action stays the most visited whatever the
+    ``remaining`` iterations do: it leads the next one by more than that."""
+    first = second = 0
+    for child in root.children.values():
+        visits = child.visits
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > remaining
+
+
 def guarded_best(worlds: Sequence[Sequence[float]], guard: float) -> int:
     """The index of the candidate to play given each world's rewards (a row per world, a
     column per candidate): 0 unless some candidate's mean advantage over candidate 0 is
@@ -263,6 +285,8 @@ _OPTIONS = {
     "width": "search only the WIDTH best root moves by the priors (default: all)",
     "rollout": "play-outs: 'policy' (the game's, default) or 'random'",
     "root": "'tree' (ISMCTS, default) or 'flat' (paired play-outs of the root moves)",
+    "early": "tree: 1 to stop once the most visited move can no longer be overtaken "
+             "(the same choice, sooner; default 0)",
     "guard": "flat: leave the game's favourite move only for one this many standard "
              "errors better (default 1)",
 }
@@ -289,5 +313,12 @@ def make_ismcts_bot(game: str, spec: BotSpec) -> IsmctsBot[Any]:
         if root != "flat":
             raise spec_error(spec, "guard belongs to root=flat")
         settings["guard"] = float_param(spec, "guard", options["guard"], minimum=0.0)
+    if "early" in options:
+        early = options["early"]
+        if early not in ("0", "1"):
+            raise spec_error(spec, f"early must be 0 or 1, got {early!r}")
+        if root == "flat":
+            raise spec_error(spec, "early belongs to root=tree")
+        settings["early"] = early == "1"
     policy: SearchPolicy[Any] = policy_for(game) if rollout == "policy" else SearchPolicy()
     return IsmctsBot(policy, **settings)

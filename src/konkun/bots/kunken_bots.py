@@ -39,9 +39,10 @@ def make_greedy_bot(game: str, spec: BotSpec) -> KunkenGreedy:
                                    "dead": "weight of dead cards a take brings (0.2)",
                                    "size": "weight of the cards a take brings (5)",
                                    "keep": "cards kept in hand unless going out pays (8)",
-                                   "margin": "lead needed to go out (0; version 2)",
+                                   "margin": "lead needed to go out (default: none, "
+                                             "it always goes out; version 2)",
                                    "threat": "an opponent's hand this small is a threat "
-                                             "(2; version 2)"})
+                                             "(0: off; version 2)"})
     version = int_param(spec, "v", options.get("v", "2"), minimum=1)
     if version > 2:
         raise spec_error(spec, f"v must be 1 or 2, got {options['v']!r}")

@@ -10,13 +10,17 @@ is spent. This one plans each turn towards the end of the deal:
   arrangement keeping a card, then every lay-off of the rest onto the table's melds and
   the ones just planned; what stays is the hand after the turn. A take *goes out* when
   at most one card stays (it is the discard);
-- **going out** when it pays: our points then (doubled for an express) against each
-  other seat's laid points minus its hand's expected worth (its known taken cards, the
-  mean of the unseen cards for the rest; doubled for an express);
-- **the risk of being caught**: while an opponent could go out soon (a layout and at
-  most :attr:`KunkenPlanner.threat` cards) or the stock is about to run out for good, it
-  keeps no cards back and lays down what it can (each card laid scores, each kept card
-  may count against it);
+- **going out whenever it can**: a deal that goes on is a chance for the others to take
+  the bank and lay down more, and measured against the first greedy bot going out even
+  when behind paid (docs/bots.md). With :attr:`KunkenPlanner.margin` set it goes out only
+  when our points then (doubled for an express) beat each other seat's laid points minus
+  its hand's expected worth (its known taken cards, the mean of the unseen cards for the
+  rest; doubled for an express) by more than the margin;
+- **the risk of being caught**: when the stock is about to run out for good, it keeps
+  no cards back and lays down what it can (each card laid scores, each kept card counts
+  against it); optionally also while an opponent could go out soon (a layout and at most
+  :attr:`KunkenPlanner.threat` cards; off by default: keeping cards to take the bank
+  paid more than laying them down early);
 - **takes that bring it closer**: besides the first bot's score (points laid, cards
   brought, the few dead cards), a take is worth the dead points it removes from the
   hand, and the one that goes out wins outright;
@@ -25,6 +29,7 @@ is spent. This one plans each turn towards the end of the deal:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -101,7 +106,7 @@ class KunkenPlanner(KunkenGreedy):
     """The Kunken greedy bot that plays to go out (see the module documentation)."""
 
     def __init__(self, dead_weight: float = 0.2, size_weight: float = 5.0, keep: int = 8,
-                 margin: float = 0.0, threat: int = 2) -> None:
+                 margin: float = -math.inf, threat: int = 0) -> None:
         super().__init__(dead_weight, size_weight, keep)
         self.margin = margin
         self.threat = threat
@@ -119,6 +124,13 @@ class KunkenPlanner(KunkenGreedy):
         if not unseen:
             return 7.5
         return sum(VALUE[k] for k in unseen) / len(unseen)
+
+    def goes_out_now(self, view: Any, plan: TurnPlan) -> bool:
+        """Whether to end the deal with a plan that goes out: always, or with a finite
+        :attr:`margin` when :meth:`out_margin` is above it."""
+        if not plan.goes_out:
+            return False
+        return self.margin == -math.inf or self.out_margin(view, plan.points) > self.margin
 
     def out_margin(self, view: Any, laid_now: int) -> float:
         """Our points minus the best other seat's if we went out now laying ``laid_now``
@@ -139,8 +151,9 @@ class KunkenPlanner(KunkenGreedy):
         return float(mine - best_other)
 
     def threatened(self, view: Any) -> bool:
-        """Whether the deal may end before our next turn to lay down: an opponent with a
-        small hand and a layout, or the stock about to run out for good."""
+        """Whether the deal may end before our next turn to lay down: the stock about to
+        run out for good, or (with :attr:`threat` above 0) an opponent with a layout and
+        at most :attr:`threat` cards."""
         rules = view.rules
         last_stock = view.renewals >= rules.max_stock_renewals or rules.empty_stock == "end"
         if last_stock and view.stock_size <= 2 * view.num_seats:
@@ -166,7 +179,7 @@ class KunkenPlanner(KunkenGreedy):
             plan = turn_plan(after, view.melds, view.seat)
             if plan is None:
                 continue
-            if plan.goes_out and self.out_margin(view, plan.points) > self.margin:
+            if self.goes_out_now(view, plan):
                 scores[i] = 10000.0 + plan.points
                 continue
             # closer to a complete hand: the dead points the take and its lay-down remove
@@ -180,12 +193,10 @@ class KunkenPlanner(KunkenGreedy):
     # ------------------------------------------------------------------ after a take
 
     def _going_out_pays(self, view: Any, planned: Sequence[Sequence[int]]) -> bool:
-        """Whether the turn can go out (melds and lay-offs leave one card) and doing so
-        leaves us ahead by more than :attr:`margin`."""
+        """Whether the turn can go out (melds and lay-offs leave one card) and should
+        (:meth:`goes_out_now`)."""
         plan = turn_plan(view.hand, view.melds, view.seat)
-        if plan is None or not plan.goes_out:
-            return False
-        return self.out_margin(view, plan.points) > self.margin
+        return plan is not None and self.goes_out_now(view, plan)
 
 
 __all__ = ["KunkenPlanner", "TurnPlan", "turn_plan"]
