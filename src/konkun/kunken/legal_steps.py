@@ -483,30 +483,11 @@ class LegalSteps(DealFields):
                 out.append(x - JOKER_FOR)
         return out
 
-    @staticmethod
-    def _wins_laid_joker(hand: list[int], slots: tuple[int, ...]) -> bool:
+    @classmethod
+    def _wins_laid_joker(cls, hand: list[int], slots: tuple[int, ...]) -> bool:
         """Whether a card the hand keeps after laying the meld ``slots`` could win back one
         of its jokers: the card it stands for, or an open set joker's missing suit."""
-        present = 0  # a set's suits taken by its real cards and declared jokers
-        for x in slots:
-            if x < BARE_JOKER:
-                present |= 1 << x // 13
-            elif x < OPEN_JOKER:
-                present |= 1 << (x - JOKER_FOR) // 13
-        for x in slots:
-            if x < BARE_JOKER:
-                continue
-            if x < OPEN_JOKER:
-                k = x - JOKER_FOR
-                if hand[k] > slots.count(k):
-                    return True
-            else:
-                rank = x - OPEN_JOKER
-                for t in range(4):
-                    k = t * 13 + rank
-                    if not present >> t & 1 and hand[k] > slots.count(k):
-                        return True
-        return False
+        return any(hand[k] > slots.count(k) for k in cls._laid_joker_winners(slots))
 
     @staticmethod
     def _layoff_joker_winners(tm: TableMeld, slot: int) -> list[int]:
