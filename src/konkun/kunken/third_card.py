@@ -186,16 +186,8 @@ class ThirdCardCheck:
 def _joker_third(counts: Sequence[int], taken: Sequence[int], proxies: bool = False) -> int:
     """:func:`third_card_length` for a taken joker (held): the shortest meld with a joker
     and two old cards, counting all but one of its jokers as old up to the old jokers."""
-    old_suit, pool_suit, old_rank, pool_rank = [0] * 4, [0] * 4, [0] * 13, [0] * 13
-    for k in range(52):
-        n = counts[k]
-        if n:
-            p, s = CARD_PLACE[k]
-            pool_suit[s] |= 1 << p
-            pool_rank[p] |= 1 << s
-            if n > taken[k]:
-                old_suit[s] |= 1 << p
-                old_rank[p] |= 1 << s
+    pool_suit, pool_rank = hand_masks(counts)
+    old_suit, old_rank = hand_masks([counts[k] > taken[k] for k in range(52)])
     jokers = counts[52]
     return joker_third_masks(old_suit, pool_suit, old_rank, pool_rank, jokers,
                              min(jokers - taken[52], jokers - 1), proxies)

@@ -1,7 +1,7 @@
 // The table's chat (also shown, up to the frame's move, in a replay).
 
 import { identity } from "./api.js";
-import { h, mount } from "./dom.js";
+import { h, keepingFocus, mount } from "./dom.js";
 import { t } from "./i18n.js";
 
 const QUICK_PHRASES = 6;
@@ -22,21 +22,19 @@ export function chatPanel(chat, names, send) {
   const input = chat.input || (chat.input = h("input", { id: "chat-input", maxlength: 400,
     autocomplete: "off", "aria-label": t("chat.placeholder") }));
   input.placeholder = t("chat.placeholder");
-  // the kept input moves into the new form below, which drops its focus: a person typing keeps it
-  const typing = document.activeElement === input;
   const log = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" },
     chat.messages.map((m) => chatLine(m, names)));
   const quick = h("div", { class: "quick-phrases" }, Array.from({ length: QUICK_PHRASES },
     (_, i) => h("button", { type: "button", class: "quick", dataset: { quick: i },
       onclick: () => send(t(`chat.q${i}`)) }, t(`chat.q${i}`))));
-  const form = identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
-    ev.preventDefault();
-    if (!input.value.trim()) return;
-    if (send(input.value)) input.value = "";
-  } }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send")))
-    : h("p", { class: "muted small" }, t("chat.needName"));
-  mount(box, h("h3", {}, t("chat.title")), log, identity() ? quick : null, form);
-  if (typing) input.focus({ preventScroll: true });
+  // the kept input moves into the new form, which drops its focus: a person typing keeps it
+  keepingFocus(() => mount(box, h("h3", {}, t("chat.title")), log, identity() ? quick : null,
+    identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
+      ev.preventDefault();
+      if (!input.value.trim()) return;
+      if (send(input.value)) input.value = "";
+    } }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send")))
+      : h("p", { class: "muted small" }, t("chat.needName"))));
   log.scrollTop = log.scrollHeight;
   return box;
 }
