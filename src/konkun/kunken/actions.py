@@ -103,6 +103,10 @@ class Action:
     def __repr__(self) -> str:
         return f"Action(ActionKind.{self.kind.name}, {self.number!r}, {self.slots!r})"
 
+    def __reduce__(self) -> tuple[type[Action], tuple[ActionKind, int | None, tuple[int, ...]]]:
+        # Pickled by value, so the compiled engine's frozen class unpickles too.
+        return (Action, (self.kind, self.number, self.slots))
+
 
 DRAW_ACTION = Action(DRAW)
 DISCARDS = tuple(Action(DISCARD, None, (k,)) for k in range(53))

@@ -15,7 +15,7 @@ from konkun.kunken.actions import (
     Action,
 )
 from konkun.kunken.deal_fields import DRAWN, OVER, START, TAKEN
-from konkun.kunken.legal_steps import LegalSteps
+from konkun.kunken.legality import Legality
 from konkun.kunken.melds import (
     BARE_JOKER,
     TableMeld,
@@ -23,8 +23,9 @@ from konkun.kunken.melds import (
 )
 
 
-class Applying(LegalSteps):
-    """``push`` (the fast path) and the steps it applies."""
+class Applying(Legality):
+    """``push`` (the fast path) and the steps it applies (over the legality checks: one line
+    of bases, as the compiled engine needs)."""
 
     __slots__ = ()
 

@@ -311,29 +311,33 @@ class TableMeld:
                  "suit_or_rank")
 
     def __init__(self, owner: int, slots: Sequence[int], laid_by: Sequence[int] | None = None,
-                 kind: str | None = None) -> None:
+                 kind: str | None = None, suit_or_rank: int = -1, jokers: int = -1) -> None:
+        """``kind``, ``suit_or_rank`` and ``jokers`` are worked out from ``slots`` unless
+        given (a copy gives them)."""
         self.owner = owner
         self.slots = list(slots)
         self.laid_by = list(laid_by) if laid_by is not None else [owner] * len(self.slots)
         self.kind = kind or meld_kind(self.slots)
-        reals = [s for s in self.slots if s < BARE_JOKER]
-        self.suit_or_rank = reals[0] // 13 if self.kind == SEQUENCE else reals[0] % 13
-        self.jokers = sum(1 for s in self.slots if s >= BARE_JOKER)
+        if suit_or_rank < 0:
+            reals = [s for s in self.slots if s < BARE_JOKER]
+            suit_or_rank = reals[0] // 13 if self.kind == SEQUENCE else reals[0] % 13
+        self.suit_or_rank = suit_or_rank
+        self.jokers = jokers if jokers >= 0 else sum(1 for s in self.slots if s >= BARE_JOKER)
         self._options: list[tuple[int, int]] | None = None
         self._compact: Compact | None = None
 
     def copy(self) -> TableMeld:
         """An independent copy (sharing the caches, which a change replaces)."""
-        m: TableMeld = TableMeld.__new__(TableMeld)  # the class's own instance: SLF001 allows
-        m.owner = self.owner
-        m.slots = self.slots.copy()
-        m.laid_by = self.laid_by.copy()
-        m.kind = self.kind
-        m.suit_or_rank = self.suit_or_rank
-        m.jokers = self.jokers
+        # Built through __init__ (not __new__), so the compiled engine can copy it too.
+        m = TableMeld(self.owner, self.slots, self.laid_by, self.kind, self.suit_or_rank,
+                      self.jokers)
         m._options = self._options
         m._compact = self._compact
         return m
+
+    def __reduce__(self) -> tuple[type[TableMeld], tuple[int, list[int], list[int], str]]:
+        # Pickled by its constructor's arguments, which the compiled engine needs too.
+        return (TableMeld, (self.owner, self.slots, self.laid_by, self.kind))
 
     def stands_for(self, index: int) -> int:
         """The card a slot stands for (-1: an open-suit joker)."""

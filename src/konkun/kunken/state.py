@@ -45,7 +45,6 @@ from konkun.kunken.deal_fields import (
     installed_view,
 )
 from konkun.kunken.kkn import format_kkn
-from konkun.kunken.legality import Legality
 from konkun.kunken.melds import (
     BARE_JOKER,
     JOKER_FOR,
@@ -62,7 +61,7 @@ from konkun.kunken.rules import MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.scoring import deal_points
 
 
-class KunkenDeal(Legality, Applying):
+class KunkenDeal(Applying):
     """One deal of Kunken: hands, stock, bank, melds and the turn in progress.
 
     Build one with :func:`new_deal` (a shuffled deal) or :meth:`from_json`. Cards are integers
@@ -83,7 +82,7 @@ class KunkenDeal(Legality, Applying):
         """A deal that plays on from ``position`` exactly as the deal it was taken from
         (unchecked: :func:`~konkun.kunken.kkn.parse_kkn` checks text); ``history``: the
         actions that led to it, if known (a position does not hold them)."""
-        deal = cls.__new__(cls)
+        deal = cls()
         deal.rules = position.rules
         deal.num_seats = len(position.hands)
         deal.dealer = position.dealer
@@ -139,7 +138,7 @@ class KunkenDeal(Legality, Applying):
 
     def copy(self) -> KunkenDeal:
         """An independent copy."""
-        d = KunkenDeal.__new__(KunkenDeal)
+        d = KunkenDeal()
         d.rules = self.rules
         d.num_seats = self.num_seats
         d.dealer = self.dealer
@@ -159,7 +158,7 @@ class KunkenDeal(Legality, Applying):
         taken cards, layouts, renewals, the turn) and the hidden part given: ``hands`` (count
         vectors, kept) and ``stock`` (kept; the next card to draw last). The fast path of
         determinization (``sample_deal``); unchecked, no history."""
-        d = cls.__new__(cls)
+        d = cls()
         d.rules = public.rules
         d.num_seats = public.num_seats
         d.dealer = public.dealer
