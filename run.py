@@ -8,7 +8,9 @@
 The virtual environment lives in .venv beside this file. It is (re)installed whenever
 pyproject.toml changes, from the pinned versions written there. ``test`` also installs
 the ``train`` extra (PyTorch and Stable-Baselines3) that the reinforcement-learning example's
-tests need; ``serve`` does without it.
+tests need; ``serve`` does without it. The Kunken engine is then compiled with mypyc
+(``python -m konkun.native``) whenever its sources changed; ``KONKUN_PURE=1`` keeps it pure
+Python.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / "bin"
 STAMP = VENV / ".konkun-installed"
-EXTRAS = ("server", "postgres", "tui", "rl", "ray", "dev")
+EXTRAS = ("server", "postgres", "tui", "rl", "ray", "native", "dev")
 TEST_EXTRAS = (*EXTRAS, "train")
 
 
@@ -50,6 +52,19 @@ def ensure_environment(extras: tuple[str, ...] = EXTRAS) -> None:
     STAMP.write_text(_requirements_digest(extras))
 
 
+def ensure_native_engine() -> None:
+    """Compile the Kunken engine (``python -m konkun.native``) when its build is missing or
+    out of date; without a C compiler the engine stays pure Python, which is slower but the
+    same. ``KONKUN_PURE=1`` skips this."""
+    if os.environ.get("KONKUN_PURE"):
+        return
+    native = [str(BIN / "python"), "-m", "konkun.native"]
+    if subprocess.run(native, capture_output=True, text=True).stdout.startswith("compiled"):
+        return
+    print("konkun: compiling the Kunken engine (mypyc, about a minute) ...", file=sys.stderr)
+    subprocess.run([*native, "--build", "--quiet"], stdout=subprocess.DEVNULL)
+
+
 def run_tests(args: list[str]) -> int:
     """Lint, type-check and run the whole test suite; return the first failing status."""
     steps = [
@@ -73,6 +88,7 @@ def main(argv: list[str]) -> int:
         return 2
     command, rest = argv[0], argv[1:]
     ensure_environment(TEST_EXTRAS if command == "test" else EXTRAS)
+    ensure_native_engine()
     if command == "test":
         return run_tests(rest)
     konkun_args = ["serve", *rest] if command == "serve" else rest

@@ -6,6 +6,14 @@
 'draw'
 """
 
+from pathlib import Path
+
+from konkun import native
+
+NATIVE = native.activate(__path__, Path(__file__).resolve().parent)
+"""Whether the engine's modules load from its compiled build (:mod:`konkun.native`); this
+runs before any of them is imported."""
+
 from konkun.kunken.actions import Action, parse_action
 from konkun.kunken.kkn import format_kkn, parse_kkn
 from konkun.kunken.match import KunkenMatch, KunkenRecord, replay
@@ -18,6 +26,7 @@ from konkun.kunken.state import KunkenDeal, new_deal
 
 __all__ = [
     "DEFAULT_RULES",
+    "NATIVE",
     "Action",
     "KunkenDeal",
     "KunkenMatch",

@@ -1,0 +1,129 @@
+"""The compiled Kunken engine (konkun.native): used only while it matches the sources, and
+the same engine as the pure Python one."""
+
+from __future__ import annotations
+
+import ast
+import os
+import pickle
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from konkun import native
+from konkun.kunken import KunkenRules, new_deal
+
+KONKUN = Path(native.__file__).resolve().parent
+
+TRACE = """
+import hashlib, random, sys
+import konkun.kunken
+from konkun.kunken import KunkenRules, new_deal
+digest = hashlib.sha256()
+variants = (({}, 2), ({"joker_for_held": "false"}, 3), ({"swap_before_take": "true"}, 4))
+for options, seats in variants:
+    rules = KunkenRules.from_options(options)
+    rng = random.Random(seats)
+    for number in range(8):
+        deal = new_deal(rules, seats, number % seats, rng)
+        while not deal.is_over():
+            legal = deal.legal_actions()
+            digest.update(" | ".join(a.text() for a in legal).encode())
+            deal.push(rng.choice(legal))
+        digest.update(repr(deal.points()).encode())
+print(konkun.kunken.NATIVE, digest.hexdigest())
+"""
+
+
+def copy_of_the_sources(tmp_path: Path) -> Path:
+    """The package's sources the digest reads, copied under ``tmp_path``; its kunken dir."""
+    for name in (*[f"kunken/{m}" for m in native.KUNKEN_MODULES], *native.IMPORTED):
+        target = tmp_path / "konkun" / f"{name}.py"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(KONKUN / f"{name}.py", target)
+    return tmp_path / "konkun" / "kunken"
+
+
+def stamp(package_dir: Path) -> None:
+    (package_dir / native.NATIVE_DIR).mkdir()
+    (package_dir / native.NATIVE_DIR / native.STAMP).write_text(
+        native.sources_digest(package_dir))
+
+
+def test_a_current_build_goes_first_on_the_package_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(native.PURE_VARIABLE, raising=False)
+    package_dir = copy_of_the_sources(tmp_path)
+    stamp(package_dir)
+    path = [str(package_dir)]
+    assert native.activate(path, package_dir)
+    assert path == [str(package_dir / native.NATIVE_DIR), str(package_dir)]
+
+
+@pytest.mark.parametrize("edited", ["kunken/legal_steps", "kunken/rules", "cards"])
+def test_a_build_of_other_sources_is_not_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edited: str) -> None:
+    monkeypatch.delenv(native.PURE_VARIABLE, raising=False)
+    package_dir = copy_of_the_sources(tmp_path)
+    stamp(package_dir)
+    with (tmp_path / "konkun" / f"{edited}.py").open("a") as source:
+        source.write("# edited after the build\n")
+    path = [str(package_dir)]
+    assert not native.activate(path, package_dir)
+    assert path == [str(package_dir)]
+
+
+def test_no_build_and_konkun_pure_keep_the_sources(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package_dir = copy_of_the_sources(tmp_path)
+    path = [str(package_dir)]
+    assert not native.activate(path, package_dir)
+    stamp(package_dir)
+    monkeypatch.setenv(native.PURE_VARIABLE, "1")
+    assert not native.activate(path, package_dir)
+    assert path == [str(package_dir)]
+
+
+def test_the_digest_covers_every_konkun_module_the_compiled_ones_import() -> None:
+    compiled = {f"konkun.kunken.{m}" for m in native.KUNKEN_MODULES}
+    imported: set[str] = set()
+    for module in native.KUNKEN_MODULES:
+        tree = ast.parse((KONKUN / "kunken" / f"{module}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+    outside = {m for m in imported if m.startswith("konkun.")} - compiled - {"konkun.kunken"}
+    assert outside == {"konkun." + name.replace("/", ".") for name in native.IMPORTED}
+
+
+def run_trace(pure: bool) -> tuple[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
+    if pure:
+        env[native.PURE_VARIABLE] = "1"
+    out = subprocess.run([sys.executable, "-c", TRACE], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return out[0], out[1]
+
+
+@pytest.mark.skipif(not native.is_current(KONKUN / "kunken"),
+                    reason="the compiled engine is not built (python -m konkun.native --build)")
+def test_the_compiled_engine_lists_the_same_actions_and_points_as_the_pure_one() -> None:
+    compiled, pure = run_trace(pure=False), run_trace(pure=True)
+    assert (compiled[0], pure[0]) == ("True", "False")
+    assert compiled[1] == pure[1]
+
+
+def test_a_deal_in_play_pickles_and_plays_on_the_same() -> None:
+    rng = random.Random(11)
+    for number in range(12):
+        deal = new_deal(KunkenRules(), 2 + number % 3, 0, rng)
+        while not deal.is_over() and rng.random() > 0.01:
+            deal.push(rng.choice(deal.legal_actions()))
+        again = pickle.loads(pickle.dumps(deal))
+        assert again.kkn() == deal.kkn()
+        assert again.history == deal.history
+        assert again.legal_actions() == deal.legal_actions()
