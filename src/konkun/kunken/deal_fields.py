@@ -73,7 +73,7 @@ def copy_public_state(source: Any, target: Any) -> None:
 class DealFields:
     """The fields of a Kunken deal (docs/kunken.md, "The fast interface"); the deal's
     parts (:mod:`~konkun.kunken.legal_steps`, :mod:`~konkun.kunken.legality`,
-    :mod:`~konkun.kunken.applying`) are mixins over them."""
+    :mod:`~konkun.kunken.applying`) build on them, each the base of the next."""
 
     __slots__ = (
         "bank", "dealer", "express", "hand_sizes", "hands", "history", "layout", "melds",
