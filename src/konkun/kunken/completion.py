@@ -80,20 +80,22 @@ def win_back_choices(m: Compact, hand: Sequence[int]) -> list[tuple[int, ...]]:
     """Every distinct choice of cards (sorted) the hand can give, one swap after another,
     for jokers of meld ``m`` alone, the empty one first."""
     found: set[tuple[int, ...]] = set()
-    work = list(hand)
-
-    def choose(meld: Compact, given: tuple[int, ...]) -> None:
-        key = tuple(sorted(given))
-        if key in found:
-            return
-        found.add(key)
-        for card, after in swaps(meld, work):
-            work[card] -= 1
-            choose(after, (*given, card))
-            work[card] += 1
-
-    choose(m, ())
+    _choose_win_backs(m, (), list(hand), found)
     return sorted(found, key=len)
+
+
+def _choose_win_backs(meld: Compact, given: tuple[int, ...], work: list[int],
+                      found: set[tuple[int, ...]]) -> None:
+    # A module function, not a closure: a recursive closure is a reference cycle, garbage
+    # only the cyclic collector frees (and its runs cost more than the search).
+    key = tuple(sorted(given))
+    if key in found:
+        return
+    found.add(key)
+    for card, after in swaps(meld, work):
+        work[card] -= 1
+        _choose_win_backs(after, (*given, card), work, found)
+        work[card] += 1
 
 
 def layoffs(m: Compact) -> Iterator[tuple[int, Compact]]:

@@ -119,27 +119,27 @@ def won_back(rest: Sequence[int], meld: Meld) -> list[list[int]]:
             rank = x - OPEN_JOKER
             choices.append(tuple(t * 13 + rank for t in range(4) if not present >> t & 1))
     out: list[list[int]] = []
-    seen: set[bytes] = set()
-    hand = list(rest)
-
-    def choose(i: int, given: int) -> None:
-        if i == len(choices):
-            if given and (code := bytes(hand)) not in seen:
-                seen.add(code)
-                out.append(hand.copy())
-            return
-        choose(i + 1, given)
-        for card in choices[i]:
-            if hand[card] and not given >> card & 1:
-                hand[card] -= 1
-                hand[52] += 1
-                choose(i + 1, given | 1 << card)
-                hand[card] += 1
-                hand[52] -= 1
-
     if choices:
-        choose(0, 0)
+        _choose_won_back(choices, 0, 0, list(rest), set(), out)
     return out
+
+
+def _choose_won_back(choices: list[tuple[int, ...]], i: int, given: int, hand: list[int],
+                     seen: set[bytes], out: list[list[int]]) -> None:
+    # A module function, not a closure: a recursive closure is a reference cycle.
+    if i == len(choices):
+        if given and (code := bytes(hand)) not in seen:
+            seen.add(code)
+            out.append(hand.copy())
+        return
+    _choose_won_back(choices, i + 1, given, hand, seen, out)
+    for card in choices[i]:
+        if hand[card] and not given >> card & 1:
+            hand[card] -= 1
+            hand[52] += 1
+            _choose_won_back(choices, i + 1, given | 1 << card, hand, seen, out)
+            hand[card] += 1
+            hand[52] -= 1
 
 
 def take_options(counts: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
