@@ -49,55 +49,55 @@ def kunken_dir() -> Path:
     return Path(__file__).resolve().parent / "kunken"
 
 
-def sources_digest(package_dir: Path, modules: tuple[str, ...] = KUNKEN_MODULES) -> str:
-    """A digest of the modules' sources, of the modules they import (:data:`IMPORTED`) and
+def sources_digest(package_dir: Path) -> str:
+    """A digest of the compiled modules' sources (:data:`KUNKEN_MODULES` in
+    ``package_dir``), of the modules they import (:data:`IMPORTED`) and
     of this Python's extension tag: a build made from other sources, or for another Python,
     has another digest."""
     digest = hashlib.sha256(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
-    files = [package_dir / f"{name}.py" for name in modules]
+    files = [package_dir / f"{name}.py" for name in KUNKEN_MODULES]
     files += [package_dir.parent / f"{name}.py" for name in IMPORTED]
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
-def is_current(package_dir: Path, modules: tuple[str, ...] = KUNKEN_MODULES) -> bool:
-    """Whether ``package_dir/_native`` holds a build of exactly these sources."""
+def is_current(package_dir: Path) -> bool:
+    """Whether ``package_dir/_native`` holds a build of exactly its sources."""
     stamp = package_dir / NATIVE_DIR / STAMP
     try:
-        return stamp.read_text().strip() == sources_digest(package_dir, modules)
+        return stamp.read_text().strip() == sources_digest(package_dir)
     except OSError:
         return False
 
 
-def activate(package_path: list[str], package_dir: Path,
-             modules: tuple[str, ...] = KUNKEN_MODULES) -> bool:
+def activate(package_path: list[str], package_dir: Path) -> bool:
     """Put the package's current build first on its ``__path__`` (``package_path``), so
     its compiled modules load instead of the sources; return whether it did. Nothing
     changes without a current build or with ``KONKUN_PURE`` set."""
-    if os.environ.get(PURE_VARIABLE) or not is_current(package_dir, modules):
+    if os.environ.get(PURE_VARIABLE) or not is_current(package_dir):
         return False
     package_path.insert(0, str(package_dir / NATIVE_DIR))
     return True
 
 
-def build(package_dir: Path | None = None, modules: tuple[str, ...] = KUNKEN_MODULES,
-          quiet: bool = False) -> Path:
-    """Compile ``modules`` with mypyc into ``package_dir/_native`` and stamp it; return the
-    folder. Raises :class:`subprocess.CalledProcessError` when mypyc or the C compiler
-    fails (the old build, if any, is left unused: its stamp is removed first)."""
+def build(package_dir: Path | None = None, quiet: bool = False) -> Path:
+    """Compile :data:`KUNKEN_MODULES` with mypyc into ``package_dir/_native`` (by default
+    the package's own) and stamp it; return the folder. Raises
+    :class:`subprocess.CalledProcessError` when mypyc or the C compiler fails (the old
+    build, if any, is left unused: its stamp is removed first)."""
     package_dir = package_dir or kunken_dir()
     out = package_dir / NATIVE_DIR
     (out / STAMP).unlink(missing_ok=True)
     src = package_dir.parent.parent  # the folder holding the ``konkun`` package
     with tempfile.TemporaryDirectory(prefix="konkun-native-") as work:
-        script = _SETUP.format(files=[f"konkun/kunken/{m}.py" for m in modules],
+        script = _SETUP.format(files=[f"konkun/kunken/{m}.py" for m in KUNKEN_MODULES],
                                group=_GROUP, work=work)
         subprocess.run([sys.executable, "-c", script], cwd=src, check=True,
                        stdout=subprocess.DEVNULL if quiet else None)
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(Path(work, "lib", "konkun", "kunken"), out)
-    (out / STAMP).write_text(sources_digest(package_dir, modules) + "\n")
+    (out / STAMP).write_text(sources_digest(package_dir) + "\n")
     return out
 
 
@@ -112,7 +112,7 @@ setup(name="konkun-native", ext_modules=mypycify({files!r}, opt_level="3",
 
 
 def status() -> str:
-    """One line: whether the compiled engine is built, current and in use."""
+    """One line: whether a process started now runs the compiled engine, and why not."""
     package_dir = kunken_dir()
     if os.environ.get(PURE_VARIABLE):
         return f"pure Python ({PURE_VARIABLE} is set)"
