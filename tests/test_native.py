@@ -38,10 +38,31 @@ for options, seats in variants:
 print(konkun.kunken.NATIVE, digest.hexdigest())
 """
 
+BOT_MOVES = """
+import hashlib, random
+import konkun.bots
+from konkun.bots.base import Agent, Budget
+from konkun.bots.specs import create_bot
+from konkun.kunken import KunkenRules, new_deal
+digest = hashlib.sha256()
+for spec in ("greedy", "greedy:v=1", "ismcts:iters=40:width=3:root=flat"):
+    agent = Agent(create_bot(spec, "kunken"), Budget(), random.Random(5))
+    rng = random.Random(7)
+    deal = new_deal(KunkenRules(), 2, 0, rng)
+    for _ in range(60):
+        if deal.is_over():
+            break
+        action = agent.act(deal)
+        digest.update(action.text().encode())
+        deal.push(action)
+print(konkun.bots.NATIVE, digest.hexdigest())
+"""
+
 
 def copy_of_the_sources(tmp_path: Path) -> Path:
     """The package's sources the digest reads, copied under ``tmp_path``; its kunken dir."""
-    for name in (*[f"kunken/{m}" for m in native.KUNKEN_MODULES], *native.IMPORTED):
+    compiled = [f"{package}/{m}" for package, names in native.COMPILED.items() for m in names]
+    for name in (*compiled, *native.IMPORTED):
         target = tmp_path / "konkun" / f"{name}.py"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(KONKUN / f"{name}.py", target)
@@ -51,7 +72,7 @@ def copy_of_the_sources(tmp_path: Path) -> Path:
 def stamp(package_dir: Path) -> None:
     (package_dir / native.NATIVE_DIR).mkdir()
     (package_dir / native.NATIVE_DIR / native.STAMP).write_text(
-        native.sources_digest(package_dir))
+        native.sources_digest(package_dir.parent))
 
 
 def test_a_current_build_goes_first_on_the_package_path(
@@ -64,7 +85,8 @@ def test_a_current_build_goes_first_on_the_package_path(
     assert path == [str(package_dir / native.NATIVE_DIR), str(package_dir)]
 
 
-@pytest.mark.parametrize("edited", ["kunken/legal_steps", "kunken/rules", "cards"])
+@pytest.mark.parametrize("edited", ["kunken/legal_steps", "kunken/rules", "cards",
+                                    "bots/kunken_planner"])
 def test_a_build_of_other_sources_is_not_used(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edited: str) -> None:
     monkeypatch.delenv(native.PURE_VARIABLE, raising=False)
@@ -89,10 +111,11 @@ def test_no_build_and_konkun_pure_keep_the_sources(
 
 
 def test_the_digest_covers_every_konkun_module_the_compiled_ones_import() -> None:
-    compiled = {f"konkun.kunken.{m}" for m in native.KUNKEN_MODULES}
+    compiled = {f"konkun.{package}.{m}" for package, names in native.COMPILED.items()
+                for m in names}
     imported: set[str] = set()
-    for module in native.KUNKEN_MODULES:
-        tree = ast.parse((KONKUN / "kunken" / f"{module}.py").read_text())
+    for module in compiled:
+        tree = ast.parse((KONKUN.parent / f"{module.replace('.', '/')}.py").read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:
                 imported.add(node.module)
@@ -100,21 +123,34 @@ def test_the_digest_covers_every_konkun_module_the_compiled_ones_import() -> Non
     assert outside == {"konkun." + name.replace("/", ".") for name in native.IMPORTED}
 
 
-def run_trace(pure: bool) -> tuple[str, str]:
+def run(script: str, pure: bool) -> tuple[str, str]:
+    """(whether the script's package loaded compiled, the digest the script printed)."""
     env = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
     if pure:
         env[native.PURE_VARIABLE] = "1"
-    out = subprocess.run([sys.executable, "-c", TRACE], env=env, check=True,
+    out = subprocess.run([sys.executable, "-c", script], env=env, check=True,
                          capture_output=True, text=True).stdout.split()
     return out[0], out[1]
 
 
+def require_build() -> None:
+    if all(native.is_current(KONKUN / package) for package in native.COMPILED):
+        return
+    if os.environ.get("KONKUN_REQUIRE_NATIVE") == "1":
+        pytest.fail("KONKUN_REQUIRE_NATIVE=1 but the compiled modules are not built")
+    pytest.skip("the compiled modules are not built (python -m konkun.native --build)")
+
+
 def test_the_compiled_engine_lists_the_same_actions_and_points_as_the_pure_one() -> None:
-    if not native.is_current(KONKUN / "kunken"):
-        if os.environ.get("KONKUN_REQUIRE_NATIVE") == "1":
-            pytest.fail("KONKUN_REQUIRE_NATIVE=1 but the compiled engine is not built")
-        pytest.skip("the compiled engine is not built (python -m konkun.native --build)")
-    compiled, pure = run_trace(pure=False), run_trace(pure=True)
+    require_build()
+    compiled, pure = run(TRACE, pure=False), run(TRACE, pure=True)
+    assert (compiled[0], pure[0]) == ("True", "False")
+    assert compiled[1] == pure[1]
+
+
+def test_the_compiled_bots_choose_the_same_moves_as_the_pure_ones() -> None:
+    require_build()
+    compiled, pure = run(BOT_MOVES, pure=False), run(BOT_MOVES, pure=True)
     assert (compiled[0], pure[0]) == ("True", "False")
     assert compiled[1] == pure[1]
 

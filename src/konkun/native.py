@@ -1,16 +1,17 @@
 """The compiled Kunken engine: the same modules built to C extensions with mypyc.
 
 The engine is pure Python and needs nothing else. Built, it runs about twice as fast (the
-numbers are in docs/kunken.md, "Speed"). ``python -m konkun.native --build`` compiles the
-modules in :data:`KUNKEN_MODULES` into ``konkun/kunken/_native/``; ``python3 run.py``
-does it for you whenever they changed. It needs mypy (the ``native`` extra) and a C
-compiler; without them the engine stays pure Python.
+numbers are in docs/kunken.md, "Speed"), and so do the Kunken bots' play-outs.
+``python -m konkun.native --build`` compiles the modules of :data:`COMPILED` into a
+``_native/`` folder beside each package's sources; ``python3 run.py`` does it for you
+whenever they changed. It needs mypy (the ``native`` extra) and a C compiler; without them
+everything stays pure Python.
 
 The build is used only while it matches the sources: its stamp holds a digest of the
-files it was built from, and :func:`activate` (called by ``konkun.kunken`` before it
-imports anything) puts ``_native/`` first on the package's path only when that digest is
-still the sources' own. An edited module therefore never runs a stale build.
-``KONKUN_PURE=1`` in the environment keeps the engine pure Python anyway.
+files it was built from, and :func:`activate` (called by ``konkun.kunken`` and
+``konkun.bots`` before they import anything) puts ``_native/`` first on the package's
+path only when that digest is still the sources' own. An edited module therefore never
+runs a stale build. ``KONKUN_PURE=1`` in the environment keeps everything pure Python.
 """
 
 from __future__ import annotations
@@ -33,7 +34,15 @@ KUNKEN_MODULES = (
 lists and play-outs run. The rules and positions (frozen values, which a compiled module
 could not unpickle), the notations, the match and the command line stay Python."""
 
-IMPORTED = ("cards", "errors", "game", "kunken/kkn", "kunken/position", "kunken/rules")
+BOT_MODULES = ("kunken_bots", "kunken_greedy", "kunken_planner")
+"""The ``konkun.bots`` modules the build compiles: the Kunken bots, whose evaluations are
+most of a Kunken search's play-outs."""
+
+COMPILED = {"kunken": KUNKEN_MODULES, "bots": BOT_MODULES}
+"""Each package (a folder of ``konkun``) and its modules the build compiles."""
+
+IMPORTED = ("bots/base", "bots/policy", "bots/specs", "cards", "errors", "game",
+            "kunken/kkn", "kunken/position", "kunken/rules")
 """The other ``konkun`` modules (paths under the package) that the compiled ones import:
 their sources are part of the build's digest too, since the build was checked against
 them."""
@@ -44,29 +53,34 @@ STAMP = "STAMP"
 _GROUP = "konkun.kunken.native"  # the shared library: konkun/kunken/native__mypyc*.so
 
 
-def kunken_dir() -> Path:
-    """The ``konkun.kunken`` package's source folder."""
-    return Path(__file__).resolve().parent / "kunken"
+def konkun_dir() -> Path:
+    """The ``konkun`` package's source folder."""
+    return Path(__file__).resolve().parent
 
 
-def sources_digest(package_dir: Path) -> str:
-    """A digest of the compiled modules' sources (:data:`KUNKEN_MODULES` in
-    ``package_dir``), of the modules they import (:data:`IMPORTED`) and
-    of this Python's extension tag: a build made from other sources, or for another Python,
-    has another digest."""
+def compiled_files(root: Path) -> list[str]:
+    """The compiled modules' paths under ``root`` (the folder holding ``konkun``)."""
+    return [f"konkun/{package}/{name}.py" for package, names in COMPILED.items()
+            for name in names]
+
+
+def sources_digest(konkun: Path) -> str:
+    """A digest of the compiled modules' sources under ``konkun`` (the package folder), of
+    the modules they import (:data:`IMPORTED`) and of this Python's extension tag: a build
+    made from other sources, or for another Python, has another digest."""
     digest = hashlib.sha256(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
-    files = [package_dir / f"{name}.py" for name in KUNKEN_MODULES]
-    files += [package_dir.parent / f"{name}.py" for name in IMPORTED]
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    names = [file.removeprefix("konkun/") for file in compiled_files(konkun.parent)]
+    names += [f"{name}.py" for name in IMPORTED]
+    for name in names:
+        digest.update(name.encode() + b"\0" + (konkun / name).read_bytes())
     return digest.hexdigest()
 
 
 def is_current(package_dir: Path) -> bool:
-    """Whether ``package_dir/_native`` holds a build of exactly its sources."""
+    """Whether ``package_dir/_native`` holds a build of exactly the present sources."""
     stamp = package_dir / NATIVE_DIR / STAMP
     try:
-        return stamp.read_text().strip() == sources_digest(package_dir)
+        return stamp.read_text().strip() == sources_digest(package_dir.parent)
     except OSError:
         return False
 
@@ -81,24 +95,25 @@ def activate(package_path: list[str], package_dir: Path) -> bool:
     return True
 
 
-def build(package_dir: Path | None = None, quiet: bool = False) -> Path:
-    """Compile :data:`KUNKEN_MODULES` with mypyc into ``package_dir/_native`` (by default
-    the package's own) and stamp it; return the folder. Raises
-    :class:`subprocess.CalledProcessError` when mypyc or the C compiler fails (the old
-    build, if any, is left unused: its stamp is removed first)."""
-    package_dir = package_dir or kunken_dir()
-    out = package_dir / NATIVE_DIR
-    (out / STAMP).unlink(missing_ok=True)
-    src = package_dir.parent.parent  # the folder holding the ``konkun`` package
+def build(konkun: Path | None = None, quiet: bool = False) -> None:
+    """Compile :data:`COMPILED` with mypyc into each package's ``_native`` folder under
+    ``konkun`` (by default this package) and stamp them. Raises
+    :class:`subprocess.CalledProcessError` when mypyc or the C compiler fails (an old
+    build, if any, is left unused: its stamps are removed first)."""
+    konkun = konkun or konkun_dir()
+    for package in COMPILED:
+        (konkun / package / NATIVE_DIR / STAMP).unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="konkun-native-") as work:
-        script = _SETUP.format(files=[f"konkun/kunken/{m}.py" for m in KUNKEN_MODULES],
-                               group=_GROUP, work=work)
-        subprocess.run([sys.executable, "-c", script], cwd=src, check=True,
+        script = _SETUP.format(files=compiled_files(konkun.parent), group=_GROUP, work=work)
+        subprocess.run([sys.executable, "-c", script], cwd=konkun.parent, check=True,
                        stdout=subprocess.DEVNULL if quiet else None)
-        shutil.rmtree(out, ignore_errors=True)
-        shutil.copytree(Path(work, "lib", "konkun", "kunken"), out)
-    (out / STAMP).write_text(sources_digest(package_dir) + "\n")
-    return out
+        for package in COMPILED:
+            out = konkun / package / NATIVE_DIR
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.copytree(Path(work, "lib", "konkun", package), out)
+    digest = sources_digest(konkun)
+    for package in COMPILED:
+        (konkun / package / NATIVE_DIR / STAMP).write_text(digest + "\n")
 
 
 _SETUP = """
@@ -112,13 +127,13 @@ setup(name="konkun-native", ext_modules=mypycify({files!r}, opt_level="3",
 
 
 def status() -> str:
-    """One line: whether a process started now runs the compiled engine, and why not."""
-    package_dir = kunken_dir()
+    """One line: whether a process started now runs the compiled modules, and why not."""
+    folders = [konkun_dir() / package / NATIVE_DIR for package in COMPILED]
     if os.environ.get(PURE_VARIABLE):
         return f"pure Python ({PURE_VARIABLE} is set)"
-    if is_current(package_dir):
-        return f"compiled (mypyc), from {package_dir / NATIVE_DIR}"
-    if (package_dir / NATIVE_DIR).exists():
+    if all(is_current(folder.parent) for folder in folders):
+        return "compiled (mypyc), from " + ", ".join(str(folder) for folder in folders)
+    if any(folder.exists() for folder in folders):
         return "pure Python (the compiled build is out of date: python -m konkun.native --build)"
     return "pure Python (not built: python -m konkun.native --build)"
 
@@ -135,8 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="hide the compiler's output")
     args = parser.parse_args(argv)
     if args.clean:
-        shutil.rmtree(kunken_dir() / NATIVE_DIR, ignore_errors=True)
-    if args.build and not (args.if_stale and is_current(kunken_dir())):
+        for package in COMPILED:
+            shutil.rmtree(konkun_dir() / package / NATIVE_DIR, ignore_errors=True)
+    if args.build and not (args.if_stale and all(is_current(konkun_dir() / package)
+                                                 for package in COMPILED)):
         try:
             build(quiet=args.quiet)
         except (OSError, subprocess.CalledProcessError) as error:

@@ -8,6 +8,13 @@
   :mod:`.kunken_greedy`), :mod:`.ismcts`.
 """
 
+from pathlib import Path
+
+from konkun import native
+
+NATIVE = native.activate(__path__, Path(__file__).resolve().parent)
+"""Whether the Kunken bots load from their compiled build (:mod:`konkun.native`)."""
+
 from konkun.bots.base import Agent, Bot, Budget, play_out
 from konkun.bots.specs import (
     BotSpec,

@@ -38,15 +38,15 @@ def neighbours(card: int, counts: Sequence[int]) -> float:
     """How many cards of ``counts`` could share a meld with ``card``: the same rank in
     another suit, or the same suit one or two steps away (circularly), jokers too."""
     if card == BARE_JOKER:
-        return 0
+        return 0.0
     suit, position = divmod(card, 13)
-    found: float = counts[BARE_JOKER]
+    found = float(counts[BARE_JOKER])
     for other_suit in range(4):
         if other_suit != suit and counts[other_suit * 13 + position]:
             found += 1
     for step in (-2, -1, 1, 2):
         if counts[suit * 13 + (position + step) % 13]:
-            found += 1 if abs(step) == 1 else 0.5
+            found += 1.0 if abs(step) == 1 else 0.5
     return found
 
 
