@@ -165,3 +165,19 @@ def test_a_deal_in_play_pickles_and_plays_on_the_same() -> None:
         assert again.kkn() == deal.kkn()
         assert again.history == deal.history
         assert again.legal_actions() == deal.legal_actions()
+
+
+def test_a_failed_build_leaves_everything_pure_python(tmp_path: Path) -> None:
+    """No C compiler (``CC=/bin/false``): the build says so and nothing compiled is used,
+    not even an earlier build, whose stamp it removed first."""
+    shutil.copytree(KONKUN, tmp_path / "konkun",
+                    ignore=shutil.ignore_patterns("__pycache__", native.NATIVE_DIR))
+    stamp(tmp_path / "konkun" / "kunken")
+    env = {**os.environ, "CC": "/bin/false", "PYTHONPATH": str(tmp_path)}
+    env.pop(native.PURE_VARIABLE, None)
+    done = subprocess.run([sys.executable, "-m", "konkun.native", "--build", "--quiet"],
+                          env=env, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "everything stays pure Python" in done.stderr
+    for package in native.COMPILED:
+        assert not native.is_current(tmp_path / "konkun" / package)

@@ -156,8 +156,13 @@ def main(argv: list[str] | None = None) -> int:
                                                  for package in COMPILED)):
         try:
             build(quiet=args.quiet)
-        except (OSError, subprocess.CalledProcessError) as error:
-            print(f"konkun.native: the build failed ({error}); the engine stays pure Python",
+        except subprocess.CalledProcessError as error:
+            print(f"konkun.native: mypyc or the C compiler failed (exit status "
+                  f"{error.returncode}, its output above); everything stays pure Python",
+                  file=sys.stderr)
+            return 1
+        except OSError as error:
+            print(f"konkun.native: the build failed ({error}); everything stays pure Python",
                   file=sys.stderr)
             return 1
     print(status())
