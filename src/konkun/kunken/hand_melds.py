@@ -24,16 +24,23 @@ def window_mask(window: Sequence[int]) -> int:
     return m
 
 
-_SEQ_CACHE: dict[tuple[int, int, int], tuple[list[Meld], list[list[int]]]] = {}
-_SET_CACHE: dict[tuple[int, int, int], list[Meld]] = {}
+# The caches hold tuples of integers only, never lists: the cyclic garbage collector stops
+# tracking such tuples, while every list of a cache would be walked by each of its full
+# collections (which then cost the compiled engine a fifth of its time).
+Positions = tuple[tuple[int, ...], ...]
+"""For each rank position, the indices of the windows (or sequences) holding it."""
+
+_SEQ_CACHE: dict[tuple[int, int, int], tuple[tuple[Meld, ...], Positions]] = {}
+_SET_CACHE: dict[tuple[int, int, int], tuple[Meld, ...]] = {}
 
 
-_REL_CACHE: dict[tuple[int, int], tuple[list[tuple[int, ...]], list[list[int]]]] = {}
+_REL_CACHE: dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], Positions]] = {}
 CARD_PLACE: tuple[tuple[int, int], ...] = tuple((k % 13, k // 13) for k in range(52))
 """Each card index's ``(rank position, suit)``."""
 
 
-def _relative_sequences(held: int, jokers: int) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+def _relative_sequences(held: int, jokers: int) -> tuple[tuple[tuple[int, ...], ...],
+                                                         Positions]:
     """The windows (positions, by length, then start) that make sequences from the
     held positions (mask) and ``jokers``, and for each position the indices of the windows
     holding it as a real card."""
@@ -53,13 +60,13 @@ def _relative_sequences(held: int, jokers: int) -> tuple[list[tuple[int, ...]], 
                 if length >= 3 and gaps * 2 <= length:
                     found.append((length, start))
         found.sort()
-    windows = [WINDOWS[length][start] for length, start in found]
+    windows = tuple(WINDOWS[length][start] for length, start in found)
     by_pos: list[list[int]] = [[] for _ in range(13)]
     for i, window in enumerate(windows):
         for p in window:
             if held >> p & 1:
                 by_pos[p].append(i)
-    hit = (windows, by_pos)
+    hit = (windows, tuple(map(tuple, by_pos)))
     _REL_CACHE[key] = hit
     return hit
 
@@ -71,7 +78,7 @@ WINDOWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 ace)."""
 
 
-def _sequences(suit: int, held: int, jokers: int) -> tuple[list[Meld], list[list[int]]]:
+def _sequences(suit: int, held: int, jokers: int) -> tuple[tuple[Meld, ...], Positions]:
     """Sequences of ``suit`` from the held positions (mask) and jokers, a joker only where
     no card is held; and for each position the indices of those holding it as a real
     card."""
@@ -84,7 +91,7 @@ def _sequences(suit: int, held: int, jokers: int) -> tuple[list[Meld], list[list
     get = (_LOOK_HELD[base] if held == FULL else tuple(
         base + p if held >> p & 1 else JOKER_FOR + base + p for p in range(13))).__getitem__
     windows, positions = _relative_sequences(held, jokers)
-    hit = ([tuple(map(get, window)) for window in windows], positions)
+    hit = (tuple(tuple(map(get, window)) for window in windows), positions)
     if len(_SEQ_CACHE) > 200_000:
         _SEQ_CACHE.clear()
     _SEQ_CACHE[key] = hit
@@ -94,7 +101,7 @@ def _sequences(suit: int, held: int, jokers: int) -> tuple[list[Meld], list[list
 _LOOK_HELD = {base: tuple(range(base, base + 13)) for base in (0, 13, 26, 39)}
 
 
-def _sets(position: int, suits: int, jokers: int) -> list[Meld]:
+def _sets(position: int, suits: int, jokers: int) -> tuple[Meld, ...]:
     """Sets of rank ``position`` from the held suits (mask) and open-suit jokers."""
     key = (position, suits, min(jokers, 2))
     hit = _SET_CACHE.get(key)
@@ -109,8 +116,9 @@ def _sets(position: int, suits: int, jokers: int) -> list[Meld]:
                 n = size + j
                 if n >= 3 and j * 2 <= n:
                     out.append(reals + (open_joker(position),) * j)
-    _SET_CACHE[key] = out
-    return out
+    hit = tuple(out)
+    _SET_CACHE[key] = hit
+    return hit
 
 
 def _suit_mask(counts: Sequence[int], base: int) -> int:
@@ -165,19 +173,20 @@ def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
     return out
 
 
-_REPLACED_CACHE: dict[tuple[int, int, int], list[Meld]] = {}
+_REPLACED_CACHE: dict[tuple[int, int, int], tuple[Meld, ...]] = {}
 
 
-def _replaced_sequences(suit: int, held: int, jokers: int) -> list[Meld]:
+def _replaced_sequences(suit: int, held: int, jokers: int) -> tuple[Meld, ...]:
     """:func:`_sequences` of ``suit``, then their readings with held cards also replaced by
     jokers (:func:`_replacements`), cached per held mask and joker count."""
     key = (suit, held, min(jokers, 6))
     hit = _REPLACED_CACHE.get(key)
     if hit is None:
         seqs = _sequences(suit, held, jokers)[0]
-        hit = list(seqs)
+        readings = list(seqs)
         for meld in seqs:
-            hit.extend(_replacements(meld, jokers, -1))
+            readings.extend(_replacements(meld, jokers, -1))
+        hit = tuple(readings)
         if len(_REPLACED_CACHE) > 200_000:
             _REPLACED_CACHE.clear()
         _REPLACED_CACHE[key] = hit
