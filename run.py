@@ -8,9 +8,9 @@
 The virtual environment lives in .venv beside this file. It is (re)installed whenever
 pyproject.toml changes, from the pinned versions written there. ``test`` also installs
 the ``train`` extra (PyTorch and Stable-Baselines3) that the reinforcement-learning example's
-tests need; ``serve`` does without it. The Kunken engine is then compiled with mypyc
-(``python -m konkun.native``) whenever its sources changed; ``KONKUN_PURE=1`` keeps it pure
-Python.
+tests need; ``serve`` does without it. The Kunken engine and bots are then compiled with
+mypyc (``python -m konkun.native``) whenever their sources changed; ``KONKUN_PURE=1`` keeps
+them pure Python.
 """
 
 from __future__ import annotations
@@ -53,15 +53,16 @@ def ensure_environment(extras: tuple[str, ...] = EXTRAS) -> None:
 
 
 def ensure_native_engine() -> None:
-    """Compile the Kunken engine (``python -m konkun.native``) when its build is missing or
-    out of date; without a C compiler the engine stays pure Python, which is slower but the
-    same. ``KONKUN_PURE=1`` skips this."""
+    """Compile the Kunken engine and bots (``python -m konkun.native``) when their build is
+    missing or out of date; without a C compiler they stay pure Python, which is slower but
+    the same. ``KONKUN_PURE=1`` skips this."""
     if os.environ.get("KONKUN_PURE"):
         return
     native = [str(BIN / "python"), "-m", "konkun.native"]
     if subprocess.run(native, capture_output=True, text=True).stdout.startswith("compiled"):
         return
-    print("konkun: compiling the Kunken engine (mypyc, about a minute) ...", file=sys.stderr)
+    print("konkun: compiling the Kunken engine and bots (mypyc, about a minute) ...",
+          file=sys.stderr)
     subprocess.run([*native, "--build", "--quiet"], stdout=subprocess.DEVNULL)
 
 

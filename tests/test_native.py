@@ -181,3 +181,13 @@ def test_a_failed_build_leaves_everything_pure_python(tmp_path: Path) -> None:
     assert "everything stays pure Python" in done.stderr
     for package in native.COMPILED:
         assert not native.is_current(tmp_path / "konkun" / package)
+
+
+def test_no_build_output_is_in_the_repository() -> None:
+    """The compiled modules are built on each machine (``.gitignore``), never committed."""
+    root = KONKUN.parent.parent
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    listed = subprocess.run(["git", "ls-files", "src/konkun"], cwd=root, check=True,
+                            capture_output=True, text=True).stdout.split()
+    assert [path for path in listed if f"/{native.NATIVE_DIR}/" in path] == []
