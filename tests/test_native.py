@@ -70,9 +70,11 @@ def copy_of_the_sources(tmp_path: Path) -> Path:
 
 
 def stamp(package_dir: Path) -> None:
-    (package_dir / native.NATIVE_DIR).mkdir()
-    (package_dir / native.NATIVE_DIR / native.STAMP).write_text(
-        native.sources_digest(package_dir.parent))
+    """Stamp every compiled package beside ``package_dir`` as built from today's sources."""
+    for package in native.COMPILED:
+        folder = package_dir.parent / package / native.NATIVE_DIR
+        folder.mkdir(exist_ok=True)
+        (folder / native.STAMP).write_text(native.sources_digest(package_dir.parent))
 
 
 def test_a_current_build_goes_first_on_the_package_path(
@@ -83,6 +85,17 @@ def test_a_current_build_goes_first_on_the_package_path(
     path = [str(package_dir)]
     assert native.activate(path, package_dir)
     assert path == [str(package_dir / native.NATIVE_DIR), str(package_dir)]
+
+
+def test_a_partial_build_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(native.PURE_VARIABLE, raising=False)
+    package_dir = copy_of_the_sources(tmp_path)
+    stamp(package_dir)
+    shutil.rmtree(package_dir / native.NATIVE_DIR)  # the engine's build gone, the bots' kept
+    bots = tmp_path / "konkun" / "bots"
+    path = [str(bots)]
+    assert not native.activate(path, bots)
+    assert path == [str(bots)]
 
 
 @pytest.mark.parametrize("edited", ["kunken/legal_steps", "kunken/rules", "cards",

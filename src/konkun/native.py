@@ -88,8 +88,11 @@ def is_current(package_dir: Path) -> bool:
 def activate(package_path: list[str], package_dir: Path) -> bool:
     """Put the package's current build first on its ``__path__`` (``package_path``), so
     its compiled modules load instead of the sources; return whether it did. Nothing
-    changes without a current build or with ``KONKUN_PURE`` set."""
-    if os.environ.get(PURE_VARIABLE) or not is_current(package_dir):
+    changes with ``KONKUN_PURE`` set or unless every package's build is current (the
+    compiled bots load the engine's shared library)."""
+    konkun = package_dir.parent
+    if os.environ.get(PURE_VARIABLE) or not all(is_current(konkun / package)
+                                                for package in COMPILED):
         return False
     package_path.insert(0, str(package_dir / NATIVE_DIR))
     return True
