@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -167,17 +169,38 @@ def make_engine(url: str, sqlite_synchronous: str = "normal") -> Engine:
     make_private_dir(path.parent)
     if not path.exists():  # SQLite gives its -wal and -shm files the database's mode
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    engine = create_engine(url, connect_args={"check_same_thread": False,
+                                              "timeout": SQLITE_BUSY_SECONDS})
 
     @event.listens_for(engine, "connect")
     def _pragmas(connection: Any, _record: Any) -> None:
         cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _use_wal(cursor)
         cursor.execute(f"PRAGMA synchronous={sqlite_synchronous.upper()}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
     return engine
+
+
+SQLITE_BUSY_SECONDS = 30.0
+"""How long a SQLite connection waits for another one's lock before it gives up."""
+
+
+def _use_wal(cursor: Any) -> None:
+    """Switch the database to WAL journaling. On a new database the switch needs the
+    database to itself, and SQLite answers "database is locked" at once, without waiting,
+    while another connection holds it (a second server migrating at the same moment): so
+    wait and try again, as long as a connection waits for a lock."""
+    deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 class Storage:
