@@ -58,12 +58,8 @@ def ensure_native_engine() -> None:
     the same. ``KONKUN_PURE=1`` skips this."""
     if os.environ.get("KONKUN_PURE"):
         return
-    native = [str(BIN / "python"), "-m", "konkun.native"]
-    if subprocess.run(native, capture_output=True, text=True).stdout.startswith("compiled"):
-        return
-    print("konkun: compiling the Kunken engine and bots (mypyc, about a minute) ...",
-          file=sys.stderr)
-    subprocess.run([*native, "--build", "--quiet"], stdout=subprocess.DEVNULL)
+    subprocess.run([str(BIN / "python"), "-m", "konkun.native", "--build", "--if-stale",
+                    "--quiet"], stdout=subprocess.DEVNULL)
 
 
 def run_tests(args: list[str]) -> int:

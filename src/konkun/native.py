@@ -85,14 +85,17 @@ def is_current(package_dir: Path) -> bool:
         return False
 
 
+def all_current(konkun: Path) -> bool:
+    """Whether every package of :data:`COMPILED` under ``konkun`` has a current build."""
+    return all(is_current(konkun / package) for package in COMPILED)
+
+
 def activate(package_path: list[str], package_dir: Path) -> bool:
     """Put the package's current build first on its ``__path__`` (``package_path``), so
     its compiled modules load instead of the sources; return whether it did. Nothing
     changes with ``KONKUN_PURE`` set or unless every package's build is current (the
     compiled bots load the engine's shared library)."""
-    konkun = package_dir.parent
-    if os.environ.get(PURE_VARIABLE) or not all(is_current(konkun / package)
-                                                for package in COMPILED):
+    if os.environ.get(PURE_VARIABLE) or not all_current(package_dir.parent):
         return False
     package_path.insert(0, str(package_dir / NATIVE_DIR))
     return True
@@ -134,7 +137,7 @@ def status() -> str:
     folders = [konkun_dir() / package / NATIVE_DIR for package in COMPILED]
     if os.environ.get(PURE_VARIABLE):
         return f"pure Python ({PURE_VARIABLE} is set)"
-    if all(is_current(folder.parent) for folder in folders):
+    if all_current(konkun_dir()):
         return "compiled (mypyc), from " + ", ".join(str(folder) for folder in folders)
     if any(folder.exists() for folder in folders):
         return "pure Python (the compiled build is out of date: python -m konkun.native --build)"
@@ -155,8 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.clean:
         for package in COMPILED:
             shutil.rmtree(konkun_dir() / package / NATIVE_DIR, ignore_errors=True)
-    if args.build and not (args.if_stale and all(is_current(konkun_dir() / package)
-                                                 for package in COMPILED)):
+    if args.build and not (args.if_stale and all_current(konkun_dir())):
+        print("konkun.native: compiling the Kunken engine and bots (mypyc, about a minute)",
+              file=sys.stderr)
         try:
             build(quiet=args.quiet)
         except subprocess.CalledProcessError as error:
