@@ -162,7 +162,7 @@ class LegalSteps(DealFields):
                 self.completes_after_step(seat, action, table)
 
         if self._swap_third_case(seat):
-            return self._swap_third_judge(seat, hand)[0]
+            return self._swap_third_judge(seat, hand).judge
         return judge
 
     def _swap_third_case(self, seat: int) -> bool:
@@ -188,8 +188,10 @@ class LegalSteps(DealFields):
         The other steps (a lay-off onto a set with jokers, a swap) are judged as in
         :meth:`_taken_actions`: the fast judge, then the exact one."""
         fast = self._third_card_judges(hand, size)
-        exact, plain, laid_back, won_back, floor, swappable = self._swap_third_judge(
-            seat, hand)
+        judged = self._swap_third_judge(seat, hand)
+        exact, plain, laid_back, won_back = \
+            judged.judge, judged.plain, judged.laid_back, judged.won_back
+        floor, swappable = judged.floor, judged.swappable
         card, notold = self.take_card, self.turn_notold
         # Cards only leave the hand: with no swap, the length after a step is no shorter.
         alone = 0 < solver.third_card_length(card, hand, notold, True) < size
@@ -209,7 +211,7 @@ class LegalSteps(DealFields):
             left = size - len(slots)
             if left <= 0:
                 continue
-            if card in slots and self._meld_is_third(hand, notold, slots):
+            if card in slots and self.meld_is_third(hand, notold, slots):
                 out.append(meld(slots))
             elif left <= floor:
                 continue
@@ -232,7 +234,7 @@ class LegalSteps(DealFields):
                         if ok is None:
                             ok = verdicts[k] = plain_layoff(k)
                     elif same_swaps:
-                        winners = tuple(w for w in self._layoff_joker_winners(tm, slot)
+                        winners = tuple(w for w in self.layoff_joker_winners(tm, slot)
                                         if hand[w])
                         ok = joker_verdicts.get(winners)
                         if ok is None:
@@ -249,169 +251,10 @@ class LegalSteps(DealFields):
                    if fast[2](action.slots[0]) or exact(action))
         return out
 
-    def _swap_third_judge(self, seat: int, hand: list[int]
-                          ) -> tuple[Callable[[Action], bool],
-                                     Callable[[Sequence[int], int], bool],
-                                     Callable[[tuple[int, ...], int], bool],
-                                     Callable[[list[int], Sequence[int], int], bool],
-                                     int, bool]:
-        """:meth:`_exact_judge` while only the taken card's meld is due, with a layout,
-        ``joker_for_held`` and a taken card that is not a joker: the turn can be completed
-        after a step exactly when the shortest third-card meld over every choice of swaps
-        (:func:`completion.swap_third_length`) is shorter than the hand left.
-
-        A step that adds no joker a card of the hand can win only takes cards away, and no
-        card becomes old, so every meld and swap after it was there before: the length
-        after it is at least the length after taking any one of its cards. A step taking
-        none of the cards the length reads leaves it as it is. So each card is asked once
-        per list, and only the steps these bounds do not decide are asked whole.
-
-        Asked, as :meth:`completes_after_step` is, only of steps after which melds alone
-        cannot complete the turn (the fast judges said no). Returned with ``plain``, the
-        verdict on a step that only takes real cards away (asked without the fast judge:
-        :meth:`_swap_third_actions`; with a joker, one no card left in the hand wins
-        back), ``laid_back``, the verdict on any meld, ``won_back``, the verdict on a
-        step putting one joker on the table that only given cards win, the length now and
-        whether a card of the hand wins a table joker."""
-        table = self.compact_table()
-        jokers = tuple(m for m in table if completion.has_jokers(m))
-        card = self.take_card
-        read = completion.swap_third_cards(card, jokers)
-        notold = self.turn_notold
-        size = self.hand_sizes[seat]
-        known: dict[tuple[object, ...], int] = {}
-
-        def length_after(removed: Sequence[int], after: completion.Table | None,
-                         fresh: int = 0, change: object = None) -> int:
-            """The length once the cards ``removed`` leave the hand (taken copies first)
-            and ``fresh`` jokers come in (swapped in this turn), with the table's melds
-            with jokers ``after`` (``None``: as they are); ``change`` names how the step
-            changes them, so that steps taking the same cards it reads and changing the
-            table alike are asked once."""
-            key = (tuple(k for k in removed if read[k]), fresh, change)
-            found = known.get(key)
-            if found is None:
-                left, left_notold = hand.copy(), notold.copy()
-                for k in removed:
-                    left[k] -= 1
-                    if left_notold[k]:
-                        left_notold[k] -= 1
-                left[BARE_JOKER] += fresh
-                left_notold[BARE_JOKER] += fresh
-                found = known[key] = completion.swap_third_length(
-                    left, left_notold, card, jokers if after is None else after)
-            return found
-
-        # Whether the hand can win a joker of the table: if not, and a step adds none it
-        # can win, no swap is ever made, and melds alone cannot complete the turn (why this
-        # judge is asked).
-        swappable = any(hand[k] for m in jokers for k in completion.swap_cards(m))
-        alone = [-1] * 53  # the length once one card leaves the hand (-1: not asked yet)
-
-        def bounded(slots: Sequence[int], left: int) -> bool:
-            """Whether the length once each real card of ``slots`` leaves alone, a lower
-            bound of the length after the step, is shorter than the hand left."""
-            for k in slots:
-                if k < BARE_JOKER and read[k]:
-                    found = alone[k]
-                    if found < 0:
-                        found = alone[k] = length_after((k,), None)
-                    if not 0 < found < left:
-                        return False
-            return True
-
-        def taking(removed: Sequence[int], left: int) -> bool:
-            """The verdict on a step that only takes the cards ``removed`` (real cards
-            checked by :func:`bounded`) away, leaving ``left`` cards."""
-            if BARE_JOKER in removed:
-                found = alone[BARE_JOKER]
-                if found < 0:
-                    found = alone[BARE_JOKER] = length_after((BARE_JOKER,), None)
-                if not 0 < found < left:
-                    return False
-            return 0 < length_after(removed, None) < left
-
-        def changed(number: int, tm: TableMeld) -> completion.Table:
-            """The table's melds with jokers once meld ``number`` is ``tm``."""
-            return tuple(m for m in (*table[:number], tm.compact(), *table[number + 1:])
-                         if completion.has_jokers(m))
-
-        def judge(action: Action) -> bool:
-            slots = action.slots
-            if action.kind == MELD:
-                if card in slots and self._meld_is_third(hand, notold, slots):
-                    return True
-                left = size - len(slots)
-                if max(slots) < BARE_JOKER:  # no joker
-                    return swappable and bounded(slots, left) and taking(slots, left)
-                removed = [slot_card(x) for x in slots]
-                laid = completion.compact(slots)
-                # The meld's jokers matter only if the hand keeps a card that wins one.
-                if not any(hand[k] > removed.count(k) for k in completion.swap_cards(laid)):
-                    return swappable and bounded(slots, left) and taking(removed, left)
-                if not bounded(slots, left):
-                    return False
-                # Winning its jokers back gives new jokers for old ones (or taken ones) and
-                # costs cards: the hand with only its real cards gone and its jokers made
-                # new holds every state after it, so its length is a lower bound.
-                laid_jokers = len(slots) - sum(1 for x in slots if x < BARE_JOKER)
-                if not 0 < length_after(removed, None, laid_jokers) < left:
-                    return False
-                return 0 < length_after(removed, (*jokers, laid), 0, laid) < left
-            number = action.number
-            assert number is not None  # a lay-off or a swap names its meld
-            tm = self.melds[number]
-            slot = slots[0]
-            if action.kind == LAYOFF and (not tm.jokers or tm.kind != SET):
-                if slot < BARE_JOKER:
-                    return swappable and bounded(slots, size - 1) and taking(slots, size - 1)
-                # A joker laid off here is one no card of the hand can win: the
-                # sequence's other jokers stay as they were.
-                if not any(hand[k] for k in self._layoff_joker_winners(tm, slot)):
-                    return swappable and taking((BARE_JOKER,), size - 1)
-            moved = tm.copy()
-            if action.kind == LAYOFF:
-                moved.lay_off(slot, seat)
-                return 0 < length_after((slot_card(slot),), changed(number, moved), 0,
-                                        (number, moved.compact())) < size - 1
-            moved.swap(slot)
-            return 0 < length_after((slot,), changed(number, moved), 1,
-                                    (number, moved.compact())) < size
-
-        def laid_back(slots: tuple[int, ...], left: int) -> bool:
-            """The verdict on the meld ``slots``, which leaves the table's other swaps as
-            they are: the shortest length over every choice of its jokers won back (each
-            a winner gone, a fresh joker in)."""
-            removed = [slot_card(x) for x in slots]
-            rest = hand.copy()
-            for k in removed:
-                rest[k] -= 1
-            best = 0
-            for given in completion.win_back_choices(completion.compact(slots), rest):
-                found = length_after([*removed, *given], None, len(given))
-                if found and (not best or found < best):
-                    best = found
-            return 0 < best < left
-
-        def won_back(removed: list[int], winners: Sequence[int], left: int) -> bool:
-            """The verdict on a step that takes the cards ``removed`` away and puts one
-            joker on the table (in a meld or a lay-off) that only the cards ``winners``
-            win, leaving the table's other swaps as they are: the length is the shorter of
-            those without that swap and with it (a winner gone, a fresh joker in)."""
-            best = length_after(removed, None)
-            for k in winners:
-                if hand[k] > removed.count(k):
-                    found = length_after([*removed, k], None, 1)
-                    if found and (not best or found < best):
-                        best = found
-            return 0 < best < left
-
-        def plain(slots: Sequence[int], left: int) -> bool:
-            if max(slots) < BARE_JOKER:
-                return bounded(slots, left) and 0 < length_after(slots, None) < left
-            return bounded(slots, left) and taking([slot_card(x) for x in slots], left)
-
-        return judge, plain, laid_back, won_back, length_after((), None), swappable
+    def _swap_third_judge(self, seat: int, hand: list[int]) -> SwapThirdJudge:
+        """The exact judge of one legal-action list in :meth:`_swap_third_case`
+        (:class:`SwapThirdJudge`)."""
+        return SwapThirdJudge(self, seat, hand)
 
     def _won_back_completes(self, seat: int, hand: list[int], action: Action,
                             search: solver.HandSearch | None) -> bool:
@@ -430,7 +273,7 @@ class LegalSteps(DealFields):
         notold = self.turn_notold
         pending, need = self.pending, self.need
         if action.kind == MELD:
-            if pending and self._meld_is_third(hand, notold, slots):
+            if pending and self.meld_is_third(hand, notold, slots):
                 pending = False
             if self.opening:
                 need -= solver.meld_points(slots)
@@ -439,7 +282,7 @@ class LegalSteps(DealFields):
         else:
             assert action.number is not None  # a lay-off names its meld
             number = action.number
-            winners = self._layoff_joker_winners(self.melds[number], slots[0]) \
+            winners = self.layoff_joker_winners(self.melds[number], slots[0]) \
                 if slots[0] >= BARE_JOKER else []
         for m, tm in enumerate(self.melds):
             if tm.jokers and m != number:  # the meld laid off onto may change its swaps
@@ -490,7 +333,7 @@ class LegalSteps(DealFields):
         return any(hand[k] > slots.count(k) for k in cls._laid_joker_winners(slots))
 
     @staticmethod
-    def _layoff_joker_winners(tm: TableMeld, slot: int) -> list[int]:
+    def layoff_joker_winners(tm: TableMeld, slot: int) -> list[int]:
         """The cards that could win a joker laid off onto ``tm`` (a sequence, or a set
         without jokers) as ``slot``: the card it stands for, or an open set joker's missing
         suits."""
@@ -516,7 +359,7 @@ class LegalSteps(DealFields):
         pending, need, layout = self.pending, self.need, self.layout[seat]
         if action.kind == MELD:
             meld = action.slots
-            if pending and self._meld_is_third(hand, notold, meld):
+            if pending and self.meld_is_third(hand, notold, meld):
                 pending = False
             if self.opening:
                 need -= solver.meld_points(meld)
@@ -553,7 +396,7 @@ class LegalSteps(DealFields):
 
         def meld_ok(meld: tuple[int, ...]) -> bool:
             left = size - len(meld)
-            return self._meld_is_third(hand, notold, meld) or 0 < check.without(meld) < left
+            return self.meld_is_third(hand, notold, meld) or 0 < check.without(meld) < left
 
         def layoff_ok(card: int) -> bool:
             return 0 < check.without((card,)) < size - 1
@@ -647,7 +490,7 @@ class LegalSteps(DealFields):
         hand = self.hands[seat]
         notold = self.turn_notold
         pending = self.pending
-        if pending and self._meld_is_third(hand, notold, meld):
+        if pending and self.meld_is_third(hand, notold, meld):
             pending = False
         need = self.need - solver.meld_points(meld) if self.opening else 0
         if not pending and need <= 0:
@@ -676,7 +519,7 @@ class LegalSteps(DealFields):
         return solver.can_complete(hand, notold, self.take_card, self.need, self.pending,
                                    search, -1, False, self.rules.joker_for_held)
 
-    def _meld_is_third(self, hand: list[int], notold: list[int],
+    def meld_is_third(self, hand: list[int], notold: list[int],
                        meld: tuple[int, ...]) -> bool:
         """Whether ``meld`` holds the taken card and two cards held before the take."""
         return solver.is_third_card_meld(meld, self.take_card, hand, notold)
@@ -694,3 +537,182 @@ class LegalSteps(DealFields):
         plus[BARE_JOKER] += 1
         return solver.HandSearch(plus, self.rules.joker_for_held)
 
+
+class SwapThirdJudge:
+    """:meth:`LegalSteps._exact_judge` while only the taken card's meld is due, with a
+    layout, ``joker_for_held`` and a taken card that is not a joker: the turn can be
+    completed after a step exactly when the shortest third-card meld over every choice of
+    swaps (:func:`completion.swap_third_length`) is shorter than the hand left.
+
+    A step that adds no joker a card of the hand can win only takes cards away, and no
+    card becomes old, so every meld and swap after it was there before: the length after
+    it is at least the length after taking any one of its cards. A step taking none of the
+    cards the length reads leaves it as it is. So each card is asked once per list, and
+    only the steps these bounds do not decide are asked whole.
+
+    Asked, as :meth:`LegalSteps.completes_after_step` is, only of steps after which melds
+    alone cannot complete the turn (the fast judges said no). :meth:`judge` is the exact
+    verdict on any step; :meth:`plain` the verdict on a step that only takes real cards
+    away (asked without the fast judge: :meth:`LegalSteps._swap_third_actions`; with a
+    joker, one no card left in the hand wins back); :meth:`laid_back` the verdict on any
+    meld; :meth:`won_back` the verdict on a step putting one joker on the table that only
+    given cards win; :attr:`floor` the length now and :attr:`swappable` whether a card of
+    the hand wins a table joker.
+
+    A class rather than closures over one another: closures that call each other form a
+    reference cycle, which the compiled engine left to the cyclic collector on every
+    legal-action list in this case."""
+
+    def __init__(self, deal: LegalSteps, seat: int, hand: list[int]) -> None:
+        self.deal = deal
+        self.seat = seat
+        self.hand = hand
+        self.table = deal.compact_table()
+        self.jokers = tuple(m for m in self.table if completion.has_jokers(m))
+        self.card = deal.take_card
+        self.read = completion.swap_third_cards(self.card, self.jokers)
+        self.notold = deal.turn_notold
+        self.size = deal.hand_sizes[seat]
+        self.known: dict[tuple[object, ...], int] = {}
+        # Whether the hand can win a joker of the table: if not, and a step adds none it
+        # can win, no swap is ever made, and melds alone cannot complete the turn (why
+        # this judge is asked).
+        self.swappable = any(hand[k] for m in self.jokers for k in completion.swap_cards(m))
+        self.alone = [-1] * 53  # the length once one card leaves the hand (-1: not asked)
+        self.floor = self.length_after((), None)
+
+    def length_after(self, removed: Sequence[int], after: completion.Table | None,
+                     fresh: int = 0, change: object = None) -> int:
+        """The length once the cards ``removed`` leave the hand (taken copies first) and
+        ``fresh`` jokers come in (swapped in this turn), with the table's melds with
+        jokers ``after`` (``None``: as they are); ``change`` names how the step changes
+        them, so that steps taking the same cards it reads and changing the table alike
+        are asked once."""
+        read = self.read
+        key = (tuple(k for k in removed if read[k]), fresh, change)
+        found = self.known.get(key)
+        if found is None:
+            left, left_notold = self.hand.copy(), self.notold.copy()
+            for k in removed:
+                left[k] -= 1
+                if left_notold[k]:
+                    left_notold[k] -= 1
+            left[BARE_JOKER] += fresh
+            left_notold[BARE_JOKER] += fresh
+            found = self.known[key] = completion.swap_third_length(
+                left, left_notold, self.card, self.jokers if after is None else after)
+        return found
+
+    def bounded(self, slots: Sequence[int], left: int) -> bool:
+        """Whether the length once each real card of ``slots`` leaves alone, a lower
+        bound of the length after the step, is shorter than the hand left."""
+        read, alone = self.read, self.alone
+        for k in slots:
+            if k < BARE_JOKER and read[k]:
+                found = alone[k]
+                if found < 0:
+                    found = alone[k] = self.length_after((k,), None)
+                if not 0 < found < left:
+                    return False
+        return True
+
+    def taking(self, removed: Sequence[int], left: int) -> bool:
+        """The verdict on a step that only takes the cards ``removed`` (real cards checked
+        by :meth:`bounded`) away, leaving ``left`` cards."""
+        if BARE_JOKER in removed:
+            found = self.alone[BARE_JOKER]
+            if found < 0:
+                found = self.alone[BARE_JOKER] = self.length_after((BARE_JOKER,), None)
+            if not 0 < found < left:
+                return False
+        return 0 < self.length_after(removed, None) < left
+
+    def changed(self, number: int, tm: TableMeld) -> completion.Table:
+        """The table's melds with jokers once meld ``number`` is ``tm``."""
+        table = self.table
+        return tuple(m for m in (*table[:number], tm.compact(), *table[number + 1:])
+                     if completion.has_jokers(m))
+
+    def judge(self, action: Action) -> bool:
+        """The exact verdict on ``action``: whether the turn can be completed after it."""
+        if action.kind == MELD:
+            return self._judge_meld(action.slots)
+        number = action.number
+        assert number is not None  # a lay-off or a swap names its meld
+        tm = self.deal.melds[number]
+        slots = action.slots
+        slot = slots[0]
+        size = self.size
+        if action.kind == LAYOFF and (not tm.jokers or tm.kind != SET):
+            if slot < BARE_JOKER:
+                return self.swappable and self.bounded(slots, size - 1) \
+                    and self.taking(slots, size - 1)
+            # A joker laid off here is one no card of the hand can win: the sequence's
+            # other jokers stay as they were.
+            if not any(self.hand[k] for k in self.deal.layoff_joker_winners(tm, slot)):
+                return self.swappable and self.taking((BARE_JOKER,), size - 1)
+        moved = tm.copy()
+        if action.kind == LAYOFF:
+            moved.lay_off(slot, self.seat)
+            return 0 < self.length_after((slot_card(slot),), self.changed(number, moved), 0,
+                                         (number, moved.compact())) < size - 1
+        moved.swap(slot)
+        return 0 < self.length_after((slot,), self.changed(number, moved), 1,
+                                     (number, moved.compact())) < size
+
+    def _judge_meld(self, slots: tuple[int, ...]) -> bool:
+        hand = self.hand
+        if self.card in slots and self.deal.meld_is_third(hand, self.notold, slots):
+            return True
+        left = self.size - len(slots)
+        if max(slots) < BARE_JOKER:  # no joker
+            return self.swappable and self.bounded(slots, left) and self.taking(slots, left)
+        removed = [slot_card(x) for x in slots]
+        laid = completion.compact(slots)
+        # The meld's jokers matter only if the hand keeps a card that wins one.
+        if not any(hand[k] > removed.count(k) for k in completion.swap_cards(laid)):
+            return self.swappable and self.bounded(slots, left) \
+                and self.taking(removed, left)
+        if not self.bounded(slots, left):
+            return False
+        # Winning its jokers back gives new jokers for old ones (or taken ones) and costs
+        # cards: the hand with only its real cards gone and its jokers made new holds
+        # every state after it, so its length is a lower bound.
+        laid_jokers = len(slots) - sum(1 for x in slots if x < BARE_JOKER)
+        if not 0 < self.length_after(removed, None, laid_jokers) < left:
+            return False
+        return 0 < self.length_after(removed, (*self.jokers, laid), 0, laid) < left
+
+    def laid_back(self, slots: tuple[int, ...], left: int) -> bool:
+        """The verdict on the meld ``slots``, which leaves the table's other swaps as they
+        are: the shortest length over every choice of its jokers won back (each a winner
+        gone, a fresh joker in)."""
+        removed = [slot_card(x) for x in slots]
+        rest = self.hand.copy()
+        for k in removed:
+            rest[k] -= 1
+        best = 0
+        for given in completion.win_back_choices(completion.compact(slots), rest):
+            found = self.length_after([*removed, *given], None, len(given))
+            if found and (not best or found < best):
+                best = found
+        return 0 < best < left
+
+    def won_back(self, removed: list[int], winners: Sequence[int], left: int) -> bool:
+        """The verdict on a step that takes the cards ``removed`` away and puts one joker
+        on the table (in a meld or a lay-off) that only the cards ``winners`` win, leaving
+        the table's other swaps as they are: the length is the shorter of those without
+        that swap and with it (a winner gone, a fresh joker in)."""
+        best = self.length_after(removed, None)
+        for k in winners:
+            if self.hand[k] > removed.count(k):
+                found = self.length_after([*removed, k], None, 1)
+                if found and (not best or found < best):
+                    best = found
+        return 0 < best < left
+
+    def plain(self, slots: Sequence[int], left: int) -> bool:
+        """The verdict on a step of real cards only, or of jokers no card left wins back."""
+        if max(slots) < BARE_JOKER:
+            return self.bounded(slots, left) and 0 < self.length_after(slots, None) < left
+        return self.bounded(slots, left) and self.taking([slot_card(x) for x in slots], left)
