@@ -311,20 +311,7 @@ class LegalSteps(DealFields):
     def _laid_joker_winners(slots: tuple[int, ...]) -> list[int]:
         """The cards that could win a joker of the meld ``slots`` laid now: the card it
         stands for, or an open set joker's missing suits."""
-        present = 0  # a set's suits taken by its real cards and declared jokers
-        for x in slots:
-            if x < BARE_JOKER:
-                present |= 1 << x // 13
-            elif x < OPEN_JOKER:
-                present |= 1 << (x - JOKER_FOR) // 13
-        out: list[int] = []
-        for x in slots:
-            if x >= OPEN_JOKER:
-                rank = x - OPEN_JOKER
-                out.extend(t * 13 + rank for t in range(4) if not present >> t & 1)
-            elif x >= BARE_JOKER:
-                out.append(x - JOKER_FOR)
-        return out
+        return [card for winners in solver.joker_winners(slots) for card in winners]
 
     @classmethod
     def _wins_laid_joker(cls, hand: list[int], slots: tuple[int, ...]) -> bool:

@@ -106,6 +106,16 @@ def won_back(rest: Sequence[int], meld: Meld) -> list[list[int]]:
     too) meets the third-card rule where ``9c Tc Jc`` does not, and the swap of 9c brings the
     joker back for the opening's other melds. Anywhere else, laying a joker and winning it
     back is the same as laying the card itself."""
+    choices = joker_winners(meld)
+    out: list[list[int]] = []
+    if choices:
+        _choose_won_back(choices, 0, 0, list(rest), set(), out)
+    return out
+
+
+def joker_winners(meld: Meld) -> list[tuple[int, ...]]:
+    """Per joker of ``meld`` (declared ones first, then open set jokers), the cards that
+    win it by a swap: the card it stands for, or an open set joker's missing suits."""
     choices: list[tuple[int, ...]] = []
     present = 0  # a set's suits taken by its real cards and declared jokers
     for x in meld:
@@ -118,10 +128,7 @@ def won_back(rest: Sequence[int], meld: Meld) -> list[list[int]]:
         if x >= OPEN_JOKER:
             rank = x - OPEN_JOKER
             choices.append(tuple(t * 13 + rank for t in range(4) if not present >> t & 1))
-    out: list[list[int]] = []
-    if choices:
-        _choose_won_back(choices, 0, 0, list(rest), set(), out)
-    return out
+    return choices
 
 
 def _choose_won_back(choices: list[tuple[int, ...]], i: int, given: int, hand: list[int],
