@@ -162,12 +162,12 @@ class LegalSteps(DealFields):
                 self.completes_after_step(seat, action, table)
 
         if self._swap_third_case(seat):
-            return self._swap_third_judge(seat, hand).judge
+            return SwapThirdJudge(self, seat, hand).judge
         return judge
 
     def _swap_third_case(self, seat: int) -> bool:
         """Whether only the taken card's meld is due, with a layout, ``joker_for_held`` and
-        a taken card that is not a joker: where :meth:`_swap_third_judge` judges."""
+        a taken card that is not a joker: where :class:`SwapThirdJudge` judges."""
         return self.pending and self.need <= 0 and self.layout[seat] and \
             self.rules.joker_for_held and self.take_card != BARE_JOKER
 
@@ -177,7 +177,7 @@ class LegalSteps(DealFields):
         laid off onto a meld whose swaps it leaves as they are) is legal exactly when it
         lays the taken card's meld or the shortest such meld over every choice of swaps
         after it is shorter than the hand left (the ``plain`` judge of
-        :meth:`_swap_third_judge`): when no card of the hand wins a table joker that is
+        :class:`SwapThirdJudge`): when no card of the hand wins a table joker that is
         the fast judge's verdict, and when melds alone cannot complete the turn now the
         fast judge (melds alone after the step) says no and is not asked. Every step leaves
         that length at least as long as it is now (``floor``), so steps leaving that many
@@ -188,7 +188,7 @@ class LegalSteps(DealFields):
         The other steps (a lay-off onto a set with jokers, a swap) are judged as in
         :meth:`_taken_actions`: the fast judge, then the exact one."""
         fast = self._third_card_judges(hand, size)
-        judged = self._swap_third_judge(seat, hand)
+        judged = SwapThirdJudge(self, seat, hand)
         exact, plain, laid_back, won_back = \
             judged.judge, judged.plain, judged.laid_back, judged.won_back
         floor, swappable = judged.floor, judged.swappable
@@ -250,11 +250,6 @@ class LegalSteps(DealFields):
         out.extend(action for action in self.swap_steps(seat, hand)
                    if fast[2](action.slots[0]) or exact(action))
         return out
-
-    def _swap_third_judge(self, seat: int, hand: list[int]) -> SwapThirdJudge:
-        """The exact judge of one legal-action list in :meth:`_swap_third_case`
-        (:class:`SwapThirdJudge`)."""
-        return SwapThirdJudge(self, seat, hand)
 
     def _won_back_completes(self, seat: int, hand: list[int], action: Action,
                             search: solver.HandSearch | None) -> bool:
