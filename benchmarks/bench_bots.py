@@ -232,9 +232,10 @@ def main() -> int:
     # CPU seconds, measured at the fourth session's counts (docs/bots.md): the Kunken
     # part 1,433 (the flat-search expert vs greedy about 2 a deal), the Konchinka part
     # 721 (2000 vs 20 iterations about 2.2 a deal), the endgames 5; since then 1 s vs
-    # 0.1 s (about 14 CPU s a deal with early stopping) and 1200 more planner deals
+    # 0.1 s (about 14 CPU s a deal with early stopping), 1200 more planner deals, and
+    # the compiled expert capped at 130 worlds a move (about 0.65 a deal: 1800 deals)
     counts = {"go_out_greedy": 200, "go_out_ismcts": 40, "kunken_greedy": 3000,
-              "kunken_random": 600, "kunken_ismcts": 600, "konchinka_random": 200,
+              "kunken_random": 600, "kunken_ismcts": 1800, "konchinka_random": 200,
               "konchinka_strong": 600, "konchinka_expert": 200, "konchinka_games": 20,
               "konchinka_thinking": 60, "endgames": 200}
     scale = 0.05 if args.quick else args.scale

@@ -161,3 +161,35 @@ def test_the_play_outs_quick_meld_test_agrees_with_the_rules(card: int,
         hand[held] += 1
     some_meld = any(check_meld([card, a, b]).valid for a, b in combinations(cards, 2))
     assert melds_with(card, hand) == some_meld
+
+
+def test_play_outs_take_the_bank_where_the_planner_would() -> None:
+    """At the start of a turn a play-out takes the bank's top card when it melds with two
+    held cards and the seat has a layout (and the engine allows the take), and draws
+    otherwise: a discard that hands the next seat the bank must not look safe."""
+    from konkun.bots.kunken_bots import melds_with
+    from konkun.kunken.actions import take
+
+    policy = KunkenPolicy()
+    planner = KunkenGreedy()
+    seen = {"take": 0, "draw": 0}
+    for seed in range(40):
+        deal = new_deal(2, seed)
+        rng = random.Random(seed)
+        while not deal.is_over() and min(seen.values()) < 3:
+            seat = deal.to_move
+            if deal.phase == "start" and deal.layout[seat] and deal.bank:
+                top = take(len(deal.bank) - 1)
+                expected = top if melds_with(deal.bank[-1], deal.hands[seat]) and \
+                    deal.is_legal(top) else None
+                chosen = policy.cheap_action(deal, random.Random(0))
+                if expected is not None:
+                    assert chosen == expected
+                    seen["take"] += 1
+                else:
+                    assert chosen.kind == "draw"
+                    seen["draw"] += 1
+            observation = deal.observe(seat)
+            deal.push(planner.choose(observation, tuple(observation.legal_actions()), rng,
+                                     Budget()))
+    assert min(seen.values()) >= 3
