@@ -103,7 +103,7 @@ class Applying(Legality):
         self.phase = TAKEN
 
     def _meld(self, seat: int, meld: tuple[int, ...]) -> None:
-        if self.pending and self.meld_is_third(self.hands[seat], self.turn_notold, meld):
+        if self.pending and self._meld_is_third(self.hands[seat], self.turn_notold, meld):
             self.pending = False
         if self.opening:
             self.need -= sum(slot_value(s) for s in meld)

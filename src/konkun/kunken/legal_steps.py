@@ -161,8 +161,6 @@ class LegalSteps(DealFields):
             return self._won_back_completes(seat, hand, action, search) or \
                 self.completes_after_step(seat, action, table)
 
-        if self._swap_third_case(seat):
-            return SwapThirdJudge(self, seat, hand).judge
         return judge
 
     def _swap_third_case(self, seat: int) -> bool:
@@ -189,8 +187,6 @@ class LegalSteps(DealFields):
         :meth:`_taken_actions`: the fast judge, then the exact one."""
         fast = self._third_card_judges(hand, size)
         judged = SwapThirdJudge(self, seat, hand)
-        exact, plain, laid_back, won_back = \
-            judged.judge, judged.plain, judged.laid_back, judged.won_back
         floor, swappable = judged.floor, judged.swappable
         card, notold = self.take_card, self.turn_notold
         # Cards only leave the hand: with no swap, the length after a step is no shorter.
@@ -199,26 +195,26 @@ class LegalSteps(DealFields):
         def plain_meld(slots: tuple[int, ...], left: int) -> bool:
             if not swappable:
                 return fast[0](slots)
-            return (alone and fast[0](slots)) or plain(slots, left)
+            return (alone and fast[0](slots)) or judged.plain(slots, left)
 
         def plain_layoff(k: int) -> bool:
             if not swappable:
                 return fast[1](k)
-            return (alone and fast[1](k)) or plain((k,), size - 1)
+            return (alone and fast[1](k)) or judged.plain((k,), size - 1)
 
         out: list[Action] = []
         for slots in self.candidate_melds(hand):
             left = size - len(slots)
             if left <= 0:
                 continue
-            if card in slots and self.meld_is_third(hand, notold, slots):
+            if card in slots and self._meld_is_third(hand, notold, slots):
                 out.append(meld(slots))
             elif left <= floor:
                 continue
             elif max(slots) < BARE_JOKER or not self._wins_laid_joker(hand, slots):
                 if plain_meld(slots, left):
                     out.append(meld(slots))
-            elif (alone and fast[0](slots)) or laid_back(slots, left):
+            elif (alone and fast[0](slots)) or judged.laid_back(slots, left):
                 out.append(meld(slots))
         if size - 1 > floor:
             verdicts: dict[int, bool] = {}  # plain, by card
@@ -238,17 +234,17 @@ class LegalSteps(DealFields):
                                         if hand[w])
                         ok = joker_verdicts.get(winners)
                         if ok is None:
-                            ok = joker_verdicts[winners] = won_back([BARE_JOKER], winners,
-                                                                    size - 1)
+                            ok = joker_verdicts[winners] = judged.won_back(
+                                [BARE_JOKER], winners, size - 1)
                     else:
                         ok = fast_verdicts.get(k)
                         if ok is None:
                             ok = fast_verdicts[k] = fast[1](k)
-                        ok = ok or exact(layoff(m, slot))
+                        ok = ok or judged.judge(layoff(m, slot))
                     if ok:
                         out.append(layoff(m, slot))
         out.extend(action for action in self.swap_steps(seat, hand)
-                   if fast[2](action.slots[0]) or exact(action))
+                   if fast[2](action.slots[0]) or judged.judge(action))
         return out
 
     def _won_back_completes(self, seat: int, hand: list[int], action: Action,
@@ -268,7 +264,7 @@ class LegalSteps(DealFields):
         notold = self.turn_notold
         pending, need = self.pending, self.need
         if action.kind == MELD:
-            if pending and self.meld_is_third(hand, notold, slots):
+            if pending and self._meld_is_third(hand, notold, slots):
                 pending = False
             if self.opening:
                 need -= solver.meld_points(slots)
@@ -341,7 +337,7 @@ class LegalSteps(DealFields):
         pending, need, layout = self.pending, self.need, self.layout[seat]
         if action.kind == MELD:
             meld = action.slots
-            if pending and self.meld_is_third(hand, notold, meld):
+            if pending and self._meld_is_third(hand, notold, meld):
                 pending = False
             if self.opening:
                 need -= solver.meld_points(meld)
@@ -378,7 +374,7 @@ class LegalSteps(DealFields):
 
         def meld_ok(meld: tuple[int, ...]) -> bool:
             left = size - len(meld)
-            return self.meld_is_third(hand, notold, meld) or 0 < check.without(meld) < left
+            return self._meld_is_third(hand, notold, meld) or 0 < check.without(meld) < left
 
         def layoff_ok(card: int) -> bool:
             return 0 < check.without((card,)) < size - 1
@@ -472,7 +468,7 @@ class LegalSteps(DealFields):
         hand = self.hands[seat]
         notold = self.turn_notold
         pending = self.pending
-        if pending and self.meld_is_third(hand, notold, meld):
+        if pending and self._meld_is_third(hand, notold, meld):
             pending = False
         need = self.need - solver.meld_points(meld) if self.opening else 0
         if not pending and need <= 0:
@@ -501,7 +497,7 @@ class LegalSteps(DealFields):
         return solver.can_complete(hand, notold, self.take_card, self.need, self.pending,
                                    search, -1, False, self.rules.joker_for_held)
 
-    def meld_is_third(self, hand: list[int], notold: list[int],
+    def _meld_is_third(self, hand: list[int], notold: list[int],
                        meld: tuple[int, ...]) -> bool:
         """Whether ``meld`` holds the taken card and two cards held before the take."""
         return solver.is_third_card_meld(meld, self.take_card, hand, notold)
@@ -521,10 +517,11 @@ class LegalSteps(DealFields):
 
 
 class SwapThirdJudge:
-    """:meth:`LegalSteps._exact_judge` while only the taken card's meld is due, with a
-    layout, ``joker_for_held`` and a taken card that is not a joker: the turn can be
-    completed after a step exactly when the shortest third-card meld over every choice of
-    swaps (:func:`completion.swap_third_length`) is shorter than the hand left.
+    """The exact judge of the steps of a legal list after a take while only the taken
+    card's meld is due, with a layout, ``joker_for_held`` and a taken card that is not a
+    joker (:meth:`LegalSteps._swap_third_case`): the turn can be completed after a step
+    exactly when the shortest third-card meld over every choice of swaps
+    (:func:`completion.swap_third_length`) is shorter than the hand left.
 
     A step that adds no joker a card of the hand can win only takes cards away, and no
     card becomes old, so every meld and swap after it was there before: the length after
@@ -644,7 +641,8 @@ class SwapThirdJudge:
 
     def _judge_meld(self, slots: tuple[int, ...]) -> bool:
         hand = self.hand
-        if self.card in slots and self.deal.meld_is_third(hand, self.notold, slots):
+        card = self.card
+        if card in slots and solver.is_third_card_meld(slots, card, hand, self.notold):
             return True
         left = self.size - len(slots)
         if max(slots) < BARE_JOKER:  # no joker
