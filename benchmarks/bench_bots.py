@@ -25,7 +25,7 @@ Konchinka: greedy vs random, ismcts vs greedy in whole games to 15, and ISMCTS a
 move against 0.1 s (``THINKING``): the 1 s bot's mean share of the points of a duplicate
 deal pair (its points over both bots' points on the same cards), with its 95% t
 interval, and the share of decided pairs. Its 60 deals print the figure; the effect is
-about 1.5 points of share, so it is judged (passes above 50%) only in a run given
+about 1 point of share, so it is judged (passes above 50%) only in a run given
 ``--thinking-deals N`` with several hundred deal pairs (docs/bots.md).
 The endgame solver: Konchinka endgames from the last redeal of random two-player deals,
 solved exactly; nodes per second.
@@ -302,7 +302,7 @@ def main() -> int:
         log(f"\n--- konchinka: 1 s over 0.1 s: its share of each deal pair's points "
             f"{share['share']:.1%} [{low:.1%}, {high:.1%}] over {share['pairs']} pairs")
         if args.thinking_deals is None:
-            # 60 deals give about +-6 points of share; the effect is about 1.5 points
+            # 60 deals give about +-6 points of share; the effect is about 1 point
             log("    (a figure, not judged at this count: --thinking-deals N judges it; "
                 "docs/bots.md has the run that does)")
         else:
