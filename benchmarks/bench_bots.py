@@ -247,7 +247,8 @@ def main() -> int:
               "konchinka_thinking": 60, "endgames": 200}
     scale = 0.05 if args.quick else args.scale
     counts = {key: max(2, round(value * scale)) for key, value in counts.items()}
-    if args.thinking_deals is not None:
+    judge_thinking = args.thinking_deals is not None
+    if judge_thinking:
         counts["konchinka_thinking"] = max(2, args.thinking_deals)
     log(f"counts: {counts}")
     from konkun.bots.ladder import LADDER
@@ -301,7 +302,7 @@ def main() -> int:
         low, high = share["share_ci"]
         log(f"\n--- konchinka: 1 s over 0.1 s: its share of each deal pair's points "
             f"{share['share']:.1%} [{low:.1%}, {high:.1%}] over {share['pairs']} pairs")
-        if args.thinking_deals is None:
+        if not judge_thinking:
             # 60 deals give about +-6 points of share; the effect is about 1 point
             log("    (a figure, not judged at this count: --thinking-deals N judges it; "
                 "docs/bots.md has the run that does)")
@@ -315,7 +316,7 @@ def main() -> int:
     cpu = cpu_seconds() - cpu_started
     figures["wall_seconds"] = wall
     figures["cpu_seconds"] = cpu
-    if args.only is None and scale == 1.0 and args.thinking_deals is None:
+    if args.only is None and scale == 1.0 and not judge_thinking:
         checks.append((f"the full run fits in 30 minutes on 2 cores: {cpu:,.0f} CPU s, "
                        f"{cpu / 120:.1f} min on 2 free cores (wall {wall / 60:.1f} min)",
                        cpu / 2 <= 1800))
