@@ -85,7 +85,7 @@ class KonchinkaCore(VectorCore):
     def random_move(self, index: int, rng: random.Random) -> None:
         self.deals[index].push_random(rng)
 
-    def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
+    def encode_each(self, seats: Sequence[int], out: FloatArray, rows: Sequence[int]) -> None:
         n = self.num_seats
         count = len(rows)
         width = 52 - (3 + 3 * n)  # the feature row's unused tail
@@ -94,8 +94,9 @@ class KonchinkaCore(VectorCore):
         novo = self._novo
         known_in_stock = self._known
         deals = self.deals
-        order = [(seat + offset) % n for offset in range(n)]
-        for i in rows:
+        orders = [[(viewer + offset) % n for offset in range(n)] for viewer in range(n)]
+        for i, seat in zip(rows, seats, strict=True):
+            order = orders[seat]
             deal = deals[i]
             (turn, hands, table_codes, piles, stock_size, dealer, last,
              returned) = deal.state_ints()

@@ -60,14 +60,18 @@ class KunkenCore(VectorCore):
         n = num_seats
         t = adapter.table_slots
         self._rows = 15 + 2 * n + t
-        # Rows 10 .. 10+n (laid per seat, then what jokers stand for) and
-        # 13+2n .. 13+2n+t (one row per meld, then the owners), per deal.
+        # Per deal, by seat number (each viewer's tensor puts them in its own order): rows
+        # 10 .. 10+n (laid by seat 0 .. n-1, then what jokers stand for); and the meld
+        # rows 13+2n .. 13+2n+t with each meld's owner (-1: no meld there).
         self._laid = np.zeros((num_envs, n + 1, 53), dtype=np.float32)
-        self._table = np.zeros((num_envs, t + 1, 53), dtype=np.float32)
+        self._table = np.zeros((num_envs, t, 53), dtype=np.float32)
+        self._owners = np.full((num_envs, t), -1, dtype=np.int64)
         self._laid_counts: list[list[int]] = [[0] * ((n + 1) * 53) for _ in range(num_envs)]
         self._snapshots: list[list[Snapshot]] = [[] for _ in range(num_envs)]
         self._touched: list[set[int]] = [set() for _ in range(num_envs)]
-        self._order = [(seat + offset) % n for offset in range(n)]
+        # Per viewer, the seat numbers in its order, then the stand-for row's index n.
+        self._laid_orders = np.array([[(viewer + offset) % n for offset in range(n)] + [n]
+                                      for viewer in range(n)], dtype=np.int64)
         self._scale = [float(x) for x in adapter.card_scale]
         self._norm52 = float(adapter.card_scale[52])
 
@@ -77,6 +81,7 @@ class KunkenCore(VectorCore):
         super().new(index, rng)
         self._laid[index] = 0.0
         self._table[index] = 0.0
+        self._owners[index] = -1
         self._laid_counts[index] = [0] * len(self._laid_counts[index])
         self._snapshots[index] = []
         self._touched[index] = set()
@@ -132,26 +137,31 @@ class KunkenCore(VectorCore):
 
     def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
         """Write the tensor of deal ``rows[j]`` into ``out[j]`` (flattened)."""
+        self.encode_each([seat] * len(rows), out, rows)
+
+    def encode_each(self, seats: Sequence[int], out: FloatArray, rows: Sequence[int]) -> None:
+        """Write the tensor of deal ``rows[j]`` as ``seats[j]`` sees it into ``out[j]``."""
         count = len(rows)
         if not count:
             return
         deals = self.deals
-        if seat != self.seat:
-            self.kunken.encode_deals([deals[i] for i in rows], seat, out)
-            return
+        touched, snapshots = self._touched, self._snapshots
         for i in rows:
-            self._sync_table(i)
+            if touched[i] or len(deals[i].melds) != len(snapshots[i]):
+                self._sync_table(i)
         n = self.num_seats
         t = self.kunken.table_slots
         shaped = out[:count].reshape(count, self._rows, 53)
-        if isinstance(rows, range) and rows == range(count):
-            shaped[:, 10:11 + n] = self._laid[:count]
-            shaped[:, 13 + 2 * n:14 + 2 * n + t] = self._table[:count]
-        else:
-            picked = list(rows)
-            shaped[:, 10:11 + n] = self._laid[picked]
-            shaped[:, 13 + 2 * n:14 + 2 * n + t] = self._table[picked]
-        self._rest([deals[i] for i in rows], shaped)
+        picked = np.asarray(rows, dtype=np.int64)
+        viewers = np.asarray(seats, dtype=np.int64)
+        orders = self._laid_orders[viewers]  # (count, n + 1): seat numbers in view order
+        shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
+        shaped[:, 13 + 2 * n:13 + 2 * n + t] = self._table[picked]
+        owners = self._owners[picked]
+        owner_row = shaped[:, 13 + 2 * n + t]
+        owner_row.fill(0.0)
+        owner_row[:, :t] = np.where(owners >= 0, ((owners - viewers[:, None]) % n + 1) / n, 0.0)
+        self._rest([deals[i] for i in rows], seats, orders[:, :n], shaped)
 
     def _sync_table(self, i: int) -> None:
         """Bring deal ``i``'s table rows up to its melds (only the touched ones are read;
@@ -163,8 +173,6 @@ class KunkenCore(VectorCore):
             touched.update(range(len(snapshots), len(melds)))
         if not touched:
             return
-        seat = self.seat
-        n = self.num_seats
         t = self.kunken.table_slots
         counts = self._laid_counts[i]
         changed: set[int] = set()
@@ -172,19 +180,19 @@ class KunkenCore(VectorCore):
             meld = melds[m]
             now = (tuple(meld.slots), tuple(meld.laid_by))
             if m < len(snapshots):
-                self._count(counts, changed, snapshots[m], -1, seat, n)
+                self._count(counts, changed, snapshots[m], -1, self.num_seats)
                 snapshots[m] = now
             else:
                 snapshots.append(now)
                 if m < t:
-                    self._table[i, t, m] = ((meld.owner - seat) % n + 1) / n
-            self._count(counts, changed, now, 1, seat, n)
+                    self._owners[i, m] = meld.owner
+            self._count(counts, changed, now, 1, self.num_seats)
             if m < t:
                 self._meld_row(self._table[i, m], now[0])
         touched.clear()
         laid = self._laid[i].reshape(-1)
         scale = self._scale
-        stands = n * 53
+        stands = self.num_seats * 53
         for cell in changed:
             copies = counts[cell]
             laid[cell] = (min(1.0, copies * scale[cell % 53]) if cell < stands
@@ -192,12 +200,13 @@ class KunkenCore(VectorCore):
 
     @staticmethod
     def _count(counts: list[int], changed: set[int], snapshot: Snapshot, sign: int,
-               seat: int, n: int) -> None:
+               n: int) -> None:
         """Add (``sign`` 1) or take away (-1) one meld's cards from the laid counts (per
-        seat and card, then per card a joker stands for), noting the cells changed."""
+        seat number and card, then per card a joker stands for), noting the cells
+        changed."""
         stands = n * 53
         for slot, by in zip(*snapshot, strict=True):
-            cell = (by - seat) % n * 53 + (slot if slot < BARE_JOKER else 52)
+            cell = by * 53 + (slot if slot < BARE_JOKER else 52)
             counts[cell] += sign
             changed.add(cell)
             if JOKER_FOR <= slot < OPEN_JOKER:
@@ -220,37 +229,37 @@ class KunkenCore(VectorCore):
         if jokers:
             row[52] = min(1.0, jokers * self._norm52)
 
-    def _rest(self, deals: list[Any], shaped: FloatArray) -> None:
+    def _rest(self, deals: list[Any], seats: Sequence[int], orders: npt.NDArray[np.int64],
+              shaped: FloatArray) -> None:
         """Write every row but the table rows of all ``deals`` (``shaped[j]`` is
-        ``deals[j]``'s tensor), from each deal's counts joined into a few buffers."""
+        ``deals[j]``'s tensor as ``seats[j]`` sees it, ``orders[j]`` the seat numbers in
+        its order), from each deal's counts joined into a few buffers."""
         count = len(deals)
         n = self.num_seats
         t = self.kunken.table_slots
-        seat = self.seat
-        order = self._order
         nobody = bytes(53)
         codes = _PHASE_CODES
-        dense: list[bytes] = []  # per deal: hand, taken by seat from this on, turn's cards
+        dense: list[bytes] = []  # per deal: hand, taken by seat number, turn's cards
         banks: list[bytes] = []
         sizes: list[bytes] = []  # per deal: hand sizes, then layouts, by seat number
         scalars: list[int] = []
-        for d in deals:
+        for d, seat in zip(deals, seats, strict=True):
             dense.append(bytes(d.hands[seat]))
-            taken = d.taken
-            dense.extend([bytes(taken[s]) for s in order])
+            dense.extend(map(bytes, d.taken))
             to_move = d.to_move
             dense.append(nobody if to_move is None else bytes(d.turn_notold))
-            bank = d.bank
-            banks.append(bytes(bank))
+            banks.append(bytes(d.bank))
             sizes.append(bytes(d.hand_sizes))
             sizes.append(bytes(d.layout))
             scalars += (len(d.stock), d.renewals, (d.dealer - seat) % n,
                         to_move == seat, codes.get(d.phase, 3), d.pending, d.need,
                         d.opening, d.take_card)
+        everyone = np.arange(count)[:, None]
         norm = self.kunken.card_scale
         people = np.frombuffer(b"".join(dense), dtype=np.uint8).reshape(count, 2 + n, 53)
         shaped[:, 0] = np.minimum(people[:, 0] * norm, 1.0)
-        shaped[:, 11 + n:12 + 2 * n] = np.minimum(people[:, 1:] * norm, 1.0)
+        shaped[:, 11 + n:11 + 2 * n] = np.minimum(people[everyone, 1 + orders] * norm, 1.0)
+        shaped[:, 11 + 2 * n] = np.minimum(people[:, 1 + n] * norm, 1.0)
         lengths = np.fromiter((len(b) for b in banks), dtype=np.int64, count=count)
         cards = np.frombuffer(b"".join(banks), dtype=np.uint8).astype(np.int64)
         owner = np.repeat(np.arange(count), lengths)
@@ -264,8 +273,9 @@ class KunkenCore(VectorCore):
         shaped[:, 12 + 2 * n] = 0.0
         taking = np.flatnonzero(values[:, 8] >= 0)
         shaped[taking, 12 + 2 * n, values[taking, 8]] = 1.0
-        seats = np.frombuffer(b"".join(sizes), dtype=np.uint8).reshape(count, 2, n)[:, :, order]
-        self._features(shaped[:, 14 + 2 * n + t], values, seats, lengths)
+        by_number = np.frombuffer(b"".join(sizes), dtype=np.uint8).reshape(count, 2, n)
+        by_seat = by_number[everyone[:, None], np.arange(2)[:, None], orders[:, None]]
+        self._features(shaped[:, 14 + 2 * n + t], values, by_seat, lengths)
 
     def _features(self, row: FloatArray, values: npt.NDArray[np.int64],
                   seats: npt.NDArray[np.uint8], bank_sizes: npt.NDArray[np.int64]) -> None:

@@ -40,6 +40,18 @@ from konkun.rl.vector_core import SlotBatch, core_for, write_masks
 FloatArray = npt.NDArray[np.float32]
 
 
+def seeded_rngs(seed: int | Sequence[int] | None, num_envs: int) -> list[random.Random]:
+    """One generator per deal: from ``seed + i`` (an integer seed), from ``seed[i]`` (a
+    list of ``num_envs`` seeds), or from the system (``None``)."""
+    if seed is None:
+        return [random.Random(secrets.randbits(64)) for _ in range(num_envs)]
+    seeds = [seed + i for i in range(num_envs)] if isinstance(seed, int) else list(seed)
+    if len(seeds) != num_envs:
+        raise InvalidRuleError(f"invalid seed list: {len(seeds)} seeds for {num_envs} "
+                               "environments")
+    return [random.Random(s) for s in seeds]
+
+
 class KonkunVectorEnv(VectorEnv):
     """``num_envs`` deals of one game, the agent at ``seat`` of each (see the module).
 
@@ -82,7 +94,7 @@ class KonkunVectorEnv(VectorEnv):
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
-        self._rngs = [random.Random(secrets.randbits(64)) for _ in range(num_envs)]
+        self._rngs = seeded_rngs(None, num_envs)
         self._policies: list[dict[int, Opponent]] = [{} for _ in range(num_envs)]
         self._slots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
         self._batch = self._core.batch
@@ -93,12 +105,7 @@ class KonkunVectorEnv(VectorEnv):
               options: dict[str, Any] | None = None) -> tuple[FloatArray, dict[str, Any]]:
         """Deal every deal anew (deal ``i`` from ``seed + i`` when a seed is given)."""
         if seed is not None:
-            seeds = [seed + i for i in range(self.num_envs)] if isinstance(seed, int) \
-                else list(seed)
-            if len(seeds) != self.num_envs:
-                raise InvalidRuleError(f"invalid seed list: {len(seeds)} seeds for "
-                                       f"{self.num_envs} environments")
-            self._rngs = [random.Random(s) for s in seeds]
+            self._rngs = seeded_rngs(seed, self.num_envs)
         for i in range(self.num_envs):
             self._new_deal(i)
         self._encode(range(self.num_envs))
@@ -259,4 +266,4 @@ class KonkunVectorEnv(VectorEnv):
         core.encode(self.seat, self._observations, rows)
 
 
-__all__ = ["KonkunVectorEnv"]
+__all__ = ["KonkunVectorEnv", "seeded_rngs"]

@@ -112,7 +112,11 @@ class VectorCore:
 
     def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
         """Write the tensor of deal ``rows[j]`` (as ``seat`` sees it) into ``out[j]``."""
-        for j, i in enumerate(rows):
+        self.encode_each([seat] * len(rows), out, rows)
+
+    def encode_each(self, seats: Sequence[int], out: FloatArray, rows: Sequence[int]) -> None:
+        """Write the tensor of deal ``rows[j]`` as ``seats[j]`` sees it into ``out[j]``."""
+        for j, (i, seat) in enumerate(zip(rows, seats, strict=True)):
             out[j] = self.adapter.encode_deal(self.deals[i], seat).reshape(-1)
 
 
