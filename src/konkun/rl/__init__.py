@@ -16,6 +16,7 @@ from konkun.rl.envs import (
     kunken_vector_env,
     make_env,
     make_gym_env,
+    make_self_play_vector_env,
     make_vector_env,
     register_gymnasium,
 )
@@ -25,4 +26,5 @@ register_gymnasium()
 
 __all__ = ["TensorPolicy", "adapter_for", "konchinka_env", "konchinka_gym_env",
            "konchinka_vector_env", "kunken_env", "kunken_gym_env", "kunken_vector_env",
-           "make_env", "make_gym_env", "make_vector_env", "register_gymnasium"]
+           "make_env", "make_gym_env", "make_self_play_vector_env", "make_vector_env",
+           "register_gymnasium"]

@@ -21,6 +21,7 @@ from konkun.game import game_names, get_game
 from konkun.rl.aec import KonkunAECEnv
 from konkun.rl.gym_env import KonkunGymEnv
 from konkun.rl.policies import Opponent
+from konkun.rl.self_play import SelfPlayVectorEnv
 from konkun.rl.vector import KonkunVectorEnv
 
 Rules = Any
@@ -134,6 +135,16 @@ def kunken_vector_env(num_envs: int = 16, num_players: int = 2,
     """``num_envs`` Kunken deals stepped together (see :func:`make_vector_env`)."""
     return make_vector_env("kunken", num_envs, num_players, rules, seat, opponents, **kwargs)
 
+
+def make_self_play_vector_env(game: str, num_envs: int = 16, num_players: int = 2,
+                              rules: Rules | Mapping[str, str] = None,
+                              adapter_options: Mapping[str, Any] | None = None,
+                              **kwargs: Any) -> SelfPlayVectorEnv:
+    """``num_envs`` deals of ``game`` stepped together with every seat played by the
+    caller (:class:`~konkun.rl.self_play.SelfPlayVectorEnv`); other keyword arguments
+    (``reward``, ``illegal_action``, ...) go to it."""
+    return SelfPlayVectorEnv(adapter_for(game, rules, **dict(adapter_options or {})),
+                             num_envs, num_players, **kwargs)
 
 
 def register_gymnasium() -> None:

@@ -1,0 +1,184 @@
+"""The self-play vector environment: many deals stepped in one call, every seat of every
+deal played by the caller (:class:`SelfPlayVectorEnv`).
+
+Where :class:`~konkun.rl.vector.KonkunVectorEnv` puts the agent at one seat and plays the
+others itself, here nobody else plays: each step takes one action per deal, for the seat
+to move in that deal, and returns each deal's next observation as the seat to move then
+sees it (:attr:`SelfPlayVectorEnv.to_move`, also ``infos["to_move"]``), with that seat's
+legal slots (:meth:`~SelfPlayVectorEnv.action_masks`). It is the batched form of the
+PettingZoo AEC environment: one policy for every seat, or one per seat picked by
+``to_move``. Each step is one decision of one seat in every deal, so an agent step here is
+any seat's move.
+
+Rewards. ``rewards[i]`` is the reward of the seat that acted in deal ``i``
+(``infos["seat"]``): the illegal-action penalty, and at the deal's end its reward for the
+deal's points (``reward``: ``points``, ``margin`` or, by default, ``zero_sum``).
+``infos["rewards"]`` holds every seat's reward of the step, ``(num_envs, num_seats)``, so
+the seats that did not make the last move get theirs too. Autoreset is Gymnasium's
+``SAME_STEP``, as in the vector env: a deal that ends is dealt anew in the same step, its
+last observation (as the seat that ended it sees it) in ``infos["final_obs"]``, its points
+in ``infos["final_info"]["points"]``. Observations and masks are written into
+preallocated arrays that every step overwrites.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from konkun.errors import InvalidRuleError
+from konkun.rl.adapter import GameAdapter, check_seats
+from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, reward_of
+from konkun.rl.vector import seeded_rngs
+from konkun.rl.vector_core import core_for, write_masks
+
+FloatArray = npt.NDArray[np.float32]
+
+
+class SelfPlayVectorEnv(VectorEnv):
+    """``num_envs`` deals of one game, every seat played by the caller's actions (see the
+    module). ``illegal_action`` (``random``, default: a random legal move is played, with
+    the penalty; or ``penalize``: nothing is played) and ``illegal_penalty`` are those of
+    the vector env; ``fast=False`` plays through the generic adapter path."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (as gymnasium.vector.VectorEnv)
+        "autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, adapter: GameAdapter, num_envs: int, num_seats: int = 2,
+                 reward: str = "zero_sum", illegal_action: str = "random",
+                 illegal_penalty: float = -1.0, fast: bool = True) -> None:
+        check_seats(adapter, num_seats)
+        if num_envs < 1:
+            raise InvalidRuleError(f"invalid num_envs {num_envs!r}: expected >= 1")
+        check_choice("reward", reward, REWARDS)
+        check_choice("illegal_action", illegal_action, [a for a in ILLEGAL_ACTIONS if a != "raise"])
+        self.adapter = adapter
+        self.num_envs = num_envs
+        self.num_seats = num_seats
+        self.reward_kind = reward
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self._core = core_for(adapter, num_seats, 0, num_envs, False, fast)
+        size = int(np.prod(adapter.observation_shape(num_seats)))
+        self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.single_action_space = spaces.Discrete(adapter.action_size)
+        self.observation_space = spaces.Box(0.0, 1.0, (num_envs, size), np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, adapter.action_size))
+        self._observations = np.zeros((num_envs, size), dtype=np.float32)
+        self._masks = np.zeros((num_envs, adapter.action_size), dtype=np.bool_)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._seat_rewards = np.zeros((num_envs, num_seats), dtype=np.float64)
+        self._terminations = np.zeros(num_envs, dtype=np.bool_)
+        self._truncations = np.zeros(num_envs, dtype=np.bool_)
+        self.to_move = np.zeros(num_envs, dtype=np.int64)
+        """The seat each deal's observation belongs to (the seat to move there)."""
+        self._rngs = seeded_rngs(None, num_envs)
+        self._slots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
+
+    # ------------------------------------------------------------------ Gymnasium API
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[FloatArray, dict[str, Any]]:
+        """Deal every deal anew (deal ``i`` from ``seed + i`` when a seed is given)."""
+        if seed is not None:
+            self._rngs = seeded_rngs(seed, self.num_envs)
+        for i in range(self.num_envs):
+            self._core.new(i, self._rngs[i])
+        self._encode()
+        return self._observations, {"action_mask": self._masks, "to_move": self.to_move}
+
+    def step(self, actions: Any) -> tuple[FloatArray, npt.NDArray[np.float64],
+                                          npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+                                          dict[str, Any]]:
+        """Play each deal's action for the seat to move there."""
+        rewards = self._rewards
+        rewards.fill(0.0)
+        seat_rewards = self._seat_rewards
+        seat_rewards.fill(0.0)
+        terminations = self._terminations
+        terminations.fill(False)
+        acted = self.to_move.copy()
+        core = self._core
+        ended: list[int] = []
+        for i, action in enumerate(np.asarray(actions).tolist()):
+            seat = int(acted[i])
+            slots = self._slots[i]
+            move = slots.get(action)
+            if move is None:
+                rewards[i] = seat_rewards[i, seat] = self.illegal_penalty
+                if self.illegal_action == "penalize":
+                    continue
+                move = slots[self._rngs[i].choice(sorted(slots))]
+            core.apply(i, move)
+            if core.to_move(i) is None:
+                points = core.points(i)
+                for s in range(self.num_seats):
+                    seat_rewards[i, s] += reward_of(self.reward_kind, points, s)
+                rewards[i] = seat_rewards[i, seat]
+                terminations[i] = True
+                ended.append(i)
+        infos = self._final_infos(ended, acted) if ended else {}
+        self._encode()
+        infos.update(action_mask=self._masks, to_move=self.to_move, seat=acted,
+                     rewards=seat_rewards)
+        return self._observations, rewards, terminations, self._truncations, infos
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Each deal's legal slots of the seat to move, ``(num_envs, n)`` booleans (the
+        array is overwritten by the next step)."""
+        return self._masks
+
+    def legal_slots(self, index: int) -> dict[int, Any]:
+        """Deal ``index``'s legal slots of the seat to move (slot -> move)."""
+        return dict(self._slots[index])
+
+    def deal(self, index: int) -> Any:
+        """Deal ``index`` as the engine's deal: for checks against the engine."""
+        return self._core.engine_deal(index)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+
+    # ------------------------------------------------------------------ inside
+
+    def _final_infos(self, ended: list[int], acted: npt.NDArray[np.int64]) -> dict[str, Any]:
+        """The infos of the deals in ``ended`` (their last observations, as the seat that
+        ended each sees it, and their points), then deal them anew."""
+        final = np.zeros((len(ended), self._observations.shape[1]), dtype=np.float32)
+        self._core.encode_each([int(acted[i]) for i in ended], final, ended)
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        points = np.zeros((self.num_envs, self.num_seats), dtype=np.int64)
+        present = np.zeros(self.num_envs, dtype=np.bool_)
+        for row, i in enumerate(ended):
+            final_obs[i] = final[row]
+            points[i] = self._core.points(i)
+            present[i] = True
+            self._core.new(i, self._rngs[i])
+        return {"final_obs": final_obs, "_final_obs": present,
+                "final_info": {"points": points, "_points": present.copy()},
+                "_final_info": present.copy()}
+
+    def _encode(self) -> None:
+        """Each deal's mover, legal slots, mask and tensor."""
+        core = self._core
+        movers = self.to_move
+        all_slots = self._slots
+        slots_of = core.slots
+        seats: list[int] = []
+        for i in range(self.num_envs):
+            seat = core.to_move(i)
+            assert seat is not None  # a finished deal was dealt anew
+            seats.append(seat)
+            all_slots[i] = slots_of(i)
+        movers[:] = seats
+        rows = range(self.num_envs)
+        write_masks(self._masks, all_slots, rows, self.adapter.action_size)
+        core.encode_each(seats, self._observations, rows)
+
+
+__all__ = ["SelfPlayVectorEnv"]
