@@ -8,7 +8,8 @@ agent against random bots) for S seconds, and prints steps per second and the nu
 games completed. Then, for 2 players, it steps the single Gymnasium environment and the
 vector environment (E deals) side by side for S seconds each, a random masked agent
 against random opponents, and prints agent steps per CPU second of this process (one core;
-the agent's sampling from the masks is counted in). With ``--engine`` it also plays the
+the agent's sampling from the masks is counted in), and the self-play vector env (every
+seat's move an agent step, no opponents). With ``--engine`` it also plays the
 same kind of deals on the engine alone (random legal actions, no environment) and prints
 the share of that speed the vector env reaches: how much the environment layer costs. With
 ``--split R`` (Kunken) it times the engine's calls inside R steps of the vector env and
@@ -22,6 +23,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,7 @@ from konkun.rl.envs import (
     kunken_env,
     kunken_gym_env,
     kunken_vector_env,
+    make_self_play_vector_env,
 )
 
 ENVS: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[int, ...]]] = {
@@ -82,6 +85,8 @@ def run_gym(make: Callable[..., Any], players: int, seconds: float,
 
 VECTORS: dict[str, Callable[..., Any]] = {"konchinka": konchinka_vector_env,
                                            "kunken": kunken_vector_env}
+SELF_PLAY: dict[str, Callable[..., Any]] = {
+    name: partial(make_self_play_vector_env, name) for name in VECTORS}
 
 
 def sample_masked(masks: np.ndarray[Any, Any], rng: np.random.Generator) -> Any:
@@ -229,6 +234,9 @@ def compare_vector(name: str, seconds: float, num_envs: int, engine: bool = Fals
     print(f"{name} 2 players, agent steps per CPU second: single Gym env {single:,.0f}; "
           f"vector env ({num_envs} deals) {vector:,.0f} ({steps} steps, {deals} deals) "
           f"= {vector / single:.1f}x")
+    steps, deals, both = vector_cpu_rate(SELF_PLAY[name], num_envs, seconds, 1)
+    print(f"{name} 2 players, self-play vector env ({num_envs} deals, every seat's move an "
+          f"agent step): {both:,.0f} agent steps per CPU second ({steps} steps, {deals} deals)")
     if engine:
         alone = engine_cpu_rate(name, num_envs, steps, 1)
         print(f"{name} 2 players, the same {steps} agent steps on the engine alone (no "

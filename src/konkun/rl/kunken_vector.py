@@ -29,7 +29,8 @@ from konkun.rl.vector_core import FloatArray, VectorCore, write_masks
 
 _PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
 _SCALARS = 9
-"""Per deal, the integers the features row is made of (see :meth:`KunkenCore._rest`)."""
+"""Per deal, the integers the features row is made of (see :meth:`KunkenCore._rest`),
+before the hand sizes and layouts by seat number."""
 
 Snapshot = tuple[tuple[int, ...], tuple[int, ...]]
 """A meld as last encoded: its slots and who laid each."""
@@ -241,19 +242,18 @@ class KunkenCore(VectorCore):
         codes = _PHASE_CODES
         dense: list[bytes] = []  # per deal: hand, taken by seat number, turn's cards
         banks: list[bytes] = []
-        sizes: list[bytes] = []  # per deal: hand sizes, then layouts, by seat number
-        scalars: list[int] = []
+        scalars: list[int] = []  # per deal: _SCALARS values, hand sizes, layouts
         for d, seat in zip(deals, seats, strict=True):
             dense.append(bytes(d.hands[seat]))
             dense.extend(map(bytes, d.taken))
             to_move = d.to_move
             dense.append(nobody if to_move is None else bytes(d.turn_notold))
             banks.append(bytes(d.bank))
-            sizes.append(bytes(d.hand_sizes))
-            sizes.append(bytes(d.layout))
             scalars += (len(d.stock), d.renewals, (d.dealer - seat) % n,
                         to_move == seat, codes.get(d.phase, 3), d.pending, d.need,
                         d.opening, d.take_card)
+            scalars += d.hand_sizes
+            scalars += d.layout
         everyone = np.arange(count)[:, None]
         norm = self.kunken.card_scale
         people = np.frombuffer(b"".join(dense), dtype=np.uint8).reshape(count, 2 + n, 53)
@@ -269,16 +269,16 @@ class KunkenCore(VectorCore):
         from_top = np.cumsum(lengths)[owner] - 1 - np.arange(len(cards))
         top = from_top < BANK_TOP
         shaped[owner[top], 2 + from_top[top], cards[top]] = 1.0
-        values = np.array(scalars, dtype=np.int64).reshape(count, _SCALARS)
+        values = np.array(scalars, dtype=np.int64).reshape(count, _SCALARS + 2 * n)
         shaped[:, 12 + 2 * n] = 0.0
         taking = np.flatnonzero(values[:, 8] >= 0)
         shaped[taking, 12 + 2 * n, values[taking, 8]] = 1.0
-        by_number = np.frombuffer(b"".join(sizes), dtype=np.uint8).reshape(count, 2, n)
+        by_number = values[:, _SCALARS:].reshape(count, 2, n)
         by_seat = by_number[everyone[:, None], np.arange(2)[:, None], orders[:, None]]
         self._features(shaped[:, 14 + 2 * n + t], values, by_seat, lengths)
 
     def _features(self, row: FloatArray, values: npt.NDArray[np.int64],
-                  seats: npt.NDArray[np.uint8], bank_sizes: npt.NDArray[np.int64]) -> None:
+                  seats: npt.NDArray[np.int64], bank_sizes: npt.NDArray[np.int64]) -> None:
         """The features rows of all deals (as :meth:`KunkenAdapter._features` writes one)."""
         rules = self.kunken.rules
         pack = self.kunken.pack
