@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from konkun.bots.base import Budget
 from konkun.bots.kunken_greedy import (
@@ -79,7 +79,7 @@ def melds_with(card: int, hand: Sequence[int]) -> bool:
     return bool(jokers) and any(near)
 
 
-LADDER_SPECS = {"beginner": "random", "casual": "greedy:v=1", "strong": "greedy",
+LADDER_SPECS: Final = {"beginner": "random", "casual": "greedy:v=1", "strong": "greedy",
                 "expert": "ismcts:time=0.09:iters=130:width=3:root=flat"}
 """The bot each level of the strength ladder (:mod:`konkun.bots.ladder`) stands for in
 Kunken (its descriptor's ``ladder`` add-on). The expert thinks at most 0.09 s a move (a

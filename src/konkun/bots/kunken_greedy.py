@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from konkun.bots.base import Budget
 from konkun.bots.policy import pick_best
@@ -91,7 +91,7 @@ def hand_value(counts: Sequence[int], values: Sequence[int]) -> int:
     return sum(values[k] * n for k, n in enumerate(counts) if n)
 
 
-SOLVER_LIMIT = 18
+SOLVER_LIMIT: Final = 18
 """Hands larger than this are judged by :func:`quick_meldable`: the exact solver's search
 grows too fast with the hand (a take of a long bank can bring dozens of cards)."""
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from konkun.errors import InvalidCardError, InvalidNotationError
 from konkun.kunken.melds import (
@@ -44,12 +45,12 @@ class ActionKind(StrEnum):
     DISCARD = "discard"
 
 
-DRAW = ActionKind.DRAW
-TAKE = ActionKind.TAKE
-MELD = ActionKind.MELD
-LAYOFF = ActionKind.LAYOFF
-SWAP = ActionKind.SWAP
-DISCARD = ActionKind.DISCARD
+DRAW: Final = ActionKind.DRAW
+TAKE: Final = ActionKind.TAKE
+MELD: Final = ActionKind.MELD
+LAYOFF: Final = ActionKind.LAYOFF
+SWAP: Final = ActionKind.SWAP
+DISCARD: Final = ActionKind.DISCARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +109,13 @@ class Action:
         return (Action, (self.kind, self.number, self.slots))
 
 
-DRAW_ACTION = Action(DRAW)
-DISCARDS = tuple(Action(DISCARD, None, (k,)) for k in range(53))
+DRAW_ACTION: Final = Action(DRAW)
+DISCARDS: Final = tuple(Action(DISCARD, None, (k,)) for k in range(53))
 """``discard(k)`` for every card ``k``: ``DISCARDS[k]`` (for hot loops)."""
-_TAKES = tuple(Action(TAKE, i) for i in range(120))
-_CACHE_LIMIT = 1 << 16
-_MELDS: dict[tuple[int, ...], Action] = {}
-_STEPS: dict[tuple[ActionKind, int, int], Action] = {}
+_TAKES: Final = tuple(Action(TAKE, i) for i in range(120))
+_CACHE_LIMIT: Final = 1 << 16
+_MELDS: Final[dict[tuple[int, ...], Action]] = {}
+_STEPS: Final[dict[tuple[ActionKind, int, int], Action]] = {}
 # Legal-action lists build the same melds, lay-offs and swaps over and over: one value each
 # (a frozen dataclass costs more to build than to look up). Emptied when full.
 

@@ -10,16 +10,17 @@ the hand holds no copy of the card it stands for unless ``replace`` (rule option
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from konkun.kunken.hand_melds import Meld, hand_melds, meld_points, melds_with
 from konkun.kunken.melds import VALUE
 
-_INFO: dict[Meld, tuple[int, tuple[int, ...], int, int]] = {}
+_INFO: Final[dict[Meld, tuple[int, tuple[int, ...], int, int]]] = {}
 
 _Option = tuple[tuple[int, ...], int, int, int, int]
 """A meld as the search uses it: (real cards, jokers, points, its cards' part of a hand
 code, its cards' value in the hand)."""
-_OPTION: dict[Meld, tuple[int, _Option]] = {}
+_OPTION: Final[dict[Meld, tuple[int, _Option]]] = {}
 """The search's option for a meld, with the meld's lowest card."""
 
 
@@ -33,7 +34,7 @@ def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
     return hit
 
 
-_CARDS = range(52)
+_CARDS: Final = range(52)
 
 
 class HandSearch:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from operator import mul
+from typing import Final
 
 from konkun.kunken import solver, third_card
 from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, VALUE
@@ -37,8 +38,8 @@ from konkun.kunken.melds import compact as compact
 
 Table = tuple[Compact, ...]
 
-_MEMO: dict[tuple[object, ...], bool] = {}
-_MEMO_LIMIT = 200_000
+_MEMO: Final[dict[tuple[object, ...], bool]] = {}
+_MEMO_LIMIT: Final = 200_000
 
 
 def compact_table(melds: Iterable[tuple[Sequence[int], str]]) -> Table:
@@ -118,7 +119,7 @@ def layoffs(m: Compact) -> Iterator[tuple[int, Compact]]:
             yield t * 13 + rank, (1, rank, real | 1 << t, decl, n_open)
 
 
-_SWAP_CARDS: dict[Compact, tuple[int, ...]] = {}
+_SWAP_CARDS: Final[dict[Compact, tuple[int, ...]]] = {}
 
 
 def swap_cards(m: Compact) -> tuple[int, ...]:
@@ -355,8 +356,8 @@ def _swap_states(hand: list[int], notold: list[int], table: Table, start: int,
             yield from _swap_states(after, after_notold, after_table, i, seen)
 
 
-_SWAP_THIRD: dict[tuple[object, ...], int] = {}
-_SWAP_THIRD_LIMIT = 200_000
+_SWAP_THIRD: Final[dict[tuple[object, ...], int]] = {}
+_SWAP_THIRD_LIMIT: Final = 200_000
 
 
 def swap_third_cards(card: int, table: Table) -> list[bool]:

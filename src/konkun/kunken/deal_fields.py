@@ -6,14 +6,14 @@ count vectors, the public part of a deal, the deal's views and the turn phases.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from konkun.kunken.actions import Action
 from konkun.kunken.melds import TableMeld
 from konkun.kunken.position import Phase
 from konkun.kunken.rules import KunkenRules
 
-_VIEWS: dict[str, Callable[..., Any]] = {}
+_VIEWS: Final[dict[str, Callable[..., Any]]] = {}
 # The deal's views are written in the modules above this one, which read the deal:
 # observation (``observe``) and notation (``from_json``). Each hands its maker to
 # install_view on import, and konkun.kunken imports both, so a deal always has them while
@@ -31,11 +31,11 @@ def install_view(name: str, maker: Callable[..., Any]) -> None:
     _VIEWS[name] = maker
 
 
-START = Phase.START
-DRAWN = Phase.DRAWN
-TAKEN = Phase.TAKEN
-OVER = Phase.OVER
-PHASES = tuple(Phase)
+START: Final = Phase.START
+DRAWN: Final = Phase.DRAWN
+TAKEN: Final = Phase.TAKEN
+OVER: Final = Phase.OVER
+PHASES: Final = tuple(Phase)
 
 
 def counts_of(cards: Iterable[int]) -> list[int]:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import Final
 
 from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, joker_for, open_joker, slot_value
 
 Meld = tuple[int, ...]
-FULL = (1 << 13) - 1
+FULL: Final = (1 << 13) - 1
 
 
 def window_mask(window: Sequence[int]) -> int:
@@ -30,12 +31,12 @@ def window_mask(window: Sequence[int]) -> int:
 Positions = tuple[tuple[int, ...], ...]
 """For each rank position, the indices of the windows (or sequences) holding it."""
 
-_SEQ_CACHE: dict[tuple[int, int, int], tuple[tuple[Meld, ...], Positions]] = {}
-_SET_CACHE: dict[tuple[int, int, int], tuple[Meld, ...]] = {}
+_SEQ_CACHE: Final[dict[tuple[int, int, int], tuple[tuple[Meld, ...], Positions]]] = {}
+_SET_CACHE: Final[dict[tuple[int, int, int], tuple[Meld, ...]]] = {}
 
 
-_REL_CACHE: dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], Positions]] = {}
-CARD_PLACE: tuple[tuple[int, int], ...] = tuple((k % 13, k // 13) for k in range(52))
+_REL_CACHE: Final[dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], Positions]]] = {}
+CARD_PLACE: Final[tuple[tuple[int, int], ...]] = tuple((k % 13, k // 13) for k in range(52))
 """Each card index's ``(rank position, suit)``."""
 
 
@@ -71,7 +72,7 @@ def _relative_sequences(held: int, jokers: int) -> tuple[tuple[tuple[int, ...], 
     return hit
 
 
-WINDOWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+WINDOWS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple((start + i) % 13 for i in range(length)) for start in range(13))
     for length in range(14))
 """``WINDOWS[length][start]``: the rank positions of a sequence window (wrapping past the
@@ -98,7 +99,7 @@ def _sequences(suit: int, held: int, jokers: int) -> tuple[tuple[Meld, ...], Pos
     return hit
 
 
-_LOOK_HELD = {base: tuple(range(base, base + 13)) for base in (0, 13, 26, 39)}
+_LOOK_HELD: Final = {base: tuple(range(base, base + 13)) for base in (0, 13, 26, 39)}
 
 
 def _sets(position: int, suits: int, jokers: int) -> tuple[Meld, ...]:
@@ -173,7 +174,7 @@ def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
     return out
 
 
-_REPLACED_CACHE: dict[tuple[int, int, int], tuple[Meld, ...]] = {}
+_REPLACED_CACHE: Final[dict[tuple[int, int, int], tuple[Meld, ...]]] = {}
 
 
 def _replaced_sequences(suit: int, held: int, jokers: int) -> tuple[Meld, ...]:
@@ -224,7 +225,7 @@ def melds_with(card: int, counts: Sequence[int], replace: bool = False) -> list[
     return out
 
 
-_POINTS: dict[Meld, int] = {}
+_POINTS: Final[dict[Meld, int]] = {}
 
 
 def meld_points(meld: Sequence[int]) -> int:

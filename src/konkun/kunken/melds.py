@@ -19,21 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from konkun.cards import Card, parse_cards
 from konkun.errors import InvalidCardError, InvalidNotationError
 
-BARE_JOKER = 52
-JOKER_FOR = 53
-OPEN_JOKER = 105
-SET = "set"
-SEQUENCE = "sequence"
-SUIT_LETTERS = "cdhs"
+BARE_JOKER: Final = 52
+JOKER_FOR: Final = 53
+OPEN_JOKER: Final = 105
+SET: Final = "set"
+SEQUENCE: Final = "sequence"
+SUIT_LETTERS: Final = "cdhs"
 
-VALUE: tuple[int, ...] = tuple(10 if i == 52 or i % 13 >= 9 else 5 for i in range(53))
+VALUE: Final[tuple[int, ...]] = tuple(10 if i == 52 or i % 13 >= 9 else 5 for i in range(53))
 """Points of each card index: A K Q J = 10, T..2 = 5; the joker (in hand) 10."""
-POSITION_VALUE: tuple[int, ...] = tuple(10 if p >= 9 else 5 for p in range(13))
+POSITION_VALUE: Final[tuple[int, ...]] = tuple(10 if p >= 9 else 5 for p in range(13))
 
 
 def joker_for(card: int) -> int:

@@ -6,14 +6,14 @@ the answer is the engine's own exact take check
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError
 from konkun.kunken.completion import Compact, compact, takes_with_swaps_first
 from konkun.kunken.melds import BARE_JOKER, card_text, check_meld, parse_slot, slot_card
 from konkun.kunken.rules import KunkenRules
 
-KEYS = ("hand", "bank", "melds", "layout")
+KEYS: Final = ("hand", "bank", "melds", "layout")
 
 
 def _error(what: str) -> InvalidNotationError:

@@ -7,6 +7,7 @@ over count vectors (:mod:`konkun.kunken.hand_melds`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from konkun.kunken.hand_melds import CARD_PLACE, FULL, WINDOWS, Meld, melds_with, window_mask
 
@@ -223,7 +224,7 @@ def joker_third_masks(old_suit: Sequence[int], pool_suit: Sequence[int],
     return best
 
 
-_JOKER_SEQUENCE_THIRD: dict[tuple[int, int, int, int, bool], int] = {}
+_JOKER_SEQUENCE_THIRD: Final[dict[tuple[int, int, int, int, bool], int]] = {}
 
 
 def _joker_sequence_third(old: int, pool: int, jokers: int, old_jokers: int,
@@ -256,10 +257,11 @@ def _joker_sequence_third(old: int, pool: int, jokers: int, old_jokers: int,
     return best
 
 
-_ALL_WINDOW_MASKS = tuple((window_mask(WINDOWS[length][start]), length) for length in range(3, 14)
-                          for start in range(13 if length < 13 else 1))
+_ALL_WINDOW_MASKS: Final = tuple(
+    (window_mask(WINDOWS[length][start]), length) for length in range(3, 14)
+    for start in range(13 if length < 13 else 1))
 """(mask, length) of every sequence window, by length, then start."""
-_WINDOWS_AT_ZERO = tuple(w for w in _ALL_WINDOW_MASKS if w[0] & 1)
+_WINDOWS_AT_ZERO: Final = tuple(w for w in _ALL_WINDOW_MASKS if w[0] & 1)
 """(mask, length) of every sequence window holding position 0, shortest first."""
 
 
@@ -316,7 +318,7 @@ def shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, 
     return seq if seq and (not best or seq < best) else best
 
 
-_SEQUENCE_THIRD: dict[tuple[int, int, int, int, bool], int] = {}
+_SEQUENCE_THIRD: Final[dict[tuple[int, int, int, int, bool], int]] = {}
 
 
 def _run_third(old: int, pool: int) -> int:
