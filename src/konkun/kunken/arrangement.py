@@ -51,7 +51,7 @@ class HandSearch:
 
     __slots__ = ("by_low", "counts", "live", "memo", "replace")
 
-    def __init__(self, counts: Sequence[int], replace: bool = False) -> None:
+    def __init__(self, counts: list[int], replace: bool = False) -> None:
         self.counts = list(counts)
         self.replace = replace
         self.memo: dict[int, tuple[int, int]] = {}
@@ -150,7 +150,7 @@ class HandSearch:
         return ok
 
 
-def reach_points(counts: Sequence[int], need: int, leave_one: bool = False) -> bool:
+def reach_points(counts: list[int], need: int, leave_one: bool = False) -> bool:
     """Whether the hand can lay melds worth at least ``need`` points (``leave_one``:
     keeping a card for the discard)."""
     return HandSearch(counts).reach_from(list(counts), need, leave_one)

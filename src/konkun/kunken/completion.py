@@ -53,7 +53,7 @@ def has_jokers(m: Compact) -> bool:
     return bool(m[4]) if m[0] == 0 else bool(m[3] or m[4])
 
 
-def swaps(m: Compact, hand: Sequence[int]) -> Iterator[tuple[int, Compact]]:
+def swaps(m: Compact, hand: list[int]) -> Iterator[tuple[int, Compact]]:
     """Every swap the hand can make with meld ``m``: (the card given, the meld after)."""
     if m[0] == 0:
         _, suit, start, length, jmask = m
@@ -77,7 +77,7 @@ def swaps(m: Compact, hand: Sequence[int]) -> Iterator[tuple[int, Compact]]:
             yield card, (1, rank, real | bit, decl, n_open - 1)
 
 
-def win_back_choices(m: Compact, hand: Sequence[int]) -> list[tuple[int, ...]]:
+def win_back_choices(m: Compact, hand: list[int]) -> list[tuple[int, ...]]:
     """Every distinct choice of cards (sorted) the hand can give, one swap after another,
     for jokers of meld ``m`` alone, the empty one first."""
     found: set[tuple[int, ...]] = set()
@@ -148,7 +148,7 @@ def _winning_cards(m: Compact) -> Iterator[int]:
             yield t * 13 + rank
 
 
-def any_swap(table: Table, hand: Sequence[int]) -> bool:
+def any_swap(table: Table, hand: list[int]) -> bool:
     """Whether the hand can swap some joker of the table now."""
     cached = _SWAP_CARDS.get
     for m in table:
@@ -169,7 +169,7 @@ def _key_table(table: Table, replace: bool) -> Table:
     return tuple(sorted(table))
 
 
-def completable(hand: Sequence[int], notold: Sequence[int], card: int, need: int,
+def completable(hand: list[int], notold: list[int], card: int, need: int,
                 pending: bool, layout: bool, table: Table, replace: bool,
                 melds_fail: bool = False) -> bool:
     """Whether a take turn can still be completed, exactly (module docstring).
@@ -222,7 +222,7 @@ def completable(hand: Sequence[int], notold: Sequence[int], card: int, need: int
     return ok
 
 
-def _third_card_possible(hand: Sequence[int], notold: Sequence[int], card: int, size: int,
+def _third_card_possible(hand: list[int], notold: list[int], card: int, size: int,
                          table: Table) -> bool:
     """A necessary condition for the taken card's meld: one with two old cards or old
     jokers, counting every joker on the table as one that might be won, and any old joker
@@ -237,7 +237,7 @@ def _third_card_possible(hand: Sequence[int], notold: Sequence[int], card: int, 
     return 0 < shortest < size
 
 
-def _points_bound(hand: Sequence[int], table: Table) -> int:
+def _points_bound(hand: list[int], table: Table) -> int:
     """More than any melds of the turn can be worth: every card of the hand and 10 for
     each joker on the table."""
     total: int = sum(map(mul, VALUE, hand))
@@ -246,7 +246,7 @@ def _points_bound(hand: Sequence[int], table: Table) -> int:
     return total
 
 
-def _lowest(hand: Sequence[int]) -> int:
+def _lowest(hand: list[int]) -> int:
     return 5 if any(hand[k] for k in range(52) if VALUE[k] == 5) else 10
 
 
@@ -279,7 +279,7 @@ def _replace_meld(table: Table, i: int, m: Compact) -> Table:
     return (*table[:i], m, *table[i + 1:])
 
 
-def _all_swaps(hand: Sequence[int], table: Table) -> Iterator[tuple[int, Table]]:
+def _all_swaps(hand: list[int], table: Table) -> Iterator[tuple[int, Table]]:
     for i, m in enumerate(table):
         if has_jokers(m):
             for given, after in swaps(m, hand):
@@ -323,7 +323,7 @@ def _search_pending(hand: list[int], notold: list[int], card: int, need: int, la
     return False
 
 
-def _third_card_by_swaps(hand: Sequence[int], notold: Sequence[int], card: int, size: int,
+def _third_card_by_swaps(hand: list[int], notold: list[int], card: int, size: int,
                          table: Table) -> bool:
     """The taken card still to be melded, no points due, a layout, ``joker_for_held``:
     whether some choice of table swaps leaves a third-card meld shorter than the hand
@@ -376,7 +376,7 @@ def swap_third_cards(card: int, table: Table) -> list[bool]:
     return read
 
 
-def swap_third_length(hand: Sequence[int], notold: Sequence[int], card: int,
+def swap_third_length(hand: list[int], notold: list[int], card: int,
                       table: Table) -> int:
     """The shortest meld of the taken ``card`` (not a joker) with two old cards (or old
     jokers) over every choice of swaps with the ``table``, none included (joker_for_held);
@@ -403,7 +403,7 @@ def swap_third_length(hand: Sequence[int], notold: Sequence[int], card: int,
     return found
 
 
-def _swap_third_key(hand: Sequence[int], notold: Sequence[int], card: int,
+def _swap_third_key(hand: list[int], notold: list[int], card: int,
                     table: Table) -> tuple[object, ...]:
     """What :func:`swap_third_length` depends on. The third-card length reads only the
     taken card's suit and rank and the jokers; a swap gives a card of the hand (its count
@@ -501,7 +501,7 @@ def _search_steps(hand: list[int], notold: list[int], card: int, need: int, pend
 # ------------------------------------------------------------------ takes
 
 
-def take_positions(hand: Sequence[int], bank: Sequence[int], need: int, table: Table,
+def take_positions(hand: list[int], bank: list[int], need: int, table: Table,
                    layout: bool, replace: bool) -> list[int]:
     """The bank positions the hand may take the bank from now (``need``: the opening
     minimum, 0 with a ``layout``), exactly: the fast path first
@@ -531,7 +531,7 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int, table: T
     return sorted(offered)
 
 
-def _take_candidates(hand: Sequence[int], bank: Sequence[int], table: Table,
+def _take_candidates(hand: list[int], bank: list[int], table: Table,
                      replace: bool) -> Iterator[int]:
     """The bank positions, last first, whose take passes :func:`completable`'s first
     necessary conditions: with ``joker_for_held`` some swap with the table (melds alone
@@ -588,7 +588,7 @@ class StepFilter:
     __slots__ = ("card", "checks", "extra", "hand", "need", "notold", "opening", "pending",
                  "replace", "size", "winning")
 
-    def __init__(self, hand: Sequence[int], notold: Sequence[int], card: int, need: int,
+    def __init__(self, hand: list[int], notold: list[int], card: int, need: int,
                  pending: bool, opening: bool, table: Table, replace: bool) -> None:
         """The turn now: the hand, its cards not held before the take, the taken card, the
         opening points still due, whether the taken card is still to be melded, whether
@@ -662,7 +662,7 @@ class StepFilter:
         return False
 
 
-def takes_with_swaps_first(hand: Sequence[int], bank: Sequence[int], need: int,
+def takes_with_swaps_first(hand: list[int], bank: list[int], need: int,
                            table: Table, layout: bool, replace: bool,
                            swap_before_take: bool) -> list[int]:
     """:func:`take_positions`, and with ``swap_before_take`` (and a layout) also the
@@ -692,7 +692,7 @@ Step = tuple[str, int, tuple[int, ...]]
 (``layoff``, meld number, (card,)); meld numbers count the melds laid by the plan on."""
 
 
-def plan(hand: Sequence[int], notold: Sequence[int], card: int, need: int, pending: bool,
+def plan(hand: list[int], notold: list[int], card: int, need: int, pending: bool,
          layout: bool, table: Table, replace: bool) -> list[Step] | None:
     """Steps that complete a take turn (:func:`completable`'s arguments), each leaving the
     turn completable, until the obligations are met; ``None`` when there are none."""
@@ -758,6 +758,7 @@ def take_plans(hand: Sequence[int], bank: Sequence[int], need: int,
     (:func:`compact`); ``replace``: ``joker_for_held``."""
     layout = need <= 0 if layout is None else layout
     table = tuple(table)
+    hand, bank = list(hand), list(bank)
     out: list[tuple[int, list[solver.Step]]] = []
     for i in take_positions(hand, bank, need, table, layout, replace):
         after, taken = solver.after_take(hand, bank, i)
@@ -772,7 +773,7 @@ def take_plans(hand: Sequence[int], bank: Sequence[int], need: int,
     return out
 
 
-def take_hints(hand: Sequence[int], bank: Sequence[int], need: int,
+def take_hints(hand: list[int], bank: list[int], need: int,
                table: Sequence[tuple[int, int, int, int, int]] = (), replace: bool = True,
                layout: bool | None = None) -> list[tuple[int, list[solver.Meld]]]:
     """For each bank position the bank can be taken from, how: ``(position, melds)``, the

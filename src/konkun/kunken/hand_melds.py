@@ -122,7 +122,7 @@ def _sets(position: int, suits: int, jokers: int) -> tuple[Meld, ...]:
     return hit
 
 
-def _suit_mask(counts: Sequence[int], base: int) -> int:
+def _suit_mask(counts: list[int], base: int) -> int:
     m = 0
     for p in range(13):
         if counts[base + p]:
@@ -130,7 +130,7 @@ def _suit_mask(counts: Sequence[int], base: int) -> int:
     return m
 
 
-def _rank_mask(counts: Sequence[int], position: int) -> int:
+def _rank_mask(counts: list[int], position: int) -> int:
     m = 0
     for s in range(4):
         if counts[s * 13 + position]:
@@ -151,7 +151,7 @@ def _replacements(meld: Meld, jokers: int, fixed: int) -> Iterator[Meld]:
             yield tuple(variant)
 
 
-def hand_melds(counts: Sequence[int], replace: bool = False) -> list[Meld]:
+def hand_melds(counts: list[int], replace: bool = False) -> list[Meld]:
     """Every distinct meld (canonical slots) the hand can lay down now; a joker stands
     for a card the hand holds only with ``replace`` (rule option ``joker_for_held``)."""
     jokers = counts[52]
@@ -205,7 +205,7 @@ def declared_set_variants(meld: Meld) -> list[Meld]:
     return [(meld[0], meld[1], joker_for(t * 13 + rank)) for t in range(4) if t not in present]
 
 
-def melds_with(card: int, counts: Sequence[int], replace: bool = False) -> list[Meld]:
+def melds_with(card: int, counts: list[int], replace: bool = False) -> list[Meld]:
     """Every meld the hand can lay that holds ``card`` (0..51, held) as a real card, or,
     for ``card`` 52, at least one joker (``replace`` as in :func:`hand_melds`)."""
     if card == 52:

@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 
-def can_complete(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
+def can_complete(counts: list[int], taken: list[int], card: int, need: int,
                  pending: bool, search: HandSearch | None = None,
                  size: int = -1, checked: bool = False, replace: bool = False) -> bool:
     """Whether a take turn can still be completed by laying melds: when ``pending``, a meld
@@ -149,7 +149,7 @@ def _choose_won_back(choices: list[tuple[int, ...]], i: int, given: int, hand: l
             hand[52] -= 1
 
 
-def take_options(counts: Sequence[int], bank: Sequence[int], need: int) -> list[int]:
+def take_options(counts: list[int], bank: list[int], need: int) -> list[int]:
     """The bank positions from which a hand can take the bank (``need``: the opening
     minimum, 0 with a layout): a hint for bots and the UI."""
     out: list[int] = []
@@ -160,7 +160,7 @@ def take_options(counts: Sequence[int], bank: Sequence[int], need: int) -> list[
     return out
 
 
-def after_take(hand: Sequence[int], bank: Sequence[int], i: int) -> tuple[list[int], list[int]]:
+def after_take(hand: list[int], bank: list[int], i: int) -> tuple[list[int], list[int]]:
     """The hand after taking the bank from position ``i``, and the cards in it that were
     taken (count vectors)."""
     after = list(hand)
@@ -171,7 +171,7 @@ def after_take(hand: Sequence[int], bank: Sequence[int], i: int) -> tuple[list[i
     return after, taken
 
 
-def take_positions(hand: Sequence[int], bank: Sequence[int], need: int,
+def take_positions(hand: list[int], bank: list[int], need: int,
                    replace: bool = False) -> list[int]:
     """The bank positions from which ``hand`` can take the bank and complete the turn by
     laying melds (``need``: the opening minimum, 0 with a layout; ``replace``: rule option
@@ -214,7 +214,7 @@ def take_positions(hand: Sequence[int], bank: Sequence[int], need: int,
     return out
 
 
-def _free_take_positions(hand: Sequence[int], bank: Sequence[int],
+def _free_take_positions(hand: list[int], bank: list[int],
                          replace: bool = False) -> list[int]:
     """:func:`take_positions` with no points due: the taken card's shortest third-card meld
     must leave a card to discard."""
@@ -250,7 +250,7 @@ def _free_take_positions(hand: Sequence[int], bank: Sequence[int],
     return out
 
 
-def completion_witness(counts: Sequence[int], taken: Sequence[int], card: int, need: int,
+def completion_witness(counts: list[int], taken: list[int], card: int, need: int,
                        pending: bool, search: HandSearch) -> list[Meld] | None:
     """Melds completing a take turn (see :func:`can_complete`), the first holding the taken
     card when ``pending``; ``None`` when there are none. ``search`` covers ``counts`` (and

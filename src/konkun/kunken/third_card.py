@@ -12,7 +12,7 @@ from typing import Final
 from konkun.kunken.hand_melds import CARD_PLACE, FULL, WINDOWS, Meld, melds_with, window_mask
 
 
-def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int],
+def third_card_melds(card: int, counts: list[int], taken: list[int],
                      replace: bool = False) -> list[Meld]:
     """Melds holding ``card`` (the taken card) and at least two other cards that were in
     the hand before the take: ``counts`` is the hand now, ``taken`` the cards in it that
@@ -24,8 +24,8 @@ def third_card_melds(card: int, counts: Sequence[int], taken: Sequence[int],
             if is_third_card_meld(meld, card, counts, taken)]
 
 
-def is_third_card_meld(meld: Meld, card: int, counts: Sequence[int],
-                       taken: Sequence[int]) -> bool:
+def is_third_card_meld(meld: Meld, card: int, counts: list[int],
+                       taken: list[int]) -> bool:
     """Whether ``meld`` (laid from ``counts``) holds ``card`` (the taken card; 52: a joker)
     and at least two other cards that were in the hand before the take (``counts`` and
     ``taken`` as in :func:`third_card_melds`)."""
@@ -49,7 +49,7 @@ def is_third_card_meld(meld: Meld, card: int, counts: Sequence[int],
     return old + max(0, jokers) >= 2
 
 
-def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int],
+def third_card_length(card: int, counts: list[int], taken: list[int],
                       replace: bool = False) -> int:
     """The length of the shortest meld of :func:`third_card_melds`, 0 when there is none;
     computed from bit masks, without listing the melds (``replace``: a joker may stand for
@@ -63,8 +63,8 @@ def third_card_length(card: int, counts: Sequence[int], taken: Sequence[int],
                            *card_masks(p, s, counts, taken), replace)
 
 
-def card_masks(p: int, s: int, counts: Sequence[int],
-               taken: Sequence[int]) -> tuple[int, int, int, int]:
+def card_masks(p: int, s: int, counts: list[int],
+               taken: list[int]) -> tuple[int, int, int, int]:
     """The masks :func:`shortest_third` reads for the card at position ``p`` of suit ``s``:
     (old suit, old rank, pool suit, pool rank), :func:`_suit_masks` of suit ``s`` and
     :func:`_rank_masks` of position ``p`` (``counts``: the hand; ``taken``: its cards not
@@ -74,7 +74,7 @@ def card_masks(p: int, s: int, counts: Sequence[int],
     return old_suit, old_rank, pool_suit, pool_rank
 
 
-def _suit_masks(s: int, counts: Sequence[int], taken: Sequence[int]) -> tuple[int, int]:
+def _suit_masks(s: int, counts: list[int], taken: list[int]) -> tuple[int, int]:
     """The positions of suit ``s`` held before the take (old: more copies than were taken)
     and held now (pool), as masks."""
     old = pool = 0
@@ -88,7 +88,7 @@ def _suit_masks(s: int, counts: Sequence[int], taken: Sequence[int]) -> tuple[in
     return old, pool
 
 
-def _rank_masks(p: int, counts: Sequence[int], taken: Sequence[int]) -> tuple[int, int]:
+def _rank_masks(p: int, counts: list[int], taken: list[int]) -> tuple[int, int]:
     """The suits of position ``p`` held before the take and held now, as masks."""
     old = pool = 0
     for t in range(4):
@@ -108,7 +108,7 @@ class ThirdCardCheck:
 
     __slots__ = ("base", "card", "counts", "jokers", "masks", "p", "replace", "s", "taken")
 
-    def __init__(self, card: int, counts: Sequence[int], taken: Sequence[int],
+    def __init__(self, card: int, counts: list[int], taken: list[int],
                  replace: bool = False) -> None:
         self.card = card
         self.counts = counts
@@ -184,7 +184,7 @@ class ThirdCardCheck:
         return third_card_length(52, counts, taken, self.replace)
 
 
-def _joker_third(counts: Sequence[int], taken: Sequence[int], proxies: bool = False) -> int:
+def _joker_third(counts: list[int], taken: list[int], proxies: bool = False) -> int:
     """:func:`third_card_length` for a taken joker (held): the shortest meld with a joker
     and two old cards, counting all but one of its jokers as old up to the old jokers."""
     pool_suit, pool_rank = hand_masks(counts)
@@ -280,7 +280,7 @@ def _drop(q: int, t: int, p: int, s: int, pool_suit: int, old_suit: int, pool_ra
     return pool_suit, old_suit, pool_rank, old_rank
 
 
-def hand_masks(hand: Sequence[int]) -> tuple[list[int], list[int]]:
+def hand_masks(hand: list[int]) -> tuple[list[int], list[int]]:
     """The positions held in each suit and the suits held of each rank (masks)."""
     suits = [0, 0, 0, 0]
     ranks = [0] * 13
