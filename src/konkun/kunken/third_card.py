@@ -307,14 +307,16 @@ def shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, 
     # Turn the suit so that the card is at position 0: the answer depends on nothing else.
     old = ((old >> p) | (old << (13 - p))) & FULL
     pool = ((pool_suit >> p) | (pool_suit << (13 - p))) & FULL
-    key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2,
-           proxies and old_jokers > 0)
-    seq = _SEQUENCE_THIRD.get(key, -1)
-    if seq < 0:
-        if len(_SEQUENCE_THIRD) > 500_000:
-            _SEQUENCE_THIRD.clear()
-        seq = _SEQUENCE_THIRD[key] = _run_third(old, pool) if not jokers else \
-            _sequence_third(*key)
+    if not jokers:
+        seq = _run_third(old, pool)  # a few bit operations: cheaper than the memo
+    else:
+        key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2,
+               proxies and old_jokers > 0)
+        seq = _SEQUENCE_THIRD.get(key, -1)
+        if seq < 0:
+            if len(_SEQUENCE_THIRD) > 500_000:
+                _SEQUENCE_THIRD.clear()
+            seq = _SEQUENCE_THIRD[key] = _sequence_third(*key)
     return seq if seq and (not best or seq < best) else best
 
 
