@@ -28,56 +28,29 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
 
-from konkun.errors import InvalidRuleError
-from konkun.rl.adapter import GameAdapter, check_seats
-from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, reward_of
-from konkun.rl.vector import seeded_rngs
+from konkun.rl.adapter import GameAdapter
+from konkun.rl.gym_env import reward_of
+from konkun.rl.vector import DealBatchEnv, seeded_rngs
 from konkun.rl.vector_core import core_for, write_masks
 
 FloatArray = npt.NDArray[np.float32]
 
 
-class SelfPlayVectorEnv(VectorEnv):
+class SelfPlayVectorEnv(DealBatchEnv):
     """``num_envs`` deals of one game, every seat played by the caller's actions (see the
     module). ``illegal_action`` (``random``, default: a random legal move is played, with
     the penalty; or ``penalize``: nothing is played) and ``illegal_penalty`` are those of
     the vector env; ``fast=False`` plays through the generic adapter path."""
 
-    metadata: dict[str, Any] = {  # noqa: RUF012 (as gymnasium.vector.VectorEnv)
-        "autoreset_mode": AutoresetMode.SAME_STEP}
-
     def __init__(self, adapter: GameAdapter, num_envs: int, num_seats: int = 2,
                  reward: str = "zero_sum", illegal_action: str = "random",
                  illegal_penalty: float = -1.0, fast: bool = True) -> None:
-        check_seats(adapter, num_seats)
-        if num_envs < 1:
-            raise InvalidRuleError(f"invalid num_envs {num_envs!r}: expected >= 1")
-        check_choice("reward", reward, REWARDS)
-        check_choice("illegal_action", illegal_action, [a for a in ILLEGAL_ACTIONS if a != "raise"])
-        self.adapter = adapter
-        self.num_envs = num_envs
-        self.num_seats = num_seats
-        self.reward_kind = reward
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
+        self._set_up(adapter, num_envs, num_seats, reward, illegal_action, illegal_penalty)
         self._core = core_for(adapter, num_seats, 0, num_envs, False, fast)
-        size = int(np.prod(adapter.observation_shape(num_seats)))
-        self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
-        self.single_action_space = spaces.Discrete(adapter.action_size)
-        self.observation_space = spaces.Box(0.0, 1.0, (num_envs, size), np.float32)
-        self.action_space = spaces.MultiDiscrete(np.full(num_envs, adapter.action_size))
-        self._observations = np.zeros((num_envs, size), dtype=np.float32)
-        self._masks = np.zeros((num_envs, adapter.action_size), dtype=np.bool_)
-        self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._seat_rewards = np.zeros((num_envs, num_seats), dtype=np.float64)
-        self._terminations = np.zeros(num_envs, dtype=np.bool_)
-        self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self.to_move = np.zeros(num_envs, dtype=np.int64)
         """The seat each deal's observation belongs to (the seat to move there)."""
-        self._rngs = seeded_rngs(None, num_envs)
         self._slots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
 
     # ------------------------------------------------------------------ Gymnasium API
@@ -128,21 +101,9 @@ class SelfPlayVectorEnv(VectorEnv):
                      rewards=seat_rewards)
         return self._observations, rewards, terminations, self._truncations, infos
 
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Each deal's legal slots of the seat to move, ``(num_envs, n)`` booleans (the
-        array is overwritten by the next step)."""
-        return self._masks
-
     def legal_slots(self, index: int) -> dict[int, Any]:
         """Deal ``index``'s legal slots of the seat to move (slot -> move)."""
         return dict(self._slots[index])
-
-    def deal(self, index: int) -> Any:
-        """Deal ``index`` as the engine's deal: for checks against the engine."""
-        return self._core.engine_deal(index)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        """Nothing to release."""
 
     # ------------------------------------------------------------------ inside
 

@@ -35,7 +35,7 @@ from konkun.errors import InvalidRuleError
 from konkun.rl.adapter import GameAdapter, check_seats
 from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, opponent_specs_of, reward_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
-from konkun.rl.vector_core import SlotBatch, core_for, write_masks
+from konkun.rl.vector_core import SlotBatch, VectorCore, core_for, write_masks
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -52,38 +52,29 @@ def seeded_rngs(seed: int | Sequence[int] | None, num_envs: int) -> list[random.
     return [random.Random(s) for s in seeds]
 
 
-class KonkunVectorEnv(VectorEnv):
-    """``num_envs`` deals of one game, the agent at ``seat`` of each (see the module).
-
-    ``reward`` and ``illegal_action`` (``random``, default, or ``penalize``) and
-    ``illegal_penalty`` are those of the single environment; ``fast=False`` uses the
-    generic adapter path for Konchinka too (the reference the fast path is tested against).
-    """
+class DealBatchEnv(VectorEnv):
+    """What the vector envs share: ``num_envs`` deals of one game held by a core, their
+    flat observation tensors and legal-slot masks written into preallocated arrays, and
+    Gymnasium's ``SAME_STEP`` autoreset."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (as gymnasium.vector.VectorEnv)
         "autoreset_mode": AutoresetMode.SAME_STEP}
+    _core: VectorCore
 
-    def __init__(self, adapter: GameAdapter, num_envs: int, num_seats: int = 2,
-                 seat: int = 0, opponents: str | Opponent | Sequence[str | Opponent] = "random",
-                 reward: str = "points", illegal_action: str = "random",
-                 illegal_penalty: float = -1.0, fast: bool = True) -> None:
+    def _set_up(self, adapter: GameAdapter, num_envs: int, num_seats: int, reward: str,
+                illegal_action: str, illegal_penalty: float) -> None:
+        """Check the arguments the vector envs share, then set their spaces and arrays."""
         check_seats(adapter, num_seats)
         if num_envs < 1:
             raise InvalidRuleError(f"invalid num_envs {num_envs!r}: expected >= 1")
-        if not 0 <= seat < num_seats:
-            raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
         check_choice("reward", reward, REWARDS)
         check_choice("illegal_action", illegal_action, [a for a in ILLEGAL_ACTIONS if a != "raise"])
-        self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
         self.adapter = adapter
         self.num_envs = num_envs
         self.num_seats = num_seats
-        self.seat = seat
         self.reward_kind = reward
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
-        self._all_random = all(spec == "random" for spec in self.opponent_specs)
-        self._core = core_for(adapter, num_seats, seat, num_envs, self._all_random, fast)
         size = int(np.prod(adapter.observation_shape(num_seats)))
         self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.single_action_space = spaces.Discrete(adapter.action_size)
@@ -95,6 +86,40 @@ class KonkunVectorEnv(VectorEnv):
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._rngs = seeded_rngs(None, num_envs)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Each deal's legal slots of the seat the observation is for, ``(num_envs, n)``
+        booleans (the array is overwritten by the next step)."""
+        return self._masks
+
+    def deal(self, index: int) -> Any:
+        """Deal ``index`` as the engine's deal (on the Konchinka batch a snapshot of its
+        position, without the history): for checks against the engine."""
+        return self._core.engine_deal(index)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+
+
+class KonkunVectorEnv(DealBatchEnv):
+    """``num_envs`` deals of one game, the agent at ``seat`` of each (see the module).
+
+    ``reward`` and ``illegal_action`` (``random``, default, or ``penalize``) and
+    ``illegal_penalty`` are those of the single environment; ``fast=False`` uses the
+    generic adapter path for Konchinka too (the reference the fast path is tested against).
+    """
+
+    def __init__(self, adapter: GameAdapter, num_envs: int, num_seats: int = 2,
+                 seat: int = 0, opponents: str | Opponent | Sequence[str | Opponent] = "random",
+                 reward: str = "points", illegal_action: str = "random",
+                 illegal_penalty: float = -1.0, fast: bool = True) -> None:
+        self._set_up(adapter, num_envs, num_seats, reward, illegal_action, illegal_penalty)
+        if not 0 <= seat < num_seats:
+            raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
+        self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
+        self.seat = seat
+        self._all_random = all(spec == "random" for spec in self.opponent_specs)
+        self._core = core_for(adapter, num_seats, seat, num_envs, self._all_random, fast)
         self._policies: list[dict[int, Opponent]] = [{} for _ in range(num_envs)]
         self._slots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
         self._batch = self._core.batch
@@ -145,25 +170,12 @@ class KonkunVectorEnv(VectorEnv):
         infos["action_mask"] = self._masks
         return self._observations, rewards, terminations, self._truncations, infos
 
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The agent's legal slots in every deal, ``(num_envs, n)`` booleans (the array is
-        overwritten by the next step)."""
-        return self._masks
-
     def legal_slots(self, index: int) -> dict[int, Any]:
         """Deal ``index``'s legal slots of the agent (slot -> move, the engine's action or
         on the fast path the engine's internal move)."""
         if self._batch is not None:
             return self._core.slots(index)
         return dict(self._slots[index])
-
-    def deal(self, index: int) -> Any:
-        """Deal ``index`` as the engine's deal (on the Konchinka batch a snapshot of its
-        position, without the history): for checks against the engine."""
-        return self._core.engine_deal(index)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        """Nothing to release."""
 
     # ------------------------------------------------------------------ inside
 
