@@ -185,6 +185,35 @@ def test_a_waiting_table_is_left_cancelled_and_reclaimed_by_the_personal_link(
         assert_no_page_errors(page)
 
 
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_cancelled_table_stays_closed_when_a_late_answer_comes(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """A spectator's page tells the table was cancelled, and an answer that was still on
+    its way (the match log, slow on a busy server) does not bring the table back."""
+    anna = screen(browser, live_server.url, size, lang)
+    name_and_create(anna, "Anna", 2, {})
+    invite = anna.locator("#invite").input_value()
+    watcher = screen(browser, "about:blank", size, lang)
+    held: list[Any] = []
+    watcher.route("**/api/tables/*/log", lambda route: held.append(route))
+    watcher.goto(invite)
+    expect(watcher.locator(".seat[data-seat='0']")).to_contain_text("Anna")
+    for _ in range(200):  # the log is asked for once the socket is open
+        if held:
+            break
+        watcher.wait_for_timeout(50)
+    assert held, "the page never asked for the match log"
+    answer = held[0].fetch()  # the server answers while the table is there ...
+    anna.click("#cancel")
+    expect(watcher.locator("#table-closed")).to_contain_text(CANCELLED[lang])
+    with watcher.expect_response("**/api/tables/*/log"):
+        held[0].fulfill(response=answer)  # ... and the answer reaches the page after
+    watcher.wait_for_timeout(300)  # the page has handled the answer
+    expect(watcher.locator("#table-closed")).to_contain_text(CANCELLED[lang])
+    expect(watcher.locator(".seat")).to_have_count(0)
+    assert_no_page_errors(watcher)
+
+
 def dismiss_deal_end(page: Any) -> None:
     """Close the end-of-deal screen when it is shown."""
     if page.locator("#deal-end").count():

@@ -30,7 +30,7 @@ async function adoptLinkIdentity() {
 export function tablePage(tableId) {
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
     chat: { messages: [] }, log: [], logOpen: new Map(), dealsDone: null, wasMine: false,
-    holding: false, held: null };
+    holding: false, held: null, gone: false };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -80,6 +80,7 @@ export function tablePage(tableId) {
   }
 
   function draw() {
+    if (state.gone) return;  // closed or unknown: a late answer must not bring the table back
     const msg = state.msg;
     if (!msg) {
       mount(main, h("div", { class: "table-page" }, statusLine, h("p", {}, t("table.connecting"))));
@@ -229,6 +230,7 @@ export function tablePage(tableId) {
   }
 
   function closedPage(reason) {
+    state.gone = true;
     sock.close();
     mount(main, h("div", { class: "panel", id: "table-closed" },
       h("p", {}, reason === "expired" ? t("life.expired") : t("life.cancelled")),
@@ -308,6 +310,7 @@ export function tablePage(tableId) {
       state.pending = null;
       toast(codeText(msg.code), "error");
       if (msg.code === "unknown_table") {
+        state.gone = true;
         sock.close();
         mount(main, h("div", { class: "panel" }, h("p", {}, t("table.notFound")),
           link("/", t("table.backToLobby"))));
