@@ -229,10 +229,15 @@ export function tablePage(tableId) {
     } catch { /* the chat comes with the next line */ }
   }
 
-  function closedPage(reason) {
+  /** The table is gone (closed or unknown): stop its socket and show this panel for good. */
+  function endPage(panel) {
     state.gone = true;
     sock.close();
-    mount(main, h("div", { class: "panel", id: "table-closed" },
+    mount(main, panel);
+  }
+
+  function closedPage(reason) {
+    endPage(h("div", { class: "panel", id: "table-closed" },
       h("p", {}, reason === "expired" ? t("life.expired") : t("life.cancelled")),
       link("/", t("table.backToLobby"))));
   }
@@ -310,9 +315,7 @@ export function tablePage(tableId) {
       state.pending = null;
       toast(codeText(msg.code), "error");
       if (msg.code === "unknown_table") {
-        state.gone = true;
-        sock.close();
-        mount(main, h("div", { class: "panel" }, h("p", {}, t("table.notFound")),
+        endPage(h("div", { class: "panel" }, h("p", {}, t("table.notFound")),
           link("/", t("table.backToLobby"))));
       }
     },
