@@ -76,6 +76,29 @@ def test_the_kunken_rows_are_the_adapters(players: int, rules: dict[str, str]) -
         second = slow.step(actions)[0]
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_kunken_masks_are_the_legal_slots_in_every_new_deal(players: int) -> None:
+    """Against random opponents the Kunken core keeps each deal's slots itself (it is the
+    env's batch). After every step each mask is exactly the agent's legal slots, in the
+    deals dealt anew too (where the agent may move first, with no opponent's move in
+    between), by autoreset or by a second ``reset``."""
+    env = kunken_vector_env(4, players)
+    adapter = env.adapter
+    rng = random.Random(players)
+    env.reset(seed=players)
+    finished = 0
+    for step in range(300):
+        if step == 150:
+            env.reset(seed=players + 1)
+        for i in range(env.num_envs):
+            deal = env.deal(i)
+            assert deal.to_move == 0
+            legal = adapter.slots(deal, deal.legal_actions())
+            assert set(np.flatnonzero(env.action_masks()[i])) == set(legal)
+        finished += int(env.step(_random_actions(env.action_masks(), rng))[2].sum())
+    assert finished >= 4
+
+
 def test_the_fast_konchinka_path_steps_as_the_generic_one() -> None:
     """With the same seeds, actions and (deterministic) opponents the fast path and the
     generic adapter path give the same observations, masks, rewards and ends."""
