@@ -63,7 +63,7 @@ def ensure_native_engine() -> None:
                     "--quiet"], stdout=subprocess.DEVNULL)
 
 
-PARALLEL = ["-n", "auto", "--dist", "loadfile"]
+PARALLEL = ("-n", "auto", "--dist", "loadfile")
 """pytest-xdist: a worker per core, each test file in one worker (so a file's module
 fixtures, its browser among them, start once)."""
 
