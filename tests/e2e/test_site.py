@@ -144,6 +144,27 @@ def join(page: Any, name: str, seat: int) -> None:
 
 
 @pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_seat_pressed_while_another_player_sits_down_is_taken(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Boris presses "Sit here" just as Carol sits down at the same table: the table redraws
+    between his press and his release, and the click still seats him (each redraw once
+    replaced the button under his finger, and the click was lost)."""
+    anna = screen(browser, live_server.url, size, lang)
+    table_id = name_and_create(anna, "Anna", 3, {})
+    other_size, other_lang = OTHER[(size, lang)]
+    boris = screen(browser, anna.locator("#invite").input_value(), other_size, other_lang)
+    choose_name(boris, "Boris")
+    boris.locator("button[data-sit='1']").hover()
+    boris.mouse.down()
+    carol = request_json(f"{live_server.url}/api/guest", "POST", {"nickname": "Carol"})["token"]
+    request_json(f"{live_server.url}/api/tables/{table_id}/sit", "POST", {"seat": 2}, carol)
+    expect(boris.locator(".seat[data-seat='2']")).to_contain_text("Carol")
+    boris.mouse.up()
+    expect(boris.locator(".seat.me")).to_contain_text("Boris")
+    assert_no_page_errors(boris)
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
 def test_a_waiting_table_is_left_cancelled_and_reclaimed_by_the_personal_link(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """A double click on Create makes one table; a person who sat down may leave; the

@@ -8,7 +8,10 @@ export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") {
+      node.addEventListener(k.slice(2), v);
+      listening.add(node);
+    }
     else if (k === "dataset") Object.assign(node.dataset, v);
     else if (k === "class") node.className = v;
     else if (k === "value") node.value = v;
@@ -27,11 +30,73 @@ function append(node, children) {
   }
 }
 
+/** Elements given a listener by `h`: `patch` never updates one in place, as its listeners
+ * may belong to what it showed before. */
+const listening = new WeakSet();
+
 /** Replace all children of `node`. */
 export function mount(node, ...children) {
   node.replaceChildren();
   append(node, children);
   return node;
+}
+
+/**
+ * Make `children` the children of `node` as `mount` does, but keep every old child that
+ * is drawn the same (`isEqualNode`), and update in place an old element of the same role
+ * that has no listener of its own (its children in turn). A page that redraws on every
+ * message thus keeps the button a person is pressing: a press and a release on two
+ * copies of a button make no click. A kept button keeps its old listener, which is right
+ * as long as what a button does is what it shows (its text and attributes).
+ */
+export function patch(node, ...children) {
+  const fresh = document.createElement(node.tagName);
+  append(fresh, children);
+  patchChildren(node, [...fresh.childNodes]);
+  return node;
+}
+
+function patchChildren(node, wanted) {
+  let at = 0;
+  for (const child of wanted) {
+    const olds = [...node.childNodes];
+    const same = olds.findIndex((old, i) => i >= at && (old === child || old.isEqualNode(child)));
+    if (same >= 0) {
+      for (const dropped of olds.slice(at, same)) dropped.remove();
+      at += 1;
+      continue;
+    }
+    const old = olds[at];
+    if (old && updatable(old, child)) {
+      updateInPlace(old, child);
+    } else {
+      node.insertBefore(child, old ?? null);
+    }
+    at += 1;
+  }
+  for (const extra of [...node.childNodes].slice(at)) extra.remove();
+}
+
+const FORM_FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA", "OPTION"]);
+
+/** Whether `old` may take on `child` in place: the same role (tag, class and id), and
+ * neither a form field nor an element with a listener. The class and id keep a node the
+ * caller keeps across redraws (a game's own container) from being emptied into another. */
+function updatable(old, child) {
+  return old.nodeType === Node.ELEMENT_NODE && child.nodeType === Node.ELEMENT_NODE
+    && old.tagName === child.tagName && old.className === child.className
+    && old.id === child.id && !FORM_FIELDS.has(old.tagName)
+    && !listening.has(old) && !listening.has(child);
+}
+
+function updateInPlace(old, child) {
+  for (const { name } of [...old.attributes]) {
+    if (!child.hasAttribute(name)) old.removeAttribute(name);
+  }
+  for (const { name, value } of [...child.attributes]) {
+    if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  }
+  patchChildren(old, [...child.childNodes]);
 }
 
 /** Run `redraw`, which may take the focused element (a form kept across redraws) out of

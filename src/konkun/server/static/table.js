@@ -2,7 +2,7 @@
 
 import { contributionFor, rematchContribution, rematchStarted } from "./fairness.js";
 import { adoptToken, api, identity, personalLink, TableSocket } from "./api.js";
-import { h, mount, toast } from "./dom.js";
+import { h, mount, patch, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
 import { gameTitle, ratedBadge, RENDERERS, seatNames } from "./catalog.js";
 import { chatPanel } from "./chat.js";
@@ -30,7 +30,7 @@ async function adoptLinkIdentity() {
 export function tablePage(tableId) {
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
     chat: { messages: [] }, log: [], logOpen: new Map(), dealsDone: null, wasMine: false,
-    holding: false, held: null, gone: false };
+    holding: false, held: null, gone: false, root: null };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -130,7 +130,7 @@ export function tablePage(tableId) {
     const finishedBar = table.status === "finished" ? h("div", { class: "panel finished-bar" },
       link(`/replay/${table.id}`, t("table.replay")), " · ", link("/", t("table.backToLobby")))
       : null;
-    mount(main, h("div", { class: "table-page", dataset: { status: table.status, game: table.game,
+    const drawn = h("div", { class: "table-page", dataset: { status: table.status, game: table.game,
       turn: msg.turn ?? "" } },
       head, invite, needName, lifecyclePanel(msg, controls),
       h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
@@ -140,7 +140,11 @@ export function tablePage(tableId) {
       body, finishedBar,
       RENDERERS[table.game] && !RENDERERS[table.game].placesMatchLog
         && table.status !== "waiting" ? tableLog(msg) : null,
-      chatPanel(state.chat, seatNames(table), controls.chat)));
+      chatPanel(state.chat, seatNames(table), controls.chat));
+    // patched, not replaced: a button being pressed as a state arrives still takes the click
+    if (state.root?.parentNode === main) patch(main, drawn);
+    else mount(main, drawn);
+    state.root = main.firstChild;
     drawStatus();
     if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
   }
