@@ -1,5 +1,9 @@
 // A tiny DOM builder and the toast messages shared by every page.
 
+/** Elements given a listener by `h`: `patch` never updates one in place, as its listeners
+ * may belong to what it showed before. */
+const listening = new WeakSet();
+
 /**
  * Build an element: h("button", {class: "x", onclick: fn, dataset: {a: 1}}, "text", child).
  * Attributes starting with "on" become listeners; null/false attributes are skipped.
@@ -30,10 +34,6 @@ function append(node, children) {
   }
 }
 
-/** Elements given a listener by `h`: `patch` never updates one in place, as its listeners
- * may belong to what it showed before. */
-const listening = new WeakSet();
-
 /** Replace all children of `node`. */
 export function mount(node, ...children) {
   node.replaceChildren();
@@ -50,31 +50,21 @@ export function mount(node, ...children) {
  * as long as what a button does is what it shows (its text and attributes).
  */
 export function patch(node, ...children) {
-  const fresh = document.createElement(node.tagName);
+  const fresh = document.createDocumentFragment();
   append(fresh, children);
   patchChildren(node, [...fresh.childNodes]);
   return node;
 }
 
 function patchChildren(node, wanted) {
-  let at = 0;
-  for (const child of wanted) {
-    const olds = [...node.childNodes];
-    const same = olds.findIndex((old, i) => i >= at && (old === child || old.isEqualNode(child)));
-    if (same >= 0) {
-      for (const dropped of olds.slice(at, same)) dropped.remove();
-      at += 1;
-      continue;
-    }
-    const old = olds[at];
-    if (old && updatable(old, child)) {
-      updateInPlace(old, child);
-    } else {
-      node.insertBefore(child, old ?? null);
-    }
-    at += 1;
-  }
-  for (const extra of [...node.childNodes].slice(at)) extra.remove();
+  wanted.forEach((child, at) => {
+    const olds = [...node.childNodes].slice(at);
+    const same = olds.findIndex((old) => old === child || old.isEqualNode(child));
+    if (same >= 0) olds.slice(0, same).forEach((dropped) => dropped.remove());
+    else if (olds[0] && updatable(olds[0], child)) updateInPlace(olds[0], child);
+    else node.insertBefore(child, olds[0] ?? null);
+  });
+  [...node.childNodes].slice(wanted.length).forEach((extra) => extra.remove());
 }
 
 const FORM_FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA", "OPTION"]);
