@@ -3,6 +3,7 @@
 
     python3 run.py serve [ARGS...]   start the web app (creates .venv on first use)
     python3 run.py test [PYTEST ARGS...]   ruff, mypy --strict and the whole test suite
+                                           (on every core; ``-n 0`` for one process)
     python3 run.py konkun ARGS...    any konkun command inside the project's environment
 
 The virtual environment lives in .venv beside this file. It is (re)installed whenever
@@ -62,12 +63,25 @@ def ensure_native_engine() -> None:
                     "--quiet"], stdout=subprocess.DEVNULL)
 
 
+PARALLEL = ("-n", "auto", "--dist", "loadfile")
+"""pytest-xdist: a worker per core, each test file in one worker (so a file's module
+fixtures, its browser among them, start once)."""
+
+
+def pytest_args(args: list[str]) -> list[str]:
+    """``args`` for pytest, run on every core unless they choose the workers (``-n N``,
+    ``-n 0`` for one process) or the distribution themselves."""
+    chosen = any(a == "-n" or (a.startswith("-n") and a[2:].isalnum())
+                 or a.startswith(("--numprocesses", "--dist")) for a in args)
+    return args if chosen else [*PARALLEL, *args]
+
+
 def run_tests(args: list[str]) -> int:
     """Lint, type-check and run the whole test suite; return the first failing status."""
     steps = [
         [str(BIN / "ruff"), "check", "src", "tests", "benchmarks"],
         [str(BIN / "mypy")],
-        [str(BIN / "python"), "-m", "pytest", *args],
+        [str(BIN / "python"), "-m", "pytest", *pytest_args(args)],
     ]
     for step in steps:
         print("+", " ".join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step)),
