@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from konkun.rl.adapter import GameAdapter
 from konkun.rl.gym_env import reward_of
-from konkun.rl.vector import DealBatchEnv, seeded_rngs
+from konkun.rl.vector import DealBatchEnv, action_list, seeded_rngs
 from konkun.rl.vector_core import core_for, write_masks
 
 FloatArray = npt.NDArray[np.float32]
@@ -69,6 +69,7 @@ class SelfPlayVectorEnv(DealBatchEnv):
                                           npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                           dict[str, Any]]:
         """Play each deal's action for the seat to move there."""
+        chosen = action_list(actions, self.num_envs)
         rewards = self._rewards
         rewards.fill(0.0)
         seat_rewards = self._seat_rewards
@@ -78,7 +79,7 @@ class SelfPlayVectorEnv(DealBatchEnv):
         acted = self.to_move.copy()
         core = self._core
         ended: list[int] = []
-        for i, action in enumerate(np.asarray(actions).tolist()):
+        for i, action in enumerate(chosen):
             seat = int(acted[i])
             slots = self._slots[i]
             move = slots.get(action)

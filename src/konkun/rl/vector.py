@@ -31,7 +31,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from konkun.errors import InvalidRuleError
+from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.rl.adapter import GameAdapter, check_seats
 from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, opponent_specs_of, reward_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
@@ -40,12 +40,31 @@ from konkun.rl.vector_core import SlotBatch, VectorCore, core_for, write_masks
 FloatArray = npt.NDArray[np.float32]
 
 
+def action_list(actions: Any, num_envs: int) -> list[int]:
+    """One step's ``actions`` as ``num_envs`` integer slots, one per deal: any array-like of
+    that shape holding integers (or floats of integral value, as the single env takes).
+    Anything else is refused with an error naming it, before any deal is played."""
+    array = np.asarray(actions)
+    if array.shape != (num_envs,):
+        raise IllegalMoveError(f"invalid actions of shape {array.shape}: expected one slot "
+                               f"per environment, shape ({num_envs},)")
+    if array.dtype.kind == "f" and np.isfinite(array).all() \
+            and (array == np.floor(array)).all():
+        array = array.astype(np.int64)
+    if array.dtype.kind not in "iu":
+        raise IllegalMoveError(f"invalid actions {array.tolist()!r}: expected integer slots")
+    return [int(action) for action in array.tolist()]
+
+
 def seeded_rngs(seed: int | Sequence[int] | None, num_envs: int) -> list[random.Random]:
     """One generator per deal: from ``seed + i`` (an integer seed), from ``seed[i]`` (a
     list of ``num_envs`` seeds), or from the system (``None``)."""
     if seed is None:
         return [random.Random(secrets.randbits(64)) for _ in range(num_envs)]
-    seeds = [seed + i for i in range(num_envs)] if isinstance(seed, int) else list(seed)
+    if isinstance(seed, int | np.integer):
+        seeds = [int(seed) + i for i in range(num_envs)]
+    else:
+        seeds = list(seed)
     if len(seeds) != num_envs:
         raise InvalidRuleError(f"invalid seed list: {len(seeds)} seeds for {num_envs} "
                                "environments")
@@ -140,6 +159,7 @@ class KonkunVectorEnv(DealBatchEnv):
                                           npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                           dict[str, Any]]:
         """Play each deal's agent action, then the others' up to the agent or the end."""
+        chosen = action_list(actions, self.num_envs)
         rewards = self._rewards
         rewards.fill(0.0)
         terminations = self._terminations
@@ -147,10 +167,10 @@ class KonkunVectorEnv(DealBatchEnv):
         infos: dict[str, Any] = {}
         core = self._core
         if self._batch is not None:
-            ended = self._play_batch(self._batch, np.asarray(actions).tolist())
+            ended = self._play_batch(self._batch, chosen)
         else:
             ended = []
-            for i, action in enumerate(np.asarray(actions).tolist()):
+            for i, action in enumerate(chosen):
                 slots = self._slots[i]
                 move = slots.get(action)
                 if move is None:
@@ -278,4 +298,4 @@ class KonkunVectorEnv(DealBatchEnv):
         core.encode(self.seat, self._observations, rows)
 
 
-__all__ = ["KonkunVectorEnv", "seeded_rngs"]
+__all__ = ["KonkunVectorEnv", "action_list", "seeded_rngs"]

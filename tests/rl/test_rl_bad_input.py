@@ -1,0 +1,62 @@
+"""Bad input to the environments: refused with an error naming it, before anything is
+played, and the environment as it was."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from konkun.errors import IllegalMoveError
+from konkun.rl.envs import konchinka_vector_env, kunken_vector_env, make_self_play_vector_env
+
+
+def _konchinka_self_play(num_envs: int) -> Any:
+    return make_self_play_vector_env("konchinka", num_envs)
+
+
+def _kunken_self_play(num_envs: int) -> Any:
+    return make_self_play_vector_env("kunken", num_envs)
+
+
+def _konchinka_generic(num_envs: int) -> Any:
+    return konchinka_vector_env(num_envs, fast=False)
+
+
+MAKERS = [konchinka_vector_env, _konchinka_generic, kunken_vector_env, _konchinka_self_play,
+          _kunken_self_play]
+
+
+def _legal(env: Any) -> list[int]:
+    return [int(np.flatnonzero(row)[0]) for row in env.action_masks()]
+
+
+@pytest.mark.parametrize("make", MAKERS)
+@pytest.mark.parametrize("count", [2, 8])
+def test_a_vector_step_with_the_wrong_number_of_actions_is_refused_and_plays_nothing(
+        make: Any, count: int) -> None:
+    env = make(4)
+    observations, _ = env.reset(seed=3)
+    before = observations.copy(), env.action_masks().copy()
+    with pytest.raises(IllegalMoveError, match=rf"shape \({count},\).*shape \(4,\)"):
+        env.step([0] * count)
+    assert np.array_equal(observations, before[0])
+    assert np.array_equal(env.action_masks(), before[1])
+    env.step(_legal(env))  # the deals are still whole: legal actions play on
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_a_vector_step_takes_integral_floats_and_refuses_other_values(make: Any) -> None:
+    env = make(3)
+    env.reset(seed=5)
+    env.step(np.asarray(_legal(env), dtype=np.float64))
+    for bad in (np.full(3, 0.5), ["a", "b", "c"], np.full(3, np.nan)):
+        with pytest.raises(IllegalMoveError, match="expected integer slots"):
+            env.step(bad)
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_a_vector_env_takes_a_numpy_integer_seed_as_an_integer_one(make: Any) -> None:
+    first, second = make(3), make(3)
+    assert np.array_equal(first.reset(seed=np.int64(11))[0], second.reset(seed=11)[0])
