@@ -37,6 +37,17 @@ def test_observation_json_shows_own_hand_and_public_facts_only() -> None:
     assert mine["phase"] == "taken" and mine["to_move"] == 0
 
 
+def test_observation_and_deal_json_hold_plain_json_types_only() -> None:
+    """The phase is the plain string, not the engine's enum: the data is the same after a
+    round trip through any JSON library, and its repr shows no Python type."""
+    deal = position(["Kc Kh Ks 3d 4d 6d 9c 2s", "2c 3c 4c"], "Tc 5d")
+    deal.play("take 1")
+    for data in (deal.observe(0).to_json(), deal.to_json()):
+        assert type(data["phase"]) is str and data["phase"] == "taken"
+        assert "Phase" not in repr(data)
+    assert type(deal.observe(1).to_json()["turn"]["phase"]) is str
+
+
 def test_observation_json_melds_with_owner_jokers_and_layoffs() -> None:
     deal = position(["4h 9c 2s 7c", "2c 3c 4c"], "Tc", stock="8d",
                     melds=[(1, "5h X=6h 7h"), (0, "Kc Kd Ks")])

@@ -171,7 +171,7 @@ class KunkenObservation:
             "num_seats": self.num_seats,
             "to_move": mover,
             "dealer": self.dealer,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "hand": [card_text(k) for k in cards_of(self.hand)],
             "hand_sizes": self.hand_sizes.copy(),
             "bank": [card_text(k) for k in self.bank],
@@ -183,7 +183,7 @@ class KunkenObservation:
             "has_layout": self.layout.copy(),
             "turn": {
                 "seat": mover,
-                "phase": self.phase,
+                "phase": str(self.phase),
                 "taken_card": card_text(self.take_card) if self.take_card >= 0 else None,
                 "taken_this_turn": [card_text(k) for k in cards_of(self.turn_notold)],
                 "opening": self.opening,

@@ -274,7 +274,7 @@ class KunkenDeal(Applying):
             "num_seats": self.num_seats,
             "dealer": self.dealer,
             "to_move": self.to_move,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "hands": [[card_text(k) for k in cards_of(h)] for h in self.hands],
             "stock": [card_text(k) for k in reversed(self.stock)],
             "bank": [card_text(k) for k in self.bank],
