@@ -52,3 +52,33 @@ def test_the_ppo_example_trains_saves_and_plays_in_the_arena(
     example.save(model, out, "kunken", 2)
     table = example.evaluate(out, "kunken", 2, "random", 2, seed=1)
     assert f"policy:{out}" in table
+
+
+def test_a_saved_model_is_refused_by_another_game_and_by_another_number_of_players(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model's .json names its game and players: another game refuses the spec when
+    the bot is made, and a seat of another number of players gets a clear error, not
+    a shape error from deep inside the network."""
+    pytest.importorskip("sb3_contrib")
+    from konkun.bots.specs import BotSpec, InvalidBotSpecError
+    from konkun.errors import InvalidRuleError
+    from konkun.rl.envs import kunken_gym_env
+    from konkun.rl.policy_bot import make_policy_bot
+
+    spec = importlib.util.spec_from_file_location("train_ppo", TRAIN)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    out = tmp_path / "model.zip"
+    example.save(example.train("konchinka", 2, ["random"], 64, seed=2, n_envs=1), out,
+                 "konchinka", 2)
+    monkeypatch.setenv("KONKUN_POLICIES", str(out))
+    with pytest.raises(InvalidBotSpecError, match="trained on konchinka, not kunken"):
+        make_policy_bot("kunken", BotSpec.parse(f"policy:{out}"))
+    with pytest.raises(InvalidRuleError, match="trained on konchinka, not kunken"):
+        kunken_gym_env(2, opponents=f"policy:{out}")
+    bot = make_policy_bot("konchinka", BotSpec.parse(f"policy:{out}"))
+    config = ArenaConfig("konchinka", (f"policy:{out}", "random", "random"), 3, 1, seed=1)
+    with pytest.raises(InvalidRuleError, match=r"\(konchinka, 2 players\).*number of players"):
+        run_arena(config, backend="serial")
+    assert bot.policy.game == "konchinka"

@@ -342,7 +342,10 @@ def opponent_specs_of(adapter: GameAdapter, opponents: Any,
 
 def check_tensor_policy(adapter: GameAdapter, policy: TensorPolicy) -> None:
     """Raise :class:`konkun.errors.InvalidRuleError` if ``policy`` was made for another
-    action space than ``adapter``'s."""
+    game or another action space than ``adapter``'s."""
+    if policy.game is not None and policy.game != adapter.name:
+        raise InvalidRuleError(
+            f"tensor policy {policy.name!r} was trained on {policy.game}, not {adapter.name}")
     cap = getattr(adapter, "capture_slots", None)
     if policy.capture_slots is not None and policy.capture_slots != cap:
         raise InvalidRuleError(

@@ -39,11 +39,17 @@ class TensorPolicy:
     """A policy over the research API's view of a seat: ``fn(tensor, mask) -> slot``.
 
     ``view`` says which tensor ``fn`` receives (:data:`VIEWS`); ``capture_slots`` (Konchinka)
-    the action space it was trained on (``None``: the default). ``name`` appears in errors.
+    the action space it was trained on (``None``: the default). A policy trained on one
+    game and number of players may name them (``game``, ``trained_on`` in words such as
+    ``"kunken, 2 players"``) and the number of values its tensor has (``observation_size``):
+    it is then refused by another game and given no tensor of another size. ``name``
+    appears in errors.
     """
 
     def __init__(self, fn: SlotFunction, view: str = "tensor",
-                 capture_slots: int | None = None, name: str | None = None) -> None:
+                 capture_slots: int | None = None, name: str | None = None, *,
+                 game: str | None = None, observation_size: int | None = None,
+                 trained_on: str | None = None) -> None:
         if view not in VIEWS:
             raise InvalidRuleError(f"invalid view {view!r}: expected one of {', '.join(VIEWS)}")
         if not callable(fn):
@@ -52,9 +58,18 @@ class TensorPolicy:
         self.view = view
         self.capture_slots = capture_slots
         self.name = name or getattr(fn, "__name__", repr(fn))
+        self.game = game
+        self.observation_size = observation_size
+        self.trained_on = trained_on or game
 
     def __call__(self, tensor: FloatArray, mask: MaskArray) -> int:
         """The slot ``fn`` picks."""
+        if self.observation_size is not None and tensor.size != self.observation_size:
+            trained = f" ({self.trained_on})" if self.trained_on else ""
+            raise InvalidRuleError(
+                f"tensor policy {self.name!r} was trained on tensors of "
+                f"{self.observation_size} values{trained}, but this seat's {self.view} "
+                f"tensor has {tensor.size}: another game, number of players or rules")
         return int(self.fn(tensor, mask))
 
     def choose(self, adapter: GameAdapter, tensor: FloatArray, slots: Mapping[int, Any]) -> Any:

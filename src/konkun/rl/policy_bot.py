@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from konkun.bots.base import Budget
 from konkun.bots.specs import BotSpec, InvalidBotSpecError, check_options, load_target
 from konkun.game import Observation, game_names, get_game
@@ -58,7 +60,8 @@ def load_policy(target: str) -> TensorPolicy:
 
 def load_model(path: Path) -> TensorPolicy:
     """A ``MaskablePPO`` model saved at ``path`` as a tensor policy (deterministic: the
-    most likely legal slot); ``path`` with ``.json`` gives its view and action space."""
+    most likely legal slot); ``path`` with ``.json`` gives its view and action space, and
+    the game and number of players it was trained on (see :class:`TensorPolicy`)."""
     if not path.is_file():
         raise InvalidBotSpecError(f"invalid policy {str(path)!r}: no such file")
     meta_path = path.with_suffix(".json")
@@ -78,8 +81,13 @@ def load_model(path: Path) -> TensorPolicy:
         action, _ = model.predict(tensor, action_masks=mask.astype(bool), deterministic=True)
         return int(action)
 
+    game, players = meta.get("game"), meta.get("num_players")
+    shape = model.observation_space.shape
     return TensorPolicy(act, view=meta.get("view", "flat"),
-                        capture_slots=meta.get("capture_slots"), name=str(path))
+                        capture_slots=meta.get("capture_slots"), name=str(path), game=game,
+                        observation_size=None if shape is None else int(np.prod(shape)),
+                        trained_on=game and (f"{game}, {players} players" if players
+                                             else game))
 
 
 class TensorPolicyBot:
@@ -133,4 +141,8 @@ def make_policy_bot(game: str, spec: BotSpec) -> TensorPolicyBot:
             f"invalid bot spec {str(spec)!r}: policy {target!r} is not allowed in this "
             f"process; a policy spec imports code or loads a file, so list it in "
             f"{ALLOW_VARIABLE} (comma-separated, or *)")
-    return TensorPolicyBot(game, load_policy(target))
+    policy = load_policy(target)
+    if policy.game is not None and policy.game != game:
+        raise InvalidBotSpecError(f"invalid bot spec {str(spec)!r}: policy {target!r} was "
+                                  f"trained on {policy.game}, not {game}")
+    return TensorPolicyBot(game, policy)
