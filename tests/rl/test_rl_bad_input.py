@@ -3,13 +3,21 @@ played, and the environment as it was."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from typing import Any
 
 import numpy as np
 import pytest
 
 from konkun.errors import IllegalMoveError
-from konkun.rl.envs import konchinka_vector_env, kunken_vector_env, make_self_play_vector_env
+from konkun.rl.envs import (
+    konchinka_gym_env,
+    konchinka_vector_env,
+    kunken_gym_env,
+    kunken_vector_env,
+    make_self_play_vector_env,
+)
 
 
 def _konchinka_self_play(num_envs: int) -> Any:
@@ -60,3 +68,35 @@ def test_a_vector_step_takes_integral_floats_and_refuses_other_values(make: Any)
 def test_a_vector_env_takes_a_numpy_integer_seed_as_an_integer_one(make: Any) -> None:
     first, second = make(3), make(3)
     assert np.array_equal(first.reset(seed=np.int64(11))[0], second.reset(seed=11)[0])
+
+
+@pytest.mark.parametrize(("make", "opponents"), [
+    (konchinka_gym_env, "greedy"), (kunken_gym_env, "ismcts:iters=20"),
+    (lambda n, **kw: konchinka_vector_env(2, n, **kw), "greedy")])
+def test_an_env_with_bot_opponents_pickles_and_its_copy_plays_on_alone(
+        make: Any, opponents: str) -> None:
+    """After a reset, the env with bots pickles, and a copy (deep or through pickle)
+    replays the original's future exactly without touching the original's random
+    sources: the same actions give the same observations on each."""
+    env = make(2, opponents=opponents)
+    env.reset(seed=4)
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for _ in range(12):
+        action = _first_legal(env)
+        expected = env.step(action)[0]
+        for twin in copies:
+            assert _same(twin.step(action)[0], expected)
+
+
+def _first_legal(env: Any) -> Any:
+    masks = env.action_masks()
+    if masks.ndim == 1:
+        return int(np.flatnonzero(masks)[0])
+    return [int(np.flatnonzero(row)[0]) for row in masks]
+
+
+def _same(first: Any, second: Any) -> bool:
+    if isinstance(first, dict):
+        return first.keys() == second.keys() and all(
+            np.array_equal(first[key], second[key]) for key in first)
+    return bool(np.array_equal(first, second))

@@ -115,6 +115,26 @@ class RandomPolicy:
         return legal[self.rng.randrange(len(legal))]
 
 
+class BotPolicy:
+    """A :mod:`konkun.bots` spec's bot as an engine policy, with its own seeded random
+    source (an object, not a closure, so an environment holding it can be pickled and
+    copied: a copy's bot plays on from a copy of the random source)."""
+
+    def __init__(self, spec: str, game: str, seed: int) -> None:
+        from konkun.bots.specs import BotSpec
+
+        self.spec = spec
+        self.agent = BotSpec.parse(spec).agent(game, random.Random(seed))
+
+    def __call__(self, observation: Observation[Any], legal: Sequence[Any]) -> Any:
+        """The bot's choice among ``legal`` for ``observation``."""
+        agent = self.agent
+        return agent.bot.choose(observation, tuple(legal), agent.rng, agent.budget)
+
+    def __repr__(self) -> str:
+        return f"BotPolicy({self.spec!r})"
+
+
 Opponent = Policy | TensorPolicy
 
 
@@ -130,16 +150,4 @@ def make_policy(spec: str | Opponent, game: str, seed: int) -> Opponent:
         return spec
     if spec == "random":
         return RandomPolicy(seed)
-    return _bot_policy(spec, game, seed)
-
-
-def _bot_policy(spec: str, game: str, seed: int) -> Policy:
-    from konkun.bots.specs import BotSpec
-
-    agent = BotSpec.parse(spec).agent(game, random.Random(seed))
-
-    def policy(observation: Observation[Any], legal: Sequence[Any]) -> Any:
-        """The bot's choice among ``legal`` for ``observation``."""
-        return agent.bot.choose(observation, tuple(legal), agent.rng, agent.budget)
-
-    return policy
+    return BotPolicy(spec, game, seed)
