@@ -364,9 +364,10 @@ class RuleOption:
 
 
 def parse_options(options: Sequence[RuleOption], texts: Mapping[str, str],
-                  game: str = "the") -> dict[str, RuleValue]:
+                  game: str = "the", also: Sequence[str] = ()) -> dict[str, RuleValue]:
     """The values of the options named in ``texts`` (``{name: text}``), typed; an unknown
-    name or a bad value raises :class:`~konkun.errors.InvalidRuleError` naming it. The one
+    name or a bad value raises :class:`~konkun.errors.InvalidRuleError` naming it (and
+    every name the caller takes: ``also``, read by the caller, then ``options``). The one
     options parser of every game."""
     known = {option.name: option for option in options}
     values: dict[str, RuleValue] = {}
@@ -375,7 +376,7 @@ def parse_options(options: Sequence[RuleOption], texts: Mapping[str, str],
         if option is None:
             raise InvalidRuleError(
                 f"unknown {game} rule option {name!r}: expected one of "
-                f"{', '.join(known) or '(none)'}", option=name)
+                f"{', '.join([*also, *known]) or '(none)'}", option=name)
         values[name] = option.parse(text, game)
     return values
 
@@ -507,7 +508,8 @@ class Game:
             variant = given
         chosen = self.variant_of(variant)
         values = {o.name: o.default for o in self.options}
-        values.update(parse_options(self.options, texts, self.title.en))
+        values.update(parse_options(self.options, texts, self.title.en,
+                                    also=("variant",) if self.variants else ()))
         return self.make_rules(chosen, values, num_seats or self.min_seats)
 
     def new_match(self, rules: Any, num_seats: int, seed: int | str) -> Match[Any]:

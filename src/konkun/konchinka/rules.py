@@ -141,7 +141,7 @@ class KonchinkaRules:
             variant = texts.pop("variant")
             changes["variant"] = variant.strip().lower() if isinstance(variant, str) \
                 else variant
-        changes.update(parse_options(OPTIONS, texts, "Konchinka"))
+        changes.update(parse_options(OPTIONS, texts, "Konchinka", also=("variant",)))
         return dataclasses.replace(self, **changes)
 
     @property

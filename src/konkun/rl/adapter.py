@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Match, Observation, get_game
 
 FloatArray = npt.NDArray[np.float32]
+R = TypeVar("R")
 
 
 class GameAdapter(Protocol):
@@ -73,6 +75,22 @@ class GameAdapter(Protocol):
     def encode_info_state_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
         """The same vector read from the deal (only what ``seat`` may know)."""
         ...
+
+
+def rules_of(rules: object, rules_type: type[R], from_options: Callable[[Mapping[str, str]], R],
+             example: str) -> R:
+    """An adapter's ``rules`` argument as the game's rules: ``None`` for the defaults, the
+    rules themselves, or a mapping of rule options read by ``from_options``; anything else
+    raises :class:`~konkun.errors.InvalidRuleError` naming it (``example``: a mapping to
+    show)."""
+    if rules is None:
+        return rules_type()
+    if isinstance(rules, rules_type):
+        return rules
+    if isinstance(rules, Mapping):
+        return from_options(rules)
+    raise InvalidRuleError(f"invalid rules {rules!r}: expected {rules_type.__name__}, a "
+                           f"mapping of rule options such as {example}, or None")
 
 
 def check_seats(adapter: GameAdapter, num_seats: int) -> None:

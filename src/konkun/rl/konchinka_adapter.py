@@ -41,7 +41,7 @@ from konkun.konchinka.dealing import new_deal
 from konkun.konchinka.game import KonchinkaMatch
 from konkun.konchinka.moves import card_order
 from konkun.konchinka.rules import KonchinkaRules
-from konkun.rl.adapter import FloatArray, assign_slots
+from konkun.rl.adapter import FloatArray, assign_slots, rules_of
 
 CAPTURE_SLOTS = 32
 """``K``, by default: the slots per played card (its trail and up to ``K - 1`` captures)."""
@@ -104,11 +104,8 @@ class KonchinkaAdapter:
         self.action_size = 52 * capture_slots
         self._starts = [capture_slots * i + 1 for i in range(52)]
         self._capacity = [capture_slots - 1] * 52
-        if rules is None:
-            rules = KonchinkaRules()
-        elif not isinstance(rules, KonchinkaRules):
-            rules = KonchinkaRules.from_options(rules)
-        self.rules = rules
+        self.rules = rules_of(rules, KonchinkaRules, KonchinkaRules.from_options,
+                              "{'variant': 'novo'}")
 
     def observation_shape(self, num_seats: int) -> tuple[int, ...]:
         """``(5 + n, 52)``."""

@@ -68,7 +68,7 @@ from konkun.kunken.match import KunkenMatch
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, meld_value, slot_card
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import new_deal
-from konkun.rl.adapter import FloatArray
+from konkun.rl.adapter import FloatArray, rules_of
 
 MELD_TABLE_SLOTS = 32
 MELD_SLOTS = 512
@@ -105,10 +105,7 @@ class KunkenAdapter:
     def __init__(self, rules: KunkenRules | Mapping[str, str] | None = None,
                  meld_table_slots: int = MELD_TABLE_SLOTS, meld_slots: int = MELD_SLOTS,
                  joker_layoff_slots: int = JOKER_LAYOFF_SLOTS) -> None:
-        if rules is None:
-            rules = KunkenRules()
-        elif not isinstance(rules, KunkenRules):
-            rules = KunkenRules.from_options(rules)
+        rules = rules_of(rules, KunkenRules, KunkenRules.from_options, "{'jokers': '2'}")
         for name, value in (("meld_table_slots", meld_table_slots), ("meld_slots", meld_slots),
                             ("joker_layoff_slots", joker_layoff_slots)):
             if value < 1:
