@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 from typing import Any
 
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 
-from konkun.errors import IllegalMoveError
+from konkun.errors import IllegalMoveError, InvalidRuleError
+from konkun.konchinka import KonchinkaRules
 from konkun.rl.envs import (
+    konchinka_env,
     konchinka_gym_env,
     konchinka_vector_env,
+    kunken_env,
     kunken_gym_env,
     kunken_vector_env,
     make_self_play_vector_env,
@@ -100,3 +105,45 @@ def _same(first: Any, second: Any) -> bool:
         return first.keys() == second.keys() and all(
             np.array_equal(first[key], second[key]) for key in first)
     return bool(np.array_equal(first, second))
+
+
+@pytest.mark.parametrize(("make", "rules"), [
+    (konchinka_env, "novo"), (kunken_env, KonchinkaRules()), (konchinka_gym_env, 15)])
+def test_rules_of_the_wrong_kind_are_refused_with_an_error_naming_them(
+        make: Any, rules: Any) -> None:
+    with pytest.raises(InvalidRuleError, match=rf"invalid rules {re.escape(repr(rules))}: "
+                                               r"expected \w+Rules, a mapping"):
+        make(2, rules)
+
+
+def test_an_unknown_konchinka_rule_option_lists_variant_among_the_names_taken() -> None:
+    with pytest.raises(InvalidRuleError, match="'varient': expected one of variant, "):
+        konchinka_env(2, {"varient": "novo"})
+
+
+@pytest.mark.parametrize("limit", ["3", 1.5, 0, -2, True])
+def test_a_step_limit_that_is_no_whole_number_of_steps_is_refused(limit: Any) -> None:
+    with pytest.raises(InvalidRuleError, match=r"max_episode_steps .*whole number >= 1"):
+        konchinka_gym_env(2, max_episode_steps=limit)
+    with pytest.raises(InvalidRuleError, match=r"max_steps .*whole number >= 1"):
+        kunken_env(2, max_steps=limit)
+
+
+@pytest.mark.parametrize("make", [konchinka_gym_env, kunken_gym_env])
+def test_the_gym_env_asks_for_a_reset_before_anything_that_reads_the_deal(make: Any) -> None:
+    env = make(2)
+    for call in (lambda: env.step(0), env.information_state, env.observe_json,
+                 lambda: env.slot_of("draw"), lambda: env.action_text(0)):
+        with pytest.raises(ResetNeeded, match=r"call reset\(\) before \w+\(\)"):
+            call()
+
+
+@pytest.mark.parametrize("make", [konchinka_env, kunken_env])
+def test_the_aec_env_names_a_slot_outside_the_mask_and_asks_for_a_reset_first(
+        make: Any) -> None:
+    env = make(2)
+    with pytest.raises(ResetNeeded, match=r"call reset\(\) before observe\(\)"):
+        env.observe("player_0")
+    env.reset(seed=1)
+    with pytest.raises(IllegalMoveError, match="illegal action 99999: not in the action mask"):
+        env.action_text(99999)

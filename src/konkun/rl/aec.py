@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
@@ -26,6 +27,20 @@ def observation_space(adapter: GameAdapter, num_seats: int) -> spaces.Dict:
         "action_mask": spaces.Box(0, 1, (adapter.action_size,), np.int8),
     })
 
+
+
+def check_step_limit(name: str, value: object) -> None:
+    """Raise :class:`~konkun.errors.InvalidRuleError` unless ``value`` is a whole number of
+    steps, at least 1."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise InvalidRuleError(f"invalid {name} {value!r}: expected a whole number >= 1")
+
+
+def dealt(deal: Deal[Any] | None, method: str) -> Deal[Any]:
+    """``deal``, or Gymnasium's ``ResetNeeded`` naming ``method`` before the first reset."""
+    if deal is None:
+        raise ResetNeeded(f"call reset() before {method}()")
+    return deal
 
 class KonkunAECEnv(AECEnv):  # type: ignore[misc]
     """One deal of a konkun game as a PettingZoo AEC environment.
@@ -50,6 +65,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         self.adapter = adapter
         self.num_seats = num_seats
         self.render_mode = render_mode
+        check_step_limit("max_steps", max_steps)
         self.max_steps = max_steps
         self.json_infos = json_infos
         self.metadata: dict[str, Any] = {
@@ -102,9 +118,9 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> ObsDict:
         """The observation dictionary of ``agent``."""
-        assert self.deal is not None, "call reset() first"
+        deal = dealt(self.deal, "observe")
         seat = self.possible_agents.index(agent)
-        tensor = self.adapter.encode_deal(self.deal, seat)
+        tensor = self.adapter.encode_deal(deal, seat)
         if agent == self.agent_selection:  # no slots once the deal is over
             mask = mask_of(self._slots, self.adapter.action_size)
         else:
@@ -114,20 +130,19 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
     def observe_json(self, agent: str) -> dict[str, Any]:
         """The JSON observation of ``agent``: the engine's (cards and legal moves as text),
         with the rules and the deal's history."""
-        assert self.deal is not None, "call reset() first"
-        return self.adapter.observe_json(self.deal, self.possible_agents.index(agent))
+        deal = dealt(self.deal, "observe_json")
+        return self.adapter.observe_json(deal, self.possible_agents.index(agent))
 
     def information_state_tensor(self, agent: str) -> FloatArray:
         """The information-state vector of ``agent``: its observation tensor flattened and
         the deal's action history (as OpenSpiel's ``information_state_tensor``)."""
-        assert self.deal is not None, "call reset() first"
-        return self.adapter.encode_info_state_deal(self.deal, self.possible_agents.index(agent))
+        deal = dealt(self.deal, "information_state_tensor")
+        return self.adapter.encode_info_state_deal(deal, self.possible_agents.index(agent))
 
     def slot_of(self, text: str) -> int:
         """The slot of the legal move ``text`` of the agent to move (as the engine reads
         it); raise :class:`konkun.errors.IllegalMoveError` for a move not legal here."""
-        assert self.deal is not None, "call reset() first"
-        return slot_for_text(self._slots, text, self.deal.parse_action)
+        return slot_for_text(self._slots, text, dealt(self.deal, "slot_of").parse_action)
 
     def observe_text(self, agent: str) -> str:
         """:meth:`observe_json` as one line of JSON text (for a language-model prompt)."""
@@ -138,9 +153,14 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         return dict(self._slots)
 
     def action_text(self, slot: int) -> str:
-        """The move text of a legal slot of the agent to move."""
-        assert self.deal is not None, "call reset() first"
-        return self.deal.format_action(self._slots[slot])
+        """The move text of a legal slot of the agent to move; raise
+        :class:`konkun.errors.IllegalMoveError` for a slot outside the mask."""
+        deal = dealt(self.deal, "action_text")
+        try:
+            return deal.format_action(self._slots[int(slot)])
+        except (KeyError, TypeError, ValueError):
+            raise IllegalMoveError(f"illegal action {slot!r}: not in the action mask of "
+                                   f"{self.agent_selection}") from None
 
     def step(self, action: int | None) -> None:
         """Play the legal action in slot ``action`` for the agent to move; raise

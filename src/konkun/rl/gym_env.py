@@ -14,7 +14,7 @@ from gymnasium import Env, spaces
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal, Match
 from konkun.rl.adapter import GameAdapter, check_seats, mask_of
-from konkun.rl.aec import observation_space
+from konkun.rl.aec import check_step_limit, dealt, observation_space
 from konkun.rl.policies import (
     Opponent,
     Policy,
@@ -114,9 +114,8 @@ class KonkunGymEnv(Env[Any, np.int64]):
         check_choice("episode", episode, EPISODES)
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
-        if max_episode_steps is not None and max_episode_steps < 1:
-            raise InvalidRuleError(
-                f"invalid max_episode_steps {max_episode_steps!r}: expected >= 1 or None")
+        if max_episode_steps is not None:
+            check_step_limit("max_episode_steps", max_episode_steps)
         self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
         self.adapter = adapter
         self.num_seats = num_seats
@@ -173,7 +172,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
     def step(self, action: np.int64 | int) -> tuple[Any, SupportsFloat, bool, bool,
                                                     dict[str, Any]]:
         """Play the agent's action, then the others' until the agent's turn or the end."""
-        assert self.deal is not None, "call reset() first"
+        dealt(self.deal, "step")
         if self._over():
             raise IllegalMoveError("the episode is over: call reset()")
         self._steps += 1
@@ -230,9 +229,8 @@ class KonkunGymEnv(Env[Any, np.int64]):
         self._slots = ({} if self._over() else self.adapter.slots(deal, deal.legal_actions()))
         return reward
 
-    def _deal(self) -> Deal[Any]:
-        assert self.deal is not None
-        return self.deal
+    def _deal(self, method: str = "step") -> Deal[Any]:
+        return dealt(self.deal, method)
 
     def _opponent_move(self, deal: Deal[Any], seat: int) -> Any:
         policy = self._policies[seat]
@@ -287,13 +285,13 @@ class KonkunGymEnv(Env[Any, np.int64]):
     def information_state(self) -> npt.NDArray[np.float32]:
         """The agent's information-state vector: its observation tensor and the deal's
         action history (``docs/rl.md``)."""
-        return tensor_of_deal(self.adapter, "info_state", self._deal(), self.seat)
+        return tensor_of_deal(self.adapter, "info_state", self._deal("information_state"),
+                              self.seat)
 
     def observe_json(self) -> dict[str, Any]:
         """The JSON observation of the agent's seat (cards, rules, history and legal moves
         as text)."""
-        assert self.deal is not None, "call reset() first"
-        return self.adapter.observe_json(self.deal, self.seat)
+        return self.adapter.observe_json(self._deal("observe_json"), self.seat)
 
     def observe_text(self) -> str:
         """:meth:`observe_json` as one line of JSON text (for a language-model prompt)."""
@@ -302,13 +300,13 @@ class KonkunGymEnv(Env[Any, np.int64]):
     def action_text(self, slot: int) -> str:
         """The move text of one of the agent's legal slots."""
         try:
-            return self._deal().format_action(self._slots[int(slot)])
-        except KeyError:
+            return self._deal("action_text").format_action(self._slots[int(slot)])
+        except (KeyError, TypeError, ValueError):
             raise IllegalMoveError(f"illegal action {slot!r}: not in the action mask") from None
 
     def slot_of(self, text: str) -> int:
         """The slot of the agent's legal move written ``text`` (as the engine reads it)."""
-        return slot_for_text(self._slots, text, self._deal().parse_action)
+        return slot_for_text(self._slots, text, self._deal("slot_of").parse_action)
 
     def render(self) -> str | None:
         """The agent's view as readable text: returned (``ansi``) or printed (``human``);
