@@ -380,3 +380,19 @@ def test_stable_baselines_checker_passes_the_flat_observation_without_warnings(
         warnings.simplefilter("always")
         sb3_checker.check_env(GYM_ENVS[game](2, observation="flat"))
     assert [str(w.message) for w in caught] == []
+
+
+def test_an_adapter_option_passes_through_gymnasium_make_and_the_generic_makers() -> None:
+    """``capture_slots`` reaches the adapter by name, as the named constructors take it."""
+    import gymnasium
+
+    import konkun.rl  # noqa: F401  (registers the ids)
+    from konkun.rl.envs import make_env, make_self_play_vector_env
+
+    assert gymnasium.make("konkun/Konchinka-v0", capture_slots=64).action_space.n == 52 * 64
+    vec = gymnasium.make_vec("konkun/Konchinka-v0", num_envs=2, capture_slots=3,
+                             vectorization_mode="vector_entry_point")
+    assert vec.single_action_space.n == 52 * 3
+    assert make_env("konchinka", 2, capture_slots=4).adapter.action_size == 52 * 4
+    assert make_self_play_vector_env("konchinka", 2, capture_slots=5).adapter.action_size \
+        == 52 * 5

@@ -12,6 +12,7 @@ and tensors); :func:`konchinka_env` and the other named constructors are thin wr
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -41,14 +42,28 @@ def adapter_for(game: str, rules: Rules | Mapping[str, str] = None, **options: A
     return factory(rules, **options)
 
 
+def _adapter_options(game: str, given: Mapping[str, Any] | None,
+                     kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The adapter's options: ``given``, and any of ``kwargs`` that the game's adapter
+    takes (``capture_slots``), taken out of ``kwargs``; so ``gymnasium.make(ID,
+    capture_slots=64)`` reaches the adapter as the named constructors' argument does."""
+    options = dict(given or {})
+    factory = get_game(game).addon("rl")
+    if factory is not None:
+        taken = set(inspect.signature(factory).parameters) - {"rules", "self"}
+        for name in taken & set(kwargs):
+            options[name] = kwargs.pop(name)
+    return options
+
+
 def make_env(game: str, num_players: int = 2, rules: Rules | Mapping[str, str] = None,
              adapter_options: Mapping[str, Any] | None = None,
              **kwargs: Any) -> KonkunAECEnv:
     """The PettingZoo AEC environment of one deal of ``game``; ``adapter_options`` go to
     its adapter, other keyword arguments to :class:`~konkun.rl.aec.KonkunAECEnv`
     (``render_mode``, ``max_steps``, ``json_infos``)."""
-    return KonkunAECEnv(adapter_for(game, rules, **dict(adapter_options or {})), num_players,
-                        **kwargs)
+    options = _adapter_options(game, adapter_options, kwargs)
+    return KonkunAECEnv(adapter_for(game, rules, **options), num_players, **kwargs)
 
 
 def make_gym_env(game: str, num_players: int = 2, rules: Rules | Mapping[str, str] = None,
@@ -58,7 +73,8 @@ def make_gym_env(game: str, num_players: int = 2, rules: Rules | Mapping[str, st
     """The Gymnasium environment of one deal of ``game``: the agent at ``seat``, bots (or
     any policies) at the others; other keyword arguments go to
     :class:`~konkun.rl.gym_env.KonkunGymEnv` (``reward``, ``illegal_action``, ...)."""
-    return KonkunGymEnv(adapter_for(game, rules, **dict(adapter_options or {})), num_players,
+    options = _adapter_options(game, adapter_options, kwargs)
+    return KonkunGymEnv(adapter_for(game, rules, **options), num_players,
                         seat, opponents, **kwargs)
 
 
@@ -116,7 +132,8 @@ def make_vector_env(game: str, num_envs: int = 16, num_players: int = 2,
                     **kwargs: Any) -> KonkunVectorEnv:
     """``num_envs`` deals of ``game`` stepped together (:class:`~konkun.rl.vector.
     KonkunVectorEnv`: flat observations and masks in preallocated arrays, autoreset)."""
-    return KonkunVectorEnv(adapter_for(game, rules, **dict(adapter_options or {})), num_envs,
+    options = _adapter_options(game, adapter_options, kwargs)
+    return KonkunVectorEnv(adapter_for(game, rules, **options), num_envs,
                            num_players, seat, opponents, **kwargs)
 
 
@@ -143,7 +160,8 @@ def make_self_play_vector_env(game: str, num_envs: int = 16, num_players: int = 
     """``num_envs`` deals of ``game`` stepped together with every seat played by the
     caller (:class:`~konkun.rl.self_play.SelfPlayVectorEnv`); other keyword arguments
     (``reward``, ``illegal_action``, ...) go to it."""
-    return SelfPlayVectorEnv(adapter_for(game, rules, **dict(adapter_options or {})),
+    options = _adapter_options(game, adapter_options, kwargs)
+    return SelfPlayVectorEnv(adapter_for(game, rules, **options),
                              num_envs, num_players, **kwargs)
 
 
