@@ -15,6 +15,7 @@ from gymnasium.error import ResetNeeded
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.konchinka import KonchinkaRules
 from konkun.rl.envs import (
+    adapter_for,
     konchinka_env,
     konchinka_gym_env,
     konchinka_vector_env,
@@ -147,3 +148,16 @@ def test_the_aec_env_names_a_slot_outside_the_mask_and_asks_for_a_reset_first(
     env.reset(seed=1)
     with pytest.raises(IllegalMoveError, match="illegal action 99999: not in the action mask"):
         env.action_text(99999)
+
+
+@pytest.mark.parametrize("slot", [-1, 99999, 2.0, "3"])
+def test_the_adapters_refuse_a_slot_outside_their_action_space(slot: Any) -> None:
+    konchinka, kunken = adapter_for("konchinka"), adapter_for("kunken")
+    with pytest.raises(InvalidRuleError, match=f"invalid slot {re.escape(repr(slot))}"):
+        konchinka.decode(slot)
+    with pytest.raises(InvalidRuleError, match=f"invalid slot {re.escape(repr(slot))}"):
+        kunken.block_of(slot)
+    with pytest.raises(InvalidRuleError, match=f"from 0 to {kunken.action_size - 1}"):
+        kunken.block_of(kunken.action_size)
+    assert konchinka.decode(np.int64(33)) == konchinka.decode(33)
+    assert kunken.block_of(0) == "draw"

@@ -93,6 +93,16 @@ def rules_of(rules: object, rules_type: type[R], from_options: Callable[[Mapping
                            f"mapping of rule options such as {example}, or None")
 
 
+def check_slot(slot: object, size: int) -> int:
+    """``slot`` as an integer slot of a ``Discrete(size)`` action space; anything else
+    raises :class:`~konkun.errors.InvalidRuleError` naming it."""
+    if isinstance(slot, bool) or not isinstance(slot, int | np.integer) \
+            or not 0 <= slot < size:
+        raise InvalidRuleError(f"invalid slot {slot!r}: expected an integer from 0 to "
+                               f"{size - 1}")
+    return int(slot)
+
+
 def check_seats(adapter: GameAdapter, num_seats: int) -> None:
     """Raise :class:`konkun.errors.InvalidRuleError` unless the game seats ``num_seats``
     (the seat range of its descriptor)."""

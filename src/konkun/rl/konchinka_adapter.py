@@ -41,7 +41,7 @@ from konkun.konchinka.dealing import new_deal
 from konkun.konchinka.game import KonchinkaMatch
 from konkun.konchinka.moves import card_order
 from konkun.konchinka.rules import KonchinkaRules
-from konkun.rl.adapter import FloatArray, assign_slots, rules_of
+from konkun.rl.adapter import FloatArray, assign_slots, check_slot, rules_of
 
 CAPTURE_SLOTS = 32
 """``K``, by default: the slots per played card (its trail and up to ``K - 1`` captures)."""
@@ -147,6 +147,7 @@ class KonchinkaAdapter:
     def decode(self, slot: int) -> tuple[Card, int]:
         """The played card of a slot and the index of its move in the card's block
         (0: the trail, j >= 1: the j-th capture)."""
+        slot = check_slot(slot, self.action_size)
         return Card.from_index(slot // self.capture_slots), slot % self.capture_slots
 
     def encode(self, observation: Observation[Any]) -> FloatArray:

@@ -68,7 +68,7 @@ from konkun.kunken.match import KunkenMatch
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, meld_value, slot_card
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import new_deal
-from konkun.rl.adapter import FloatArray, rules_of
+from konkun.rl.adapter import FloatArray, check_slot, rules_of
 
 MELD_TABLE_SLOTS = 32
 MELD_SLOTS = 512
@@ -198,6 +198,7 @@ class KunkenAdapter:
 
     def block_of(self, slot: int) -> str:
         """The kind of action a slot belongs to (``draw``, ``take``, ...)."""
+        slot = check_slot(slot, self.action_size)
         for name, base in (("joker-layoff", self.joker_layoff_base), ("swap", self.swap_base),
                            ("layoff", self.layoff_base), ("meld", self.meld_base),
                            ("discard", self.discard_base), ("take", self.take_base)):
