@@ -78,3 +78,19 @@ def test_cli_score_bad_json_is_exit_two(capsys: pytest.CaptureFixture[str], text
     status, out, err = run(capsys, "score", text)
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1
+
+
+EMPTY = {"melds": [], "layoffs": [], "hand": []}
+
+
+@pytest.mark.parametrize(("game", "named"), [
+    ({"players": [EMPTY], "winner": 0, "express": False}, "1 players"),
+    ({"players": [EMPTY] * 7, "winner": 6, "express": True}, "7 players"),
+    ({"players": [EMPTY, EMPTY], "winner": 0, "expres": True}, "unknown key 'expres'")])
+def test_cli_score_refuses_a_deal_no_kunken_deal_can_be(
+        capsys: pytest.CaptureFixture[str], game: dict[str, object], named: str) -> None:
+    """A seat count outside 2..5, or a misspelt key (which would score silently without
+    it), is bad input: exit 2 and one line naming it."""
+    status, out, err = run(capsys, "score", json.dumps(game))
+    assert status == 2 and out == ""
+    assert named in err and len(err.strip().splitlines()) == 1

@@ -26,6 +26,7 @@ from konkun.kunken.melds import (
     slot_card,
     slot_value,
 )
+from konkun.kunken.rules import MAX_SEATS, MIN_SEATS
 
 
 def deal_points(plus: Sequence[int], minus: Sequence[int], winner: int | None,
@@ -52,9 +53,15 @@ def score_deal(data: Any) -> dict[str, list[int]]:
     :class:`~konkun.errors.InvalidPositionError` naming the problem."""
     if not isinstance(data, dict):
         raise InvalidNotationError("invalid score input: expected a JSON object")
+    unknown = set(data) - {"players", "winner", "express"}
+    if unknown:
+        raise InvalidNotationError(f"invalid score input: unknown key {sorted(unknown)[0]!r}")
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise InvalidNotationError("invalid score input: \"players\" must be a non-empty list")
+    if not MIN_SEATS <= len(players) <= MAX_SEATS:
+        raise InvalidPositionError(f"invalid score input: {len(players)} players; Kunken is "
+                                   f"played by {MIN_SEATS} to {MAX_SEATS}")
     winner = data.get("winner")
     express = data.get("express", False)
     if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)
