@@ -22,6 +22,8 @@ from konkun.tui.session import PlaySession
     (["play", "konchinka", "--rule", "no_such_rule=1"], "no_such_rule"),
     (["play", "chess"], "chess"),
     (["play"], "konchinka"),
+    (["play", "konchinka", "--bot-delay", "-1"], "-1"),
+    (["play", "konchinka", "--bot-delay", "nan"], "nan"),
 ])
 def test_bad_arguments_exit_2_with_one_line(argv: list[str], quoted: str,
                                             capsys: pytest.CaptureFixture[str]) -> None:
@@ -73,3 +75,16 @@ def test_resume_accepts_a_bare_match_record(tmp_path: Path) -> None:
     namespace = build_parser().parse_args(["play", "--resume", str(path), "--bots", "random"])
     resumed = session_from_args(namespace)
     assert resumed.match.record().to_json() == session.match.record().to_json()
+
+
+@pytest.mark.parametrize("human", [5, -1, "abc", None, True])
+def test_a_save_file_with_no_such_human_seat_names_the_seat(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], human: object) -> None:
+    session = PlaySession.new("konchinka", 2, ["random"], seed=8)
+    path = tmp_path / "save.json"
+    session.save(path)
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(data, human=human)))
+    assert main(["play", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"invalid human seat {human!r}" in err and len(err.strip().splitlines()) == 1

@@ -31,9 +31,20 @@ def register(subparsers: Any) -> None:
                         help="resume a game saved with Ctrl+S (its game and rules)")
     parser.add_argument("--save", default=None, metavar="FILE",
                         help="where Ctrl+S saves (default konkun-GAME.json)")
-    parser.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=_seconds, default=0.4, metavar="SECONDS",
                         help="pause between bot moves (default 0.4)")
     parser.set_defaults(handler=run)
+
+
+def _seconds(text: str) -> float:
+    """A pause in seconds: a finite number, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"invalid pause {text!r}: expected seconds, 0 or more")
+    return value
 
 
 def _seed(text: str | None) -> int | str | None:

@@ -32,7 +32,11 @@ class PlaySession:
     _agents: dict[int, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        others = [s for s in range(self.match.num_seats) if s != self.human]
+        human, seats = self.human, self.match.num_seats
+        if isinstance(human, bool) or not isinstance(human, int) or not 0 <= human < seats:
+            raise InvalidRuleError(f"invalid human seat {human!r}: expected a seat 0..{seats - 1} "
+                                   f"for {seats} players")
+        others = [s for s in range(seats) if s != human]
         if len(self.bots) != len(others):
             raise InvalidRuleError(
                 f"invalid bots {','.join(self.bots)!r}: expected {len(others)} specs "
@@ -60,7 +64,7 @@ class PlaySession:
             raise InvalidNotationError(f"invalid save file {str(path)!r}: not a JSON object")
         record = data.get("record", data)
         match, game, seed = load_match(record)
-        human = int(data.get("human", 0))
+        human = data.get("human", 0)
         specs = list(bots) or list(data.get("bots", [])) or [DEFAULT_BOT]
         session = cls(game, match, human, _expand(specs, match.num_seats), seed)
         session.log.append(f"resumed from {path}")
