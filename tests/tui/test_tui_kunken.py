@@ -75,3 +75,29 @@ def test_the_bank_is_shown_oldest_first_with_positions() -> None:
     assert "0:" in board and f"{len(bank) - 1}:" in board
     assert re.search(rf"(?<!\d)0:{re.escape(_shown(bank[0]))}", board)
     assert re.search(rf"(?<!\d){len(bank) - 1}:{re.escape(_shown(bank[-1]))}", board)
+
+
+def test_cards_laid_off_by_another_seat_are_marked_and_score_for_that_seat() -> None:
+    """RULES.md: each card scores for whoever laid it. The human's sequence 8s 9s Ts with
+    Js laid off by the human and 7s, Qs by the bot: the board shows the human's 5 + 5 + 5
+    + 10 = 25 and the bot's 5 + 10 = 15 on that row, the bot's cards in italics."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from konkun.kunken.melds import TableMeld, parse_slot
+    from konkun.tui.boards import _kunken_melds
+
+    session = PlaySession.new("kunken", 2, ["random"], seed=3)
+    slots = [parse_slot(card) for card in ("7s", "8s", "9s", "Ts", "Js", "Qs")]
+    meld = TableMeld(0, slots, [1, 0, 0, 0, 0, 1])
+    obs = type("Obs", (), {"melds": [meld]})()
+    board = _kunken_melds(session, obs)
+    assert isinstance(board, Table)
+    console = Console(width=120, record=True)
+    console.print(board)
+    assert "25 + 15 random (1)" in " ".join(console.export_text().split())
+    cards = next(iter(board.columns[2].cells))
+    assert isinstance(cards, Text)
+    italic = [cards.plain[span.start:span.end] for span in cards.spans if span.style == "italic"]
+    assert italic == ["7s", "Qs"]

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from konkun.cards import Card, Suit
 from konkun.konchinka.scoring import TEN_OF_DIAMONDS, TWO_OF_CLUBS
+from konkun.kunken.melds import slot_text, slot_value
 from konkun.tui.addon import SessionView, TerminalAddon, deal_number
 
 RED_SUITS = (Suit.DIAMONDS, Suit.HEARTS)
@@ -156,12 +157,22 @@ def _kunken_board(session: SessionView) -> RenderableType:
 
 
 def _kunken_melds(session: SessionView, obs: Any) -> RenderableType:
+    """The table's melds: each card as laid, those another seat laid off in italics, and
+    each seat's points in the meld (a card scores for the seat that laid it)."""
     table = Table(title="Melds on the table", show_edge=False)
     for column in ("#", "owner", "cards", "points"):
         table.add_column(column, justify="right" if column in ("#", "points") else "left")
     for number, meld in enumerate(obs.melds):
-        table.add_row(str(number), session.seat_name(meld.owner), meld.text(),
-                      str(meld.value()))
+        cards = Text()
+        shares: dict[int, int] = {}
+        for i, (slot, seat) in enumerate(zip(meld.slots, meld.laid_by, strict=True)):
+            cards.append(" " if i else "")
+            cards.append(slot_text(slot), style=None if seat == meld.owner else "italic")
+            shares[seat] = shares.get(seat, 0) + slot_value(slot)
+        points = Text(str(shares.pop(meld.owner, 0)))
+        for seat, share in shares.items():
+            points.append(f" + {share} {session.seat_name(seat)}", style="italic")
+        table.add_row(str(number), session.seat_name(meld.owner), cards, points)
     if not obs.melds:
         table.add_row("", "(none yet)", "", "")
     return table
