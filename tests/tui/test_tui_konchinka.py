@@ -156,3 +156,6 @@ def test_a_finished_game_says_who_won_and_takes_no_move() -> None:
     winner = session.seat_name(session.match.winner() or 0)
     assert f"Game over: {winner} won." in board
     assert "game is over" in moves and "[1]" not in moves
+    assert "You pays" not in board
+    payer = session.match.settlement().payments[0].payer  # type: ignore[attr-defined]
+    assert ("You pay " if payer == session.human else "pays You ") in board

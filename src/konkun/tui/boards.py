@@ -99,7 +99,8 @@ def _konchinka_results(session: SessionView) -> list[RenderableType]:
         winner = match.winner()
         out.append(Text(f"Game over: {session.seat_name(winner)} won.", style="bold green"))
         for payment in match.settlement().payments:
-            out.append(Text(f"{session.seat_name(payment.payer)} pays "
+            pays = "pay" if payment.payer == session.human else "pays"
+            out.append(Text(f"{session.seat_name(payment.payer)} {pays} "
                             f"{session.seat_name(payment.payee)} {payment.amount}"))
     return out
 
