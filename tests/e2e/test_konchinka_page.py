@@ -46,11 +46,16 @@ def test_person_plays_a_whole_konchinka_deal_against_bots(
     shot(page, artifacts, "konchinka-02-start")
 
     moves = 0
-    chose_shot = False
+    chose_shot = stock_seen_empty = False
     while True:
         page.wait_for_selector(f"{MY_TURN}, {DEAL_DONE}")
         if page.locator(DEAL_DONE).count():
             break
+        if page.locator("#stock").inner_text().strip().endswith(": 0"):
+            # the stock drawn out: an empty place, no card back
+            expect(page.locator("#stock .empty-pile")).to_have_count(1)
+            expect(page.locator("#stock [data-card='back']")).to_have_count(0)
+            stock_seen_empty = True
         if not chose_shot and page.locator("#table-cards .card").count() >= 3:
             page.locator(MY_TURN).first.click()
             shot(page, artifacts, "konchinka-03-choose")
@@ -65,7 +70,7 @@ def test_person_plays_a_whole_konchinka_deal_against_bots(
         play_konchinka_move(page)
         moves += 1
     # Two players share 48 dealt cards: the person played every one of their 24.
-    assert moves == 24
+    assert moves == 24 and stock_seen_empty
     sheet = page.locator("#score-sheet tbody td")
     expect(sheet.first).to_have_text(re.compile(r"\d+"))
     scores = page.locator("#deal-score tbody tr")

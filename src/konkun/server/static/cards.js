@@ -226,6 +226,14 @@ export function cardElement(card, { lang = "en", onClick = null, size = "", sele
   return node;
 }
 
+/** The place of an empty pile (the stock once drawn out): a dashed outline of a card. */
+export function emptyPile(size = "") {
+  const node = document.createElement("span");
+  node.className = `card empty-pile ${size}`.trim();
+  node.setAttribute("aria-hidden", "true");
+  return node;
+}
+
 /** Sort card texts by suit (c d h s) then rank (2..A); jokers last. */
 export function sortCards(cards) {
   const key = (t) => {

@@ -2,7 +2,7 @@
 // player's capture pile, the score sheet as in the book, and who pays whom at the end.
 // The view is Match.to_json(seat) of konkun.konchinka (docs/konchinka.md).
 
-import { cardElement, cardShort, parseCard, sortCards, splitCards } from "./cards.js";
+import { cardElement, cardShort, emptyPile, parseCard, sortCards, splitCards } from "./cards.js";
 import { minis } from "./dealend.js";
 import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h } from "./dom.js";
@@ -238,7 +238,7 @@ export function render(container, ctx) {
     h("h2", {}, t("k.table")),
     h("div", { class: "center-row" },
       h("div", { class: "stock", id: "stock" },
-        cardElement("back", { lang, size: "small" }),
+        d.stock_size ? cardElement("back", { lang, size: "small" }) : emptyPile("small"),
         h("span", {}, `${t("table.stock")}: ${d.stock_size}`)),
       h("div", { class: "table-cards", id: "table-cards" },
         tableCards.length ? tableCards.map((c) => cardElement(c, { lang,

@@ -3,7 +3,7 @@
 // melds to lay down, lay-offs, joker swaps, draw, discard), a hint, and the match totals.
 // The view is Match.to_json(seat) of konkun.kunken (docs/kunken.md).
 
-import { cardElement, cardShort, parseCard } from "./cards.js";
+import { cardElement, cardShort, emptyPile, parseCard } from "./cards.js";
 import { minis } from "./dealend.js";
 import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h } from "./dom.js";
@@ -325,7 +325,8 @@ export function render(container, ctx) {
         canDraw ? h("button", { type: "button", class: `card-btn ${ui.hint === "draw" ? "hinted" : ""}`,
           id: "draw", dataset: { action: "draw" }, onclick: () => ctx.play("draw"),
           title: t("r.draw") }, cardElement("back", { lang, size: "small" }),
-        h("span", {}, t("r.draw"))) : cardElement("back", { lang, size: "small" }),
+        h("span", {}, t("r.draw"))) : view.stock_size ? cardElement("back", { lang, size: "small" })
+          : emptyPile("small"),
         h("span", {}, `${t("table.stock")}: ${view.stock_size}`)),
       h("div", { class: "bank-wrap", id: "bank-drop" },
         h("h2", {}, t("r.bank")),
