@@ -76,6 +76,21 @@ def test_names_of_spaces_are_explained_and_emoji_names_taken(
     assert_no_page_errors(page)
 
 
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_name_of_24_family_emoji_is_typed_and_taken_whole(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """24 characters is the limit, whatever each is made of: 24 family emoji (5 code points
+    and 8 UTF-16 units each) are neither cut by the field nor refused."""
+    page = screen(browser, live_server.url, size, lang)
+    page.wait_for_load_state("networkidle")
+    page.click("#nickname")
+    page.keyboard.insert_text(FAMILY * 24)
+    expect(page.locator("#nickname")).to_have_value(FAMILY * 24)
+    page.click("#save-name")
+    expect(page.locator(".whoami")).to_have_text(FAMILY * 24)
+    assert_no_page_errors(page)
+
+
 HOLD_THE_BOT_LIST = """
     const fetchNow = window.fetch;
     let release;

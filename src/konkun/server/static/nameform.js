@@ -7,6 +7,7 @@ import { errorText } from "./shell.js";
 import { renderTopbar } from "./topbar.js";
 
 const MAX_NICKNAME = 24;
+const MAX_CODE_POINTS = 160; // the server's limit too (names.py)
 
 /** The user-perceived characters of a text (an emoji or an accented letter is one). */
 function graphemeCount(text) {
@@ -21,14 +22,18 @@ function nicknameProblem(text) {
   const name = text.trim().split(/\s+/).join(" ");
   if (!name) return t("err.nicknameEmpty");
   const count = graphemeCount(name);
-  if (count > MAX_NICKNAME) return t("err.nicknameLong", { n: MAX_NICKNAME, count });
+  if (count > MAX_NICKNAME || [...name].length > MAX_CODE_POINTS) {
+    return t("err.nicknameLong", { n: MAX_NICKNAME, count });
+  }
   return null;
 }
 
 let nameDraft = null; // what was typed, kept across redraws
 
 export function nameForm(onDone) {
-  const input = h("input", { id: "nickname", name: "nickname", maxlength: 160, required: true,
+  // maxlength counts UTF-16 units: room for every code point the server takes, as two
+  const input = h("input", { id: "nickname", name: "nickname", maxlength: 2 * MAX_CODE_POINTS,
+    required: true,
     autocomplete: "nickname", value: nameDraft ?? identity()?.nickname ?? "",
     oninput: (ev) => { nameDraft = ev.target.value; } });
   const form = h("form", { class: "name-form", onsubmit: async (ev) => {
