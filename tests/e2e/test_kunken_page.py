@@ -12,10 +12,12 @@ from konkun.server.testing import ServerThread, request_json
 
 from .conftest import deal_from_seed
 from .pages import (
+    SCREENS,
     assert_no_page_errors,
     choose_name,
     create_table,
     open_page,
+    screen,
     shot,
     wait_for_status,
 )
@@ -121,4 +123,25 @@ def test_kunken_replay_opens_every_hand_once_the_match_is_over(
     expect(page.locator("#rp-caption")).not_to_contain_text("Start")
     expect(page.locator(".opponent")).to_have_count(0)
     shot(page, artifacts, "kunken-06-replay-end-seat-1")
+    assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_every_open_hand_of_a_kunken_replay_stays_on_the_screen(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """13-card hands, every hand open: each card of each hand is inside the window, on a
+    phone too (the row of cards wraps instead of running off both edges)."""
+    table = request_json(f"{live_server.url}/api/tables", "POST",
+                         {"game": "kunken", "seats": 3, "rules": {"deals": "1"},
+                          "bots": {"0": "greedy", "1": "random", "2": "random"}})
+    wait_for_status(live_server.url, table["id"], "finished")
+    page = screen(browser, f"{live_server.url}/replay/{table['id']}", size, lang)
+    expect(page.locator(".opponent[data-seat='1'] .card")).to_have_count(13)
+    shot(page, artifacts, f"kunken-07-replay-open-hands-{size}-{lang}")
+    width = page.evaluate("() => window.innerWidth")
+    boxes = [page.locator(".opponent .card").nth(i).bounding_box()
+             for i in range(page.locator(".opponent .card").count())]
+    assert all(box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+               for box in boxes), [box for box in boxes if box and box["x"] < 0]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     assert_no_page_errors(page)
