@@ -59,9 +59,6 @@ def score_deal(data: Any) -> dict[str, list[int]]:
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise InvalidNotationError("invalid score input: \"players\" must be a non-empty list")
-    if not MIN_SEATS <= len(players) <= MAX_SEATS:
-        raise InvalidPositionError(f"invalid score input: {len(players)} players; Kunken is "
-                                   f"played by {MIN_SEATS} to {MAX_SEATS}")
     winner = data.get("winner")
     express = data.get("express", False)
     if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)
@@ -120,6 +117,9 @@ def score_deal(data: Any) -> dict[str, list[int]]:
                 "hold 2)")
     if counts[52] > 4:
         raise InvalidPositionError(f"invalid score input: {counts[52]} jokers (at most 4)")
+    if not MIN_SEATS <= len(players) <= MAX_SEATS:
+        raise InvalidPositionError(f"invalid score input: {len(players)} players; Kunken is "
+                                   f"played by {MIN_SEATS} to {MAX_SEATS}")
     return {"points": deal_points(plus, minus, winner, express)}
 
 
