@@ -19,7 +19,7 @@ from konkun.server.config import Settings
 from konkun.server.testing import ServerThread, request_json, run_server_in_thread
 
 from .conftest import BOT_DELAY, PAGE_LIMITS, deal_from_seed, verify_finished_games
-from .pages import SCREENS, SIZES, assert_no_page_errors, shot
+from .pages import SCREENS, SIZES, assert_no_page_errors, choose_name, create_table, shot
 from .test_kunken_turns import (
     RULES,
     TURN_MOVED,
@@ -228,4 +228,67 @@ def test_a_quick_select_and_unselect_keeps_the_card_and_a_double_tap_discards_a_
     dasha.wait_for_function(TURN_MOVED, arg=turn)
     expect(dasha.locator("#bank .card").last).to_have_attribute("data-card", card)
     assert actions_sent(dasha) == [long_deal[-1][1], f"discard {card}"]
+    assert_no_page_errors(dasha)
+
+
+def first_turn_seed(seats: int) -> str:
+    """The first seed of ``bank-0``, ``bank-1``, ... whose match of ``seats`` seats under
+    the default rules lets seat 0 move first and either draw or take the bank (found
+    with the engine, not assumed)."""
+    from konkun.kunken import KunkenMatch, KunkenRules
+
+    for i in range(2000):
+        seed = f"bank-{i}"
+        deal = KunkenMatch(KunkenRules(), seats, seed).deal
+        legal = [deal.format_action(a) for a in deal.legal_actions()]
+        if deal.to_move == 0 and "draw" in legal and any(a.startswith("take ") for a in legal):
+            return seed
+    raise AssertionError(f"no {seats}-seat seed with a take at seat 0's first turn")
+
+
+BANK_COVERED = """() => [...document.querySelectorAll('#bank .card')].filter((node) => {
+        const r = node.getBoundingClientRect();
+        if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight
+            || r.right > innerWidth) return true;
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !(top && (node === top || node.contains(top)));
+    }).map((node) => node.dataset.card)"""
+"""The bank's cards not wholly in the window, or whose centre is under something else."""
+
+
+@pytest.mark.parametrize("first", ["draw", "take"])
+@pytest.mark.parametrize("seats", [2, 3])
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_the_bank_stays_in_view_after_a_draw_or_a_take_with_thirteen_cards(
+        browser: Any, live_server: ServerThread, monkeypatch: pytest.MonkeyPatch,
+        artifacts: Path, size: str, lang: str, seats: int, first: str) -> None:
+    """Against greedy bots under the default rules (hands of 13), once Dasha has drawn
+    (her hand of 14 and a discard for each card) or taken the bank (with the step lists
+    of the take), the hand panel at the bottom leaves the bank uncovered: every bank card
+    and her hand and every step list (its heading and first step) are in view without
+    scrolling, at both sizes."""
+    deal_from_seed(monkeypatch, first_turn_seed(seats))
+    dasha = person(browser, live_server.url, size, lang)
+    choose_name(dasha, "Dasha")
+    create_table(dasha, game="kunken", seats=seats,
+                 bots=dict.fromkeys(range(1, seats), "greedy"))
+    expect(dasha.locator("#hand.active")).to_be_visible()
+    expect(dasha.locator("#draw")).to_be_visible()
+    assert dasha.evaluate(BANK_COVERED) == []
+    turn = dasha.locator(".table-page").get_attribute("data-turn")
+    dasha.locator("#draw" if first == "draw" else "#bank .card.takeable").first.click()
+    dasha.wait_for_function(TURN_MOVED, arg=turn)
+    expect(dasha.locator("#moves .move-group .choice").first).to_be_visible()
+    if first == "draw":
+        expect(dasha.locator("#hand .hand .card")).to_have_count(14)
+        expect(dasha.locator("#moves .move-group[data-kind=discard]")).to_be_visible()
+    dasha.wait_for_timeout(300)  # the page has settled after drawing the new state
+    dasha.screenshot(path=str(artifacts / f"kunken-bank-{first}-{seats}-{size}-{lang}.png"))
+    assert dasha.evaluate("() => scrollY") == 0
+    assert dasha.evaluate(BANK_COVERED) == []
+    # on a phone the hand is one row that scrolls sideways (docs/web.md): the row shows
+    cards = "#hand .hand .card" if size == "desktop" else "#hand .hand"
+    assert hidden(dasha, cards, "#moves .move-group h3",
+                  "#moves .move-group .choice:first-child", "#bank-drop") == []
+    assert dasha.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     assert_no_page_errors(dasha)

@@ -391,7 +391,24 @@ export function render(container, ctx) {
   const felt = h("div", { class: "felt kunken-felt" }, openHands, bankBox, layouts, handZone);
   container.replaceChildren(h("div", { class: "game-layout kunken" }, felt,
     h("aside", { class: "side" }, totalsBox(ctx))));
+  // the hand panel held at the bottom of the window is no taller than the room under the
+  // stock and the bank at the top of the page, so it never covers them, and its hand is
+  // one row however many cards it holds (style.css; CSSOM, as the CSP bars style="")
+  handZone?.style.setProperty("--above",
+    `${Math.ceil(bankBox.getBoundingClientRect().bottom + window.scrollY)}px`);
+  handZone?.style.setProperty("--need", `${neededHeight(handZone)}px`);
+  handZone?.style.setProperty("--hand-n", String(mine.length));
   if (myTurn && !ctx.replay) installKeys(ctx, container);
+}
+
+/** The height the hand panel needs at least: down to its first step (else its hand),
+ * which stays in view even when a tall bank leaves less room under it. */
+function neededHeight(handZone) {
+  const last = handZone?.querySelector(".move-groups .choice, .move-groups button")
+    || handZone?.querySelector(".hand");
+  if (!last) return 0;
+  const top = handZone.getBoundingClientRect().top;
+  return Math.ceil(last.getBoundingClientRect().bottom - top + 12);
 }
 
 /** The card you just drew from the stock (compared with your hand before), else null. */
@@ -499,9 +516,9 @@ function movesBox(ctx, legal, rerender) {
   const prompt = phase === "start" ? t("r.startPrompt")
     : phase === "drawn" ? t("r.drawnPrompt") : t("r.takenPrompt");
   return h("div", { class: "moves", id: "moves" },
-    h("p", { class: "prompt", id: "prompt" }, prompt),
+    h("div", { class: "moves-head" }, h("p", { class: "prompt", id: "prompt" }, prompt),
+      toolbar),
     jokerConfirm(ctx, legal, rerender),
-    toolbar,
     ui.advice ? adviceBox(ui.advice, lang) : null,
     h("div", { class: "move-groups" }, sections),
     ordered.length > limit ? h("button", { type: "button", class: "linkish more", onclick: () => {
