@@ -96,7 +96,7 @@ function opponentBox(ctx, seat) {
     : Array.from({ length: n }, () => cardElement("back", { lang, size: "small" })));
   return h("div", { class: `opponent ${view.to_move === seat ? "to-move" : ""}`,
     dataset: { seat } },
-  h("div", { class: "who" }, names[seat],
+  h("div", { class: "who" }, h("span", { class: "name", title: names[seat] }, names[seat]),
     d.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null),
   fan, pileLine(pile, d.last_capturer === seat, lang));
 }
@@ -126,7 +126,7 @@ function scoreSheet(ctx) {
   return h("section", { class: "panel sheet", id: "score-sheet", "aria-label": t("k.scoreSheet") },
     h("h3", {}, t("k.scoreSheet"), " ",
       h("span", { class: "target" }, t("k.target", { n: view.target }))),
-    h("table", {}, h("thead", {}, h("tr", {}, names.map((n) => h("th", { scope: "col" }, n)))),
+    h("table", {}, h("thead", {}, h("tr", {}, names.map((n) => h("th", { scope: "col", title: n }, n)))),
       h("tbody", {}, body)));
 }
 
@@ -143,7 +143,8 @@ function lastDealScore(ctx) {
       h("th", { title: t("k.clubs") }, "♣"),
       h("th", { title: t("k.konchinki") }, "2♣ 10♦"),
       h("th", { title: t("k.points") }, "Σ"))),
-    h("tbody", {}, seats.map((s, i) => h("tr", {}, h("td", {}, names[i]), h("td", {}, s.cards),
+    h("tbody", {}, seats.map((s, i) => h("tr", {},
+      h("td", {}, h("span", { class: "name", title: names[i] }, names[i])), h("td", {}, s.cards),
       h("td", {}, s.clubs), h("td", {}, s.konchinki), h("td", {}, h("strong", {}, s.points)))))));
 }
 
@@ -161,7 +162,8 @@ function settlementBox(ctx) {
       h("thead", {}, h("tr", {}, h("th", {}, t("k.payer")), h("th", {}, t("k.payee")),
         h("th", {}, t("k.amount")))),
       h("tbody", {}, pays.map((p) => h("tr", { dataset: { from: p.from, to: p.to } },
-        h("td", {}, names[p.from]), h("td", {}, names[p.to]),
+        h("td", {}, h("span", { class: "name", title: names[p.from] }, names[p.from])),
+        h("td", {}, h("span", { class: "name", title: names[p.to] }, names[p.to])),
         h("td", { class: "amount" }, String(p.amount))))))
       : h("p", {}, t("k.paysNobody")));
 }
@@ -385,7 +387,8 @@ function installKeys(ctx, container, legal) {
  * points, and the cards left on the table with who took them. */
 export function dealEndBody(end, names, lang) {
   const view = end.views[0];
-  const rows = view.score.seats.map((s, i) => h("tr", {}, h("th", { scope: "row" }, names[i]),
+  const rows = view.score.seats.map((s, i) => h("tr", {}, h("th", { scope: "row" },
+    h("span", { class: "name", title: names[i] }, names[i])),
     h("td", {}, String(s.cards)), h("td", {}, String(s.clubs)),
     h("td", {}, minis(end.views[0].captured[i].filter((c) => c === "2c" || c === "Td"), lang)),
     h("td", { class: "pts" }, h("strong", {}, String(s.points)))));

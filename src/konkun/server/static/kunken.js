@@ -228,7 +228,7 @@ function layoutRow(ctx, seat) {
   const held = view.taken_held[seat];
   return h("div", { class: `layout ${view.to_move === seat ? "to-move" : ""} ${
     seat === ctx.you ? "me" : ""}`, dataset: { seat } },
-  h("div", { class: "who" }, names[seat],
+  h("div", { class: "who" }, h("span", { class: "name", title: names[seat] }, names[seat]),
     seat === ctx.you && !ctx.replay ? ` ${t("table.youSuffix")}` : "",
     view.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null,
     " ", h("span", { class: "muted small" }, t("r.handCount", { n: handSize(view, seat) })),
@@ -253,7 +253,7 @@ function totalsBox(ctx) {
     h("h3", {}, t("r.totals"), " ", view.deals ? h("span", { class: "muted small" },
       t("r.dealOf", { n: Math.min(view.deal_number ?? 1, view.deals), of: view.deals })) : null),
     h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, ""), names.map((n) => h("th", {}, n)))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), names.map((n) => h("th", { title: n }, n)))),
       h("tbody", {}, rows.map((r, i) => h("tr", {}, h("td", {}, t("r.deal", { n: i + 1 }),
         express[i] ? h("span", { class: "tag" }, t("r.express")) : null),
       r.map((p, s) => h("td", { class: winners[i] === s ? "deal-winner" : "" }, String(p)))))),
@@ -384,7 +384,8 @@ export function render(container, ctx) {
     const hv = ctx.views[s.seat];
     const cards = hv ? handOf(hv, s.seat) || [] : [];
     return h("div", { class: "opponent", dataset: { seat: s.seat } },
-      h("div", { class: "who" }, ctx.names[s.seat]),
+      h("div", { class: "who" }, h("span", { class: "name", title: ctx.names[s.seat] },
+        ctx.names[s.seat])),
       h("div", { class: "fan open" }, cards.map((c) => cardElement(c, { lang, size: "small" }))));
   })) : null;
 
@@ -568,7 +569,8 @@ export function dealEndBody(end, names, lang) {
     const total = end.points[s];
     const minus = plus - total;
     return h("section", { class: "end-seat", dataset: { seat: s } },
-      h("h3", {}, names[s], " ", h("span", { class: `pts ${total < 0 ? "neg" : ""}` },
+      h("h3", {}, h("span", { class: "name", title: names[s] }, names[s]), " ",
+        h("span", { class: `pts ${total < 0 ? "neg" : ""}` },
         String(total))),
       h("p", {}, t("end.melds"), ": ", own.length ? own.map((m) => minis(m.cards, lang,
         (i) => (m.laid_by[i] !== m.owner ? "laid-off" : ""))) : t("r.noMelds")),

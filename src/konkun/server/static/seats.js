@@ -23,7 +23,8 @@ export function seatsPanel(table, you, onSit, onVote) {
     class: `seat ${s.kind} ${s.seat === you ? "me" : ""} ${table.to_move === s.seat ? "to-move" : ""}`,
     dataset: { seat: s.seat } },
   h("span", { class: "seat-no" }, String(s.seat + 1)),
-  h("span", { class: "seat-name" }, names[s.seat], s.seat === you ? ` ${t("table.youSuffix")}` : ""),
+  h("span", { class: "seat-name name", title: names[s.seat] }, names[s.seat]),
+  s.seat === you ? h("span", { class: "you" }, t("table.youSuffix")) : null,
   s.kind === "human" && !s.connected ? h("span", { class: "muted small" }, ` · ${t("table.offline")}`)
     : null,
   awayOf(table, s.seat) ? h("span", { class: "tag away", dataset: { away: awayOf(table, s.seat) } },
