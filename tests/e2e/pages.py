@@ -36,6 +36,8 @@ SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
 """The page's two languages and the browser locale of each."""
 SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
+FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+"""A family emoji: one character as a person counts it, five code points."""
 """Every (size, language) pair."""
 
 

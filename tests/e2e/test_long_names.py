@@ -18,6 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
+    FAMILY,
     LOCALES,
     MY_TURN,
     SCREENS,
@@ -31,7 +32,6 @@ from .pages import (
 
 pytestmark = pytest.mark.e2e
 
-FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
 WIDE = "W" * 24
 """The widest name of Latin letters the lobby takes."""
 LONG = "Aleksandra_Konstantinova"

@@ -16,6 +16,7 @@ from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
     DEAL_MOVES,
+    FAMILY,
     MY_TURN,
     SCREENS,
     assert_no_page_errors,
@@ -29,7 +30,6 @@ from .pages import (
 
 pytestmark = pytest.mark.e2e
 
-FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
 
 NAME_OF_SPACES = {"en": "cannot be empty or only spaces", "ru": "не может быть пустым"}
 NO_SUCH_TABLE = {"en": "There is no such table.", "ru": "Такого стола нет."}
