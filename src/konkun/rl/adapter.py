@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeGuard, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -93,11 +93,15 @@ def rules_of(rules: object, rules_type: type[R], from_options: Callable[[Mapping
                            f"mapping of rule options such as {example}, or None")
 
 
+def is_whole_number(value: object) -> TypeGuard[int | np.integer[Any]]:
+    """Whether ``value`` is an integer (Python's or numpy's), a bool not counted."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
 def check_slot(slot: object, size: int) -> int:
     """``slot`` as an integer slot of a ``Discrete(size)`` action space; anything else
     raises :class:`~konkun.errors.InvalidRuleError` naming it."""
-    if isinstance(slot, bool) or not isinstance(slot, int | np.integer) \
-            or not 0 <= slot < size:
+    if not is_whole_number(slot) or not 0 <= slot < size:
         raise InvalidRuleError(f"invalid slot {slot!r}: expected an integer from 0 to "
                                f"{size - 1}")
     return int(slot)

@@ -14,7 +14,7 @@ from pettingzoo import AECEnv
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal
-from konkun.rl.adapter import FloatArray, GameAdapter, check_seats, mask_of
+from konkun.rl.adapter import FloatArray, GameAdapter, check_seats, is_whole_number, mask_of
 from konkun.rl.text import slot_for_text
 
 ObsDict = dict[str, Any]
@@ -32,7 +32,7 @@ def observation_space(adapter: GameAdapter, num_seats: int) -> spaces.Dict:
 def check_step_limit(name: str, value: object) -> None:
     """Raise :class:`~konkun.errors.InvalidRuleError` unless ``value`` is a whole number of
     steps, at least 1."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+    if not is_whole_number(value) or value < 1:
         raise InvalidRuleError(f"invalid {name} {value!r}: expected a whole number >= 1")
 
 

@@ -40,16 +40,16 @@ class TensorPolicy:
 
     ``view`` says which tensor ``fn`` receives (:data:`VIEWS`); ``capture_slots`` (Konchinka)
     the action space it was trained on (``None``: the default). A policy trained on one
-    game and number of players may name them (``game``, ``trained_on`` in words such as
-    ``"kunken, 2 players"``) and the number of values its tensor has (``observation_size``):
+    game and number of players may name them (``game``, ``num_players``) and the number of
+    values its tensor has (``observation_size``):
     it is then refused by another game and given no tensor of another size. ``name``
     appears in errors.
     """
 
     def __init__(self, fn: SlotFunction, view: str = "tensor",
                  capture_slots: int | None = None, name: str | None = None, *,
-                 game: str | None = None, observation_size: int | None = None,
-                 trained_on: str | None = None) -> None:
+                 game: str | None = None, num_players: int | None = None,
+                 observation_size: int | None = None) -> None:
         if view not in VIEWS:
             raise InvalidRuleError(f"invalid view {view!r}: expected one of {', '.join(VIEWS)}")
         if not callable(fn):
@@ -59,13 +59,14 @@ class TensorPolicy:
         self.capture_slots = capture_slots
         self.name = name or getattr(fn, "__name__", repr(fn))
         self.game = game
+        self.num_players = num_players
         self.observation_size = observation_size
-        self.trained_on = trained_on or game
 
     def __call__(self, tensor: FloatArray, mask: MaskArray) -> int:
         """The slot ``fn`` picks."""
         if self.observation_size is not None and tensor.size != self.observation_size:
-            trained = f" ({self.trained_on})" if self.trained_on else ""
+            players = f", {self.num_players} players" if self.num_players else ""
+            trained = f" ({self.game}{players})" if self.game else ""
             raise InvalidRuleError(
                 f"tensor policy {self.name!r} was trained on tensors of "
                 f"{self.observation_size} values{trained}, but this seat's {self.view} "

@@ -81,13 +81,11 @@ def load_model(path: Path) -> TensorPolicy:
         action, _ = model.predict(tensor, action_masks=mask.astype(bool), deterministic=True)
         return int(action)
 
-    game, players = meta.get("game"), meta.get("num_players")
     shape = model.observation_space.shape
     return TensorPolicy(act, view=meta.get("view", "flat"),
-                        capture_slots=meta.get("capture_slots"), name=str(path), game=game,
-                        observation_size=None if shape is None else int(np.prod(shape)),
-                        trained_on=game and (f"{game}, {players} players" if players
-                                             else game))
+                        capture_slots=meta.get("capture_slots"), name=str(path),
+                        game=meta.get("game"), num_players=meta.get("num_players"),
+                        observation_size=None if shape is None else int(np.prod(shape)))
 
 
 class TensorPolicyBot:
