@@ -1,5 +1,5 @@
 """Group commit on SQLite: actions stored per second with one commit per action (the old
-path) and with :class:`~konkun.server.commits.GroupCommit`, interleaved.
+path) and with :class:`~konkun.server.store.commits.GroupCommit`, interleaved.
 
     .venv/bin/python benchmarks/bench_commits.py [--tables N] [--moves M] [--rounds R]
 
@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from konkun.server.commits import GroupCommit
-from konkun.server.storage import Storage, StoredTable
+from konkun.server.store.commits import GroupCommit
+from konkun.server.store.storage import Storage, StoredTable
 
 
 def _storage(folder: Path, name: str, tables: int) -> Storage:

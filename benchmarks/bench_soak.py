@@ -23,7 +23,7 @@ The attackers run in a process of their own, ``--attack-nice`` (10) nicer than t
 server and the honest clients: a real attacker's clients run on other machines, so they
 get what the server leaves of the CPU rather than an equal share of its two cores. The
 server records where each honest move's time went (``KONKUN_STAGE_TIMES``,
-:mod:`konkun.server.stagetimes`: the table's lock, the storage thread's queue, the
+:mod:`konkun.server.core.stagetimes`: the table's lock, the storage thread's queue, the
 commit and its CPU, the event loop resuming the move, the broadcast and its JSON, the
 socket) and how late its event loop wakes; the breakdown is printed next to a probe of
 the machine's own stalls (a 5 ms sleep and an ``fsync`` in the bench process).
@@ -439,7 +439,7 @@ def print_stages(stages: dict[str, dict[str, float]]) -> None:
     """Where an honest move's time went in the server (from its stage times), then what
     kept the storage and read threads busy."""
     if not stages:
-        print("no stage times (a server without konkun.server.stagetimes)")
+        print("no stage times (a server without konkun.server.core.stagetimes)")
         return
     print("inside the server, per honest move (ms):          n     mean   p50    p99    max")
     for stage, meaning in MOVE_STAGES:

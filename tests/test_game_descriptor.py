@@ -107,7 +107,7 @@ def _wrong_seat_counts(game: Game) -> list[int]:
 def test_a_wrong_seat_count_raises_the_same_error_at_every_layer(name: str) -> None:
     from konkun.arena.games import load_game
     from konkun.rl import make_env
-    from konkun.server.games import get_game as server_game
+    from konkun.server.core.games import get_game as server_game
     from konkun.tui.games import new_match
 
     game = get_game(name)

@@ -91,11 +91,11 @@ def test_konkun_has_no_import_cycle() -> None:
 
 def test_the_table_features_name_only_their_ports() -> None:
     # chat, the clock and the life cycle are built by the lobby and held by the table:
-    # they name the Protocols of konkun.server.ports and their own, not the two classes
+    # they name the Protocols of konkun.server.features.ports and their own, not the two classes
     graph = import_graph()
     for feature in ("chat", "clock", "lifecycle"):
-        imported = graph[f"konkun.server.{feature}"]
-        assert not imported & {"konkun.server.lobby", "konkun.server.table"}, feature
+        imported = graph[f"konkun.server.features.{feature}"]
+        assert not imported & {"konkun.server.lobby", "konkun.server.tables.table"}, feature
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

@@ -67,7 +67,7 @@ def test_the_arena_plays_the_third_game_in_worker_processes() -> None:
 
 def test_a_server_table_plays_the_third_game_over_websockets(tmp_path: Path) -> None:
     from konkun.server.app import create_app
-    from konkun.server.config import Settings
+    from konkun.server.core.config import Settings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -17,7 +17,7 @@ from konkun.verify import verify_document
 pytest.importorskip("fastapi")
 
 from konkun.server.app import create_app
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what we pin
     warnings.simplefilter("ignore")

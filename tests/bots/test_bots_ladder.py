@@ -63,7 +63,7 @@ def test_a_game_the_ladder_was_not_tuned_for_gets_each_level_s_default() -> None
 
 
 def test_the_lobby_offers_the_ladder_weakest_first() -> None:
-    from konkun.server.botseats import offered_bots
+    from konkun.server.core.botseats import offered_bots
 
     offered = offered_bots()
     levels = [entry for entry in offered if entry["spec"] in LEVEL_KINDS]

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from konkun.server.config import Settings
-from konkun.server.fair import FairStore
-from konkun.server.replayframes import replay_frames
-from konkun.server.storage import Storage
+from konkun.server.core.config import Settings
+from konkun.server.features.fair import FairStore
+from konkun.server.store.storage import Storage
+from konkun.server.tables.replayframes import replay_frames
 from konkun.server.testing import ServerProcess, ServerThread, run_server_in_thread
 from konkun.verify import verify_document
 
@@ -67,7 +67,7 @@ def deal_from_seed(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
     """Deal the next tables' matches from ``seed`` in place of the fair seed, so that a test
     knows the cards; those games are left out of :func:`verify_finished_games`."""
     FIXED_SEEDS.add(seed)
-    monkeypatch.setattr("konkun.server.seats.match_seed_of", lambda fair: seed)
+    monkeypatch.setattr("konkun.server.tables.seats.match_seed_of", lambda fair: seed)
 
 
 def verify_finished_games(db_url: str) -> None:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from konkun.server.ratings_service import RatingStore
-from konkun.server.storage import Storage, StoredTable
+from konkun.server.accounts.ratings_service import RatingStore
+from konkun.server.store.storage import Storage, StoredTable
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (

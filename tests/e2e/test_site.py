@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from konkun.server.protocol import HTTP_STATUS
+from konkun.server.core.protocol import HTTP_STATUS
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (

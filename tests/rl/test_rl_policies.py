@@ -63,8 +63,8 @@ def test_the_arena_plays_a_tensor_policy_named_by_its_spec(game: str) -> None:
 @pytest.mark.usefixtures("allow")
 def test_the_lobby_accepts_an_allowed_policy_and_refuses_others(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from konkun.server.botseats import check_bot_spec
-    from konkun.server.protocol import ProtocolError
+    from konkun.server.core.botseats import check_bot_spec
+    from konkun.server.core.protocol import ProtocolError
 
     assert check_bot_spec(f"policy:{TARGET}", "kunken", 1.0) == f"policy:{TARGET}"
     with pytest.raises(ProtocolError, match="not allowed"):

@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI
 
 from konkun.server.app import create_app
-from konkun.server.config import Settings
-from konkun.server.games import register_game, unregister_game
+from konkun.server.core.config import Settings
+from konkun.server.core.games import register_game, unregister_game
 
 from .fakegame import FAKE
 

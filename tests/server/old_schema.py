@@ -3,9 +3,10 @@ from today's models) so that a later change to the models cannot change what is 
 
 - :data:`C7051C8`: the game record as commit c7051c8's ``Base.metadata.create_all`` made it,
   before migrations existed (``konkun_tables`` with its status index, ``konkun_actions``).
-- :data:`WEB_EXTRAS`: the tables the ``web`` work adds (``konkun.server.lifecycle``'s
-  ``ExtrasRow``, ``konkun.server.chat``'s ``ChatRow``, ``konkun.server.fair``'s ``FairRow`` and
-  ``konkun.server.clockstore``'s ``ClockRow``),
+- :data:`WEB_EXTRAS`: the tables the ``web`` work adds (``konkun.server.features.lifecycle``'s
+  ``ExtrasRow``, ``konkun.server.features.chat``'s ``ChatRow``,
+  ``konkun.server.features.fair``'s ``FairRow`` and
+  ``konkun.server.cluster.clockstore``'s ``ClockRow``),
   as its models define them.
 """
 

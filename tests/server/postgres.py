@@ -58,7 +58,7 @@ class PostgresServer:
         """Run ``query`` on the database of ``url`` (as the superuser); its rows."""
         import psycopg
 
-        from konkun.server.cluster import libpq_url
+        from konkun.server.cluster.bus import libpq_url
 
         with psycopg.connect(libpq_url(url), autocommit=True) as conn:
             cursor = conn.execute(query)

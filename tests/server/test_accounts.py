@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from argon2 import PasswordHasher
 
-from konkun.server.account_routes import ServiceHolder
-from konkun.server.accounts import LoginLimiter, Passwords
-from konkun.server.config import Settings
+from konkun.server.accounts.accounts import LoginLimiter, Passwords
+from konkun.server.core.config import Settings
+from konkun.server.web.account_routes import ServiceHolder
 
 from .conftest import app_of, guest, new_table, running
 

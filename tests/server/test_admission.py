@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 from .conftest import TestClient, guest, new_table, receive, running, sit
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from konkun.server.analysis import ANALYSIS_CLIENT, AnalysisService, AnalysisSettings
+from konkun.server.web.analysis import ANALYSIS_CLIENT, AnalysisService, AnalysisSettings
 
 from .conftest import TestClient, app_of, new_table, receive_until
 
@@ -157,7 +157,7 @@ def test_the_analysis_runs_on_the_bot_scheduler_as_its_own_client(client: TestCl
 
     async def watched(function: Any, *args: Any, client: str, human: bool,
                       quick: bool) -> Any:
-        if function.__module__ == "konkun.server.analysis":
+        if function.__module__ == "konkun.server.web.analysis":
             seen.append((client, human, quick))
         return await real_run(function, *args, client=client, human=human, quick=quick)
 

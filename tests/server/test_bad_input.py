@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 from .conftest import TestClient, app_of, guest, legal, new_table, receive, running, sit
 

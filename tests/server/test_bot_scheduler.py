@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from konkun.game import Observation
-from konkun.server.botseats import BotSeat
-from konkun.server.config import Settings
-from konkun.server.scheduler import BotScheduler
+from konkun.server.core.botseats import BotSeat
+from konkun.server.core.config import Settings
+from konkun.server.core.scheduler import BotScheduler
 
 from .conftest import legal, receive_until, running, sit
 

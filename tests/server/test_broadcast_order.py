@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from konkun.server.connection import Connection
+from konkun.server.core.connection import Connection
 
 from .conftest import TestClient, legal, new_table, receive_until, sit
 

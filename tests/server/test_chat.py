@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from konkun.server.chat import CHAT_BURST, MAX_CHAT
+from konkun.server.features.chat import CHAT_BURST, MAX_CHAT
 
 from .conftest import TestClient, guest, new_table, receive_until, sit
 

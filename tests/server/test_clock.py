@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 from .conftest import TestClient, WebSocketTestSession, guest, receive_until, running, sit
 

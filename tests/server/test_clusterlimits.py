@@ -1,4 +1,4 @@
-"""The admission counts processes announce to each other (:mod:`konkun.server.clusterlimits`):
+"""The admission counts processes announce to each other (:mod:`konkun.server.store.clusterlimits`):
 the others' counts add up, a silent process stops counting, and only what changed is sent,
 in announcements that fit ``NOTIFY``."""
 
@@ -9,7 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from konkun.server.clusterlimits import MAX_PAYLOAD, ClusterCounts, local_counts
+from konkun.server.store.clusterlimits import MAX_PAYLOAD, ClusterCounts, local_counts
 
 counts_maps = st.dictionaries(st.sampled_from([f"conn:address:10.0.0.{n}" for n in range(6)]),
                               st.integers(1, 9), max_size=6)

@@ -1,4 +1,4 @@
-"""Group commit (:mod:`konkun.server.commits`): the actions played at one instant share one
+"""Group commit (:mod:`konkun.server.store.commits`): the actions played at one instant share one
 transaction (one ``fsync`` on SQLite), each acknowledged only once it is committed, and an
 acknowledged action survives ``kill -9``."""
 
@@ -16,8 +16,8 @@ from typing import Any
 from sqlalchemy import event
 from websockets.sync.client import connect
 
-from konkun.server.commits import GroupCommit
-from konkun.server.storage import Storage, StoredTable, TurnTakenError
+from konkun.server.store.commits import GroupCommit
+from konkun.server.store.storage import Storage, StoredTable, TurnTakenError
 from konkun.server.testing import HOST, ServerProcess, request_json
 
 from .conftest import app_of, new_table, running

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 from .conftest import app_of, legal, new_table, receive_until, running, sit
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from konkun.server.config import Settings
-from konkun.server.storage import Storage
+from konkun.server.core.config import Settings
+from konkun.server.store.storage import Storage
 
 from .conftest import (
     TestClient,

@@ -19,9 +19,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from error_checks import KUNKEN_SHORT, assert_shows_no_hidden_card, bad_inputs, hidden_cards
-from konkun.server import seats as seats_module
-from konkun.server.config import Settings
-from konkun.server.protocol import ProtocolError
+from konkun.server.core.config import Settings
+from konkun.server.core.protocol import ProtocolError
+from konkun.server.tables import seats as seats_module
 
 from .conftest import TestClient, app_of, new_table, running, sit
 

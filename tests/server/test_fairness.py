@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 from konkun.verify import verify_document
 
 from .conftest import guest, legal, new_table, receive_until, running

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 from .conftest import TestClient, app_of, guest, new_table, receive, receive_until, running
 

@@ -24,10 +24,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from konkun.server.config import Settings
-from konkun.server.connection import Connection
+from konkun.server.core.config import Settings
+from konkun.server.core.connection import Connection
 from konkun.server.lobby import Lobby
-from konkun.server.table import Table
+from konkun.server.tables.table import Table
 
 from .conftest import TestClient, app_of, guest, legal, receive, running
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 from .conftest import (
     TestClient,

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
-from konkun.server.ratelimit import RepeatFilter
+from konkun.server.core.ratelimit import RepeatFilter
 from konkun.server.testing import HOST, ServerProcess, ServerThread, run_server_in_thread
 
 

@@ -20,8 +20,8 @@ from sqlalchemy import MetaData, create_engine, insert, inspect, select, text
 from sqlalchemy.engine import Engine
 
 from konkun.cards import new_secret_seed
-from konkun.server.config import Settings
-from konkun.server.games import get_game
+from konkun.server.core.config import Settings
+from konkun.server.core.games import get_game
 from konkun.server.migrations import (
     alembic_config,
     current_revision,
@@ -30,7 +30,7 @@ from konkun.server.migrations import (
     unversioned_revision,
     upgrade_schema,
 )
-from konkun.server.storage import Base, Storage, make_engine, now_text
+from konkun.server.store.storage import Base, Storage, make_engine, now_text
 
 from .conftest import app_of, running
 from .old_schema import ACTIONS, C7051C8, C7051C8_SQLITE_DDL, TABLES, WEB_EXTRAS

@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from konkun.server.names import MAX_NICKNAME, NicknameError, check_nickname, graphemes
+from konkun.server.core.names import MAX_NICKNAME, NicknameError, check_nickname, graphemes
 
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"  # man ZWJ woman ZWJ girl
 FLAG_RU = "\U0001F1F7\U0001F1FA"
@@ -66,8 +66,8 @@ def test_the_api_takes_an_emoji_nickname_and_explains_a_blank_one(client: TestCl
 
 
 def test_the_longest_nickname_still_makes_a_token_that_verifies() -> None:
-    from konkun.server.auth import TokenSigner
-    from konkun.server.names import MAX_NICKNAME_CODE_POINTS
+    from konkun.server.core.auth import TokenSigner
+    from konkun.server.core.names import MAX_NICKNAME_CODE_POINTS
 
     signer = TokenSigner("secret")
     widest = "".join(chr(0x1F300 + (7 * k) % 700) + "\U0001F3FD" for k in range(MAX_NICKNAME))

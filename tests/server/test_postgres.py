@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 from . import test_durability
 from .postgres import PostgresServer, postgres_server

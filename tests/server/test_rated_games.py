@@ -14,9 +14,9 @@ import pytest
 from argon2 import PasswordHasher
 
 from konkun.ratings import Rating, rate
-from konkun.server.accounts import Passwords
-from konkun.server.config import Settings
-from konkun.server.ratings_service import initial_rating
+from konkun.server.accounts.accounts import Passwords
+from konkun.server.accounts.ratings_service import initial_rating
+from konkun.server.core.config import Settings
 
 from .conftest import app_of, guest, legal, receive, receive_until, running
 

@@ -12,8 +12,7 @@ import pytest
 from konkun.game import RatedPool, Titles, get_game, register_game, unregister_game
 from konkun.ratings import Rating, rate
 from konkun.ratings.glicko2 import idle
-from konkun.server.games import get_game as server_game
-from konkun.server.ratings_service import (
+from konkun.server.accounts.ratings_service import (
     RatingStore,
     initial_rating,
     ladder_ratings,
@@ -21,7 +20,8 @@ from konkun.server.ratings_service import (
     pool_of,
     rating_pools,
 )
-from konkun.server.storage import Storage, StoredTable
+from konkun.server.core.games import get_game as server_game
+from konkun.server.store.storage import Storage, StoredTable
 
 from .postgres import PostgresServer, postgres_server
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from konkun.server.games import get_game
+from konkun.server.core.games import get_game
 
 from .conftest import TestClient, guest, new_table, receive, receive_until
 

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from konkun.server.config import Settings
-from konkun.server.replays import encode_json_frames, encode_replay
+from konkun.server.core.config import Settings
+from konkun.server.features.replays import encode_json_frames, encode_replay
 
 from .conftest import TestClient, app_of, new_table, receive_until, running
 

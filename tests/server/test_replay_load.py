@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from konkun.server import replayframes
-from konkun.server.config import Settings
-from konkun.server.storage import Storage
+from konkun.server.core.config import Settings
+from konkun.server.store.storage import Storage
+from konkun.server.tables import replayframes
 from konkun.server.testing import HOST, request_json, run_server_in_thread
 
 from .conftest import TestClient, legal, new_table, receive_until, running

@@ -425,7 +425,7 @@ def test_rematch_votes_are_seen_through_every_process(
 
 
 def test_the_action_log_and_the_row_refuse_a_second_writer(postgres: PostgresServer) -> None:
-    from konkun.server.storage import Storage, StoredTable, TurnTakenError
+    from konkun.server.store.storage import Storage, StoredTable, TurnTakenError
 
     url = postgres.new_database_url()
     one, two = Storage(url), Storage(url)  # two processes' connections
@@ -680,7 +680,7 @@ def test_admission_limits_and_the_login_limiter_count_across_processes(
 @contextmanager
 def two_processes_storages(url: str) -> Iterator[list[Any]]:
     """Two storages on one database, as two processes' connections; closed after."""
-    from konkun.server.storage import Storage
+    from konkun.server.store.storage import Storage
 
     storages = [Storage(url) for _ in range(2)]
     try:
@@ -706,8 +706,8 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
         postgres: PostgresServer) -> None:
     from sqlalchemy import create_engine
 
-    from konkun.server.clusterlimits import LoginLog
-    from konkun.server.protocol import ProtocolError
+    from konkun.server.core.protocol import ProtocolError
+    from konkun.server.store.clusterlimits import LoginLog
 
     url = postgres.new_database_url()
     engines = [create_engine(url) for _ in range(2)]  # two processes' connections
@@ -731,7 +731,7 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
 
 def test_chat_messages_at_one_instant_through_two_processes_are_all_numbered(
         postgres: PostgresServer) -> None:
-    from konkun.server.chat import ChatStore
+    from konkun.server.features.chat import ChatStore
 
     url = postgres.new_database_url()
     with two_processes_storages(url) as storages:
@@ -751,8 +751,8 @@ def test_chat_messages_at_one_instant_through_two_processes_are_all_numbered(
 
 def test_first_ratings_at_one_instant_through_two_processes_count_every_game(
         postgres: PostgresServer) -> None:
-    from konkun.server.ratings_service import RatingStore
-    from konkun.server.storage import StoredTable
+    from konkun.server.accounts.ratings_service import RatingStore
+    from konkun.server.store.storage import StoredTable
 
     url = postgres.new_database_url()
     at = "2026-12-01T12:00:00+00:00"
@@ -788,9 +788,9 @@ def _until(ws: Any, accept: Callable[[dict[str, Any]], bool],
 
 def test_a_rematch_whose_last_vote_was_stored_by_a_process_that_died_starts_in_another(
         postgres: PostgresServer, tmp_path: Path) -> None:
-    from konkun.server.lifecycle import ExtrasStore
-    from konkun.server.storage import Storage
-    from konkun.server.table import new_table_id
+    from konkun.server.features.lifecycle import ExtrasStore
+    from konkun.server.store.storage import Storage
+    from konkun.server.tables.table import new_table_id
 
     url = postgres.new_database_url()
     with ExitStack() as stack:
@@ -845,9 +845,9 @@ def _rematch_shown(message: dict[str, Any]) -> str | None:
 
 def test_a_rematch_whose_maker_crashed_starts_when_the_restarted_server_is_reached(
         tmp_path: Path) -> None:
-    from konkun.server.lifecycle import ExtrasStore
-    from konkun.server.storage import Storage
-    from konkun.server.table import new_table_id
+    from konkun.server.features.lifecycle import ExtrasStore
+    from konkun.server.store.storage import Storage
+    from konkun.server.tables.table import new_table_id
 
     with ExitStack() as stack:
         server = ServerProcess(None, data_dir=tmp_path / "one", args=LIMIT_ARGS)

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from itsdangerous import URLSafeSerializer
 
-from konkun.server.auth import TokenRedactor, load_secret
-from konkun.server.config import Settings
-from konkun.server.ratelimit import RepeatFilter
+from konkun.server.core.auth import TokenRedactor, load_secret
+from konkun.server.core.config import Settings
+from konkun.server.core.ratelimit import RepeatFilter
 from konkun.server.testing import run_server_in_thread
 
 from .conftest import TestClient, guest, legal, new_table, receive, receive_until, running, sit

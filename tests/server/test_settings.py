@@ -9,7 +9,7 @@ import pytest
 
 from konkun.cli import main
 from konkun.server.cli import LIMITS
-from konkun.server.config import Settings, SettingsError, load_settings
+from konkun.server.core.config import Settings, SettingsError, load_settings
 
 
 @pytest.fixture(autouse=True)

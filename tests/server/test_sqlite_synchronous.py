@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import text
 from websockets.sync.client import connect
 
-from konkun.server.config import SettingsError, load_settings
-from konkun.server.storage import Storage
+from konkun.server.core.config import SettingsError, load_settings
+from konkun.server.store.storage import Storage
 from konkun.server.testing import ServerProcess, request_json
 
 SYNCHRONOUS = {1: "normal", 2: "full"}

@@ -1,5 +1,5 @@
 """The benchmark's breakdown of a move's time inside the server (``Settings.stage_times``,
-:mod:`konkun.server.stagetimes`): recorded when asked for, for the move only, and off
+:mod:`konkun.server.core.stagetimes`): recorded when asked for, for the move only, and off
 otherwise."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from konkun.server.config import Settings
-from konkun.server.stagetimes import STAGES, current_move, reset_file, tracing_move
+from konkun.server.core.config import Settings
+from konkun.server.core.stagetimes import STAGES, current_move, reset_file, tracing_move
 
 from .conftest import TestClient, new_table, receive_until, running, sit
 

@@ -1,5 +1,5 @@
 """The storage thread runs players' actions before other waiting writes
-(:mod:`konkun.server.storagethread`), so a client looping on table creation or seats
+(:mod:`konkun.server.core.storagethread`), so a client looping on table creation or seats
 cannot queue a player's move behind its work."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from konkun.server.storagethread import StorageThread
+from konkun.server.core.storagethread import StorageThread
 
 from .conftest import TestClient, app_of, legal, new_table, receive_until, sit
 

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 from konkun.server.lobby import Lobby
 from konkun.server.testing import ServerThread
-from konkun.server.throttle import MATCH, READ, WRITE, request_class
+from konkun.server.web.throttle import MATCH, READ, WRITE, request_class
 
 from .conftest import TestClient, running
 
@@ -128,7 +128,7 @@ def test_past_the_held_refusals_an_address_is_refused_at_once(settings: Settings
 
 def test_refusals_wait_only_for_the_refused_address(client: TestClient) -> None:
     """Another address's requests pass while one address is refused."""
-    from konkun.server.throttle import KonkunApp
+    from konkun.server.web.throttle import KonkunApp
 
     app = client.app
     assert isinstance(app, KonkunApp) and app.throttle is not None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-from konkun.server.scheduler import SEARCH_NICENESS, start_worker_process
+from konkun.server.core.scheduler import SEARCH_NICENESS, start_worker_process
 
 
 def _session_and_niceness() -> tuple[int, int, int]:

@@ -41,7 +41,7 @@ GAME = Game(
     min_seats=MIN_SEATS, max_seats=MAX_SEATS, variants=VARIANT_CHOICES, options=OPTIONS,
     make_rules=_rules, start_match=_match, deal_from_seed=_deal, read_record=_replay,
     addons={
-        "server": "konkun.server.engines:KONCHINKA",
+        "server": "konkun.server.core.engines:KONCHINKA",
         "terminal": "konkun.tui.boards:KONCHINKA",
         "rl": "konkun.rl.konchinka_adapter:KonchinkaAdapter",
         "greedy": "konkun.bots.konchinka_greedy:make_greedy_bot",

@@ -42,7 +42,7 @@ GAME = Game(
     min_seats=MIN_SEATS, max_seats=MAX_SEATS, options=OPTIONS,
     make_rules=_rules, start_match=_match, deal_from_seed=_deal, read_record=_replay,
     addons={
-        "server": "konkun.server.engines:KUNKEN",
+        "server": "konkun.server.core.engines:KUNKEN",
         "terminal": "konkun.tui.boards:KUNKEN",
         "rl": "konkun.rl.kunken_adapter:KunkenAdapter",
         "greedy": "konkun.bots.kunken_bots:make_greedy_bot",

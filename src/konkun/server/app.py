@@ -1,6 +1,6 @@
 """The FastAPI application: HTTP API, WebSocket play and the browser page.
 
-:func:`create_app` builds one app from :class:`~konkun.server.config.Settings`; the routes
+:func:`create_app` builds one app from :class:`~konkun.server.core.config.Settings`; the routes
 follow ``docs/protocol.md``. Every bad input becomes ``{"type": "error", "code", "message"}``
 (HTTP 4xx or a WebSocket message) and changes nothing; an unexpected exception in one
 message is logged and reported, and never ends the server.
@@ -27,25 +27,31 @@ from starlette.websockets import WebSocketDisconnect
 
 from konkun import __version__
 from konkun.errors import KonkunError
-from konkun.server.account_routes import install as install_account_routes
-from konkun.server.account_routes import rated_options
-from konkun.server.analysis import AnalysisService, add_analysis_routes, service_for
-from konkun.server.auth import (
+from konkun.server.core.auth import (
     Guest,
     TokenSigner,
     load_secret,
     private_file_problems,
     redact_tokens,
 )
-from konkun.server.botseats import BotSeat, offered_bots
-from konkun.server.chat import send_chat
-from konkun.server.clock import come_back, vote_bot
-from konkun.server.config import Settings
-from konkun.server.connection import Connection
-from konkun.server.games import game_names, get_game
-from konkun.server.lifecycle import cancel, vote_rematch
+from konkun.server.core.botseats import BotSeat, offered_bots
+from konkun.server.core.config import Settings
+from konkun.server.core.connection import Connection
+from konkun.server.core.games import game_names, get_game
+from konkun.server.core.movelog import deal_end, move_log
+from konkun.server.core.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
+from konkun.server.core.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
+from konkun.server.core.stagetimes import STAGES, tracing_move, watch_loop
+from konkun.server.features.chat import send_chat
+from konkun.server.features.clock import come_back, vote_bot
+from konkun.server.features.lifecycle import cancel, vote_rematch
 from konkun.server.lobby import Lobby
-from konkun.server.messages import (
+from konkun.server.store.storage import Storage
+from konkun.server.tables.table import Table
+from konkun.server.web.account_routes import install as install_account_routes
+from konkun.server.web.account_routes import rated_options
+from konkun.server.web.analysis import AnalysisService, add_analysis_routes, service_for
+from konkun.server.web.messages import (
     ActionMessage,
     BackMessage,
     CancelMessage,
@@ -63,13 +69,7 @@ from konkun.server.messages import (
     parse_client_message,
     validated,
 )
-from konkun.server.movelog import deal_end, move_log
-from konkun.server.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
-from konkun.server.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
-from konkun.server.stagetimes import STAGES, tracing_move, watch_loop
-from konkun.server.storage import Storage
-from konkun.server.table import Table
-from konkun.server.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle
+from konkun.server.web.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle
 
 log = logging.getLogger("konkun.server")
 

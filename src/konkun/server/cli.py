@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from konkun.errors import KonkunError
-from konkun.server.config import Settings, SettingsError, default, load_settings, numeric_settings
+from konkun.server.core.config import (
+    Settings,
+    SettingsError,
+    default,
+    load_settings,
+    numeric_settings,
+)
 
 WS_MAX_FRAME = 64 * 1024
 """WebSocket frames over this many bytes close the connection (uvicorn's ``ws_max_size``)."""
@@ -132,8 +138,8 @@ def _serve_workers(namespace: argparse.Namespace, settings: Settings, workers: i
     import uvicorn
 
     from konkun.server.app import create_app
-    from konkun.server.auth import load_secret
-    from konkun.server.workers import supervise
+    from konkun.server.core.auth import load_secret
+    from konkun.server.core.workers import supervise
 
     settings.secret = load_secret(settings.secret, settings.data_dir)
     listener = _listen(namespace.host, namespace.port)
@@ -184,7 +190,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
     and idle timeouts, room near the open-file limit) and the trusted proxies."""
     import uvicorn
 
-    from konkun.server.guard import guarded_protocol
+    from konkun.server.core.guard import guarded_protocol
 
     trusted = settings.forwarded_allow_ips
     return uvicorn.Config(
@@ -214,7 +220,7 @@ def _listen(host: str, port: int) -> socket.socket:
 def check_database(url: str) -> None:
     """Open the database once (creating the schema, and the SQLite directory); raise
     :class:`ServeError` in one line when the URL is bad or the database unreachable."""
-    from konkun.server.storage import Storage
+    from konkun.server.store.storage import Storage
 
     try:
         shown = _safe_url(url)

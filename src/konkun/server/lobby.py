@@ -20,18 +20,18 @@ from typing import Any
 
 from konkun.errors import KonkunError
 from konkun.fairness import FairSeed
-from konkun.server.botseats import check_bot_spec
-from konkun.server.clock import ClockKeeper, cancel_timers
-from konkun.server.config import Settings
-from konkun.server.fair import TableFairness, fair_fields_of_row
-from konkun.server.games import game_names, get_game
-from konkun.server.lifecycle import TableExtras
-from konkun.server.protocol import ProtocolError
-from konkun.server.replayframes import ReplayViews
-from konkun.server.seatinfo import SeatInfo
-from konkun.server.shared import Shared
-from konkun.server.storage import Storage, StoredTable, now_text
-from konkun.server.table import Table, new_table_id, stored_summary
+from konkun.server.cluster.shared import Shared
+from konkun.server.core.botseats import check_bot_spec
+from konkun.server.core.config import Settings
+from konkun.server.core.games import game_names, get_game
+from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.seatinfo import SeatInfo
+from konkun.server.features.clock import ClockKeeper, cancel_timers
+from konkun.server.features.fair import TableFairness, fair_fields_of_row
+from konkun.server.features.lifecycle import TableExtras
+from konkun.server.store.storage import Storage, StoredTable, now_text
+from konkun.server.tables.replayframes import ReplayViews
+from konkun.server.tables.table import Table, new_table_id, stored_summary
 
 log = logging.getLogger("konkun.server")
 
@@ -94,7 +94,7 @@ class Lobby(Shared, ReplayViews):
         """Close the tables that have waited for players longer than
         ``Settings.waiting_table_seconds`` (every connection receives ``closed``, reason
         ``expired``); return how many."""
-        from konkun.server.lifecycle import expire_waiting
+        from konkun.server.features.lifecycle import expire_waiting
 
         return len(await expire_waiting(self, self.settings.waiting_table_seconds))
 

@@ -35,7 +35,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from konkun.server.cli import uvicorn_config
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 
 HOST = "127.0.0.1"
 TEST_SECRET = "konkun-test-secret"
@@ -161,7 +161,7 @@ def run_server_in_thread(db_url: str | None = None, port: int = 0,
                          **options: Any) -> ServerThread:
     """A started :class:`ServerThread`. ``db_url`` defaults to SQLite in ``data_dir``
     (a fresh temporary directory when not given); ``options`` are
-    :class:`~konkun.server.config.Settings` fields (``bot_delay`` defaults to 0.05 s)."""
+    :class:`~konkun.server.core.config.Settings` fields (``bot_delay`` defaults to 0.05 s)."""
     return ServerThread(_settings(db_url, data_dir, options), port).start()
 
 

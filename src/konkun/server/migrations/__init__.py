@@ -41,14 +41,14 @@ migrations existed is recognised (every revision that only alters tables is abse
 
 
 MODELS: tuple[tuple[str, str], ...] = (
-    ("konkun.server.storage", "Base"),
-    ("konkun.server.lifecycle", "ExtrasRow"),
-    ("konkun.server.chat", "ChatRow"),
-    ("konkun.server.accounts", "AccountRow"),
-    ("konkun.server.ratings_service", "RatingRow"),
-    ("konkun.server.fair", "FairRow"),
-    ("konkun.server.clockstore", "ClockRow"),
-    ("konkun.server.clusterlimits", "LoginEventRow"),
+    ("konkun.server.store.storage", "Base"),
+    ("konkun.server.features.lifecycle", "ExtrasRow"),
+    ("konkun.server.features.chat", "ChatRow"),
+    ("konkun.server.accounts.accounts", "AccountRow"),
+    ("konkun.server.accounts.ratings_service", "RatingRow"),
+    ("konkun.server.features.fair", "FairRow"),
+    ("konkun.server.cluster.clockstore", "ClockRow"),
+    ("konkun.server.store.clusterlimits", "LoginEventRow"),
 )
 """(module, declarative class) of every model of the schema; a module not in the package
 (yet) is skipped."""

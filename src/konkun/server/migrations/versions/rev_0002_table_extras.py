@@ -1,5 +1,5 @@
 """``konkun_table_extras``: what a table carries besides its game (creator, move clock,
-hints, rematch), one JSON object per table (``konkun.server.lifecycle.ExtrasRow``).
+hints, rematch), one JSON object per table (``konkun.server.features.lifecycle.ExtrasRow``).
 
 Revision ID: 0002
 Revises: 0001

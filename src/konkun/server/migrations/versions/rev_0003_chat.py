@@ -1,5 +1,5 @@
 """``konkun_chat``: the chat messages of each table, numbered from 1 within it
-(``konkun.server.chat.ChatRow``).
+(``konkun.server.features.chat.ChatRow``).
 
 Revision ID: 0003
 Revises: 0002

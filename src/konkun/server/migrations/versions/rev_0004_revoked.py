@@ -1,5 +1,5 @@
 """``konkun_revoked``: the token sessions revoked by ``POST /api/revoke``
-(``konkun.server.storage.RevokedRow``).
+(``konkun.server.store.storage.RevokedRow``).
 
 Revision ID: 0004
 Revises: 0003

@@ -1,6 +1,6 @@
 """Accounts and ratings: ``konkun_accounts`` and ``konkun_sessions``
-(``konkun.server.accounts``), ``konkun_ratings`` and ``konkun_player_games``
-(``konkun.server.ratings_service``). Every finished game already stored gets its human
+(``konkun.server.accounts.accounts``), ``konkun_ratings`` and ``konkun_player_games``
+(``konkun.server.accounts.ratings_service``). Every finished game already stored gets its human
 seats indexed in ``konkun_player_games`` (unrated), so that a guest who claims an account
 keeps the games played before this revision.
 

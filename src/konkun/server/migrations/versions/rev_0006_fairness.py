@@ -1,5 +1,5 @@
 """``konkun_fairness``: each table's secret server seed and its seats' contributions to
-the match seed (``konkun.server.fair.FairRow``, ``docs/fairness.md``).
+the match seed (``konkun.server.features.fair.FairRow``, ``docs/fairness.md``).
 
 Revision ID: 0006
 Revises: 0005

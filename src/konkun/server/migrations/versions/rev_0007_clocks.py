@@ -1,6 +1,6 @@
 """``konkun_clocks``: each table's move clock (turn, start, away seats, votes) as one JSON
 object, so that a restart or another server process picks it up
-(``konkun.server.clockstore.ClockRow``).
+(``konkun.server.cluster.clockstore.ClockRow``).
 
 Revision ID: 0007
 Revises: 0006

@@ -1,6 +1,6 @@
 """``konkun_login_events``: the login attempts per address and failures per account, so
 that several server processes on one database share the login limiter's windows
-(``konkun.server.clusterlimits.LoginEventRow``).
+(``konkun.server.store.clusterlimits.LoginEventRow``).
 
 Revision ID: 0008
 Revises: 0007

@@ -1,0 +1,88 @@
+"""The move clock of each playing table, stored (``konkun_clocks``, one JSON object per
+table) so that a restart, or the server process that takes the table over, goes on with
+the turn's time spent, the away seats and the votes instead of starting them afresh.
+
+What is stored of a :class:`~konkun.server.features.clock.SeatClock`: the turn, when it began
+(wall-clock seconds), the away seats and why, and the votes. The absences are not: they
+follow the connections, which every process sees (:mod:`.cluster`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from sqlalchemy import JSON, String, delete
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from konkun.server.features.clock import SeatClock
+
+
+class _Base(DeclarativeBase):
+    """The schema of the stored clocks."""
+
+
+class ClockRow(_Base):
+    """One table's clock as one JSON object."""
+
+    __tablename__ = "konkun_clocks"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+def clock_snapshot(clock: SeatClock) -> dict[str, Any]:
+    """What is stored of ``clock`` (its turn's start as wall-clock seconds)."""
+    started = time.time() - max(0.0, time.monotonic() - clock.turn_started)
+    return {"turn": clock.turn, "started": round(started, 3),
+            "away": {str(seat): why for seat, why in sorted(clock.away.items())},
+            "votes": {str(seat): sorted(voters)
+                      for seat, voters in sorted(clock.votes.items()) if voters}}
+
+
+def clock_key(clock: SeatClock) -> tuple[Any, ...]:
+    """What a stored clock must be rewritten for when it changes (not the time)."""
+    return (clock.turn, tuple(sorted(clock.away.items())),
+            tuple((seat, tuple(sorted(v))) for seat, v in sorted(clock.votes.items()) if v))
+
+
+def restore_clock(clock: SeatClock, data: dict[str, Any] | None, turn: int) -> bool:
+    """Put a stored clock back into ``clock`` if it is of the table's current ``turn``;
+    whether it was."""
+    if not data or data.get("turn") != turn:
+        return False
+    try:
+        spent = max(0.0, time.time() - float(data["started"]))
+        away = {int(seat): str(why) for seat, why in dict(data.get("away", {})).items()}
+        votes = {int(seat): {int(v) for v in voters}
+                 for seat, voters in dict(data.get("votes", {})).items()}
+    except (KeyError, TypeError, ValueError):
+        return False
+    clock.turn, clock.turn_started = turn, time.monotonic() - spent
+    clock.away, clock.votes = away, votes
+    return True
+
+
+class ClockStore:
+    """The stored clocks, in the database of the game record."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        _Base.metadata.create_all(engine)
+
+    def save(self, table_id: str, data: dict[str, Any]) -> None:
+        """Store (or replace) one table's clock."""
+        with Session(self.engine) as session, session.begin():
+            session.merge(ClockRow(table_id=table_id, data=data))
+
+    def load(self, table_id: str) -> dict[str, Any] | None:
+        """One table's stored clock, if any."""
+        with Session(self.engine) as session:
+            row = session.get(ClockRow, table_id)
+            return dict(row.data) if row is not None else None
+
+    def delete(self, table_id: str) -> None:
+        """Forget a table's clock (its game is over)."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(ClockRow).where(ClockRow.table_id == table_id))

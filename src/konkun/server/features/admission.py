@@ -1,0 +1,147 @@
+"""Admission control: who may connect, create a table or take a seat, and how many times.
+
+Every limit is a :class:`~konkun.server.core.config.Settings` field (``docs/server.md``,
+"Running in public"). Counts are taken from the lobby's tables and connections when a
+request arrives, so nothing has to be kept in step with them:
+
+- connections per client address and per player, besides the per-table and server caps;
+  a seat's own player is always admitted to her table (only her own per-player cap
+  applies), so spectators can never lock a player out of her game;
+- unfinished tables created per player and per address;
+- seats held at unfinished tables per player and per address (the HTTP and WebSocket
+  ``sit`` alike).
+
+With several server processes the per-address and per-player counts include the other
+processes' (:attr:`Admission.others`, :mod:`.clusterlimits`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import Protocol
+
+from konkun.server.core.config import Settings
+from konkun.server.core.protocol import ProtocolError
+
+
+class Connection(Protocol):
+    """What the checks read of a connection (:class:`konkun.server.core.connection.Connection`)."""
+
+    @property
+    def player_id(self) -> str | None:
+        """The connected guest's player id, if any."""
+        ...
+
+    @property
+    def address(self) -> str:
+        """The client's address."""
+        ...
+
+
+class _Seat(Protocol):
+    kind: str
+    player_id: str | None
+
+
+class _Extras(Protocol):
+    creator: str | None
+
+
+class Table(Protocol):
+    """What the checks read of a table (:class:`konkun.server.tables.table.Table`); written
+    here so that this module does not import the tables it guards."""
+
+    id: str
+    status: str
+    creator_address: str | None
+    seat_addresses: dict[int, str]
+
+    @property
+    def connections(self) -> Collection[Connection]:
+        """The table's open connections."""
+        ...
+
+    @property
+    def seats(self) -> Sequence[_Seat]:
+        """The table's seats."""
+        ...
+
+    @property
+    def extras(self) -> _Extras:
+        """The table's options (its creator)."""
+        ...
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The seat ``player_id`` holds, if any."""
+        ...
+
+
+class Admission:
+    """The admission checks of one lobby; each raises a :class:`ProtocolError`."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.others: Callable[[str], int] = lambda _key: 0
+        """What the other server processes count under a key (``conn:address:<a>``,
+        ``conn:player:<p>``, ``tables:address:<a>``, ``seats:address:<a>``, and the tables
+        and seats being made, ``tables:player:<p>`` and ``seats:player:<p>``); none
+        alone."""
+
+    def check_connection(self, tables: Iterable[Table], table: Table,
+                         connection: Connection) -> None:
+        """Refuse ``connection`` to ``table`` when a cap is reached (``too_many_connections``);
+        the player of one of the table's seats passes every cap but her own."""
+        everyone = [c for t in tables for c in t.connections]
+        player = connection.player_id
+        if player is not None:
+            mine = sum(1 for c in everyone if c.player_id == player) \
+                + self.others("conn:player:" + player)
+            if mine >= self.settings.max_player_connections:
+                raise ProtocolError("too_many_connections", f"you already have {mine} "
+                                    "connections open; close some tabs")
+        if table.seat_of(player) is not None:
+            return
+        if len(everyone) >= self.settings.max_connections:
+            raise ProtocolError("too_many_connections", "the server is full; try later")
+        if len(table.connections) >= self.settings.max_table_connections:
+            raise ProtocolError("too_many_connections", f"table {table.id} has its maximum "
+                                f"of {self.settings.max_table_connections} connections")
+        from_address = sum(1 for c in everyone if c.address == connection.address) \
+            + self.others("conn:address:" + connection.address)
+        if from_address >= self.settings.max_address_connections:
+            raise ProtocolError("too_many_connections", f"{from_address} connections from "
+                                "your address are open; close some")
+
+    def check_new_table(self, tables: Iterable[Table], player: str | None,
+                        address: str) -> None:
+        """Refuse a new table when its creator (player or address) holds too many open ones
+        (``too_many_tables``)."""
+        open_tables = [t for t in tables if t.status != "finished"]
+        if len(open_tables) >= self.settings.max_tables:
+            raise ProtocolError("too_many_tables", f"this server already holds "
+                                f"{self.settings.max_tables} open tables; try later")
+        if player is not None and sum(1 for t in open_tables if t.extras.creator == player) \
+                + self.others("tables:player:" + player) >= self.settings.max_tables_per_player:
+            raise ProtocolError("too_many_tables", "you already created "
+                                f"{self.settings.max_tables_per_player} open tables")
+        if sum(1 for t in open_tables if t.creator_address == address) \
+                + self.others("tables:address:" + address) \
+                >= self.settings.max_tables_per_address:
+            raise ProtocolError("too_many_tables", "your address already created "
+                                f"{self.settings.max_tables_per_address} open tables")
+
+    def check_seat(self, tables: Iterable[Table], player: str, address: str) -> None:
+        """Refuse one more seat when the player or the address holds too many at unfinished
+        tables (``too_many_seats``)."""
+        held = [(t, n) for t in tables if t.status != "finished"
+                for n, seat in enumerate(t.seats) if seat.kind == "human"]
+        mine = sum(1 for t, n in held if t.seats[n].player_id == player) \
+            + self.others("seats:player:" + player)
+        if mine >= self.settings.max_seats_per_player:
+            raise ProtocolError("too_many_seats", f"you already hold {mine} seats at "
+                                "unfinished tables; play or leave some")
+        ours = sum(1 for t, n in held if t.seat_addresses.get(n) == address) \
+            + self.others("seats:address:" + address)
+        if ours >= self.settings.max_seats_per_address:
+            raise ProtocolError("too_many_seats", f"your address already holds {ours} seats "
+                                "at unfinished tables")

@@ -1,0 +1,461 @@
+"""A table's life beyond one match: who made it, its options, cancelling, expiry, rematch.
+
+What a table carries besides its game (:class:`TableExtras`: the creator, the move clock,
+hints, the rematch it led to) is kept in a table of its own, ``konkun_table_extras``,
+one JSON object per table, so the game record (``konkun_tables``, ``konkun_actions``)
+stays as it is. :class:`ExtrasStore` reads and writes it; the functions here act on the
+:class:`~konkun.server.lobby.Lobby` (through :class:`LifecycleLobby`, what they use of it)
+under each table's lock:
+
+- :func:`cancel` removes a waiting table (its creator's wish, or expiry after
+  ``Settings.waiting_table_seconds`` seconds nobody joined) and tells every connection;
+- :func:`vote_rematch` records a seated human's wish for a rematch once the game is over;
+  when every human seat has asked, a new table with the same seats, bots, game, variant,
+  rules and options starts, and every connection of the old one is told where it is. The
+  vote that completes the set stores the new table's id with it (``rematch_next``), so if
+  the process making the rematch dies, another one (or the same server after a restart)
+  makes the same table, not a second one (:func:`make_rematch`);
+- :class:`CreateOnce` makes creating a table idempotent against double clicks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from sqlalchemy import JSON, String, delete, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from konkun.server.core.games import GameAdapter
+from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.seatinfo import SeatInfo
+from konkun.server.features.fair import checked_contribution
+from konkun.server.features.ports import RunsInThreads, SeatedTable
+
+if TYPE_CHECKING:
+    from konkun.server.core.auth import Guest
+
+MOVE_SECONDS = (0, 15, 30, 60, 120)
+"""The move clocks the lobby offers (0: no clock)."""
+
+MAX_MOVE_SECONDS = 3600
+"""The longest move clock a table may ask for."""
+
+
+class _Base(DeclarativeBase):
+    """The schema of the extras (apart from the game record's)."""
+
+
+class ExtrasRow(_Base):
+    """What one table carries besides its game, as one JSON object."""
+
+    __tablename__ = "konkun_table_extras"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+@dataclass
+class TableExtras:
+    """A table's creator, options and rematch, with the seats that voted for it."""
+
+    creator: str | None = None
+    """The player id of the token that created the table (``None``: made without one)."""
+    move_seconds: int = 0
+    """Seconds the player to move has before a bot plays for them (0: no clock)."""
+    hints: bool = True
+    """Whether the seats may ask for hints."""
+    rated: bool = False
+    """Whether the game counts for ratings (hints off, a move clock: ``docs/ratings.md``)."""
+    rematch_of: str | None = None
+    """The table this one is the rematch of."""
+    rematch_to: str | None = None
+    """The table that is this one's rematch, once it started."""
+    rematch_votes: set[int] = field(default_factory=set)
+    """The seats that asked for a rematch (stored, so every server process sees them)."""
+    rematch_contributions: dict[int, str] = field(default_factory=dict)
+    """The contributions to the rematch's seed sent with the votes, by seat."""
+    rematch_next: str | None = None
+    """The id of the rematch's table, stored by the vote that completed the votes (before
+    the table is made): whoever makes the rematch makes it under this id."""
+
+    def stored(self) -> dict[str, Any]:
+        """The extras as stored."""
+        data = asdict(self)
+        data["rematch_votes"] = sorted(self.rematch_votes)
+        data["rematch_contributions"] = {str(seat): value for seat, value
+                                         in sorted(self.rematch_contributions.items())}
+        return data
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any] | None) -> TableExtras:
+        """Extras read back; a table stored before extras existed gets the defaults."""
+        data = data or {}
+        return cls(creator=data.get("creator"), move_seconds=int(data.get("move_seconds", 0)),
+                   hints=bool(data.get("hints", True)), rated=bool(data.get("rated", False)),
+                   rematch_of=data.get("rematch_of"),
+                   rematch_to=data.get("rematch_to"),
+                   rematch_next=data.get("rematch_next"),
+                   rematch_votes={int(s) for s in data.get("rematch_votes", [])},
+                   rematch_contributions={
+                       int(seat): str(value)
+                       for seat, value in dict(data.get("rematch_contributions", {})).items()})
+
+    def summary(self, table: SeatedTable) -> dict[str, Any]:
+        """The fields the extras add to a table's summary (``docs/protocol.md``)."""
+        return {"move_seconds": self.move_seconds, "hints": self.hints, "rated": self.rated,
+                "creator_seat": table.seat_of(self.creator),
+                "rematch": {"votes": sorted(self.rematch_votes), "of": self.rematch_of,
+                            "table": self.rematch_to}}
+
+
+class ExtrasStore:
+    """The extras of every table, in the database of the game record."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        _Base.metadata.create_all(engine)
+
+    def save(self, table_id: str, extras: TableExtras) -> None:
+        """Store (or replace) one table's extras."""
+        with Session(self.engine) as session, session.begin():
+            session.merge(ExtrasRow(table_id=table_id, data=extras.stored()))
+
+    def vote_rematch(self, table_id: str, seat: int, contribution: str | None,
+                     humans: set[int], reserve: str | None = None,
+                     announce: Callable[[Session], None] | None = None,
+                     ) -> tuple[TableExtras, bool]:
+        """Add ``seat``'s rematch vote (and its ``contribution``) to the stored extras,
+        the row locked meanwhile, so that votes through two server processes at one
+        instant both count; return the extras now stored and whether this vote is the
+        one that completed the ``humans``' votes (exactly one vote is: it starts the
+        rematch). That vote also stores ``reserve`` as the rematch's table id
+        (``rematch_next``). ``announce`` is called in the transaction (the other
+        processes learn of the vote exactly when it is stored)."""
+        with Session(self.engine) as session, session.begin():
+            row, extras = self._locked(session, table_id)
+            complete_before = humans <= extras.rematch_votes
+            extras.rematch_votes.add(seat)
+            if contribution is not None:
+                extras.rematch_contributions[seat] = contribution
+            starts = not complete_before and humans <= extras.rematch_votes \
+                and extras.rematch_to is None
+            if starts and extras.rematch_next is None:
+                extras.rematch_next = reserve
+            self._replace(session, row, table_id, extras)
+            if announce is not None:
+                announce(session)
+        return extras, starts
+
+    def set_rematch_to(self, table_id: str, rematch: str) -> TableExtras:
+        """Store where the table's rematch is (the row locked: no vote is overwritten)."""
+        with Session(self.engine) as session, session.begin():
+            row, extras = self._locked(session, table_id)
+            extras.rematch_to = rematch
+            self._replace(session, row, table_id, extras)
+        return extras
+
+    @staticmethod
+    def _locked(session: Session, table_id: str) -> tuple[ExtrasRow | None, TableExtras]:
+        """One table's extras row, locked until ``session`` commits (``SELECT ... FOR
+        UPDATE``; SQLite has one writer anyway), and its extras."""
+        row = session.scalars(select(ExtrasRow).where(ExtrasRow.table_id == table_id)
+                              .with_for_update()).one_or_none()
+        return row, TableExtras.from_stored(row.data if row else None)
+
+    @staticmethod
+    def _replace(session: Session, row: ExtrasRow | None, table_id: str,
+                 extras: TableExtras) -> None:
+        if row is None:
+            session.add(ExtrasRow(table_id=table_id, data=extras.stored()))
+        else:
+            row.data = extras.stored()  # a new object: the JSON column sees the change
+
+    def load(self, table_id: str) -> TableExtras:
+        """One table's extras (the defaults when none were stored)."""
+        with Session(self.engine) as session:
+            row = session.get(ExtrasRow, table_id)
+            return TableExtras.from_stored(row.data if row else None)
+
+    def load_many(self, table_ids: list[str]) -> dict[str, TableExtras]:
+        """The extras of several tables, by id (only those stored)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(ExtrasRow).where(ExtrasRow.table_id.in_(table_ids)))
+            return {row.table_id: TableExtras.from_stored(row.data) for row in rows}
+
+    def delete_waiting(self, table_id: str) -> bool:
+        """Remove a table that never started, with its extras (it has no actions);
+        whether it was still waiting (another server process may have dealt it)."""
+        from konkun.server.store.storage import TableRow
+
+        with Session(self.engine) as session, session.begin():
+            gone = session.execute(delete(TableRow).where(TableRow.id == table_id,
+                                                          TableRow.status == "waiting"))
+            if not getattr(gone, "rowcount", 1):
+                return False
+            session.execute(delete(ExtrasRow).where(ExtrasRow.table_id == table_id))
+            return True
+
+
+def move_seconds_of(value: object) -> int:
+    """The ``move_seconds`` field of a new table: 0 (no clock) to 3600; else
+    ``invalid_rule``."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) \
+            or not 0 <= value <= MAX_MOVE_SECONDS:
+        raise ProtocolError("invalid_rule", f"move_seconds must be a whole number of seconds "
+                            f"0..{MAX_MOVE_SECONDS}", value)
+    return value
+
+
+def hints_of(value: object) -> bool:
+    """The ``hints`` field of a new table: absent, hints are on (the API's old behaviour;
+    the lobby page sends ``false`` by default when two or more humans sit)."""
+    if value is None:
+        return True
+    if not isinstance(value, bool):
+        raise ProtocolError("invalid_rule", "hints must be true or false", value)
+    return value
+
+
+class CreateOnce:
+    """Remembers which table a (client, request id) pair created, for ``ttl`` seconds, so
+    that a repeated ``POST /api/tables`` (a double click, a retry) gets the same table."""
+
+    def __init__(self, ttl: float = 600.0, limit: int = 10_000) -> None:
+        self.ttl = ttl
+        self.limit = limit
+        self._made: dict[tuple[str, str], tuple[float, str]] = {}
+
+    def get(self, key: tuple[str, str]) -> str | None:
+        """The table id made for ``key`` lately, if any."""
+        found = self._made.get(key)
+        if found is None or time.monotonic() - found[0] > self.ttl:
+            return None
+        return found[1]
+
+    def put(self, key: tuple[str, str], table_id: str) -> None:
+        """Remember that ``key`` made ``table_id``."""
+        if len(self._made) >= self.limit:
+            now = time.monotonic()
+            self._made = {k: v for k, v in self._made.items() if now - v[0] <= self.ttl}
+            if len(self._made) >= self.limit:
+                self._made.clear()
+        self._made[key] = (time.monotonic(), table_id)
+
+
+class LifecycleTable(SeatedTable, Protocol):
+    """A table as its life cycle reads it: besides its seats, its extras, its game,
+    variant, rules and when it was made."""
+
+    extras: TableExtras
+    adapter: GameAdapter
+    variant: str | None
+    rules: dict[str, str]
+    created_at: str
+
+
+TableT = TypeVar("TableT", bound=LifecycleTable)
+
+
+class LifecycleLobby(RunsInThreads, Protocol[TableT]):
+    """What cancelling, expiry and rematches use of the lobby: its tables, the extras'
+    store, reading back and broadcasting a table, telling the other processes, making a
+    table and seating its players."""
+
+    tables: dict[str, TableT]
+
+    @property
+    def extras_store(self) -> ExtrasStore:
+        """The extras of every table."""
+
+    async def reread(self, table: TableT) -> bool:
+        """Read back the actions other processes played at the table."""
+
+    def broadcast(self, table: TableT) -> None:
+        """Send every connection of the table its view."""
+
+    def tell_others(self, kind: str, table_id: str, rest: str = "") -> None:
+        """Tell the other server processes that a table changed."""
+
+    async def record_rematch_vote(self, table: TableT, seat: int, contribution: str | None,
+                                  humans: set[int]) -> tuple[TableExtras, bool]:
+        """Store a seat's rematch vote atomically and tell the other processes; the extras
+        now stored and whether this vote starts the rematch."""
+
+    async def record_rematch(self, table: TableT, rematch: str) -> None:
+        """Store where the table's rematch is and tell the other processes."""
+
+    async def create_table(self, game: str, variant: str | None, num_seats: int,
+                           rules: dict[str, str], bots: dict[int, str], *,
+                           creator: str | None = None, move_seconds: int = 0,
+                           hints: bool = True, rated: bool = False,
+                           rematch_of: str | None = None,
+                           table_id: str | None = None) -> TableT:
+        """Make and store a new table (under ``table_id`` when given)."""
+
+    async def get_table(self, table_id: str, keep: bool = False) -> TableT:
+        """The table ``table_id`` (``unknown_table`` when there is none)."""
+
+    def making_rematch(self, table: TableT) -> AbstractAsyncContextManager[bool]:
+        """Held while this process makes the table's rematch: whether it may (no other
+        process is making it now)."""
+
+    async def seat_players(self, table: TableT, taken: dict[int, SeatInfo],
+                           contributions: dict[int, str] | None = None) -> None:
+        """Seat several players at once with their contributions, and start when full."""
+
+
+def closed_message(table: SeatedTable, reason: str) -> dict[str, Any]:
+    """``{"type": "closed", "table": id, "reason": "cancelled" | "expired"}``."""
+    return {"type": "closed", "table": table.id, "reason": reason}
+
+
+async def cancel(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None,
+                 reason: str = "cancelled") -> None:
+    """Remove a waiting table: by its creator (``guest``), or by expiry (``guest`` None).
+    Every connection receives ``closed`` and is closed."""
+    async with table.lock:
+        if guest is not None and (table.extras.creator is None
+                                  or guest.player_id != table.extras.creator):
+            raise ProtocolError("not_creator", "only the player who created this table "
+                                "may cancel it", table.id)
+        if table.status != "waiting":
+            raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                "it cannot be cancelled", table.id)
+        try:
+            deleted = await lobby.db(lobby.extras_store.delete_waiting, table.id)
+        except Exception as error:
+            raise ProtocolError("storage", "the table could not be removed; try again") \
+                from error
+        if not deleted:  # dealt meanwhile by another server process
+            await lobby.reread(table)
+            lobby.broadcast(table)
+            raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                "it cannot be cancelled", table.id)
+        table.status = "cancelled"
+        lobby.tables.pop(table.id, None)
+        lobby.tell_others("c", table.id, reason)
+        for connection in list(table.connections):
+            connection.close_with(closed_message(table, reason))
+
+
+async def expire_waiting(lobby: LifecycleLobby[TableT], older_than: float) -> list[str]:
+    """Cancel every waiting table created more than ``older_than`` seconds ago; return
+    their ids."""
+    from datetime import UTC, datetime
+
+    now = datetime.now(UTC)
+    gone = []
+    for table in list(lobby.tables.values()):
+        if table.status != "waiting":
+            continue
+        age = (now - datetime.fromisoformat(table.created_at)).total_seconds()
+        if age > older_than:
+            try:
+                await cancel(lobby, table, None, "expired")
+            except ProtocolError:
+                continue
+            gone.append(table.id)
+    return gone
+
+
+async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None,
+                       contribution: str | None = None) -> TableT | None:
+    """Record that ``guest``'s seat wants a rematch, with its ``contribution`` to the new
+    match's seed; when every human seat does, start it and return the new table (every
+    connection of the old one receives ``rematch``)."""
+    async with table.lock:
+        seat = table.seat_of(guest.player_id if guest else None)
+        if seat is None:
+            raise ProtocolError("not_seated", "only a seated player can ask for a rematch")
+        if table.status != "finished":
+            raise ProtocolError("not_finished", "a rematch is offered once the game is over")
+        if table.extras.rematch_to is not None:
+            announce_rematch(table)
+            return None
+        humans = human_seats(table)
+        checked = None if contribution is None else checked_contribution(contribution)
+        table.extras, starts = await lobby.record_rematch_vote(table, seat, checked, humans)
+        if table.extras.rematch_to is not None:  # started through another process
+            announce_rematch(table)
+            return None
+        if not starts:
+            lobby.broadcast(table)
+            return None
+        return await make_rematch(lobby, table)
+
+
+def human_seats(table: SeatedTable) -> set[int]:
+    """The seats whose votes a rematch needs."""
+    return {n for n, s in enumerate(table.seats) if s.kind == "human"}
+
+
+def rematch_pending(table: LifecycleTable) -> bool:
+    """Whether every vote of the table's rematch is stored but its table is not known to
+    be made (the process making it may have died)."""
+    extras = table.extras
+    return table.status == "finished" and extras.rematch_to is None \
+        and extras.rematch_next is not None and human_seats(table) <= extras.rematch_votes
+
+
+async def make_rematch(lobby: LifecycleLobby[TableT], table: TableT) -> TableT | None:
+    """Make the rematch whose votes are all stored, under the id the last vote stored
+    (lock held); return the new table (``None``: another process is making it, or has).
+
+    Every step can be done again after a process died in the middle of it: the table is
+    made only if no table has that id, the players are seated only if they are not, and
+    the stored extras are read again first, under :meth:`LifecycleLobby.making_rematch`
+    (on PostgreSQL a lock that dies with its process)."""
+    async with lobby.making_rematch(table) as mine:
+        if not mine:
+            return None
+        table.extras = await lobby.db(lobby.extras_store.load, table.id)
+        reserved = table.extras.rematch_next
+        if not rematch_pending(table) or reserved is None:
+            if table.extras.rematch_to is not None:
+                announce_rematch(table)
+                lobby.broadcast(table)
+            return None
+        humans = human_seats(table)
+        new = await _rematch_table(lobby, table, reserved)
+        contributions = table.extras.rematch_contributions
+        async with new.lock:
+            if any(new.seats[n].player_id != table.seats[n].player_id for n in humans):
+                await lobby.seat_players(new, {n: table.seats[n] for n in humans},
+                                         {n: v for n, v in contributions.items()
+                                          if n in humans})
+        table.extras.rematch_to = new.id
+        with contextlib.suppress(Exception):  # the new table plays on; only the pointer
+            await lobby.record_rematch(table, new.id)  # is lost
+        announce_rematch(table)
+        lobby.broadcast(table)
+        return new
+
+
+async def _rematch_table(lobby: LifecycleLobby[TableT], table: TableT,
+                         reserved: str) -> TableT:
+    """The rematch's table ``reserved``: made now, or read back if a process that died
+    made it."""
+    with contextlib.suppress(ProtocolError):
+        return await lobby.get_table(reserved)
+    return await lobby.create_table(
+        table.adapter.name, table.variant, table.num_seats, dict(table.rules),
+        {n: s.bot for n, s in enumerate(table.seats) if s.kind == "bot" and s.bot},
+        creator=table.extras.creator, move_seconds=table.extras.move_seconds,
+        hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id,
+        table_id=reserved)
+
+
+def announce_rematch(table: LifecycleTable) -> None:
+    """Tell every connection of ``table`` where its rematch is."""
+    message = {"type": "rematch", "table": table.extras.rematch_to,
+               "link": f"/t/{table.extras.rematch_to}"}
+    for connection in list(table.connections):
+        connection.send(message)

@@ -1,0 +1,196 @@
+"""The admission limits and the login limiter across several server processes on one
+PostgreSQL database (``docs/server.md``, "Scaling out").
+
+One process alone counts in memory (:class:`~konkun.server.features.admission.Admission`,
+:class:`~konkun.server.accounts.accounts.LoginLimiter`); with N processes a client would get N
+times its allowance. Two mechanisms make the limits the cluster's:
+
+- :class:`LoginLog`: the login attempts and failures are rows in the database, counted
+  and added in one transaction under an advisory lock on the address's key, so attempts
+  through several processes at one instant are counted one after another. A login is
+  rare and costs a password hash anyway: one more query is cheap. Each process still
+  checks its own memory first and refuses at once past the limit (no query).
+- :class:`ClusterCounts`: each process announces its own counts (connections per address
+  and per player, tables and seats per address) whenever they change (``n``
+  announcements of :mod:`.cluster`), and every process adds the others' last counts to
+  its own when it checks. The check stays in memory; a count reaches the others within
+  milliseconds, so only requests that arrive through different processes within that
+  window can pass together. A process gone silent stops counting with its heartbeat.
+  A new table or seat closes that window (:meth:`konkun.server.cluster.shared.Shared.admitted`):
+  it is checked under a lock per address and player, once every count announced before
+  has arrived, and counted and announced before the lock is released.
+
+The per-player table and seat limits count the open tables every process holds, with
+their creators and their seats' players, plus the ones being made elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+from sqlalchemy import Float, Integer, String, delete, func, select, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from konkun.server.core.protocol import ProtocolError
+
+MAX_PAYLOAD = 7000
+"""Bytes of counts per announcement (``NOTIFY`` takes 8000)."""
+
+
+class _Base(DeclarativeBase):
+    """The schema of the login log (apart from the game record's)."""
+
+
+class LoginEventRow(_Base):
+    """One login attempt from an address, or one failure of an account."""
+
+    __tablename__ = "konkun_login_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(200), index=True)
+    """``address:<address>`` or ``account:<skeleton>``."""
+    at: Mapped[float] = mapped_column(Float)
+    """Seconds since the epoch."""
+
+
+class LoginLog:
+    """The login limiter's sliding windows, in the database every process shares."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self._clock = clock
+        _Base.metadata.create_all(engine)
+
+    def check(self, account: str, address: str, per_account: int, per_address: int,
+              window: float) -> None:
+        """Count one attempt from ``address``; ``login_limited`` when the account or the
+        address is over its limit in the last ``window`` seconds (the attempt is then
+        not counted). Atomic against attempts through other processes."""
+        now = self._clock()
+        keys = ("account:" + account, "address:" + address)
+        with Session(self.engine) as session, session.begin():
+            for key in sorted(keys):  # one lock order: two checks never wait on each other
+                session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+                                {"k": key})
+            session.execute(delete(LoginEventRow).where(LoginEventRow.key.in_(keys),
+                                                        LoginEventRow.at <= now - window))
+            wait = max(self._wait(session, keys[0], per_account, window, now),
+                       self._wait(session, keys[1], per_address, window, now))
+            if wait > 0:
+                raise ProtocolError("login_limited", "too many login attempts: try again "
+                                    f"in {int(wait) + 1} s")
+            session.add(LoginEventRow(key=keys[1], at=now))
+
+    @staticmethod
+    def _wait(session: Session, key: str, limit: int, window: float, now: float) -> float:
+        times = session.scalars(select(LoginEventRow.at).where(LoginEventRow.key == key)
+                                .order_by(LoginEventRow.at.desc()).limit(limit)).all()
+        if len(times) < limit:
+            return 0.0
+        return max(0.0, times[-1] + window - now)
+
+    def failed(self, account: str) -> None:
+        """A wrong password for ``account``."""
+        with Session(self.engine) as session, session.begin():
+            session.add(LoginEventRow(key="account:" + account, at=self._clock()))
+
+    def succeeded(self, account: str) -> None:
+        """A right password: the account's failures are forgotten everywhere."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(LoginEventRow).where(
+                LoginEventRow.key == "account:" + account))
+
+    def count(self, key: str) -> int:
+        """The events stored under ``key`` (tests)."""
+        with Session(self.engine) as session:
+            return int(session.scalar(select(func.count()).where(
+                LoginEventRow.key == key)) or 0)
+
+
+class ClusterCounts:
+    """The admission counts of the other processes, and the announcing of this one's."""
+
+    def __init__(self) -> None:
+        self._theirs: dict[str, dict[str, int]] = {}
+        """For each other process, its last announced counts by key."""
+        self._total: dict[str, int] = {}
+        """The others' counts summed, by key."""
+        self._announced: dict[str, int] = {}
+        """This process's counts as last announced."""
+
+    def others(self, key: str) -> int:
+        """What the other processes count under ``key``."""
+        return self._total.get(key, 0)
+
+    def received(self, origin: str, payload: str) -> None:
+        """Another process's changed counts (an ``n`` announcement)."""
+        try:
+            changes = {str(k): int(v) for k, v in dict(json.loads(payload)).items()}
+        except (ValueError, TypeError):
+            return
+        theirs = self._theirs.setdefault(origin, {})
+        for key, count in changes.items():
+            self._add(key, count - theirs.get(key, 0))
+            if count:
+                theirs[key] = count
+            else:
+                theirs.pop(key, None)
+
+    def forget(self, origin: str) -> None:
+        """A process gone silent: its counts no longer count."""
+        for key, count in self._theirs.pop(origin, {}).items():
+            self._add(key, -count)
+
+    def _add(self, key: str, delta: int) -> None:
+        total = self._total.get(key, 0) + delta
+        if total > 0:
+            self._total[key] = total
+        else:
+            self._total.pop(key, None)
+
+    def changes(self, mine: dict[str, int], everything: bool = False) -> Iterator[str]:
+        """The announcements (JSON texts) of what changed in this process's counts since
+        the last call (``everything``: all of them, for a process that just joined)."""
+        before = {} if everything else self._announced
+        changed = {k: v for k, v in mine.items() if before.get(k) != v}
+        changed.update({k: 0 for k in before if k not in mine})
+        self._announced = dict(mine)
+        yield from _chunks(changed.items())
+
+
+def _chunks(items: Iterable[tuple[str, int]]) -> Iterator[str]:
+    chunk: dict[str, int] = {}
+    size = 2
+    for key, count in items:
+        entry = len(json.dumps(key)) + len(str(count)) + 2
+        if chunk and size + entry > MAX_PAYLOAD:
+            yield json.dumps(chunk, separators=(",", ":"))
+            chunk, size = {}, 2
+        chunk[key] = count
+        size += entry
+    if chunk:
+        yield json.dumps(chunk, separators=(",", ":"))
+
+
+def local_counts(connections: Iterable[tuple[str, str | None]],
+                 tables: Iterable[str | None], seats: Iterable[str]) -> dict[str, int]:
+    """This process's counts by key: its connections (address, player), the addresses
+    that created its open tables and took their seats through it."""
+    counts: dict[str, int] = {}
+
+    def add(key: str) -> None:
+        counts[key] = counts.get(key, 0) + 1
+
+    for address, player in connections:
+        add("conn:address:" + address)
+        if player is not None:
+            add("conn:player:" + player)
+    for creator in tables:
+        if creator is not None:
+            add("tables:address:" + creator)
+    for address in seats:
+        add("seats:address:" + address)
+    return counts

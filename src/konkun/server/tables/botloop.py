@@ -1,0 +1,72 @@
+"""The bot loop (:class:`BotLoop`): while a bot is to act, its move is chosen in a worker
+thread (or process) and applied on the event loop, as any player's."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from konkun.errors import IllegalMoveError, KonkunError
+from konkun.server.core.botseats import choose_in_process
+from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.scheduler import QUICK_KINDS
+from konkun.server.tables.play import Play
+from konkun.server.tables.table import Table
+
+log = logging.getLogger("konkun.server")
+
+
+class BotLoop(Play):
+    """Run the bots of the tables, one loop per table while a bot is to act."""
+
+    def _schedule_bots(self, table: Table) -> None:
+        """Start the table's bot loop when a bot is to act and none is running."""
+        if table.status != "playing" or table.to_move not in table.bots:
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        if not self.runs_bots(table):
+            return
+        table.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(table))
+
+    async def _bot_loop(self, table: Table) -> None:
+        """Play bot moves while a bot is to act (each chosen in a worker thread)."""
+        while True:
+            async with table.lock:
+                seat = table.to_move
+                if seat is None or seat not in table.bots or table.match is None:
+                    return
+                turn = table.turn
+                observation = table.match.deal.observe(seat)
+                bot = table.bots[seat]
+            await asyncio.sleep(self.settings.bot_delay)
+            try:
+                quick = bot.spec.split(":")[0] in QUICK_KINDS
+                work: tuple[Callable[..., Hashable], tuple[Any, ...]] = \
+                    (bot.choose, (observation,)) if quick or not self.settings.bot_processes \
+                    else (choose_in_process, (bot.spec, table.adapter.name, observation,
+                                              bot.rng.getrandbits(64)))
+                action = await self.scheduler.run(
+                    work[0], *work[1], client=table.creator_address or table.id,
+                    human=any(s.kind == "human" for s in table.seats), quick=quick)
+                if not quick and self.settings.bot_processes \
+                        and action not in observation.legal_actions():
+                    action = bot.rng.choice(observation.legal_actions())
+            except Exception:
+                log.exception("bot %s at seat %d of table %s failed; playing at random",
+                              bot.spec, seat, table.id)
+                action = bot.rng.choice(observation.legal_actions())
+            async with table.lock:
+                if table.turn != turn or table.to_move != seat or table.match is None:
+                    continue
+                try:
+                    if not table.match.deal.is_legal(action):
+                        raise IllegalMoveError(f"bot chose illegal {action!r}")
+                    await self._apply(table, seat, action)
+                except (ProtocolError, KonkunError) as error:
+                    if not isinstance(error, ProtocolError) or error.code != "storage":
+                        log.error("bot move at table %s failed: %s", table.id, error)
+                    await asyncio.sleep(1.0)
+

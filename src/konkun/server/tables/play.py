@@ -1,0 +1,149 @@
+"""Play (:class:`Play`): an action is checked with the engine, then **stored** (committed
+to the database), then applied, and only then broadcast, so an acknowledged action survives
+any crash and a restart replays every unfinished table exactly. One :class:`asyncio.Lock`
+per table serializes everything that changes it."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Hashable
+
+from konkun.errors import KonkunError
+from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.stagetimes import current_move, timed
+from konkun.server.store.storage import TurnTakenError, now_text
+from konkun.server.tables.connections import Connections
+from konkun.server.tables.table import Table
+
+log = logging.getLogger("konkun.server")
+
+
+class Play(Connections):
+    """Check, store, apply and broadcast the actions played at a table."""
+
+    def _schedule_bots(self, table: Table) -> None:
+        """Start the table's bot loop when a bot is to act (:mod:`.botloop`)."""
+        raise NotImplementedError
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Read back what other server processes changed at the table (lock held);
+        whether anything did. One process alone: nothing (:mod:`.shared` overrides it)."""
+        return False
+
+    async def reread(self, table: Table) -> bool:
+        """Read back what other server processes changed at the table (lock held)."""
+        return await self._catch_up(table)
+
+    def runs_bots(self, table: Table) -> bool:
+        """Whether this process plays the table's bots and stand-ins (one process alone:
+        always; several: the holder of the table's lease, :mod:`.shared`)."""
+        return True
+
+    async def play(self, table: Table, player_id: str | None, text: str, turn: int) -> None:
+        """Play action ``text`` for the seat ``player_id`` holds, if ``turn`` is current.
+
+        Raises :class:`ProtocolError` (and changes nothing) for an action out of turn,
+        stale, malformed or illegal.
+        """
+        waited = time.perf_counter()
+        async with table.lock:
+            trace = current_move()
+            if trace is not None:
+                trace.stage("lock", time.perf_counter() - waited)
+            seat = table.seat_of(player_id)
+            if seat is None:
+                raise ProtocolError("not_seated", "spectators cannot play: take a seat "
+                                    "first", text)
+            self._check_playing(table, text)
+            if turn != table.turn:
+                raise ProtocolError("stale_turn", f"turn {turn} is not the current turn "
+                                    f"{table.turn}; the state has moved on", turn)
+            if table.to_move != seat:
+                raise ProtocolError("not_your_turn", f"seat {seat} is not to act: seat "
+                                    f"{table.to_move} is", text)
+            action = self._parse(table, text)
+            table.clock.away.pop(seat, None)  # a player who moves is back
+            await self._apply(table, seat, action)
+
+    @staticmethod
+    def _check_playing(table: Table, text: object) -> None:
+        if table.status == "waiting":
+            raise ProtocolError("not_started", "the game has not started: seats are free",
+                                text)
+        if table.status == "finished" or table.match is None or table.match.is_over():
+            raise ProtocolError("game_over", "the game is over", text)
+
+    @staticmethod
+    def _parse(table: Table, text: str) -> Hashable:
+        """The action ``text`` names, if it is legal now. Error messages are the adapter's
+        safe ones: an engine's own message may quote the whole position."""
+        assert table.match is not None
+        deal = table.match.deal
+        try:
+            action: Hashable = table.adapter.read_action(deal, text)
+        except KonkunError as error:
+            raise ProtocolError("invalid_action", error.reason, text) from None
+        if not deal.is_legal(action):
+            raise ProtocolError("illegal_move",
+                                table.adapter.explain_illegal(deal, action, text), text)
+        return action
+
+    async def _apply(self, table: Table, seat: int, action: Hashable) -> None:
+        """Store, then apply, then broadcast one legal action (lock held)."""
+        assert table.match is not None
+        text = table.match.deal.format_action(action)
+        turn = table.turn
+        try:
+            await self.commits.append(table.id, turn, seat, text,
+                                      urgent=any(s.kind == "human" for s in table.seats))
+        except TurnTakenError:  # another process played this turn: show what it played
+            await self._catch_up(table)
+            self.broadcast(table)
+            raise
+        except Exception as error:
+            raise ProtocolError("storage", "the action could not be stored; nothing was "
+                                "played, try again", text) from error
+        try:
+            with timed("apply"):
+                table.match.play(action)
+        except KonkunError as error:  # checked legal above: only a broken engine gets here
+            log.error("table %s: legal action %r refused: %s", table.id, text, error)
+            with contextlib.suppress(Exception):
+                await self._db(self.storage.delete_action, table.id, turn)
+            raise ProtocolError("illegal_move", f"illegal move {text!r}", text) from None
+        table.actions.append((seat, text))
+        table.fairness.played(table.turn, seat, text)
+        table.last = {"turn": table.turn, "actor": seat, "action": text}
+        if table.match.is_over():
+            await self._finish(table)
+        self.broadcast(table)
+        if table.status == "finished" and not table.connections:
+            self.tables.pop(table.id, None)  # kept in the database; read back on demand
+        self._schedule_bots(table)
+
+    async def _finish_if_over(self, table: Table) -> None:
+        """Finish a table read back from the database whose game is over but whose row was
+        never marked finished (storing that failed, or the server stopped in between)."""
+        if table.status == "playing" and table.match is not None and table.match.is_over():
+            await self._finish(table)
+
+    async def _finish(self, table: Table) -> None:
+        assert table.match is not None
+        table.status = "finished"
+        table.finished_at = now_text()
+        table.winner = table.match.winner()
+        table.bots = {}
+        # the actions are stored: a restart finishes the table again
+        with contextlib.suppress(ProtocolError):
+            await self._db(self.storage.update_table, table.id, {
+                "status": "finished", "finished_at": table.finished_at,
+                "winner": table.winner, "totals": list(table.match.totals)})
+        for hook in self.finish_hooks:
+            await hook(table)
+
+    async def apply_for(self, table: Table, seat: int, action: Hashable) -> None:
+        """Play a legal ``action`` for ``seat`` (a stand-in bot's; lock held)."""
+        await self._apply(table, seat, action)
+

@@ -1,0 +1,189 @@
+"""Seats (:class:`Seats`): taking and leaving a seat while a table waits, and dealing
+when the last one is taken."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+from konkun.cards import new_secret_seed
+from konkun.fairness import FairSeed
+from konkun.server.core.auth import Guest
+from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.seatinfo import SeatInfo
+from konkun.server.features.fair import TableFairness, checked_contribution
+from konkun.server.store.storage import now_text
+from konkun.server.tables.botloop import BotLoop
+from konkun.server.tables.table import Table
+
+
+class SeatsChangedError(ProtocolError):
+    """The stored seats were not those the table showed: another server process changed
+    them meanwhile (the table has been read back)."""
+
+    def __init__(self) -> None:
+        super().__init__("seat_taken", "the seats changed meanwhile (another player sat "
+                         "down or left); look again")
+
+
+RETRIES = 3
+"""Times a seat change is tried again on seats read back after another process's change."""
+
+
+class Seats(BotLoop):
+    """Seat players at a waiting table and start it when no seat is empty."""
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, check: Callable[[], None],
+                       keys: list[str]) -> AsyncIterator[None]:
+        """Run the admission ``check`` (it raises a :class:`ProtocolError` to refuse),
+        then the block that makes what it admitted, counted under ``keys`` meanwhile.
+        One process alone: the check only (:class:`~.shared.Shared` makes it atomic
+        across processes)."""
+        check()
+        yield
+
+    async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
+                  contribution: str | None = None) -> None:
+        """Seat ``guest`` at ``seat``; the game starts when the last seat is taken.
+        The seat counts against the limits of the player and of ``address``;
+        ``contribution`` is the seat's random value for the match seed (:mod:`.fair`)."""
+        for attempt in range(RETRIES):
+            try:
+                await self._sit_once(table, guest, seat, address, contribution)
+                return
+            except SeatsChangedError:
+                if attempt == RETRIES - 1:
+                    raise
+
+    async def _sit_once(self, table: Table, guest: Guest, seat: int, address: str,
+                        contribution: str | None) -> None:
+        async with table.lock:
+            if table.status != "waiting":
+                raise ProtocolError("not_waiting", f"table {table.id} has already started",
+                                    seat)
+            if isinstance(seat, bool) or not isinstance(seat, int) \
+                    or not 0 <= seat < table.num_seats:
+                raise ProtocolError("bad_seat", f"seat {seat!r} is out of range "
+                                    f"0..{table.num_seats - 1}", seat)
+            held = table.seat_of(guest.player_id)
+            if held is not None:
+                raise ProtocolError("seat_taken", f"you already sit at seat {held}", seat)
+            if table.seats[seat].kind != "empty":
+                raise ProtocolError("seat_taken", f"seat {seat} is taken", seat)
+            async with self.admitted(
+                    lambda: self.admission.check_seat(self.tables.values(),
+                                                      guest.player_id, address),
+                    ["seats:address:" + address, "seats:player:" + guest.player_id]):
+                await self._contribute(table, {seat: None if contribution is None
+                                               else checked_contribution(contribution)})
+                seats = list(table.seats)
+                seats[seat] = SeatInfo(kind="human", player_id=guest.player_id,
+                                       name=guest.nickname)
+                await self._store_seats(table, seats)
+                table.seats = seats
+                table.seat_addresses[seat] = address
+            if not await self._start_if_full(table):
+                self.broadcast(table)
+
+    async def leave(self, table: Table, guest: Guest) -> None:
+        """Free the seat ``guest`` holds while the table waits."""
+        for attempt in range(RETRIES):
+            try:
+                await self._leave_once(table, guest)
+                return
+            except SeatsChangedError:
+                if attempt == RETRIES - 1:
+                    raise
+
+    async def _leave_once(self, table: Table, guest: Guest) -> None:
+        async with table.lock:
+            if table.status != "waiting":
+                raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                    "a seat cannot be left during the game")
+            held = table.seat_of(guest.player_id)
+            if held is None:
+                raise ProtocolError("not_seated", "you hold no seat at this table")
+            seats = list(table.seats)
+            seats[held] = SeatInfo()
+            await self._store_seats(table, seats)
+            await self._contribute(table, {held: None})
+            table.seats = seats
+            table.seat_addresses.pop(held, None)
+            self.broadcast(table)
+
+    async def seat_players(self, table: Table, taken: dict[int, SeatInfo],
+                           contributions: dict[int, str] | None = None) -> None:
+        """Seat several players at once (a rematch) with their contributions to the match
+        seed, and start when full (lock held)."""
+        if contributions:
+            await self._contribute(table, dict(contributions))
+        seats = list(table.seats)
+        for number, seat in taken.items():
+            seats[number] = SeatInfo(kind=seat.kind, player_id=seat.player_id,
+                                     name=seat.name, bot=seat.bot)
+        await self._store_seats(table, seats)
+        table.seats = seats
+        if not await self._start_if_full(table):
+            self.broadcast(table)
+
+    async def _contribute(self, table: Table, values: dict[int, str | None]) -> None:
+        """Set (or, with ``None``, drop) the contributions of some seats, and store them."""
+        current = table.fairness.fair
+        if current is None or all(value is None and seat not in current.contributions
+                                  for seat, value in values.items()):
+            return  # no fairness data, or nothing to drop
+        try:
+            fair = await self._db(self.fair_store.set_contributions, table.id, values)
+        except Exception as error:
+            raise ProtocolError("storage", "the seat could not be stored; try again") \
+                from error
+        table.fairness = TableFairness(fair)
+
+    async def _store_seats(self, table: Table, seats: list[SeatInfo]) -> None:
+        """Store the new seats if the stored ones are still those the table shows (another
+        server process may have seated someone meanwhile: then ``seat_taken``)."""
+        try:
+            stored = await self._db(
+                self.storage.compare_and_update, table.id,
+                {"status": "waiting", "seats": [s.stored() for s in table.seats]},
+                {"seats": [s.stored() for s in seats]})
+        except Exception as error:
+            raise ProtocolError("storage", "the seat could not be stored; try again") \
+                from error
+        if not stored:
+            await self._catch_up(table)
+            self.broadcast(table)
+            raise SeatsChangedError
+
+    async def _start_if_full(self, table: Table) -> bool:
+        """Deal when no seat is empty (call with the table's lock held)."""
+        if table.status != "waiting" or any(s.kind == "empty" for s in table.seats):
+            return False
+        if table.fairness.fair is not None:  # with what other processes' seats sent
+            table.fairness = TableFairness(await self._db(self.fair_store.load, table.id))
+        seed = match_seed_of(table.fairness.fair)
+        match = table.adapter.new_match(table.rules_value, table.num_seats, seed)
+        bots = table.new_bots()
+        try:
+            started = await self._db(
+                self.storage.compare_and_update, table.id, {"status": "waiting"},
+                {"seed": seed, "status": "playing", "started_at": now_text()})
+        except Exception as error:
+            raise ProtocolError("storage", "the game could not be started; try again") \
+                from error
+        if not started:  # another server process dealt it: play that deal
+            await self._catch_up(table)
+            self.broadcast(table)
+            return True
+        table.seed, table.match, table.bots, table.status = seed, match, bots, "playing"
+        table.fairness.start(table.adapter.name, match, [])
+        self.broadcast(table)
+        self._schedule_bots(table)
+        return True
+
+
+def match_seed_of(fair: FairSeed | None) -> str:
+    """The seed a starting table's match is dealt from: the one its fairness data derive
+    (:mod:`.fair`), or a fresh secret one for a table made before fair deals."""
+    return new_secret_seed() if fair is None else fair.match_seed()
