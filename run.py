@@ -2,7 +2,8 @@
 """Bootstrap and run konkun with only python3 on the machine.
 
     python3 run.py serve [ARGS...]   start the web app (creates .venv on first use)
-    python3 run.py test [PYTEST ARGS...]   ruff, mypy --strict and the whole test suite
+    python3 run.py test [PYTEST ARGS...]   ruff, mypy --strict, the import layers
+                                           (lint-imports) and the whole test suite
                                            (on every core; ``-n 0`` for one process)
     python3 run.py konkun ARGS...    any konkun command inside the project's environment
 
@@ -77,10 +78,12 @@ def pytest_args(args: list[str]) -> list[str]:
 
 
 def run_tests(args: list[str]) -> int:
-    """Lint, type-check and run the whole test suite; return the first failing status."""
+    """Lint, type-check, check the import layers and run the whole test suite; return the
+    first failing status."""
     steps = [
         [str(BIN / "ruff"), "check", "src", "tests", "benchmarks"],
         [str(BIN / "mypy")],
+        [str(BIN / "lint-imports")],
         [str(BIN / "python"), "-m", "pytest", *pytest_args(args)],
     ]
     for step in steps:

@@ -1,14 +1,20 @@
-"""konkun's modules import one another without a cycle: every import counts, at the top of
-a module, inside a function or under ``TYPE_CHECKING``, so the arrows point one way
-(engines below bots, arena, server, terminal and RL; a layer's modules in layers too)."""
+"""konkun's imports follow declared layers, checked by import-linter (the contracts are in
+``pyproject.toml`` under ``[tool.importlinter]``, and ``lint-imports`` runs after mypy in
+``run.py test``): the rules below the bots, the bots below the arena, server, terminal and
+RL; inside the server core < store < accounts < features < tables < cluster < lobby < web <
+app. A cycle inside one layer is allowed; an arrow pointing down a layer is not."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import tomllib
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+import pytest
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
 
 
 def _modules() -> dict[str, Path]:
@@ -21,103 +27,40 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _imported(node: ast.AST, package: str) -> Iterator[str]:
-    """The dotted names an import statement brings in: for ``from P import x`` the
-    module ``P.x`` when ``x`` is one, else ``P`` itself."""
-    if isinstance(node, ast.Import):
-        yield from (alias.name for alias in node.names)
-    elif isinstance(node, ast.ImportFrom):
-        base = node.module or ""
-        if node.level:
-            parent = package.split(".")[:len(package.split(".")) - node.level + 1]
-            base = ".".join([*parent, base] if base else parent)
-        for alias in node.names:
-            yield f"{base}.{alias.name}"
+def _contract(container: str) -> dict[str, object]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    return next(c for c in contracts if c.get("containers") == [container])
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Each konkun module and the konkun modules it imports."""
-    modules = _modules()
-    graph: dict[str, set[str]] = {name: set() for name in modules}
-    for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            for target in _imported(node, package):
-                while target and target not in modules:
-                    target = target.rpartition(".")[0]  # P.x where x is a name of P
-                if target and target != name:
-                    graph[name].add(target)
-    return graph
+def _layer_names(contract: dict[str, object]) -> set[str]:
+    layers = contract["layers"]
+    assert isinstance(layers, list)
+    return {name.strip() for layer in layers for name in layer.replace(":", "|").split("|")}
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for other in sorted(graph[node]):
-            if other not in index:
-                visit(other)
-                low[node] = min(low[node], low[other])
-            elif other in on_stack:
-                low[node] = min(low[node], index[other])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
+def test_the_layer_contracts_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    assert lint_imports(no_cache=True, no_logo=True) == 0
 
 
-def test_konkun_has_no_import_cycle() -> None:
-    assert cycles(import_graph()) == []
+def test_every_part_of_the_server_is_in_a_layer() -> None:
+    """A new server module or subpackage must be given its layer in ``pyproject.toml``."""
+    server = SRC / "konkun" / "server"
+    parts = {path.stem for path in server.glob("*.py") if path.stem != "__init__"}
+    parts |= {path.name for path in server.iterdir()
+              if path.is_dir() and (path / "__init__.py").exists()}
+    assert parts == _layer_names(_contract("konkun.server"))
 
 
-def test_the_table_features_name_only_their_ports() -> None:
-    # chat, the clock and the life cycle are built by the lobby and held by the table:
-    # they name the Protocols of konkun.server.features.ports and their own, not the two classes
-    graph = import_graph()
-    for feature in ("chat", "clock", "lifecycle"):
-        imported = graph[f"konkun.server.features.{feature}"]
-        assert not imported & {"konkun.server.lobby", "konkun.server.tables.table"}, feature
-
-
-def test_the_cycle_finder_finds_a_cycle() -> None:
-    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
-    assert cycles(graph) == [["a", "b", "c"]]
-
-
-def test_the_graph_sees_lazy_and_type_checking_imports() -> None:
-    graph = import_graph()
-    assert "konkun.errors" in graph["konkun.game"]
-    # konkun.game imports the descriptors only by text: the registry sits below the engines
-    assert not any(name.startswith("konkun.konchinka") for name in graph["konkun.game"])
-    assert "konkun.konchinka.rules" in graph["konkun.konchinka.descriptor"]
-
-
-def test_the_engines_import_no_layer_above_them() -> None:
-    graph = import_graph()
-    layers = ("konkun.bots", "konkun.arena", "konkun.server", "konkun.tui", "konkun.rl",
-              "konkun.cli")
-    for name, imported in graph.items():
-        if name.startswith(("konkun.konchinka", "konkun.kunken")) and not name.endswith(".cli"):
-            assert not [m for m in imported if m.startswith(layers)], name
+def test_the_engines_sit_below_the_bots_and_the_layers_above() -> None:
+    layers = _contract("konkun")["layers"]
+    assert isinstance(layers, list)
+    order = [set(layer.replace(" ", "").split("|")) for layer in layers]
+    below = next(i for i, names in enumerate(order) if "kunken" in names)
+    above = {name for names in order[:below] for name in names}
+    assert {"bots", "arena", "server", "tui", "rl"} <= above
+    assert {"konchinka", "kunken"} <= order[below]
 
 
 def private_imports() -> list[str]:
