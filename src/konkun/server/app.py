@@ -38,6 +38,7 @@ from konkun.server.core.botseats import BotSeat, offered_bots
 from konkun.server.core.config import Settings
 from konkun.server.core.connection import Connection
 from konkun.server.core.games import game_names, get_game
+from konkun.server.core.kinds import TableStatus
 from konkun.server.core.movelog import deal_end, move_log
 from konkun.server.core.protocol import MAX_BODY_BYTES, ProtocolError, error_payload
 from konkun.server.core.ratelimit import AddressLimiter, TokenBucket, quiet_repeats
@@ -347,7 +348,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def list_tables(request: Request, status: str | None = None,
                           limit: int | None = None, offset: int = 0) -> dict[str, Any]:
         size, start = page(limit, offset)
-        if status == "finished":
+        if status == TableStatus.FINISHED:
             return {"tables": await lobby().finished_tables(size, start),
                     "offset": start, "limit": size}
         if status not in (None, "", "open"):
@@ -538,9 +539,10 @@ async def _hint(lobby: Lobby, table: Table, who: Guest) -> dict[str, Any]:
     if not table.extras.hints:
         raise ProtocolError("hints_off", "this table plays without hints")
     async with table.lock:
-        if table.match is None or table.status != "playing":
-            raise ProtocolError("not_started" if table.status == "waiting" else "game_over",
-                                "there is no move to hint")
+        if table.match is None or table.status != TableStatus.PLAYING:
+            raise ProtocolError(
+                "not_started" if table.status == TableStatus.WAITING else "game_over",
+                "there is no move to hint")
         if table.to_move != seat:
             raise ProtocolError("not_your_turn", f"seat {seat} is not to act")
         observation = table.match.deal.observe(seat)

@@ -24,6 +24,7 @@ from konkun.server.cluster.shared import Shared
 from konkun.server.core.botseats import check_bot_spec
 from konkun.server.core.config import Settings
 from konkun.server.core.games import game_names, get_game
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.clock import ClockKeeper, cancel_timers
@@ -130,18 +131,18 @@ class Lobby(Shared, ReplayViews):
         rules_value = adapter.check(row.variant, row.rules, len(row.seats))
         table = Table(row.id, adapter, row.variant, row.rules, rules_value,
                       [SeatInfo.from_stored(s) for s in row.seats], row.created_at)
-        table.status = row.status
+        table.status = TableStatus(row.status)
         table.seed = row.seed
         table.finished_at = row.finished_at
         table.winner = row.winner
-        if row.status != "waiting" and row.seed is not None:
+        if row.status != TableStatus.WAITING and row.seed is not None:
             table.match = adapter.replay(rules_value, len(row.seats), row.seed,
                                          [text for _seat, text in row.actions])
             table.actions = list(row.actions)
             if table.actions:
                 seat, text = table.actions[-1]
                 table.last = {"turn": table.turn, "actor": seat, "action": text}
-        if table.status == "playing":
+        if table.status == TableStatus.PLAYING:
             table.bots = table.new_bots()
         return table
 
@@ -149,12 +150,12 @@ class Lobby(Shared, ReplayViews):
 
     def open_tables(self) -> list[Table]:
         """Tables waiting or playing, newest first."""
-        tables = [t for t in self.tables.values() if t.status != "finished"]
+        tables = [t for t in self.tables.values() if t.status != TableStatus.FINISHED]
         return sorted(tables, key=lambda t: t.created_at, reverse=True)
 
     async def finished_tables(self, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
         """Summaries of finished games, newest first (from the database)."""
-        rows = await self._read(self.storage.list_tables, "finished", limit, offset)
+        rows = await self._read(self.storage.list_tables, TableStatus.FINISHED.value, limit, offset)
         extras = await self._read(self.extras_store.load_many, [row.id for row in rows])
         return [stored_summary(row) | {"rated": extras[row.id].rated if row.id in extras
                                        else False} for row in rows]
@@ -205,7 +206,7 @@ class Lobby(Shared, ReplayViews):
                 raise ProtocolError("bad_seat", f"bot seat {number} is out of range "
                                     f"0..{num_seats - 1}", number)
             canonical = check_bot_spec(spec, game, self.settings.max_bot_seconds)
-            seats[number] = SeatInfo(kind="bot", name=canonical, bot=canonical)
+            seats[number] = SeatInfo(kind=SeatKind.BOT, name=canonical, bot=canonical)
         table = Table(table_id or new_table_id(), adapter, adapter.variant_of(variant), rules,
                       rules_value, seats, now_text())
         table.creator_address = address
@@ -240,7 +241,7 @@ class Lobby(Shared, ReplayViews):
             table.remote = self.presence_of(table_id)
             await self.restore_clock(table)
             await self._finish_if_over(table)
-            if keep or table.status != "finished":
+            if keep or table.status != TableStatus.FINISHED:
                 self.tables[table_id] = table
             if keep:
                 self.rematch_if_pending(table)  # its maker may have died
@@ -252,7 +253,7 @@ class Lobby(Shared, ReplayViews):
         if table is not None:
             return (await self.up_to_date(table)).summary()
         row = await self._load_row(table_id, read=True)
-        if row.status == "finished":
+        if row.status == TableStatus.FINISHED:
             fair = await self._read(self.fair_store.load, table_id)
             return stored_summary(row) | await self._read(fair_fields_of_row, row, fair)
         return (await self.get_table(table_id)).summary()

@@ -31,6 +31,7 @@ from konkun.server.cluster.bus import Cluster, new_origin
 from konkun.server.cluster.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
 from konkun.server.core.auth import Guest
 from konkun.server.core.connection import Connection
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.fair import TableFairness
@@ -223,7 +224,7 @@ class Shared(Seats):
                 table = self.tables.get(table_id)
         if table is None:
             row = await self._read(self.storage.load_since, table_id, 1 << 30)
-            if row is None or row.status == "finished":
+            if row is None or row.status == TableStatus.FINISHED:
                 return  # a finished game is read back when somebody asks for it
             with contextlib.suppress(ProtocolError):
                 table = await self.get_table(table_id)
@@ -234,7 +235,7 @@ class Shared(Seats):
         if changed:
             self.broadcast(table)
             self._schedule_bots(table)
-            if table.status == "finished" and not table.connections:
+            if table.status == TableStatus.FINISHED and not table.connections:
                 self.tables.pop(table_id, None)
 
     async def _resync(self) -> None:
@@ -248,7 +249,7 @@ class Shared(Seats):
         for session in await self._read(self.storage.revoked_sessions):
             if session not in self.revoked_sessions:
                 self._revoked(session)
-        for status in ("waiting", "playing"):
+        for status in (TableStatus.WAITING.value, TableStatus.PLAYING.value):
             offset = 0
             while True:
                 rows = await self._read(self.storage.list_tables, status, 500, offset)
@@ -272,15 +273,16 @@ class Shared(Seats):
         seats = [SeatInfo.from_stored(s) for s in row.seats]
         if seats != table.seats:
             table.seats, changed = seats, True
-        if table.status == "waiting":
+        if table.status == TableStatus.WAITING:
             fair = await self._read(self.fair_store.load, table.id)  # seats' contributions
             if fair != table.fairness.fair:
                 table.fairness, changed = TableFairness(fair), True
-        if table.status == "waiting" and row.status != "waiting" and row.seed is not None:
+        if table.status == TableStatus.WAITING and row.status != TableStatus.WAITING \
+                and row.seed is not None:
             table.seed = row.seed
             table.match = table.adapter.new_match(table.rules_value, table.num_seats,
                                                   row.seed)
-            table.bots, table.status, changed = table.new_bots(), "playing", True
+            table.bots, table.status, changed = table.new_bots(), TableStatus.PLAYING, True
             table.fairness.start(table.adapter.name, table.match, [])
         if table.match is not None:
             for seat, text in row.actions:
@@ -289,14 +291,15 @@ class Shared(Seats):
                 table.fairness.played(table.turn, seat, text)
                 table.last = {"turn": table.turn, "actor": seat, "action": text}
                 changed = True
-        if row.status == "finished" and table.status != "finished":
-            table.status, table.finished_at, table.winner = "finished", row.finished_at, \
+        if row.status == TableStatus.FINISHED and table.status != TableStatus.FINISHED:
+            table.status, table.finished_at, table.winner = TableStatus.FINISHED, row.finished_at, \
                 row.winner
             table.bots, changed = {}, True
-        elif table.status == "playing" and table.match is not None and table.match.is_over():
+        elif table.status == TableStatus.PLAYING and table.match is not None \
+                and table.match.is_over():
             await self._finish(table)  # its player stopped before marking it: mark it here
             changed = True
-        if table.status != "playing":  # the creator's options, the rematch and its votes
+        if table.status != TableStatus.PLAYING:  # the creator's options, the rematch and its votes
             extras = await self._read(self.extras_store.load, table.id)
             if extras.stored() != table.extras.stored():
                 started = extras.rematch_to is not None and table.extras.rematch_to is None
@@ -307,7 +310,7 @@ class Shared(Seats):
 
     def _gone(self, table: Table, reason: str) -> None:
         """The table was removed by another process (cancelled or expired)."""
-        table.status = "cancelled"
+        table.status = TableStatus.CANCELLED
         self.tables.pop(table.id, None)
         self._presence.pop(table.id, None)
         for connection in list(table.connections):
@@ -414,12 +417,12 @@ class Shared(Seats):
         self._counting = None
         if self.cluster is None:
             return
-        open_tables = [t for t in self.tables.values() if t.status != "finished"]
+        open_tables = [t for t in self.tables.values() if t.status != TableStatus.FINISHED]
         mine = local_counts(
             ((c.address, c.player_id) for t in self.tables.values() for c in t.connections),
             (t.creator_address for t in open_tables),
             (address for t in open_tables for n, address in t.seat_addresses.items()
-             if t.seats[n].kind == "human"))
+             if t.seats[n].kind == SeatKind.HUMAN))
         for key, making in self._making.items():
             mine[key] = mine.get(key, 0) + making
         for payload in self.counts.changes(mine, everything):
@@ -436,7 +439,7 @@ class Shared(Seats):
         """Store the table's clock (by the lease holder) when its turn, away seats or
         votes changed; forget it when the game is over."""
         clock, saved = table.clock, self._clock_saved.get(table.id)
-        if table.status != "playing":
+        if table.status != TableStatus.PLAYING:
             if saved is not None:
                 del self._clock_saved[table.id]
                 self._spawn(self._clock_write(self.clock_store.delete, table.id))
@@ -472,7 +475,7 @@ class Shared(Seats):
         time is claimed at once, later only by the sweep."""
         super()._schedule_bots(table)
         cluster = self.cluster
-        if cluster is None or table.status != "playing" or table.id in cluster.owned \
+        if cluster is None or table.status != TableStatus.PLAYING or table.id in cluster.owned \
                 or table.claim_tried != float("-inf"):
             return
         table.claim_tried = time.monotonic()
@@ -506,10 +509,10 @@ class Shared(Seats):
         assert cluster is not None
         for table_id in list(cluster.owned):
             table = self.tables.get(table_id)
-            if table is None or table.status != "playing":
+            if table is None or table.status != TableStatus.PLAYING:
                 await cluster.release(table_id)
         orphans = [t.id for t in self.tables.values()
-                   if t.status == "playing" and t.id not in cluster.owned]
+                   if t.status == TableStatus.PLAYING and t.id not in cluster.owned]
         if orphans:
             await self._claim(orphans)
         # a table finished meanwhile frees its creator's count; now and then everything,

@@ -6,23 +6,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from konkun.server.core.kinds import SeatKind
+
 
 @dataclass
 class SeatInfo:
     """Who holds a seat: a human (player id and nickname), a bot (its spec) or nobody."""
 
-    kind: str = "empty"
+    kind: SeatKind = SeatKind.EMPTY
     player_id: str | None = None
     name: str | None = None
     bot: str | None = None
 
     def stored(self) -> dict[str, Any]:
         """The seat as stored in the database."""
-        return {"kind": self.kind, "player_id": self.player_id, "name": self.name,
+        return {"kind": self.kind.value, "player_id": self.player_id, "name": self.name,
                 "bot": self.bot}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> SeatInfo:
         """A seat read back from the database."""
-        return cls(kind=str(data.get("kind", "empty")), player_id=data.get("player_id"),
+        return cls(kind=SeatKind(data.get("kind", SeatKind.EMPTY)), player_id=data.get("player_id"),
                    name=data.get("name"), bot=data.get("bot"))

@@ -21,6 +21,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Protocol
 
 from konkun.server.core.config import Settings
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 
 
@@ -39,7 +40,7 @@ class Connection(Protocol):
 
 
 class _Seat(Protocol):
-    kind: str
+    kind: SeatKind
     player_id: str | None
 
 
@@ -52,7 +53,7 @@ class Table(Protocol):
     here so that this module does not import the tables it guards."""
 
     id: str
-    status: str
+    status: TableStatus
     creator_address: str | None
     seat_addresses: dict[int, str]
 
@@ -116,7 +117,7 @@ class Admission:
                         address: str) -> None:
         """Refuse a new table when its creator (player or address) holds too many open ones
         (``too_many_tables``)."""
-        open_tables = [t for t in tables if t.status != "finished"]
+        open_tables = [t for t in tables if t.status != TableStatus.FINISHED]
         if len(open_tables) >= self.settings.max_tables:
             raise ProtocolError("too_many_tables", f"this server already holds "
                                 f"{self.settings.max_tables} open tables; try later")
@@ -133,8 +134,8 @@ class Admission:
     def check_seat(self, tables: Iterable[Table], player: str, address: str) -> None:
         """Refuse one more seat when the player or the address holds too many at unfinished
         tables (``too_many_seats``)."""
-        held = [(t, n) for t in tables if t.status != "finished"
-                for n, seat in enumerate(t.seats) if seat.kind == "human"]
+        held = [(t, n) for t in tables if t.status != TableStatus.FINISHED
+                for n, seat in enumerate(t.seats) if seat.kind == SeatKind.HUMAN]
         mine = sum(1 for t, n in held if t.seats[n].player_id == player) \
             + self.others("seats:player:" + player)
         if mine >= self.settings.max_seats_per_player:

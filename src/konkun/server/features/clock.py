@@ -31,6 +31,7 @@ from konkun.game import Match
 from konkun.server.core.botseats import BotSeat
 from konkun.server.core.config import Settings
 from konkun.server.core.games import GameAdapter
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.features.lifecycle import TableExtras
 from konkun.server.features.ports import RunsInThreads, SeatedTable
@@ -66,7 +67,7 @@ class SeatClock:
         now = time.monotonic()
         seat = table.to_move
         clock: dict[str, Any] | None = None
-        if seat is not None and table.seats[seat].kind == "human":
+        if seat is not None and table.seats[seat].kind == SeatKind.HUMAN:
             if seat in self.away:
                 clock = {"seat": seat, "remaining": None, "away": True}
             elif table.extras.move_seconds:
@@ -140,7 +141,7 @@ class ClockKeeper(Generic[TableT]):
         """Bring the table's clock up to date after any change and (re)arm its timer."""
         clock = table.clock
         clock.vote_after = float(self.lobby.settings.absent_vote_after)
-        if table.status != "playing":
+        if table.status != TableStatus.PLAYING:
             self._disarm(clock)
             clock.away.clear()
             clock.absent_since.clear()
@@ -155,7 +156,7 @@ class ClockKeeper(Generic[TableT]):
         if seat is None:
             self._disarm(clock)
             return
-        if table.seats[seat].kind == "human":
+        if table.seats[seat].kind == SeatKind.HUMAN:
             if seat in clock.away:
                 delay = self.grace
             elif table.extras.move_seconds:
@@ -174,7 +175,7 @@ class ClockKeeper(Generic[TableT]):
     def _track_absence(self, table: TableT, now: float) -> None:
         clock = table.clock
         for seat, holder in enumerate(table.seats):
-            if holder.kind != "human":
+            if holder.kind != SeatKind.HUMAN:
                 continue
             if table.is_connected(seat):
                 if clock.away.get(seat) in {"absent", "vote"} or seat in clock.absent_since:
@@ -239,11 +240,12 @@ async def vote_bot(lobby: ClockLobby[TableT], table: TableT, guest: Guest | None
         voter = table.seat_of(guest.player_id if guest else None)
         if voter is None:
             raise ProtocolError("not_seated", "only a seated player can vote", seat)
-        if table.status != "playing":
-            raise ProtocolError("not_started" if table.status == "waiting" else "game_over",
-                                "there is no game to vote in", seat)
+        if table.status != TableStatus.PLAYING:
+            raise ProtocolError(
+                "not_started" if table.status == TableStatus.WAITING else "game_over",
+                "there is no game to vote in", seat)
         if isinstance(seat, bool) or not 0 <= seat < table.num_seats \
-                or table.seats[seat].kind != "human" or seat == voter:
+                or table.seats[seat].kind != SeatKind.HUMAN or seat == voter:
             raise ProtocolError("bad_seat", f"seat {seat} is not another player's", seat)
         clock = table.clock
         since = clock.absent_since.get(seat)
@@ -253,7 +255,7 @@ async def vote_bot(lobby: ClockLobby[TableT], table: TableT, guest: Guest | None
                                 f"{wait:g} s", seat)
         clock.votes.setdefault(seat, set()).add(voter)
         voters = {n for n, s in enumerate(table.seats)
-                  if s.kind == "human" and n != seat and table.is_connected(n)}
+                  if s.kind == SeatKind.HUMAN and n != seat and table.is_connected(n)}
         if voters <= clock.votes[seat]:
             clock.away[seat] = "vote"
         lobby.broadcast(table)

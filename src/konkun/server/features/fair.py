@@ -23,6 +23,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.fairness import Contribution, FairnessError, FairSeed, action_digest, table_digest
 from konkun.server.core.games import get_game
+from konkun.server.core.kinds import TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.store.storage import StoredTable
 
@@ -156,7 +157,7 @@ def summary_fields(fair: FairSeed | None, status: str, first: str | None,
                 "actions_digest": None, "server_seed": None}
     return {"commitment": fair.commitment, "contributed": sorted(fair.contributions),
             "first_digest": first, "actions_digest": last,
-            "server_seed": fair.server_seed if status == "finished" else None}
+            "server_seed": fair.server_seed if status == TableStatus.FINISHED else None}
 
 
 def fair_fields_of_row(row: StoredTable, fair: FairSeed | None) -> dict[str, Any]:

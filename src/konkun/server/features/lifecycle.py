@@ -32,6 +32,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.server.core.games import GameAdapter
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.fair import checked_contribution
@@ -195,7 +196,7 @@ class ExtrasStore:
 
         with Session(self.engine) as session, session.begin():
             gone = session.execute(delete(TableRow).where(TableRow.id == table_id,
-                                                          TableRow.status == "waiting"))
+                                                          TableRow.status == TableStatus.WAITING))
             if not getattr(gone, "rowcount", 1):
                 return False
             session.execute(delete(ExtrasRow).where(ExtrasRow.table_id == table_id))
@@ -326,7 +327,7 @@ async def cancel(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | No
                                   or guest.player_id != table.extras.creator):
             raise ProtocolError("not_creator", "only the player who created this table "
                                 "may cancel it", table.id)
-        if table.status != "waiting":
+        if table.status != TableStatus.WAITING:
             raise ProtocolError("not_waiting", f"table {table.id} has already started; "
                                 "it cannot be cancelled", table.id)
         try:
@@ -339,7 +340,7 @@ async def cancel(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | No
             lobby.broadcast(table)
             raise ProtocolError("not_waiting", f"table {table.id} has already started; "
                                 "it cannot be cancelled", table.id)
-        table.status = "cancelled"
+        table.status = TableStatus.CANCELLED
         lobby.tables.pop(table.id, None)
         lobby.tell_others("c", table.id, reason)
         for connection in list(table.connections):
@@ -354,7 +355,7 @@ async def expire_waiting(lobby: LifecycleLobby[TableT], older_than: float) -> li
     now = datetime.now(UTC)
     gone = []
     for table in list(lobby.tables.values()):
-        if table.status != "waiting":
+        if table.status != TableStatus.WAITING:
             continue
         age = (now - datetime.fromisoformat(table.created_at)).total_seconds()
         if age > older_than:
@@ -375,7 +376,7 @@ async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Gues
         seat = table.seat_of(guest.player_id if guest else None)
         if seat is None:
             raise ProtocolError("not_seated", "only a seated player can ask for a rematch")
-        if table.status != "finished":
+        if table.status != TableStatus.FINISHED:
             raise ProtocolError("not_finished", "a rematch is offered once the game is over")
         if table.extras.rematch_to is not None:
             announce_rematch(table)
@@ -394,14 +395,14 @@ async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Gues
 
 def human_seats(table: SeatedTable) -> set[int]:
     """The seats whose votes a rematch needs."""
-    return {n for n, s in enumerate(table.seats) if s.kind == "human"}
+    return {n for n, s in enumerate(table.seats) if s.kind == SeatKind.HUMAN}
 
 
 def rematch_pending(table: LifecycleTable) -> bool:
     """Whether every vote of the table's rematch is stored but its table is not known to
     be made (the process making it may have died)."""
     extras = table.extras
-    return table.status == "finished" and extras.rematch_to is None \
+    return table.status == TableStatus.FINISHED and extras.rematch_to is None \
         and extras.rematch_next is not None and human_seats(table) <= extras.rematch_votes
 
 
@@ -447,7 +448,7 @@ async def _rematch_table(lobby: LifecycleLobby[TableT], table: TableT,
         return await lobby.get_table(reserved)
     return await lobby.create_table(
         table.adapter.name, table.variant, table.num_seats, dict(table.rules),
-        {n: s.bot for n, s in enumerate(table.seats) if s.kind == "bot" and s.bot},
+        {n: s.bot for n, s in enumerate(table.seats) if s.kind == SeatKind.BOT and s.bot},
         creator=table.extras.creator, move_seconds=table.extras.move_seconds,
         hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id,
         table_id=reserved)

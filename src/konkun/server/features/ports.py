@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from konkun.server.core.connection import Connection
+from konkun.server.core.kinds import TableStatus
 from konkun.server.core.seatinfo import SeatInfo
 
 T = TypeVar("T")
@@ -29,7 +30,7 @@ class SeatedTable(Protocol):
 
     id: str
     seats: list[SeatInfo]
-    status: str
+    status: TableStatus
     lock: asyncio.Lock
     connections: set[Connection]
 

@@ -40,6 +40,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sqlalchemy.pool import StaticPool
 
 from konkun.server.core.auth import make_private_dir
+from konkun.server.core.kinds import TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.migrations import upgrade_schema
 
@@ -333,7 +334,8 @@ class Storage:
         a human seat are kept."""
         with self._session() as session, session.begin():
             rows = session.scalars(select(TableRow).where(
-                TableRow.status == "finished", TableRow.finished_at < finished_before)
+                TableRow.status == TableStatus.FINISHED.value,
+                TableRow.finished_at < finished_before)
                 .order_by(TableRow.finished_at).limit(limit * 4)).all()
             doomed = [row.id for row in rows
                       if row.seats and all(s.get("kind") == "bot" for s in row.seats)][:limit]
@@ -372,7 +374,8 @@ class Storage:
     def load_unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (for a restart)."""
         with self._session() as session:
-            rows = session.scalars(select(TableRow).where(TableRow.status != "finished")
+            rows = session.scalars(select(TableRow)
+                                   .where(TableRow.status != TableStatus.FINISHED.value)
                                    .order_by(TableRow.created_at)).all()
             return [_stored(row, self._actions(session, row.id)) for row in rows]
 
@@ -380,7 +383,8 @@ class Storage:
         """Tables of one status, newest first, without their actions (``limit`` of them
         from ``offset``)."""
         with self._session() as session:
-            order = (TableRow.finished_at if status == "finished" else TableRow.created_at)
+            order = (TableRow.finished_at if status == TableStatus.FINISHED.value
+                     else TableRow.created_at)
             rows = session.scalars(select(TableRow).where(TableRow.status == status)
                                    .order_by(order.desc(), TableRow.id)
                                    .offset(offset).limit(limit)).all()

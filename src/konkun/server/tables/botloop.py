@@ -10,6 +10,7 @@ from typing import Any
 
 from konkun.errors import IllegalMoveError, KonkunError
 from konkun.server.core.botseats import choose_in_process
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.scheduler import QUICK_KINDS
 from konkun.server.tables.play import Play
@@ -23,7 +24,7 @@ class BotLoop(Play):
 
     def _schedule_bots(self, table: Table) -> None:
         """Start the table's bot loop when a bot is to act and none is running."""
-        if table.status != "playing" or table.to_move not in table.bots:
+        if table.status != TableStatus.PLAYING or table.to_move not in table.bots:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -50,7 +51,7 @@ class BotLoop(Play):
                                               bot.rng.getrandbits(64)))
                 action = await self.scheduler.run(
                     work[0], *work[1], client=table.creator_address or table.id,
-                    human=any(s.kind == "human" for s in table.seats), quick=quick)
+                    human=any(s.kind == SeatKind.HUMAN for s in table.seats), quick=quick)
                 if not quick and self.settings.bot_processes \
                         and action not in observation.legal_actions():
                     action = bot.rng.choice(observation.legal_actions())

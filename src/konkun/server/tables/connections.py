@@ -9,6 +9,7 @@ from typing import Any
 
 from konkun.server.core.auth import Guest
 from konkun.server.core.connection import Connection, compact_json
+from konkun.server.core.kinds import TableStatus
 from konkun.server.core.stagetimes import current_move, timed
 from konkun.server.tables.lobbybase import LobbyBase
 from konkun.server.tables.table import PRESENCE_DELAY, Table
@@ -65,7 +66,7 @@ class Connections(LobbyBase):
         self.connections -= 1
         connection.close()
         self._connections_changed(table)
-        if table.status == "finished" and not table.connections:
+        if table.status == TableStatus.FINISHED and not table.connections:
             self.tables.pop(table.id, None)
         elif self._presence_changed(table):
             self.broadcast(table)

@@ -11,6 +11,7 @@ import time
 from collections.abc import Hashable
 
 from konkun.errors import KonkunError
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.stagetimes import current_move, timed
 from konkun.server.store.storage import TurnTakenError, now_text
@@ -69,10 +70,10 @@ class Play(Connections):
 
     @staticmethod
     def _check_playing(table: Table, text: object) -> None:
-        if table.status == "waiting":
+        if table.status == TableStatus.WAITING:
             raise ProtocolError("not_started", "the game has not started: seats are free",
                                 text)
-        if table.status == "finished" or table.match is None or table.match.is_over():
+        if table.status == TableStatus.FINISHED or table.match is None or table.match.is_over():
             raise ProtocolError("game_over", "the game is over", text)
 
     @staticmethod
@@ -97,7 +98,7 @@ class Play(Connections):
         turn = table.turn
         try:
             await self.commits.append(table.id, turn, seat, text,
-                                      urgent=any(s.kind == "human" for s in table.seats))
+                                      urgent=any(s.kind == SeatKind.HUMAN for s in table.seats))
         except TurnTakenError:  # another process played this turn: show what it played
             await self._catch_up(table)
             self.broadcast(table)
@@ -119,26 +120,27 @@ class Play(Connections):
         if table.match.is_over():
             await self._finish(table)
         self.broadcast(table)
-        if table.status == "finished" and not table.connections:
+        if table.status == TableStatus.FINISHED and not table.connections:
             self.tables.pop(table.id, None)  # kept in the database; read back on demand
         self._schedule_bots(table)
 
     async def _finish_if_over(self, table: Table) -> None:
         """Finish a table read back from the database whose game is over but whose row was
         never marked finished (storing that failed, or the server stopped in between)."""
-        if table.status == "playing" and table.match is not None and table.match.is_over():
+        if table.status == TableStatus.PLAYING and table.match is not None \
+                and table.match.is_over():
             await self._finish(table)
 
     async def _finish(self, table: Table) -> None:
         assert table.match is not None
-        table.status = "finished"
+        table.status = TableStatus.FINISHED
         table.finished_at = now_text()
         table.winner = table.match.winner()
         table.bots = {}
         # the actions are stored: a restart finishes the table again
         with contextlib.suppress(ProtocolError):
             await self._db(self.storage.update_table, table.id, {
-                "status": "finished", "finished_at": table.finished_at,
+                "status": TableStatus.FINISHED.value, "finished_at": table.finished_at,
                 "winner": table.winner, "totals": list(table.match.totals)})
         for hook in self.finish_hooks:
             await hook(table)

@@ -13,6 +13,7 @@ from konkun.fairness import FairSeed
 from konkun.game import Match, game_source, register_game
 from konkun.game import get_game as find_game
 from konkun.server.core.games import get_game
+from konkun.server.core.kinds import TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.features.fair import add_to_replay
 from konkun.server.features.replays import EncodedReplay, ReplayKey, encode_replay
@@ -76,7 +77,7 @@ class ReplayViews(LobbyBase):
     def _replay_seat(row: StoredTable, seat: str | None) -> int | str | None:
         """The seat a replay request names, checked against a finished table."""
         table_id = row.id
-        if row.status != "finished" or row.seed is None:
+        if row.status != TableStatus.FINISHED or row.seed is None:
             raise ProtocolError("not_finished", f"table {table_id} is not finished: a "
                                 "replay is shown once the game is over", table_id)
         chosen: int | str | None

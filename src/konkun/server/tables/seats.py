@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from konkun.cards import new_secret_seed
 from konkun.fairness import FairSeed
 from konkun.server.core.auth import Guest
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.fair import TableFairness, checked_contribution
@@ -59,7 +60,7 @@ class Seats(BotLoop):
     async def _sit_once(self, table: Table, guest: Guest, seat: int, address: str,
                         contribution: str | None) -> None:
         async with table.lock:
-            if table.status != "waiting":
+            if table.status != TableStatus.WAITING:
                 raise ProtocolError("not_waiting", f"table {table.id} has already started",
                                     seat)
             if isinstance(seat, bool) or not isinstance(seat, int) \
@@ -69,7 +70,7 @@ class Seats(BotLoop):
             held = table.seat_of(guest.player_id)
             if held is not None:
                 raise ProtocolError("seat_taken", f"you already sit at seat {held}", seat)
-            if table.seats[seat].kind != "empty":
+            if table.seats[seat].kind != SeatKind.EMPTY:
                 raise ProtocolError("seat_taken", f"seat {seat} is taken", seat)
             async with self.admitted(
                     lambda: self.admission.check_seat(self.tables.values(),
@@ -78,7 +79,7 @@ class Seats(BotLoop):
                 await self._contribute(table, {seat: None if contribution is None
                                                else checked_contribution(contribution)})
                 seats = list(table.seats)
-                seats[seat] = SeatInfo(kind="human", player_id=guest.player_id,
+                seats[seat] = SeatInfo(kind=SeatKind.HUMAN, player_id=guest.player_id,
                                        name=guest.nickname)
                 await self._store_seats(table, seats)
                 table.seats = seats
@@ -98,7 +99,7 @@ class Seats(BotLoop):
 
     async def _leave_once(self, table: Table, guest: Guest) -> None:
         async with table.lock:
-            if table.status != "waiting":
+            if table.status != TableStatus.WAITING:
                 raise ProtocolError("not_waiting", f"table {table.id} has already started; "
                                     "a seat cannot be left during the game")
             held = table.seat_of(guest.player_id)
@@ -146,7 +147,7 @@ class Seats(BotLoop):
         try:
             stored = await self._db(
                 self.storage.compare_and_update, table.id,
-                {"status": "waiting", "seats": [s.stored() for s in table.seats]},
+                {"status": TableStatus.WAITING.value, "seats": [s.stored() for s in table.seats]},
                 {"seats": [s.stored() for s in seats]})
         except Exception as error:
             raise ProtocolError("storage", "the seat could not be stored; try again") \
@@ -158,7 +159,8 @@ class Seats(BotLoop):
 
     async def _start_if_full(self, table: Table) -> bool:
         """Deal when no seat is empty (call with the table's lock held)."""
-        if table.status != "waiting" or any(s.kind == "empty" for s in table.seats):
+        if table.status != TableStatus.WAITING \
+                or any(s.kind == SeatKind.EMPTY for s in table.seats):
             return False
         if table.fairness.fair is not None:  # with what other processes' seats sent
             table.fairness = TableFairness(await self._db(self.fair_store.load, table.id))
@@ -167,8 +169,8 @@ class Seats(BotLoop):
         bots = table.new_bots()
         try:
             started = await self._db(
-                self.storage.compare_and_update, table.id, {"status": "waiting"},
-                {"seed": seed, "status": "playing", "started_at": now_text()})
+                self.storage.compare_and_update, table.id, {"status": TableStatus.WAITING.value},
+                {"seed": seed, "status": TableStatus.PLAYING.value, "started_at": now_text()})
         except Exception as error:
             raise ProtocolError("storage", "the game could not be started; try again") \
                 from error
@@ -176,7 +178,7 @@ class Seats(BotLoop):
             await self._catch_up(table)
             self.broadcast(table)
             return True
-        table.seed, table.match, table.bots, table.status = seed, match, bots, "playing"
+        table.seed, table.match, table.bots, table.status = seed, match, bots, TableStatus.PLAYING
         table.fairness.start(table.adapter.name, match, [])
         self.broadcast(table)
         self._schedule_bots(table)

@@ -12,6 +12,7 @@ from konkun.game import Match
 from konkun.server.core.botseats import BotSeat
 from konkun.server.core.connection import Connection
 from konkun.server.core.games import GameAdapter
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.ratelimit import TokenBucket
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.clock import SeatClock
@@ -44,7 +45,7 @@ class Table:
         self.rules_value = rules_value
         self.seats = seats
         self.created_at = created_at
-        self.status = "waiting"
+        self.status = TableStatus.WAITING
         self.seed: str | None = None
         self.finished_at: str | None = None
         self.winner: int | None = None
@@ -91,7 +92,7 @@ class Table:
     @property
     def to_move(self) -> int | None:
         """The seat to act, or ``None`` when nobody is (waiting or finished)."""
-        if self.status != "playing" or self.match is None:
+        if self.status != TableStatus.PLAYING or self.match is None:
             return None
         return self.match.deal.to_move
 
@@ -100,16 +101,16 @@ class Table:
         if player_id is None:
             return None
         for number, seat in enumerate(self.seats):
-            if seat.kind == "human" and seat.player_id == player_id:
+            if seat.kind == SeatKind.HUMAN and seat.player_id == player_id:
                 return number
         return None
 
     def is_connected(self, number: int) -> bool:
         """Whether the seat's holder is here (bots always are)."""
         seat = self.seats[number]
-        if seat.kind == "bot":
+        if seat.kind == SeatKind.BOT:
             return True
-        if seat.kind != "human":
+        if seat.kind != SeatKind.HUMAN:
             return False
         return any(c.player_id == seat.player_id for c in self.connections) \
             or any(seat.player_id in players for players, _ in self.remote.values())
@@ -136,7 +137,7 @@ class Table:
     def new_bots(self) -> dict[int, BotSeat]:
         """A fresh player for each bot seat, by seat number."""
         return {number: BotSeat(seat.bot, self.adapter.name)
-                for number, seat in enumerate(self.seats) if seat.kind == "bot" and seat.bot}
+                for number, seat in enumerate(self.seats) if seat.kind == SeatKind.BOT and seat.bot}
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
         """The match as ``seat`` sees it (``None``: a spectator); ``None`` while waiting."""
@@ -155,7 +156,7 @@ def stored_summary(row: StoredTable) -> dict[str, Any]:
     seats = [SeatInfo.from_stored(s) for s in row.seats]
     return _summary(
         table_id=row.id, game=row.game, variant=row.variant, rules=row.rules, seats=seats,
-        connected=[seat.kind == "bot" for seat in seats], status=row.status,
+        connected=[seat.kind == SeatKind.BOT for seat in seats], status=row.status,
         turn=row.num_actions, to_move=None, winner=row.winner, totals=row.totals,
         spectators=0, created_at=row.created_at, finished_at=row.finished_at)
 
