@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from konkun.server.core.announcements import Announcement
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.seatinfo import SeatInfo
 
@@ -34,3 +35,13 @@ def test_an_unknown_seat_kind_is_refused_with_its_name() -> None:
 def test_a_table_status_is_sent_as_its_word(status: TableStatus, word: str) -> None:
     assert json.dumps({"status": status}) == json.dumps({"status": word})
     assert TableStatus(word) is status
+
+
+def test_an_announcement_is_written_as_its_word() -> None:
+    # the NOTIFY payload between processes: '<kind> <origin> <table> [rest]'
+    assert f"{Announcement.ACTION} p1 T1" == "a p1 T1"
+    assert Announcement.parse("m") is Announcement.CHAT
+
+
+def test_an_unknown_announcement_is_ignored() -> None:
+    assert Announcement.parse("zz") is None

@@ -21,6 +21,7 @@ from typing import Any
 from konkun.errors import KonkunError
 from konkun.fairness import FairSeed
 from konkun.server.cluster.shared import Shared
+from konkun.server.core.announcements import Announcement
 from konkun.server.core.botseats import check_bot_spec
 from konkun.server.core.config import Settings
 from konkun.server.core.games import game_names, get_game
@@ -261,7 +262,7 @@ class Lobby(Shared, ReplayViews):
     async def revoke(self, session: str) -> None:
         """Store a revoked token session and close the connections that used it."""
         await self._db(self.storage.revoke, session)
-        self.tell_others("r", "-", session)
+        self.tell_others(Announcement.REVOKED, "-", session)
         for table in list(self.tables.values()):
             for connection in list(table.connections):
                 if connection.guest is not None and connection.guest.session == session:

@@ -35,6 +35,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
+from konkun.server.core.announcements import Announcement
 from konkun.server.store.storage import CHANNEL
 
 log = logging.getLogger("konkun.server")
@@ -50,7 +51,7 @@ HOLD_WAIT = 2.0
 SYNC_WAIT = 2.0
 """Seconds :meth:`Cluster.sync` waits for its own announcement to come back."""
 
-Handler = Callable[[str, str, str, str], None]
+Handler = Callable[[Announcement, str, str, str], None]
 """Called on the event loop with (kind, origin, table id or ``-``, the rest of the text)."""
 
 
@@ -95,7 +96,7 @@ class Cluster:
         self._listener.start()
         await asyncio.get_running_loop().run_in_executor(None, self.listening.wait, 10.0)
         self._heartbeat = self._loop.create_task(self._beat())
-        self.send("x", "-")  # hello: the others tell who is connected at their tables
+        self.send(Announcement.HELLO, "-")  # the others tell who is connected at their tables
 
     async def stop(self) -> None:
         """Stop listening and release every lease (closing the lease connection)."""
@@ -132,7 +133,7 @@ class Cluster:
                                      application_name=self.listener_name) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     if self.listening.is_set():  # a reconnect: read back what was missed
-                        self._deliver("resync", "-", "-", "")
+                        self._deliver(Announcement.RESYNC, "-", "-", "")
                     if lost_at is not None:
                         log.warning("cluster: listening again after %.1f s; every table "
                                     "is read back", time.monotonic() - lost_at)
@@ -141,10 +142,13 @@ class Cluster:
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
                             parts = [*note.payload.split(" ", 3), "", "", ""]
-                            kind, origin, table_id, rest = parts[:4]
+                            word, origin, table_id, rest = parts[:4]
+                            kind = Announcement.parse(word)
+                            if kind is None:  # a newer process's: not for this one
+                                continue
                             if origin != self.origin:
                                 self._deliver(kind, origin, table_id, rest)
-                            elif kind == "y":  # this process's own sync came back
+                            elif kind == Announcement.SYNC:  # own sync came back
                                 self._synced(rest)
             except Exception as error:
                 if self._stopping.is_set():
@@ -161,7 +165,7 @@ class Cluster:
         """The ``application_name`` of the listening connection (``pg_stat_activity``)."""
         return f"konkun-listen {self.origin}"[:63]
 
-    def _deliver(self, kind: str, origin: str, table_id: str, rest: str) -> None:
+    def _deliver(self, kind: Announcement, origin: str, table_id: str, rest: str) -> None:
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -190,7 +194,7 @@ class Cluster:
         token = secrets.token_hex(6)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._syncs[token] = future
-        self.send("y", "-", token)
+        self.send(Announcement.SYNC, "-", token)
         try:
             async with asyncio.timeout(SYNC_WAIT):
                 await future
@@ -238,7 +242,7 @@ class Cluster:
                 "SELECT count(pg_advisory_unlock(hashtextextended(k, 0))) FROM "
                 "unnest(%s::text[]) AS k", (sorted(keys),))
 
-    def send(self, kind: str, table_id: str, rest: str = "") -> None:
+    def send(self, kind: Announcement, table_id: str, rest: str = "") -> None:
         """Announce ``kind`` about ``table_id`` to the other processes (fire and forget)."""
         payload = f"{kind} {self.origin} {table_id} {rest}"
         if len(payload.encode()) >= 7900:  # NOTIFY's payload limit is 8000 bytes
@@ -252,11 +256,11 @@ class Cluster:
 
     def send_presence(self, table_id: str, players: set[str], spectators: int) -> None:
         """Tell the others who is connected to ``table_id`` here."""
-        self.send("p", table_id, json.dumps([sorted(players), spectators]))
+        self.send(Announcement.PRESENCE, table_id, json.dumps([sorted(players), spectators]))
 
     async def _beat(self) -> None:
         while True:
-            self.send("h", "-")
+            self.send(Announcement.HEARTBEAT, "-")
             await asyncio.sleep(HEARTBEAT)
 
     def gone_peers(self) -> list[str]:

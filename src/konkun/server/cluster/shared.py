@@ -29,6 +29,7 @@ from typing import Any, cast
 
 from konkun.server.cluster.bus import Cluster, new_origin
 from konkun.server.cluster.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
+from konkun.server.core.announcements import Announcement
 from konkun.server.core.auth import Guest
 from konkun.server.core.connection import Connection
 from konkun.server.core.kinds import SeatKind, TableStatus
@@ -126,30 +127,30 @@ class Shared(Seats):
 
     # -- what the others announce -------------------------------------------------------
 
-    def _received(self, kind: str, origin: str, table_id: str, rest: str) -> None:
+    def _received(self, kind: Announcement, origin: str, table_id: str, rest: str) -> None:
         """One announcement of another process (on the event loop)."""
-        if kind == "t":
+        if kind == Announcement.TABLE:
             self._want_refresh(table_id)
-        elif kind == "a":
+        elif kind == Announcement.ACTION:
             self._action_elsewhere(table_id)
-        elif kind == "p":
+        elif kind == Announcement.PRESENCE:
             self._remote_presence(origin, table_id, rest)
-        elif kind == "c":
+        elif kind == Announcement.CLOSED:
             table = self.tables.get(table_id)
             if table is not None:
                 self._gone(table, rest.strip() or "cancelled")
-        elif kind == "x" and self.cluster is not None:
+        elif kind == Announcement.HELLO and self.cluster is not None:
             for table in self.tables.values():
                 if table.connections:
                     self._connections_changed(table)
             self.announce_counts(everything=True)
-        elif kind == "n":
+        elif kind == Announcement.COUNTS:
             self.counts.received(origin, rest)
-        elif kind == "r":
+        elif kind == Announcement.REVOKED:
             self._revoked(rest.strip())
-        elif kind == "m":
+        elif kind == Announcement.CHAT:
             self._chat_elsewhere(table_id, rest)
-        elif kind == "resync":
+        elif kind == Announcement.RESYNC:
             self._spawn(self._resync())
 
     def _chat_elsewhere(self, table_id: str, rest: str) -> None:
@@ -243,7 +244,7 @@ class Shared(Seats):
         sessions revoked meanwhile, and ask the others to tell again who is connected
         where and their admission counts (a hello)."""
         if self.cluster is not None:
-            self.cluster.send("x", "-")
+            self.cluster.send(Announcement.HELLO, "-")
         for table_id in list(self.tables):
             self._want_refresh(table_id)
         for session in await self._read(self.storage.revoked_sessions):
@@ -326,7 +327,7 @@ class Shared(Seats):
                     connection.close_with({"type": "error", "code": "unauthorized",
                                            "message": "token revoked"})
 
-    def tell_others(self, kind: str, table_id: str, rest: str = "") -> None:
+    def tell_others(self, kind: Announcement, table_id: str, rest: str = "") -> None:
         """Announce ``kind`` about ``table_id`` to the other processes, if any."""
         if self.cluster is not None:
             self.cluster.send(kind, table_id, rest)
@@ -426,7 +427,7 @@ class Shared(Seats):
         for key, making in self._making.items():
             mine[key] = mine.get(key, 0) + making
         for payload in self.counts.changes(mine, everything):
-            self.cluster.send("n", "-", payload)
+            self.cluster.send(Announcement.COUNTS, "-", payload)
 
     # -- the move clock, stored ---------------------------------------------------------
 
@@ -589,4 +590,4 @@ class Shared(Seats):
     async def record_rematch(self, table: Table, rematch: str) -> None:
         """Store where ``table``'s rematch is and tell the other processes."""
         table.extras = await self._db(self.extras_store.set_rematch_to, table.id, rematch)
-        self.tell_others("t", table.id)
+        self.tell_others(Announcement.TABLE, table.id)

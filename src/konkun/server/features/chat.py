@@ -21,6 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from konkun.server.core.announcements import Announcement
 from konkun.server.core.names import allowed_character, graphemes
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.ratelimit import TokenBucket
@@ -157,7 +158,7 @@ class ChatLobby(RunsInThreads, Protocol):
     def chat_store(self) -> ChatStore:
         """Every table's chat."""
 
-    def tell_others(self, kind: str, table_id: str, rest: str = "") -> None:
+    def tell_others(self, kind: Announcement, table_id: str, rest: str = "") -> None:
         """Tell the other server processes of a change at a table."""
 
 
@@ -177,7 +178,7 @@ async def send_chat(lobby: ChatLobby, table: SeatedTable, guest: Guest | None,
     except Exception as error:
         raise ProtocolError("storage", "the message could not be stored; try again") \
             from error
-    lobby.tell_others("m", table.id, str(number))
+    lobby.tell_others(Announcement.CHAT, table.id, str(number))
     for connection in list(table.connections):
         connection.send(message)
 

@@ -31,6 +31,7 @@ from sqlalchemy import JSON, String, delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from konkun.server.core.announcements import Announcement
 from konkun.server.core.games import GameAdapter
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
@@ -282,7 +283,7 @@ class LifecycleLobby(RunsInThreads, Protocol[TableT]):
     def broadcast(self, table: TableT) -> None:
         """Send every connection of the table its view."""
 
-    def tell_others(self, kind: str, table_id: str, rest: str = "") -> None:
+    def tell_others(self, kind: Announcement, table_id: str, rest: str = "") -> None:
         """Tell the other server processes that a table changed."""
 
     async def record_rematch_vote(self, table: TableT, seat: int, contribution: str | None,
@@ -342,7 +343,7 @@ async def cancel(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | No
                                 "it cannot be cancelled", table.id)
         table.status = TableStatus.CANCELLED
         lobby.tables.pop(table.id, None)
-        lobby.tell_others("c", table.id, reason)
+        lobby.tell_others(Announcement.CLOSED, table.id, reason)
         for connection in list(table.connections):
             connection.close_with(closed_message(table, reason))
 

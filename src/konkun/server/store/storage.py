@@ -39,6 +39,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from konkun.server.core.announcements import Announcement
 from konkun.server.core.auth import make_private_dir
 from konkun.server.core.kinds import TableStatus
 from konkun.server.core.protocol import ProtocolError
@@ -219,7 +220,8 @@ class Storage:
         self.origin = ""
         """This process's name in the announcements (so it skips its own)."""
 
-    def announce(self, session: Session, table_id: str, kind: str = "t") -> None:
+    def announce(self, session: Session, table_id: str,
+                 kind: Announcement = Announcement.TABLE) -> None:
         """Announce a change of ``table_id`` to the other processes, delivered when
         ``session`` commits (PostgreSQL ``NOTIFY``; nothing on SQLite)."""
         if self.shared:
@@ -272,7 +274,7 @@ class Storage:
                 session.add(ActionRow(table_id=table_id, turn=turn, seat=seat,
                                       action=action, played_at=now_text()))
                 session.flush()
-                self.announce(session, table_id, "a")
+                self.announce(session, table_id, Announcement.ACTION)
         except IntegrityError:
             if self.count_actions(table_id) > turn:
                 raise TurnTakenError(table_id, turn) from None
@@ -293,7 +295,7 @@ class Storage:
                                  for a in ordered])
                 session.flush()
                 for table_id in dict.fromkeys(a.table_id for a in ordered):
-                    self.announce(session, table_id, "a")
+                    self.announce(session, table_id, Announcement.ACTION)
             return [None] * len(actions)
         except IntegrityError:
             pass
