@@ -51,14 +51,14 @@ class Lobby(Shared, ReplayViews):
     async def startup(self) -> None:
         """Bring every unfinished table back exactly where it was, and restart its bots."""
         await self._join()
-        stored = await self._db(self.storage.load_unfinished)
+        stored = await self.threads.db(self.storage.load_unfinished)
         for row in stored:
             try:
-                table = await self._run(self._rebuild, row)
+                table = await self.threads.run(self._rebuild, row)
             except Exception as error:  # one broken table must not stop the server
                 log.error("table %s cannot be restored: %r", row.id, error)
                 continue
-            table.extras = await self._db(self.extras_store.load, table.id)
+            table.extras = await self.threads.db(self.extras_store.load, table.id)
             await self._load_fairness(table)
             table.remote = self.presence_of(table.id)
             await self.restore_clock(table)
@@ -83,7 +83,7 @@ class Lobby(Shared, ReplayViews):
         """Delete the finished games of bots only older than ``Settings.bot_game_seconds``
         (games with a human are kept); return how many."""
         cutoff = datetime.now(UTC) - timedelta(seconds=self.settings.bot_game_seconds)
-        pruned = await self._db(self.storage.prune_bot_games,
+        pruned = await self.threads.db(self.storage.prune_bot_games,
                                 cutoff.isoformat(timespec="seconds"))
         for table_id in pruned:
             self.replays.forget(table_id)
@@ -120,11 +120,11 @@ class Lobby(Shared, ReplayViews):
         for table in self.tables.values():
             for connection in table.connections:
                 connection.close()
-        self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self.threads.bots.shutdown(wait=False, cancel_futures=True)
         self.scheduler.shutdown()
-        self._read_threads.shutdown(wait=False, cancel_futures=True)
+        self.threads.reads.shutdown(wait=False, cancel_futures=True)
         self.replay_worker.shutdown()
-        self._storage_thread.shutdown(wait=True)
+        self.threads.storage.shutdown(wait=True)
 
     def _rebuild(self, row: StoredTable) -> Table:
         """A table from its stored row: the match replayed from the seed and actions."""
@@ -156,8 +156,10 @@ class Lobby(Shared, ReplayViews):
 
     async def finished_tables(self, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
         """Summaries of finished games, newest first (from the database)."""
-        rows = await self._read(self.storage.list_tables, TableStatus.FINISHED.value, limit, offset)
-        extras = await self._read(self.extras_store.load_many, [row.id for row in rows])
+        rows = await self.threads.read(self.storage.list_tables, TableStatus.FINISHED.value,
+                                       limit, offset)
+        extras = await self.threads.read(self.extras_store.load_many,
+                                         [row.id for row in rows])
         return [stored_summary(row) | {"rated": extras[row.id].rated if row.id in extras
                                        else False} for row in rows]
 
@@ -213,10 +215,10 @@ class Lobby(Shared, ReplayViews):
         table.creator_address = address
         table.extras = extras
         # the extras first: the other processes read both when the table's row announces it
-        await self._db(self.extras_store.save, table.id, table.extras)
+        await self.threads.db(self.extras_store.save, table.id, table.extras)
         table.fairness = TableFairness(FairSeed())
-        await self._db(self.fair_store.save, table.id, table.fairness.fair)
-        await self._db(self.storage.create_table, table.stored())
+        await self.threads.db(self.fair_store.save, table.id, table.fairness.fair)
+        await self.threads.db(self.storage.create_table, table.stored())
         return table
 
     async def get_table(self, table_id: str, keep: bool = False) -> Table:
@@ -232,12 +234,12 @@ class Lobby(Shared, ReplayViews):
                 return await self.up_to_date(table)
             row = await self._load_row(table_id)
             try:
-                table = await self._run(self._rebuild, row)
+                table = await self.threads.run(self._rebuild, row)
             except Exception as error:
                 log.error("table %s cannot be loaded: %r", table_id, error)
                 raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
                                     "loaded", table_id) from None
-            table.extras = await self._db(self.extras_store.load, table_id)
+            table.extras = await self.threads.db(self.extras_store.load, table_id)
             await self._load_fairness(table)
             table.remote = self.presence_of(table_id)
             await self.restore_clock(table)
@@ -255,13 +257,13 @@ class Lobby(Shared, ReplayViews):
             return (await self.up_to_date(table)).summary()
         row = await self._load_row(table_id, read=True)
         if row.status == TableStatus.FINISHED:
-            fair = await self._read(self.fair_store.load, table_id)
-            return stored_summary(row) | await self._read(fair_fields_of_row, row, fair)
+            fair = await self.threads.read(self.fair_store.load, table_id)
+            return stored_summary(row) | await self.threads.read(fair_fields_of_row, row, fair)
         return (await self.get_table(table_id)).summary()
 
     async def revoke(self, session: str) -> None:
         """Store a revoked token session and close the connections that used it."""
-        await self._db(self.storage.revoke, session)
+        await self.threads.db(self.storage.revoke, session)
         self.tell_others(Announcement.REVOKED, "-", session)
         for table in list(self.tables.values()):
             for connection in list(table.connections):

@@ -163,7 +163,7 @@ class Shared(Seats):
 
     async def _relay_chat(self, table: Table, number: int) -> None:
         try:
-            message = await self._read(self.chat_store.message, table.id, number)
+            message = await self.threads.read(self.chat_store.message, table.id, number)
         except ProtocolError:  # the database is away: the history has it later
             return
         if message is not None:
@@ -224,7 +224,7 @@ class Shared(Seats):
             async with self._loading:
                 table = self.tables.get(table_id)
         if table is None:
-            row = await self._read(self.storage.load_since, table_id, 1 << 30)
+            row = await self.threads.read(self.storage.load_since, table_id, 1 << 30)
             if row is None or row.status == TableStatus.FINISHED:
                 return  # a finished game is read back when somebody asks for it
             with contextlib.suppress(ProtocolError):
@@ -247,13 +247,13 @@ class Shared(Seats):
             self.cluster.send(Announcement.HELLO, "-")
         for table_id in list(self.tables):
             self._want_refresh(table_id)
-        for session in await self._read(self.storage.revoked_sessions):
+        for session in await self.threads.read(self.storage.revoked_sessions):
             if session not in self.revoked_sessions:
                 self._revoked(session)
         for status in (TableStatus.WAITING.value, TableStatus.PLAYING.value):
             offset = 0
             while True:
-                rows = await self._read(self.storage.list_tables, status, 500, offset)
+                rows = await self.threads.read(self.storage.list_tables, status, 500, offset)
                 for row in rows:
                     if row.id not in self.tables:
                         self._want_refresh(row.id)
@@ -266,7 +266,7 @@ class Shared(Seats):
         if self.cluster is None:
             return False
         table.behind = False
-        row = await self._read(self.storage.load_since, table.id, table.turn)
+        row = await self.threads.read(self.storage.load_since, table.id, table.turn)
         if row is None:
             self._gone(table, "cancelled")
             return False
@@ -275,7 +275,7 @@ class Shared(Seats):
         if seats != table.seats:
             table.seats, changed = seats, True
         if table.status == TableStatus.WAITING:
-            fair = await self._read(self.fair_store.load, table.id)  # seats' contributions
+            fair = await self.threads.read(self.fair_store.load, table.id)  # seats' contributions
             if fair != table.fairness.fair:
                 table.fairness, changed = TableFairness(fair), True
         if table.status == TableStatus.WAITING and row.status != TableStatus.WAITING \
@@ -301,7 +301,7 @@ class Shared(Seats):
             await self._finish(table)  # its player stopped before marking it: mark it here
             changed = True
         if table.status != TableStatus.PLAYING:  # the creator's options, the rematch and its votes
-            extras = await self._read(self.extras_store.load, table.id)
+            extras = await self.threads.read(self.extras_store.load, table.id)
             if extras.stored() != table.extras.stored():
                 started = extras.rematch_to is not None and table.extras.rematch_to is None
                 table.extras, changed = extras, True
@@ -456,12 +456,12 @@ class Shared(Seats):
 
     async def _clock_write(self, function: Any, *args: Any) -> None:
         with contextlib.suppress(ProtocolError):  # the next change writes it again
-            await self._db(function, *args)
+            await self.threads.db(function, *args)
 
     async def restore_clock(self, table: Table) -> None:
         """Go on with the stored clock of the table's turn (after a restart or a
         takeover), if there is one."""
-        data = await self._read(self.clock_store.load, table.id)
+        data = await self.threads.read(self.clock_store.load, table.id)
         if restore_clock(table.clock, data, table.turn):
             self._clock_saved[table.id] = clock_key(table.clock)
 
@@ -582,12 +582,12 @@ class Shared(Seats):
         """Store ``seat``'s rematch vote atomically and tell the other processes; the
         extras now stored and whether this vote starts the rematch
         (:meth:`~.lifecycle.ExtrasStore.vote_rematch`)."""
-        extras, starts = await self._db(
+        extras, starts = await self.threads.db(
             self.extras_store.vote_rematch, table.id, seat, contribution, humans,
             new_table_id(), lambda session: self.storage.announce(session, table.id))
         return extras, starts
 
     async def record_rematch(self, table: Table, rematch: str) -> None:
         """Store where ``table``'s rematch is and tell the other processes."""
-        table.extras = await self._db(self.extras_store.set_rematch_to, table.id, rematch)
+        table.extras = await self.threads.db(self.extras_store.set_rematch_to, table.id, rematch)
         self.tell_others(Announcement.TABLE, table.id)

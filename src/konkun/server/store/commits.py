@@ -23,7 +23,8 @@ from konkun.server.core.protocol import ProtocolError
 from konkun.server.store.storage import PendingAction, Storage, TurnTakenError
 
 Runner = Callable[..., Awaitable[Any]]
-"""Runs a storage function in the storage thread (``LobbyBase._db``, keyword ``urgent``)."""
+"""Runs a storage function in the storage thread (keyword ``urgent``):
+:meth:`konkun.server.tables.threads.Threads.db`."""
 
 
 class GroupCommit:

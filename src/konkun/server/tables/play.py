@@ -112,7 +112,7 @@ class Play(Connections):
         except KonkunError as error:  # checked legal above: only a broken engine gets here
             log.error("table %s: legal action %r refused: %s", table.id, text, error)
             with contextlib.suppress(Exception):
-                await self._db(self.storage.delete_action, table.id, turn)
+                await self.threads.db(self.storage.delete_action, table.id, turn)
             raise ProtocolError("illegal_move", f"illegal move {text!r}", text) from None
         table.actions.append((seat, text))
         table.fairness.played(table.turn, seat, text)
@@ -139,7 +139,7 @@ class Play(Connections):
         table.bots = {}
         # the actions are stored: a restart finishes the table again
         with contextlib.suppress(ProtocolError):
-            await self._db(self.storage.update_table, table.id, {
+            await self.threads.db(self.storage.update_table, table.id, {
                 "status": TableStatus.FINISHED.value, "finished_at": table.finished_at,
                 "winner": table.winner, "totals": list(table.match.totals)})
         for hook in self.finish_hooks:

@@ -31,8 +31,8 @@ class ReplayViews(LobbyBase):
         """Every frame of a finished game, from one seat's view or with all hands open."""
         row = await self._load_row(table_id, read=True)
         chosen = self._replay_seat(row, seat)
-        fair = await self._read(self.fair_store.load, table_id)
-        return await self._read(replay_frames, row, chosen, fair)
+        fair = await self.threads.read(self.fair_store.load, table_id)
+        return await self.threads.read(replay_frames, row, chosen, fair)
 
     async def encoded_replay(self, table_id: str, seat: str | None) -> EncodedReplay:
         """The replay of :meth:`replay` as JSON bytes (and gzipped), built once per
@@ -44,8 +44,8 @@ class ReplayViews(LobbyBase):
         async def build() -> EncodedReplay:
             row = await self._load_row(table_id, read=True)
             chosen = self._replay_seat(row, seat)
-            fair = await self._read(self.fair_store.load, table_id)
-            chat = await self._read(self.chat_store.history, table_id, None)
+            fair = await self.threads.read(self.fair_store.load, table_id)
+            chat = await self.threads.read(self.chat_store.history, table_id, None)
             return await self._build_replay(row, chosen, fair, chat)
 
         return await self.replays.get(key, build)
@@ -71,7 +71,7 @@ class ReplayViews(LobbyBase):
                 log.error("replay of table %s cannot be built: %r", row.id, error)
                 raise ProtocolError("storage", "the replay cannot be built; try again") \
                     from error
-        return await self._read(build_replay, row, chosen, fair, chat, None)
+        return await self.threads.read(build_replay, row, chosen, fair, chat, None)
 
     @staticmethod
     def _replay_seat(row: StoredTable, seat: str | None) -> int | str | None:

@@ -135,7 +135,7 @@ class Seats(BotLoop):
                                   for seat, value in values.items()):
             return  # no fairness data, or nothing to drop
         try:
-            fair = await self._db(self.fair_store.set_contributions, table.id, values)
+            fair = await self.threads.db(self.fair_store.set_contributions, table.id, values)
         except Exception as error:
             raise ProtocolError("storage", "the seat could not be stored; try again") \
                 from error
@@ -145,7 +145,7 @@ class Seats(BotLoop):
         """Store the new seats if the stored ones are still those the table shows (another
         server process may have seated someone meanwhile: then ``seat_taken``)."""
         try:
-            stored = await self._db(
+            stored = await self.threads.db(
                 self.storage.compare_and_update, table.id,
                 {"status": TableStatus.WAITING.value, "seats": [s.stored() for s in table.seats]},
                 {"seats": [s.stored() for s in seats]})
@@ -163,12 +163,12 @@ class Seats(BotLoop):
                 or any(s.kind == SeatKind.EMPTY for s in table.seats):
             return False
         if table.fairness.fair is not None:  # with what other processes' seats sent
-            table.fairness = TableFairness(await self._db(self.fair_store.load, table.id))
+            table.fairness = TableFairness(await self.threads.db(self.fair_store.load, table.id))
         seed = match_seed_of(table.fairness.fair)
         match = table.adapter.new_match(table.rules_value, table.num_seats, seed)
         bots = table.new_bots()
         try:
-            started = await self._db(
+            started = await self.threads.db(
                 self.storage.compare_and_update, table.id, {"status": TableStatus.WAITING.value},
                 {"seed": seed, "status": TableStatus.PLAYING.value, "started_at": now_text()})
         except Exception as error:
