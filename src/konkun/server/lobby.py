@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Hashable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -22,6 +23,7 @@ from konkun.errors import KonkunError
 from konkun.fairness import FairSeed
 from konkun.server.cluster.shared import Shared
 from konkun.server.core.announcements import Announcement
+from konkun.server.core.auth import Guest
 from konkun.server.core.botseats import check_bot_spec
 from konkun.server.core.config import Settings
 from konkun.server.core.games import game_names, get_game
@@ -32,7 +34,10 @@ from konkun.server.features.clock import ClockKeeper, cancel_timers
 from konkun.server.features.fair import TableFairness, fair_fields_of_row
 from konkun.server.features.lifecycle import TableExtras
 from konkun.server.store.storage import Storage, StoredTable, now_text
+from konkun.server.tables.botloop import BotRunner
+from konkun.server.tables.play import MovePipeline
 from konkun.server.tables.replayframes import ReplayViews
+from konkun.server.tables.seats import Seating
 from konkun.server.tables.table import Table, new_table_id, stored_summary
 
 log = logging.getLogger("konkun.server")
@@ -44,7 +49,45 @@ class Lobby(Shared, ReplayViews):
     def __init__(self, storage: Storage, settings: Settings) -> None:
         super().__init__(storage, settings)
         self.clock = ClockKeeper(self)
+        self.bot_runner = BotRunner(settings, self.scheduler, runs_bots=self.runs_bots)
+        self.moves = MovePipeline(self.tables, storage, self.threads, self.commits,
+                                  self.finish_hooks, broadcast=self.broadcast,
+                                  catch_up=self._catch_up, start_bots=self._schedule_bots)
+        self.seating = Seating(self.tables, storage, self.threads, self.fair_store,
+                               self.admission, admitted=self.admitted,
+                               catch_up=self._catch_up, broadcast=self.broadcast,
+                               start_bots=self._schedule_bots,
+                               counts_changed=self.counts_changed)
         self.start_sharing()
+
+    # -- play and seats (the parts' entry points) ---------------------------------------
+
+    async def play(self, table: Table, player_id: str | None, text: str, turn: int) -> None:
+        """Play action ``text`` for the seat ``player_id`` holds, if ``turn`` is current
+        (:meth:`MovePipeline.play`)."""
+        await self.moves.play(table, player_id, text, turn)
+
+    async def apply_for(self, table: Table, seat: int, action: Hashable) -> None:
+        """Play a legal ``action`` for ``seat`` (a stand-in bot's; lock held)."""
+        await self.moves.apply(table, seat, action)
+
+    async def reread(self, table: Table) -> bool:
+        """Read back what other server processes changed at the table (lock held)."""
+        return await self._catch_up(table)
+
+    async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
+                  contribution: str | None = None) -> None:
+        """Seat ``guest`` at ``seat`` (:meth:`Seating.sit`)."""
+        await self.seating.sit(table, guest, seat, address, contribution)
+
+    async def leave(self, table: Table, guest: Guest) -> None:
+        """Free the seat ``guest`` holds while the table waits (:meth:`Seating.leave`)."""
+        await self.seating.leave(table, guest)
+
+    async def seat_players(self, table: Table, taken: dict[int, SeatInfo],
+                           contributions: dict[int, str] | None = None) -> None:
+        """Seat several players at once (a rematch), and start when full (lock held)."""
+        await self.seating.seat_players(table, taken, contributions)
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -63,7 +106,7 @@ class Lobby(Shared, ReplayViews):
             table.remote = self.presence_of(table.id)
             await self.restore_clock(table)
             self.tables[table.id] = table
-            await self._finish_if_over(table)
+            await self.moves.finish_if_over(table)
             self._schedule_bots(table)
         await self.expire_waiting_tables()
         self._expiry = asyncio.get_running_loop().create_task(self._expire_loop())
@@ -187,7 +230,7 @@ class Lobby(Shared, ReplayViews):
         self.tables[table.id] = table
         self.counts_changed()
         async with table.lock:
-            await self._start_if_full(table)
+            await self.seating.start_if_full(table)
         return table
 
     async def _new_table(self, game: str, variant: str | None, num_seats: int,
@@ -243,7 +286,7 @@ class Lobby(Shared, ReplayViews):
             await self._load_fairness(table)
             table.remote = self.presence_of(table_id)
             await self.restore_clock(table)
-            await self._finish_if_over(table)
+            await self.moves.finish_if_over(table)
             if keep or table.status != TableStatus.FINISHED:
                 self.tables[table_id] = table
             if keep:

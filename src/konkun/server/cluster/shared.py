@@ -30,7 +30,6 @@ from typing import Any, cast
 from konkun.server.cluster.bus import Cluster, new_origin
 from konkun.server.cluster.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
 from konkun.server.core.announcements import Announcement
-from konkun.server.core.auth import Guest
 from konkun.server.core.connection import Connection
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
@@ -45,7 +44,9 @@ from konkun.server.features.lifecycle import (
     rematch_pending,
 )
 from konkun.server.store.clusterlimits import ClusterCounts, local_counts
-from konkun.server.tables.seats import Seats
+from konkun.server.tables.botloop import BotRunner
+from konkun.server.tables.connections import Connections
+from konkun.server.tables.play import MovePipeline
 from konkun.server.tables.table import Table, new_table_id
 
 log = logging.getLogger("konkun.server")
@@ -65,9 +66,13 @@ Presence = dict[str, tuple[frozenset[str], int]]
 """Who is connected to one table through each other process."""
 
 
-class Shared(Seats):
+class Shared(Connections):
     """Keep this process's tables in step with the other processes' on one database."""
 
+    moves: MovePipeline
+    """The move pipeline (built by :class:`~konkun.server.lobby.Lobby`)."""
+    bot_runner: BotRunner
+    """The bots (built by :class:`~konkun.server.lobby.Lobby`)."""
     cluster: Cluster | None = None
     revoked_sessions: set[str]
     """The revoked token sessions (the app's signer's set, kept up to date)."""
@@ -298,7 +303,7 @@ class Shared(Seats):
             table.bots, changed = {}, True
         elif table.status == TableStatus.PLAYING and table.match is not None \
                 and table.match.is_over():
-            await self._finish(table)  # its player stopped before marking it: mark it here
+            await self.moves.finish(table)  # its player stopped before marking it: mark it here
             changed = True
         if table.status != TableStatus.PLAYING:  # the creator's options, the rematch and its votes
             extras = await self.threads.read(self.extras_store.load, table.id)
@@ -399,13 +404,6 @@ class Shared(Seats):
                     self._making.pop(key, None)
             self.counts_changed()
 
-    async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
-                  contribution: str | None = None) -> None:
-        """Seat ``guest`` (:meth:`Seats.sit`); the other processes learn the address's
-        new count of seats."""
-        await super().sit(table, guest, seat, address, contribution)
-        self.counts_changed()
-
     def counts_changed(self) -> None:
         """This process's admission counts changed: announce them soon (once for all
         the changes of one turn of the event loop)."""
@@ -474,7 +472,7 @@ class Shared(Seats):
     def _schedule_bots(self, table: Table) -> None:
         """Start the bots when this process holds the lease; a table seen for the first
         time is claimed at once, later only by the sweep."""
-        super()._schedule_bots(table)
+        self.bot_runner.start(table, self.moves.apply)
         cluster = self.cluster
         if cluster is None or table.status != TableStatus.PLAYING or table.id in cluster.owned \
                 or table.claim_tried != float("-inf"):

@@ -1,38 +1,51 @@
-"""The bot loop (:class:`BotLoop`): while a bot is to act, its move is chosen in a worker
-thread (or process) and applied on the event loop, as any player's."""
+"""The bot runner (:class:`BotRunner`): while a bot is to act at a table, its move is
+chosen in a worker thread (or process) and played on the event loop through the move
+pipeline, as any player's (:class:`~konkun.server.tables.play.MovePipeline`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 from konkun.errors import IllegalMoveError, KonkunError
 from konkun.server.core.botseats import choose_in_process
+from konkun.server.core.config import Settings
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
-from konkun.server.core.scheduler import QUICK_KINDS
-from konkun.server.tables.play import Play
+from konkun.server.core.scheduler import QUICK_KINDS, BotScheduler
 from konkun.server.tables.table import Table
 
 log = logging.getLogger("konkun.server")
 
+Apply = Callable[[Table, int, Hashable], Awaitable[None]]
+"""Store, apply and broadcast one legal action of a seat (the table's lock held)."""
 
-class BotLoop(Play):
+
+class BotRunner:
     """Run the bots of the tables, one loop per table while a bot is to act."""
 
-    def _schedule_bots(self, table: Table) -> None:
-        """Start the table's bot loop when a bot is to act and none is running."""
+    def __init__(self, settings: Settings, scheduler: BotScheduler,
+                 runs_bots: Callable[[Table], bool]) -> None:
+        """``runs_bots``: whether this process plays a table's bots (one process alone:
+        always; several: the holder of its lease, :mod:`konkun.server.cluster.shared`)."""
+        self.settings = settings
+        self.scheduler = scheduler
+        self.runs_bots = runs_bots
+
+    def start(self, table: Table, apply: Apply) -> None:
+        """Start the table's bot loop, playing through ``apply``, when a bot is to act and
+        none is running."""
         if table.status != TableStatus.PLAYING or table.to_move not in table.bots:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
         if not self.runs_bots(table):
             return
-        table.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(table))
+        table.bot_task = asyncio.get_running_loop().create_task(self._loop(table, apply))
 
-    async def _bot_loop(self, table: Table) -> None:
+    async def _loop(self, table: Table, apply: Apply) -> None:
         """Play bot moves while a bot is to act (each chosen in a worker thread)."""
         while True:
             async with table.lock:
@@ -65,9 +78,8 @@ class BotLoop(Play):
                 try:
                     if not table.match.deal.is_legal(action):
                         raise IllegalMoveError(f"bot chose illegal {action!r}")
-                    await self._apply(table, seat, action)
+                    await apply(table, seat, action)
                 except (ProtocolError, KonkunError) as error:
                     if not isinstance(error, ProtocolError) or error.code != "storage":
                         log.error("bot move at table %s failed: %s", table.id, error)
                     await asyncio.sleep(1.0)
-

@@ -1,46 +1,55 @@
-"""Play (:class:`Play`): an action is checked with the engine, then **stored** (committed
-to the database), then applied, and only then broadcast, so an acknowledged action survives
-any crash and a restart replays every unfinished table exactly. One :class:`asyncio.Lock`
-per table serializes everything that changes it."""
+"""The move pipeline (:class:`MovePipeline`): an action is checked with the engine, then
+**stored** (committed to the database), then applied, and only then broadcast, so an
+acknowledged action survives any crash and a restart replays every unfinished table
+exactly. One :class:`asyncio.Lock` per table serializes everything that changes it.
+
+The pipeline is given, when the lobby (:mod:`konkun.server.lobby`) builds it, everything
+it calls: the broadcast, the catch-up with other server processes (none for one process
+alone) and the start of the table's bots."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import time
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 
 from konkun.errors import KonkunError
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.stagetimes import current_move, timed
-from konkun.server.store.storage import TurnTakenError, now_text
-from konkun.server.tables.connections import Connections
+from konkun.server.store.commits import GroupCommit
+from konkun.server.store.storage import Storage, TurnTakenError, now_text
 from konkun.server.tables.table import Table
+from konkun.server.tables.threads import Threads
 
 log = logging.getLogger("konkun.server")
 
+TableHook = Callable[[Table], Awaitable[None]]
+"""Called with a table (its finish: the ratings)."""
 
-class Play(Connections):
+
+class MovePipeline:
     """Check, store, apply and broadcast the actions played at a table."""
 
-    def _schedule_bots(self, table: Table) -> None:
-        """Start the table's bot loop when a bot is to act (:mod:`.botloop`)."""
-        raise NotImplementedError
-
-    async def _catch_up(self, table: Table) -> bool:
-        """Read back what other server processes changed at the table (lock held);
-        whether anything did. One process alone: nothing (:mod:`.shared` overrides it)."""
-        return False
-
-    async def reread(self, table: Table) -> bool:
-        """Read back what other server processes changed at the table (lock held)."""
-        return await self._catch_up(table)
-
-    def runs_bots(self, table: Table) -> bool:
-        """Whether this process plays the table's bots and stand-ins (one process alone:
-        always; several: the holder of the table's lease, :mod:`.shared`)."""
-        return True
+    def __init__(self, tables: dict[str, Table], storage: Storage, threads: Threads,
+                 commits: GroupCommit, finish_hooks: list[TableHook], *,
+                 broadcast: Callable[[Table], None],
+                 catch_up: Callable[[Table], Awaitable[bool]],
+                 start_bots: Callable[[Table], None]) -> None:
+        """``tables``: the lobby's tables in memory (a finished one nobody watches leaves);
+        ``finish_hooks``: called with each table once it finished and was stored;
+        ``broadcast``: sends every connection of a table its view; ``catch_up``: reads
+        back what other server processes changed at a table (lock held), whether
+        anything did; ``start_bots``: starts the table's bots when one is to act."""
+        self.tables = tables
+        self.storage = storage
+        self.threads = threads
+        self.commits = commits
+        self.finish_hooks = finish_hooks
+        self.broadcast = broadcast
+        self.catch_up = catch_up
+        self.start_bots = start_bots
 
     async def play(self, table: Table, player_id: str | None, text: str, turn: int) -> None:
         """Play action ``text`` for the seat ``player_id`` holds, if ``turn`` is current.
@@ -66,7 +75,7 @@ class Play(Connections):
                                     f"{table.to_move} is", text)
             action = self._parse(table, text)
             table.clock.away.pop(seat, None)  # a player who moves is back
-            await self._apply(table, seat, action)
+            await self.apply(table, seat, action)
 
     @staticmethod
     def _check_playing(table: Table, text: object) -> None:
@@ -91,7 +100,7 @@ class Play(Connections):
                                 table.adapter.explain_illegal(deal, action, text), text)
         return action
 
-    async def _apply(self, table: Table, seat: int, action: Hashable) -> None:
+    async def apply(self, table: Table, seat: int, action: Hashable) -> None:
         """Store, then apply, then broadcast one legal action (lock held)."""
         assert table.match is not None
         text = table.match.deal.format_action(action)
@@ -100,7 +109,7 @@ class Play(Connections):
             await self.commits.append(table.id, turn, seat, text,
                                       urgent=any(s.kind == SeatKind.HUMAN for s in table.seats))
         except TurnTakenError:  # another process played this turn: show what it played
-            await self._catch_up(table)
+            await self.catch_up(table)
             self.broadcast(table)
             raise
         except Exception as error:
@@ -118,20 +127,22 @@ class Play(Connections):
         table.fairness.played(table.turn, seat, text)
         table.last = {"turn": table.turn, "actor": seat, "action": text}
         if table.match.is_over():
-            await self._finish(table)
+            await self.finish(table)
         self.broadcast(table)
         if table.status == TableStatus.FINISHED and not table.connections:
             self.tables.pop(table.id, None)  # kept in the database; read back on demand
-        self._schedule_bots(table)
+        self.start_bots(table)
 
-    async def _finish_if_over(self, table: Table) -> None:
+    async def finish_if_over(self, table: Table) -> None:
         """Finish a table read back from the database whose game is over but whose row was
         never marked finished (storing that failed, or the server stopped in between)."""
         if table.status == TableStatus.PLAYING and table.match is not None \
                 and table.match.is_over():
-            await self._finish(table)
+            await self.finish(table)
 
-    async def _finish(self, table: Table) -> None:
+    async def finish(self, table: Table) -> None:
+        """Mark a table whose game is over finished, store that, and call the finish
+        hooks (lock held)."""
         assert table.match is not None
         table.status = TableStatus.FINISHED
         table.finished_at = now_text()
@@ -144,8 +155,3 @@ class Play(Connections):
                 "winner": table.winner, "totals": list(table.match.totals)})
         for hook in self.finish_hooks:
             await hook(table)
-
-    async def apply_for(self, table: Table, seat: int, action: Hashable) -> None:
-        """Play a legal ``action`` for ``seat`` (a stand-in bot's; lock held)."""
-        await self._apply(table, seat, action)
-

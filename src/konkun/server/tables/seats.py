@@ -1,10 +1,12 @@
-"""Seats (:class:`Seats`): taking and leaving a seat while a table waits, and dealing
-when the last one is taken."""
+"""Seating (:class:`Seating`): taking and leaving a seat while a table waits, and dealing
+when the last one is taken. Built by the lobby (:mod:`konkun.server.lobby`) with what it
+calls: the admission check (atomic across server processes), the catch-up with other
+processes, the broadcast and the start of the bots."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 
 from konkun.cards import new_secret_seed
 from konkun.fairness import FairSeed
@@ -12,10 +14,11 @@ from konkun.server.core.auth import Guest
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
-from konkun.server.features.fair import TableFairness, checked_contribution
-from konkun.server.store.storage import now_text
-from konkun.server.tables.botloop import BotLoop
+from konkun.server.features.admission import Admission
+from konkun.server.features.fair import FairStore, TableFairness, checked_contribution
+from konkun.server.store.storage import Storage, now_text
 from konkun.server.tables.table import Table
+from konkun.server.tables.threads import Threads
 
 
 class SeatsChangedError(ProtocolError):
@@ -31,18 +34,35 @@ RETRIES = 3
 """Times a seat change is tried again on seats read back after another process's change."""
 
 
-class Seats(BotLoop):
+Admitted = Callable[[Callable[[], None], list[str]], AbstractAsyncContextManager[None]]
+"""Run an admission check (it raises a :class:`ProtocolError` to refuse), then the block
+that makes what it admitted, counted under the keys meanwhile
+(:meth:`konkun.server.cluster.shared.Shared.admitted`)."""
+
+
+class Seating:
     """Seat players at a waiting table and start it when no seat is empty."""
 
-    @contextlib.asynccontextmanager
-    async def admitted(self, check: Callable[[], None],
-                       keys: list[str]) -> AsyncIterator[None]:
-        """Run the admission ``check`` (it raises a :class:`ProtocolError` to refuse),
-        then the block that makes what it admitted, counted under ``keys`` meanwhile.
-        One process alone: the check only (:class:`~.shared.Shared` makes it atomic
-        across processes)."""
-        check()
-        yield
+    def __init__(self, tables: dict[str, Table], storage: Storage, threads: Threads,
+                 fair_store: FairStore, admission: Admission, *, admitted: Admitted,
+                 catch_up: Callable[[Table], Awaitable[bool]],
+                 broadcast: Callable[[Table], None], start_bots: Callable[[Table], None],
+                 counts_changed: Callable[[], None]) -> None:
+        """``tables``: the lobby's tables (the admission limits count them);
+        ``admitted``: the admission check of a seat; ``catch_up``: reads back what other
+        server processes changed at a table (lock held); ``broadcast``: sends every
+        connection of a table its view; ``start_bots``: starts a table's bots when one is
+        to act; ``counts_changed``: this process's admission counts changed."""
+        self.tables = tables
+        self.storage = storage
+        self.threads = threads
+        self.fair_store = fair_store
+        self.admission = admission
+        self.admitted = admitted
+        self.catch_up = catch_up
+        self.broadcast = broadcast
+        self.start_bots = start_bots
+        self.counts_changed = counts_changed
 
     async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
                   contribution: str | None = None) -> None:
@@ -52,10 +72,11 @@ class Seats(BotLoop):
         for attempt in range(RETRIES):
             try:
                 await self._sit_once(table, guest, seat, address, contribution)
-                return
+                break
             except SeatsChangedError:
                 if attempt == RETRIES - 1:
                     raise
+        self.counts_changed()  # the other processes learn the address's count of seats
 
     async def _sit_once(self, table: Table, guest: Guest, seat: int, address: str,
                         contribution: str | None) -> None:
@@ -84,7 +105,7 @@ class Seats(BotLoop):
                 await self._store_seats(table, seats)
                 table.seats = seats
                 table.seat_addresses[seat] = address
-            if not await self._start_if_full(table):
+            if not await self.start_if_full(table):
                 self.broadcast(table)
 
     async def leave(self, table: Table, guest: Guest) -> None:
@@ -125,7 +146,7 @@ class Seats(BotLoop):
                                      name=seat.name, bot=seat.bot)
         await self._store_seats(table, seats)
         table.seats = seats
-        if not await self._start_if_full(table):
+        if not await self.start_if_full(table):
             self.broadcast(table)
 
     async def _contribute(self, table: Table, values: dict[int, str | None]) -> None:
@@ -153,11 +174,11 @@ class Seats(BotLoop):
             raise ProtocolError("storage", "the seat could not be stored; try again") \
                 from error
         if not stored:
-            await self._catch_up(table)
+            await self.catch_up(table)
             self.broadcast(table)
             raise SeatsChangedError
 
-    async def _start_if_full(self, table: Table) -> bool:
+    async def start_if_full(self, table: Table) -> bool:
         """Deal when no seat is empty (call with the table's lock held)."""
         if table.status != TableStatus.WAITING \
                 or any(s.kind == SeatKind.EMPTY for s in table.seats):
@@ -175,13 +196,13 @@ class Seats(BotLoop):
             raise ProtocolError("storage", "the game could not be started; try again") \
                 from error
         if not started:  # another server process dealt it: play that deal
-            await self._catch_up(table)
+            await self.catch_up(table)
             self.broadcast(table)
             return True
         table.seed, table.match, table.bots, table.status = seed, match, bots, TableStatus.PLAYING
         table.fairness.start(table.adapter.name, match, [])
         self.broadcast(table)
-        self._schedule_bots(table)
+        self.start_bots(table)
         return True
 
 
