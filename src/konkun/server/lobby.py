@@ -33,17 +33,19 @@ from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.clock import ClockKeeper, cancel_timers
 from konkun.server.features.fair import TableFairness, fair_fields_of_row
 from konkun.server.features.lifecycle import TableExtras
+from konkun.server.features.replays import EncodedReplay
 from konkun.server.store.storage import Storage, StoredTable, now_text
 from konkun.server.tables.botloop import BotRunner
 from konkun.server.tables.play import MovePipeline
 from konkun.server.tables.replayframes import ReplayViews
 from konkun.server.tables.seats import Seating
 from konkun.server.tables.table import Table, new_table_id, stored_summary
+from konkun.server.tables.threads import load_row
 
 log = logging.getLogger("konkun.server")
 
 
-class Lobby(Shared, ReplayViews):
+class Lobby(Shared):
     """Every table of one server, with the storage and the bot workers they use."""
 
     def __init__(self, storage: Storage, settings: Settings) -> None:
@@ -58,7 +60,17 @@ class Lobby(Shared, ReplayViews):
                                catch_up=self._catch_up, broadcast=self.broadcast,
                                start_bots=self._schedule_bots,
                                counts_changed=self.counts_changed)
+        self.replay_views = ReplayViews(settings, storage, self.threads, self.fair_store,
+                                        self.chat_store, self.replays, self.replay_worker)
         self.start_sharing()
+
+    async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
+        """Every frame of a finished game (:meth:`ReplayViews.replay`)."""
+        return await self.replay_views.replay(table_id, seat)
+
+    async def encoded_replay(self, table_id: str, seat: str | None) -> EncodedReplay:
+        """A finished game's replay as JSON bytes (:meth:`ReplayViews.encoded_replay`)."""
+        return await self.replay_views.encoded_replay(table_id, seat)
 
     # -- play and seats (the parts' entry points) ---------------------------------------
 
@@ -275,7 +287,7 @@ class Lobby(Shared, ReplayViews):
             table = self.tables.get(table_id)
             if table is not None:
                 return await self.up_to_date(table)
-            row = await self._load_row(table_id)
+            row = await load_row(self.threads, self.storage, table_id)
             try:
                 table = await self.threads.run(self._rebuild, row)
             except Exception as error:
@@ -298,7 +310,7 @@ class Lobby(Shared, ReplayViews):
         table = self.tables.get(table_id)
         if table is not None:
             return (await self.up_to_date(table)).summary()
-        row = await self._load_row(table_id, read=True)
+        row = await load_row(self.threads, self.storage, table_id, read=True)
         if row.status == TableStatus.FINISHED:
             fair = await self.threads.read(self.fair_store.load, table_id)
             return stored_summary(row) | await self.threads.read(fair_fields_of_row, row, fair)

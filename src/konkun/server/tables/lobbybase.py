@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from konkun.server.core.config import Settings
-from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.scheduler import BotScheduler
 from konkun.server.features.admission import Admission
 from konkun.server.features.chat import ChatLimits, ChatStore
@@ -25,7 +24,7 @@ from konkun.server.features.fair import FairStore, TableFairness
 from konkun.server.features.lifecycle import CreateOnce, ExtrasStore
 from konkun.server.features.replays import ReplayCache, ReplayWorker
 from konkun.server.store.commits import GroupCommit
-from konkun.server.store.storage import Storage, StoredTable
+from konkun.server.store.storage import Storage
 from konkun.server.tables.table import Table
 from konkun.server.tables.threads import Threads
 
@@ -77,15 +76,3 @@ class LobbyBase:
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """Run ``function(*args)`` in a bot thread (:meth:`Threads.run`)."""
         return await self.threads.run(function, *args)
-
-    async def _load_row(self, table_id: str, read: bool = False) -> StoredTable:
-        """The stored row of table ``table_id``; ``unknown_table`` when there is none.
-        ``read``: through the read threads, off the commit path."""
-        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
-            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
-        row = await (self.threads.read if read else self.threads.db)(
-            self.storage.load, table_id)
-        if row is None:
-            raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
-        return row
-

@@ -1,6 +1,6 @@
-"""Replays of finished games (:class:`ReplayViews`): every frame from one seat's view or
-with all hands open, built off the commit path and kept encoded in the
-:class:`~konkun.server.features.replays.ReplayCache`."""
+"""Replays of finished games (:class:`ReplayViews`, a part of the lobby): every frame
+from one seat's view or with all hands open, built off the commit path and kept encoded
+in the :class:`~konkun.server.features.replays.ReplayCache`."""
 
 from __future__ import annotations
 
@@ -12,24 +12,45 @@ from konkun.errors import InvalidRuleError
 from konkun.fairness import FairSeed
 from konkun.game import Match, game_source, register_game
 from konkun.game import get_game as find_game
+from konkun.server.core.config import Settings
 from konkun.server.core.games import get_game
 from konkun.server.core.kinds import TableStatus
 from konkun.server.core.protocol import ProtocolError
-from konkun.server.features.fair import add_to_replay
-from konkun.server.features.replays import EncodedReplay, ReplayKey, encode_replay
-from konkun.server.store.storage import StoredTable
-from konkun.server.tables.lobbybase import LobbyBase
+from konkun.server.features.chat import ChatStore
+from konkun.server.features.fair import FairStore, add_to_replay
+from konkun.server.features.replays import (
+    EncodedReplay,
+    ReplayCache,
+    ReplayKey,
+    ReplayWorker,
+    encode_replay,
+)
+from konkun.server.store.storage import Storage, StoredTable
 from konkun.server.tables.table import stored_summary
+from konkun.server.tables.threads import Threads, load_row
 
 log = logging.getLogger("konkun.server")
 
 
-class ReplayViews(LobbyBase):
+class ReplayViews:
     """Serve the replays of finished tables."""
+
+    def __init__(self, settings: Settings, storage: Storage, threads: Threads,
+                 fair_store: FairStore, chat_store: ChatStore, cache: ReplayCache,
+                 worker: ReplayWorker) -> None:
+        """``cache``: the encoded replays kept; ``worker``: the process that builds them
+        (``Settings.replay_processes``), else the read threads do."""
+        self.settings = settings
+        self.storage = storage
+        self.threads = threads
+        self.fair_store = fair_store
+        self.chat_store = chat_store
+        self.replays = cache
+        self.replay_worker = worker
 
     async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
         """Every frame of a finished game, from one seat's view or with all hands open."""
-        row = await self._load_row(table_id, read=True)
+        row = await load_row(self.threads, self.storage, table_id, read=True)
         chosen = self._replay_seat(row, seat)
         fair = await self.threads.read(self.fair_store.load, table_id)
         return await self.threads.read(replay_frames, row, chosen, fair)
@@ -42,7 +63,7 @@ class ReplayViews(LobbyBase):
         key: ReplayKey = (table_id, seat or None)
 
         async def build() -> EncodedReplay:
-            row = await self._load_row(table_id, read=True)
+            row = await load_row(self.threads, self.storage, table_id, read=True)
             chosen = self._replay_seat(row, seat)
             fair = await self.threads.read(self.fair_store.load, table_id)
             chat = await self.threads.read(self.chat_store.history, table_id, None)

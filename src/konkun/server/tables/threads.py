@@ -16,7 +16,7 @@ from konkun.server.core.config import Settings
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.stagetimes import STAGES, current_move
 from konkun.server.core.storagethread import StorageThread
-from konkun.server.store.storage import OutageLog
+from konkun.server.store.storage import OutageLog, Storage, StoredTable
 
 log = logging.getLogger("konkun.server")
 
@@ -106,3 +106,15 @@ class Threads:
         """``function(*args)`` in a bot thread (its failure passes through)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.bots, function, *args)
+
+
+async def load_row(threads: Threads, storage: Storage, table_id: str,
+                   read: bool = False) -> StoredTable:
+    """The stored row of table ``table_id``; ``unknown_table`` when there is none.
+    ``read``: through the read threads, off the commit path."""
+    if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+        raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+    row = await (threads.read if read else threads.db)(storage.load, table_id)
+    if row is None:
+        raise ProtocolError("unknown_table", f"no table {table_id!r}", table_id)
+    return row
