@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from konkun.server.core.config import Settings
 from konkun.server.core.connection import Connection
-from konkun.server.lobby import Lobby
+from konkun.server.tables.connections import Broadcaster
 from konkun.server.tables.table import Table
 
 from .conftest import TestClient, app_of, guest, legal, receive, running
@@ -114,10 +114,10 @@ class SentLog(list[Sent]):
 def sent(monkeypatch: pytest.MonkeyPatch) -> SentLog:
     """Every text queued for a client, with what was hidden from it at that moment."""
     log = SentLog()
-    original = Lobby.broadcast
+    original = Broadcaster.broadcast
     deals: dict[str, int] = {}
 
-    def checked_broadcast(self: Lobby, table: Table) -> None:
+    def checked_broadcast(self: Broadcaster, table: Table) -> None:
         deal_id = id(table.match.deal) if table.match is not None else 0
         new_deal = deals.get(table.id, deal_id) != deal_id
         deals[table.id] = deal_id
@@ -133,10 +133,10 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> SentLog:
                 log.append((connection, text, hidden, secret_seed, new_deal))
 
     tables: dict[Connection, Table] = {}
-    original_attach = Lobby.attach
+    original_attach = Broadcaster.attach
     original_send = Connection.send
 
-    def tracked_attach(self: Lobby, table: Table, connection: Connection) -> None:
+    def tracked_attach(self: Broadcaster, table: Table, connection: Connection) -> None:
         tables[connection] = table
         original_attach(self, table, connection)
 
@@ -150,8 +150,8 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> SentLog:
         secret_seed = table.seed if table.status != "finished" else None
         log.append((self, json.dumps(payload), hidden, secret_seed, False))
 
-    monkeypatch.setattr(Lobby, "broadcast", checked_broadcast)
-    monkeypatch.setattr(Lobby, "attach", tracked_attach)
+    monkeypatch.setattr(Broadcaster, "broadcast", checked_broadcast)
+    monkeypatch.setattr(Broadcaster, "attach", tracked_attach)
     monkeypatch.setattr(Connection, "send", checked_send)
     return log
 

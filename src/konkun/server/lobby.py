@@ -26,6 +26,7 @@ from konkun.server.core.announcements import Announcement
 from konkun.server.core.auth import Guest
 from konkun.server.core.botseats import check_bot_spec
 from konkun.server.core.config import Settings
+from konkun.server.core.connection import Connection
 from konkun.server.core.games import game_names, get_game
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
@@ -36,6 +37,7 @@ from konkun.server.features.lifecycle import TableExtras
 from konkun.server.features.replays import EncodedReplay
 from konkun.server.store.storage import Storage, StoredTable, now_text
 from konkun.server.tables.botloop import BotRunner
+from konkun.server.tables.connections import Broadcaster
 from konkun.server.tables.play import MovePipeline
 from konkun.server.tables.replayframes import ReplayViews
 from konkun.server.tables.seats import Seating
@@ -51,13 +53,17 @@ class Lobby(Shared):
     def __init__(self, storage: Storage, settings: Settings) -> None:
         super().__init__(storage, settings)
         self.clock = ClockKeeper(self)
+        self.broadcaster = Broadcaster(self.tables, self.admission,
+                                       clock_changed=self.clock.changed,
+                                       connections_changed=self.connections_changed,
+                                       broadcasted=self.store_clock)
         self.bot_runner = BotRunner(settings, self.scheduler, runs_bots=self.runs_bots)
         self.moves = MovePipeline(self.tables, storage, self.threads, self.commits,
-                                  self.finish_hooks, broadcast=self.broadcast,
+                                  self.finish_hooks, broadcast=self.broadcaster.broadcast,
                                   catch_up=self._catch_up, start_bots=self._schedule_bots)
         self.seating = Seating(self.tables, storage, self.threads, self.fair_store,
                                self.admission, admitted=self.admitted,
-                               catch_up=self._catch_up, broadcast=self.broadcast,
+                               catch_up=self._catch_up, broadcast=self.broadcaster.broadcast,
                                start_bots=self._schedule_bots,
                                counts_changed=self.counts_changed)
         self.replay_views = ReplayViews(settings, storage, self.threads, self.fair_store,
@@ -72,7 +78,31 @@ class Lobby(Shared):
         """A finished game's replay as JSON bytes (:meth:`ReplayViews.encoded_replay`)."""
         return await self.replay_views.encoded_replay(table_id, seat)
 
-    # -- play and seats (the parts' entry points) ---------------------------------------
+    # -- connections, play and seats (the parts' entry points) --------------------------
+
+    @property
+    def connections(self) -> int:
+        """The connections attached, over every table."""
+        return self.broadcaster.connections
+
+    def broadcast(self, table: Table) -> None:
+        """Send every connection of the table its own seat's state
+        (:meth:`Broadcaster.broadcast`)."""
+        self.broadcaster.broadcast(table)
+
+    def identify(self, table: Table, connection: Connection, guest: Guest) -> None:
+        """A spectator's ``hello`` named ``guest`` (:meth:`Broadcaster.identify`)."""
+        self.broadcaster.identify(table, connection, guest)
+
+    def detach(self, table: Table, connection: Connection) -> None:
+        """Remove a connection (:meth:`Broadcaster.detach`)."""
+        self.broadcaster.detach(table, connection)
+
+    def catch_up(self, table: Table, connection: Connection) -> None:
+        """Send ``connection`` the table's state now if it differs from the last one it
+        got (:meth:`Broadcaster.catch_up`)."""
+        self.broadcaster.catch_up(table, connection)
+
 
     async def play(self, table: Table, player_id: str | None, text: str, turn: int) -> None:
         """Play action ``text`` for the seat ``player_id`` holds, if ``turn`` is current

@@ -45,7 +45,8 @@ from konkun.server.features.lifecycle import (
 )
 from konkun.server.store.clusterlimits import ClusterCounts, local_counts
 from konkun.server.tables.botloop import BotRunner
-from konkun.server.tables.connections import Connections
+from konkun.server.tables.connections import Broadcaster
+from konkun.server.tables.lobbybase import LobbyBase
 from konkun.server.tables.play import MovePipeline
 from konkun.server.tables.table import Table, new_table_id
 
@@ -66,9 +67,11 @@ Presence = dict[str, tuple[frozenset[str], int]]
 """Who is connected to one table through each other process."""
 
 
-class Shared(Connections):
+class Shared(LobbyBase):
     """Keep this process's tables in step with the other processes' on one database."""
 
+    broadcaster: Broadcaster
+    """Connections and broadcast (built by :class:`~konkun.server.lobby.Lobby`)."""
     moves: MovePipeline
     """The move pipeline (built by :class:`~konkun.server.lobby.Lobby`)."""
     bot_runner: BotRunner
@@ -147,7 +150,7 @@ class Shared(Connections):
         elif kind == Announcement.HELLO and self.cluster is not None:
             for table in self.tables.values():
                 if table.connections:
-                    self._connections_changed(table)
+                    self.connections_changed(table)
             self.announce_counts(everything=True)
         elif kind == Announcement.COUNTS:
             self.counts.received(origin, rest)
@@ -195,9 +198,9 @@ class Shared(Connections):
         return table
 
     def attach(self, table: Table, connection: Connection) -> None:
-        """Add a connection (:meth:`Connections.attach`); a table that fell behind
+        """Add a connection (:meth:`Broadcaster.attach`); a table that fell behind
         meanwhile is read back at once."""
-        super().attach(table, connection)
+        self.broadcaster.attach(table, connection)
         if table.behind:
             self._want_refresh(table.id)
 
@@ -239,7 +242,7 @@ class Shared(Connections):
         async with table.lock:
             changed = await self._catch_up(table)
         if changed:
-            self.broadcast(table)
+            self.broadcaster.broadcast(table)
             self._schedule_bots(table)
             if table.status == TableStatus.FINISHED and not table.connections:
                 self.tables.pop(table_id, None)
@@ -339,7 +342,8 @@ class Shared(Connections):
 
     # -- who is connected where ---------------------------------------------------------
 
-    def _connections_changed(self, table: Table) -> None:
+    def connections_changed(self, table: Table) -> None:
+        """A connection came, left or named its player: tell the other processes."""
         if self.cluster is None:
             return
         self.counts_changed()
@@ -362,7 +366,7 @@ class Shared(Connections):
         table = self.tables.get(table_id)
         if table is not None:
             table.remote = presence
-            self.broadcast(table)
+            self.broadcaster.broadcast(table)
 
     # -- the admission counts, cluster-wide ---------------------------------------------
 
@@ -429,12 +433,7 @@ class Shared(Connections):
 
     # -- the move clock, stored ---------------------------------------------------------
 
-    def broadcast(self, table: Table) -> None:
-        """Send every connection its seat's state; store the clock if it changed."""
-        super().broadcast(table)
-        self._store_clock(table)
-
-    def _store_clock(self, table: Table) -> None:
+    def store_clock(self, table: Table) -> None:
         """Store the table's clock (by the lease holder) when its turn, away seats or
         votes changed; forget it when the game is over."""
         clock, saved = table.clock, self._clock_saved.get(table.id)
@@ -524,7 +523,7 @@ class Shared(Connections):
             self.counts.forget(peer)
             for table_id, presence in list(self._presence.items()):
                 if presence.pop(peer, None) is not None and table_id in self.tables:
-                    self.broadcast(self.tables[table_id])
+                    self.broadcaster.broadcast(self.tables[table_id])
         for table_id in [k for k, v in self._presence.items()
                          if not v and k not in self.tables]:
             del self._presence[table_id]

@@ -1,22 +1,41 @@
-"""The lobby's connections (:class:`Connections`): who watches a table, and the broadcast
-that sends every connection its own seat's view (``Match.to_json(seat)``), a spectator the
-view of no seat, so no message carries a card its receiver may not see."""
+"""Connections and broadcast (:class:`Broadcaster`, a part of the lobby): who watches a
+table, and the broadcast that sends every connection its own seat's view
+(``Match.to_json(seat)``), a spectator the view of no seat, so no message carries a card
+its receiver may not see."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from konkun.server.core.auth import Guest
 from konkun.server.core.connection import Connection, compact_json
 from konkun.server.core.kinds import TableStatus
 from konkun.server.core.stagetimes import current_move, timed
-from konkun.server.tables.lobbybase import LobbyBase
+from konkun.server.features.admission import Admission
 from konkun.server.tables.table import PRESENCE_DELAY, Table
 
 
-class Connections(LobbyBase):
+class Broadcaster:
     """Attach, identify and detach a table's connections, and broadcast its state."""
+
+    def __init__(self, tables: dict[str, Table], admission: Admission, *,
+                 clock_changed: Callable[[Table], None],
+                 connections_changed: Callable[[Table], None],
+                 broadcasted: Callable[[Table], None]) -> None:
+        """``tables``: the lobby's tables (a finished one nobody watches leaves; the
+        connection limits count them); ``clock_changed``: the move clock looks at the
+        table before each broadcast; ``connections_changed``: a connection came, left or
+        named its player (other server processes are told); ``broadcasted``: called after
+        each broadcast (the stored clock)."""
+        self.tables = tables
+        self.admission = admission
+        self.clock_changed = clock_changed
+        self.connections_changed = connections_changed
+        self.broadcasted = broadcasted
+        self.connections = 0
+        """The connections attached, over every table."""
 
     def attach(self, table: Table, connection: Connection) -> None:
         """Add a connection to a table (checks the admission limits) and send it the state.
@@ -27,7 +46,7 @@ class Connections(LobbyBase):
         self.admission.check_connection(self.tables.values(), table, connection)
         table.connections.add(connection)
         self.connections += 1
-        self._connections_changed(table)
+        self.connections_changed(table)
         if self._presence_changed(table):
             self.broadcast(table)
             return
@@ -48,7 +67,7 @@ class Connections(LobbyBase):
             table.connections.add(connection)
         connection.guest = guest
         connection.last_text = None
-        self._connections_changed(table)
+        self.connections_changed(table)
         if self._presence_changed(table):
             self.broadcast(table)
             return
@@ -65,15 +84,11 @@ class Connections(LobbyBase):
         table.connections.discard(connection)
         self.connections -= 1
         connection.close()
-        self._connections_changed(table)
+        self.connections_changed(table)
         if table.status == TableStatus.FINISHED and not table.connections:
             self.tables.pop(table.id, None)
         elif self._presence_changed(table):
             self.broadcast(table)
-
-    def _connections_changed(self, table: Table) -> None:
-        """A connection came, left or named its player: other server processes are told
-        (:mod:`.shared`; nothing for one process alone)."""
 
     def _presence_changed(self, table: Table) -> bool:
         """Whether the table's new connections may be broadcast now (a few at once, then
@@ -114,6 +129,7 @@ class Connections(LobbyBase):
         """Send every connection of the table its own seat's state."""
         with timed("broadcast"):
             self._broadcast(table)
+        self.broadcasted(table)
 
     @staticmethod
     def _players_first(table: Table, only: Connection | None) \
@@ -127,7 +143,7 @@ class Connections(LobbyBase):
 
     def _broadcast(self, table: Table) -> None:
         trace = current_move()
-        self.clock.changed(table)
+        self.clock_changed(table)
         if not table.connections:
             return
         only = table.broadcast_only

@@ -43,7 +43,6 @@ class LobbyBase:
         self.storage = storage
         self.settings = settings
         self.tables: dict[str, Table] = {}
-        self.connections = 0
         self.threads = Threads(settings)
         """The storage, read and bot threads every part waits in."""
         self._loading = asyncio.Lock()
