@@ -70,7 +70,7 @@ from konkun.server.web.messages import (
     parse_client_message,
     validated,
 )
-from konkun.server.web.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle
+from konkun.server.web.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle, rate_limit
 
 log = logging.getLogger("konkun.server")
 
@@ -304,10 +304,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- HTTP API -----------------------------------------------------------------------
 
     @app.get("/healthz")
+    @rate_limit(None)
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "version": __version__}
 
     @app.post("/api/guest")
+    @rate_limit(WRITE)
     async def guest(request: Request) -> dict[str, Any]:
         body = validated(GuestBody, await _json_body(request))
         await services().accounts.check_free(body.nickname)
@@ -316,6 +318,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "nickname": new_guest.nickname}
 
     @app.post("/api/revoke")
+    @rate_limit(WRITE)
     async def revoke(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         await lobby().revoke(who.session)
@@ -324,15 +327,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"revoked": True}
 
     @app.get("/api/me")
+    @rate_limit(None)
     async def me(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         return {"player_id": who.player_id, "nickname": who.nickname}
 
     @app.get("/api/bots")
+    @rate_limit(None)
     async def bots() -> dict[str, Any]:
         return {"bots": offered_bots()}
 
     @app.get("/api/catalog")
+    @rate_limit(None)
     async def catalog() -> dict[str, Any]:
         return {"games": [get_game(name).catalog() for name in game_names()]}
 
@@ -345,6 +351,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return size, offset
 
     @app.get("/api/tables")
+    @rate_limit(READ)
     async def list_tables(request: Request, status: str | None = None,
                           limit: int | None = None, offset: int = 0) -> dict[str, Any]:
         size, start = page(limit, offset)
@@ -359,6 +366,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "total": len(tables), "offset": start, "limit": size}
 
     @app.get("/api/games")
+    @rate_limit(READ)
     async def finished_games(request: Request, limit: int | None = None,
                              offset: int = 0) -> dict[str, Any]:
         size, start = page(limit, offset)
@@ -366,6 +374,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "limit": size}
 
     @app.post("/api/tables", status_code=201)
+    @rate_limit(WRITE)
     async def create_table(request: Request) -> dict[str, Any]:
         creator = token_guest(request)  # a token, when given, must verify
         body = validated(TableBody, await _json_body(request))
@@ -384,10 +393,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return table.summary()
 
     @app.get("/api/tables/{table_id}")
+    @rate_limit(READ)
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
         return await lobby().summary(table_id)
 
     @app.post("/api/tables/{table_id}/sit")
+    @rate_limit(WRITE)
     async def sit(table_id: str, request: Request) -> dict[str, Any]:
         who = guest_of(request)
         table = await lobby().get_table(table_id)
@@ -396,6 +407,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return table.summary()
 
     @app.post("/api/tables/{table_id}/leave")
+    @rate_limit(WRITE)
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         who = guest_of(request)
         table = await lobby().get_table(table_id)
@@ -403,6 +415,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return table.summary()
 
     @app.post("/api/tables/{table_id}/cancel")
+    @rate_limit(WRITE)
     async def cancel_table(table_id: str, request: Request) -> dict[str, Any]:
         who = guest_of(request)
         table = await lobby().get_table(table_id)
@@ -410,16 +423,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"type": "closed", "table": table_id, "reason": "cancelled"}
 
     @app.get("/api/tables/{table_id}/hint")
+    @rate_limit(WRITE)
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
         who = guest_of(request)
         return await _hint(lobby(), await lobby().get_table(table_id), who)
 
     @app.get("/api/tables/{table_id}/chat")
+    @rate_limit(READ)
     async def chat(table_id: str) -> dict[str, Any]:
         await lobby().summary(table_id)  # unknown_table for no table
         return {"messages": await lobby().db(lobby().chat_store.history, table_id)}
 
     @app.get("/api/tables/{table_id}/log")
+    @rate_limit(MATCH)
     async def log_of(table_id: str) -> dict[str, Any]:
         table = await lobby().get_table(table_id)
         if table.seed is None:
@@ -429,6 +445,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"entries": entries}
 
     @app.get("/api/tables/{table_id}/deals/{number}")
+    @rate_limit(MATCH)
     async def deal_of(table_id: str, number: int) -> dict[str, Any]:
         table = await lobby().get_table(table_id)
         ended = None
@@ -442,6 +459,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{table_id}/replay")
     @app.get("/api/tables/{table_id}/replay")
+    @rate_limit(MATCH)
     async def replay(table_id: str, request: Request, seat: str | None = None) -> Response:
         encoded = await lobby().encoded_replay(table_id, seat)
         headers = {"ETag": encoded.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
@@ -461,20 +479,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
 
     @app.get("/", include_in_schema=False)
+    @rate_limit(None)
     async def index() -> Any:
         return _page(static, "index.html")
 
     @app.get("/t/{table_id}", include_in_schema=False)
+    @rate_limit(None)
     async def table_page(table_id: str) -> Any:
         return _page(static, "table.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
+    @rate_limit(None)
     async def replay_page(table_id: str) -> Any:
         return _page(static, "replay.html")
 
     # -- WebSocket ----------------------------------------------------------------------
 
     @app.websocket("/ws/tables/{table_id}")
+    @rate_limit(SOCKET)
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _serve_socket(websocket, table_id, lobby(), signer, settings, limiter)
 

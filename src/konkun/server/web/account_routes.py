@@ -32,6 +32,7 @@ from konkun.server.core.protocol import ProtocolError
 from konkun.server.store.clusterlimits import LoginLog
 from konkun.server.store.storage import now_text
 from konkun.server.web.messages import RequestBody, validated
+from konkun.server.web.throttle import READ, WRITE, rate_limit
 
 if TYPE_CHECKING:
     from konkun.server.lobby import Lobby
@@ -165,6 +166,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
                 "account": True}
 
     @app.post("/api/account/claim")
+    @rate_limit(WRITE)
     async def claim(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         body = validated(ClaimBody, await body_of(request))
@@ -175,6 +177,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         return answer(signer.token_for(guest), guest)
 
     @app.post("/api/account/login")
+    @rate_limit(WRITE)
     async def login(request: Request) -> dict[str, Any]:
         body = validated(LoginBody, await body_of(request))
         service = services().accounts
@@ -190,6 +193,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
             signer.revoke(Guest(who.player_id, who.nickname, session))
 
     @app.post("/api/account/logout")
+    @rate_limit(WRITE)
     async def logout(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         service = services().accounts
@@ -198,6 +202,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         return {"revoked": 1}
 
     @app.post("/api/account/logout-all")
+    @rate_limit(WRITE)
     async def logout_all(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         await account_of(who)
@@ -207,6 +212,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         return {"revoked": len({*ended, who.session})}
 
     @app.post("/api/account/password")
+    @rate_limit(WRITE)
     async def change_password(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         account = await account_of(who)
@@ -219,6 +225,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         return {"changed": True, "revoked": len(ended)}
 
     @app.get("/api/account")
+    @rate_limit(READ)
     async def account_info(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         service = services().accounts
@@ -231,14 +238,17 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
                 "account": account is not None, "sessions": sessions}
 
     @app.get("/api/players/{player_id}")
+    @rate_limit(READ)
     async def player(player_id: str, request: Request) -> dict[str, Any]:
         return await profile_of(services(), player_id)
 
     @app.get("/api/leaderboard")
+    @rate_limit(READ)
     async def pools() -> dict[str, Any]:
         return {"pools": [pool.name for pool in rating_pools()]}
 
     @app.get("/api/leaderboard/{pool}")
+    @rate_limit(READ)
     async def leaderboard(pool: str, request: Request,
                           limit: int = LEADERBOARD_LIMIT) -> dict[str, Any]:
         if pool_named(pool) is None:
@@ -249,12 +259,14 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         return await leaderboard_of(services(), pool, limit)
 
     @app.get("/profile/{player_id}", include_in_schema=False)
+    @rate_limit(None)
     async def profile_page(player_id: str) -> Any:
         return _page(static)
 
     @app.get("/account", include_in_schema=False)
     @app.get("/leaderboard", include_in_schema=False)
     @app.get("/leaderboard/{pool}", include_in_schema=False)
+    @rate_limit(None)
     async def leaderboard_page(pool: str | None = None) -> Any:
         return _page(static)
 

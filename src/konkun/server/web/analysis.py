@@ -36,6 +36,7 @@ from fastapi.responses import JSONResponse
 from konkun.bots.analysis import analyze_range, moments, replay_positions, thresholds
 from konkun.errors import KonkunError
 from konkun.server.core.protocol import ProtocolError
+from konkun.server.web.throttle import READ, WRITE, rate_limit
 
 log = logging.getLogger("konkun.server.web.analysis")
 
@@ -256,12 +257,14 @@ def add_analysis_routes(app: FastAPI, service: Callable[[], AnalysisService]) ->
     before routing, :mod:`.throttle`: a start as a write, a read as a lobby read)."""
 
     @app.post("/api/games/{table_id}/analysis")
+    @rate_limit(WRITE)
     async def start_analysis(table_id: str, request: Request) -> JSONResponse:
         _check_id(table_id)
         answer = await service().start(table_id)
         return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
 
     @app.get("/api/games/{table_id}/analysis")
+    @rate_limit(READ)
     async def read_analysis(table_id: str) -> dict[str, Any]:
         _check_id(table_id)
         return service().get(table_id)

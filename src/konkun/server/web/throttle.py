@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI
 
@@ -43,6 +43,32 @@ Send = Callable[[Message], Awaitable[None]]
 
 WRITE, READ, MATCH, SOCKET = "write", "read", "match", "socket"
 """The classes of rate-limited request."""
+
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+
+RATE_LIMIT = "konkun_rate_limit"
+"""The attribute of a route's endpoint that :func:`rate_limit` sets."""
+
+
+def rate_limit(kind: str | None) -> Callable[[Endpoint], Endpoint]:
+    """Declare the rate-limit class of a route, next to it (under the route's decorator;
+    ``None``: not rate-limited, for a page, the health check and the cheap catalogs).
+    Every route of the app declares one, and :func:`request_class` gives each request of
+    the route that class (``tests/server/test_throttle.py``), so a new route cannot go
+    unthrottled unnoticed."""
+    if kind not in (WRITE, READ, MATCH, SOCKET, None):
+        raise ValueError(f"unknown rate-limit class {kind!r}")
+
+    def declare(endpoint: Endpoint) -> Endpoint:
+        setattr(endpoint, RATE_LIMIT, kind)
+        return endpoint
+
+    return declare
+
+
+def declared_rate_limit(endpoint: Callable[..., Any]) -> tuple[bool, str | None]:
+    """Whether ``endpoint`` declared its rate-limit class (:func:`rate_limit`), and which."""
+    return hasattr(endpoint, RATE_LIMIT), getattr(endpoint, RATE_LIMIT, None)
 
 
 def request_class(method: str, path: str) -> str | None:
