@@ -69,7 +69,6 @@ class ClockStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        _Base.metadata.create_all(engine)
 
     def save(self, table_id: str, data: dict[str, Any]) -> None:
         """Store (or replace) one table's clock."""

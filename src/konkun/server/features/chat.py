@@ -69,7 +69,6 @@ class ChatStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        _Base.metadata.create_all(engine)
 
     def append(self, table_id: str, seat: int | None, name: str, text: str,
                turn: int) -> dict[str, Any]:

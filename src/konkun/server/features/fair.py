@@ -51,7 +51,6 @@ class FairStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        _Base.metadata.create_all(engine)
 
     def save(self, table_id: str, fair: FairSeed) -> None:
         """Store (or replace) one table's server seed and contributions."""

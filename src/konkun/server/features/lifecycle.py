@@ -121,7 +121,6 @@ class ExtrasStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        _Base.metadata.create_all(engine)
 
     def save(self, table_id: str, extras: TableExtras) -> None:
         """Store (or replace) one table's extras."""

@@ -62,7 +62,6 @@ class LoginLog:
     def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self._clock = clock
-        _Base.metadata.create_all(engine)
 
     def check(self, account: str, address: str, per_account: int, per_address: int,
               window: float) -> None:
