@@ -40,6 +40,7 @@ from typing import Any, Literal, Protocol, Self, TypeVar, runtime_checkable
 from konkun.errors import InvalidNotationError, InvalidRuleError
 
 A = TypeVar("A", bound=Hashable)
+AddonT = TypeVar("AddonT")
 JSON = dict[str, Any]
 
 
@@ -553,6 +554,17 @@ class Game:
                 cache[key] = load_target(found)
             return cache[key]
         return found
+
+    def addon_of(self, key: str, kind: type[AddonT]) -> AddonT | None:
+        """The add-on of the layer ``key`` as the type that layer registers, ``kind``:
+        ``None`` when the game has none; :class:`~konkun.errors.InvalidRuleError` naming
+        the game, the layer and the type found when it is something else (a wrong add-on
+        never silently becomes the layer's default)."""
+        found = self.addon(key)
+        if found is None or isinstance(found, kind):
+            return found
+        raise InvalidRuleError(f"game {self.name!r}: its {key!r} add-on is a "
+                               f"{type(found).__name__}, expected a {kind.__name__}", key)
 
     def catalog(self) -> JSON:
         """The descriptor as JSON data (``GET /api/catalog``): name, titles, seat range,

@@ -121,6 +121,8 @@ def register_game(adapter: GameAdapter | Game) -> None:
         registry.register_game(replace(adapter.game,
                                        addons={**adapter.game.addons, "server": adapter.addon}))
     else:
+        if not isinstance(adapter.addons.get("server"), str):  # a text loads on first use
+            adapter.addon_of("server", ServerAddon)  # a wrong add-on fails here
         registry.register_game(adapter)
 
 
@@ -130,13 +132,14 @@ def unregister_game(name: str) -> None:
 
 
 def get_game(name: str) -> GameAdapter:
-    """The adapter of game ``name``; raise :class:`KeyError` when there is none."""
+    """The adapter of game ``name``; raise :class:`KeyError` when there is none, and
+    :class:`~konkun.errors.InvalidRuleError` when its ``server`` add-on is not a
+    :class:`ServerAddon` (a game without one gets the generic add-on)."""
     try:
         game = registry.get_game(name)
     except InvalidRuleError:
         raise KeyError(name) from None
-    addon = game.addon("server")
-    return GameAdapter(game, addon if isinstance(addon, ServerAddon) else ServerAddon())
+    return GameAdapter(game, game.addon_of("server", ServerAddon) or ServerAddon())
 
 
 def game_names() -> list[str]:
