@@ -707,10 +707,12 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
     from sqlalchemy import create_engine
 
     from konkun.server.core.protocol import ProtocolError
+    from konkun.server.migrations import upgrade_schema
     from konkun.server.store.clusterlimits import LoginLog
 
     url = postgres.new_database_url()
     engines = [create_engine(url) for _ in range(2)]  # two processes' connections
+    upgrade_schema(engines[0])  # as the server's Storage does when it opens
     logs = [LoginLog(engine) for engine in engines]
 
     def attempt(number: int) -> str:
