@@ -706,6 +706,7 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
         postgres: PostgresServer) -> None:
     from sqlalchemy import create_engine
 
+    from konkun.server.core.loginlimit import LoginRules
     from konkun.server.core.protocol import ProtocolError
     from konkun.server.migrations import upgrade_schema
     from konkun.server.store.clusterlimits import LoginLog
@@ -713,11 +714,12 @@ def test_login_attempts_at_one_instant_through_two_databases_connections_count_o
     url = postgres.new_database_url()
     engines = [create_engine(url) for _ in range(2)]  # two processes' connections
     upgrade_schema(engines[0])  # as the server's Storage does when it opens
-    logs = [LoginLog(engine) for engine in engines]
+    logs = [LoginLog(engine, rules=LoginRules(per_pair=5, per_address=5))
+            for engine in engines]
 
     def attempt(number: int) -> str:
         try:
-            logs[number % 2].check(f"acct{number}", "10.1.2.3", 5, 5, 900.0)
+            logs[number % 2].begin(f"acct{number}", "10.1.2.3")
         except ProtocolError as refused:
             return refused.code
         return "admitted"

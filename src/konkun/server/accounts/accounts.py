@@ -8,16 +8,15 @@ the games index name that id. Logging in from any device (``POST /api/account/lo
 gives a token for the same player id in a new session; every session of an account is
 kept in ``konkun_sessions``, so "log out everywhere" revokes them all (through
 ``konkun_revoked``, as ``POST /api/revoke`` does for one) and a password change revokes
-every other one. Logins are rate-limited per account and per address
-(:class:`LoginLimiter`). See ``docs/server.md``, "Accounts and sessions".
+every other one. Logins, password changes and claims are counted when they start and
+bounded per account and address, per address and at once
+(:class:`~konkun.server.loginlimit.LoginLimiter`). See ``docs/server.md``, "Accounts and sessions".
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -30,8 +29,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.nicknames import nickname_skeleton
+from konkun.server.core.loginlimit import LoginLimiter
 from konkun.server.core.protocol import HTTP_STATUS, ProtocolError, clean_nickname
-from konkun.server.store.clusterlimits import LoginLog
 from konkun.server.store.storage import now_text
 
 T = TypeVar("T")
@@ -207,67 +206,6 @@ class AccountStore:
             return ended
 
 
-class LoginLimiter:
-    """Failed logins per account and attempts per address, each in a sliding window:
-    past ``per_account`` failures of one account, or ``per_address`` attempts from one
-    address, within ``window`` seconds, further attempts are refused until the oldest
-    leaves the window. A success clears the account's failures."""
-
-    MAX_KEYS = 10_000
-    """Keys remembered; past it the oldest half is forgotten."""
-
-    def __init__(self, per_account: int = 5, per_address: int = 20, window: float = 900.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.per_account = per_account
-        self.per_address = per_address
-        self.window = window
-        self._clock = clock
-        self._events: OrderedDict[str, list[float]] = OrderedDict()
-        self.shared: LoginLog | None = None
-        """The windows of every server process on the database, when it is shared
-        (:mod:`.clusterlimits`); this process's memory is checked first."""
-
-    def _recent(self, key: str) -> list[float]:
-        now = self._clock()
-        events = [t for t in self._events.get(key, []) if now - t < self.window]
-        if events:
-            self._events[key] = events
-        else:
-            self._events.pop(key, None)
-        return events
-
-    def _wait(self, key: str, limit: int) -> float:
-        events = self._recent(key)
-        if len(events) < limit:
-            return 0.0
-        return max(0.0, events[-limit] + self.window - self._clock())
-
-    def check(self, account: str, address: str) -> None:
-        """Count one attempt from ``address``; ``login_limited`` when the account or the
-        address is over its limit (the message says how long to wait)."""
-        wait = max(self._wait("account:" + account, self.per_account),
-                   self._wait("address:" + address, self.per_address))
-        if wait > 0:
-            raise ProtocolError("login_limited", f"too many login attempts: try again in "
-                                f"{int(wait) + 1} s")
-        self._add("address:" + address)
-
-    def failed(self, account: str) -> None:
-        """A wrong password for ``account``."""
-        self._add("account:" + account)
-
-    def succeeded(self, account: str) -> None:
-        """A right password: the account's failures are forgotten."""
-        self._events.pop("account:" + account, None)
-
-    def _add(self, key: str) -> None:
-        if key not in self._events and len(self._events) >= self.MAX_KEYS:
-            for old in list(self._events)[: self.MAX_KEYS // 2]:
-                del self._events[old]
-        self._events.setdefault(key, []).append(self._clock())
-        self._events.move_to_end(key)
-
-
 class Passwords:
     """argon2id hashes (argon2-cffi's defaults unless a hasher is given), computed in a
     worker thread so that the event loop never waits on one."""
@@ -331,16 +269,20 @@ class AccountService:
                                 "another", nickname)
 
     async def claim(self, player_id: str, session: str, nickname: object,
-                    password: object, now: str) -> Account:
-        """Make the guest ``player_id`` an account with this nickname and password; the
-        guest's session becomes the account's first."""
+                    password: object, address: str, now: str) -> Account:
+        """Make the guest ``player_id`` an account with this nickname and password, in the
+        new ``session`` (the guest's own is ended by the caller); the hash is counted
+        against ``address`` like a login."""
         name = clean_nickname(nickname)
         skeleton = skeleton_of(name)
         secret = check_password(password, name)
         if await self.account_of(player_id) is not None:
             raise ProtocolError("already_claimed", "this player already has an account")
         await self.check_free(name)
-        account = Account(player_id, name, skeleton, await self.passwords.hash(secret), now)
+        with self.limiter.running(None):
+            await self._attempt(None, address)
+            password_hash = await self.passwords.hash(secret)
+        account = Account(player_id, name, skeleton, password_hash, now)
         await self.db(self.store.create, account, session, now)
         return account
 
@@ -352,15 +294,15 @@ class AccountService:
             raise ProtocolError("bad_request", "password must be a string of at most "
                                 f"{MAX_PASSWORD} characters")
         skeleton = skeleton_of(name)
-        await self._attempt(skeleton, address)
-        account = await self.db(self.store.by_skeleton, skeleton)
-        right = await self.passwords.verify(
-            account.password_hash if account is not None else None, password)
+        with self.limiter.running(skeleton):
+            await self._attempt(skeleton, address)
+            account = await self.db(self.store.by_skeleton, skeleton)
+            right = await self.passwords.verify(
+                account.password_hash if account is not None else None, password)
         if account is None or not right:
-            await self._failed(skeleton)
             raise ProtocolError("wrong_password", "no account with this nickname and "
                                 "password")
-        await self._succeeded(skeleton)
+        await self._succeeded(skeleton, address)
         if self.passwords.needs_rehash(account.password_hash):
             await self.db(self.store.set_password, account.player_id,
                           await self.passwords.hash(password), now_text())
@@ -372,29 +314,28 @@ class AccountService:
         if not isinstance(old, str) or len(old) > MAX_PASSWORD:
             raise ProtocolError("bad_request", "password must be a string")
         secret = check_password(new, account.nickname)
-        await self._attempt(account.skeleton, address)
-        if not await self.passwords.verify(account.password_hash, old):
-            await self._failed(account.skeleton)
+        with self.limiter.running(account.skeleton):
+            await self._attempt(account.skeleton, address)
+            right = await self.passwords.verify(account.password_hash, old)
+            password_hash = await self.passwords.hash(secret) if right else ""
+        if not right:
             raise ProtocolError("wrong_password", "the current password is wrong")
-        await self._succeeded(account.skeleton)
-        await self.db(self.store.set_password, account.player_id,
-                      await self.passwords.hash(secret), now)
+        await self._succeeded(account.skeleton, address)
+        await self.db(self.store.set_password, account.player_id, password_hash, now)
 
-    async def _attempt(self, account: str, address: str) -> None:
-        """Count a login attempt (:class:`LoginLimiter`): in memory first, then, with
-        several server processes, in the database they share."""
+    async def _attempt(self, account: str | None, address: str) -> None:
+        """Count an attempt as it starts (:class:`LoginLimiter`): in memory first, then,
+        with several server processes, in the database they share. ``account`` is
+        ``None`` for a claim (counted against the address alone)."""
         limiter = self.limiter
-        limiter.check(account, address)
+        if account is None:
+            limiter.count_address(address)
+        else:
+            limiter.begin(account, address)
         if limiter.shared is not None:
-            await self.db(limiter.shared.check, account, address, limiter.per_account,
-                          limiter.per_address, limiter.window)
+            await self.db(limiter.shared.begin, account, address)
 
-    async def _failed(self, account: str) -> None:
-        self.limiter.failed(account)
+    async def _succeeded(self, account: str, address: str) -> None:
+        self.limiter.succeeded(account, address)
         if self.limiter.shared is not None:
-            await self.db(self.limiter.shared.failed, account)
-
-    async def _succeeded(self, account: str) -> None:
-        self.limiter.succeeded(account)
-        if self.limiter.shared is not None:
-            await self.db(self.limiter.shared.succeeded, account)
+            await self.db(self.limiter.shared.succeeded, account, address)

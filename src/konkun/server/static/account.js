@@ -58,8 +58,8 @@ export function accountPage() {
         form("change-form", t("account.change"), [
           field("old-password", t("account.currentPassword")),
           field("new-password", t("account.newPassword"))], t("account.change"), async () => {
-          await request("POST", "/api/account/password",
-            { password: value("old-password"), new_password: value("new-password") });
+          adopt(await request("POST", "/api/account/password",
+            { password: value("old-password"), new_password: value("new-password") }));
           toast(t("account.changed"));
           await load();
         }),

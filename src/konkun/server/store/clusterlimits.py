@@ -5,11 +5,12 @@ One process alone counts in memory (:class:`~konkun.server.features.admission.Ad
 :class:`~konkun.server.accounts.accounts.LoginLimiter`); with N processes a client would get N
 times its allowance. Two mechanisms make the limits the cluster's:
 
-- :class:`LoginLog`: the login attempts and failures are rows in the database, counted
-  and added in one transaction under an advisory lock on the address's key, so attempts
-  through several processes at one instant are counted one after another. A login is
-  rare and costs a password hash anyway: one more query is cheap. Each process still
-  checks its own memory first and refuses at once past the limit (no query).
+- :class:`LoginLog`: the login attempts are rows in the database, counted when they start
+  and added in one transaction under advisory locks on their keys (the address's, and the
+  account-and-address pair's), so attempts through several processes at one instant are
+  counted one after another. A login is rare and costs a password hash anyway: one more
+  query is cheap. Each process still checks its own memory first and refuses at once past
+  the limit (no query).
 - :class:`ClusterCounts`: each process announces its own counts (connections per address
   and per player, tables and seats per address) whenever they change (``n``
   announcements of :mod:`.cluster`), and every process adds the others' last counts to
@@ -34,7 +35,7 @@ from sqlalchemy import Float, Integer, String, delete, func, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.loginlimit import LoginRules, address_key, limited, pair_key
 
 MAX_PAYLOAD = 7000
 """Bytes of counts per announcement (``NOTIFY`` takes 8000)."""
@@ -57,50 +58,51 @@ class LoginEventRow(_Base):
 
 
 class LoginLog:
-    """The login limiter's sliding windows, in the database every process shares."""
+    """The login limiter's windows (:mod:`konkun.server.core.loginlimit`), in the database every
+    process shares: an attempt is a row, added when it starts."""
 
-    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time,
+                 rules: LoginRules | None = None) -> None:
         self.engine = engine
         self._clock = clock
+        self.rules = rules or LoginRules()
+        _Base.metadata.create_all(engine)
 
-    def check(self, account: str, address: str, per_account: int, per_address: int,
-              window: float) -> None:
-        """Count one attempt from ``address``; ``login_limited`` when the account or the
-        address is over its limit in the last ``window`` seconds (the attempt is then
-        not counted). Atomic against attempts through other processes."""
+    def begin(self, account: str | None, address: str) -> None:
+        """Count one attempt from ``address`` (on ``account``, or on none: a claim);
+        ``login_limited`` (nothing counted) when the pair or the address must wait.
+        Atomic against attempts through other processes."""
         now = self._clock()
-        keys = ("account:" + account, "address:" + address)
+        source = address_key(address)
+        pair = pair_key(account, address) if account is not None else None
+        keys = [k for k in (source, pair) if k is not None]
+        rules = self.rules
         with Session(self.engine) as session, session.begin():
-            for key in sorted(keys):  # one lock order: two checks never wait on each other
-                session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
-                                {"k": key})
+            if self.engine.dialect.name == "postgresql":
+                for key in sorted(keys):  # one lock order: two checks never wait on each other
+                    session.execute(text("SELECT pg_advisory_xact_lock("
+                                         "hashtextextended(:k, 0))"), {"k": key})
             session.execute(delete(LoginEventRow).where(LoginEventRow.key.in_(keys),
-                                                        LoginEventRow.at <= now - window))
-            wait = max(self._wait(session, keys[0], per_account, window, now),
-                       self._wait(session, keys[1], per_address, window, now))
+                                                        LoginEventRow.at <= now - rules.window))
+            wait = rules.address_wait(self._times(session, source), now)
+            if pair is not None:
+                wait = max(wait, rules.pair_wait(self._times(session, pair), now))
             if wait > 0:
-                raise ProtocolError("login_limited", "too many login attempts: try again "
-                                    f"in {int(wait) + 1} s")
-            session.add(LoginEventRow(key=keys[1], at=now))
+                raise limited(wait)
+            session.add_all([LoginEventRow(key=key, at=now) for key in keys])
 
     @staticmethod
-    def _wait(session: Session, key: str, limit: int, window: float, now: float) -> float:
-        times = session.scalars(select(LoginEventRow.at).where(LoginEventRow.key == key)
-                                .order_by(LoginEventRow.at.desc()).limit(limit)).all()
-        if len(times) < limit:
-            return 0.0
-        return max(0.0, times[-1] + window - now)
+    def _times(session: Session, key: str) -> list[float]:
+        """The attempts under ``key``, oldest first."""
+        return [float(t) for t in session.scalars(
+            select(LoginEventRow.at).where(LoginEventRow.key == key)
+            .order_by(LoginEventRow.at)).all()]
 
-    def failed(self, account: str) -> None:
-        """A wrong password for ``account``."""
-        with Session(self.engine) as session, session.begin():
-            session.add(LoginEventRow(key="account:" + account, at=self._clock()))
-
-    def succeeded(self, account: str) -> None:
-        """A right password: the account's failures are forgotten everywhere."""
+    def succeeded(self, account: str, address: str) -> None:
+        """A right password: the pair's attempts are forgotten everywhere."""
         with Session(self.engine) as session, session.begin():
             session.execute(delete(LoginEventRow).where(
-                LoginEventRow.key == "account:" + account))
+                LoginEventRow.key == pair_key(account, address)))
 
     def count(self, key: str) -> int:
         """The events stored under ``key`` (tests)."""

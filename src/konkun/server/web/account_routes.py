@@ -23,11 +23,11 @@ from konkun.server.accounts.accounts import (
     MAX_PASSWORD,
     AccountService,
     AccountStore,
-    LoginLimiter,
     Passwords,
 )
 from konkun.server.accounts.ratings_service import RatingStore, bot_names, pool_named, rating_pools
 from konkun.server.core.auth import Guest, TokenSigner
+from konkun.server.core.loginlimit import LoginLimiter
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.store.clusterlimits import LoginLog
 from konkun.server.store.storage import now_text
@@ -98,7 +98,8 @@ class ServiceHolder:
         """The services on ``lobby``'s database."""
         if self._made is None or self._made.lobby is not lobby:
             engine = lobby.storage.engine
-            self.limiter.shared = LoginLog(engine) if lobby.storage.shared else None
+            self.limiter.shared = LoginLog(engine, rules=self.limiter.rules) \
+                if lobby.storage.shared else None
             self._made = Services(lobby, AccountService(AccountStore(engine), lobby.db,
                                                         self.passwords, self.limiter),
                                   RatingStore(engine))
@@ -170,10 +171,12 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
     async def claim(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         body = validated(ClaimBody, await body_of(request))
+        token, guest = signer.session_for(who.player_id, who.nickname)
         account = await services().accounts.claim(
-            who.player_id, who.session, body.nickname or who.nickname, body.password,
-            now_text())
-        guest = Guest(who.player_id, account.nickname, who.session)
+            who.player_id, guest.session, body.nickname or who.nickname, body.password,
+            address_of(request), now_text())
+        await end([who.session], who)  # the guest's token (and any copy of it) ends here
+        guest = Guest(who.player_id, account.nickname, guest.session)
         return answer(signer.token_for(guest), guest)
 
     @app.post("/api/account/login")
@@ -220,9 +223,13 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         service = services().accounts
         await service.change_password(account, body.password, body.new_password,
                                       address_of(request), now_text())
-        ended = await service.db(service.store.end_sessions, who.player_id, who.session)
-        await end(ended, who)
-        return {"changed": True, "revoked": len(ended)}
+        ended = await service.db(service.store.end_sessions, who.player_id, None)
+        token, guest = signer.session_for(account.player_id, account.nickname)
+        await service.db(service.store.add_session, account.player_id, guest.session,
+                         now_text())
+        await end(sorted({*ended, who.session}), who)
+        return answer(token, guest) | {"changed": True,
+                                       "revoked": len({*ended, who.session}) - 1}
 
     @app.get("/api/account")
     @rate_limit(READ)
