@@ -171,12 +171,12 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
     async def claim(request: Request) -> dict[str, Any]:
         who = guest_of(request)
         body = validated(ClaimBody, await body_of(request))
-        token, guest = signer.session_for(who.player_id, who.nickname)
+        session = signer.session_for(who.player_id, who.nickname)[1].session
         account = await services().accounts.claim(
-            who.player_id, guest.session, body.nickname or who.nickname, body.password,
+            who.player_id, session, body.nickname or who.nickname, body.password,
             address_of(request), now_text())
         await end([who.session], who)  # the guest's token (and any copy of it) ends here
-        guest = Guest(who.player_id, account.nickname, guest.session)
+        guest = Guest(who.player_id, account.nickname, session)
         return answer(signer.token_for(guest), guest)
 
     @app.post("/api/account/login")
