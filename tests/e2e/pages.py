@@ -129,3 +129,16 @@ def shot(page: Page, artifacts: Path, name: str) -> Path:
     path = artifacts / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def copy_seat_link(page: Page) -> str:
+    """Press "Copy this seat's link" and return the link, once it is on the clipboard (the
+    server signs it first)."""
+    page.evaluate("() => navigator.clipboard.writeText('')")
+    page.click("#personal-link")
+    for _ in range(200):
+        link = str(page.evaluate("() => navigator.clipboard.readText()"))
+        if link:
+            return link
+        page.wait_for_timeout(25)
+    raise AssertionError("the seat link never reached the clipboard")

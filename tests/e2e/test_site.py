@@ -21,6 +21,7 @@ from .pages import (
     SCREENS,
     assert_no_page_errors,
     choose_name,
+    copy_seat_link,
     open_page,
     play_konchinka_move,
     screen,
@@ -200,14 +201,14 @@ def test_a_waiting_table_is_left_cancelled_and_reclaimed_by_the_personal_link(
     boris.wait_for_url(f"{live_server.url}/")
     expect(anna.locator(".seat[data-seat='1'].empty")).to_be_visible()
 
-    anna.click("#personal-link")
-    link = anna.evaluate("() => navigator.clipboard.readText()")
-    assert link.startswith(f"{live_server.url}/t/{table_id}#me=")
+    link = copy_seat_link(anna)
+    assert link.startswith(f"{live_server.url}/t/{table_id}#seat=")
     elsewhere = screen(browser, link, other_size, other_lang)
     expect(elsewhere.locator(".seat.me")).to_contain_text("Anna")
-    kept = elsewhere.evaluate("() => JSON.parse(localStorage.getItem('konkun.identity'))")
-    assert kept["nickname"] == "Anna"  # the identity is this browser's now
-    assert "#me=" not in elsewhere.url  # the fragment is forgotten at once
+    kept = elsewhere.evaluate(f"() => JSON.parse(localStorage.getItem('konkun.seat.{table_id}'))")
+    assert kept["nickname"] == "Anna"  # this browser plays that seat, at this table only
+    assert elsewhere.evaluate("() => localStorage.getItem('konkun.identity')") is None
+    assert "#seat=" not in elsewhere.url  # the fragment is forgotten at once
 
     watcher = screen(browser, invite, size, lang)
     expect(watcher.locator(".seat[data-seat='0']")).to_contain_text("Anna")
@@ -339,8 +340,7 @@ def test_a_player_who_closes_the_browser_is_played_by_the_bot_and_comes_back_by_
     boris = screen(browser, anna.locator("#invite").input_value(), other_size, other_lang)
     join(boris, "Boris", 1)
     expect(anna.locator("#clock")).to_be_visible()
-    anna.click("#personal-link")
-    link = anna.evaluate("() => navigator.clipboard.readText()")
+    link = copy_seat_link(anna)
     anna.context.close()
 
     expect(boris.locator(".seat[data-seat='0'] .tag.away")).to_contain_text(AWAY[other_lang])
@@ -656,8 +656,7 @@ def test_without_a_clock_the_others_vote_a_bot_in_for_an_absent_player(
     other_size, other_lang = OTHER[(size, lang)]
     boris = screen(browser, anna.locator("#invite").input_value(), other_size, other_lang)
     join(boris, "Boris", 1)
-    anna.click("#personal-link")
-    link = anna.evaluate("() => navigator.clipboard.readText()")
+    link = copy_seat_link(anna)
     anna.context.close()
     boris.click("button[data-vote='0']")  # shown once she has been gone 1 s
     expect(boris.locator(".seat[data-seat='0'] .tag.away")).to_be_visible()

@@ -14,7 +14,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from itsdangerous import URLSafeSerializer
 
 from konkun.server.core.auth import TokenRedactor, load_secret
 from konkun.server.core.config import Settings
@@ -139,15 +138,6 @@ def test_tokens_are_renewed_silently_while_a_player_is_active(settings: Settings
             seen: list[dict[str, object]] = []
             receive_until(ws, lambda m: m["type"] == "token", seen=seen)
             assert any(m["type"] == "state" and m["you"] == 0 for m in seen)
-
-
-def test_a_token_of_the_first_release_is_accepted_and_renewed(settings: Settings) -> None:
-    old = URLSafeSerializer("test-secret", salt="konkun.guest.v1").dumps(
-        {"id": "p1", "name": "ann"})
-    with running(settings) as client:
-        answer = client.get("/api/me", headers={"Authorization": f"Bearer {old}"})
-        assert answer.json() == {"player_id": "p1", "nickname": "ann"}
-        assert answer.headers.get("x-konkun-token")
 
 
 def test_a_token_can_be_revoked(settings: Settings) -> None:

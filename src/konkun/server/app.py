@@ -50,7 +50,7 @@ from konkun.server.lobby import Lobby
 from konkun.server.store.storage import Storage
 from konkun.server.tables.table import Table
 from konkun.server.web.account_routes import install as install_account_routes
-from konkun.server.web.account_routes import rated_options
+from konkun.server.web.account_routes import install_seat_link_routes, rated_options
 from konkun.server.web.analysis import AnalysisService, add_analysis_routes, service_for
 from konkun.server.web.messages import (
     ActionMessage,
@@ -277,9 +277,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     }, delay=settings.refusal_seconds, max_held=settings.max_held_refusals,
         headers=SecurityHeaders.HEADERS)
 
-    def token_guest(request: Request) -> Guest | None:
+    def token_guest(request: Request, table: str | None = None) -> Guest | None:
         """The guest of the request's token; ``None`` without an Authorization header.
-        A token due for renewal gets its successor in the answer's ``X-Konkun-Token``."""
+        A seat link's token counts only on its own ``table``'s routes. A token due for
+        renewal gets its successor in the answer's ``X-Konkun-Token``."""
         header = request.headers.get("authorization", "")
         if not header:
             return None
@@ -287,15 +288,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if scheme.lower() != "bearer" or not token.strip():
             raise ProtocolError("unauthorized", "malformed Authorization header: expected "
                                 "'Bearer <token>'")
-        who = signer.verify(token.strip())
+        who = signer.verify(token.strip(), table)
         renewed = signer.renewal(who)
         if renewed is not None:
             request.scope.setdefault("state", {})[RENEWED_TOKEN] = renewed
         return who
 
-    def guest_of(request: Request) -> Guest:
-        """The guest of the request's token, which the request must carry."""
-        who = token_guest(request)
+    def guest_of(request: Request, table: str | None = None) -> Guest:
+        """The guest of the request's token, which the request must carry (a seat link's
+        token only on its own ``table``'s routes)."""
+        who = token_guest(request, table)
         if who is None:
             raise ProtocolError("unauthorized", "this needs a guest token: "
                                 "Authorization: Bearer <token> (POST /api/guest)")
@@ -409,7 +411,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/leave")
     @rate_limit(WRITE)
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
-        who = guest_of(request)
+        who = guest_of(request, table_id)
         table = await lobby().get_table(table_id)
         await lobby().leave(table, who)
         return table.summary()
@@ -417,7 +419,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/cancel")
     @rate_limit(WRITE)
     async def cancel_table(table_id: str, request: Request) -> dict[str, Any]:
-        who = guest_of(request)
+        who = guest_of(request, table_id)
         table = await lobby().get_table(table_id)
         await cancel(lobby(), table, who)
         return {"type": "closed", "table": table_id, "reason": "cancelled"}
@@ -425,7 +427,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/hint")
     @rate_limit(WRITE)
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
-        who = guest_of(request)
+        who = guest_of(request, table_id)
         return await _hint(lobby(), await lobby().get_table(table_id), who)
 
     @app.get("/api/tables/{table_id}/chat")
@@ -476,6 +478,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     static = settings.static_path()
     services = install_account_routes(app, signer, lobby, guest_of, client_address, static)
+    install_seat_link_routes(app, signer, lobby, guest_of)
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -603,7 +606,7 @@ async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
         log.warning("a WebSocket sent its token in the URL (?token=): deprecated, and "
                     "proxies log URLs; send {\"type\": \"hello\", \"token\": ...} first")
     try:
-        guest = signer.verify(token) if token else None
+        guest = signer.verify(token, table_id) if token else None
     except ProtocolError as error:
         await _refuse(websocket, error, CLOSE_UNAUTHORIZED)
         return
@@ -637,7 +640,7 @@ async def _serve_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
                 await _handle(lobby, table, connection, message, limiter)
             elif hello.token:
                 try:
-                    lobby.identify(table, connection, signer.verify(hello.token))
+                    lobby.identify(table, connection, signer.verify(hello.token, table.id))
                 except ProtocolError as error:
                     connection.close_with(error.payload())
                     break
@@ -663,7 +666,7 @@ async def _admit_after_hello(websocket: WebSocket, lobby: Lobby, table: Table,
     if hello is None or not hello.token:
         return False
     try:
-        connection.guest = signer.verify(hello.token)
+        connection.guest = signer.verify(hello.token, table.id)
         lobby.attach(table, connection)
     except ProtocolError:
         return False

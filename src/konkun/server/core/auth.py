@@ -5,7 +5,14 @@ server's secret) that names a fresh ``player_id``, the guest's nickname and a se
 The token is the only credential: the server keeps no password, and a token that does not
 verify, has expired (``Settings.token_seconds``) or whose session was revoked is refused.
 A token older than ``Settings.token_renew_seconds`` is renewed silently (same player, same
-session) whenever it is used; revoking a session ends all its renewals.
+session) whenever it is used; revoking a session ends all its renewals. Processes whose
+clocks differ by up to :data:`CLOCK_SKEW` seconds accept each other's tokens.
+
+A **seat token** (:meth:`TokenSigner.seat_token`, the token of a seat's link) names the same
+player and session but also one table: it verifies only where that table is named
+(``verify(token, table=...)``: the table's WebSocket and its seat's own routes), never for
+the account or anything else. Tokens of the first release (no timestamp, no session)
+expired with the release after it and are refused.
 """
 
 from __future__ import annotations
@@ -15,18 +22,23 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from konkun.server.core.protocol import ProtocolError, clean_nickname
 
 SECRET_FILE = "secret.key"
 """The file in the data directory that keeps the signing secret between runs."""
 
-_SALT = "konkun.guest.v1"
 _SALT_TIMED = "konkun.guest.v2"
+_SALT_SEAT = "konkun.seat.v1"
+
+CLOCK_SKEW = 300.0
+"""Seconds a token's time may be ahead of this process's clock (another process whose clock
+runs ahead signed it) and still verify."""
 
 
 @dataclass(frozen=True)
@@ -38,20 +50,25 @@ class Guest:
     session: str = ""
     """The session the token belongs to (kept by renewals; what a revocation ends)."""
     issued_at: float = 0.0
-    """When the token was signed (Unix time; 0 for a token of the first release)."""
+    """When the token was signed (Unix time)."""
+    table: str | None = None
+    """The one table a seat token opens; ``None`` for a player's own token."""
 
 
 class TokenSigner:
     """Issues, verifies, renews and revokes guest tokens with one secret."""
 
     def __init__(self, secret: str, lifetime: float = 7 * 86400.0,
-                 renew_after: float = 86400.0) -> None:
+                 renew_after: float = 86400.0, skew: float = CLOCK_SKEW,
+                 clock: Callable[[], float] = time.time) -> None:
         if not secret:
             raise ValueError("the token secret must not be empty")
         self.lifetime = lifetime
         self.renew_after = renew_after
+        self.skew = skew
+        self._clock = clock
         self._serializer = URLSafeTimedSerializer(secret, salt=_SALT_TIMED)
-        self._legacy = URLSafeSerializer(secret, salt=_SALT)
+        self._seats = URLSafeTimedSerializer(secret, salt=_SALT_SEAT)
         self.revoked: set[str] = set()
         """Revoked session ids."""
 
@@ -71,45 +88,58 @@ class TokenSigner:
         """A fresh token for ``guest`` in its own session (a claimed nickname)."""
         return self._sign(guest)
 
-    def _sign(self, guest: Guest) -> str:
-        return str(self._serializer.dumps({"id": guest.player_id, "name": guest.nickname,
-                                           "sid": guest.session}))
+    def seat_token(self, guest: Guest, table: str) -> str:
+        """A token of ``guest``'s session that opens only ``table`` (a seat's link)."""
+        return self._sign(Guest(guest.player_id, guest.nickname, guest.session, table=table))
 
-    def verify(self, token: str) -> Guest:
+    def _sign(self, guest: Guest) -> str:
+        data = {"id": guest.player_id, "name": guest.nickname, "sid": guest.session}
+        if guest.table is not None:
+            return str(self._seats.dumps(data | {"table": guest.table}))
+        return str(self._serializer.dumps(data))
+
+    def verify(self, token: str, table: str | None = None) -> Guest:
         """The guest a token names; raise ``unauthorized`` when it does not verify, has
-        expired or was revoked."""
+        expired or was revoked. A seat token verifies only when ``table`` is its table."""
         if not isinstance(token, str) or not token or len(token) > 1024:
             raise ProtocolError("unauthorized", "missing or malformed token")
-        try:
-            data, stamp = self._serializer.loads(token, max_age=int(self.lifetime),
-                                                 return_timestamp=True)
-            issued = stamp.timestamp()
-        except SignatureExpired:
-            raise ProtocolError("unauthorized", "token expired: get a new one "
-                                "(POST /api/guest)") from None
-        except BadSignature:
-            data, issued = self._verify_legacy(token), 0.0
+        data, issued = self._signed(token)
         if not isinstance(data, dict) or not isinstance(data.get("id"), str) \
                 or not isinstance(data.get("name"), str):
             raise ProtocolError("unauthorized", "token does not name a guest")
+        scope = data.get("table")
+        if scope is not None and scope != table:
+            raise ProtocolError("unauthorized", "this is a seat link's token: it opens only "
+                                "its own table's seat")
+        age = self._clock() - issued
+        if age < -self.skew:
+            raise ProtocolError("unauthorized", "token signed in the future: check the "
+                                "server clocks")
+        if age > self.lifetime:
+            raise ProtocolError("unauthorized", "token expired: get a new one "
+                                "(POST /api/guest)")
         sid = data.get("sid")
         session = sid if isinstance(sid, str) else str(data["id"])
         if session in self.revoked:
             raise ProtocolError("unauthorized", "token revoked")
         return Guest(player_id=data["id"], nickname=data["name"], session=session,
-                     issued_at=issued)
+                     issued_at=issued, table=scope if isinstance(scope, str) else None)
 
-    def _verify_legacy(self, token: str) -> object:
-        """A token of the first release (no timestamp), accepted for one release and
-        renewed at its first use."""
-        try:
-            return self._legacy.loads(token)
-        except BadSignature:
-            raise ProtocolError("unauthorized", "token does not verify") from None
+    def _signed(self, token: str) -> tuple[object, float]:
+        """The data of a player's or a seat's token and when it was signed."""
+        for serializer in (self._serializer, self._seats):
+            try:
+                data, stamp = serializer.loads(token, return_timestamp=True)
+            except BadSignature:
+                continue
+            return data, float(stamp.timestamp())
+        raise ProtocolError("unauthorized", "token does not verify (a token of the first "
+                            "release has expired: get a new one)")
 
     def renewal(self, guest: Guest) -> str | None:
-        """A fresh token for ``guest`` when its token is due for renewal, else ``None``."""
-        if time.time() - guest.issued_at < self.renew_after:
+        """A fresh token for ``guest`` when its token is due for renewal, else ``None``
+        (a seat token is renewed as a seat token of the same table)."""
+        if self._clock() - guest.issued_at < self.renew_after:
             return None
         return self._sign(guest)
 

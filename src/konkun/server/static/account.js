@@ -107,3 +107,29 @@ export function accountPage() {
   mount(main, h("p", { class: "loading" }, t("lobby.loading")));
   load();
 }
+
+/** Ask, in a dialog, whether to play a table with the seat link just opened (``holder``,
+ * whom its token names) while this browser has its own identity ``mine``; resolves true to
+ * use the link at this table only (the browser's own name stays, and stays its own). */
+export function askSeatLink(holder, mine) {
+  return new Promise((resolve) => {
+    const dialog = h("dialog", { id: "seat-link-dialog", class: "panel",
+      "aria-labelledby": "seat-link-title" });
+    const close = (answer) => {
+      dialog.close();
+      dialog.remove();
+      resolve(answer);
+    };
+    mount(dialog,
+      h("h2", { id: "seat-link-title" }, t("seatLink.title")),
+      h("p", {}, t("seatLink.question", { them: holder.nickname, me: mine.nickname })),
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "seat-link-use", class: "primary",
+          onclick: () => close(true) }, t("seatLink.use", { them: holder.nickname })),
+        h("button", { type: "button", id: "seat-link-keep", onclick: () => close(false) },
+          t("seatLink.keep", { me: mine.nickname }))));
+    dialog.addEventListener("cancel", () => close(false));
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}

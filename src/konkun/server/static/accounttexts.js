@@ -55,6 +55,10 @@ export const ACCOUNT_TEXTS = {
     "err.login_limited": "Too many login attempts: wait a few minutes and try again.",
     "err.not_an_account": "This needs an account: claim your name with a password first.",
     "err.unknown_player": "There is no such player.",
+    "seatLink.title": "A seat link",
+    "seatLink.question": "This link is {them}'s seat at this table. Play that seat here? You stay {me} everywhere else, and your account stays yours.",
+    "seatLink.use": "Play as {them} here",
+    "seatLink.keep": "Stay {me}",
   },
   ru: {
     "nav.leaderboard": "Рейтинг",
@@ -110,5 +114,9 @@ export const ACCOUNT_TEXTS = {
     "err.login_limited": "Слишком много попыток входа: подождите несколько минут.",
     "err.not_an_account": "Для этого нужен аккаунт: сначала закрепите имя паролем.",
     "err.unknown_player": "Такого игрока нет.",
+    "seatLink.title": "Ссылка на место",
+    "seatLink.question": "Эта ссылка ведёт на место игрока {them} за этим столом. Играть здесь за это место? Везде в остальном вы останетесь {me}, и ваш аккаунт останется вашим.",
+    "seatLink.use": "Играть здесь за {them}",
+    "seatLink.keep": "Остаться {me}",
   },
 };

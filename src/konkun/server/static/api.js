@@ -26,14 +26,16 @@ export class ApiError extends Error {
   }
 }
 
-export async function request(method, path, body = undefined) {
+/** An API request with this browser's identity, or, given a table, the identity it plays
+ * that table with (a seat link's, see tableIdentity). */
+export async function request(method, path, body = undefined, tableId = null) {
   const headers = { Accept: "application/json" };
-  const id = identity();
+  const id = tableId === null ? identity() : tableIdentity(tableId);
   if (id) headers.Authorization = `Bearer ${id.token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, { method, headers,
     body: body === undefined ? undefined : JSON.stringify(body) });
-  renewToken(res.headers.get("X-Konkun-Token"));
+  renewIdentityToken(id, res.headers.get("X-Konkun-Token"));
   let data = null;
   try {
     data = await res.json();
@@ -49,25 +51,63 @@ export async function request(method, path, body = undefined) {
   return data;
 }
 
-/** Take over the identity a personal seat link carries (its token); stores and returns it,
- * or null when the token does not verify. */
-export async function adoptToken(token) {
-  const res = await fetch("/api/me", { headers: { Authorization: `Bearer ${token}` } });
+const SEAT_KEY = "konkun.seat.";
+
+/** The seat link's identity kept for one table ({token, player_id, nickname, table}), or
+ * null. It serves that table only and never replaces the browser's own identity. */
+export function seatIdentity(tableId) {
+  try {
+    const v = JSON.parse(localStorage.getItem(SEAT_KEY + tableId) || "null");
+    return v && v.token ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The identity this browser plays a table with: the seat link's kept for it, else its
+ * own. */
+export function tableIdentity(tableId) {
+  return seatIdentity(tableId) || identity();
+}
+
+/** Whom a seat link's token names ({token, player_id, nickname, seat, table}), or null
+ * when it does not verify for this table. Nothing is stored. */
+export async function seatLinkHolder(tableId, token) {
+  const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/me`,
+    { headers: { Authorization: `Bearer ${token}` } });
   if (!res.ok) return null;
   const me = await res.json();
-  localStorage.setItem(ID_KEY, JSON.stringify({ token, player_id: me.player_id,
-    nickname: me.nickname }));
-  return identity();
+  return { token: res.headers.get("X-Konkun-Token") || token, player_id: me.player_id,
+    nickname: me.nickname, seat: me.seat, table: tableId };
 }
 
-/** The personal link of the seat this browser holds at a table (its token in the URL
- * fragment, which never reaches the server's logs). */
-export function personalLink(tableId) {
-  const id = identity();
-  return id ? `${location.origin}/t/${encodeURIComponent(tableId)}#me=${id.token}` : null;
+/** Play ``tableId`` with a seat link's identity (kept for that table alone). */
+export function storeSeatIdentity(tableId, holder) {
+  localStorage.setItem(SEAT_KEY + tableId, JSON.stringify({ token: holder.token,
+    player_id: holder.player_id, nickname: holder.nickname, table: tableId }));
 }
 
-/** Keep a renewed token the server sent (the old one expires in its time). */
+/** The link of the seat this browser holds at a table: the server signs a token that opens
+ * that seat and nothing else (never the account); it rides in the URL's fragment, which
+ * never reaches a server's logs. */
+export async function seatLink(tableId) {
+  const data = await request("POST", `/api/tables/${encodeURIComponent(tableId)}/seat-link`,
+    {}, tableId);
+  return `${location.origin}${data.link}`;
+}
+
+/** Keep a renewed token the server sent for the identity ``id`` that was used (the
+ * browser's own, or a table's seat link). */
+function renewIdentityToken(id, token) {
+  if (!token || !id) return;
+  if (id.table) {
+    if (seatIdentity(id.table)) storeSeatIdentity(id.table, { ...id, token });
+  } else {
+    renewToken(token);
+  }
+}
+
+/** Keep a renewed token of the browser's own identity (the old one expires in its time). */
 function renewToken(token) {
   const id = identity();
   if (token && id) localStorage.setItem(ID_KEY, JSON.stringify({ ...id, token }));
@@ -95,8 +135,8 @@ export const api = {
   createTable: (spec) => request("POST", "/api/tables", spec),
   sit: (id, seat, contribution) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`,
     { seat, contribution }),
-  leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
-  cancel: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/cancel`, {}),
+  leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}, id),
+  cancel: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/cancel`, {}, id),
   chat: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
   dealEnd: (id, n) => request("GET", `/api/tables/${encodeURIComponent(id)}/deals/${n}`),
   log: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/log`),
@@ -104,7 +144,7 @@ export const api = {
   replay: (id, seat) => request("GET",
     `/api/games/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),
   bots: () => request("GET", "/api/bots"),
-  hint: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/hint`),
+  hint: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/hint`, undefined, id),
 };
 
 /**
@@ -123,6 +163,7 @@ export class TableSocket {
     this.pinger = null;
     this.turn = null;
     this.beforeHello = false;
+    this.identity = null;
   }
 
   url() {
@@ -142,7 +183,8 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.onopen = () => {
-      const id = identity();  // the token goes in the first message, never in the URL
+      const id = tableIdentity(this.tableId);  // in the first message, never in the URL
+      this.identity = id;
       ws.send(JSON.stringify(id ? { type: "hello", token: id.token } : { type: "hello" }));
       // until the server reads that hello, the socket is a spectator's: the state it sent
       // on joining is one, and the hello's answer (the player's own) follows at once
@@ -166,7 +208,7 @@ export class TableSocket {
         this.turn = msg.turn;
         this.handlers.onState?.(msg);
       } else if (msg.type === "token") {
-        renewToken(msg.token);
+        renewIdentityToken(this.identity, msg.token);
       } else if (msg.type === "error") {
         this.handlers.onError?.(msg);
       } else {

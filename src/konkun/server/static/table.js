@@ -1,7 +1,8 @@
 // The table page (/t/{id}): seats, then the game, over the table's WebSocket.
 
 import { contributionFor, rematchContribution, rematchStarted } from "./fairness.js";
-import { adoptToken, api, identity, personalLink, TableSocket } from "./api.js";
+import { api, identity, seatLink, seatLinkHolder, storeSeatIdentity, TableSocket } from "./api.js";
+import { askSeatLink } from "./account.js";
 import { h, mount, patch, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
 import { gameTitle, ratedBadge, RENDERERS, seatNames } from "./catalog.js";
@@ -17,14 +18,22 @@ import { errorText, focusSelector, link, main, navigate, page, setPage } from ".
 import { chime } from "./sound.js";
 import { renderTopbar } from "./topbar.js";
 
-/** A personal link opened here: take over its identity, then forget the fragment. */
-async function adoptLinkIdentity() {
-  const m = location.hash.match(/^#me=([^&]+)/);
+/** A seat link opened here (``#seat=TOKEN``; ``#me=`` of older links): play this table with
+ * its identity, kept for this table alone; when the browser has an identity of its own,
+ * only once the visitor says so. The fragment is forgotten at once. */
+async function openSeatLink(tableId) {
+  const m = location.hash.match(/^#(?:seat|me)=([^&]+)/);
   if (!m) return;
   history.replaceState(history.state, "", location.pathname + location.search);
-  const adopted = await adoptToken(decodeURIComponent(m[1]));
-  if (!adopted) toast(t("life.badLink"), "error");
-  renderTopbar();
+  const holder = await seatLinkHolder(tableId, decodeURIComponent(m[1]));
+  if (!holder) {
+    toast(t("life.badLink"), "error");
+    return;
+  }
+  const mine = identity();
+  if (mine && mine.player_id === holder.player_id) return;  // the link is this browser's own
+  if (mine && !(await askSeatLink(holder, mine))) return;
+  storeSeatIdentity(tableId, holder);
 }
 
 export function tablePage(tableId) {
@@ -264,8 +273,14 @@ export function tablePage(tableId) {
       }
     },
     copyLink: async (ev) => {
-      const url = personalLink(tableId);
       const button = ev.currentTarget;
+      let url;
+      try {
+        url = await seatLink(tableId);
+      } catch (err) {
+        toast(errorText(err), "error");
+        return;
+      }
       try {
         await navigator.clipboard.writeText(url);
         button.textContent = t("life.linkCopied");
@@ -348,5 +363,5 @@ export function tablePage(tableId) {
     document.getElementById("deal-end")?.remove();
   } });
   draw();
-  adoptLinkIdentity().finally(() => sock.connect());
+  openSeatLink(tableId).finally(() => sock.connect());
 }

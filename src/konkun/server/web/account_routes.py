@@ -280,6 +280,33 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
     return services
 
 
+def install_seat_link_routes(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
+                             guest_of: Callable[[Request, str | None], Guest]) -> None:
+    """Add the seat link's routes (``docs/protocol.md``, "Seat links"): a seated player
+    asks for the link of their seat, whose token opens that table's seat and nothing
+    else; the table page asks whom such a token names before it uses one."""
+
+    @app.post("/api/tables/{table_id}/seat-link")
+    @rate_limit(WRITE)
+    async def seat_link(table_id: str, request: Request) -> dict[str, Any]:
+        who = guest_of(request, table_id)
+        table = await lobby().get_table(table_id)
+        seat = table.seat_of(who.player_id)
+        if seat is None:
+            raise ProtocolError("not_seated", "you hold no seat at this table", table_id)
+        token = signer.seat_token(who, table.id)
+        return {"table": table.id, "seat": seat, "token": token,
+                "link": f"/t/{table.id}#seat={token}"}
+
+    @app.get("/api/tables/{table_id}/me")
+    @rate_limit(READ)
+    async def seat_holder(table_id: str, request: Request) -> dict[str, Any]:
+        who = guest_of(request, table_id)
+        table = await lobby().get_table(table_id)
+        return {"table": table.id, "player_id": who.player_id, "nickname": who.nickname,
+                "seat": table.seat_of(who.player_id), "seat_link": who.table is not None}
+
+
 async def profile_of(services: Services, player_id: str) -> dict[str, Any]:
     """``GET /api/players/{id}``: a player's name, games, ratings and recent games."""
     if not player_id or len(player_id) > 40:
