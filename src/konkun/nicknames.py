@@ -1,41 +1,51 @@
-"""Nickname skeletons: two nicknames that look alike have the same skeleton, so a server
-keeps nicknames unique by their skeletons (``docs/ratings.md``, Nicknames).
+"""Nickname skeletons: two nicknames that look alike share a skeleton, so a server keeps
+nicknames unique by their skeletons (``docs/ratings.md``, Nicknames).
 
-The idea is Unicode TR39's skeleton, narrowed to what nicknames need and made
-case-insensitive: compatibility forms folded (NFKC), case folded, accents and invisible
-characters dropped, the Cyrillic and Greek letters that look like Latin ones mapped to
-them, separators dropped, and a few Latin look-alikes merged (``l``, ``1``, ``I`` as
-``i``; ``0`` as ``o``; ``rn`` as ``m``; ``vv`` as ``w``).
+The skeleton is Unicode's (UTS #39, "Unicode Security Mechanisms", section 4), computed by
+ICU from Unicode's own table of confusable characters (``confusables.txt``, kept up to date
+with each ICU release) rather than a hand list, and made case-insensitive. Case and
+look-alikes do not combine into one equivalence (a Cyrillic ``м`` looks like a Latin ``M``
+only in capitals), so a nickname has two skeletons, and two nicknames look alike when
+either matches:
 
->>> nickname_skeleton("Маша") == nickname_skeleton("Mawa") == nickname_skeleton("MAШA")
+- :func:`nickname_skeleton`, of the nickname in small letters (``rn`` as ``m``, ``1`` and
+  ``l`` alike, Cyrillic ``а`` as Latin ``a`` ...);
+- :func:`caps_skeleton`, of the nickname in capitals (Greek ``Ν`` as ``N``, Cherokee ``Ꭼ``,
+  Lisu ``ꓰ`` and small capital ``ᴇ`` as ``E``, Armenian ``Տ`` as ``S`` ...).
+
+Both first fold compatibility forms (NFKC: full-width and mathematical letters) and drop
+what does not show: combining marks (accents), format characters (zero-width joiners,
+soft hyphens), white space and the separators ``_ - .``.
+
+>>> same_nickname("Маша", "MAША") and same_nickname("Маша", "MAШA")
 True
->>> nickname_skeleton("Маша")
-'mawa'
 >>> same_nickname("Masha", "Sasha")
 False
+>>> same_nickname("ꓰxpert", "EXPERT")
+True
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+from typing import Any
 
-_LOOK_ALIKES = {
-    # Cyrillic, lowercase (the text is case folded first); a letter whose capital and
-    # small forms resemble different Latin letters maps to the capital's look-alike
-    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-    "с": "c", "т": "t", "у": "y", "х": "x", "ш": "w", "щ": "w", "ѕ": "s", "і": "i",
-    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ү": "y", "һ": "h", "ӏ": "i", "ь": "b",
-    "г": "r", "п": "n", "и": "u", "з": "3", "б": "6",
-    # Greek, lowercase
-    "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m",
-    "ν": "n", "ο": "o", "ρ": "p", "τ": "t", "υ": "y", "χ": "x", "γ": "y", "ω": "w",
-    "ϲ": "c", "ϳ": "j",
-    # Latin look-alikes of other Latin letters and digits
-    "ı": "i", "l": "i", "1": "i", "|": "i", "0": "o", "ɑ": "a", "ɡ": "g",
-}
-_TABLE = str.maketrans(_LOOK_ALIKES)
 _SEPARATORS = frozenset("_-.")
-_SEQUENCES = (("rn", "m"), ("vv", "w"))
+_SMALL_CAPITAL = "LATIN LETTER SMALL CAPITAL "
+
+
+@functools.cache
+def _checker() -> Any:
+    """ICU's spoof checker (UTS #39), made once."""
+    import icu
+
+    return icu.SpoofChecker()
+
+
+def _skeleton(text: str) -> str:
+    """Unicode's skeleton of ``text`` (UTS #39, ICU's table)."""
+    return str(_checker().getSkeleton(0, text))
 
 
 def _kept(char: str) -> bool:
@@ -45,16 +55,38 @@ def _kept(char: str) -> bool:
     return not (category in {"Mn", "Me", "Cf"} or char.isspace() or char in _SEPARATORS)
 
 
+def _shown(text: str) -> str:
+    """``text`` decomposed, without what does not show."""
+    return "".join(char for char in unicodedata.normalize("NFD", text) if _kept(char))
+
+
+def _capital(char: str) -> str:
+    """A Latin small capital as its capital letter (``ᴇ`` as ``E``); else ``char``. Small
+    capitals look like capitals, but Unicode gives them no upper case."""
+    name = unicodedata.name(char, "")
+    if name.startswith(_SMALL_CAPITAL):
+        try:
+            return unicodedata.lookup("LATIN CAPITAL LETTER " + name[len(_SMALL_CAPITAL):])
+        except KeyError:
+            return char
+    return char
+
+
 def nickname_skeleton(name: str) -> str:
-    """The skeleton of a nickname: equal skeletons mean nicknames that look alike (an
-    empty skeleton means a nickname that shows nothing)."""
-    folded = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name).casefold())
-    text = "".join(char for char in folded if _kept(char)).translate(_TABLE)
-    for sequence, replacement in _SEQUENCES:
-        text = text.replace(sequence, replacement)
-    return text
+    """The skeleton of a nickname in small letters: equal skeletons mean nicknames that
+    look alike (an empty skeleton means a nickname that shows nothing)."""
+    text = _shown(unicodedata.normalize("NFKC", name).casefold())
+    return _shown(_skeleton(text)).casefold()
+
+
+def caps_skeleton(name: str) -> str:
+    """The skeleton of a nickname in capitals (small capitals counted as capitals)."""
+    text = _shown(unicodedata.normalize("NFKC", name))
+    text = "".join(_capital(char) for char in text).upper()
+    return _shown(_skeleton(text))
 
 
 def same_nickname(first: str, second: str) -> bool:
-    """Whether two nicknames look alike (equal skeletons)."""
-    return nickname_skeleton(first) == nickname_skeleton(second)
+    """Whether two nicknames look alike (in small letters or in capitals)."""
+    return nickname_skeleton(first) == nickname_skeleton(second) \
+        or caps_skeleton(first) == caps_skeleton(second)

@@ -46,7 +46,7 @@ def test_a_guest_claims_their_name_and_logs_in_on_a_second_browser(
     shot(first, artifacts, "accounts-01-claimed")
 
     second = open_page(browser, f"{live_server.url}/account")  # its own localStorage
-    second.fill("#login-nickname", "Mawa")  # Latin look-alikes of the Cyrillic name
+    second.fill("#login-nickname", "Maшa")  # Latin look-alikes of the Cyrillic capitals
     second.fill("#login-password", "wrong password")
     second.click("#login-form-submit")
     expect(second.locator("#login-form-error")).to_contain_text("do not match")

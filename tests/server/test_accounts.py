@@ -234,7 +234,7 @@ def test_logins_are_limited_per_address(client: TestClient, clock: FakeClock) ->
 
 def test_nicknames_are_unique_by_case_and_by_look_alikes(client: TestClient) -> None:
     claimed(client, "Маша")  # Cyrillic
-    for name in ("Mawa", "MAWA", "Maшa", "маша", "М а ш а"):
+    for name in ("MAШA", "Maшa", "маша", "МАША", "М а ш а"):
         token, _ = guest(client, "someone")
         response = claim(client, token, nickname=name)
         assert response.status_code == 409, name
@@ -242,8 +242,33 @@ def test_nicknames_are_unique_by_case_and_by_look_alikes(client: TestClient) -> 
         taken = client.post("/api/guest", json={"nickname": name})
         assert taken.status_code == 409 and taken.json()["code"] == "nickname_taken"
     assert client.post("/api/guest", json={"nickname": "Sasha"}).status_code == 200
-    logged = login(client, "Mawa")  # the look-alike names the one account
+    logged = login(client, "MAШA")  # the look-alike names the one account
     assert logged.status_code == 200 and logged.json()["nickname"] == "Маша"
+
+
+BORIS_LOOK_ALIKES = [  # from Unicode's table of confusables (tests/test_nicknames.py)
+    "ʙᴏʀɪs", "ʙoris", "ꓐꓳꓣꓲꓢ", "ꓐoris", "ᏴOᏒIᏚ", "Ᏼoris", "ΒΟRΙS", "Βoris", "ВОRIЅ",
+    "Вoris", "Ｂｏｒｉｓ", "𝐁𝐨𝐫𝐢𝐬", "B o r i s", "B\u043e\u0301ris", "BOR1S", "B0RIS",
+    "borιs", "ᗷoris", "Bⲟris", "Boriꜱ", "ɓoris", "BORIS",
+]
+
+
+@pytest.mark.parametrize("look_alike", BORIS_LOOK_ALIKES)
+def test_look_alikes_of_an_account_in_other_scripts_are_not_guest_names(
+        client: TestClient, look_alike: str) -> None:
+    claimed(client, "Boris")
+    taken = client.post("/api/guest", json={"nickname": look_alike})
+    assert taken.status_code == 409 and taken.json()["code"] == "nickname_taken"
+
+
+@pytest.mark.parametrize("name", ["Expert", "Expert (bot)", "ᴇxpert bot", "Мастер",
+                                  "Сильный (бот)", "Strong", "Beginner", "Casual",
+                                  "Любитель", "Random", "Greedy", "bot", "Бот"])
+def test_names_of_bots_and_ladder_levels_are_reserved(client: TestClient, name: str) -> None:
+    taken = client.post("/api/guest", json={"nickname": name})
+    assert taken.status_code == 409 and taken.json()["code"] == "nickname_taken"
+    token, _ = guest(client, "Someone")
+    assert claim(client, token, nickname=name).status_code == 409
 
 
 def test_a_nickname_that_shows_nothing_cannot_be_claimed(client: TestClient) -> None:

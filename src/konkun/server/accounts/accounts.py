@@ -1,8 +1,9 @@
 """Accounts: a guest claims their nickname with a password and keeps their player id.
 
 An account *is* a guest's player id with a password: claiming (``POST /api/account/claim``)
-stores the nickname, its skeleton (:func:`konkun.nicknames.nickname_skeleton`, unique, so
-``Маша`` and a Latin ``Mawa`` cannot both be accounts) and an argon2 hash of the password
+stores the nickname, its two skeletons (:mod:`konkun.nicknames`: Unicode's UTS #39
+skeleton in small letters and in capitals, each unique, so ``Маша`` and a mixed-script
+``MAШA`` cannot both be accounts) and an argon2 hash of the password
 under the guest's ``player_id``. Every game the guest played stays theirs, since seats and
 the games index name that id. Logging in from any device (``POST /api/account/login``)
 gives a token for the same player id in a new session; every session of an account is
@@ -16,6 +17,7 @@ bounded per account and address, per address and at once
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,7 +30,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from konkun.nicknames import nickname_skeleton
+from konkun.nicknames import caps_skeleton, nickname_skeleton
 from konkun.server.core.loginlimit import LoginLimiter
 from konkun.server.core.protocol import HTTP_STATUS, ProtocolError, clean_nickname
 from konkun.server.store.storage import now_text
@@ -58,14 +60,15 @@ class AccountsBase(DeclarativeBase):
 
 
 class AccountRow(AccountsBase):
-    """A claimed nickname: the guest's player id, the nickname, its skeleton (unique) and
-    the password's argon2 hash."""
+    """A claimed nickname: the guest's player id, the nickname, its skeletons in small
+    letters and in capitals (each unique) and the password's argon2 hash."""
 
     __tablename__ = "konkun_accounts"
 
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     nickname: Mapped[str] = mapped_column(String(200))
     skeleton: Mapped[str] = mapped_column(String(200), unique=True)
+    caps_skeleton: Mapped[str] = mapped_column(String(200), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[str] = mapped_column(String(40))
     password_changed_at: Mapped[str] = mapped_column(String(40))
@@ -91,11 +94,12 @@ class Account:
     skeleton: str
     password_hash: str
     created_at: str
+    caps_skeleton: str = ""
 
 
 def _account(row: AccountRow) -> Account:
     return Account(row.player_id, row.nickname, row.skeleton, row.password_hash,
-                   row.created_at)
+                   row.created_at, row.caps_skeleton)
 
 
 def skeleton_of(nickname: str) -> str:
@@ -106,6 +110,34 @@ def skeleton_of(nickname: str) -> str:
         raise ProtocolError("bad_request", f"nickname {nickname!r} shows no letter or digit",
                             nickname)
     return skeleton
+
+
+RESERVED_SUFFIXES = ("bot", "бот")
+"""Words a bot's name may carry ("Expert (bot)"): a nickname that is a bot's name with one
+of them is reserved too."""
+
+
+@functools.cache
+def _reserved_skeletons() -> frozenset[str]:
+    """The skeletons (small letters and capitals) of every bot's and ladder level's name in
+    every language, alone and with "bot"."""
+    from konkun.bots.ladder import LADDER
+    from konkun.server.core.botseats import OFFERED
+
+    names = {name for level in LADDER for name in level.names.values()}
+    names |= {name for _spec, name, _text in OFFERED} | set(RESERVED_SUFFIXES)
+    skeletons = set()
+    for name in names:
+        for suffix in ("", *RESERVED_SUFFIXES):
+            skeletons |= {nickname_skeleton(name + suffix), "^" + caps_skeleton(name + suffix)}
+    return frozenset(skeletons)
+
+
+def reserved_nickname(nickname: str) -> bool:
+    """Whether a nickname looks like a bot's or a ladder level's name (``Expert``,
+    ``Мастер``, ``Expert (bot)``, ``ᴇxpert bot``, ...): nobody may take it."""
+    bare = "".join(char for char in nickname if char not in "()[]{}")
+    return bool({nickname_skeleton(bare), "^" + caps_skeleton(bare)} & _reserved_skeletons())
 
 
 def check_password(password: object, nickname: str) -> str:
@@ -139,6 +171,8 @@ class AccountStore:
                                             "account: log in instead")
                     db.add(AccountRow(player_id=account.player_id, nickname=account.nickname,
                                       skeleton=account.skeleton,
+                                      caps_skeleton=account.caps_skeleton
+                                      or caps_skeleton(account.nickname),
                                       password_hash=account.password_hash,
                                       created_at=now, password_changed_at=now))
                     db.flush()
@@ -150,9 +184,20 @@ class AccountStore:
                                     account.nickname) from None
 
     def by_skeleton(self, skeleton: str) -> Account | None:
-        """The account whose nickname has this skeleton."""
+        """The account whose nickname has this skeleton (in small letters)."""
         with Session(self.engine) as db:
             row = db.scalars(select(AccountRow).where(AccountRow.skeleton == skeleton)).first()
+            return _account(row) if row is not None else None
+
+    def look_alike(self, nickname: str) -> Account | None:
+        """The account whose nickname looks like ``nickname`` (either skeleton equal),
+        the one alike in small letters first."""
+        found = self.by_skeleton(nickname_skeleton(nickname))
+        if found is not None:
+            return found
+        with Session(self.engine) as db:
+            row = db.scalars(select(AccountRow).where(
+                AccountRow.caps_skeleton == caps_skeleton(nickname))).first()
             return _account(row) if row is not None else None
 
     def by_player(self, player_id: str) -> Account | None:
@@ -262,7 +307,11 @@ class AccountService:
     async def check_free(self, nickname: str, player_id: str | None = None) -> None:
         """``nickname_taken`` when the nickname (or a look-alike) is an account's other
         than ``player_id``'s."""
-        owner = await self.db(self.store.by_skeleton, skeleton_of(nickname))
+        skeleton_of(nickname)
+        if reserved_nickname(nickname):
+            raise ProtocolError("nickname_taken", f"the nickname {nickname!r} (or one that "
+                                "looks like it) is a bot's: choose another", nickname)
+        owner = await self.db(self.store.look_alike, nickname)
         if owner is not None and owner.player_id != player_id:
             raise ProtocolError("nickname_taken", f"the nickname {nickname!r} (or one that "
                                 "looks like it) belongs to an account: log in, or choose "
@@ -282,7 +331,7 @@ class AccountService:
         with self.limiter.running(None):
             await self._attempt(None, address)
             password_hash = await self.passwords.hash(secret)
-        account = Account(player_id, name, skeleton, password_hash, now)
+        account = Account(player_id, name, skeleton, password_hash, now, caps_skeleton(name))
         await self.db(self.store.create, account, session, now)
         return account
 
@@ -296,7 +345,7 @@ class AccountService:
         skeleton = skeleton_of(name)
         with self.limiter.running(skeleton):
             await self._attempt(skeleton, address)
-            account = await self.db(self.store.by_skeleton, skeleton)
+            account = await self.db(self.store.look_alike, name)
             right = await self.passwords.verify(
                 account.password_hash if account is not None else None, password)
         if account is None or not right:
