@@ -197,11 +197,19 @@ def test_a_contribution_from_a_seat_that_is_not_at_the_table_fails() -> None:
     _fails(record, "seat out of range 0..1")
 
 
-def _d0(commitment_hex: str, record: dict[str, Any]) -> str:
-    """The documented first digest: commitment, game, seats and canonical rules JSON."""
+def _d0(commitment_hex: str, record: dict[str, Any],
+        seats: list[dict[str, Any]] | None = None) -> str:
+    """The documented first digest: commitment, game, seats and canonical rules JSON, and
+    at a table the seats' kinds and names as canonical JSON."""
     rules = json.dumps(record["rules"], sort_keys=True, separators=(",", ":"))
     line = f"{commitment_hex}\n{record['game']}\n{record['num_seats']}\n{rules}\n"
+    if seats is not None:
+        line += json.dumps([{"kind": s["kind"], "name": s["name"]} for s in seats],
+                           sort_keys=True, separators=(",", ":")) + "\n"
     return hashlib.sha256(line.encode()).hexdigest()
+
+
+NAMES = ["Anna", "Борис", "Vera \U0001F600"]
 
 
 def _replay_document(game: str, seats: int) -> dict[str, Any]:
@@ -212,16 +220,16 @@ def _replay_document(game: str, seats: int) -> dict[str, Any]:
     del record["result"]
     frames: list[dict[str, Any]] = [{"turn": 0, "action": None, "actor": None}]
     again = _new_match(game, seats, record["seed"])
-    digest = _d0(fair.commitment, record)
+    shown = [{"seat": n, "kind": "human", "name": NAMES[n]} for n in range(seats)]
+    digest = _d0(fair.commitment, record, shown)
     for turn, text in enumerate(record["actions"], start=1):
         actor = again.deal.to_move
         again.play(again.deal.parse_action(text))
         digest = hashlib.sha256(f"{digest}\n{turn}:{actor}:{text}\n".encode()).hexdigest()
         frames.append({"turn": turn, "action": text, "actor": actor, "digest": digest})
     table = {"id": "t1", "game": game, "status": "finished", "commitment": fair.commitment,
-             "seats": [{"seat": n, "kind": "human"} for n in range(seats)],
-             "totals": match.totals, "winner": match.winner(), "actions_digest": digest,
-             "first_digest": _d0(fair.commitment, record)}
+             "seats": shown, "totals": match.totals, "winner": match.winner(),
+             "actions_digest": digest, "first_digest": _d0(fair.commitment, record, shown)}
     return {"table": table, "record": record, "seat": "all", "frames": frames}
 
 
@@ -236,8 +244,17 @@ def test_a_replay_document_is_checked_against_its_summary_and_frames() -> None:
     document["table"]["commitment"] = OTHER
     _fails(document, "published the commitment")
     document = _replay_document("konchinka", 2)
-    document["table"]["seats"].append({"seat": 2, "kind": "human"})
+    document["table"]["seats"].append({"seat": 2, "kind": "human", "name": "Vera"})
     _fails(document, "seat 2 (a human) made no contribution")
+    document = _replay_document("konchinka", 2)
+    seats = document["table"]["seats"]
+    seats[0]["name"], seats[1]["name"] = seats[1]["name"], seats[0]["name"]
+    _fails(document, "published the first digest")  # the names are bound
+    document = _replay_document("konchinka", 2)
+    del document["table"]["first_digest"]
+    seats = document["table"]["seats"]
+    seats[0]["name"], seats[1]["name"] = seats[1]["name"], seats[0]["name"]
+    _fails(document, "action 1")  # ... by the chain too
     document = _replay_document("konchinka", 2)
     document["table"]["totals"][0] += 1
     _fails(document, "totals")

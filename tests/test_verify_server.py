@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -42,10 +44,14 @@ def _served_replay(tmp_path: Path, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _chain(document: dict[str, Any]) -> list[str]:
-    """The digests of docs/fairness.md step 6, computed here with hashlib alone."""
+    """The digests of docs/fairness.md step 6, computed here with hashlib alone (a server's
+    first digest binds its seats' kinds and names too)."""
     record, table = document["record"], document["table"]
     rules = json.dumps(record["rules"], sort_keys=True, separators=(",", ":"))
-    first = f"{table['commitment']}\n{record['game']}\n{record['num_seats']}\n{rules}\n"
+    seats = json.dumps([{"kind": seat["kind"], "name": seat["name"]} for seat in table["seats"]],
+                       sort_keys=True, separators=(",", ":"))  # ASCII: \uXXXX beyond it
+    first = (f"{table['commitment']}\n{record['game']}\n{record['num_seats']}\n{rules}\n"
+             f"{seats}\n")
     chain = [hashlib.sha256(first.encode()).hexdigest()]
     for frame in document["frames"][1:]:
         line = f"{chain[-1]}\n{frame['turn']}:{frame['actor']}:{frame['action']}\n"
@@ -75,3 +81,79 @@ def test_a_served_replay_is_verified_as_served(tmp_path: Path, body: dict[str, A
     assert verdict.ok, verdict.message
     document["frames"][2]["action"] = document["frames"][1]["action"]
     assert not verify_document(document).ok
+
+
+KONCHINKA_BOTS = {"game": "konchinka", "seats": 2, "rules": {"target": "3"},
+                  "bots": {"0": "random", "1": "greedy"}}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One served replay document (every hand open) of a bots' Konchinka game."""
+    return _served_replay(tmp_path_factory.mktemp("served"), KONCHINKA_BOTS)
+
+
+def _copy(document: dict[str, Any]) -> dict[str, Any]:
+    copied: dict[str, Any] = json.loads(json.dumps(document))
+    return copied
+
+
+def test_a_replay_with_the_seat_names_swapped_is_refused(served: dict[str, Any],
+                                                          tmp_path: Path) -> None:
+    assert verify_document(served).ok
+    swapped = _copy(served)
+    seats = swapped["table"]["seats"]
+    seats[0]["name"], seats[1]["name"] = seats[1]["name"], seats[0]["name"]
+    verdict = verify_document(swapped)
+    assert not verdict.ok and "first digest" in verdict.message
+    path = tmp_path / "swapped.json"
+    path.write_text(json.dumps(swapped))
+    done = subprocess.run([sys.executable, "-m", "konkun", "verify", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stdout.startswith("not verified:"), done
+
+
+def test_a_replay_whose_frames_show_other_cards_is_refused(served: dict[str, Any]) -> None:
+    for key in ("views", "view"):
+        altered = _copy(served)
+        frame = altered["frames"][3]
+        hand = frame["views"][0]["deal"]["hand"] if key == "views" else None
+        if key == "views":
+            hand[0], frame["views"][1]["deal"]["hand"][0] = \
+                frame["views"][1]["deal"]["hand"][0], hand[0]
+        else:
+            frame["view"]["deal"]["table"] = list(reversed(frame["view"]["deal"]["table"])) \
+                + ["As"]
+        verdict = verify_document(altered)
+        assert not verdict.ok and "frame 3" in verdict.message, (key, verdict.message)
+
+
+def test_false_results_in_the_summary_beside_a_record_result_are_refused(
+        served: dict[str, Any]) -> None:
+    record = served["record"]
+    altered = _copy(served)
+    altered["record"]["result"] = {"totals": served["table"]["totals"],
+                                   "winner": served["table"]["winner"],
+                                   "actions_digest": served["table"]["actions_digest"]}
+    assert verify_document(altered).ok  # the true results, shown twice
+    altered["table"]["winner"] = 1 - served["table"]["winner"]
+    altered["table"]["totals"] = list(reversed(served["table"]["totals"]))
+    verdict = verify_document(altered)
+    assert not verdict.ok and "table" in verdict.message, verdict.message
+    assert record == served["record"]
+
+
+def test_a_verified_replay_names_every_field_it_did_not_verify(
+        served: dict[str, Any]) -> None:
+    verdict = verify_document(served)
+    assert verdict.ok
+    unverified = verdict.message.split("shown but not verified (nothing binds them): ")[1]
+    assert set(unverified.split(", ")) == {
+        "table.id", "table.variant", "table.rules.target", "table.seats[*].bot",
+        "table.seats[*].connected", "table.spectators", "table.created_at",
+        "table.finished_at", "table.link", "chat"}
+    added = _copy(served)
+    added["table"]["note"] = "seat 1 cheated"
+    message = verify_document(added).message
+    assert "table.note" in message
+

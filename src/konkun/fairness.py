@@ -131,12 +131,22 @@ def canonical_json(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
+def seat_roster(seats: Sequence[tuple[str, str]]) -> str:
+    """The seats as the first digest binds them: canonical JSON of ``[{"kind", "name"},
+    ...]`` in seat order (``kind`` ``human`` or ``bot``, ``name`` as the table shows it)."""
+    return canonical_json([{"kind": kind, "name": name} for kind, name in seats])
+
+
 def table_digest(commitment_hex: str, game: str, num_seats: int,
-                 rules: Mapping[str, object]) -> str:
+                 rules: Mapping[str, object],
+                 seats: Sequence[tuple[str, str]] | None = None) -> str:
     """``D0``, the digest before the first action: the commitment, the game, the number
-    of seats and the rules (the module's step 5)."""
+    of seats and the rules, and at a server's table the seats' kinds and names (the
+    module's step 5; :func:`seat_roster`)."""
     text = (f"{_check_hex(commitment_hex, 'commitment')}\n{game}\n{num_seats}\n"
             f"{canonical_json(dict(rules))}\n")
+    if seats is not None:
+        text += seat_roster(seats) + "\n"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

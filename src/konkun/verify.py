@@ -63,11 +63,28 @@ def fair_record(match: Match[Any], fairness: Fairness) -> JSON:
     return data
 
 
-def _first_digest(record: Mapping[str, Any], fairness: Fairness) -> str:
-    """``D0``: the commitment with the record's game, seats and rules."""
+def _first_digest(record: Mapping[str, Any], fairness: Fairness,
+                  table: Mapping[str, Any] | None = None) -> str:
+    """``D0``: the commitment with the record's game, seats and rules, and the table's
+    seats (kinds and names) when the document shows a table."""
     rules = record.get("rules")
     return table_digest(fairness.commitment, str(record["game"]), int(record["num_seats"]),
-                        rules if isinstance(rules, Mapping) else {})
+                        rules if isinstance(rules, Mapping) else {}, _roster(table))
+
+
+def _roster(table: Mapping[str, Any] | None) -> list[tuple[str, str]] | None:
+    """The seats' kinds and names a table summary shows (``None``: no table, or seats
+    that are not a list of objects with a text ``kind`` and ``name``)."""
+    seats = table.get("seats") if table is not None else None
+    if not isinstance(seats, list):
+        return None
+    roster = []
+    for seat in seats:
+        if not isinstance(seat, Mapping) or not isinstance(seat.get("kind"), str) \
+                or not isinstance(seat.get("name"), str):
+            return None
+        roster.append((seat["kind"], seat["name"]))
+    return roster
 
 
 def load_document(path: str) -> JSON:
@@ -158,14 +175,19 @@ def _fairness_problem(fairness: Fairness, seed: object, table: Mapping[str, Any]
 
 
 def _expected_results(record: Mapping[str, Any],
-                      table: Mapping[str, Any] | None) -> Mapping[str, Any]:
+                      table: Mapping[str, Any] | None) -> list[tuple[str, Mapping[str, Any]]]:
+    """Every set of results the document shows, with where: the record's ``result`` and
+    the table summary's totals, winner and final digest (each is checked)."""
+    sources: list[tuple[str, Mapping[str, Any]]] = []
     result = record.get("result")
     if isinstance(result, Mapping):
-        return result
+        sources.append(("record.result", result))
     if table is not None:
-        return {key: table[key] for key in ("totals", "winner", "actions_digest")
-                if key in table}
-    return {}
+        shown = {key: table[key] for key in ("totals", "winner", "actions_digest")
+                 if key in table}
+        if shown:
+            sources.append(("table", shown))
+    return sources
 
 
 def _frame_problem(frames: Sequence[Any] | None, turn: int, text: str,
@@ -174,10 +196,37 @@ def _frame_problem(frames: Sequence[Any] | None, turn: int, text: str,
         return None
     frame = frames[turn] if turn < len(frames) else None
     if not isinstance(frame, Mapping) or frame.get("action") != text \
-            or frame.get("actor", seat) != seat:
+            or frame.get("actor", seat) != seat or frame.get("turn", turn) != turn:
         return f"frame {turn} does not show action {text!r} by seat {seat}"
     if frame.get("digest", digest) != digest:
         return f"frame {turn} shows the digest {frame.get('digest')!r}, replayed {digest}"
+    return None
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON reads it back (tuples as lists, keys as texts)."""
+    return json.loads(json.dumps(value))
+
+
+def _view_problem(match: Match[Any], frames: Sequence[Any] | None, turn: int,
+                  viewer: object) -> str | None:
+    """Why frame ``turn`` does not show what the replay shows at that point: its ``view``
+    (of the document's ``seat``: a seat number, or ``None`` for a spectator) and, with
+    every hand open (``"all"``), each seat's ``views``."""
+    if frames is None:
+        return None
+    frame = frames[turn] if turn < len(frames) else None
+    if not isinstance(frame, Mapping):
+        return f"frame {turn} is missing"
+    if "view" in frame:
+        seat = viewer if isinstance(viewer, int) and not isinstance(viewer, bool) else None
+        if frame["view"] != _plain(match.to_json(seat)):
+            return f"frame {turn} shows a position the replay does not reach"
+    if "views" in frame:
+        views = frame["views"]
+        if not isinstance(views, list) or len(views) != match.num_seats or any(
+                view != _plain(match.to_json(s)) for s, view in enumerate(views)):
+            return f"frame {turn} shows hands the replay does not deal"
     return None
 
 
@@ -196,11 +245,18 @@ def _deal_problem(match: Match[Any], deal_number: int, expected: Mapping[str, An
     return None
 
 
-def _replay_problem(match: Match[Any], actions: Sequence[str], expected: Mapping[str, Any],
-                    frames: Sequence[Any] | None, first_digest: str) -> str | None:
-    """The first action or deal that does not replay as recorded, or ``None``."""
-    if "deal_digests" not in expected and "actions_digest" not in expected:
+def _replay_problem(match: Match[Any], actions: Sequence[str],
+                    sources: list[tuple[str, Mapping[str, Any]]],
+                    frames: Sequence[Any] | None, first_digest: str,
+                    viewer: object = None) -> str | None:
+    """The first action, frame or deal that does not replay as recorded, or ``None``."""
+    if not any("deal_digests" in shown or "actions_digest" in shown for _, shown in sources):
         return "the record has no actions digest: its actions cannot be checked"
+    if frames is not None and len(frames) != len(actions) + 1:
+        return f"the document shows {len(frames)} frames for {len(actions)} actions"
+    problem = _view_problem(match, frames, 0, viewer)
+    if problem is not None:
+        return problem
     digest = first_digest
     for turn, text in enumerate(actions, start=1):
         deal_number = len(match.deal_points) + 1
@@ -211,26 +267,31 @@ def _replay_problem(match: Match[Any], actions: Sequence[str], expected: Mapping
         except (ValueError, LookupError, TypeError, ArithmeticError) as error:  # and slips
             return f"{where} does not match: {one_line(str(error))}"
         digest = action_digest(digest, turn, -1 if seat is None else seat, text)
-        problem = _frame_problem(frames, turn, text, seat, digest)
+        problem = _frame_problem(frames, turn, text, seat, digest) \
+            or _view_problem(match, frames, turn, viewer)
         if problem is not None:
             return f"{where} does not match: {problem}"
         if len(match.deal_points) == deal_number:
-            problem = _deal_problem(match, deal_number, expected, digest)
-            if problem is not None:
-                return problem
+            for _, shown in sources:
+                problem = _deal_problem(match, deal_number, shown, digest)
+                if problem is not None:
+                    return problem
     if not match.is_over():
         return f"the game is not over after its {len(actions)} actions"
-    for key, replayed in (("deal_points", [list(p) for p in match.deal_points]),
-                          ("totals", list(match.totals)), ("winner", match.winner()),
-                          ("actions_digest", digest)):
-        if key in expected and expected[key] != replayed:
-            return f"the recorded {key} {expected[key]!r} do not match the replayed {replayed!r}"
+    for where, shown in sources:
+        for key, replayed in (("deal_points", [list(p) for p in match.deal_points]),
+                              ("totals", list(match.totals)), ("winner", match.winner()),
+                              ("actions_digest", digest)):
+            if key in shown and shown[key] != replayed:
+                return (f"the {key} {shown[key]!r} shown in {where} do not match the "
+                        f"replayed {replayed!r}")
     return None
 
 
 def verify_document(data: Mapping[str, Any]) -> Verdict:
     """Verify a record (or a replay document); raise :class:`RecordInputError` when it is
-    not a game record at all."""
+    not a game record at all. A verified document's message ends by naming every field it
+    shows that nothing binds (:func:`unverified_fields`)."""
     record, table, frames = _split(data)
     match, actions, imposed_dealer = _new_match(record)
     fairness = _read_fairness(record)
@@ -238,21 +299,98 @@ def verify_document(data: Mapping[str, Any]) -> Verdict:
         fairness, record.get("seed"), table, match.num_seats)
     if problem is None and imposed_dealer is not None:
         problem = "the first dealer was imposed by the record, not drawn from the seed"
+    if problem is None and table is not None:
+        problem = _table_problem(record, table, match.num_seats)
     if problem is None and isinstance(fairness, Fairness) and table is not None:
-        shown, first = table.get("first_digest"), _first_digest(record, fairness)
+        shown, first = table.get("first_digest"), _first_digest(record, fairness, table)
         if shown is not None and shown != first:
-            problem = (f"the table published the first digest {shown!r}, the record's "
-                       f"commitment, game, seats and rules give {first}")
+            problem = (f"the table published the first digest {shown!r}; the record's "
+                       f"commitment, game, seats and rules and the seats' names give {first}")
     if problem is None and isinstance(fairness, Fairness):
         problem = _replay_problem(match, actions, _expected_results(record, table), frames,
-                                  _first_digest(record, fairness))
+                                  _first_digest(record, fairness, table), data.get("seat"))
     if problem is not None:
         return Verdict(False, f"not verified: {problem}")
     contributions = len(record["fairness"]["contributions"])
-    return Verdict(True, f"verified: {record['game']}, {match.num_seats} seats, "
-                   f"{len(match.deal_points)} deals, {len(actions)} actions; the seed comes "
-                   f"from the committed server seed and {contributions} contribution"
-                   f"{'' if contributions == 1 else 's'}")
+    message = (f"verified: {record['game']}, {match.num_seats} seats, "
+               f"{len(match.deal_points)} deals, {len(actions)} actions; the seed comes "
+               f"from the committed server seed and {contributions} contribution"
+               f"{'' if contributions == 1 else 's'}")
+    unbound = unverified_fields(data)
+    if unbound:
+        message += "; shown but not verified (nothing binds them): " + ", ".join(unbound)
+    else:
+        message += "; every field shown is verified"
+    return Verdict(True, message)
+
+
+def _table_problem(record: Mapping[str, Any], table: Mapping[str, Any],
+                   num_seats: int) -> str | None:
+    """Why the table summary disagrees with the record (game, seats, server seed,
+    contributions, status), or ``None``. Its names are bound by the digests."""
+    fairness = record.get("fairness")
+    fairness = fairness if isinstance(fairness, Mapping) else {}
+    contributed = sorted(int(c["seat"]) for c in fairness.get("contributions", [])
+                         if isinstance(c, Mapping) and isinstance(c.get("seat"), int))
+    checks: list[tuple[str, object, object]] = [
+        ("game", table.get("game", record.get("game")), record.get("game")),
+        ("num_seats", table.get("num_seats", num_seats), num_seats),
+        ("server_seed", table.get("server_seed", fairness.get("server_seed")),
+         fairness.get("server_seed")),
+        ("contributed", table.get("contributed", contributed), contributed),
+        ("status", table.get("status", "finished"), "finished"),
+        ("turn", table.get("turn", len(record.get("actions") or [])),
+         len(record.get("actions") or [])),
+        ("to_move", table.get("to_move"), None),
+    ]
+    for key, shown, expected in checks:
+        if shown != expected:
+            return f"the table shows {key} {shown!r}, the record gives {expected!r}"
+    seats = table.get("seats")
+    if seats is not None:
+        if _roster(table) is None or len(seats) != num_seats or any(
+                seat.get("seat", number) != number for number, seat in enumerate(seats)):
+            return "the table's seats are not one object (kind, name) per seat, in order"
+        if table.get("first_digest") is None and table.get("actions_digest") is None:
+            return "the seats' names are bound by no digest the table shows"
+    return None
+
+
+VERIFIED_FIELDS = (
+    "seat", "frames[*].turn", "frames[*].action", "frames[*].actor", "frames[*].digest",
+    "frames[*].view", "frames[*].views",
+    "record.game", "record.num_seats", "record.rules", "record.seed", "record.actions",
+    "record.version", "record.fairness", "record.result",
+    "table.game", "table.num_seats", "table.commitment", "table.first_digest",
+    "table.actions_digest", "table.server_seed", "table.contributed", "table.status",
+    "table.turn", "table.to_move", "table.totals", "table.winner", "table.seats[*].seat",
+    "table.seats[*].kind", "table.seats[*].name",
+)
+"""The fields :func:`verify_document` checks (a field under one of them is checked with
+it): the replay recomputes them, or the digests bind them."""
+
+
+def unverified_fields(data: Mapping[str, Any]) -> list[str]:
+    """The fields a document shows that the replay does not check, as paths (``[*]`` for
+    every item of a list), in order of appearance: a table's id, dates and link, its
+    seats' connections, the chat ..."""
+    found: dict[str, None] = {}
+
+    def walk(value: Any, path: str) -> None:
+        if path in VERIFIED_FIELDS:
+            return
+        if isinstance(value, Mapping) and value:
+            for key, item in value.items():
+                walk(item, f"{path}.{key}" if path else str(key))
+        elif isinstance(value, list) and value and path:
+            for item in value:
+                walk(item, path + "[*]")
+        elif path:
+            found[path] = None
+
+    walk(data if isinstance(data.get("record"), Mapping) else {"record": data}, "")
+    return [path[len("record."):] if not isinstance(data.get("record"), Mapping) else path
+            for path in found]
 
 
 def _run(namespace: argparse.Namespace) -> int:

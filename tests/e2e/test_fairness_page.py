@@ -5,6 +5,7 @@ value when it takes a seat, and the replay page checks the finished game with We
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,12 +15,14 @@ from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
     LOCALES,
+    SCREENS,
     assert_no_page_errors,
     choose_name,
     create_table,
     open_page,
     play_konchinka_move,
     screen,
+    shot,
     wait_for_status,
 )
 
@@ -96,3 +99,44 @@ def test_an_altered_replay_is_not_verified(browser: Any, live_server: ServerThre
     verdict = page.locator("#fair-verdict[data-verdict=bad]")
     expect(verdict).to_contain_text(NOT_VERIFIED[lang], timeout=30_000)
     expect(verdict).to_contain_text("3")
+
+
+UNCHECKED = {"en": "Not checked here: the positions between the moves",
+             "ru": "Здесь не проверены: позиции между ходами"}
+ALTERATIONS = ("swapped_names", "false_winner")
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_the_replay_page_names_what_it_did_not_check_and_refuses_swapped_names(
+        browser: Any, live_server: ServerThread, artifacts: Path, size: str,
+        lang: str) -> None:
+    table_id = _bots_game(live_server, {"game": "konchinka", "seats": 2,
+                                        "rules": {"target": "1"},
+                                        "bots": {"0": "greedy", "1": "random"}})
+    page = screen(browser, f"{live_server.url}/replay/{table_id}", size, lang)
+    expect(page.locator("#fair-verdict[data-verdict=ok]")).to_contain_text(
+        VERIFIED[lang], timeout=30_000)
+    expect(page.locator("#fair-unchecked")).to_contain_text(UNCHECKED[lang])
+    if lang == "ru":
+        text = page.locator("#replay-fair").inner_text().split("SHA-256")[0]
+        assert not any("a" <= ch.lower() <= "z" for ch in text), text
+    shot(page, artifacts, f"fair-01-unchecked-{size}-{lang}")
+    assert_no_page_errors(page)
+
+    for alteration in ALTERATIONS:
+        def altered(route: Route, alteration: str = alteration) -> None:
+            document = route.fetch().json()
+            table = document["table"]
+            if alteration == "swapped_names":  # the loser shown as the winner
+                seats = table["seats"]
+                seats[0]["name"], seats[1]["name"] = seats[1]["name"], seats[0]["name"]
+            else:
+                table["winner"] = 1 - table["winner"]
+            route.fulfill(json=document)
+
+        forged = screen(browser, "about:blank", size, lang)
+        forged.route("**/api/games/*/replay*", altered)
+        forged.goto(f"{live_server.url}/replay/{table_id}")
+        expect(forged.locator("#fair-verdict[data-verdict=bad]")).to_contain_text(
+            NOT_VERIFIED[lang], timeout=30_000)
+        assert_no_page_errors(forged)

@@ -292,7 +292,7 @@ class Shared(LobbyBase):
             table.match = table.adapter.new_match(table.rules_value, table.num_seats,
                                                   row.seed)
             table.bots, table.status, changed = table.new_bots(), TableStatus.PLAYING, True
-            table.fairness.start(table.adapter.name, table.match, [])
+            table.fairness.start(table.adapter.name, table.match, [], table.seats)
         if table.match is not None:
             for seat, text in row.actions:
                 table.match.play(table.match.deal.parse_action(text))

@@ -15,6 +15,7 @@ existed has no row: it keeps the old secret seed and shows ``commitment: null``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, String, select
@@ -25,6 +26,7 @@ from konkun.fairness import Contribution, FairnessError, FairSeed, action_digest
 from konkun.server.core.games import get_game
 from konkun.server.core.kinds import TableStatus
 from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.store.storage import StoredTable
 
 if TYPE_CHECKING:
@@ -104,17 +106,28 @@ def checked_contribution(value: object) -> str:
         raise ProtocolError("bad_contribution", str(error), value) from None
 
 
-def first_digest(fair: FairSeed, game: str, match: Match[Any]) -> str:
+Roster = list[tuple[str, str]]
+"""The seats' kinds and names, in seat order, as the first digest binds them."""
+
+
+def roster_of(seats: Iterable[Any]) -> Roster:
+    """The roster of a table's seats (:class:`~konkun.server.table.SeatInfo` objects or the
+    summary's seat objects)."""
+    return [(str(seat["kind"]), str(seat["name"])) if isinstance(seat, Mapping)
+            else (str(seat.kind), str(seat.name)) for seat in seats]
+
+
+def first_digest(fair: FairSeed, game: str, match: Match[Any], roster: Roster) -> str:
     """``D0``: the commitment, the game, the number of seats and the rules of the match's
-    record."""
+    record, and the seats' kinds and names."""
     rules = match.record().to_json().get("rules", {})
-    return table_digest(fair.commitment, game, match.num_seats, rules)
+    return table_digest(fair.commitment, game, match.num_seats, rules, roster)
 
 
 def digests(fair: FairSeed, game: str, match: Match[Any],
-            actions: list[tuple[int, str]]) -> list[str]:
+            actions: list[tuple[int, str]], roster: Roster) -> list[str]:
     """``D0`` then the digest after each action (``match`` only gives the rules)."""
-    chain = [first_digest(fair, game, match)]
+    chain = [first_digest(fair, game, match, roster)]
     for turn, (seat, text) in enumerate(actions, start=1):
         chain.append(action_digest(chain[-1], turn, seat, text))
     return chain
@@ -128,12 +141,13 @@ class TableFairness:
         self.first: str | None = None
         self.last: str | None = None
 
-    def start(self, game: str, match: Match[Any], actions: list[tuple[int, str]]) -> None:
+    def start(self, game: str, match: Match[Any], actions: list[tuple[int, str]],
+              seats: Iterable[Any]) -> None:
         """Set the digests of a match of ``game`` that starts (or was replayed up to
-        ``actions``)."""
+        ``actions``) with these ``seats``."""
         if self.fair is None:
             return
-        chain = digests(self.fair, game, match, actions)
+        chain = digests(self.fair, game, match, actions, roster_of(seats))
         self.first, self.last = chain[0], chain[-1]
 
     def played(self, turn: int, seat: int, text: str) -> None:
@@ -166,7 +180,8 @@ def fair_fields_of_row(row: StoredTable, fair: FairSeed | None) -> dict[str, Any
     adapter = get_game(row.game)
     rules_value = adapter.check(row.variant, row.rules, len(row.seats))
     chain = digests(fair, row.game,
-                    adapter.new_match(rules_value, len(row.seats), row.seed), row.actions)
+                    adapter.new_match(rules_value, len(row.seats), row.seed), row.actions,
+                    roster_of(SeatInfo.from_stored(seat) for seat in row.seats))
     return summary_fields(fair, row.status, chain[0], chain[-1])
 
 
@@ -178,7 +193,7 @@ def add_to_replay(document: dict[str, Any], fair: FairSeed | None, game: str,
         return
     frames = document["frames"]
     actions = [(frame["actor"], frame["action"]) for frame in frames[1:]]
-    chain = digests(fair, game, match, actions)
+    chain = digests(fair, game, match, actions, roster_of(document["table"]["seats"]))
     for frame, digest in zip(frames, chain, strict=True):
         frame["digest"] = digest
     document["record"]["fairness"] = fair.reveal().to_json()

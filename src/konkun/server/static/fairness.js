@@ -153,14 +153,24 @@ async function checkDeals(document) {
 async function checkDigests(document) {
   const { record, table, frames } = document;
   const fair = record.fairness;
+  // a server's first digest binds the seats' kinds and names (docs/fairness.md, step 6)
+  const roster = canonical(table.seats.map((s) => ({ kind: s.kind, name: s.name })));
   let digest = await sha256(`${fair.commitment}\n${record.game}\n${record.num_seats}\n`
-    + `${canonical(record.rules)}\n`);
+    + `${canonical(record.rules)}\n${roster}\n`);
   if (table.first_digest && table.first_digest !== digest) return { turn: 0 };
   for (const frame of frames.slice(1)) {
     digest = await sha256(`${digest}\n${frame.turn}:${frame.actor ?? -1}:${frame.action}\n`);
     if (frame.digest !== undefined && frame.digest !== digest) return { turn: frame.turn };
   }
   return table.actions_digest === digest ? null : { turn: frames.length - 1 };
+}
+
+/** Whether the totals and the winner the summary shows are those of the last frame. */
+function resultsShownAreFinal(document) {
+  const last = document.frames[document.frames.length - 1]?.view;
+  if (!last) return false;
+  return canonical(document.table.totals ?? null) === canonical(last.totals ?? null)
+    && (document.table.winner ?? null) === (last.winner ?? null);
 }
 
 /** Check a replay document with all hands open (GET /api/games/{id}/replay?seat=all):
@@ -192,6 +202,7 @@ export async function verifyReplay(document) {
   if (wrongDigest) return { ok: false, key: "fair.badDigest", params: { i: wrongDigest.turn } };
   const deals = await checkDeals(document);
   if (deals.problem) return { ok: false, key: deals.problem, params: deals.params };
+  if (!resultsShownAreFinal(document)) return { ok: false, key: "fair.badResult" };
   return { ok: true, key: mine ? "fair.okYours" : "fair.ok",
-    params: { c: contributions.length, d: deals.deals ?? "?" } };
+    params: { c: contributions.length, d: deals.deals ?? "?" }, unchecked: "fair.unchecked" };
 }

@@ -47,6 +47,8 @@ export function replayPage(gameId) {
       h("p", { id: "fair-verdict", class: state.fair.pending ? "muted"
         : state.fair.ok ? "fair-ok" : "fair-bad", dataset: { verdict: state.fair.pending
         ? "pending" : state.fair.ok ? "ok" : "bad" } }, mark, t(state.fair.key, state.fair.params)),
+      state.fair.unchecked ? h("p", { id: "fair-unchecked", class: "muted" },
+        t(state.fair.unchecked)) : null,
       fair ? h("details", {}, h("summary", {}, "SHA-256"), h("dl", { class: "fair-values" },
         h("dt", {}, "commitment"), h("dd", {}, h("code", {}, fair.commitment)),
         h("dt", {}, "server_seed"), h("dd", {}, h("code", {}, fair.server_seed)),

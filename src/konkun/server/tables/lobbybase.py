@@ -66,7 +66,8 @@ class LobbyBase:
         """Read back a table's fairness data and its digests so far."""
         table.fairness = TableFairness(await self.threads.db(self.fair_store.load, table.id))
         if table.match is not None:
-            table.fairness.start(table.adapter.name, table.match, table.actions)
+            table.fairness.start(table.adapter.name, table.match, table.actions,
+                                 table.seats)
 
     async def db(self, function: Callable[..., T], *args: Any) -> T:
         """Run ``function(*args)`` in the storage thread (:meth:`Threads.db`)."""

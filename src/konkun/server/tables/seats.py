@@ -200,7 +200,7 @@ class Seating:
             self.broadcast(table)
             return True
         table.seed, table.match, table.bots, table.status = seed, match, bots, TableStatus.PLAYING
-        table.fairness.start(table.adapter.name, match, [])
+        table.fairness.start(table.adapter.name, match, [], table.seats)
         self.broadcast(table)
         self.start_bots(table)
         return True
