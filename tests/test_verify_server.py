@@ -122,8 +122,7 @@ def test_a_replay_whose_frames_show_other_cards_is_refused(served: dict[str, Any
             hand[0], frame["views"][1]["deal"]["hand"][0] = \
                 frame["views"][1]["deal"]["hand"][0], hand[0]
         else:
-            frame["view"]["deal"]["table"] = list(reversed(frame["view"]["deal"]["table"])) \
-                + ["As"]
+            frame["view"]["deal"]["table"] = [*reversed(frame["view"]["deal"]["table"]), "As"]
         verdict = verify_document(altered)
         assert not verdict.ok and "frame 3" in verdict.message, (key, verdict.message)
 
