@@ -20,6 +20,7 @@ from sqlalchemy import MetaData, create_engine, insert, inspect, select, text
 from sqlalchemy.engine import Engine
 
 from konkun.cards import new_secret_seed
+from konkun.nicknames import caps_skeleton, nickname_skeleton
 from konkun.server.core.config import Settings
 from konkun.server.core.games import get_game
 from konkun.server.migrations import (
@@ -343,3 +344,28 @@ def test_revision_0005_indexes_every_human_seat_of_the_finished_games(db_url: st
             assert row.total == game.row["totals"][seat]
             assert row.rating is None  # games before accounts are never rated
     assert accounts == 0
+
+
+def test_revision_0009_computes_both_skeletons_and_keeps_old_look_alikes_apart(
+        db_url: str) -> None:
+    from alembic import command
+
+    engine = create_engine(db_url)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0008")
+        for number, (player, nickname) in enumerate([("p1", "Маша"), ("p2", "MAШA"),
+                                                      ("p3", "Boris")]):
+            connection.execute(text(
+                "INSERT INTO konkun_accounts (player_id, nickname, skeleton, password_hash, "
+                "created_at, password_changed_at) VALUES (:p, :n, :s, 'h', :t, :t)"),
+                {"p": player, "n": nickname, "s": f"old{number}",
+                 "t": f"2026-12-0{number + 1}T00:00:00Z"})
+    Storage(db_url).close()  # upgrades to the head
+    with engine.connect() as connection:
+        rows = {row.player_id: row for row in connection.execute(
+            text("SELECT player_id, skeleton, caps_skeleton FROM konkun_accounts")).all()}
+    engine.dispose()
+    assert (rows["p1"].skeleton, rows["p1"].caps_skeleton) == (
+        nickname_skeleton("Маша"), caps_skeleton("Маша"))
+    assert rows["p2"].caps_skeleton == caps_skeleton("MAШA") + "~p2"  # the later look-alike
+    assert (rows["p3"].skeleton, rows["p3"].caps_skeleton) == ("boris", "BORlS")
