@@ -31,12 +31,20 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from konkun.server.core.protocol import ProtocolError
 
-if TYPE_CHECKING:
-    from konkun.server.store.clusterlimits import LoginLog
+
+class SharedWindows(Protocol):
+    """The windows every process on a shared database counts in
+    (:class:`konkun.server.clusterlimits.LoginLog`)."""
+
+    def begin(self, account: str | None, address: str) -> None:
+        """Count one attempt as it starts; ``login_limited`` past a bound."""
+
+    def succeeded(self, account: str, address: str) -> None:
+        """A right password: the pair's attempts are forgotten."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +111,7 @@ class LoginLimiter:
         self._running: dict[str, int] = {}
         self._running_total = 0
         self._sweep_at = self.MAX_KEYS
-        self.shared: LoginLog | None = None
+        self.shared: SharedWindows | None = None
         """The windows of every server process on the database, when it is shared
         (:mod:`.clusterlimits`); this process's memory is checked first."""
 
