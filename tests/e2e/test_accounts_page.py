@@ -175,3 +175,28 @@ def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     shot(page, artifacts, f"rated-badge-lobby-{size}-{lang}")
     assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_changing_the_password_rotates_the_session_and_keeps_this_browser_logged_in(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Issue 33: a password change ends every session, this one's token too; the page keeps
+    the new token it is given, so this browser stays logged in."""
+    page = screen(browser, live_server.url, size, lang)
+    choose_name(page, "Lena")
+    page.goto(f"{live_server.url}/account")
+    page.fill("#claim-password", PASSWORD)
+    page.click("#claim-form-submit")
+    expect(page.locator("#account-status")).to_have_text(f"{CLAIMED[lang]} Lena.")
+    before = page.evaluate("() => JSON.parse(localStorage.getItem('konkun.identity'))")
+    page.fill("#old-password", PASSWORD)
+    page.fill("#new-password", "another long password")
+    page.click("#change-form-submit")
+    page.wait_for_function("(old) => JSON.parse(localStorage.getItem('konkun.identity'))"
+                           ".token !== old", arg=before["token"])
+    page.goto(f"{live_server.url}/account")
+    expect(page.locator("#account-status")).to_have_text(f"{CLAIMED[lang]} Lena.")
+    status = page.evaluate("""async (token) => (await fetch('/api/account',
+        {headers: {Authorization: 'Bearer ' + token}})).status""", before["token"])
+    assert status == 401  # the old token of this very browser is gone
+    assert_no_page_errors(page)
