@@ -11,7 +11,8 @@ kept in ``konkun_sessions``, so "log out everywhere" revokes them all (through
 ``konkun_revoked``, as ``POST /api/revoke`` does for one) and a password change revokes
 every other one. Logins, password changes and claims are counted when they start and
 bounded per account and address, per address and at once
-(:class:`~konkun.server.loginlimit.LoginLimiter`). See ``docs/server.md``, "Accounts and sessions".
+(:class:`~konkun.server.core.loginlimit.LoginLimiter`). See ``docs/server.md``,
+"Accounts and sessions".
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def request_class(method: str, path: str) -> str | None:
         return READ  # the lists, a table's summary
     if len(parts) == 3:
         return {"replay": MATCH, "log": MATCH, "hint": WRITE, "chat": READ,
-                "analysis": READ}.get(parts[2])
+                "analysis": READ, "me": READ}.get(parts[2])
     if len(parts) == 4 and parts[2] == "deals":
         return MATCH
     return None
