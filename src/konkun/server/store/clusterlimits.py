@@ -66,7 +66,6 @@ class LoginLog:
         self.engine = engine
         self._clock = clock
         self.rules = rules or LoginRules()
-        _Base.metadata.create_all(engine)
 
     def begin(self, account: str | None, address: str) -> None:
         """Count one attempt from ``address`` (on ``account``, or on none: a claim);
