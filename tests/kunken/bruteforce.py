@@ -89,6 +89,33 @@ def _seq_card(suit: str, start: int, i: int) -> str:
     return RANKS[(start + i) % 13] + suit
 
 
+WORTH = {"N": 0, "O": 1, "T": 2}
+"""How much a joker's status serves: the player lays the one that serves least."""
+
+
+def bare(slot: Slot) -> Slot:
+    """A table slot without the status of a joker laid this turn (``XhO`` -> ``Xh``)."""
+    if slot[0] == "X":
+        return slot[:2]
+    return "J" if slot[0] == "J" else slot
+
+
+def slot_status(slot: Slot) -> str:
+    """The status of a joker laid this turn (``O`` or ``T``), else ``N``."""
+    rest = slot[2:] if slot[0] == "X" else slot[1:] if slot[0] == "J" else ""
+    return rest or "N"
+
+
+def unmarked(table: tuple[TableMeld, ...]) -> tuple[TableMeld, ...]:
+    """The table with no joker marked (once the taken card is melded)."""
+    return tuple((kind, key, start, tuple(sorted(bare(x) for x in slots)) if kind == "s"
+                  else tuple(bare(x) for x in slots)) for kind, key, start, slots in table)
+
+
+def _marked(slot: Slot, status: str) -> Slot:
+    return slot + status if status in ("O", "T") else slot
+
+
 def _table_jokers(table: Sequence[TableMeld]) -> int:
     return sum(1 for m in table for s in m[3] if s[0] in "XJ")
 
@@ -129,7 +156,8 @@ class _Turn:
 
     def _search(self, hand: tuple[Item, ...], table: tuple[TableMeld, ...], pending: bool,
                 points: int, layout: bool) -> bool:
-        if pending and (self.card, "T") not in hand:
+        if pending and (self.card, "T") not in hand and not any(
+                slot_status(x) == "T" for m in table for x in m[3]):
             return False
         bound = sum(10 if c == "X" else value(c[0]) for c, _ in hand)
         if points + bound + 10 * _table_jokers(table) < self.need:
@@ -142,20 +170,32 @@ class _Turn:
               ) -> Iterator[tuple[str, tuple[tuple[Item, ...], tuple[TableMeld, ...], bool,
                                              int, bool]]]:
         """Every step from a state: (its action text, the state after it)."""
+        jokers = sorted((st for c, st in hand if c == "X"), key=WORTH.__getitem__)
         for used, placed, meld_points in self.melds(hand):
             if len(used) >= len(hand):
                 continue
             rest = _minus(hand, used)
             third = pending and (self.card, "T") in used and sum(
                 1 for _, st in used if st == "O") >= 2
-            yield "meld " + meld_text(placed), (rest, (*table, placed), pending and not third,
+            laid = sorted((st for c, st in used if c == "X"), key=WORTH.__getitem__)
+            if pending and not third:
+                if laid != jokers[:len(laid)]:
+                    continue  # the player lays the jokers that serve least
+                placed = _mark_meld(placed, laid)
+            after_table = (*table, placed) if pending and not third else unmarked(
+                (*table, placed))
+            yield "meld " + meld_text(placed), (rest, after_table, pending and not third,
                                                 points + meld_points, True)
         if len(hand) >= 2:
             for text, item, new_table in self.layoffs(hand, table):
+                if item[0] == "X" and pending:
+                    if item[1] != jokers[0]:
+                        continue
+                    new_table = _mark_layoff(table, new_table, item[1])
                 yield text, (_minus(hand, (item,)), new_table, pending, points, layout)
         if layout:
-            for text, item, new_table in self.swaps(hand, table):
-                after = tuple(sorted((*_minus(hand, (item,)), ("X", "N"))))
+            for text, item, new_table, status in self.swaps(hand, table):
+                after = tuple(sorted((*_minus(hand, (item,)), ("X", status))))
                 yield text, (after, new_table, pending, points, layout)
 
     def witness(self, hand: tuple[Item, ...], table: tuple[TableMeld, ...]) -> list[str]:
@@ -256,7 +296,7 @@ class _Turn:
             if kind == "s":
                 if n >= 4:
                     continue
-                present = {s[-1] for s in slots if s != "X?"}
+                present = {bare(s)[-1] for s in slots if bare(s) != "X?"}
                 for suit in SUITS:
                     if suit not in present:
                         options.append((key + suit, key + suit,
@@ -284,37 +324,90 @@ class _Turn:
                     yield f"layoff {text} {i}", (card, st), (*table[:i], new, *table[i + 1:])
 
     def swaps(self, hand: tuple[Item, ...], table: tuple[TableMeld, ...]
-              ) -> Iterator[tuple[str, Item, tuple[TableMeld, ...]]]:
-        """Every swap: (its action text, the item given for the joker, the table after)."""
-        for text, given, new_table in table_swaps(table, [c for c, _ in hand]):
+              ) -> Iterator[tuple[str, Item, tuple[TableMeld, ...], str]]:
+        """Every swap: (its action text, the item given for the joker, the table after, the
+        status of the joker won)."""
+        for text, given, new_table, status in marked_swaps(table, [c for c, _ in hand]):
             for st in sorted({st for c, st in hand if c == given}):
-                yield text, (given, st), new_table
+                yield text, (given, st), new_table, status
+
+
+def _mark_meld(meld: TableMeld, laid: list[str]) -> TableMeld:
+    """The meld laid with its jokers marked by status, in the order of its slots (a set's
+    jokers after its real cards), the least serving first."""
+    kind, key, start, slots = meld
+    statuses = iter(laid)
+    if kind == "s":
+        reals = [x for x in slots if x[0] != "X"]
+        jokers = [_marked(x, next(statuses)) for x in slots if x[0] == "X"]
+        return (kind, key, start, tuple(sorted([*reals, *jokers])))
+    return (kind, key, start, tuple(_marked(x, next(statuses)) if x == "J" else x
+                                    for x in slots))
+
+
+def _mark_layoff(table: tuple[TableMeld, ...], new_table: tuple[TableMeld, ...],
+                 status: str) -> tuple[TableMeld, ...]:
+    """``new_table`` (``table`` with one joker laid off) with that joker marked."""
+    if status not in ("O", "T"):
+        return new_table
+    for i, (old, new) in enumerate(zip(table, new_table, strict=True)):
+        if old == new:
+            continue
+        kind, key, start, slots = new
+        if kind == "q":
+            at = 0 if start != old[2] else len(slots) - 1
+            slots = (*slots[:at], slots[at] + status, *slots[at + 1:])
+        else:
+            left = list(old[3])
+            for j, x in enumerate(slots):
+                if x in left:
+                    left.remove(x)
+                elif x[0] == "X":
+                    slots = tuple(sorted((*slots[:j], x + status, *slots[j + 1:])))
+                    break
+        return (*new_table[:i], (kind, key, start, slots), *new_table[i + 1:])
+    raise AssertionError("no meld changed")
+
+
+def marked_swaps(table: tuple[TableMeld, ...], cards: Sequence[str]
+                 ) -> Iterator[tuple[str, str, tuple[TableMeld, ...], str]]:
+    """:func:`table_swaps` with the status of the joker won: what this turn laid it as
+    (``O`` or ``T``), else ``N``."""
+    for text, given, new_table, status in _swaps(table, cards):
+        yield text, given, new_table, status
 
 
 def table_swaps(table: tuple[TableMeld, ...], cards: Sequence[str]
                 ) -> Iterator[tuple[str, str, tuple[TableMeld, ...]]]:
     """Every swap of a table joker for one of ``cards``: (its action text, the card given,
     the table after)."""
+    for text, given, new_table, _ in _swaps(table, cards):
+        yield text, given, new_table
+
+
+def _swaps(table: tuple[TableMeld, ...], cards: Sequence[str]
+           ) -> Iterator[tuple[str, str, tuple[TableMeld, ...], str]]:
     held = set(cards)
     for i, meld in enumerate(table):
         kind, key, start, slots = meld
         if kind == "s":
-            present = {s[-1] for s in slots if s != "X?"}
+            present = {bare(s)[-1] for s in slots if bare(s) != "X?"}
             for j, s in enumerate(slots):
                 if s[0] != "X":
                     continue
-                suits = [s[1]] if s != "X?" else [t for t in SUITS if t not in present]
+                suits = [s[1]] if bare(s) != "X?" else [t for t in SUITS if t not in present]
                 for suit in suits:
                     if key + suit in held:
                         new = ("s", key, 0, tuple(sorted((*slots[:j], suit, *slots[j + 1:]))))
-                        yield f"swap {i} {key + suit}", key + suit, (*table[:i], new,
-                                                                     *table[i + 1:])
+                        yield (f"swap {i} {key + suit}", key + suit,
+                               (*table[:i], new, *table[i + 1:]), slot_status(s))
         else:
             for j, s in enumerate(slots):
                 card = _seq_card(key, start, j)
-                if s == "J" and card in held:
+                if s[0] == "J" and card in held:
                     new = ("q", key, start, (*slots[:j], "R", *slots[j + 1:]))
-                    yield f"swap {i} {card}", card, (*table[:i], new, *table[i + 1:])
+                    yield (f"swap {i} {card}", card, (*table[:i], new, *table[i + 1:]),
+                           slot_status(s))
 
 
 def _declarations(free: list[str], j: int) -> Iterator[tuple[str, ...]]:
@@ -339,7 +432,7 @@ def _minus(hand: tuple[Item, ...], used: Sequence[Item]) -> tuple[Item, ...]:
 def meld_text(meld: TableMeld) -> str:
     """A meld as action text: a set's jokers ``X`` (open) or ``X=Kh``, a sequence's
     ``X=7c``, in order."""
-    kind, key, start, slots = meld
+    kind, key, start, slots = unmarked((meld,))[0]
     if kind == "s":
         return " ".join(key + s if s[0] != "X" else "X" if s == "X?" else f"X={key}{s[1]}"
                         for s in slots)

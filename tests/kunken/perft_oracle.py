@@ -137,7 +137,8 @@ def canonical(meld: TableMeld) -> TableMeld:
     """A set of four reads its jokers open (docs/kunken.md, rule decision 1)."""
     kind, key, start, slots = meld
     if kind == "s" and len(slots) == 4:
-        return (kind, key, start, tuple(sorted("X?" if s[0] == "X" else s for s in slots)))
+        return (kind, key, start, tuple(sorted("X?" + s[2:] if s[0] == "X" else s
+                                               for s in slots)))
     return meld
 
 

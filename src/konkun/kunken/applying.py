@@ -14,10 +14,22 @@ from konkun.kunken.actions import (
     TAKE,
     Action,
 )
-from konkun.kunken.deal_fields import DRAWN, OVER, START, TAKEN
+from konkun.kunken.deal_fields import (
+    DRAWN,
+    MARK_TAKEN,
+    OVER,
+    SET_JOKER,
+    START,
+    TAKEN,
+    joker_mark,
+    mark_key,
+    mark_meld,
+)
 from konkun.kunken.legality import Legality
 from konkun.kunken.melds import (
     BARE_JOKER,
+    JOKER_FOR,
+    SET,
     TableMeld,
     slot_value,
 )
@@ -50,18 +62,60 @@ class Applying(Legality):
                 self._take(seat, number)
             elif kind == LAYOFF:
                 slot = action.slots[0]
-                self._remove(seat, slot if slot < BARE_JOKER else BARE_JOKER)
-                self.melds[number].lay_off(slot, seat)
+                tm = self.melds[number]
+                if slot >= BARE_JOKER and self.pending:
+                    self._lay_joker(seat, number,
+                                    SET_JOKER if tm.kind == SET else slot - JOKER_FOR)
+                else:
+                    self._remove(seat, slot if slot < BARE_JOKER else BARE_JOKER)
+                tm.lay_off(slot, seat)
             elif kind == SWAP:
                 self._swap(seat, number, action.slots[0])
 
     def _swap(self, seat: int, number: int, card: int) -> None:
         self._remove(seat, card)
-        self.melds[number].swap(card)
+        tm = self.melds[number]
+        tm.swap(card)
         self.hands[seat][BARE_JOKER] += 1
         self.hand_sizes[seat] += 1
         if self.phase == TAKEN:
-            self.turn_notold[BARE_JOKER] += 1
+            mark = self._won_mark(number, SET_JOKER if tm.kind == SET else card)
+            if mark < 0 or mark & MARK_TAKEN:
+                self.turn_notold[BARE_JOKER] += 1  # new, or the taken joker back
+            if mark >= 0:
+                self.turn_marks.remove(mark)
+
+    def _won_mark(self, number: int, key: int) -> int:
+        """The mark of the joker a swap wins from meld ``number`` (``key``: the card given,
+        or :data:`SET_JOKER` for a set), -1 when it is not one this turn laid: the taken
+        joker first, then one held before the take (of a set's jokers the player wins the
+        one that serves best)."""
+        found = -1
+        for mark in self.turn_marks:
+            if mark_meld(mark) == number and mark_key(mark) == key and mark > found:
+                found = mark  # the same meld and key: the taken bit decides
+        return found
+
+    def _lay_joker(self, seat: int, number: int, key: int) -> None:
+        """A joker leaves the hand for meld ``number`` (``key`` as in :func:`joker_mark`)
+        while the taken card is still to be melded, outside the taken card's meld: the
+        player lays the joker that serves least, a new one if the hand holds one (taken
+        with the bank after the taken card, or won from an earlier meld), else one held
+        before the take, else the taken joker; the last two are marked, so that winning
+        them back gives them back as what they were."""
+        hand, notold = self.hands[seat], self.turn_notold
+        taken_held = 1 if self.take_card == BARE_JOKER and not self.taken_joker_out() else 0
+        new = notold[BARE_JOKER] - taken_held
+        old = hand[BARE_JOKER] - notold[BARE_JOKER]
+        self._remove(seat, BARE_JOKER)  # counts a joker not held before the take first
+        if new > 0:
+            return
+        if old > 0:
+            if taken_held:
+                notold[BARE_JOKER] += 1  # the taken joker stays: an old one was laid
+            self.turn_marks.append(joker_mark(number, key, False))
+        else:
+            self.turn_marks.append(joker_mark(number, key, True))
 
     def _remove(self, seat: int, card: int) -> None:
         self.hands[seat][card] -= 1
@@ -105,11 +159,19 @@ class Applying(Legality):
     def _meld(self, seat: int, meld: tuple[int, ...]) -> None:
         if self.pending and self._meld_is_third(self.hands[seat], self.turn_notold, meld):
             self.pending = False
+            self.turn_marks = []  # who a joker was no longer matters
         if self.opening:
             self.need -= sum(slot_value(s) for s in meld)
+        laid = TableMeld(seat, meld)
+        number = len(self.melds)
         for s in meld:
-            self._remove(seat, s if s < BARE_JOKER else BARE_JOKER)
-        self.melds.append(TableMeld(seat, meld))
+            if s < BARE_JOKER:
+                self._remove(seat, s)
+            elif self.pending:
+                self._lay_joker(seat, number, SET_JOKER if laid.kind == SET else s - JOKER_FOR)
+            else:
+                self._remove(seat, BARE_JOKER)
+        self.melds.append(laid)
         self.layout[seat] = True
 
     def _discard(self, seat: int, card: int) -> None:

@@ -222,6 +222,67 @@ def completable(hand: list[int], notold: list[int], card: int, need: int,
     return ok
 
 
+def completable_marked(hand: list[int], notold: list[int], card: int, need: int,
+                       pending: bool, layout: bool, table: Table, replace: bool,
+                       marks: Sequence[int]) -> bool:
+    """:func:`completable` with the turn's joker marks (RULES.md: a joker keeps its
+    identity through the turn): ``marks`` are the jokers held before the take, or the taken
+    joker, that this turn laid on the table
+    (:func:`~konkun.kunken.deal_fields.joker_mark`, ``table`` holding every meld in order),
+    each given back as what it was when a swap wins it.
+
+    Exact. A marked joker is either never won back (then it is one more table joker, and
+    :func:`completable` answers, unless it is the taken joker: then the taken card's meld
+    is never laid) or won back, and then at once: winning it needs a card the hand holds
+    now (cards only leave the hand), so winning it first loses nothing. Without a layout a
+    meld comes first (not the taken card's, which :func:`completable` tried)."""
+    if not marks or not pending:
+        return completable(hand, notold, card, need, pending, layout, table, replace)
+    size = sum(hand)
+    if size < 1:
+        return False
+    taken_out = any(m & 1 for m in marks)
+    if not taken_out and completable(hand, notold, card, need, pending, layout, table,
+                                     replace):
+        return True
+    if not layout:
+        for meld in solver.hand_melds(hand, replace):
+            if len(meld) >= size or (not taken_out and solver.is_third_card_meld(
+                    meld, card, hand, notold)) or (not taken_out and lays_taken_joker(
+                        meld, card, hand)):
+                continue
+            after, after_notold = _laid(hand, notold, meld, -1 if taken_out else card)
+            rest = need - solver.meld_points(meld) if need > 0 else 0
+            if completable_marked(after, after_notold, card, rest, pending, True,
+                                  (*table, compact(meld)), replace, marks):
+                return True
+        return False
+    for j, mark in enumerate(marks):
+        i, key = mark >> 7, (mark >> 1) & 63
+        m = table[i]
+        rest_marks = (*marks[:j], *marks[j + 1:])
+        for given, after_meld in swaps(m, hand):
+            if m[0] == 0 and given != key:
+                continue  # a sequence's marked joker is won by its own card
+            after, after_notold = hand.copy(), notold.copy()
+            _remove(after, after_notold, given)
+            after[52] += 1
+            if mark & 1:
+                after_notold[52] += 1  # the taken joker is back
+            if completable_marked(after, after_notold, card, need, pending, True,
+                                  _replace_meld(table, i, after_meld), replace, rest_marks):
+                return True
+    return False
+
+
+def lays_taken_joker(meld: Sequence[int], card: int, hand: list[int]) -> bool:
+    """Whether laying ``meld`` (not the taken card's meld) lays the taken joker: the taken
+    card is a joker and the meld takes every joker of the hand (the player lays the others
+    first). The search never does: only winning it back, by the card it stands for, would
+    let the taken card's meld be laid, and laying that card instead does as well."""
+    return card == 52 and sum(1 for x in meld if x >= 52) >= hand[52]
+
+
 def _third_card_possible(hand: list[int], notold: list[int], card: int, size: int,
                          table: Table) -> bool:
     """A necessary condition for the taken card's meld: one with two old cards or old
@@ -256,12 +317,22 @@ def _remove(hand: list[int], notold: list[int], k: int) -> None:
         notold[k] -= 1
 
 
-def _laid(hand: list[int], notold: list[int],
-          meld: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Copies of the hand and its cards not held before the take, after laying ``meld``."""
+def _laid(hand: list[int], notold: list[int], meld: Sequence[int],
+          card: int = -1) -> tuple[list[int], list[int]]:
+    """Copies of the hand and its cards not held before the take, after laying ``meld``.
+    A joker laid is a new one while the hand holds one, else one held before the take;
+    with ``card`` a joker (the taken card, held: the search never lays it outside its
+    meld, :func:`lays_taken_joker`) one joker not held before the take is that one, and
+    stays."""
     hand, notold = hand.copy(), notold.copy()
+    keep = 1 if card == 52 else 0
     for x in meld:
-        _remove(hand, notold, x if x < 52 else 52)
+        if x < 52:
+            _remove(hand, notold, x)
+        else:
+            hand[52] -= 1
+            if notold[52] > keep:
+                notold[52] -= 1
     return hand, notold
 
 
@@ -297,7 +368,7 @@ def _search_pending(hand: list[int], notold: list[int], card: int, need: int, la
     for meld in solver.third_card_melds(card, hand, notold, True):
         if len(meld) >= size:
             continue
-        after, after_notold = _laid(hand, notold, meld)
+        after, after_notold = _laid(hand, notold, meld, card)
         rest = need - solver.meld_points(meld) if need > 0 else 0
         if completable(after, after_notold, card, rest, False, True,
                        (*table, compact(meld)), True):
@@ -311,9 +382,9 @@ def _search_pending(hand: list[int], notold: list[int], card: int, need: int, la
     if not any(has_jokers(m) for m in table):
         return False
     for meld in solver.hand_melds(hand, True):
-        if len(meld) >= size:
+        if len(meld) >= size or lays_taken_joker(meld, card, hand):
             continue
-        after, after_notold = _laid(hand, notold, meld)
+        after, after_notold = _laid(hand, notold, meld, card)
         if not after[card] or not any_swap(table, after):
             continue
         rest = need - solver.meld_points(meld) if need > 0 else 0
@@ -473,7 +544,9 @@ def _search_steps(hand: list[int], notold: list[int], card: int, need: int, pend
         if len(meld) >= size:
             continue
         third = pending and solver.is_third_card_meld(meld, card, hand, notold)
-        after, after_notold = _laid(hand, notold, meld)
+        if pending and not third and lays_taken_joker(meld, card, hand):
+            continue
+        after, after_notold = _laid(hand, notold, meld, card)
         rest = need - solver.meld_points(meld) if need > 0 else 0
         if completable(after, after_notold, card, rest, pending and not third, True,
                        (*table, compact(meld)), False):
@@ -726,7 +799,9 @@ def _next_steps(hand: list[int], notold: list[int], card: int, need: int, pendin
                               -solver.meld_points(m)))
     for meld in melds:
         third = pending and solver.is_third_card_meld(meld, card, hand, notold)
-        h, n = _laid(hand, notold, meld)
+        if pending and not third and lays_taken_joker(meld, card, hand):
+            continue
+        h, n = _laid(hand, notold, meld, card)
         yield ("meld", -1, meld), (h, n, pending and not third,
                                    need - solver.meld_points(meld) if need > 0 else 0,
                                    (*table, compact(meld)))

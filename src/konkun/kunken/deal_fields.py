@@ -38,6 +38,33 @@ OVER: Final = Phase.OVER
 PHASES: Final = tuple(Phase)
 
 
+MARK_TAKEN: Final = 1
+"""The bit of a joker mark (:func:`joker_mark`) set for the taken joker (clear: a joker held
+before the take)."""
+SET_JOKER: Final = 52
+"""A mark's key for a joker of a set: any joker of that set (a set's jokers are won by
+any missing suit, and a set of four reads them open, so they are told apart only by what
+they are)."""
+
+
+def joker_mark(meld: int, key: int, taken: bool) -> int:
+    """A joker laid this turn, as the turn's state keeps it: ``meld`` its meld's number,
+    ``key`` the card it stands for in a sequence or :data:`SET_JOKER` in a set, ``taken``
+    whether it is the taken joker (else one held before the take). One int:
+    ``meld << 7 | key << 1 | taken``."""
+    return meld << 7 | key << 1 | (MARK_TAKEN if taken else 0)
+
+
+def mark_meld(mark: int) -> int:
+    """The meld number of a joker mark."""
+    return mark >> 7
+
+
+def mark_key(mark: int) -> int:
+    """The key of a joker mark: the card it stands for, or :data:`SET_JOKER`."""
+    return (mark >> 1) & 63
+
+
 def counts_of(cards: Iterable[int]) -> list[int]:
     """A count vector (53 entries) of card indices."""
     counts = [0] * 53
@@ -68,6 +95,7 @@ def copy_public_state(source: Any, target: Any) -> None:
     target.need = source.need
     target.opening = source.opening
     target.turn_notold = source.turn_notold.copy()
+    target.turn_marks = source.turn_marks.copy()
 
 
 class DealFields:
@@ -78,7 +106,7 @@ class DealFields:
     __slots__ = (
         "bank", "dealer", "express", "hand_sizes", "hands", "history", "layout", "melds",
         "need", "num_seats", "opening", "pending", "phase", "renewals", "rules", "stock",
-        "take_card", "taken", "to_move", "turn_notold", "winner",
+        "take_card", "taken", "to_move", "turn_marks", "turn_notold", "winner",
     )
 
     rules: KunkenRules
@@ -101,6 +129,10 @@ class DealFields:
     need: int
     opening: bool
     turn_notold: list[int]
+    turn_marks: list[int]
+    """The jokers held before the take, or the taken joker, that this turn laid on the
+    table while the taken card is still to be melded (:func:`joker_mark`): a swap that wins
+    one back gives it back as what it was (RULES.md, a joker keeps its identity)."""
     history: list[Action]
 
     def _reset_turn(self) -> None:
@@ -109,6 +141,15 @@ class DealFields:
         self.need = 0
         self.opening = False
         self.turn_notold = [0] * 53
+        self.turn_marks = []
+
+    def taken_joker_out(self) -> bool:
+        """Whether the taken joker, still to be melded, lies on the table, laid this turn
+        (only winning it back lets the taken card's meld be laid)."""
+        for mark in self.turn_marks:
+            if mark & MARK_TAKEN:
+                return True
+        return False
 
     def obligations_met(self) -> bool:
         """After a take: the taken card is melded and the opening minimum reached."""

@@ -20,7 +20,11 @@ Thirteen fields separated by single spaces::
 11. the stock renewals used;
 12. in phase ``taken``, ``CARD:NEED:FLAGS:NEW``: the taken card, the opening points still
     needed (0 or less: none), ``p`` (the taken card still to be melded) and ``o`` (an
-    opening) or ``-``, and the cards not held before the take; else ``-``;
+    opening) or ``-``, and the cards not held before the take; followed by ``:MARKS``
+    when this turn laid jokers it may win back as what they were (``MARKS``: the joker
+    marks joined by ``,``, each ``o`` (held before the take) or ``t`` (the taken joker),
+    the meld's number, ``.`` and the card it stands for in a sequence or ``X`` for a
+    set's joker: ``t0.Ts``); else ``-``;
 13. the result: ``-`` (not over, or over with no winner), the winner's seat, followed by
     ``x`` for an express win.
 
@@ -31,10 +35,18 @@ A card list is card texts written together (``As7h2cX``), or ``-`` when empty; m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import pairwise
 
 from konkun.cards import Card, parse_cards
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError, KonkunError
+from konkun.kunken.deal_fields import (
+    MARK_TAKEN,
+    SET_JOKER,
+    joker_mark,
+    mark_key,
+    mark_meld,
+)
 from konkun.kunken.melds import (
     BARE_JOKER,
     JOKER_FOR,
@@ -91,8 +103,20 @@ def _take_text(turn: TakeTurn | None) -> str:
     if turn is None:
         return "-"
     flags = ("p" if turn.pending else "") + ("o" if turn.opening else "")
-    return (f"{Card.from_index(turn.taken_card).text}:{turn.need}:{flags or '-'}:"
+    text = (f"{Card.from_index(turn.taken_card).text}:{turn.need}:{flags or '-'}:"
             f"{_cards_text(turn.not_old, sort=True)}")
+    if turn.marks:
+        text += ":" + ",".join(mark_text(m) for m in turn.marks)
+    return text
+
+
+def mark_text(mark: int) -> str:
+    """A joker mark (:func:`~konkun.kunken.deal_fields.joker_mark`) as KKN writes it:
+    ``t0.Ts`` (the taken joker, standing for Ts in meld 0), ``o2.X`` (a joker held before
+    the take, in the set that is meld 2)."""
+    key = mark_key(mark)
+    where = "X" if key == SET_JOKER else Card.from_index(key).text
+    return f"{'t' if mark & MARK_TAKEN else 'o'}{mark_meld(mark)}.{where}"
 
 
 def format_kkn(position: KunkenPosition) -> str:
@@ -252,16 +276,31 @@ class _Reader:
         if word == "-":
             return None
         parts = word.split(":")
-        if len(parts) != 4:
-            raise self.bad("take", f"{word!r} is not CARD:NEED:FLAGS:NEW or -")
-        card_text, need_text, flags, new = parts
+        if len(parts) not in (4, 5):
+            raise self.bad("take", f"{word!r} is not CARD:NEED:FLAGS:NEW[:MARKS] or -")
+        card_text, need_text, flags, new = parts[:4]
+        marks = self.marks(parts[4]) if len(parts) == 5 else ()
         cards = self.cards(card_text, "take")
         if len(cards) != 1:
             raise self.bad("take", f"{card_text!r} is not one card")
         if flags != "-" and (not flags or set(flags) - {"p", "o"} or len(set(flags)) < len(flags)):
             raise self.bad("take", f"flags {flags!r}: expected p, o, po or -")
         return TakeTurn(cards[0], "p" in flags, self.integer(need_text, "take"), "o" in flags,
-                        self.multiset(new, "take"))
+                        self.multiset(new, "take"), marks)
+
+    def marks(self, word: str) -> tuple[int, ...]:
+        """The joker marks of the take field (``t0.Ts,o2.X``), sorted."""
+        out = []
+        for part in word.split(","):
+            number_text, dot, where = part[1:].partition(".")
+            if part[:1] not in ("o", "t") or not dot or not number_text.isdigit() or \
+                    len(where) != (1 if where == "X" else 2):
+                raise self.bad("take", f"joker mark {part!r} is not o|t MELD.CARD or "
+                               "o|t MELD.X")
+            key = SET_JOKER if where == "X" else self.card(where, 0, "take")
+            out.append(joker_mark(int(number_text), key, part[0] == "t"))
+        return tuple(sorted(out))
+        return tuple(sorted(out))
 
     def result(self, word: str, seats: int) -> tuple[int | None, bool]:
         if word == "-":
@@ -393,10 +432,46 @@ def _consistency_problem(p: KunkenPosition) -> str | None:
         if turn.not_old.count(c) > hand.count(c):
             return (f"the take's new cards list {Card.from_index(c).text}, which hand {seat} "
                     "does not hold")
-    if turn.pending and turn.taken_card not in hand:
+    taken_out = any(m & MARK_TAKEN for m in turn.marks)
+    if turn.pending and turn.taken_card not in hand and not taken_out:
         return (f"the taken card {Card.from_index(turn.taken_card).text} is still to be "
                 f"melded but hand {seat} does not hold it")
+    return marks_problem(turn.marks, turn.taken_card, turn.pending,
+                         [m.slots for m in p.melds])
+
+
+def marks_problem(marks: Sequence[int], taken_card: int, pending: bool,
+                  melds: Sequence[Sequence[int]]) -> str | None:
+    """What is wrong with a take turn's joker marks, or ``None``: each names a joker on
+    the table (a sequence's joker for its card, a set's joker, no more marks than jokers),
+    only while the taken card is still to be melded, the taken joker at most once and only
+    when the taken card is a joker."""
+    if marks and not pending:
+        return "joker marks after the taken card was melded"
+    if sum(1 for m in marks if m & MARK_TAKEN) > (1 if taken_card == BARE_JOKER else 0):
+        return "a taken-joker mark, but the taken card is not a joker (or more than one)"
+    for m in set(marks):
+        number, key = mark_meld(m), mark_key(m)
+        if number >= len(melds):
+            return f"joker mark {mark_text(m)}: there is no meld {number}"
+        slots = melds[number]
+        is_set = meld_kind(list(slots)) == SET
+        if is_set != (key == SET_JOKER):
+            return f"joker mark {mark_text(m)}: meld {number} is {'a set' if is_set else 'a sequence'}"
+        if is_set:
+            same = sum(1 for x in marks if mark_meld(x) == number)
+            if same > sum(1 for x in slots if x >= BARE_JOKER):
+                return f"joker marks {mark_text(m)}: meld {number} has fewer jokers"
+        elif JOKER_FOR + key not in slots or marks.count(m) > 1:
+            return f"joker mark {mark_text(m)}: meld {number} has no joker for that card"
     return None
 
 
-__all__ = ["FIELDS", "check_position", "format_kkn", "parse_kkn"]
+def parse_marks(text: str) -> tuple[int, ...]:
+    """Joker marks written as KKN writes them (``t0.Ts,o2.X``), sorted; raise
+    :class:`~konkun.errors.InvalidNotationError` naming the text when they are not."""
+    return _Reader(text).marks(text)
+
+
+__all__ = ["FIELDS", "check_position", "format_kkn", "mark_text", "marks_problem",
+           "parse_kkn", "parse_marks"]

@@ -6,7 +6,7 @@ take only the steps after which the turn can still be completed (the completion 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from konkun.kunken import completion, solver
 from konkun.kunken.actions import (
@@ -30,6 +30,13 @@ from konkun.kunken.melds import (
     TableMeld,
     slot_card,
 )
+
+COUNTS: Final = 0
+""":meth:`LegalSteps.identity_kind`: the count checks decide."""
+IDENTITY_TOO: Final = 1
+""":meth:`LegalSteps.identity_kind`: the count checks' no is asked again."""
+IDENTITY_ONLY: Final = 2
+""":meth:`LegalSteps.identity_kind`: only the identity check decides."""
 
 _T = TypeVar("_T")
 _Judge = Callable[[_T], bool]
@@ -65,7 +72,113 @@ class LegalSteps(DealFields):
 
     def _taken_actions(self, seat: int, hand: list[int]) -> list[Action]:
         """The legal steps after a take: melds, lay-offs, swaps and (once the turn's
-        obligations are met) discards, each kept only if the turn can still be completed."""
+        obligations are met) discards, each kept only if the turn can still be completed.
+        Where a joker's identity may matter (:meth:`identity_kind`) the steps are judged
+        again by :meth:`identity_completes`."""
+        if not self.pending:
+            return self._count_taken_actions(seat, hand)
+        if self.turn_marks:
+            return [a for a in self._taken_candidates(seat, hand)
+                    if self.identity_completes(a)]
+        out = self._count_taken_actions(seat, hand)
+        if hand[BARE_JOKER] <= self.turn_notold[BARE_JOKER] - (
+                1 if self.take_card == BARE_JOKER else 0):
+            return out  # every joker laid is a new one: nothing is marked
+        verdicts: dict[Action, bool] = {}
+        for action in self._taken_candidates(seat, hand):
+            kind = self.identity_kind(seat, action)
+            if kind == IDENTITY_ONLY or (kind == IDENTITY_TOO and action not in out):
+                verdicts[action] = self.identity_completes(action)
+        if not verdicts:
+            return out
+        kept = set(out)
+        return [a for a in self._taken_candidates(seat, hand)
+                if verdicts.get(a, a in kept)]
+
+    def _taken_candidates(self, seat: int, hand: list[int]) -> list[Action]:
+        """Every meld, lay-off and swap ``seat`` may make now after a take, in the order
+        of the legal list, before asking whether the turn stays completable."""
+        size = self.hand_sizes[seat]
+        out = [meld(slots) for slots in self.candidate_melds(hand) if len(slots) < size]
+        if size >= 2:
+            replace = self.rules.joker_for_held
+            for m, tm in enumerate(self.melds):
+                for k, slot in tm.layoff_options():
+                    if hand[k] and not (JOKER_FOR <= slot < OPEN_JOKER and not replace
+                                        and hand[slot - JOKER_FOR]):
+                        out.append(layoff(m, slot))
+        out += self.swap_steps(seat, hand)
+        return out
+
+    def identity_kind(self, seat: int, action: Action) -> int:
+        """How a step of a take turn whose taken card is still to be melded meets the rule
+        that a joker keeps its identity (RULES.md): :data:`COUNTS` (no joker laid but new
+        ones, or the taken card's meld, or marks no card left can win back: the count
+        checks decide), :data:`IDENTITY_TOO` (it lays jokers held before the take that a
+        card left may win back: the count checks' yes stands, their no is asked again) or
+        :data:`IDENTITY_ONLY` (the turn has marks, or the step lays the taken joker: only
+        :meth:`identity_completes` decides)."""
+        if not self.pending:
+            return COUNTS
+        if self.turn_marks:
+            return IDENTITY_ONLY
+        if action.kind == SWAP:
+            return COUNTS
+        hand, slots = self.hands[seat], action.slots
+        jokers = sum(1 for x in slots if x >= BARE_JOKER)
+        if not jokers:
+            return COUNTS
+        taken_held = 1 if self.take_card == BARE_JOKER else 0
+        if jokers <= self.turn_notold[BARE_JOKER] - taken_held:
+            return COUNTS  # new jokers only
+        if action.kind == MELD and self._meld_is_third(hand, self.turn_notold, slots):
+            return COUNTS
+        if taken_held:
+            return IDENTITY_ONLY  # the count checks would lay the taken joker's count
+
+        if action.kind == MELD:
+            winners = self._laid_joker_winners(slots)
+            return IDENTITY_TOO if any(hand[k] > slots.count(k) for k in winners) else COUNTS
+        number = action.number
+        assert number is not None  # a lay-off names its meld
+        winners = self.layoff_joker_winners(self.melds[number], slots[0])
+        return IDENTITY_TOO if any(hand[k] for k in winners) else COUNTS
+
+    def identity_completes(self, action: Action) -> bool:
+        """Whether the take turn can still be completed after ``action`` (a meld, lay-off or
+        swap), with each joker kept as what it is (held before the take, the taken joker,
+        new): the step played on a copy of the deal, then
+        :func:`completion.completable_marked`. Exact; the slow path, asked only where
+        :meth:`identity_kind` says so."""
+        after = self.copy()
+        after.push(action)
+        return after.turn_completable()
+
+    def turn_completable(self) -> bool:
+        """Whether the take turn in progress can still be completed (exact, with the
+        turn's joker marks)."""
+        seat = self.to_move
+        assert seat is not None
+        if self.hand_sizes[seat] < 1:
+            return False
+        if self.obligations_met():
+            return True
+        return completion.completable_marked(
+            self.hands[seat], self.turn_notold, self.take_card, self.need, self.pending,
+            self.layout[seat], self.compact_table(), self.rules.joker_for_held,
+            tuple(self.turn_marks))
+
+    def copy(self) -> LegalSteps:
+        """An independent copy (:meth:`KunkenDeal.copy`)."""
+        raise NotImplementedError
+
+    def push(self, action: Action) -> None:
+        """Apply a legal action unchecked (:meth:`Applying.push`)."""
+        raise NotImplementedError
+
+    def _count_taken_actions(self, seat: int, hand: list[int]) -> list[Action]:
+        """:meth:`_taken_actions` by the count checks alone (each joker in hand counted as
+        held before the take or not; every joker a swap wins new)."""
         size = self.hand_sizes[seat]
         done = self.obligations_met()
         if not done and self._swap_third_case(seat):
@@ -499,7 +612,10 @@ class LegalSteps(DealFields):
 
     def _meld_is_third(self, hand: list[int], notold: list[int],
                        meld: tuple[int, ...]) -> bool:
-        """Whether ``meld`` holds the taken card and two cards held before the take."""
+        """Whether ``meld`` holds the taken card and two cards held before the take (never
+        while the taken joker lies on the table: another joker does not stand in for it)."""
+        if self.take_card == BARE_JOKER and self.turn_marks and self.taken_joker_out():
+            return False
         return solver.is_third_card_meld(meld, self.take_card, hand, notold)
 
     def _turn_search(self, hand: list[int]) -> solver.HandSearch | None:

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from konkun.kunken import solver
 from konkun.kunken.actions import (
     DISCARD,
@@ -16,7 +18,7 @@ from konkun.kunken.actions import (
     meld,
 )
 from konkun.kunken.deal_fields import DRAWN, START, TAKEN, counts_of
-from konkun.kunken.legal_steps import LegalSteps
+from konkun.kunken.legal_steps import IDENTITY_ONLY, IDENTITY_TOO, LegalSteps
 from konkun.kunken.melds import (
     BARE_JOKER,
     JOKER_FOR,
@@ -105,9 +107,10 @@ class Legality(LegalSteps):
         if self.melds[number].swap_index(card) < 0:
             return (f"meld {number} ({self.melds[number].text()}) has no joker "
                     f"standing for {card_text(card)}")
-        if self.phase == TAKEN and not self.obligations_met() and not \
-                self._completes_after_removal(seat, card, True, self._swap_search(hand)) \
-                and not self.completes_after_step(seat, action):
+        if self.phase == TAKEN and not self.obligations_met() and not self._step_completes(
+                seat, action, lambda: self._completes_after_removal(
+                    seat, card, True, self._swap_search(hand))
+                or self.completes_after_step(seat, action)):
             return "after this swap the turn could not be completed"
         return None
 
@@ -130,9 +133,10 @@ class Legality(LegalSteps):
                             "player holds (rule joker_for_held=false)")
         if len(slots) >= self.hand_sizes[seat]:
             return "the player may not lay down the last card: one must be left to discard"
-        if not self.obligations_met() and not self._completes_after_meld(
-                seat, slots, self._turn_search(hand)) and not self.completes_after_step(
-                    seat, meld(slots)):
+        if not self.obligations_met() and not self._step_completes(
+                seat, meld(slots), lambda: self._completes_after_meld(
+                    seat, slots, self._turn_search(hand))
+                or self.completes_after_step(seat, meld(slots))):
             return "after this meld the turn could not be completed"
         return None
 
@@ -153,11 +157,22 @@ class Legality(LegalSteps):
                     "player holds (rule joker_for_held=false)")
         if self.hand_sizes[seat] < 2:
             return "the player may not lay off the last card: one must be left to discard"
-        if not self.obligations_met() and not self._completes_after_removal(
-                seat, card, False, self._turn_search(hand)) and not \
-                self.completes_after_step(seat, action):
+        if not self.obligations_met() and not self._step_completes(
+                seat, action, lambda: self._completes_after_removal(
+                    seat, card, False, self._turn_search(hand))
+                or self.completes_after_step(seat, action)):
             return "after this lay-off the turn could not be completed"
         return None
+
+    def _step_completes(self, seat: int, action: Action, by_counts: Callable[[], bool]
+                        ) -> bool:
+        """Whether the take turn can still be completed after a meld, lay-off or swap:
+        ``by_counts`` (the count checks) or, where a joker's identity may matter
+        (:meth:`identity_kind`), :meth:`identity_completes`."""
+        kind = self.identity_kind(seat, action)
+        if kind == IDENTITY_ONLY:
+            return self.identity_completes(action)
+        return by_counts() or (kind == IDENTITY_TOO and self.identity_completes(action))
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now."""

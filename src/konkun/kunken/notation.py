@@ -11,6 +11,8 @@ from typing import Any
 from konkun.cards import Card
 from konkun.errors import InvalidCardError, InvalidNotationError, InvalidPositionError, KonkunError
 from konkun.kunken.actions import parse_action
+from konkun.kunken.deal_fields import MARK_TAKEN
+from konkun.kunken.kkn import marks_problem, parse_marks
 from konkun.kunken.melds import TableMeld, card_text, slot_card
 from konkun.kunken.position import KunkenPosition, MeldPosition, Phase, TakeTurn
 from konkun.kunken.rules import MAX_SEATS, MIN_SEATS, KunkenRules
@@ -24,6 +26,13 @@ def _cards(value: Any, what: str) -> list[int]:
         return [Card.parse(str(t)).index for t in value]
     except InvalidCardError as error:
         raise InvalidNotationError(f"invalid kunken state: {what}: {error}") from None
+
+
+def _marks(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise InvalidNotationError("invalid kunken state: turn.joker_marks must be a list of "
+                                   "texts")
+    return parse_marks(",".join(value)) if value else ()
 
 
 def deal_from_json(data: dict[str, Any]) -> KunkenDeal:
@@ -100,7 +109,8 @@ def _deal_from_json(data: dict[str, Any]) -> KunkenDeal:
         _bool(turn.get("pending", False), "turn.pending"),
         _int(turn.get("need", 0), "turn.need", -10_000, rules.opening_minimum),
         _bool(turn.get("opening", False), "turn.opening"),
-        tuple(sorted(_cards(turn.get("not_old", []), "turn.not_old"))))
+        tuple(sorted(_cards(turn.get("not_old", []), "turn.not_old"))),
+        _marks(turn.get("joker_marks", [])))
     history = data.get("history", [])
     if not isinstance(history, list):
         raise InvalidNotationError("invalid kunken state: history must be a list")
@@ -115,7 +125,7 @@ def _deal_from_json(data: dict[str, Any]) -> KunkenDeal:
         winner=None if winner is None else _int(winner, "winner", 0, n - 1),
         express=_bool(data.get("express", False), "express"))
     if phase_text != TAKEN and (take.taken_card >= 0 or take.pending or take.need
-                                or take.opening or take.not_old):
+                                or take.opening or take.not_old or take.marks):
         raise _bad(f"a take turn's state (turn) in phase {phase_text!r}")
     deal = KunkenDeal.from_position(position, [parse_action(str(t)) for t in history])
     _check_cards(deal)
@@ -156,7 +166,12 @@ def _check_consistency(deal: KunkenDeal) -> None:
             if deal.turn_notold[k] > deal.hands[seat][k]:
                 raise _bad(f"turn.not_old lists {card_text(k)}, which hand {seat} does not "
                            "hold")
-        if deal.pending and not deal.hands[seat][deal.take_card]:
+        problem = marks_problem(deal.turn_marks, deal.take_card, deal.pending,
+                                [m.slots for m in deal.melds])
+        if problem is not None:
+            raise _bad(f"turn.joker_marks: {problem}")
+        taken_out = any(m & MARK_TAKEN for m in deal.turn_marks)
+        if deal.pending and not deal.hands[seat][deal.take_card] and not taken_out:
             raise _bad(f"the taken card {card_text(deal.take_card)} is still to be melded "
                        f"but hand {seat} does not hold it")
 

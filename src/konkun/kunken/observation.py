@@ -54,6 +54,7 @@ class KunkenObservation:
         "take_card",
         "taken",
         "to_move",
+        "turn_marks",
         "turn_notold",
         "winner",
     )
@@ -77,6 +78,7 @@ class KunkenObservation:
     need: int
     opening: bool
     turn_notold: list[int]
+    turn_marks: list[int]
     winner: int | None
     express: bool
     history_len: int

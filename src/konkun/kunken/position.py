@@ -62,6 +62,12 @@ class TakeTurn:
     not_old: tuple[int, ...]
     """The cards in hand that were not held before the take (the taken cards and jokers
     won by swaps this turn), sorted."""
+    marks: tuple[int, ...] = ()
+    """The jokers held before the take, or the taken joker, that this turn laid on the
+    table while the taken card is still to be melded, sorted: each
+    :func:`~konkun.kunken.deal_fields.joker_mark` (its meld, the card it stands for or any
+    joker of a set, and whether it is the taken joker). A swap that wins one back gives it
+    back as what it was (RULES.md: a joker keeps its identity through the turn)."""
 
 
 @dataclass(frozen=True, slots=True)

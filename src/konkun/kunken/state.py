@@ -44,7 +44,7 @@ from konkun.kunken.deal_fields import (
     install_view,
     installed_view,
 )
-from konkun.kunken.kkn import format_kkn
+from konkun.kunken.kkn import format_kkn, mark_text
 from konkun.kunken.melds import (
     BARE_JOKER,
     JOKER_FOR,
@@ -105,6 +105,7 @@ class KunkenDeal(Applying):
         deal.need = 0 if turn is None else turn.need
         deal.opening = turn is not None and turn.opening
         deal.turn_notold = counts_of(turn.not_old if turn is not None else ())
+        deal.turn_marks = list(turn.marks) if turn is not None else []
         return deal
 
     def position(self) -> KunkenPosition:
@@ -113,7 +114,7 @@ class KunkenDeal(Applying):
         turn = None
         if self.phase == TAKEN:
             turn = TakeTurn(self.take_card, self.pending, self.need, self.opening,
-                            tuple(cards_of(self.turn_notold)))
+                            tuple(cards_of(self.turn_notold)), tuple(sorted(self.turn_marks)))
         return KunkenPosition(
             rules=self.rules,
             dealer=self.dealer,
@@ -288,6 +289,7 @@ class KunkenDeal(Applying):
                 "need": self.need,
                 "opening": self.opening,
                 "not_old": [card_text(k) for k in cards_of(self.turn_notold)],
+                "joker_marks": [mark_text(m) for m in sorted(self.turn_marks)],
             },
             "winner": self.winner,
             "express": self.express,
