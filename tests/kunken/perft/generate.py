@@ -106,6 +106,22 @@ def cases() -> list[tuple[str, str]]:
         # the same without a layout and no minimum: going out is an express win
         ("going-out-express", filled("h", "kunken opening_minimum=0 1 0:start",
                                      ["KsKd2c", "AsAdAhQs5s4d"], "Kh", "1:9hThJh", "01")),
+        # A joker keeps its identity through the turn (RULES.md). The taken joker, laid
+        # off as Ts and won back by Ts, is still the taken card: 4c X=5c 6c then completes.
+        ("joker-identity-taken", filled("d1", "kunken - 1 0:start",
+                                        ["Ts9h6c4c2d", "AsAdAhQs5s4d"], "X", "1:7s8s9s",
+                                        "11")),
+        # A held joker laid off as 7s and won back by 7s is still held before the take:
+        # 5h X=6h 7h (7h taken) completes.
+        ("joker-identity-held", filled("d2", "kunken - 1 0:start",
+                                       ["7s5h4d2cX", "AsAdAhQs5s4d"], "7h", "1:8s9sTs",
+                                       "11")),
+        # The taken joker and a held one: laying a joker off lays the held one, and the
+        # joker won from 5s X=6s 7s is new, never the taken card, so after the lay-off
+        # 4c X X 7c (one card held before the take) does not complete the turn.
+        ("joker-identity-no-stand-in", filled("d3b", "kunken - 1 0:start",
+                                              ["4c6sKs2d3hX", "AsAdAcQs5s4d"], "X7c",
+                                              "1:5sX=6s7s,1:QhKhAh", "11")),
     ]
     return out
 
