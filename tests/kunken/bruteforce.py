@@ -373,8 +373,7 @@ def marked_swaps(table: tuple[TableMeld, ...], cards: Sequence[str]
                  ) -> Iterator[tuple[str, str, tuple[TableMeld, ...], str]]:
     """:func:`table_swaps` with the status of the joker won: what this turn laid it as
     (``O`` or ``T``), else ``N``."""
-    for text, given, new_table, status in _swaps(table, cards):
-        yield text, given, new_table, status
+    yield from _swaps(table, cards)
 
 
 def table_swaps(table: tuple[TableMeld, ...], cards: Sequence[str]

@@ -100,7 +100,7 @@ def test_a_held_joker_laid_off_is_marked_until_the_taken_card_is_melded() -> Non
     assert deal.kkn().split(" ")[11].count(":") == 3  # no marks once it is melded
 
 
-@pytest.mark.parametrize("field, problem", [
+@pytest.mark.parametrize(("field", "problem"), [
     ("X:0:p:-:t5.Ts", "no meld 5"),
     ("X:0:p:-:o0.X,t0.Ts", "is a sequence"),
     ("X:0:p:-:t0.9s", "no joker for that card"),
@@ -153,7 +153,7 @@ def _check_turn_never_stuck(deal: KunkenDeal, rng: random.Random) -> None:
         for action in legal:
             assert deal.is_legal(action), (action.text(), deal.kkn())
         steps = [a for a in legal if a.kind != DISCARD]
-        if not steps or rng.random() < 0.2 and len(steps) < len(legal):
+        if not steps or (rng.random() < 0.2 and len(steps) < len(legal)):
             return
         action = rng.choice(steps)
         again = parse_kkn(deal.kkn())

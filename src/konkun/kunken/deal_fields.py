@@ -146,10 +146,7 @@ class DealFields:
     def taken_joker_out(self) -> bool:
         """Whether the taken joker, still to be melded, lies on the table, laid this turn
         (only winning it back lets the taken card's meld be laid)."""
-        for mark in self.turn_marks:
-            if mark & MARK_TAKEN:
-                return True
-        return False
+        return any(mark & MARK_TAKEN for mark in self.turn_marks)
 
     def obligations_met(self) -> bool:
         """After a take: the taken card is melded and the opening minimum reached."""

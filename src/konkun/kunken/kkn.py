@@ -457,7 +457,8 @@ def marks_problem(marks: Sequence[int], taken_card: int, pending: bool,
         slots = melds[number]
         is_set = meld_kind(list(slots)) == SET
         if is_set != (key == SET_JOKER):
-            return f"joker mark {mark_text(m)}: meld {number} is {'a set' if is_set else 'a sequence'}"
+            kind = "a set" if is_set else "a sequence"
+            return f"joker mark {mark_text(m)}: meld {number} is {kind}"
         if is_set:
             same = sum(1 for x in marks if mark_meld(x) == number)
             if same > sum(1 for x in slots if x >= BARE_JOKER):
