@@ -28,6 +28,7 @@ from konkun.kunken.melds import (
     OPEN_JOKER,
     SET,
     TableMeld,
+    meld_kind,
     slot_card,
 )
 
@@ -84,16 +85,67 @@ class LegalSteps(DealFields):
         if hand[BARE_JOKER] <= self.turn_notold[BARE_JOKER] - (
                 1 if self.take_card == BARE_JOKER else 0):
             return out  # every joker laid is a new one: nothing is marked
-        verdicts: dict[Action, bool] = {}
-        for action in self._taken_candidates(seat, hand):
-            kind = self.identity_kind(seat, action)
-            if kind == IDENTITY_ONLY or (kind == IDENTITY_TOO and action not in out):
-                verdicts[action] = self.identity_completes(action)
-        if not verdicts:
-            return out
         kept = set(out)
-        return [a for a in self._taken_candidates(seat, hand)
-                if verdicts.get(a, a in kept)]
+        candidates = self._taken_candidates(seat, hand)
+        known = set(candidates)
+        verdicts: dict[Action, bool] = {}
+        for action in candidates:
+            kind = self.identity_kind(seat, action)
+            if kind == IDENTITY_ONLY:
+                verdicts[action] = self.identity_completes(action)
+            elif kind == IDENTITY_TOO and action not in kept:
+                verdicts[action] = self._won_back_at_once(seat, action, kept, known)
+        if all(ok == (a in kept) for a, ok in verdicts.items()):
+            return out
+        return [a for a in candidates if verdicts.get(a, a in kept)]
+
+    def _won_back_at_once(self, seat: int, action: Action, kept: set[Action],
+                          known: set[Action]) -> bool:
+        """The verdict on a step (:data:`IDENTITY_TOO`) that the count checks refused and
+        that lays one joker held before the take: laying it and winning it back at once
+        (the only way it helps, and as good as later) is laying, instead of the joker, the
+        card that wins it back, whose verdict the list has (``kept``: the legal steps by the
+        count checks, ``known``: every candidate step). Asked whole
+        (:meth:`identity_completes`) where that does not apply: several jokers, no layout
+        for the swap, the card being the taken one, a step the list does not hold."""
+        slots = action.slots
+        hand = self.hands[seat]
+        if action.kind == MELD:
+            jokers = [i for i, x in enumerate(slots) if x >= BARE_JOKER]
+            if len(jokers) != 1:
+                return self.identity_completes(action)
+            at = jokers[0]
+            winners = self._laid_joker_winners(slots)
+            instead = []
+            for k in winners:
+                if hand[k] <= slots.count(k):
+                    continue
+                if k == self.take_card:
+                    return self.identity_completes(action)
+                reals = sorted([x for x in slots if x < BARE_JOKER] + [k])
+                instead.append(meld(tuple(reals)) if slots[at] >= OPEN_JOKER or
+                               self.melds_kind(slots) == SET else
+                               meld((*slots[:at], k, *slots[at + 1:])))
+        else:
+            number = action.number
+            assert number is not None  # a lay-off names its meld
+            if not self.layout[seat]:
+                return self.identity_completes(action)
+            instead = []
+            for k in self.layoff_joker_winners(self.melds[number], slots[0]):
+                if not hand[k]:
+                    continue
+                if k == self.take_card:
+                    return self.identity_completes(action)
+                instead.append(layoff(number, k))
+        if any(a not in known for a in instead):
+            return self.identity_completes(action)
+        return any(a in kept for a in instead)
+
+    @staticmethod
+    def melds_kind(slots: tuple[int, ...]) -> str:
+        """The kind of the meld ``slots`` (:func:`~konkun.kunken.melds.meld_kind`)."""
+        return meld_kind(list(slots))
 
     def _taken_candidates(self, seat: int, hand: list[int]) -> list[Action]:
         """Every meld, lay-off and swap ``seat`` may make now after a take, in the order
