@@ -153,7 +153,7 @@ def _check_turn_never_stuck(deal: KunkenDeal, rng: random.Random) -> None:
         assert legal, deal.kkn()
         seat = deal.to_move
         assert seat is not None
-        candidates = deal._taken_candidates(seat, deal.hands[seat])
+        candidates = deal.taken_candidates(seat, deal.hands[seat])
         steps_legal = [a for a in candidates if deal.is_legal(a)]
         assert [a for a in legal if a.kind != DISCARD] == steps_legal, deal.kkn()
         steps = [a for a in legal if a.kind != DISCARD]

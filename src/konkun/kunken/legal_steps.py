@@ -79,14 +79,14 @@ class LegalSteps(DealFields):
         if not self.pending:
             return self._count_taken_actions(seat, hand)
         if self.turn_marks:
-            return [a for a in self._taken_candidates(seat, hand)
+            return [a for a in self.taken_candidates(seat, hand)
                     if self.identity_completes(a)]
         out = self._count_taken_actions(seat, hand)
         if hand[BARE_JOKER] <= self.turn_notold[BARE_JOKER] - (
                 1 if self.take_card == BARE_JOKER else 0):
             return out  # every joker laid is a new one: nothing is marked
         kept = set(out)
-        candidates = self._taken_candidates(seat, hand)
+        candidates = self.taken_candidates(seat, hand)
         known = set(candidates)
         verdicts: dict[Action, bool] = {}
         for action in candidates:
@@ -147,7 +147,7 @@ class LegalSteps(DealFields):
         """The kind of the meld ``slots`` (:func:`~konkun.kunken.melds.meld_kind`)."""
         return meld_kind(list(slots))
 
-    def _taken_candidates(self, seat: int, hand: list[int]) -> list[Action]:
+    def taken_candidates(self, seat: int, hand: list[int]) -> list[Action]:
         """Every meld, lay-off and swap ``seat`` may make now after a take, in the order
         of the legal list, before asking whether the turn stays completable."""
         size = self.hand_sizes[seat]
