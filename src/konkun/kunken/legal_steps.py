@@ -38,6 +38,9 @@ IDENTITY_TOO: Final = 1
 """:meth:`LegalSteps.identity_kind`: the count checks' no is asked again."""
 IDENTITY_ONLY: Final = 2
 """:meth:`LegalSteps.identity_kind`: only the identity check decides."""
+IDENTITY_TAKEN: Final = 3
+""":meth:`LegalSteps.identity_kind`: the step lays the taken joker, which only winning it
+back can make the third card again."""
 
 _T = TypeVar("_T")
 _Judge = Callable[[_T], bool]
@@ -78,10 +81,19 @@ class LegalSteps(DealFields):
         again by :meth:`identity_completes`."""
         if not self.pending:
             return self._count_taken_actions(seat, hand)
-        if self.turn_marks:
+        if self.turn_marks and self.taken_joker_out():
             return [a for a in self.taken_candidates(seat, hand)
                     if self.identity_completes(a)]
         out = self._count_taken_actions(seat, hand)
+        if self.turn_marks:
+            # Jokers held before the take lie on the table: the count checks read them as
+            # jokers a swap wins new, a path the player has, so their yes stands.
+            kept = set(out)
+            extra = {a for a in self.taken_candidates(seat, hand)
+                     if a not in kept and self.identity_completes(a)}
+            if not extra:
+                return out
+            return [a for a in self.taken_candidates(seat, hand) if a in kept or a in extra]
         if hand[BARE_JOKER] <= self.turn_notold[BARE_JOKER] - (
                 1 if self.take_card == BARE_JOKER else 0):
             return out  # every joker laid is a new one: nothing is marked
@@ -93,7 +105,7 @@ class LegalSteps(DealFields):
             kind = self.identity_kind(seat, action)
             if kind == IDENTITY_ONLY:
                 verdicts[action] = self.identity_completes(action)
-            elif kind == IDENTITY_TOO and action not in kept:
+            elif kind == IDENTITY_TAKEN or (kind == IDENTITY_TOO and action not in kept):
                 verdicts[action] = self._won_back_at_once(seat, action, kept, known)
         if all(ok == (a in kept) for a, ok in verdicts.items()):
             return out
@@ -101,8 +113,9 @@ class LegalSteps(DealFields):
 
     def _won_back_at_once(self, seat: int, action: Action, kept: set[Action],
                           known: set[Action]) -> bool:
-        """The verdict on a step (:data:`IDENTITY_TOO`) that the count checks refused and
-        that lays one joker held before the take: laying it and winning it back at once
+        """The verdict on a step that the count checks refused and that lays one joker held
+        before the take (:data:`IDENTITY_TOO`), or that lays the taken joker
+        (:data:`IDENTITY_TAKEN`, whatever they said): laying it and winning it back at once
         (the only way it helps, and as good as later) is laying, instead of the joker, the
         card that wins it back, whose verdict the list has (``kept``: the legal steps by the
         count checks, ``known``: every candidate step). Asked whole
@@ -168,12 +181,14 @@ class LegalSteps(DealFields):
         ones, or the taken card's meld, or marks no card left can win back: the count
         checks decide), :data:`IDENTITY_TOO` (it lays jokers held before the take that a
         card left may win back: the count checks' yes stands, their no is asked again) or
-        :data:`IDENTITY_ONLY` (the turn has marks, or the step lays the taken joker: only
-        :meth:`identity_completes` decides)."""
+        :data:`IDENTITY_ONLY` (the taken joker lies on the table: only
+        :meth:`identity_completes` decides; other marks make every step
+        :data:`IDENTITY_TOO`)
+        or :data:`IDENTITY_TAKEN` (it lays the taken joker: only winning it back helps)."""
         if not self.pending:
             return COUNTS
         if self.turn_marks:
-            return IDENTITY_ONLY
+            return IDENTITY_ONLY if self.taken_joker_out() else IDENTITY_TOO
         if action.kind == SWAP:
             return COUNTS
         hand, slots = self.hands[seat], action.slots
@@ -185,8 +200,8 @@ class LegalSteps(DealFields):
             return COUNTS  # new jokers only
         if action.kind == MELD and self._meld_is_third(hand, self.turn_notold, slots):
             return COUNTS
-        if taken_held:
-            return IDENTITY_ONLY  # the count checks would lay the taken joker's count
+        if taken_held and jokers >= hand[BARE_JOKER]:
+            return IDENTITY_TAKEN  # it lays the taken joker
 
         if action.kind == MELD:
             winners = self._laid_joker_winners(slots)
@@ -202,7 +217,7 @@ class LegalSteps(DealFields):
         new): the step played on a copy of the deal, then
         :func:`completion.completable_marked`. Exact; the slow path, asked only where
         :meth:`identity_kind` says so."""
-        after = self.copy()
+        after = self.scratch_copy()
         after.push(action)
         return after.turn_completable()
 
@@ -220,8 +235,8 @@ class LegalSteps(DealFields):
             self.layout[seat], self.compact_table(), self.rules.joker_for_held,
             tuple(self.turn_marks))
 
-    def copy(self) -> LegalSteps:
-        """An independent copy (:meth:`KunkenDeal.copy`)."""
+    def scratch_copy(self) -> LegalSteps:
+        """A copy to try a step of a take turn on (:meth:`KunkenDeal.scratch_copy`)."""
         raise NotImplementedError
 
     def push(self, action: Action) -> None:
@@ -522,9 +537,12 @@ class LegalSteps(DealFields):
                 hand[BARE_JOKER] += 1
                 notold[BARE_JOKER] += 1
             table[number] = tm.compact()
+        # A joker laid is a new one first; the taken joker (held: a step laying it is
+        # IDENTITY_TAKEN, judged apart) stays.
+        keep = 1 if self.take_card == BARE_JOKER else 0
         for k in removed:
             hand[k] -= 1
-            if notold[k]:
+            if notold[k] > (keep if k == BARE_JOKER else 0):
                 notold[k] -= 1
         return completion.completable(hand, notold, self.take_card, need, pending, layout,
                                       tuple(table), self.rules.joker_for_held, True)

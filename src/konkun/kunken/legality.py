@@ -18,7 +18,7 @@ from konkun.kunken.actions import (
     meld,
 )
 from konkun.kunken.deal_fields import DRAWN, START, TAKEN, counts_of
-from konkun.kunken.legal_steps import IDENTITY_ONLY, IDENTITY_TOO, LegalSteps
+from konkun.kunken.legal_steps import IDENTITY_ONLY, IDENTITY_TAKEN, IDENTITY_TOO, LegalSteps
 from konkun.kunken.melds import (
     BARE_JOKER,
     JOKER_FOR,
@@ -170,7 +170,7 @@ class Legality(LegalSteps):
         ``by_counts`` (the count checks) or, where a joker's identity may matter
         (:meth:`identity_kind`), :meth:`identity_completes`."""
         kind = self.identity_kind(seat, action)
-        if kind == IDENTITY_ONLY:
+        if kind in (IDENTITY_ONLY, IDENTITY_TAKEN):
             return self.identity_completes(action)
         return by_counts() or (kind == IDENTITY_TOO and self.identity_completes(action))
 

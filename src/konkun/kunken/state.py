@@ -151,6 +151,22 @@ class KunkenDeal(Applying):
         d.history = self.history.copy()
         return d
 
+    def scratch_copy(self) -> KunkenDeal:
+        """A copy to try a meld, lay-off or swap of a take turn on: its own hands, melds
+        and turn, the stock and bank shared (those steps leave them as they are) and no
+        history."""
+        d = KunkenDeal()
+        d.rules = self.rules
+        d.num_seats = self.num_seats
+        d.dealer = self.dealer
+        d.hands = [h.copy() for h in self.hands]
+        d.hand_sizes = self.hand_sizes.copy()
+        d.stock = self.stock
+        d.bank = self.bank
+        copy_public_state(self, d)
+        d.history = []
+        return d
+
     @classmethod
     def determinized(cls, public: Any, hands: list[list[int]],
                      stock: list[int]) -> KunkenDeal:
