@@ -573,7 +573,15 @@ class Game:
                 "min_seats": self.min_seats, "max_seats": self.max_seats,
                 "variants": [v.to_json() for v in self.variants],
                 "options": [o.to_json() for o in self.options],
+                "explanations": {name: text.to_json()
+                                 for name, text in self.explanations().items()},
                 "rules": self.defaults()}
+
+    def explanations(self) -> Mapping[str, Titles]:
+        """One sentence per rule option (and variant), in both languages: the game's
+        ``explanations`` add-on, empty when it has none."""
+        found = self.addon("explanations")
+        return found if isinstance(found, Mapping) else {}
 
 
 _ADDONS: dict[str, dict[str, Any]] = {}

@@ -48,6 +48,7 @@ GAME = Game(
         "policy": "konkun.bots.konchinka_greedy:KonchinkaPolicy",
         "ladder": "konkun.bots.konchinka_greedy:LADDER_SPECS",
         "page": "konchinka.js",
+        "explanations": "konkun.konchinka.option_texts:EXPLANATIONS",
         "cli": "konkun.konchinka.cli:register",
         "ratings": (RatedPool("konchinka-2", Titles("Konchinka, 2 players",
                                                       "Кончинка, 2 игрока"), 2, 2),

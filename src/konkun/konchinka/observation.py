@@ -23,6 +23,7 @@ from konkun.errors import InvalidPositionError
 from konkun.game import JSON
 from konkun.konchinka.deal import KonchinkaDeal, install_view
 from konkun.konchinka.deck import CARDS, ORDER, mask_cards
+from konkun.konchinka.explain import explain_moves, points_reasons
 from konkun.konchinka.move_memo import move_of
 from konkun.konchinka.moves import Move
 from konkun.konchinka.position import HistoryEntry
@@ -164,6 +165,9 @@ class KonchinkaObservation:
             "points": list(self.points) if self.points is not None else None,
             "score": _score_json(self) if self.points is not None else None,
             "legal": [m.text() for m in self.legal],
+            "explain": explain_moves(self.legal, self.table, self.rules),
+            "score_reasons": points_reasons(self.captured, self.rules)
+            if self.points is not None else None,
         }
 
 

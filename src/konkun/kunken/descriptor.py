@@ -49,6 +49,7 @@ GAME = Game(
         "policy": "konkun.bots.kunken_bots:KunkenPolicy",
         "ladder": "konkun.bots.kunken_bots:LADDER_SPECS",
         "page": "kunken.js",
+        "explanations": "konkun.kunken.option_texts:EXPLANATIONS",
         "cli": "konkun.kunken.cli:register",
         "ratings": (RatedPool("kunken", Titles("Kunken", "Кункен"), MIN_SEATS, MAX_SEATS),),
     })

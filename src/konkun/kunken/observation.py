@@ -15,6 +15,7 @@ from typing import Any
 from konkun.cards import shuffle
 from konkun.errors import InvalidPositionError
 from konkun.kunken.actions import Action
+from konkun.kunken.explain import score_parts, take_refusals
 from konkun.kunken.melds import TableMeld, card_text, slot_card
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import (
@@ -206,6 +207,8 @@ class KunkenObservation:
             data["legal"] = [a.text() for a in self.legal_actions()]
         else:
             data["legal"] = []
+        data["take_refusals"] = take_refusals(self)
+        data["score_parts"] = score_parts(self)
         return data
 
 

@@ -70,6 +70,7 @@ from konkun.server.web.messages import (
     parse_client_message,
     validated,
 )
+from konkun.server.web.rules_routes import install_rules_routes
 from konkun.server.web.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle, rate_limit
 
 log = logging.getLogger("konkun.server")
@@ -480,6 +481,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     services = install_account_routes(app, signer, lobby, guest_of, client_address, static)
     install_seat_link_routes(app, signer, lobby, guest_of)
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    install_rules_routes(app, static)
 
     @app.get("/", include_in_schema=False)
     @rate_limit(None)

@@ -3,6 +3,7 @@
 //   /t/{id}      a table (seats, then the game)
 //   /replay/{id} a finished game, move by move
 //   /account, /profile/{id}, /leaderboard/{pool}  accounts and ratings
+//   /rules/{game}  the rules of konchinka or kunken (rulespage.js)
 //
 // The pages live in lobby.js, table.js and replay.js; the frame they share in shell.js.
 
@@ -13,6 +14,7 @@ import { profilePage } from "./profile.js";
 import { loadCatalog } from "./catalog.js";
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
+import { rulesPage } from "./rulespage.js";
 import { page, setPage, setRouter } from "./shell.js";
 import { tablePage } from "./table.js";
 import { renderTopbar } from "./topbar.js";
@@ -29,6 +31,7 @@ async function route() {
   else if ((m = path.match(/^\/profile\/([^/]+)\/?$/))) profilePage(decodeURIComponent(m[1]));
   else if ((m = path.match(/^\/leaderboard(?:\/([^/]+))?\/?$/))) leaderboardPage(m[1]);
   else if (path.match(/^\/account\/?$/)) accountPage();
+  else if ((m = path.match(/^\/rules\/(konchinka|kunken)\/?$/))) rulesPage(m[1]);
   else lobbyPage();
 }
 
