@@ -148,6 +148,8 @@ class KunkenMatch:
             view["seat"] = None
             view["hand"] = []
             view["legal"] = []
+            view["take_refusals"] = []  # drawn from seat 0's hand: not a spectator's
+            view["score_parts"] = None
         else:
             view = KunkenObservation.from_deal(deal, seat).to_json()
             if self._over:

@@ -30,7 +30,8 @@ def deal_end(adapter: GameAdapter, rules_value: Any, num_seats: int, seed: str,
              actions: list[tuple[int, str]], number: int) -> dict[str, Any] | None:
     """Deal ``number`` (1-based) as it ended, every seat's view of it (at the end of a
     deal the hands left are shown for scoring), or ``None`` while it is not over:
-    ``{"deal": n, "turn": k, "points": [...], "views": [view of seat 0, ...]}``, ``turn``
+    ``{"deal": n, "turn": k, "points": [...], "totals": [...], "views": [view of seat 0,
+    ...]}`` (``totals``: the match totals after it), ``turn``
     being the action that ended it."""
     match = adapter.new_match(rules_value, num_seats, seed)
     for turn, (_actor, text) in enumerate(actions, start=1):
@@ -38,5 +39,6 @@ def deal_end(adapter: GameAdapter, rules_value: Any, num_seats: int, seed: str,
         match.play(match.deal.parse_action(text))
         if len(match.deal_points) == number:
             return {"deal": number, "turn": turn, "points": list(deal.points()),
+                    "totals": list(match.totals),
                     "views": [deal.observe(seat).to_json() for seat in range(num_seats)]}
     return None

@@ -1,6 +1,7 @@
 // Russian and English texts. The language comes from localStorage, else the browser.
 
 import { ACCOUNT_TEXTS } from "./accounttexts.js";
+import { COACH_TEXTS } from "./coachtexts.js";
 
 const DICT = {
   en: {
@@ -496,6 +497,7 @@ const DICT = {
 };
 
 for (const code of Object.keys(ACCOUNT_TEXTS)) Object.assign(DICT[code], ACCOUNT_TEXTS[code]);
+for (const code of Object.keys(COACH_TEXTS)) Object.assign(DICT[code], COACH_TEXTS[code]);
 
 export const LANGS = ["ru", "en"];
 const KEY = "konkun.lang";

@@ -4,6 +4,8 @@
 
 import { cardElement, cardShort, emptyPile, parseCard, sortCards, splitCards } from "./cards.js";
 import { minis } from "./dealend.js";
+import { captureSumText, coachOn, coachPanel, noteFinished, reasonsText,
+  trailWhyText } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -64,7 +66,8 @@ function lastMoveLine(ctx) {
       takenCards.map((c) => cardElement(c, { lang, size: "tiny", extraClass: "just-taken" }))),
     " ", t("k.took", { name: who, card: cardShort(card, lang),
       cards: takenCards.map((c) => cardShort(c, lang)).join(" ") }),
-    sweep && !fin ? h("span", { class: "sweep" }, t("k.sweep")) : null, finLine);
+    sweep && !fin ? h("span", { class: "sweep-note", id: "sweep-note" }, ` — ${t("coach.sweep")}`)
+      : null, finLine);
 }
 
 const LEAVING_MS = 1500;
@@ -280,8 +283,10 @@ export function render(container, ctx) {
 
   const felt = h("div", { class: "felt" }, openHands, tableZone, handZone);
   // at a table the match log (every deal) sits here; the replay shows its deal's moves
+  if (view.over && !ctx.replay) noteFinished(ctx.table?.id);
   const side = h("aside", { class: "side" }, settlementBox(ctx), scoreSheet(ctx),
-    lastDealScore(ctx), ctx.matchLog ?? logBox(ctx));
+    lastDealScore(ctx), coachPanel(ctx, () => render(container, ctx)),
+    ctx.matchLog ?? logBox(ctx));
   container.replaceChildren(h("div", { class: "game-layout konchinka" }, felt, side));
 
   if (myTurn && !ctx.replay) installKeys(ctx, container, legal);
@@ -319,6 +324,8 @@ function choicesBox(ctx, options, container) {
       ctx.hint ? h("div", { class: "choices" }, hintButton) : null);
   }
   const card = ui.selected;
+  const coach = coachOn(ctx.table);
+  const explain = dealOf(ctx.view).explain || {};
   const buttons = options.captures.map((cap, i) => h("button", { type: "button",
     class: `choice capture ${ui.hint === cap.text ? "hinted" : ""}`, dataset: { action: cap.text },
     onclick: () => ctx.play(cap.text),
@@ -327,7 +334,8 @@ function choicesBox(ctx, options, container) {
     onfocus: () => paintHighlight(container, cap.cards),
     "aria-label": `${t("k.take")}: ${cap.cards.map((c) => cardShort(c, lang)).join(" ")}` },
   i < 9 ? h("span", { class: "key" }, String(i + 1)) : null,
-  t("k.take"), miniCards(cap.cards, lang)));
+  t("k.take"), miniCards(cap.cards, lang),
+  coach ? h("span", { class: "capture-sum" }, captureSumText(explain[cap.text], lang)) : null));
   if (options.trail) {
     buttons.push(h("button", { type: "button", id: "trail",
       class: `choice trail ${ui.hint === options.trail ? "hinted" : ""}`,
@@ -337,9 +345,11 @@ function choicesBox(ctx, options, container) {
   const head = options.captures.length
     ? t("k.canTake", { card: cardShort(card, lang) })
     : t("k.noCapture", { card: cardShort(card, lang) });
+  const why = coach && options.trail ? trailWhyText(explain[options.trail], lang) : "";
   return h("div", { class: "choose" },
     h("div", { class: "choices beside", id: "choices", dataset: { card } },
-      h("p", { class: "prompt", id: "prompt" }, head), buttons,
+      h("p", { class: "prompt", id: "prompt" }, head),
+      why ? h("p", { class: "coach-why", id: "trail-why" }, why) : null, buttons,
       h("button", { type: "button", class: "choice", onclick: () => {
         ui.selected = null;
         render(container, ctx);
@@ -387,16 +397,23 @@ function installKeys(ctx, container, legal) {
  * points, and the cards left on the table with who took them. */
 export function dealEndBody(end, names, lang) {
   const view = end.views[0];
-  const rows = view.score.seats.map((s, i) => h("tr", {}, h("th", { scope: "row" },
-    h("span", { class: "name", title: names[i] }, names[i])),
+  const reasons = view.score_reasons || [];
+  const rows = view.score.seats.map((s, i) => h("tr", { dataset: { seat: i } },
+    h("th", { scope: "row" }, h("span", { class: "name", title: names[i] }, names[i])),
     h("td", {}, String(s.cards)), h("td", {}, String(s.clubs)),
     h("td", {}, minis(end.views[0].captured[i].filter((c) => c === "2c" || c === "Td"), lang)),
-    h("td", { class: "pts" }, h("strong", {}, String(s.points)))));
+    h("td", { class: "pts" }, h("strong", {}, String(s.points))),
+    h("td", { class: "reasons", dataset: { points: (reasons[i] || []).map((r) => r.points)
+      .join(" ") } }, reasonsText(reasons[i]))));
   const sweep = view.final_sweep;
   return [h("table", { class: "end-table" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.cardsShort")),
-      h("th", {}, "♣"), h("th", {}, t("k.konchinki")), h("th", {}, t("k.points")))),
+      h("th", {}, "♣"), h("th", {}, t("k.konchinki")), h("th", {}, t("k.points")),
+      h("th", {}, t("coach.whyPoints")))),
     h("tbody", {}, rows)),
+  end.totals ? h("p", { class: "end-totals", id: "deal-end-totals" }, t("coach.totals", {
+    totals: end.totals.map((n, i) => `${names[i]} ${n}`).join(" · "),
+    target: view.rules.target })) : null,
   sweep && sweep.cards.length ? h("p", { class: "leftover", id: "deal-end-leftover" },
     t("end.leftover", { name: names[sweep.seat] }), " ", minis(sweep.cards, lang))
     : h("p", { class: "leftover", id: "deal-end-leftover" }, t("end.noLeftover"))];

@@ -5,6 +5,7 @@
 
 import { cardElement, cardShort, emptyPile, parseCard } from "./cards.js";
 import { minis } from "./dealend.js";
+import { coachOn, coachPanel, noteFinished, refusalItems } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -390,8 +391,9 @@ export function render(container, ctx) {
   })) : null;
 
   const felt = h("div", { class: "felt kunken-felt" }, openHands, bankBox, layouts, handZone);
+  if (view.match_over && !ctx.replay) noteFinished(ctx.table?.id);
   container.replaceChildren(h("div", { class: "game-layout kunken" }, felt,
-    h("aside", { class: "side" }, totalsBox(ctx))));
+    h("aside", { class: "side" }, totalsBox(ctx), coachPanel(ctx, rerender))));
   // the hand panel held at the bottom of the window is no taller than the room under the
   // stock and the bank at the top of the page, so it never covers them, and its hand is
   // one row however many cards it holds (style.css; CSSOM, as the CSP bars style="")
@@ -514,11 +516,13 @@ function movesBox(ctx, legal, rerender) {
       ui.picked = [];
       rerender();
     } }, t("r.clear"))) : null);
-  const prompt = phase === "start" ? t("r.startPrompt")
+  const canTake = legal.some((a) => a.startsWith("take "));
+  const prompt = phase === "start" ? t(canTake ? "coach.startTakes" : "coach.startNoTake")
     : phase === "drawn" ? t("r.drawnPrompt") : t("r.takenPrompt");
   return h("div", { class: "moves", id: "moves" },
     h("div", { class: "moves-head" }, h("p", { class: "prompt", id: "prompt" }, prompt),
       toolbar),
+    coachOn(ctx.table) ? coachWhy(view, phase, lang) : null,
     jokerConfirm(ctx, legal, rerender),
     ui.advice ? adviceBox(ui.advice, lang) : null,
     h("div", { class: "move-groups" }, sections),
@@ -526,6 +530,17 @@ function movesBox(ctx, legal, rerender) {
       ui.showAll = true;
       rerender();
     } }, t("r.more", { n: ordered.length - limit })) : null);
+}
+
+/** The coach's why: after a draw, why nothing can be laid down; at the start of a turn,
+ * why each other bank card cannot be taken (the engine's `take_refusals`). */
+function coachWhy(view, phase, lang) {
+  if (phase === "drawn") return h("p", { class: "coach-why", id: "coach-why" }, t("coach.drawn"));
+  const refusals = phase === "start" ? view.take_refusals || [] : [];
+  if (!refusals.length) return null;
+  const minimum = view.rules?.opening_minimum ?? 50;
+  return h("div", { class: "coach-why", id: "coach-why" }, h("p", {}, t("coach.whyNot")),
+    h("ul", { class: "refusals", id: "take-refusals" }, refusalItems(refusals, minimum, lang)));
 }
 
 function installKeys(ctx, container) {
@@ -567,7 +582,9 @@ export function dealEndBody(end, names, lang) {
     const plus = view.melds.reduce((sum, m) => sum + m.cards.reduce((p, c, i) =>
       p + (m.laid_by[i] === s ? meldCardPoints(c, m.cards) : 0), 0), 0);
     const total = end.points[s];
-    const minus = plus - total;
+    const parts = v.score_parts || { plus, minus: plus - total, plus_factor: 1, minus_factor: 1 };
+    const partsKey = parts.plus_factor === 2 ? "coach.plusMinusExpress"
+      : parts.minus_factor === 2 ? "coach.plusMinusExpressHand" : "coach.plusMinus";
     return h("section", { class: "end-seat", dataset: { seat: s } },
       h("h3", {}, h("span", { class: "name", title: names[s] }, names[s]), " ",
         h("span", { class: `pts ${total < 0 ? "neg" : ""}` },
@@ -577,7 +594,8 @@ export function dealEndBody(end, names, lang) {
       layoffs.length ? h("p", {}, t("end.layoffs"), ": ",
         layoffs.map((x) => cardShort(x.card, lang)).join(" ")) : null,
       h("p", {}, t("end.handLeft"), ": ", v.hand.length ? minis(v.hand, lang) : "—"),
-      h("p", { class: "muted small" }, t("end.plusMinus", { plus, minus })));
+      h("p", { class: "muted small plus-minus" }, t(partsKey, { plus: parts.plus,
+        minus: parts.minus }), ` = ${total < 0 ? `−${-total}` : total}`));
   });
   return [h("p", { class: "how", id: "deal-end-how" }, how), h("div", { class: "end-seats" },
     seats)];

@@ -8,6 +8,7 @@ import { botName, catalog, catalogEntry, gameTitle, loadCatalog, ratedBadge, sea
   setOfferedBots, titled } from "./catalog.js";
 import { nameForm } from "./nameform.js";
 import { errorText, link, main, navigate, page, setPage } from "./shell.js";
+import { rulesPath } from "./rulespage.js";
 import { renderTopbar } from "./topbar.js";
 
 let keptNameForm = null; // {node, lang}: one name form while the lobby redraws around it
@@ -36,6 +37,13 @@ function identityPanel(rerender) {
       } }, t("me.change"))));
 }
 
+/** One rule option's input with its explanation shown as text under it. */
+function ruleField(option, values, explanations) {
+  const text = (explanations[option.name] || {})[lang()] || "";
+  return h("div", { class: "rule-item", dataset: { rule: option.name } }, ruleInput(option, values),
+    text ? h("p", { class: "rule-explain", id: `rule-${option.name}-explain` }, text) : null);
+}
+
 /** One rule option's input, built from its schema. */
 function ruleInput(option, values) {
   const { name } = option;
@@ -46,11 +54,10 @@ function ruleInput(option, values) {
   };
   const cur = values[name] ?? def;
   const label = titled(option.title, name);
-  const hint = option.description || "";
   if (option.type === "bool") {
     const input = h("input", { type: "checkbox", id, name, checked: cur === "true",
       dataset: { def, kind: "bool" }, onchange: keep });
-    return h("label", { class: "rule check", title: hint }, input, " ", label);
+    return h("label", { class: "rule check" }, input, " ", label);
   }
   let input;
   if (option.type === "choice") {
@@ -68,11 +75,11 @@ function ruleInput(option, values) {
         if (zero) zero.hidden = ev.target.value === "" || Number(ev.target.value) !== 0;
       }, ...bounds });
     if (zero) {
-      return h("label", { class: "rule", for: id, title: hint }, h("span", {}, label),
+      return h("label", { class: "rule", for: id }, h("span", {}, label),
         h("span", { class: "rule-value" }, input, zero));
     }
   }
-  return h("label", { class: "rule", for: id, title: hint }, h("span", {}, label), input);
+  return h("label", { class: "rule", for: id }, h("span", {}, label), input);
 }
 
 function createForm(bots, rerender) {
@@ -130,8 +137,8 @@ function createForm(bots, rerender) {
   }
 
   const rulesBox = h("div", { class: "rules-grid" },
-    (entry.options || []).map((option) => ruleInput(option,
-      state.rules[state.game] || (state.rules[state.game] = {}))));
+    (entry.options || []).map((option) => ruleField(option,
+      state.rules[state.game] || (state.rules[state.game] = {}), entry.explanations || {})));
 
   const form = h("form", { class: "panel create", id: "create-form", onsubmit: async (ev) => {
     ev.preventDefault();
@@ -172,8 +179,12 @@ function createForm(bots, rerender) {
     }
   } },
   h("h2", {}, t("lobby.create")), gamePick,
+  h("p", { class: "rules-link", id: "rules-link" }, link(rulesPath(state.game),
+    t("rules.of", { game: titled(entry.title, entry.game) }))),
   h("div", { class: "row" }, variant, seats, clockField(state), hintsField(state),
     ratedField(state)),
+  variants.length && entry.explanations?.variant ? h("p", { class: "rule-explain",
+    id: "variant-explain" }, entry.explanations.variant[lang()] || "") : null,
   h("ol", { class: "seat-list" }, seatRows),
   rulesBox.childNodes.length ? h("details", { class: "rules", open: state.rulesOpen,
     ontoggle: (ev) => { state.rulesOpen = ev.target.open; } },
