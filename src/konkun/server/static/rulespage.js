@@ -43,7 +43,7 @@ function konchinkaLegend(L) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w.card),
       h("th", { scope: "col" }, w.classic), h("th", { scope: "col" }, w.novo))),
     h("tbody", {}, KONCHINKA_LEGEND.map(([card, classic, novo]) => h("tr", {},
-      h("td", {}, cardElement(card, { lang: L, size: "tiny" })),
+      h("td", {}, cardElement(card, { lang: L, size: "small" })),
       h("td", { class: "value" }, word(classic)), h("td", { class: "value" }, word(novo))))));
 }
 
@@ -51,11 +51,11 @@ function kunkenLegend(L) {
   const w = LEGEND_TEXTS[L];
   const rows = [[["Ah", "Kc", "Qd", "Js"], "10"], [["Th", "9c", "5d", "2s"], "5"],
     [["X"], w.jokerKunken]];
-  return h("table", { class: "legend", id: "legend" },
+  return h("table", { class: "legend wide-cards", id: "legend" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w.card),
       h("th", { scope: "col" }, w.value))),
     h("tbody", {}, rows.map(([cards, value]) => h("tr", {},
-      h("td", {}, cards.map((c) => cardElement(c, { lang: L, size: "tiny" }))),
+      h("td", {}, cards.map((c) => cardElement(c, { lang: L, size: "small" }))),
       h("td", { class: "value" }, value)))));
 }
 
