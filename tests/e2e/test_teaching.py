@@ -38,8 +38,12 @@ OPTIONS = {"konchinka": ("variant", "table_excludes_jacks", "capture_compulsory"
                       "target", "hand_size", "tie", "joker_for_held", "swap_before_take")}
 """Every field of each game's rules dataclass (written out here, not read from the code)."""
 
-ALLOWED_LATIN = {"konkun", "RU", "EN"}
-"""Latin words a Russian page may show: the brand and the language switch's codes."""
+ALLOWED_LATIN = {"konkun", "RU", "EN", "Esc"}
+"""Latin words a Russian page may show: the brand, the language switch's codes and the
+name of the keyboard's Esc key."""
+
+NAMES = {"en": "Anna", "ru": "Анна"}
+"""The person's name in each language's test (a player's name is theirs, not the page's)."""
 
 
 def english_words(page: Page, selector: str) -> list[str]:
@@ -152,7 +156,7 @@ def test_capture_choice_shows_its_sum_and_the_deal_end_adds_up(
     seat's points into their reasons (most cards +2, most clubs +1, 2♣ +1, 10♦ +1), which
     add up to the points, and gives the totals against the target."""
     page = screen(browser, live_server.url, size, lang)
-    choose_name(page, "Anna")
+    choose_name(page, NAMES[lang])
     create_table(page, game="konchinka", seats=2, bots={1: "greedy"})
     expect(page.locator("#coach")).to_be_checked()
     sums_seen = 0
@@ -183,12 +187,11 @@ def test_capture_choice_shows_its_sum_and_the_deal_end_adds_up(
         selector = "#choices .capture" if page.locator("#choices .capture").count() else "#trail"
         play_choice(page, selector)
     assert sums_seen >= 1
-    rows = page.locator("#deal-end .end-table tbody tr")
-    expect(rows).to_have_count(2)
+    expect(page.locator("#deal-end .end-table tr.seat-row")).to_have_count(2)
     for i in range(2):
-        row = rows.nth(i)
-        points = int(row.locator("td.pts").inner_text())
-        reasons = row.locator("td.reasons")
+        points = int(page.locator(f"#deal-end tr.seat-row[data-seat='{i}'] td.pts").inner_text())
+        reasons = page.locator(f"#deal-end tr.reasons-row[data-seat='{i}'] td.reasons")
+        expect(reasons).to_be_visible()
         parts = [int(p) for p in (reasons.get_attribute("data-points") or "").split()]
         assert sum(parts) == points
         shown = [int(n) for n in re.findall(r"\+(\d+)", reasons.inner_text())]
@@ -225,7 +228,7 @@ def test_kunken_prompt_says_why_the_bank_cannot_be_taken(
     laid down."""
     deal_from_seed(monkeypatch, refusal_seed())
     page = screen(browser, live_server.url, size, lang)
-    choose_name(page, "Anna")
+    choose_name(page, NAMES[lang])
     create_table(page, game="kunken", seats=2, bots={1: "greedy"})
     page.wait_for_selector("#draw")
     expect(page.locator("#prompt")).to_have_text(
