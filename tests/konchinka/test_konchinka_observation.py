@@ -23,7 +23,8 @@ from konkun.konchinka import (
 
 KEYS = {"game", "seat", "num_seats", "variant", "rules", "to_move", "dealer", "hand",
         "hand_sizes", "table", "stock_size", "captured", "captured_counts", "last_capturer",
-        "known_in_stock", "history", "final_sweep", "over", "points", "score", "legal"}
+        "known_in_stock", "history", "final_sweep", "over", "points", "score", "legal",
+        "explain", "score_reasons"}
 
 
 def advanced(seed: int, seats: int, steps: int, novo: bool = False) -> KonchinkaDeal:
