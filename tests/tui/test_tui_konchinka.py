@@ -159,3 +159,15 @@ def test_a_finished_game_says_who_won_and_takes_no_move() -> None:
     assert "You pays" not in board
     payer = session.match.settlement().payments[0].payer  # type: ignore[attr-defined]
     assert ("You pay " if payer == session.human else "pays You ") in board
+
+
+def test_help_explains_every_house_rule_with_its_value_at_this_table() -> None:
+    # issue 34: the house rules' explanations feed the terminal's help too
+    from konkun.konchinka.option_texts import EXPLANATIONS
+
+    session = PlaySession.new("konchinka", 2, ["random"], rules={"target": "11"}, seed=5)
+    _board, help_text = asyncio.run(_help_and_typed_move(session))
+    flat = " ".join(help_text.split())
+    assert "target = 11" in flat and "capture_compulsory = false" in flat
+    for text in EXPLANATIONS.values():
+        assert " ".join(text.en.split()) in flat

@@ -73,14 +73,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close"),
         Binding("f1", "close", "Close")]
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, rules: Any = None) -> None:
         super().__init__()
         self.game = game
+        self.rules = rules
 
     def compose(self) -> ComposeResult:
-        """The help text."""
-        yield Static(HELP.format(example=games.example_move(self.game),
-                                 rules=games.rules_summary(self.game)), id="help")
+        """The help text: the keys, the rules in short and the house rules explained."""
+        house = games.house_rules_help(self.game, self.rules)
+        rules = games.rules_summary(self.game) + (f"\n\n{house}" if house else "")
+        yield Static(HELP.format(example=games.example_move(self.game), rules=rules),
+                     id="help")
 
     def action_close(self) -> None:
         """Back to the game."""
@@ -209,7 +212,8 @@ class GameScreen(Screen[None]):
 
     def action_help(self) -> None:
         """Open the help screen."""
-        self.app.push_screen(HelpScreen(self.session.game))
+        self.app.push_screen(HelpScreen(self.session.game,
+                                        getattr(self.session.match, "rules", None)))
 
     def action_type_move(self) -> None:
         """Ask for a move's text."""

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import RenderableType
+from rich.markup import escape
 
 from konkun.cards import new_secret_seed
 from konkun.errors import InvalidNotationError
@@ -17,7 +18,8 @@ from konkun.game import Game, Match, get_game
 from konkun.tui.addon import SessionView, TerminalAddon, deal_number, generic_board
 
 __all__ = ["DEFAULT_BOT", "deal_number", "example_move", "game_ui", "generic_board",
-           "load_match", "make_agent", "new_match", "render_board", "rules_summary",
+           "house_rules_help", "load_match", "make_agent", "new_match", "render_board",
+           "rules_summary",
            "status_line", "title"]
 
 DEFAULT_BOT = "greedy"
@@ -88,6 +90,23 @@ def example_move(game: str) -> str:
 def rules_summary(game: str) -> str:
     """A few lines on the rules, for the help."""
     return game_ui(game).rules_summary
+
+
+def house_rules_help(game: str, rules: Any = None) -> str:
+    """Every house rule of ``game``, with its value at this table (``rules``, when given)
+    and its one-sentence explanation (the game's ``explanations``, the same sentences the
+    web page shows), as Rich markup for the help; "" for a game without explanations."""
+    texts = get_game(game).explanations()
+    if not texts:
+        return ""
+    values = rules.to_json() if hasattr(rules, "to_json") else {}
+    lines = ["[b]House rules[/b] (this table's value: what it means)"]
+    for name, text in texts.items():
+        value = values.get(name)
+        shown = "" if value is None else \
+            f" = {str(value).lower() if isinstance(value, bool) else value}"
+        lines.append(f"  {name}{shown}: {escape(text.en)}")
+    return "\n".join(lines)
 
 
 def title(game: str) -> str:
