@@ -28,7 +28,7 @@ from konkun.konchinka.scoring import (
     MOST_CLUBS_POINTS,
     TEN_OF_DIAMONDS,
     TWO_OF_CLUBS,
-    _award,
+    award_points,
 )
 
 JSON = dict[str, Any]
@@ -97,8 +97,8 @@ def points_reasons(piles: Sequence[Iterable[Card]], rules: KonchinkaRules) -> li
     sets = [set(pile) for pile in piles]
     cards = [len(pile) for pile in sets]
     clubs = [sum(1 for c in pile if c.suit == TWO_OF_CLUBS.suit) for pile in sets]
-    most_cards = _award(cards, MOST_CARDS_POINTS, rules.tie_points)
-    most_clubs = _award(clubs, MOST_CLUBS_POINTS, rules.tie_points)
+    most_cards = award_points(cards, MOST_CARDS_POINTS, rules.tie_points)
+    most_clubs = award_points(clubs, MOST_CLUBS_POINTS, rules.tie_points)
     reasons: list[list[JSON]] = []
     for seat, pile in enumerate(sets):
         found = [("most_cards", most_cards[seat]), ("most_clubs", most_clubs[seat]),

@@ -65,7 +65,9 @@ class DealScore:
         return {"seats": [s.to_json() for s in self.seats]}
 
 
-def _award(counts: Sequence[int], points: int, ties: TiePoints) -> list[int]:
+def award_points(counts: Sequence[int], points: int, ties: TiePoints) -> list[int]:
+    """Who gets ``points`` for the strictly largest of ``counts`` (most cards, most clubs):
+    nobody when nobody has any; a tie as ``ties`` says (``none``, ``all``, ``split``)."""
     best = max(counts)
     leaders = [i for i, c in enumerate(counts) if c == best]
     awarded = [0] * len(counts)
@@ -87,8 +89,8 @@ def score_masks(piles: Sequence[int], ties: TiePoints = "none") -> DealScore:
     cards = [m.bit_count() for m in piles]
     clubs = [(m & CLUBS_MASK).bit_count() for m in piles]
     konchinki = [bool(m & _TWO_CLUBS_BIT) + bool(m & _TEN_DIAMONDS_BIT) for m in piles]
-    most_cards = _award(cards, MOST_CARDS_POINTS, ties)
-    most_clubs = _award(clubs, MOST_CLUBS_POINTS, ties)
+    most_cards = award_points(cards, MOST_CARDS_POINTS, ties)
+    most_clubs = award_points(clubs, MOST_CLUBS_POINTS, ties)
     return DealScore(tuple(
         SeatScore(cards[i], clubs[i], konchinki[i],
                   most_cards[i] + most_clubs[i] + KONCHINKA_POINTS * konchinki[i])

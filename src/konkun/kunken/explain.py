@@ -10,37 +10,31 @@ lowered minimum to find how far the opening falls short.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
 
-from konkun.kunken.actions import TAKE
 from konkun.kunken.completion import compact_table, take_positions
-from konkun.kunken.melds import VALUE, slot_text, slot_value
-from konkun.kunken.state import OVER, START
-
-if TYPE_CHECKING:
-    from konkun.kunken.observation import KunkenObservation
+from konkun.kunken.melds import VALUE, TableMeld, slot_text, slot_value
+from konkun.kunken.rules import KunkenRules
 
 JSON = dict[str, Any]
 
 
-def take_refusals(observation: KunkenObservation) -> list[JSON]:
-    """For each bank position the observing seat may not take the bank from at the start of
-    its turn: ``{"position": i, "card": TEXT, "reason": "no_meld"}`` (no meld holds it with
-    two cards held now) or ``{"position": i, "card": TEXT, "reason": "opening_short",
-    "best": M, "short": N}`` (the best opening with it is worth M, N short of the minimum).
-    Empty unless the seat is to move at the start of a turn."""
-    seat = observation.seat
-    if observation.to_move != seat or observation.phase != START or not observation.bank:
-        return []
-    offered = {a.number for a in observation.legal_actions() if a.kind == TAKE}
-    refused = [i for i in range(len(observation.bank)) if i not in offered]
+def take_refusals(hand: Sequence[int], bank: Sequence[int], melds: Sequence[TableMeld],
+                  layout: bool, rules: KunkenRules, offered: Collection[int]) -> list[JSON]:
+    """For each bank position not in ``offered`` (the positions the seat to move may take the
+    bank from at the start of its turn; ``hand``: its card counts, ``layout``: whether it has
+    laid down before): ``{"position": i, "card": TEXT, "reason": "no_meld"}`` (no meld holds
+    the card with two cards held now) or ``{"position": i, "card": TEXT, "reason":
+    "opening_short", "best": M, "short": N}`` (the best opening with it is worth M, N short
+    of ``rules.opening_minimum``)."""
+    refused = [i for i in range(len(bank)) if i not in offered]
     if not refused:
         return []
-    layout = observation.layout[seat]
-    minimum = 0 if layout else observation.rules.opening_minimum
-    hand, bank = list(observation.hand), list(observation.bank)
-    table = compact_table((m.slots, m.kind) for m in observation.melds)
-    replace = observation.rules.joker_for_held
+    minimum = 0 if layout else rules.opening_minimum
+    hand, bank = list(hand), list(bank)
+    table = compact_table((m.slots, m.kind) for m in melds)
+    replace = rules.joker_for_held
 
     def positions(need: int) -> set[int]:
         return set(take_positions(hand, bank, need, table, layout, replace))
@@ -70,19 +64,17 @@ def _best_opening(positions: Any, i: int, minimum: int) -> int:
     return low * 5
 
 
-def score_parts(observation: KunkenObservation) -> JSON | None:
-    """Where the observing seat's points of a finished deal come from: ``{"plus": P,
-    "minus": M, "plus_factor": 1|2, "minus_factor": 1|2, "points": N}`` with
-    ``N = P * plus_factor - M * minus_factor`` (express doubles the winner's plus and the
-    others' minus); ``None`` while the deal goes on."""
-    if observation.phase != OVER:
-        return None
-    seat = observation.seat
-    plus = sum(slot_value(slot) for meld in observation.melds
+def score_parts(seat: int, melds: Iterable[TableMeld], hand: Sequence[int],
+                winner: int | None, express: bool) -> JSON:
+    """Where ``seat``'s points of a finished deal come from: ``{"plus": P, "minus": M,
+    "plus_factor": 1|2, "minus_factor": 1|2, "points": N}`` with ``N = P * plus_factor -
+    M * minus_factor`` (express doubles the winner's plus and the others' minus);
+    ``hand``: the seat's card counts left in hand."""
+    plus = sum(slot_value(slot) for meld in melds
                for slot, by in zip(meld.slots, meld.laid_by, strict=True) if by == seat)
-    minus = sum(VALUE[k] * n for k, n in enumerate(observation.hand) if n)
-    express = observation.express and observation.winner is not None
-    plus_factor = 2 if express and seat == observation.winner else 1
-    minus_factor = 2 if express and seat != observation.winner else 1
+    minus = sum(VALUE[k] * n for k, n in enumerate(hand) if n)
+    doubled = express and winner is not None
+    plus_factor = 2 if doubled and seat == winner else 1
+    minus_factor = 2 if doubled and seat != winner else 1
     return {"plus": plus, "minus": minus, "plus_factor": plus_factor,
             "minus_factor": minus_factor, "points": plus * plus_factor - minus * minus_factor}

@@ -14,13 +14,14 @@ from typing import Any
 
 from konkun.cards import shuffle
 from konkun.errors import InvalidPositionError
-from konkun.kunken.actions import Action
+from konkun.kunken.actions import TAKE, Action
 from konkun.kunken.explain import score_parts, take_refusals
 from konkun.kunken.melds import TableMeld, card_text, slot_card
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import (
     DRAWN,
     OVER,
+    START,
     TAKEN,
     KunkenDeal,
     cards_of,
@@ -152,6 +153,16 @@ class KunkenObservation:
             hands.append(hand)
         return KunkenDeal.determinized(self, hands, pool[pos:])
 
+    def take_refusals(self) -> list[dict[str, Any]]:
+        """Why this seat may not take the bank from each other bank card, at the start of
+        its turn (:func:`konkun.kunken.explain.take_refusals`); else ``[]``."""
+        if self.to_move != self.seat or self.phase != START or not self.bank:
+            return []
+        offered = {a.number for a in self.legal_actions()
+                   if a.kind == TAKE and a.number is not None}
+        return take_refusals(self.hand, self.bank, self.melds, self.layout[self.seat],
+                             self.rules, offered)
+
     def obligations(self) -> list[str]:
         """The turn's open obligations in words (after a take)."""
         out: list[str] = []
@@ -207,8 +218,9 @@ class KunkenObservation:
             data["legal"] = [a.text() for a in self.legal_actions()]
         else:
             data["legal"] = []
-        data["take_refusals"] = take_refusals(self)
-        data["score_parts"] = score_parts(self)
+        data["take_refusals"] = self.take_refusals()
+        data["score_parts"] = score_parts(self.seat, self.melds, self.hand, self.winner,
+                                          self.express) if self.phase == OVER else None
         return data
 
 
