@@ -14,6 +14,9 @@ from typing import Any
 from konkun.bots.specs import BotSpec
 from konkun.game import get_game
 
+ROUNDS = 9
+"""Rounds of (with, without), interleaved."""
+
 
 def positions(game: str, seats: int, deals: int) -> list[tuple[Any, int]]:
     """(deal copy, seat to move) along greedy play, seat to move's view."""
@@ -51,7 +54,7 @@ def main() -> None:
         views = [view for view, _ in positions(game, 2, 3)]
         saved = {name: getattr(module, name) for name in names}
         with_teaching = without = 0.0
-        for _ in range(3):  # interleaved rounds
+        for _ in range(ROUNDS):  # interleaved rounds
             with_teaching += timed(views)
             for name in names:
                 setattr(module, name, lambda *a, **k: None)
@@ -63,7 +66,7 @@ def main() -> None:
                 setattr(module, name, fn)
             if game == "kunken":
                 module.KunkenObservation.take_refusals = original  # type: ignore[method-assign]
-        per = 1000 / len(views) / 3
+        per = 1000 / len(views) / ROUNDS
         print(f"{game}: {len(views)} observations, to_json {with_teaching * per:.3f} ms with "
               f"the coach's fields, {without * per:.3f} ms without, ratio "
               f"{with_teaching / without:.2f}")
