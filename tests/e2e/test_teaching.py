@@ -75,7 +75,7 @@ def test_rules_page_shows_the_legend_examples_and_every_house_rule(
         assert page.locator(".rules-example [data-card='Ks'] ~ [data-card='Kh'], "
                             ".rules-example [data-card='Kh']").count() >= 1
     for name in OPTIONS[game]:
-        explain = page.locator(f"#house-rules dd[data-rule='{name}']")
+        explain = page.locator(f"#house-rules-list dd[data-rule='{name}']")
         expect(explain).to_have_count(1)
         assert len(explain.inner_text().strip()) > 20, name
     if lang == "ru":
@@ -87,6 +87,18 @@ def test_rules_page_shows_the_legend_examples_and_every_house_rule(
     other = "kunken" if game == "konchinka" else "konchinka"
     page.locator(f".rules-nav a[href='/rules/{other}']").click()
     expect(page.locator("#rules-page h1")).to_have_text(TITLES[(other, lang)])
+    assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_rules_section_can_be_linked(browser: Any, live_server: ServerThread, size: str,
+                                       lang: str) -> None:
+    """/rules/kunken#opening opens the page at the 50-point opening, in either language
+    (the guided game and the coach link sections so)."""
+    page = screen(browser, f"{live_server.url}/rules/kunken#opening", size, lang)
+    heading = page.locator("h2#opening")
+    expect(heading).to_contain_text("50")
+    expect(heading).to_be_in_viewport()
     assert_no_page_errors(page)
 
 

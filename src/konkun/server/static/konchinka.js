@@ -332,7 +332,8 @@ function choicesBox(ctx, options, container) {
     onmouseenter: () => { ui.hoverCapture = cap.cards; paintHighlight(container, cap.cards); },
     onmouseleave: () => { ui.hoverCapture = null; paintHighlight(container, null, ctx); },
     onfocus: () => paintHighlight(container, cap.cards),
-    "aria-label": `${t("k.take")}: ${cap.cards.map((c) => cardShort(c, lang)).join(" ")}` },
+    "aria-label": `${t("k.take")}: ${cap.cards.map((c) => cardShort(c, lang)).join(" ")}${
+      coach ? ` (${captureSumText(explain[cap.text], lang)})` : ""}` },
   i < 9 ? h("span", { class: "key" }, String(i + 1)) : null,
   t("k.take"), miniCards(cap.cards, lang),
   coach ? h("span", { class: "capture-sum" }, captureSumText(explain[cap.text], lang)) : null));

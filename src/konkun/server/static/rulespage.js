@@ -69,14 +69,14 @@ export function houseRulesList(game, L = lang()) {
   }
   for (const option of entry?.options || []) items.push([option.name, titled(option.title, option.name)]);
   if (!items.length) return h("p", { class: "muted" }, LEGEND_TEXTS[L].none);
-  return h("dl", { class: "house-rules", id: "house-rules" }, items.flatMap(([name, title]) => [
+  return h("dl", { class: "house-rules", id: "house-rules-list" }, items.flatMap(([name, title]) => [
     h("dt", { dataset: { rule: name } }, title),
     h("dd", { class: "rule-explain", dataset: { rule: name } }, (texts[name] || {})[L] || "")]));
 }
 
 function block(game, item, L) {
   const [kind, a, b] = item;
-  if (kind === "h2") return h("h2", {}, a);
+  if (kind === "h2") return h("h2", { id: b }, a);
   if (kind === "p") return h("p", {}, a);
   if (kind === "ul") return h("ul", {}, a.map((text) => h("li", {}, text)));
   if (kind === "cards") {
@@ -103,4 +103,5 @@ export function rulesPage(game) {
   };
   setPage({ destroy() { document.title = "konkun"; }, rerender: draw });
   draw();
+  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }
