@@ -258,3 +258,46 @@ def test_kunken_prompt_says_why_the_bank_cannot_be_taken(
     expect(page.locator("#coach-why")).to_contain_text(
         "lay-offs need a take" if lang == "en" else "только после взятия банка")
     assert_no_page_errors(page)
+
+
+def select_each_hand_card(page: Page) -> None:
+    """Open each playable hand card's choices once (Esc closes them again)."""
+    for i in range(page.locator(MY_TURN).count()):
+        page.locator(MY_TURN).nth(i).click()
+        expect(page.locator("#choices")).to_be_visible()
+        assert page.locator("#choices .capture-sum").count() == 0
+        assert page.locator("#trail-why").count() == 0
+        page.keyboard.press("Escape")
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_coach_is_off_at_a_rated_table_after_the_first_games(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """The coach is on for a player's first games and at unrated tables: a browser that has
+    seen three games end gets no explanations at a rated table, unless switched on."""
+    seen = "localStorage.setItem('konkun.finishedGames', JSON.stringify(['a', 'b', 'c']))"
+    page = screen(browser, live_server.url, size, lang, init_script=seen)
+    choose_name(page, NAMES[lang])
+    page.locator("#rated").check()
+    create_table(page, game="konchinka", seats=2, bots={1: "greedy"})
+    expect(page.locator("#coach")).not_to_be_checked()
+    page.wait_for_selector(MY_TURN)
+    select_each_hand_card(page)
+    assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_coach_switch_turns_the_explanations_off_and_is_kept(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """At an unrated table the coach starts on; switched off, the choices show no sums and
+    no reasons, and the choice survives a reload."""
+    page = screen(browser, live_server.url, size, lang)
+    choose_name(page, NAMES[lang])
+    create_table(page, game="konchinka", seats=2, bots={1: "greedy"})
+    expect(page.locator("#coach")).to_be_checked()
+    page.locator("#coach").uncheck()
+    page.reload()
+    expect(page.locator("#coach")).not_to_be_checked()
+    page.wait_for_selector(MY_TURN)
+    select_each_hand_card(page)
+    assert_no_page_errors(page)
