@@ -202,11 +202,11 @@ def test_capture_choice_shows_its_sum_and_the_deal_end_adds_up(
     expect(page.locator("#deal-end .end-table tr.seat-row")).to_have_count(2)
     for i in range(2):
         points = int(page.locator(f"#deal-end tr.seat-row[data-seat='{i}'] td.pts").inner_text())
-        reasons = page.locator(f"#deal-end tr.reasons-row[data-seat='{i}'] td.reasons")
+        reasons = page.locator(f"#deal-end-why li.reasons[data-seat='{i}']")
         expect(reasons).to_be_visible()
         parts = [int(p) for p in (reasons.get_attribute("data-points") or "").split()]
         assert sum(parts) == points
-        shown = [int(n) for n in re.findall(r"\+(\d+)", reasons.inner_text())]
+        shown = [int(n) for n in re.findall(r"\+(\d+)", reasons.inner_text().split(":", 1)[1])]
         assert shown == parts
     expect(page.locator("#deal-end-totals")).to_contain_text("15")
     if lang == "ru":

@@ -399,21 +399,23 @@ function installKeys(ctx, container, legal) {
 export function dealEndBody(end, names, lang) {
   const view = end.views[0];
   const reasons = view.score_reasons || [];
-  const rows = view.score.seats.flatMap((s, i) => [h("tr", { class: "seat-row",
-    dataset: { seat: i } },
-  h("th", { scope: "row" }, h("span", { class: "name", title: names[i] }, names[i])),
-  h("td", {}, String(s.cards)), h("td", {}, String(s.clubs)),
-  h("td", {}, minis(end.views[0].captured[i].filter((c) => c === "2c" || c === "Td"), lang)),
-  h("td", { class: "pts" }, h("strong", {}, String(s.points)))),
-  // where the points came from, under the seat's counts: most cards +2, 10♦ +1, ...
-  h("tr", { class: "reasons-row", dataset: { seat: i } }, h("td", { colspan: 5,
-    class: "reasons", dataset: { points: (reasons[i] || []).map((r) => r.points).join(" ") } },
-  `${t("coach.whyPoints")}: ${reasonsText(reasons[i])}`))]);
+  const rows = view.score.seats.map((s, i) => h("tr", { class: "seat-row", dataset: { seat: i } },
+    h("th", { scope: "row" }, h("span", { class: "name", title: names[i] }, names[i])),
+    h("td", {}, String(s.cards)), h("td", {}, String(s.clubs)),
+    h("td", {}, minis(end.views[0].captured[i].filter((c) => c === "2c" || c === "Td"), lang)),
+    h("td", { class: "pts" }, h("strong", {}, String(s.points)))));
+  // where each seat's points came from: most cards +2, most clubs +1, 2♣ +1, 10♦ +1
+  const why = h("div", { class: "points-why", id: "deal-end-why" },
+    h("h3", {}, t("coach.whyPoints")),
+    h("ul", {}, view.score.seats.map((_, i) => h("li", { class: "reasons", dataset: { seat: i,
+      points: (reasons[i] || []).map((r) => r.points).join(" ") } },
+    h("span", { class: "name", title: names[i] }, names[i]), `: ${reasonsText(reasons[i])}`))));
   const sweep = view.final_sweep;
   return [h("table", { class: "end-table" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.cardsShort")),
       h("th", {}, "♣"), h("th", {}, t("k.konchinki")), h("th", {}, t("k.points")))),
     h("tbody", {}, rows)),
+  why,
   end.totals ? h("p", { class: "end-totals", id: "deal-end-totals" }, t("coach.totals", {
     totals: end.totals.map((n, i) => `${names[i]} ${n}`).join(" · "),
     target: view.rules.target })) : null,
