@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "konkun.server.cli",
     "konkun.tui.cli",
     "konkun.verify",
+    "konkun.puzzles.cli",
 )
 """The layers' modules that each define ``register(subparsers)``, in the order ``--help``
 lists them (after the games' commands)."""
