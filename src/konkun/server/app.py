@@ -71,6 +71,7 @@ from konkun.server.web.messages import (
     validated,
 )
 from konkun.server.web.rules_routes import install_rules_routes
+from konkun.server.web.teaching_routes import install as install_teaching_routes
 from konkun.server.web.throttle import MATCH, READ, SOCKET, WRITE, KonkunApp, Throttle, rate_limit
 
 log = logging.getLogger("konkun.server")
@@ -480,6 +481,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     static = settings.static_path()
     services = install_account_routes(app, signer, lobby, guest_of, client_address, static)
     install_seat_link_routes(app, signer, lobby, guest_of)
+    install_teaching_routes(app, lambda name: _page(static, name))
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     install_rules_routes(app, static)
 

@@ -1,0 +1,93 @@
+"""The routes of teaching (``docs/web.md``, "Teaching"): the guided first game and the
+puzzles, their API and their pages.
+
+- ``POST /api/learn/{game}`` ``{"moves": [TEXT, ...]}``: the lesson after the player's
+  moves (:func:`konkun.learn.replay`); a move the step does not teach, or an illegal one,
+  is ``illegal_move`` and changes nothing (the server keeps no lesson state);
+- ``GET /api/puzzles/daily?game=konchinka|kunken``: today's puzzle (UTC), with its
+  ``position`` in the game's notation and its ``solution``;
+- ``GET /api/puzzles/{id}``: one puzzle;
+- the pages ``/learn/{game}``, ``/puzzles`` and ``/puzzles/{game}`` (the one browser page,
+  which routes on its path).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+
+from konkun.learn import LessonError, load_lesson, replay
+from konkun.learn.lesson import GAMES as LESSON_GAMES
+from konkun.puzzles import PuzzleError, daily_puzzle, puzzle_by_id
+from konkun.puzzles.collection import GAMES as PUZZLE_GAMES
+from konkun.server.core.protocol import ProtocolError
+from konkun.server.web.messages import load_json
+from konkun.server.web.throttle import WRITE, rate_limit
+
+
+def _game(game: str | None, games: tuple[str, ...], what: str) -> str:
+    if game not in games:
+        raise ProtocolError("unknown_game", f"unknown game {game!r} for {what}: expected "
+                            f"{' or '.join(games)}", game)
+    return game
+
+
+def _moves(body: dict[str, Any]) -> list[str]:
+    moves = body.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise ProtocolError("bad_request", "field 'moves' must be a list of move texts",
+                            moves)
+    return moves
+
+
+def lesson_view(game: str, moves: list[str]) -> dict[str, Any]:
+    """The lesson of ``game`` after ``moves`` as the page shows it; ``illegal_move``
+    naming the move when one cannot be played."""
+    try:
+        return replay(load_lesson(game), moves).view()
+    except LessonError as error:
+        raise ProtocolError("illegal_move", str(error)) from None
+
+
+def install(app: FastAPI, page: Callable[[str], Any]) -> None:
+    """Add the teaching routes to ``app``; ``page(name)`` answers a page request."""
+
+    @app.post("/api/learn/{game}")
+    @rate_limit(WRITE)
+    async def learn(game: str, request: Request) -> dict[str, Any]:
+        _game(game, LESSON_GAMES, "a lesson")
+        moves = _moves(load_json(await request.body() or b"{}"))
+        return await asyncio.to_thread(lesson_view, game, moves)
+
+    @app.get("/api/puzzles/daily")
+    @rate_limit(None)
+    async def daily(game: str | None = None) -> dict[str, Any]:
+        chosen = _game(game, PUZZLE_GAMES, "puzzles")
+        today = datetime.datetime.now(datetime.UTC).date()
+        return daily_puzzle(chosen, today).to_json() | {"date": today.isoformat()}
+
+    @app.get("/api/puzzles/{puzzle_id}")
+    @rate_limit(None)
+    async def puzzle(puzzle_id: str) -> dict[str, Any]:
+        try:
+            return puzzle_by_id(puzzle_id).to_json()
+        except PuzzleError:
+            raise ProtocolError("not_found", f"unknown puzzle {puzzle_id!r}") from None
+
+    @app.get("/learn/{game}", include_in_schema=False)
+    @rate_limit(None)
+    async def learn_page(game: str) -> Any:
+        return page("index.html")
+
+    @app.get("/puzzles", include_in_schema=False)
+    @app.get("/puzzles/{game}", include_in_schema=False)
+    @rate_limit(None)
+    async def puzzles_page(game: str = "") -> Any:
+        return page("index.html")
+
+
+__all__ = ["install", "lesson_view"]
