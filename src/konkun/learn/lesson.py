@@ -149,6 +149,12 @@ def _bot_turns(deal: Deal[Any], seat: int, rng: random.Random) -> list[str]:
     return moves
 
 
+def _same(deal: Deal[Any], action: Any, taught: str) -> bool:
+    """Whether ``action`` is the taught move (a meld's cards in any order)."""
+    return bool(action == deal.parse_action(taught)) or \
+        sorted(deal.format_action(action).split()) == sorted(taught.split())
+
+
 def replay(lesson: Lesson, moves: list[str]) -> LessonRun:
     """The lesson after the player's ``moves`` (with the bot's replies); raise
     :class:`NotTaughtError` for a move other than a step's, :class:`LessonError` for a move
@@ -165,7 +171,7 @@ def replay(lesson: Lesson, moves: list[str]) -> LessonRun:
             action = deal.parse_action(text)
         except KonkunError as error:
             raise LessonError(f"move {i + 1} {text!r}: {error}") from None
-        if i < len(lesson.steps) and action != deal.parse_action(lesson.steps[i].move):
+        if i < len(lesson.steps) and not _same(deal, action, lesson.steps[i].move):
             raise NotTaughtError(f"move {i + 1} {text!r}: this step teaches "
                                  f"{lesson.steps[i].move!r}")
         problem = deal.why_illegal(action)

@@ -123,6 +123,22 @@ def puzzle_by_id(puzzle_id: str, puzzles: tuple[Puzzle, ...] | None = None) -> P
     raise PuzzleError(f"unknown puzzle {puzzle_id!r}")
 
 
-__all__ = ["GAMES", "SHIPPED", "Puzzle", "PuzzleError", "check_game", "daily_puzzle",
+__all__ = ["GAMES", "SHIPPED", "Puzzle", "PuzzleError", "check_game", "daily_puzzle", "puzzle_board",
            "load_puzzles", "puzzle_by_id", "puzzles_of", "read_puzzles", "shipped_path",
            "write_puzzles"]
+
+
+def puzzle_board(puzzle: Puzzle) -> dict[str, Any]:
+    """What a page draws of ``puzzle``: the engine's observation of the seat to move and,
+    for a Konchinka endgame (perfect information), the other hand as well."""
+    if puzzle.game == "konchinka":
+        from konkun.konchinka.notation import parse_kpn
+
+        deal = parse_kpn(puzzle.position)
+        return {"observation": deal.observe(puzzle.seat).to_json(),
+                "other_hand": [str(c) for c in deal.hand(1 - puzzle.seat)]}
+    from konkun.kunken.kkn import parse_kkn
+    from konkun.kunken.state import KunkenDeal
+
+    kunken = KunkenDeal.from_position(parse_kkn(puzzle.position))
+    return {"observation": kunken.observe(puzzle.seat).to_json()}

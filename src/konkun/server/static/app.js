@@ -10,6 +10,8 @@
 import { accountPage } from "./account.js";
 import { onLangChange } from "./i18n.js";
 import { leaderboardPage } from "./leaderboard.js";
+import { learnPage } from "./learn.js";
+import { puzzlesPage } from "./puzzles.js";
 import { profilePage } from "./profile.js";
 import { loadCatalog } from "./catalog.js";
 import { lobbyPage } from "./lobby.js";
@@ -32,6 +34,8 @@ async function route() {
   else if ((m = path.match(/^\/leaderboard(?:\/([^/]+))?\/?$/))) leaderboardPage(m[1]);
   else if (path.match(/^\/account\/?$/)) accountPage();
   else if ((m = path.match(/^\/rules\/(konchinka|kunken)\/?$/))) rulesPage(m[1]);
+  else if ((m = path.match(/^\/learn\/([^/]+)\/?$/))) learnPage(decodeURIComponent(m[1]));
+  else if ((m = path.match(/^\/puzzles(?:\/([^/]+))?\/?$/))) puzzlesPage(m[1]);
   else lobbyPage();
 }
 

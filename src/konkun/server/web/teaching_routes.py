@@ -24,6 +24,7 @@ from konkun.learn import LessonError, load_lesson, replay
 from konkun.learn.lesson import GAMES as LESSON_GAMES
 from konkun.puzzles import PuzzleError, daily_puzzle, puzzle_by_id
 from konkun.puzzles.collection import GAMES as PUZZLE_GAMES
+from konkun.puzzles.collection import Puzzle, puzzle_board
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.web.messages import load_json
 from konkun.server.web.throttle import WRITE, rate_limit
@@ -53,6 +54,11 @@ def lesson_view(game: str, moves: list[str]) -> dict[str, Any]:
         raise ProtocolError("illegal_move", str(error)) from None
 
 
+def _served(puzzle: Puzzle) -> dict[str, Any]:
+    """A puzzle as the API serves it: its JSON and the board the page draws."""
+    return puzzle.to_json() | {"board": puzzle_board(puzzle)}
+
+
 def install(app: FastAPI, page: Callable[[str], Any]) -> None:
     """Add the teaching routes to ``app``; ``page(name)`` answers a page request."""
 
@@ -68,15 +74,16 @@ def install(app: FastAPI, page: Callable[[str], Any]) -> None:
     async def daily(game: str | None = None) -> dict[str, Any]:
         chosen = _game(game, PUZZLE_GAMES, "puzzles")
         today = datetime.datetime.now(datetime.UTC).date()
-        return daily_puzzle(chosen, today).to_json() | {"date": today.isoformat()}
+        return _served(daily_puzzle(chosen, today)) | {"date": today.isoformat()}
 
     @app.get("/api/puzzles/{puzzle_id}")
     @rate_limit(None)
     async def puzzle(puzzle_id: str) -> dict[str, Any]:
         try:
-            return puzzle_by_id(puzzle_id).to_json()
+            found = puzzle_by_id(puzzle_id)
         except PuzzleError:
             raise ProtocolError("not_found", f"unknown puzzle {puzzle_id!r}") from None
+        return _served(found)
 
     @app.get("/learn/{game}", include_in_schema=False)
     @rate_limit(None)

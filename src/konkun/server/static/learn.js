@@ -1,0 +1,134 @@
+// The guided first game (/learn/konchinka, /learn/kunken): a scripted deal against a bot
+// on a fixed seed. The server replays the lesson from the player's moves (POST
+// /api/learn/{game}) and says what to do and why at each step; while steps remain only the
+// taught move is accepted, then the deal is played freely to its end.
+
+import { ApiError, request } from "./api.js";
+import { h, mount } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { link, main, setPage } from "./shell.js";
+import { konchinkaBoard, konchinkaMove, konchinkaWords, kunkenBoard, kunkenWords }
+  from "./teachboard.js";
+import { sortCards } from "./cards.js";
+
+const GAMES = ["konchinka", "kunken"];
+
+export function learnPage(game) {
+  if (!GAMES.includes(game)) game = "konchinka";
+  const st = { moves: [], view: null, sel: { card: null, taken: [] }, hand: [], error: null,
+    busy: false, bankBefore: null };
+  let alive = true;
+  setPage({ destroy() { alive = false; }, rerender: draw });
+  mount(main, h("p", { class: "loading" }, t("lobby.loading")));
+
+  async function send(text) {
+    if (st.busy) return;
+    st.busy = true;
+    st.error = null;
+    draw();
+    const moves = text === null ? [] : [...st.moves, text];
+    try {
+      const bank = st.view?.observation?.bank ?? null;
+      const view = await request("POST", `/api/learn/${game}`, { moves });
+      if (!alive) return;
+      st.moves = moves;
+      st.view = view;
+      st.bankBefore = bank;
+      st.sel = { card: null, taken: [] };
+      st.hand = [];
+    } catch (err) {
+      if (!alive) return;
+      const refused = err instanceof ApiError && err.code === "illegal_move";
+      st.error = refused ? t(st.view?.expect ? "learn.notTaught" : "learn.illegal")
+        : t("err.network");
+    } finally {
+      st.busy = false;
+    }
+    draw();
+  }
+
+  const konchinkaOn = {
+    hand(card) {
+      st.sel = st.sel.card === card ? { card: null, taken: [] } : { card, taken: [] };
+      st.error = null;
+      draw();
+    },
+    table(card) {
+      if (!st.sel.card) return;
+      const i = st.sel.taken.indexOf(card);
+      if (i >= 0) st.sel.taken.splice(i, 1); else st.sel.taken.push(card);
+      draw();
+    },
+    play() { if (st.sel.card) send(konchinkaMove(st.sel.card, st.sel.taken)); },
+    clear() { st.sel = { card: null, taken: [] }; draw(); },
+  };
+
+  const kunkenOn = {
+    stock() { send("draw"); },
+    bank(i) { send(`take ${i}`); },
+    hand(i) {
+      const at = st.hand.indexOf(i);
+      if (at >= 0) st.hand.splice(at, 1); else st.hand.push(i);
+      st.error = null;
+      draw();
+    },
+    meld(index) { send(`layoff ${chosen()[0]} ${index}`); },
+    layDown() { send(`meld ${chosen().join(" ")}`); },
+    discard() { send(`discard ${chosen()[0]}`); },
+  };
+
+  function chosen() {
+    const hand = sortCards(st.view.observation.hand);
+    return [...st.hand].sort((a, b) => a - b).map((i) => hand[i]);
+  }
+
+  function botLine(view) {
+    if (!view.bot_moves.length) return null;
+    const words = view.bot_moves.map((m) => (game === "konchinka" ? konchinkaWords(m)
+      : kunkenWords(m, st.bankBefore)));
+    return h("p", { class: "bot-moves", id: "bot-moves" }, t("learn.bot", { moves: words.join(", ") }));
+  }
+
+  function stepLabel(view) {
+    if (view.over) return t("learn.over");
+    if (view.step === null) return t("learn.free");
+    return t("learn.step", { n: view.step + 1, total: view.steps });
+  }
+
+  function result(view) {
+    const points = view.observation.points;
+    if (!view.over || !points) return null;
+    const me = view.seat;
+    return h("p", { class: "deal-result", id: "deal-result" },
+      t("learn.points", { you: points[me], bot: points[1 - me] }));
+  }
+
+  function draw() {
+    if (!alive || !st.view) return;
+    const view = st.view;
+    const L = lang();
+    const obs = view.observation;
+    const board = game === "konchinka"
+      ? konchinkaBoard({ obs, sel: st.sel, expect: view.expect, on: konchinkaOn })
+      : kunkenBoard({ obs, sel: st.hand, expect: view.expect, on: kunkenOn,
+        names: { [1 - view.seat]: t("learn.opponent") } });
+    const other = GAMES.find((g) => g !== game);
+    mount(main, h("section", { class: `panel teach learn ${game}`, id: "learn",
+      "aria-busy": st.busy ? "true" : "false",
+      dataset: { played: String(view.played), over: view.over ? "yes" : "no" } },
+      h("h1", {}, t(`learn.title.${game}`)),
+      view.played === 0 ? h("p", { class: "intro", id: "intro" }, view.intro[L]) : null,
+      h("div", { class: "coach-box", id: "instruction", role: "status", "aria-live": "polite",
+        dataset: { step: view.step === null ? (view.over ? "over" : "free") : String(view.step) } },
+      h("strong", { class: "step-label" }, stepLabel(view)), " ", view.say[L]),
+      st.error ? h("p", { class: "error", role: "alert", id: "learn-error" }, st.error) : null,
+      botLine(view), result(view), board,
+      h("nav", { class: "teach-links" },
+        link(`/rules/${game}`, t("learn.rules")),
+        h("button", { type: "button", id: "restart", onclick: () => send(null) }, t("learn.restart")),
+        link("/", t("learn.lobby")), link(`/learn/${other}`, t(`learn.other.${game}`)),
+        link(`/puzzles/${game}`, t("nav.puzzles")))));
+  }
+
+  send(null);
+}

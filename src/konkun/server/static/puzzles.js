@@ -1,0 +1,110 @@
+// The puzzle page (/puzzles, /puzzles/{game}): the day's puzzle of a game (GET
+// /api/puzzles/daily?game=), answered by clicking cards; then the verdict and the
+// solver's line. Konchinka: the only best move of an endgame (the exact solver's values);
+// Kunken: the only card the bank can be taken from to open.
+
+import { request } from "./api.js";
+import { h, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText, link, main, navigate, setPage } from "./shell.js";
+import { konchinkaBoard, konchinkaMove, konchinkaWords, kunkenBoard, kunkenWords,
+  sameKonchinkaMove } from "./teachboard.js";
+
+const GAMES = ["konchinka", "kunken"];
+
+export function puzzlesPage(game) {
+  if (!GAMES.includes(game)) game = "konchinka";
+  const st = { puzzle: null, sel: { card: null, taken: [] }, answer: null, error: null };
+  let alive = true;
+  setPage({ destroy() { alive = false; }, rerender: draw });
+  mount(main, h("p", { class: "loading" }, t("lobby.loading")));
+
+  const konchinkaOn = {
+    hand(card) {
+      if (st.answer) return;
+      st.sel = st.sel.card === card ? { card: null, taken: [] } : { card, taken: [] };
+      draw();
+    },
+    table(card) {
+      if (st.answer || !st.sel.card) return;
+      const i = st.sel.taken.indexOf(card);
+      if (i >= 0) st.sel.taken.splice(i, 1); else st.sel.taken.push(card);
+      draw();
+    },
+    play() { if (st.sel.card) { st.answer = konchinkaMove(st.sel.card, st.sel.taken); draw(); } },
+    clear() { st.sel = { card: null, taken: [] }; st.answer = null; draw(); },
+  };
+
+  const kunkenOn = {
+    bank(i) { if (!st.answer) { st.answer = `take ${i}`; draw(); } },
+  };
+
+  function verdict() {
+    const p = st.puzzle;
+    if (!st.answer) return null;
+    let right;
+    let text;
+    if (p.game === "konchinka") {
+      right = sameKonchinkaMove(st.answer, p.solution);
+      const key = Object.keys(p.values).find((m) => sameKonchinkaMove(m, st.answer));
+      text = right ? t("puzzle.right") : key === undefined ? t("puzzle.illegal")
+        : t("puzzle.wrong", { mine: signed(p.values[key]), best: signed(p.values[p.solution]) });
+    } else {
+      right = st.answer === p.solution;
+      text = right ? t("puzzle.rightTake") : t("puzzle.wrongTake");
+    }
+    const bank = p.board.observation.bank;
+    const seat = p.seat;
+    const line = p.line.map((m, i) => {
+      const who = p.game === "konchinka" ? (i % 2 === 0 ? t("learn.you") : t("learn.opponent"))
+        : t("learn.you");
+      const words = p.game === "konchinka" ? konchinkaWords(m) : kunkenWords(m, bank);
+      return h("li", {}, `${who}: ${words}`);
+    });
+    void seat;
+    return h("div", { class: `verdict ${right ? "right" : "wrong"}`, id: "verdict",
+      role: "status", dataset: { right: right ? "yes" : "no" } },
+    h("p", { class: "verdict-text" }, text),
+    h("h2", {}, t("puzzle.line")), h("ol", { class: "solver-line", id: "solver-line" }, line),
+    h("button", { type: "button", id: "again", onclick: () => {
+      st.answer = null; st.sel = { card: null, taken: [] }; draw();
+    } }, t("puzzle.again")));
+  }
+
+  function draw() {
+    if (!alive || !st.puzzle) {
+      if (alive && st.error) mount(main, h("p", { class: "error", role: "alert" }, st.error));
+      return;
+    }
+    const p = st.puzzle;
+    const obs = p.board.observation;
+    const board = p.game === "konchinka"
+      ? konchinkaBoard({ obs, sel: st.sel, other: p.board.other_hand, on: konchinkaOn,
+        playLabel: t("puzzle.check") })
+      : kunkenBoard({ obs, sel: [], on: st.answer ? {} : kunkenOn,
+        names: { [1 - p.seat]: t("learn.opponent") } });
+    mount(main, h("section", { class: `panel teach puzzle ${p.game}`, id: "puzzle" },
+      h("nav", { class: "pool-tabs", "aria-label": t("puzzle.title") },
+        GAMES.map((g) => h("button", { type: "button", class: "pool-tab", dataset: { game: g },
+          "aria-pressed": g === game ? "true" : "false",
+          onclick: () => navigate(`/puzzles/${g}`) }, t(`puzzle.title.${g}`)))),
+      h("h1", {}, t(`puzzle.title.${p.game}`)),
+      h("p", { class: "muted small" }, t("puzzle.date", { id: p.id, date: p.date ?? "" })),
+      h("div", { class: "coach-box", id: "instruction" }, t(`puzzle.ask.${p.game}`)),
+      verdict(), board,
+      h("nav", { class: "teach-links" }, link(`/rules/${p.game}`, t("learn.rules")),
+        link(`/learn/${p.game}`, t("puzzle.learn")))));
+  }
+
+  request("GET", `/api/puzzles/daily?game=${game}`).then((puzzle) => {
+    st.puzzle = puzzle;
+    draw();
+  }).catch((err) => {
+    st.error = errorText(err);
+    draw();
+  });
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
