@@ -123,11 +123,6 @@ def puzzle_by_id(puzzle_id: str, puzzles: tuple[Puzzle, ...] | None = None) -> P
     raise PuzzleError(f"unknown puzzle {puzzle_id!r}")
 
 
-__all__ = ["GAMES", "SHIPPED", "Puzzle", "PuzzleError", "check_game", "daily_puzzle", "puzzle_board",
-           "load_puzzles", "puzzle_by_id", "puzzles_of", "read_puzzles", "shipped_path",
-           "write_puzzles"]
-
-
 def puzzle_board(puzzle: Puzzle) -> dict[str, Any]:
     """What a page draws of ``puzzle``: the engine's observation of the seat to move and,
     for a Konchinka endgame (perfect information), the other hand as well."""
@@ -142,3 +137,8 @@ def puzzle_board(puzzle: Puzzle) -> dict[str, Any]:
 
     kunken = KunkenDeal.from_position(parse_kkn(puzzle.position))
     return {"observation": kunken.observe(puzzle.seat).to_json()}
+
+
+__all__ = ["GAMES", "SHIPPED", "Puzzle", "PuzzleError", "check_game", "daily_puzzle",
+           "load_puzzles", "puzzle_board", "puzzle_by_id", "puzzles_of", "read_puzzles",
+           "shipped_path", "write_puzzles"]

@@ -31,13 +31,19 @@ export function puzzlesPage(game) {
       if (i >= 0) st.sel.taken.splice(i, 1); else st.sel.taken.push(card);
       draw();
     },
-    play() { if (st.sel.card) { st.answer = konchinkaMove(st.sel.card, st.sel.taken); draw(); } },
+    play() { if (st.sel.card) answer(konchinkaMove(st.sel.card, st.sel.taken)); },
     clear() { st.sel = { card: null, taken: [] }; st.answer = null; draw(); },
   };
 
   const kunkenOn = {
-    bank(i) { if (!st.answer) { st.answer = `take ${i}`; draw(); } },
+    bank(i) { if (!st.answer) answer(`take ${i}`); },
   };
+
+  function answer(move) {
+    st.answer = move;
+    draw();
+    document.getElementById("verdict")?.scrollIntoView({ block: "nearest" });
+  }
 
   function verdict() {
     const p = st.puzzle;
@@ -54,14 +60,11 @@ export function puzzlesPage(game) {
       text = right ? t("puzzle.rightTake") : t("puzzle.wrongTake");
     }
     const bank = p.board.observation.bank;
-    const seat = p.seat;
     const line = p.line.map((m, i) => {
-      const who = p.game === "konchinka" ? (i % 2 === 0 ? t("learn.you") : t("learn.opponent"))
-        : t("learn.you");
+      const who = i % 2 === 1 && p.game === "konchinka" ? t("puzzle.opponent") : t("learn.you");
       const words = p.game === "konchinka" ? konchinkaWords(m) : kunkenWords(m, bank);
       return h("li", {}, `${who}: ${words}`);
     });
-    void seat;
     return h("div", { class: `verdict ${right ? "right" : "wrong"}`, id: "verdict",
       role: "status", dataset: { right: right ? "yes" : "no" } },
     h("p", { class: "verdict-text" }, text),
@@ -82,7 +85,7 @@ export function puzzlesPage(game) {
       ? konchinkaBoard({ obs, sel: st.sel, other: p.board.other_hand, on: konchinkaOn,
         playLabel: t("puzzle.check") })
       : kunkenBoard({ obs, sel: [], on: st.answer ? {} : kunkenOn,
-        names: { [1 - p.seat]: t("learn.opponent") } });
+        names: { [1 - p.seat]: t("puzzle.opponent") } });
     mount(main, h("section", { class: `panel teach puzzle ${p.game}`, id: "puzzle" },
       h("nav", { class: "pool-tabs", "aria-label": t("puzzle.title") },
         GAMES.map((g) => h("button", { type: "button", class: "pool-tab", dataset: { game: g },
