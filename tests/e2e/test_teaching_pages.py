@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from konkun.puzzles.collection import puzzles_of
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import SCREENS, assert_no_page_errors, screen, shot
@@ -129,20 +130,29 @@ def _wrong_answer(puzzle: dict[str, Any]) -> str:
     return next(f"take {i}" for i in range(len(bank)) if f"take {i}" != puzzle["solution"])
 
 
-@pytest.mark.parametrize("game", GAMES)
+GO_OUT = next(p.id for p in puzzles_of("kunken") if p.kind == "go_out")
+
+
+@pytest.mark.parametrize("game", [*GAMES, "kunken-go-out"])
 @pytest.mark.parametrize(("size", "lang"), SCREENS)
 def test_the_puzzle_page_accepts_the_right_answer_and_refuses_a_wrong_one(
         browser: Any, live_server: ServerThread, artifacts: Path, game: str, size: str,
         lang: str) -> None:
-    puzzle = request_json(f"{live_server.url}/api/puzzles/daily?game={game}")
-    page = screen(browser, f"{live_server.url}/puzzles/{game}", size, lang)
+    if game == "kunken-go-out":  # the day's Kunken puzzle may be of the other kind
+        puzzle = request_json(f"{live_server.url}/api/puzzles/{GO_OUT}")
+        page = screen(browser, f"{live_server.url}/puzzles/kunken?id={GO_OUT}", size, lang)
+        expect(page.locator("#instruction")).to_have_attribute("data-kind", "go_out")
+        game = "kunken"
+    else:
+        puzzle = request_json(f"{live_server.url}/api/puzzles/daily?game={game}")
+        page = screen(browser, f"{live_server.url}/puzzles/{game}", size, lang)
     expect(page.locator("#instruction")).to_be_visible()
     _assert_language(page, lang)
     _answer(page, game, _wrong_answer(puzzle))
     expect(page.locator("#verdict")).to_have_attribute("data-right", "no")
     expect(page.locator("#solver-line li")).to_have_count(len(puzzle["line"]))
     if size == "phone":
-        shot(page, artifacts, f"puzzle-{game}-{size}-{lang}")
+        shot(page, artifacts, f"puzzle-{puzzle['id'].rsplit('-', 1)[0]}-{size}-{lang}")
     page.locator("#again").click()
     expect(page.locator("#verdict")).to_have_count(0)
     _answer(page, game, puzzle["solution"])

@@ -63,7 +63,15 @@ def test_konchinka_answer_is_unique_best_by_plain_minimax(puzzle: Puzzle) -> Non
     assert best == puzzle.values[puzzle.solution]
 
 
-@pytest.mark.parametrize("puzzle", puzzles_of("kunken"), ids=[p.id for p in puzzles_of("kunken")])
+OPENING = [p for p in puzzles_of("kunken") if p.kind == "opening_take"]
+
+
+def test_both_kinds_of_kunken_puzzles_are_shipped() -> None:
+    kinds = [p.kind for p in puzzles_of("kunken")]
+    assert kinds.count("opening_take") >= 25 and kinds.count("go_out") >= 25
+
+
+@pytest.mark.parametrize("puzzle", OPENING, ids=[p.id for p in OPENING])
 def test_kunken_answer_is_the_only_take_by_the_takes_command(puzzle: Puzzle) -> None:
     position = parse_kkn(puzzle.position)
     seat = puzzle.seat
@@ -85,6 +93,9 @@ def test_a_wrong_answer_is_found_unsound() -> None:
     kunken = puzzles_of("kunken")[0]
     wrong = type(kunken)(**{**kunken.__dict__, "solution": "take 99", "line": ("take 99",)})
     assert "legal takes" in (check(wrong) or "")
+    out = next(p for p in puzzles_of("kunken") if p.kind == "go_out")
+    wrong = type(out)(**{**out.__dict__, "solution": "take 99", "line": ("take 99",)})
+    assert "go out" in (check(wrong) or "")
 
 
 def test_daily_puzzle_is_the_same_all_day_and_another_the_next_day() -> None:
@@ -109,7 +120,8 @@ def test_generate_writes_sound_puzzles(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["puzzles", "generate", "--count", "2", "--seed", "500", "--out",
                  str(out)]) == 0
     found = read_puzzles(out)
-    assert [p.game for p in found] == ["konchinka"] * 2 + ["kunken"] * 2
+    assert [(p.game, p.kind) for p in found] == [("konchinka", "endgame")] * 2 + [
+        ("kunken", "opening_take"), ("kunken", "go_out")]
     assert all(check(p) is None for p in found)
     assert "per CPU minute" in capsys.readouterr().err
     assert main(["puzzles", "check", str(out)]) == 0

@@ -23,7 +23,7 @@ from konkun.puzzles.collection import (
     write_puzzles,
 )
 
-GENERATORS = {"konchinka": konchinka.generate, "kunken": kunken.generate}
+GENERATORS = {"konchinka": konchinka.generate, "kunken": kunken.generate_both}
 CHECKS = {"konchinka": konchinka.check_puzzle, "kunken": kunken.check_puzzle}
 
 

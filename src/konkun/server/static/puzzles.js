@@ -1,6 +1,6 @@
 // The puzzle page (/puzzles, /puzzles/{game}): the day's puzzle of a game (GET
-// /api/puzzles/daily?game=), answered by clicking cards; then the verdict and the
-// solver's line. Konchinka: the only best move of an endgame (the exact solver's values);
+// /api/puzzles/daily?game=), or the one of `?id=`, answered by clicking cards; then the
+// verdict and the solver's line. Konchinka: the only best move of an endgame (the exact solver's values);
 // Kunken: the only card the bank can be taken from to open.
 
 import { request } from "./api.js";
@@ -57,7 +57,9 @@ export function puzzlesPage(game) {
         : t("puzzle.wrong", { mine: signed(p.values[key]), best: signed(p.values[p.solution]) });
     } else {
       right = st.answer === p.solution;
-      text = right ? t("puzzle.rightTake") : t("puzzle.wrongTake");
+      const out = p.kind === "go_out";
+      text = right ? t(out ? "puzzle.rightOut" : "puzzle.rightTake")
+        : t(out ? "puzzle.wrongOut" : "puzzle.wrongTake");
     }
     const bank = p.board.observation.bank;
     const line = p.line.map((m, i) => {
@@ -93,13 +95,16 @@ export function puzzlesPage(game) {
           onclick: () => navigate(`/puzzles/${g}`) }, t(`puzzle.title.${g}`)))),
       h("h1", {}, t(`puzzle.title.${p.game}`)),
       h("p", { class: "muted small" }, t("puzzle.date", { id: p.id, date: p.date ?? "" })),
-      h("div", { class: "coach-box", id: "instruction" }, t(`puzzle.ask.${p.game}`)),
+      h("div", { class: "coach-box", id: "instruction", dataset: { kind: p.kind } },
+        t(p.kind === "go_out" ? "puzzle.ask.go_out" : `puzzle.ask.${p.game}`)),
       verdict(), board,
       h("nav", { class: "teach-links" }, link(`/rules/${p.game}`, t("learn.rules")),
         link(`/learn/${p.game}`, t("puzzle.learn")))));
   }
 
-  request("GET", `/api/puzzles/daily?game=${game}`).then((puzzle) => {
+  const chosen = new URLSearchParams(location.search).get("id");
+  const url = chosen ? `/api/puzzles/${encodeURIComponent(chosen)}` : `/api/puzzles/daily?game=${game}`;
+  request("GET", url).then((puzzle) => {
     st.puzzle = puzzle;
     draw();
   }).catch((err) => {

@@ -106,7 +106,7 @@ export function kunkenWords(text, bank = null) {
   }
   if (verb === "meld") return t("act.meld", { cards: rest.map(short).join(" ") });
   if (verb === "layoff") return t("act.layoff", { card: short(rest[0]) });
-  if (verb === "swap") return t("act.swap", { card: short(rest[0]) });
+  if (verb === "swap") return t("act.swap", { card: short(rest[1]) });
   if (verb === "discard") return t("act.discard", { card: short(rest[0]) });
   return text;
 }
