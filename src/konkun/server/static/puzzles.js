@@ -94,7 +94,8 @@ export function puzzlesPage(game) {
           "aria-pressed": g === game ? "true" : "false",
           onclick: () => navigate(`/puzzles/${g}`) }, t(`puzzle.title.${g}`)))),
       h("h1", {}, t(`puzzle.title.${p.game}`)),
-      h("p", { class: "muted small" }, t("puzzle.date", { id: p.id, date: p.date ?? "" })),
+      h("p", { class: "muted small" }, p.date ? t("puzzle.date", { id: p.id, date: p.date })
+        : t("puzzle.named", { id: p.id })),
       h("div", { class: "coach-box", id: "instruction", dataset: { kind: p.kind } },
         t(p.kind === "go_out" ? "puzzle.ask.go_out" : `puzzle.ask.${p.game}`)),
       verdict(), board,

@@ -62,6 +62,7 @@ export const TEACH_TEXTS = {
     "puzzle.line": "The solver's line",
     "puzzle.opponent": "Opponent",
     "puzzle.date": "Puzzle {id}, {date}",
+    "puzzle.named": "Puzzle {id}",
     "puzzle.learn": "New to the game? The guided first game",
   },
   ru: {
@@ -123,6 +124,7 @@ export const TEACH_TEXTS = {
     "puzzle.line": "Лучшая линия (решатель)",
     "puzzle.opponent": "Соперник",
     "puzzle.date": "Задача {id}, {date}",
+    "puzzle.named": "Задача {id}",
     "puzzle.learn": "Впервые играете? Первая партия с подсказками",
   },
 };
