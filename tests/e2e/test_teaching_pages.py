@@ -112,6 +112,24 @@ def test_the_guided_game_refuses_a_move_it_does_not_teach(
     assert_no_page_errors(page)
 
 
+@pytest.mark.parametrize(("size", "lang"), [("phone", "ru"), ("desktop", "en")])
+def test_the_lobby_leads_to_the_lessons_and_the_puzzles(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    page = screen(browser, live_server.url, size, lang)
+    links = page.locator("#teach-entry a")
+    expect(links).to_have_count(3)
+    links.nth(1).click()
+    expect(page).to_have_url(re.compile("/learn/kunken$"))
+    expect(page.locator("#instruction")).to_have_attribute("data-step", "0")
+    _assert_language(page, lang)
+    page.go_back()
+    page.locator("#teach-entry a").nth(2).click()
+    expect(page).to_have_url(re.compile("/puzzles$"))
+    expect(page.locator("#instruction")).to_be_visible()
+    _assert_language(page, lang)
+    assert_no_page_errors(page)
+
+
 def _answer(page: Page, game: str, move: str) -> None:
     if game == "kunken":
         page.locator(f"#teach-bank [data-position='{move.split()[1]}']").click()

@@ -13,6 +13,14 @@ import { sortCards } from "./cards.js";
 
 const GAMES = ["konchinka", "kunken"];
 
+/** The lobby's way in: the guided first games and the puzzles. */
+export function teachingLinks() {
+  return h("p", { class: "teach-entry", id: "teach-entry" },
+    link("/learn/konchinka", t("learn.title.konchinka")), " · ",
+    link("/learn/kunken", t("learn.title.kunken")), " · ",
+    link("/puzzles", t("puzzle.title")));
+}
+
 export function learnPage(game) {
   if (!GAMES.includes(game)) game = "konchinka";
   const st = { moves: [], view: null, sel: { card: null, taken: [] }, hand: [], error: null,

@@ -6,6 +6,7 @@ import { h, keepingFocus, mount, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { botName, catalog, catalogEntry, gameTitle, loadCatalog, ratedBadge, seatNames,
   setOfferedBots, titled } from "./catalog.js";
+import { teachingLinks } from "./learn.js";
 import { nameForm } from "./nameform.js";
 import { errorText, link, main, navigate, page, setPage } from "./shell.js";
 import { rulesPath } from "./rulespage.js";
@@ -311,7 +312,8 @@ export function lobbyPage() {
   function draw() {
     document.title = `konkun — ${t("nav.lobby")}`;
     keepingFocus(() => mount(main, h("div", { class: "lobby" },
-      h("div", { class: "hero" }, h("h1", {}, "konkun"), h("p", {}, t("app.tagline"))),
+      h("div", { class: "hero" }, h("h1", {}, "konkun"), h("p", {}, t("app.tagline")),
+        teachingLinks()),
       h("div", { class: "lobby-grid" },
         h("div", { class: "col" }, identityPanel(draw), createForm(bots, draw)),
         h("div", { class: "col" }, tablesBox, finishedBox)))));

@@ -93,7 +93,7 @@ export function puzzlesPage(game) {
         GAMES.map((g) => h("button", { type: "button", class: "pool-tab", dataset: { game: g },
           "aria-pressed": g === game ? "true" : "false",
           onclick: () => navigate(`/puzzles/${g}`) }, t(`puzzle.title.${g}`)))),
-      h("h1", {}, t(`puzzle.title.${p.game}`)),
+      h("h1", {}, t(p.date ? `puzzle.title.${p.game}` : `puzzle.name.${p.game}`)),
       h("p", { class: "muted small" }, p.date ? t("puzzle.date", { id: p.id, date: p.date })
         : t("puzzle.named", { id: p.id })),
       h("div", { class: "coach-box", id: "instruction", dataset: { kind: p.kind } },

@@ -4,7 +4,6 @@
 
 export const TEACH_TEXTS = {
   en: {
-    "nav.learn": "Learn",
     "nav.puzzles": "Puzzles",
     "learn.title.konchinka": "Your first game of Konchinka",
     "learn.title.kunken": "Your first game of Kunken",
@@ -63,10 +62,11 @@ export const TEACH_TEXTS = {
     "puzzle.opponent": "Opponent",
     "puzzle.date": "Puzzle {id}, {date}",
     "puzzle.named": "Puzzle {id}",
+    "puzzle.name.konchinka": "Konchinka puzzle",
+    "puzzle.name.kunken": "Kunken puzzle",
     "puzzle.learn": "New to the game? The guided first game",
   },
   ru: {
-    "nav.learn": "Учиться",
     "nav.puzzles": "Задачи",
     "learn.title.konchinka": "Первая партия в кончинку",
     "learn.title.kunken": "Первая партия в кункен",
@@ -125,6 +125,8 @@ export const TEACH_TEXTS = {
     "puzzle.opponent": "Соперник",
     "puzzle.date": "Задача {id}, {date}",
     "puzzle.named": "Задача {id}",
+    "puzzle.name.konchinka": "Задача: кончинка",
+    "puzzle.name.kunken": "Задача: кункен",
     "puzzle.learn": "Впервые играете? Первая партия с подсказками",
   },
 };
