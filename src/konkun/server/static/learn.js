@@ -80,7 +80,13 @@ export function learnPage(game) {
       st.error = null;
       draw();
     },
-    meld(index) { send(`layoff ${chosen()[0]} ${index}`); },
+    meld(index) {
+      // the card a joker of that meld stands for swaps it out; any other card is laid off
+      const card = chosen()[0];
+      const meld = st.view.observation.melds.find((m) => m.index === index);
+      const swaps = (meld?.stands_for ?? []).some((c) => c && c === card);
+      send(swaps ? `swap ${index} ${card}` : `layoff ${card} ${index}`);
+    },
     layDown() { send(`meld ${chosen().join(" ")}`); },
     discard() { send(`discard ${chosen()[0]}`); },
   };
