@@ -112,6 +112,25 @@ def test_the_guided_game_refuses_a_move_it_does_not_teach(
     assert_no_page_errors(page)
 
 
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
+def test_a_reload_resumes_the_lesson_and_start_again_restarts_it(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    page = screen(browser, f"{live_server.url}/learn/kunken", size, lang)
+    for step in ("0", "1", "1", "2"):  # draw; the card and Discard; the take
+        page.locator("#learn[aria-busy=false]").wait_for()
+        expect(page.locator("#instruction")).to_have_attribute("data-step", step)
+        page.locator(".teach .hint").first.click()
+    expect(page.locator("#instruction")).to_have_attribute("data-step", "3")
+    page.reload()
+    expect(page.locator("#instruction")).to_have_attribute("data-step", "3")
+    assert _played(page) == 3
+    page.locator("#restart").click()
+    expect(page.locator("#instruction")).to_have_attribute("data-step", "0")
+    page.reload()
+    expect(page.locator("#instruction")).to_have_attribute("data-step", "0")
+    assert_no_page_errors(page)
+
+
 @pytest.mark.parametrize(("size", "lang"), [("phone", "ru"), ("desktop", "en")])
 def test_the_lobby_leads_to_the_lessons_and_the_puzzles(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:

@@ -29,23 +29,41 @@ export function learnPage(game) {
   setPage({ destroy() { alive = false; }, rerender: draw });
   mount(main, h("p", { class: "loading" }, t("lobby.loading")));
 
-  async function send(text) {
+  const KEY = `konkun.learn.${game}`;
+
+  /** The moves kept from an earlier visit (a reload resumes the lesson), or []. */
+  function keptMoves() {
+    try {
+      const moves = JSON.parse(localStorage.getItem(KEY) || "[]");
+      return Array.isArray(moves) && moves.every((m) => typeof m === "string") ? moves : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async function send(text, moves = text === null ? [] : [...st.moves, text]) {
     if (st.busy) return;
     st.busy = true;
     st.error = null;
     draw();
-    const moves = text === null ? [] : [...st.moves, text];
     try {
       const bank = st.view?.observation?.bank ?? null;
       const view = await request("POST", `/api/learn/${game}`, { moves });
       if (!alive) return;
       st.moves = moves;
+      localStorage.setItem(KEY, JSON.stringify(moves));
       st.view = view;
       st.bankBefore = bank;
       st.sel = { card: null, taken: [] };
       st.hand = [];
     } catch (err) {
       if (!alive) return;
+      if (!st.view && moves.length) {  // the kept moves no longer replay: start afresh
+        st.busy = false;
+        localStorage.removeItem(KEY);
+        send(null);
+        return;
+      }
       const refused = err instanceof ApiError && err.code === "illegal_move";
       st.error = refused ? t(st.view?.expect ? "learn.notTaught" : "learn.illegal")
         : t("err.network");
@@ -144,5 +162,5 @@ export function learnPage(game) {
         link(`/puzzles/${game}`, t("nav.puzzles")))));
   }
 
-  send(null);
+  send(null, keptMoves());
 }
