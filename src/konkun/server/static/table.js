@@ -118,8 +118,10 @@ export function tablePage(tableId) {
         try { await navigator.clipboard.writeText(url); ev.target.textContent = t("table.copied"); }
         catch { document.getElementById("invite").select(); }
       } }, t("table.copy"))) : null;
-    const needName = table.status === "waiting" && you === null && !identity()
-      ? h("div", { class: "panel" }, h("p", {}, t("me.needName")), keptTableNameForm()) : null;
+    // a nameless visitor gets the name form: to sit while the table waits, else to chat
+    const needName = you === null && !identity() ? h("div", { class: "panel" },
+      h("p", {}, t(table.status === "waiting" ? "me.needName" : "chat.needName")),
+      keptTableNameForm()) : null;
     mount(body);
     if (table.status !== "waiting" && msg.view) {
       const R = RENDERERS[table.game];
