@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from konkun.server.testing import ServerThread
+from konkun.server.testing import ServerThread, request_json
 
 from .pages import SCREENS, assert_no_page_errors, choose_name, create_table, screen
 
@@ -93,3 +93,31 @@ def test_counted_words_take_the_plural_form_of_their_number(
         "Кон 1 · 1 ход", "Кон 1 · 2 хода", "Кон 1 · 5 ходов", "Кон 1 · 21 ход"]
     assert "после 1 переворота банка" in one[1] and "после 5 переворотов банка" in five[1]
     assert "чисел 1 игрока;" in one[2] and "чисел 5 игроков;" in five[2]
+
+
+PAST = {"en": ("drew from the stock", "discarded: "), "ru": ("взял(а) карту из колоды",
+                                                              "сбросил(а): ")}
+BOT_NAMES = {"en": "Greedy 1 (bot)", "ru": "Жадный 1 (бот)"}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
+def test_the_kunken_log_tells_moves_in_the_past_and_bots_are_named_alike(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Watching two greedy bots play Kunken: each turn is told as done ("discarded: 7♥",
+    «сбросил(а): 7♥», never the button's «Сбросить»), and every bot's name begins with a
+    capital, in the log as in the lobby's choice of bots."""
+    table = request_json(f"{live_server.url}/api/tables", "POST", {
+        "game": "kunken", "seats": 2, "bots": {"0": "greedy", "1": "greedy"}})
+    page = screen(browser, f"{live_server.url}/t/{table['id']}", size, lang)
+    drew, discarded = PAST[lang]
+    entries = page.locator("#match-log li")
+    expect(entries.filter(has_text=discarded).first).to_be_visible()
+    texts = entries.all_inner_texts()
+    assert any(drew in text for text in texts)
+    assert not any(word in text for text in texts for word in ("Discard", "Сбросить"))
+    assert BOT_NAMES[lang] in page.locator("#match-log").inner_text()
+    page.goto(live_server.url)
+    # the offered bots come after the page: a person, Random, Greedy and the ladder's levels
+    page.wait_for_function("document.querySelectorAll('#who-1 option').length > 3")
+    options = page.locator("#who-1 option").all_inner_texts()[1:]  # after "a person"
+    assert len(options) > 1 and all(o[0].isupper() for o in options), options

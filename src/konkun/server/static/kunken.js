@@ -40,16 +40,19 @@ function cardsIn(action) {
 }
 
 /** A move as display text with suit symbols. */
-export function formatAction(action, lang) {
+export function formatAction(action, lang, offered = false) {
   const a = parseAction(action);
   const cards = a.cards.map((c) => cardShort(c, lang)).join(" ");
+  // what a player did, as the log tells it (past: «сбросил(а)»); an offered action's
+  // title says what it does («Сбросить»)
+  const said = (past, offer) => t(offered ? offer : past);
   switch (a.kind) {
-    case "draw": return t("r.drew");
-    case "take": return t("r.takeFrom", { n: a.number + 1 });
-    case "meld": return `${t("r.layDown")}: ${cards}`;
-    case "layoff": return `${t("r.layOff")}: ${cards} → #${a.number + 1}`;
-    case "swap": return `${t("r.swap")}: ${cards} → #${a.number + 1}`;
-    case "discard": return `${t("r.discard")}: ${cards}`;
+    case "draw": return said("r.drew", "r.draw");
+    case "take": return offered ? t("r.takeBank") : t("r.takeFrom", { n: a.number + 1 });
+    case "meld": return `${said("r.laidDown", "r.layDown")}: ${cards}`;
+    case "layoff": return `${said("r.laidOff", "r.layOff")}: ${cards} → #${a.number + 1}`;
+    case "swap": return `${said("r.swapped", "r.swap")}: ${cards} → #${a.number + 1}`;
+    case "discard": return `${said("r.discarded", "r.discard")}: ${cards}`;
     default: return action;
   }
 }
@@ -179,7 +182,7 @@ function actionButton(action, ctx, i, hinted, onPlay) {
       target.cards.map((c) => cardElement(c, { lang, size: "tiny" }))) : `#${a.number + 1}`);
   }
   return h("button", { type: "button", class: `choice action act-${a.kind} ${hinted ? "hinted" : ""}`,
-    dataset: { action, kind: a.kind }, title: formatAction(action, lang),
+    dataset: { action, kind: a.kind }, title: formatAction(action, lang, true),
     onclick: () => onPlay(action),
     onmouseenter: () => markMeld(a, true), onmouseleave: () => markMeld(a, false),
     onfocus: () => markMeld(a, true), onblur: () => markMeld(a, false) },
