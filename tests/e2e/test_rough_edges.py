@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from konkun.server.accounts.ratings_service import RatingStore
+from konkun.server.store.storage import Storage, StoredTable
 from konkun.server.testing import ServerThread, request_json
 
-from .pages import SCREENS, assert_no_page_errors, choose_name, create_table, screen
+from .pages import SCREENS, SIZES, assert_no_page_errors, choose_name, create_table, screen
 
 pytestmark = pytest.mark.e2e
 
@@ -121,3 +123,61 @@ def test_the_kunken_log_tells_moves_in_the_past_and_bots_are_named_alike(
     page.wait_for_function("document.querySelectorAll('#who-1 option').length > 3")
     options = page.locator("#who-1 option").all_inner_texts()[1:]  # after "a person"
     assert len(options) > 1 and all(o[0].isupper() for o in options), options
+
+
+WIDE = "W" * 24
+"""The widest name the lobby takes."""
+NOT_FOUND = {"en": "Page not found", "ru": "Страница не найдена"}
+NO_POOL = {"en": "There is no leaderboard “bogus”", "ru": "Таблицы рейтинга «bogus» нет"}
+
+
+def _rated_wide_player(server: ServerThread) -> None:
+    """An account named with 24 W's, with one rated game against the Strong bot (recorded
+    straight into the server's database)."""
+    guest = request_json(f"{server.url}/api/guest", "POST", {"nickname": WIDE})
+    claimed = request_json(f"{server.url}/api/account/claim", "POST",
+                           {"password": "a long password"}, token=guest["token"])
+    player = str(claimed["player_id"])
+    storage = Storage(server.settings.database_url())
+    try:
+        seats = [{"kind": "human", "player_id": player, "name": WIDE, "bot": None},
+                 {"kind": "bot", "player_id": None, "name": "strong", "bot": "strong"}]
+        at = "2026-11-10T12:00:00+00:00"
+        RatingStore(storage.engine).record_finished(StoredTable(
+            id="game0", game="konchinka", variant="classic", rules={}, seats=seats,
+            seed="s", status="finished", created_at=at, finished_at=at, winner=0,
+            totals=[15, 3]), True, {player})
+    finally:
+        storage.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_unknown_addresses_and_pools_are_pages_and_long_names_fit_the_leaderboard(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """An address the site does not have answers 404 with a page in the page's words (not
+    the API's JSON); /leaderboard/bogus says there is no such leaderboard and offers
+    those there are; a 24-character name on the leaderboard is cut with an ellipsis, the
+    whole name in its title, and the page is no wider than the window."""
+    _rated_wide_player(live_server)
+    page = screen(browser, live_server.url, size, lang)
+    response = page.goto(f"{live_server.url}/no/such/page")
+    assert response is not None and response.status == 404
+    expect(page.locator("#not-found h1")).to_have_text(NOT_FOUND[lang])
+    assert "not_found" not in page.locator("body").inner_text()
+    page.locator("#not-found a").click()
+    expect(page.locator("#nickname")).to_be_visible()
+
+    page.goto(f"{live_server.url}/leaderboard/bogus")
+    expect(page.locator("#no-pool [role=alert]")).to_contain_text(NO_POOL[lang])
+    expect(page.locator("#board")).to_have_count(0)
+    page.locator(".pool-tab[data-pool=konchinka-2]").click()
+    expect(page).to_have_url(f"{live_server.url}/leaderboard/konchinka-2")
+    name = page.locator("#board .name", has_text="WWW").first
+    expect(name).to_have_attribute("title", WIDE)
+    width = SIZES[size][0]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    box = name.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width
+    if size == "phone":
+        assert name.evaluate("n => n.scrollWidth > n.clientWidth")  # cut, with an ellipsis
+    assert_no_page_errors(page)
