@@ -181,3 +181,39 @@ def test_unknown_addresses_and_pools_are_pages_and_long_names_fit_the_leaderboar
     if size == "phone":
         assert name.evaluate("n => n.scrollWidth > n.clientWidth")  # cut, with an ellipsis
     assert_no_page_errors(page)
+
+
+EMPTY_NAME = {"en": "Type a name: it cannot be empty", "ru": "Введите имя: оно не может быть"}
+RATED_ON = {"en": "hints are off and every move has a clock", "ru": "подсказок нет"}
+SIXTY = {"en": "60 s a move", "ru": "60 с на ход"}
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_the_lobby_form_explains_itself(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """An empty name is refused with the reason in the page's words; the stake is only
+    asked for when the winner takes the pool; ticking Rated says and shows what it turns
+    off (hints) and on (a move clock of 60 s unless another is chosen)."""
+    page = screen(browser, live_server.url, size, lang)
+    page.wait_for_load_state("networkidle")
+    page.click("#save-name")
+    expect(page.locator("#name-error")).to_be_visible()
+    expect(page.locator("#name-error")).to_contain_text(EMPTY_NAME[lang])
+    choose_name(page, "Anna")
+
+    page.locator(".game-choice input[value=konchinka]").check()
+    page.click("details.rules summary")
+    expect(page.locator("#rule-settlement")).to_have_value("difference")
+    expect(page.locator("#rule-stake")).to_be_hidden()
+    page.select_option("#rule-settlement", "pool")
+    expect(page.locator("#rule-stake")).to_be_visible()
+    page.select_option("#rule-settlement", "difference")
+    expect(page.locator("#rule-stake")).to_be_hidden()
+
+    expect(page.locator("#rated-help")).to_be_visible()
+    page.locator("#rated").check()
+    expect(page.locator("#rated-help")).to_contain_text(RATED_ON[lang])
+    expect(page.locator("#hints")).to_be_disabled()
+    expect(page.locator("#hints")).not_to_be_checked()
+    expect(page.locator("#move-seconds option[value='0']")).to_have_text(SIXTY[lang])
+    assert_no_page_errors(page)
