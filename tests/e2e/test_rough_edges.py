@@ -217,3 +217,36 @@ def test_the_lobby_form_explains_itself(
     expect(page.locator("#hints")).not_to_be_checked()
     expect(page.locator("#move-seconds option[value='0']")).to_have_text(SIXTY[lang])
     assert_no_page_errors(page)
+
+
+TERMS = {"en": "to 21 points · 30 s a move · Capture is compulsory",
+         "ru": "до 21 очка · 30 с на ход · Брать обязательно"}
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_tables_clock_target_and_house_rules_show_on_the_invite_the_lobby_and_the_table(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Anna creates a table to 21 with a 30 s clock where capture is compulsory: her
+    table, the invited player's page and the lobby's row all say so, in their words."""
+    anna = screen(browser, live_server.url, size, lang)
+    choose_name(anna, "Anna")
+    anna.locator(".game-choice input[value=konchinka]").check()
+    anna.select_option("#seats", "2")
+    anna.select_option("#who-1", "human")
+    anna.select_option("#move-seconds", "30")
+    anna.click("details.rules summary")
+    anna.fill("#rule-target", "21")
+    anna.check("#rule-capture_compulsory")
+    anna.click("#create")
+    anna.wait_for_url("**/t/*")
+    table_id = anna.url.rstrip("/").rsplit("/", 1)[1]
+    expect(anna.locator(".table-terms")).to_have_text(TERMS[lang])
+    other = "ru" if lang == "en" else "en"
+    boris = screen(browser, f"{live_server.url}/t/{table_id}", size, other)
+    expect(boris.locator(".table-terms")).to_have_text(TERMS[other])
+    boris.goto(live_server.url)
+    expect(boris.locator(f".table-row[data-table='{table_id}'] .table-terms")).to_have_text(
+        TERMS[other])
+    assert boris.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
+    assert_no_page_errors(anna)
+    assert_no_page_errors(boris)

@@ -219,6 +219,9 @@ const DICT = {
     "err.bad_request": "The server did not understand that request. Reload the page and try again.",
     "err.nickname_too_long": "A name is at most 24 characters.",
     "nf.title": "Page not found",
+    "terms.target": "to {n:point}",
+    "terms.noClock": "no move clock",
+    "terms.off": "off",
     "nf.text": "There is nothing at {path}.",
     "err.unknown_table": "There is no such table.",
     "err.unknown_game": "This game or variant is not offered here.",
@@ -468,6 +471,9 @@ const DICT = {
     "err.bad_request": "Сервер не понял запрос. Обновите страницу и попробуйте снова.",
     "err.nickname_too_long": "В имени не больше 24 знаков.",
     "nf.title": "Страница не найдена",
+    "terms.target": "до {n:point}",
+    "terms.noClock": "без часов на ход",
+    "terms.off": "нет",
     "nf.text": "По адресу {path} ничего нет.",
     "err.unknown_table": "Такого стола нет.",
     "err.unknown_game": "Такой игры или варианта здесь нет.",
@@ -555,6 +561,7 @@ const NOUNS = {
     inaccuracy: { one: "inaccuracy", other: "inaccuracies" },
     mistake: { one: "mistake", other: "mistakes" },
     blunder: { one: "blunder", other: "blunders" },
+    point: { one: "point", other: "points" },
   },
   ru: {
     move: { one: "ход", few: "хода", many: "ходов", other: "хода" },
@@ -562,6 +569,7 @@ const NOUNS = {
     // the genitive: «случайных чисел 1 игрока», «после 1 переворота»
     player: { one: "игрока", few: "игроков", many: "игроков", other: "игроков" },
     renewal: { one: "переворота", few: "переворотов", many: "переворотов", other: "переворота" },
+    point: { one: "очка", few: "очков", many: "очков", other: "очка" },  // «до 21 очка»
   },
 };
 

@@ -5,7 +5,7 @@ import { api, forgetIdentity, identity } from "./api.js";
 import { h, keepingFocus, mount, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { botName, catalog, catalogEntry, gameTitle, loadCatalog, ratedBadge, seatNames,
-  setOfferedBots, titled } from "./catalog.js";
+  setOfferedBots, tableTerms, titled } from "./catalog.js";
 import { nameForm } from "./nameform.js";
 import { errorText, link, main, navigate, page, setPage } from "./shell.js";
 import { rulesPath } from "./rulespage.js";
@@ -303,7 +303,7 @@ function tableRow(s) {
       h("span", { class: `badge ${s.status}` }, t(`status.${s.status}`)),
       ratedBadge(s),
       h("span", { class: "muted" }, names.join(" · "))),
-    s.status === "finished" ? finishedLine(s, names) : null,
+    s.status === "finished" ? finishedLine(s, names) : tableTerms(s),
     s.status === "finished" ? link(`/replay/${s.id}`, t("lobby.replay"))
       : link(`/t/${s.id}`, free ? t("lobby.join") : t("lobby.enter")));
 }

@@ -5,7 +5,7 @@ import { api, identity, seatLink, seatLinkHolder, storeSeatIdentity, TableSocket
 import { askSeatLink } from "./account.js";
 import { h, mount, patch, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
-import { gameTitle, ratedBadge, RENDERERS, seatNames } from "./catalog.js";
+import { gameTitle, ratedBadge, RENDERERS, seatNames, tableTerms } from "./catalog.js";
 import { chatPanel } from "./chat.js";
 import { clockBadge, tickClock } from "./clock.js";
 import { showDealEnd } from "./dealend.js";
@@ -143,7 +143,7 @@ export function tablePage(tableId) {
       : null;
     const drawn = h("div", { class: "table-page", dataset: { status: table.status, game: table.game,
       turn: msg.turn ?? "" } },
-      head, invite, needName, lifecyclePanel(msg, controls),
+      head, tableTerms(table), invite, needName, lifecyclePanel(msg, controls),
       h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
       awayBanner(msg, controls),
       you === null && table.status !== "waiting"
