@@ -4,6 +4,7 @@ at a running table gets a name form and can then chat."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,7 +14,15 @@ from konkun.server.accounts.ratings_service import RatingStore
 from konkun.server.store.storage import Storage, StoredTable
 from konkun.server.testing import ServerThread, request_json
 
-from .pages import SCREENS, SIZES, assert_no_page_errors, choose_name, create_table, screen
+from .pages import (
+    SCREENS,
+    SIZES,
+    assert_no_page_errors,
+    choose_name,
+    create_table,
+    screen,
+    wait_for_status,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -250,3 +259,36 @@ def test_a_tables_clock_target_and_house_rules_show_on_the_invite_the_lobby_and_
     assert boris.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     assert_no_page_errors(anna)
     assert_no_page_errors(boris)
+
+
+def _analysis(best_differs: str) -> dict[str, Any]:
+    """A finished analysis of seat 0's two moves: the first lost a little (no mark) to a
+    better capture, the second was the best found."""
+    seat = {"lost": 0.2, "moves": 2, "inaccuracy": 0, "mistake": 0, "blunder": 0}
+    return {"status": "done", "thresholds": {"inaccuracy": 0.5, "mistake": 1.0,
+                                             "blunder": 2.0},
+            "deals": [{"deal": 0, "seats": [seat, seat]}],
+            "moves": [{"deal": 0, "seat": 0, "ply": 0, "turn": 1, "played": "5c",
+                       "best": best_differs, "loss": 0.2, "mark": None},
+                      {"deal": 0, "seat": 0, "ply": 1, "turn": 3, "played": "9h",
+                       "best": "9h", "loss": 0.0, "mark": None}]}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
+def test_the_analysis_names_the_best_move_whenever_it_differs(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """A move that lost too little for a mark still shows the better move found; a move
+    that was the best shows none."""
+    table = request_json(f"{live_server.url}/api/tables", "POST", {
+        "game": "konchinka", "seats": 2, "rules": {"target": "1"},
+        "bots": {"0": "greedy", "1": "random"}})
+    wait_for_status(live_server.url, table["id"], "finished", timeout=240)
+    page = screen(browser, "about:blank", size, lang)
+    page.route("**/api/games/*/analysis", lambda route: route.fulfill(
+        json=_analysis("Kc:Kd")))
+    page.goto(f"{live_server.url}/replay/{table['id']}")
+    rows = page.locator(".analysis-deal[data-deal='0'] tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator("td").nth(2)).to_have_text(re.compile("^[KК]♣ × [KК]♦$"))
+    expect(rows.nth(1).locator("td").nth(2)).to_have_text("—")
+    assert_no_page_errors(page)

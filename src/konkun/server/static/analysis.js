@@ -237,7 +237,8 @@ function movesTable(panel, moves, fmt) {
       h("td", {}, h("button", { type: "button", class: "linkish", title: tx("show"),
         onclick: () => go(m.turn) }, String(m.ply + 1))),
       h("td", { class: "action-text" }, show(m.played)),
-      h("td", { class: "action-text" }, m.mark ? show(m.best) : "—"),
+      // the better move found, whenever it differs from the one played (marked or not)
+      h("td", { class: "action-text" }, m.best !== m.played ? show(m.best) : "—"),
       h("td", { class: "num" }, fmt(m.loss)),
       h("td", {}, markCell(m.mark))))));
 }
