@@ -140,9 +140,9 @@ NOT_FOUND = {"en": "Page not found", "ru": "Страница не найдена
 NO_POOL = {"en": "There is no leaderboard “bogus”", "ru": "Таблицы рейтинга «bogus» нет"}
 
 
-def _rated_wide_player(server: ServerThread) -> None:
-    """An account named with 24 W's, with one rated game against the Strong bot (recorded
-    straight into the server's database)."""
+def _rated_wide_player(server: ServerThread, days: tuple[int, ...] = (10,)) -> str:
+    """An account named with 24 W's, with a rated game against the Strong bot on each of
+    ``days`` of November 2026 (recorded straight into the server's database); its id."""
     guest = request_json(f"{server.url}/api/guest", "POST", {"nickname": WIDE})
     claimed = request_json(f"{server.url}/api/account/claim", "POST",
                            {"password": "a long password"}, token=guest["token"])
@@ -151,13 +151,15 @@ def _rated_wide_player(server: ServerThread) -> None:
     try:
         seats = [{"kind": "human", "player_id": player, "name": WIDE, "bot": None},
                  {"kind": "bot", "player_id": None, "name": "strong", "bot": "strong"}]
-        at = "2026-11-10T12:00:00+00:00"
-        RatingStore(storage.engine).record_finished(StoredTable(
-            id="game0", game="konchinka", variant="classic", rules={}, seats=seats,
-            seed="s", status="finished", created_at=at, finished_at=at, winner=0,
-            totals=[15, 3]), True, {player})
+        for day in days:
+            at = f"2026-11-{day:02d}T12:00:00+00:00"
+            RatingStore(storage.engine).record_finished(StoredTable(
+                id=f"game{day}", game="konchinka", variant="classic", rules={},
+                seats=seats, seed="s", status="finished", created_at=at, finished_at=at,
+                winner=0, totals=[15, 3]), True, {player})
     finally:
         storage.close()
+    return player
 
 
 @pytest.mark.parametrize(("size", "lang"), SCREENS)
@@ -291,4 +293,25 @@ def test_the_analysis_names_the_best_move_whenever_it_differs(
     expect(rows).to_have_count(2)
     expect(rows.nth(0).locator("td").nth(2)).to_have_text(re.compile("^[KК]♣ × [KК]♦$"))
     expect(rows.nth(1).locator("td").nth(2)).to_have_text("—")
+    assert_no_page_errors(page)
+
+
+MONTH = {"en": "Nov", "ru": "нояб"}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
+def test_the_rating_chart_has_dates(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Rated games on 10 and 24 November: the chart's time axis is dated with the first
+    and the last, and each point's title says its date."""
+    player = _rated_wide_player(live_server, days=(10, 17, 24))
+    page = screen(browser, f"{live_server.url}/profile/{player}", size, lang)
+    dates = page.locator(".rating-chart text.date")
+    expect(dates).to_have_count(2)
+    first, last = dates.all_text_contents()
+    assert "10" in first and "24" in last
+    assert all(MONTH[lang] in d and "2026" in d for d in (first, last))
+    titles = page.locator(".rating-chart circle title").all_text_contents()
+    assert len(titles) == 3 and "17" in titles[1] and MONTH[lang] in titles[1]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     assert_no_page_errors(page)
