@@ -315,3 +315,22 @@ def test_the_rating_chart_has_dates(
     assert len(titles) == 3 and "17" in titles[1] and MONTH[lang] in titles[1]
     assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
+def test_the_kunken_drawn_card_stays_marked_after_a_reload(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Dasha draws from the stock: the drawn card is marked in her hand; she reloads the
+    page before discarding, and the same card is still marked."""
+    page = screen(browser, live_server.url, size, lang)
+    choose_name(page, "Dasha")
+    create_table(page, game="kunken", seats=2, bots={1: "greedy"})
+    page.locator("#draw").click()
+    drawn = page.locator(".hand .card.drawn")
+    expect(drawn).to_have_count(1)
+    card = drawn.get_attribute("data-card")
+    page.reload()
+    expect(page.locator(".hand .card.drawn")).to_have_count(1)
+    expect(page.locator(".hand .card.drawn")).to_have_attribute("data-card", card or "")
+    expect(page.locator("#drawn-note")).to_be_visible()
+    assert_no_page_errors(page)

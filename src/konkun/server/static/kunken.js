@@ -427,7 +427,14 @@ function drawnCard(ctx, mine) {
     return ui.drawn;
   }
   if (ui.drawnTurn === last.turn) return ui.drawn;
-  if (!before) return null;
+  const key = `konkun.drawn.${ctx.table?.id}`;  // this tab's drawn card, kept for a reload
+  if (!before) {  // the page was reloaded after the draw: the card this tab saw drawn
+    const kept = readKept(key);
+    if (kept?.turn !== last.turn || !mine.includes(kept.card)) return null;
+    ui.drawn = kept.card;
+    ui.drawnTurn = last.turn;
+    return kept.card;
+  }
   const left = [...before];
   const found = mine.find((c) => {
     const i = left.indexOf(c);
@@ -439,7 +446,18 @@ function drawnCard(ctx, mine) {
   }) ?? null;
   ui.drawn = found;
   ui.drawnTurn = last.turn;
+  try {
+    sessionStorage.setItem(key, JSON.stringify({ turn: last.turn, card: found }));
+  } catch { /* storage off: the marker lasts until a reload */ }
   return found;
+}
+
+function readKept(key) {
+  try {
+    return JSON.parse(sessionStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
 }
 
 function lastLine(ctx) {
