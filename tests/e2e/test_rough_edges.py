@@ -334,3 +334,31 @@ def test_the_kunken_drawn_card_stays_marked_after_a_reload(
     expect(page.locator(".hand .card.drawn")).to_have_attribute("data-card", card or "")
     expect(page.locator("#drawn-note")).to_be_visible()
     assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "en"), ("phone", "ru"),
+                                            ("desktop", "en")])
+def test_names_alike_keep_their_distinct_ending_when_cut(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Three greedy bots at a four-seat table: however short a name box, each shows its
+    number and its bot mark whole ("… 2 (bot)"), so no two read the same."""
+    page = screen(browser, live_server.url, size, lang)
+    choose_name(page, "Anna")
+    create_table(page, game="konchinka", seats=4, bots={1: "greedy", 2: "greedy",
+                                                         3: "greedy"})
+    expect(page.locator(".name-split").first).to_be_visible()
+    shown = page.evaluate("""() => [...document.querySelectorAll('.name-split')]
+        .filter((n) => n.checkVisibility())
+        .map((n) => {
+            const keep = n.querySelector('.name-keep').getBoundingClientRect();
+            const box = n.getBoundingClientRect();
+            return [n.title, n.querySelector('.name-keep').textContent,
+                    keep.right <= box.right + 0.5 && keep.width > 0];
+        })""")
+    assert shown, "no split names drawn"
+    for title, keep, whole in shown:
+        assert whole, (title, keep)
+        assert title.endswith(keep)
+    endings = {title: keep for title, keep, _ in shown}
+    assert len(set(endings.values())) == len(endings) >= 3, endings
+    assert_no_page_errors(page)

@@ -40,7 +40,7 @@ function append(node, children) {
 export function nameTag(name, attrs = {}) {
   const text = String(name ?? "");
   const cls = ["name", attrs.class].filter(Boolean).join(" ");
-  const parts = text.match(/^(.*\S)(\s+\d+(?:\s+\([^()]+\))?|\s+\([^()]+\))$/u);
+  const parts = text.match(/^(.*?\S)(\s+\d+(?:\s+\([^()]+\))?|\s+\([^()]+\))$/u);
   return h("span", { ...attrs, class: parts ? `${cls} name-split` : cls, title: text },
     parts ? [h("span", { class: "name-cut" }, parts[1]), h("span", { class: "name-keep" },
       parts[2])] : text);

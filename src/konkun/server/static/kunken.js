@@ -7,7 +7,7 @@ import { cardElement, cardShort, emptyPile, parseCard } from "./cards.js";
 import { minis } from "./dealend.js";
 import { coachOn, coachPanel, noteFinished, refusalItems } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
-import { bindKeys, h } from "./dom.js";
+import { bindKeys, h, nameTag } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceDeals, handOf, handSize, legalOf } from "./view.js";
 
@@ -232,7 +232,7 @@ function layoutRow(ctx, seat) {
   const held = view.taken_held[seat];
   return h("div", { class: `layout ${view.to_move === seat ? "to-move" : ""} ${
     seat === ctx.you ? "me" : ""}`, dataset: { seat } },
-  h("div", { class: "who" }, h("span", { class: "name", title: names[seat] }, names[seat]),
+  h("div", { class: "who" }, nameTag(names[seat]),
     seat === ctx.you && !ctx.replay ? ` ${t("table.youSuffix")}` : "",
     view.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null,
     " ", h("span", { class: "muted small" }, t("r.handCount", { n: handSize(view, seat) })),
@@ -388,8 +388,7 @@ export function render(container, ctx) {
     const hv = ctx.views[s.seat];
     const cards = hv ? handOf(hv, s.seat) || [] : [];
     return h("div", { class: "opponent", dataset: { seat: s.seat } },
-      h("div", { class: "who" }, h("span", { class: "name", title: ctx.names[s.seat] },
-        ctx.names[s.seat])),
+      h("div", { class: "who" }, nameTag(ctx.names[s.seat])),
       h("div", { class: "fan open" }, cards.map((c) => cardElement(c, { lang, size: "small" }))));
   })) : null;
 
@@ -607,7 +606,7 @@ export function dealEndBody(end, names, lang) {
     const partsKey = parts.plus_factor === 2 ? "coach.plusMinusExpress"
       : parts.minus_factor === 2 ? "coach.plusMinusExpressHand" : "coach.plusMinus";
     return h("section", { class: "end-seat", dataset: { seat: s } },
-      h("h3", {}, h("span", { class: "name", title: names[s] }, names[s]), " ",
+      h("h3", {}, nameTag(names[s]), " ",
         h("span", { class: `pts ${total < 0 ? "neg" : ""}` },
         String(total))),
       h("p", {}, t("end.melds"), ": ", own.length ? own.map((m) => minis(m.cards, lang,
