@@ -607,7 +607,7 @@ def test_lobby_lists_finished_games_hints_follow_the_people_and_replay_jumps_to_
     assert_no_page_errors(page)
 
 
-BOT_NAME = {"en": "greedy", "ru": "жадный"}
+BOT_NAME = {"en": "Greedy", "ru": "Жадный"}
 
 
 @pytest.mark.parametrize(("size", "lang"), SCREENS)

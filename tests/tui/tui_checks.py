@@ -34,3 +34,22 @@ async def running(session: PlaySession, save: Path | None = None,
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         yield app, pilot
+
+
+SMALL_SIZES = [(80, 24), (40, 12)]
+"""The smallest terminals the app is made for: a classic terminal and a phone's."""
+
+
+def screen_lines(app: PlayApp) -> list[str]:
+    """The text of every line of the screen as drawn (the top screen: a modal shows
+    itself over the game)."""
+    # Textual has no public call for the drawn text (its snapshots render this way)
+    return [strip.text for strip in app.screen._compositor.render_strips()]  # noqa: SLF001
+
+
+def region_text(app: PlayApp, selector: str) -> str:
+    """The words a widget shows within the screen (what is cut off is not there), its
+    lines joined by single spaces."""
+    region = app.screen.query_one(selector).region
+    lines = screen_lines(app)[region.y:region.bottom]
+    return " ".join(" ".join(line[region.x:region.right].split()) for line in lines).strip()

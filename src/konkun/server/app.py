@@ -261,7 +261,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = KonkunApp(title="konkun", version=__version__, lifespan=lifespan,
                     docs_url=None, redoc_url=None, openapi_url=None)
-    _install_error_handlers(app)
+    _install_error_handlers(app, settings.static_path())
     app.add_middleware(BodyLimit, seconds=settings.body_seconds)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=4096)  # replays are large and repetitive
@@ -510,7 +510,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _install_error_handlers(app: FastAPI) -> None:
+NOT_PAGES = ("/api/", "/static/", "/ws/")
+"""Paths whose unknown addresses answer JSON; any other unknown address is a page."""
+
+
+def _install_error_handlers(app: FastAPI, static: Path) -> None:
     @app.exception_handler(ProtocolError)
     async def protocol_error(_request: Request, error: ProtocolError) -> JSONResponse:
         return JSONResponse(error.payload(), status_code=error.status)
@@ -524,8 +528,14 @@ def _install_error_handlers(app: FastAPI) -> None:
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         code = "not_found" if error.status_code == 404 else "bad_request"
+        if code == "not_found" and request.method in ("GET", "HEAD") \
+                and not request.url.path.startswith(NOT_PAGES):
+            # a person's mistyped or stale address: the page says so in its own words
+            page: Response = _page(static, "index.html")
+            page.status_code = 404
+            return page
         return JSONResponse(error_payload(code, str(error.detail)),
                             status_code=error.status_code)
 

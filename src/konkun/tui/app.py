@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -31,18 +30,52 @@ HELP = """\
 
 [b]Keys[/b]
   1-9, a-z       play the move shown with that key
-  > or PageDown  next page of moves     < or PageUp  previous page
+  > or PageDown  next page of moves
+  < or PageUp    previous page of moves
   :              type a move by its text (e.g. {example})
   Up / Down      scroll the board
   Ctrl+S         save the game (resume with  konkun play --resume FILE)
-  ?  or F1       this help              Ctrl+Q  quit
+  ?  or F1       this help
+  Ctrl+Q         quit
 
-[b]Score sheet[/b]: each column is a player's running total after each deal;
-earlier totals are struck through, as on paper.
+[b]Score sheet[/b]: each column is a player's running total after each deal; earlier \
+totals are struck through, as on paper.
 
 {rules}
 
-Press Escape or ? to close."""
+Up, Down, PageUp, PageDown scroll this help. Press Escape or ? to close."""
+MOVE_GAP = 3
+"""Blank columns between two moves on a row of the move list."""
+MOVES_SHARE = (3, 5)
+"""The move list takes at most this share (3/5) of the left column's height."""
+
+
+def unwrap(text: str) -> str:
+    """Join the lines of each paragraph (paragraphs are separated by a blank line), so
+    that the terminal wraps them at its own width."""
+    return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines())
+                       for paragraph in text.split("\n\n"))
+
+
+def paginate(heights: list[int], rows: int, columns: int) -> list[range]:
+    """Split moves into pages that fit ``rows`` screen lines: with several ``columns``
+    each move takes one cell of a row, with one column each takes its height in lines
+    (``heights``, as wrapped); never more than :data:`MOVE_KEYS` moves on a page, never
+    fewer than one."""
+    pages: list[range] = []
+    start = 0
+    while start < len(heights):
+        if columns > 1:
+            stop = start + max(1, rows * columns)
+        else:
+            stop, used = start, 0
+            while stop < len(heights) and (stop == start or used + heights[stop] <= rows):
+                used += heights[stop]
+                stop += 1
+        stop = min(stop, start + len(MOVE_KEYS), len(heights))
+        pages.append(range(start, stop))
+        start = stop
+    return pages or [range(0)]
 
 
 def score_sheet(session: PlaySession) -> Table:
@@ -79,11 +112,13 @@ class HelpScreen(ModalScreen[None]):
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        """The help text: the keys, the rules in short and the house rules explained."""
+        """The help text: the keys, the rules in short and the house rules explained,
+        scrolled with the arrow and page keys when it is taller than the screen."""
         house = games.house_rules_help(self.game, self.rules)
-        rules = games.rules_summary(self.game) + (f"\n\n{house}" if house else "")
-        yield Static(HELP.format(example=games.example_move(self.game), rules=rules),
-                     id="help")
+        rules = unwrap(games.rules_summary(self.game)) + (f"\n\n{house}" if house else "")
+        with VerticalScroll(id="help-box"):
+            yield Static(HELP.format(example=games.example_move(self.game), rules=rules),
+                         id="help")
 
     def action_close(self) -> None:
         """Back to the game."""
@@ -139,13 +174,19 @@ class GameScreen(Screen[None]):
                 yield Static(id="moves")
             with Vertical(id="right"):
                 yield Static(id="sheet")
-                yield Static(id="log")
+                log_box = VerticalScroll(Static(id="log"), id="log-box")
+                log_box.can_focus = False
+                yield log_box
         yield Footer()
 
     def on_mount(self) -> None:
         """Draw, then let the bots play if they start."""
         self.refresh_view()
         self.app_ref.schedule_bots()
+
+    def on_resize(self) -> None:
+        """Lay the moves out again for the new size."""
+        self.refresh_view()
 
     @property
     def app_ref(self) -> PlayApp:
@@ -156,38 +197,80 @@ class GameScreen(Screen[None]):
 
     def page_moves(self) -> list[Any]:
         """The legal moves on the current page."""
-        return self._page_of(self.session.legal())
+        legal = self.session.legal()
+        pages = self._pages(legal)
+        return [legal[i] for i in pages[min(self.page, len(pages) - 1)]]
 
-    def _page_of(self, legal: list[Any]) -> list[Any]:
-        start = self.page * len(MOVE_KEYS)
-        return legal[start:start + len(MOVE_KEYS)]
+    def _moves_area(self) -> tuple[int, int]:
+        """The move list's width and its most lines (with its border and headings)."""
+        left = self.query_one("#left").size
+        if left.width == 0:  # not laid out yet: estimate from the screen
+            width, height = self.app.size.width * 2 // 3, self.app.size.height - 2
+        else:
+            width, height = left.width, left.height
+        most = height * MOVES_SHARE[0] // MOVES_SHARE[1]
+        return max(8, width - 2), max(3, most)
+
+    def _lines(self, text: Text, width: int) -> int:
+        return len(text.wrap(self.app.console, width))
+
+    def _heading(self, legal: list[Any], pages: int) -> list[Text]:
+        result = self.session.result
+        head = [Text(result, style="bold green")] if result else []
+        title = f"Your move ({len(legal)} legal; page {self.page + 1}/{pages}):"
+        return [*head, Text(title, style="bold")]
+
+    def _item(self, key: str, action: Any) -> Text:
+        item = Text(f"[{key}]", style="bold cyan")
+        item.append(" " + self.session.format(action))
+        return item
+
+    def _layout(self, legal: list[Any]) -> tuple[list[range], int]:
+        """The pages of ``legal`` that fit the move list, and its number of columns."""
+        width, most = self._moves_area()
+        heading = sum(self._lines(t, width) for t in self._heading(legal, len(legal)))
+        rows = max(1, most - 1 - heading)  # 1: the border line above the list
+        items = [self._item("z", a) for a in legal]
+        cell = max((t.cell_len for t in items), default=1)
+        columns = max(1, (width + MOVE_GAP) // (cell + MOVE_GAP))
+        heights = [self._lines(t, width) for t in items] if columns == 1 else [1] * len(items)
+        return paginate(heights, rows, columns), columns
+
+    def _pages(self, legal: list[Any]) -> list[range]:
+        return self._layout(legal)[0]
 
     def refresh_view(self) -> None:
         """Redraw everything from the session."""
         session = self.session
         legal = session.legal()
-        pages = max(1, -(-len(legal) // len(MOVE_KEYS)))
-        self.page = min(self.page, pages - 1)
+        pages, columns = self._layout(legal)
+        self.page = min(self.page, len(pages) - 1)
         self.query_one("#board", Static).update(games.render_board(session))
-        self.query_one("#moves", Static).update(self._moves_view(legal, pages))
+        self.query_one("#moves", Static).update(
+            self._moves_view(legal, pages, columns))
         self.query_one("#sheet", Static).update(score_sheet(session))
         self.query_one("#log", Static).update(Text("\n".join(session.log[-LOG_LINES:])))
+        log_box = self.query_one("#log-box", VerticalScroll)
+        self.call_after_refresh(log_box.scroll_end, animate=False)
         self.app_ref.sub_title = games.status_line(session)
 
-    def _moves_view(self, legal: list[Any], pages: int) -> RenderableType:
+    def _moves_view(self, legal: list[Any], pages: list[range],
+                    columns: int) -> RenderableType:
         session = self.session
+        result = [Text(session.result, style="bold green")] if session.result else []
         if session.is_over():
-            return Text("The game is over. Ctrl+S saves it, Ctrl+Q quits.", style="bold")
+            return Group(*result, Text("The game is over. Ctrl+S saves it, Ctrl+Q quits.",
+                                       style="bold"))
         if not session.human_to_move():
-            return Text("Waiting for the bots...", style="italic")
-        title = Text(f"Your move ({len(legal)} legal; page {self.page + 1}/{pages}):",
-                     style="bold")
-        items = []
-        for key, action in zip(MOVE_KEYS, self._page_of(legal), strict=False):
-            item = Text(f"[{key}]", style="bold cyan")
-            item.append(" " + session.format(action))
-            items.append(item)
-        return Group(title, Columns(items, padding=(0, 3)))
+            return Group(*result, Text("Waiting for the bots...", style="italic"))
+        grid = Table.grid(padding=(0, MOVE_GAP, 0, 0))
+        for _ in range(columns):
+            grid.add_column(no_wrap=columns > 1)
+        cells = [self._item(key, legal[i]) for key, i in zip(MOVE_KEYS, pages[self.page],
+                                                              strict=False)]
+        for row in range(0, len(cells), columns):
+            grid.add_row(*cells[row:row + columns])
+        return Group(*self._heading(legal, len(pages)), grid)
 
     def on_key(self, event: Key) -> None:
         """A move key plays the move shown with it."""
@@ -203,7 +286,8 @@ class GameScreen(Screen[None]):
 
     def action_page(self, delta: int) -> None:
         """Show the next or previous page of moves."""
-        self.page = max(0, self.page + delta)
+        pages = len(self._pages(self.session.legal()))
+        self.page = max(0, min(pages - 1, self.page + delta))
         self.refresh_view()
 
     def action_scroll_board(self, lines: int) -> None:
@@ -246,10 +330,13 @@ class PlayApp(App[None]):
     #right { width: 1fr; }
     #board-box { height: 1fr; }
     #board { height: auto; padding: 0 1; }
-    #moves { height: auto; max-height: 60%; padding: 0 1; border-top: solid $accent; }
+    #moves { height: auto; padding: 0 1; border-top: solid $accent; }
     #sheet { height: auto; padding: 0 1; }
-    #log { height: 1fr; padding: 1 1; border-top: solid $accent; }
-    #help { padding: 1 2; background: $panel; border: thick $accent; width: 90%; height: auto; }
+    #log-box { height: 1fr; border-top: solid $accent; }
+    #log { height: auto; padding: 0 1; }
+    #help-box { background: $panel; border: thick $accent; width: 90%; height: auto;
+                max-height: 100%; }
+    #help { padding: 1 2; }
     HelpScreen, MoveInputScreen { align: center middle; }
     #move-input { width: 60; }
     """

@@ -149,7 +149,7 @@ def _kunken_board(session: SessionView) -> RenderableType:
         bank.append(card_text(Card.from_index(card)))
     lines.append(_line("Bank", bank if obs.bank else Text("(empty)", style="dim")))
     lines.append(_line("Your hand", cards_text(_counts_cards(obs.hand), "(empty)")))
-    for duty in obs.obligations():
+    for duty in obs.obligations() if obs.to_move == obs.seat else []:  # a bot's are not yours
         lines.append(_line("To do", Text(duty, style="bold yellow")))
     lines.append(_kunken_melds(session, obs))
     lines.append(_kunken_players(session, obs))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from konkun.errors import IllegalMoveError, InvalidNotationError, InvalidRuleError
+from konkun.errors import IllegalMoveError, InvalidNotationError, InvalidRuleError, KonkunError
 from konkun.game import Match
 from konkun.tui.games import DEFAULT_BOT, load_match, make_agent, new_match
 
@@ -29,6 +29,8 @@ class PlaySession:
     bots: list[str]
     seed: int | str
     log: list[str] = field(default_factory=list)
+    result: str | None = None
+    """The last deal's result (and the game's, once over) until the human's next move."""
     _agents: dict[int, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -63,12 +65,30 @@ class PlaySession:
         if not isinstance(data, dict):
             raise InvalidNotationError(f"invalid save file {str(path)!r}: not a JSON object")
         record = data.get("record", data)
-        match, game, seed = load_match(record)
+        actions = record.get("actions") if isinstance(record, dict) else None
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise InvalidNotationError(f"invalid save file {str(path)!r}: its record has no "
+                                       "list of action texts")
+        match, game, seed = load_match({**record, "actions": []})
         human = data.get("human", 0)
         specs = list(bots) or list(data.get("bots", [])) or [DEFAULT_BOT]
         session = cls(game, match, human, _expand(specs, match.num_seats), seed)
+        session._replay(actions, path)
         session.log.append(f"resumed from {path}")
         return session
+
+    def _replay(self, actions: list[str], path: str | Path) -> None:
+        """Play a saved record's actions again, so the log holds every move as if it had
+        been played here (whose move it was, each deal's result)."""
+        for number, text in enumerate(actions):
+            deal = self.match.deal
+            try:
+                if self.match.is_over() or deal.to_move is None:
+                    raise IllegalMoveError("the match is already over")
+                self._apply(deal.to_move, deal.parse_action(text))
+            except KonkunError as error:
+                raise InvalidNotationError(f"invalid save file {str(path)!r}: action "
+                                           f"{number} {text!r}: {error.reason}") from None
 
     def save(self, path: str | Path) -> None:
         """Write the save file: the match record plus who plays which seat."""
@@ -110,6 +130,7 @@ class PlaySession:
         """Play the human's action (validated)."""
         if not self.human_to_move():
             raise IllegalMoveError(f"not your turn: cannot play {self.format(action)!r}")
+        self.result = None
         self._apply(self.human, action)
 
     def play_text(self, text: str) -> Any:
@@ -155,14 +176,18 @@ class PlaySession:
         text = self.format(action)
         self.match.play(action)
         self.log.append(f"{self.seat_name(seat)}: {text}")
+        results: list[str] = []
         finished = self.match.deal_points[deals_before:]
         for number, points in enumerate(finished, start=deals_before + 1):
             shown = ", ".join(f"{self.seat_name(s)} {p:+d}" for s, p in enumerate(points))
-            self.log.append(f"deal {number} over: {shown}")
+            results.append(f"deal {number} over: {shown}")
         if self.match.is_over():
             winner = self.match.winner()
-            self.log.append("game over: " + (
+            results.append("game over: " + (
                 "no winner" if winner is None else f"{self.seat_name(winner)} won"))
+        self.log.extend(results)
+        if results:
+            self.result = "; ".join(results)
 
     def score_sheet(self) -> list[list[int]]:
         """Each seat's column of running totals, one entry per finished deal."""

@@ -340,9 +340,11 @@ class AccountService:
         """The account a nickname and password open; ``login_limited`` past the limits,
         ``wrong_password`` for an unknown nickname or a wrong password alike."""
         name = clean_nickname(nickname)
-        if not isinstance(password, str) or len(password) > MAX_PASSWORD:
-            raise ProtocolError("bad_request", "password must be a string of at most "
-                                f"{MAX_PASSWORD} characters")
+        if not isinstance(password, str):
+            raise ProtocolError("bad_request", "password must be a string")
+        if len(password) > MAX_PASSWORD:  # no password is that long: not worth a hash
+            raise ProtocolError("wrong_password", "no account with this nickname and "
+                                "password")
         skeleton = skeleton_of(name)
         with self.limiter.running(skeleton):
             await self._attempt(skeleton, address)

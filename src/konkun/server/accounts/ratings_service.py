@@ -316,7 +316,7 @@ class RatingStore:
                     RatingRow.player_id == player_id).order_by(RatingRow.pool)).all():
                 history = db.execute(
                     select(PlayerGameRow.finished_at, PlayerGameRow.rating, PlayerGameRow.rd,
-                           PlayerGameRow.table_id)
+                           PlayerGameRow.table_id, PlayerGameRow.change)
                     .where(PlayerGameRow.player_id == player_id,
                            PlayerGameRow.pool == rating_row.pool,
                            PlayerGameRow.rating.is_not(None))
@@ -324,7 +324,7 @@ class RatingStore:
                 ratings.append(rating_json(rating_row) | {"history": [
                     {"at": at, "rating": round(float(r or 0.0), 1),
                      "rd": round(float(d or 0.0), 1), "table": t}
-                    for at, r, d, t in reversed(history)]})
+                    for at, r, d, t, _ in in_rating_order(list(reversed(history)))]})
             recent = [{"table": g.table_id, "game": g.game, "variant": g.variant,
                        "seats": g.seats, "seat": g.seat, "won": g.won, "total": g.total,
                        "finished_at": g.finished_at, "rated": g.rating is not None,
@@ -359,6 +359,43 @@ class RatingStore:
                 entries.append(_rating_entry(pool, player, initial_rating(pool, player), 0))
         entries.sort(key=lambda e: (-e["rating"], e["player_id"]))
         return entries[:limit]
+
+
+def in_rating_order(history: list[Any]) -> list[Any]:
+    """A player's rated games, oldest first, ``(finished_at, rating, rd, table, change)``
+    each, with games that finished in the same second put in the order they were rated:
+    each one's rating before it (``rating - change``) is the rating the one before it
+    left (no time passes between them, so nothing else moved it)."""
+    ordered: list[Any] = []
+    start = 0
+    while start < len(history):
+        stop = start
+        while stop < len(history) and history[stop][0] == history[start][0]:
+            stop += 1
+        group = list(history[start:stop])
+        while group:
+            follows = _next_rated(group, ordered[-1][1] if ordered else None)
+            ordered.append(group.pop(follows))
+        start = stop
+    return ordered
+
+
+def _next_rated(group: list[Any], previous: float | None) -> int:
+    """The index in ``group`` of the game rated right after the rating ``previous``: the
+    one that started from it, else the one no other game of the group led to."""
+    def before(row: Any) -> float:
+        return float(row[1] or 0.0) - float(row[4] or 0.0)
+
+    if previous is not None:
+        for index, row in enumerate(group):
+            if abs(before(row) - previous) < 1e-6:
+                return index
+    left_by_others = [float(row[1] or 0.0) for row in group]
+    for index, row in enumerate(group):
+        if not any(abs(before(row) - after) < 1e-6
+                   for other, after in enumerate(left_by_others) if other != index):
+            return index
+    return 0
 
 
 def _rating_entry(pool: str, player: str, rating: Rating, games: int) -> dict[str, Any]:

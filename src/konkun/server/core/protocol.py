@@ -58,6 +58,7 @@ HTTP_STATUS = {
     "not_absent": 409,
     "chat_empty": 400,
     "chat_too_long": 400,
+    "nickname_too_long": 400,
     "analysis_busy": 503,
     "internal": 500,
 }
@@ -127,15 +128,16 @@ def require_int(data: dict[str, Any], field: str) -> int:
 
 
 def clean_nickname(nickname: object) -> str:
-    """A nickname, trimmed; raise ``bad_request`` for an empty (or all-space) one, one over
-    24 user-perceived characters (emoji count as one), or one holding
-    control characters (:mod:`konkun.server.core.names`)."""
+    """A nickname, trimmed; raise ``nickname_too_long`` for one over 24 user-perceived
+    characters (emoji count as one), ``bad_request`` for an empty (or all-space) one or
+    one holding control characters (:mod:`konkun.server.core.names`)."""
     if not isinstance(nickname, str):
         raise ProtocolError("bad_request", "nickname must be a string", nickname)
     try:
         return check_nickname(nickname)
     except NicknameError as error:
-        raise ProtocolError("bad_request", str(error), nickname) from None
+        code = "nickname_too_long" if error.reason == "too_long" else "bad_request"
+        raise ProtocolError(code, str(error), nickname) from None
 
 
 def rule_texts(rules: object) -> dict[str, str]:

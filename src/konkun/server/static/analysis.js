@@ -8,7 +8,7 @@
 
 import { request } from "./api.js";
 import { h, mount } from "./dom.js";
-import { errorText, lang, onLangChange } from "./i18n.js";
+import { errorText, fill, lang, onLangChange } from "./i18n.js";
 
 const TEXTS = {
   en: {
@@ -16,14 +16,14 @@ const TEXTS = {
     start: "Analyse",
     intro: "Every move valued from its player's cards only, against the best move found.",
     queued: "Starting the analysis…",
-    running: "Analysing: {done} of {total} moves",
+    running: "Analysing: {done} of {total:move}",
     counting: "Analysing…",
     failed: "The analysis failed. Try again.",
     retry: "Analyse again",
     seat: "Player",
     deal: "Deal {n}",
-    lost: "{lost} expected points lost in {moves} moves",
-    marks: "{inaccuracy} inaccuracies, {mistake} mistakes, {blunder} blunders",
+    lost: "{lost} expected points lost in {moves:move}",
+    marks: "{inaccuracy:inaccuracy}, {mistake:mistake}, {blunder:blunder}",
     move: "Move",
     played: "Played",
     best: "Best found",
@@ -43,13 +43,13 @@ const TEXTS = {
     start: "Анализ",
     intro: "Каждый ход оценён только по картам его игрока и сравнён с лучшим найденным.",
     queued: "Запускаем анализ…",
-    running: "Анализ: {done} из {total} ходов",
+    running: "Анализ: {done} из {total}",
     counting: "Анализ…",
     failed: "Анализ не удался. Попробуйте ещё раз.",
     retry: "Повторить анализ",
     seat: "Игрок",
     deal: "Сдача {n}",
-    lost: "потеряно {lost} ожидаемых очков за {moves} ходов",
+    lost: "потеряно ожидаемых очков: {lost}, ходов: {moves}",
     marks: "неточностей: {inaccuracy}, ошибок: {mistake}, грубых ошибок: {blunder}",
     move: "Ход",
     played: "Сыграно",
@@ -69,8 +69,7 @@ const TEXTS = {
 
 /** This module's text for `key` in the page's language, {name} placeholders filled. */
 export function tx(key, params = {}) {
-  const text = TEXTS[lang()]?.[key] ?? TEXTS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+  return fill(TEXTS[lang()]?.[key] ?? TEXTS.en[key] ?? key, params);
 }
 
 const POLL_MS = 1000;
@@ -238,7 +237,8 @@ function movesTable(panel, moves, fmt) {
       h("td", {}, h("button", { type: "button", class: "linkish", title: tx("show"),
         onclick: () => go(m.turn) }, String(m.ply + 1))),
       h("td", { class: "action-text" }, show(m.played)),
-      h("td", { class: "action-text" }, m.mark ? show(m.best) : "—"),
+      // the better move found, whenever it differs from the one played (marked or not)
+      h("td", { class: "action-text" }, m.best !== m.played ? show(m.best) : "—"),
       h("td", { class: "num" }, fmt(m.loss)),
       h("td", {}, markCell(m.mark))))));
 }

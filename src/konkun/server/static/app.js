@@ -8,7 +8,8 @@
 // The pages live in lobby.js, table.js and replay.js; the frame they share in shell.js.
 
 import { accountPage } from "./account.js";
-import { onLangChange } from "./i18n.js";
+import { h, mount } from "./dom.js";
+import { onLangChange, t } from "./i18n.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { learnPage } from "./learn.js";
 import { puzzlesPage } from "./puzzles.js";
@@ -17,7 +18,7 @@ import { loadCatalog } from "./catalog.js";
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
-import { page, setPage, setRouter } from "./shell.js";
+import { link, main, page, setPage, setRouter } from "./shell.js";
 import { tablePage } from "./table.js";
 import { renderTopbar } from "./topbar.js";
 
@@ -36,7 +37,17 @@ async function route() {
   else if ((m = path.match(/^\/rules\/(konchinka|kunken)\/?$/))) rulesPage(m[1]);
   else if ((m = path.match(/^\/learn\/([^/]+)\/?$/))) learnPage(decodeURIComponent(m[1]));
   else if ((m = path.match(/^\/puzzles(?:\/([^/]+))?\/?$/))) puzzlesPage(m[1]);
-  else lobbyPage();
+  else if (path === "/") lobbyPage();
+  else notFoundPage(path);
+}
+
+/** An address the site does not have, said in the page's words (the server answers 404). */
+function notFoundPage(path) {
+  const draw = () => mount(main, h("section", { class: "panel", id: "not-found" },
+    h("h1", {}, t("nf.title")), h("p", {}, t("nf.text", { path })),
+    link("/", t("table.backToLobby"))));
+  setPage({ destroy() {}, rerender: draw });
+  draw();
 }
 
 onLangChange(() => {

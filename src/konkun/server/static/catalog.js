@@ -29,6 +29,37 @@ export function ratedBadge(summary) {
     t("table.rated")) : null;
 }
 
+/** One rule option's value as a player reads it: a yes/no option by its title (or "…: off"),
+ * a choice by its choice's title, a number with its title (its "zero" text for 0). */
+function ruleText(option, value) {
+  const title = titled(option.title, option.name);
+  if (option.type === "bool") return value === "true" ? title : `${title}: ${t("terms.off")}`;
+  if (option.type === "choice") {
+    const choice = (option.choices || []).find((c) => c.value === value);
+    return `${title}: ${titled(choice?.title, value)}`;
+  }
+  return `${title}: ${Number(value) === 0 && option.zero ? titled(option.zero, "0") : value}`;
+}
+
+/** What a table plays to, its move clock and its house rules (those that differ from the
+ * game's defaults), in one line: for the lobby's row, the invite and the table's head. */
+export function tableTerms(summary) {
+  const options = catalogEntry(summary?.game)?.options || [];
+  const rules = summary?.rules || {};
+  const parts = [];
+  const target = options.find((o) => o.name === "target");
+  const goal = Number(rules.target ?? target?.default ?? 0);
+  if (target && goal > 0) parts.push(t("terms.target", { n: goal }));
+  parts.push(summary?.move_seconds ? t("clock.seconds", { n: summary.move_seconds })
+    : t("terms.noClock"));
+  for (const option of options) {
+    if (option.name !== "target" && option.name in rules) {
+      parts.push(ruleText(option, String(rules[option.name])));
+    }
+  }
+  return h("p", { class: "table-terms muted small" }, parts.join(" · "));
+}
+
 /** Seat display names from a table summary. */
 export function seatNames(table) {
   const base = (table?.seats || []).map((s) => {

@@ -5,6 +5,21 @@ import { h, keepingFocus, mount } from "./dom.js";
 import { t } from "./i18n.js";
 
 const QUICK_PHRASES = 6;
+const MAX_CHAT = 200; // the server's limit (chat.py), in characters as a person counts them
+
+/** A line as the server stores it: trimmed, each run of white space one space. */
+function cleaned(text) {
+  return text.trim().split(/\s+/).join(" ");
+}
+
+/** Clear the field once the server has sent back the line it holds (a line the server
+ * refuses stays in the field, to be changed and sent again). */
+function clearIfEchoed(chat) {
+  const sent = chat.pending;
+  if (!sent || !chat.messages.slice(sent.after).some((m) => m.text === sent.text)) return;
+  if (cleaned(chat.input.value) === sent.text) chat.input.value = "";
+  chat.pending = null;
+}
 
 /** One chat line: the sender's name (spectators marked) and the text, only ever as text. */
 export function chatLine(m, names) {
@@ -19,9 +34,11 @@ export function chatLine(m, names) {
 export function chatPanel(chat, names, send) {
   const box = chat.box || (chat.box = h("section", { class: "panel chat", id: "chat",
     "aria-label": t("chat.title") }));
-  const input = chat.input || (chat.input = h("input", { id: "chat-input", maxlength: 400,
+  // maxlength counts UTF-16 units, never fewer than characters: no longer than the server takes
+  const input = chat.input || (chat.input = h("input", { id: "chat-input", maxlength: MAX_CHAT,
     autocomplete: "off", "aria-label": t("chat.placeholder") }));
   input.placeholder = t("chat.placeholder");
+  clearIfEchoed(chat);
   const log = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" },
     chat.messages.map((m) => chatLine(m, names)));
   const quick = h("div", { class: "quick-phrases" }, Array.from({ length: QUICK_PHRASES },
@@ -32,9 +49,16 @@ export function chatPanel(chat, names, send) {
     identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
       ev.preventDefault();
       if (!input.value.trim()) return;
-      if (send(input.value)) input.value = "";
+      if (send(input.value)) {
+        chat.pending = { text: cleaned(input.value), after: chat.messages.length };
+      }
     } }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send")))
-      : h("p", { class: "muted small" }, t("chat.needName"))));
+      : h("p", { class: "muted small need-name" }, h("a", { href: "#nickname", onclick: (ev) => {
+        const field = document.getElementById("nickname");
+        if (!field) return;
+        ev.preventDefault();
+        field.focus();
+      } }, t("chat.needName")))));
   log.scrollTop = log.scrollHeight;
   return box;
 }

@@ -34,6 +34,18 @@ function append(node, children) {
   }
 }
 
+/** A player's name cut with an ellipsis when it does not fit, the whole name in its title.
+ * A name's distinct ending, the number that tells two alike apart and a "(bot)" mark
+ * ("Greedy 2 (bot)"), is never cut: "Gree… 2 (bot)", never "Greed…" for all of them. */
+export function nameTag(name, attrs = {}) {
+  const text = String(name ?? "");
+  const cls = ["name", attrs.class].filter(Boolean).join(" ");
+  const parts = text.match(/^(.*?\S)(\s+\d+(?:\s+\([^()]+\))?|\s+\([^()]+\))$/u);
+  return h("span", { ...attrs, class: parts ? `${cls} name-split` : cls, title: text },
+    parts ? [h("span", { class: "name-cut" }, parts[1]), h("span", { class: "name-keep" },
+      parts[2])] : text);
+}
+
 /** Replace all children of `node`. */
 export function mount(node, ...children) {
   node.replaceChildren();

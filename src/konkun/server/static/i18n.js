@@ -24,9 +24,9 @@ const DICT = {
     "lobby.rules": "House rules",
     "lobby.createSit": "Create the table and sit down",
     "lobby.hints": "Hints",
-    "bot.random": "random",
-    "bot.greedy": "greedy",
-    "bot.ismcts": "strong",
+    "bot.random": "Random",
+    "bot.greedy": "Greedy",
+    "bot.ismcts": "Strong",
     "lobby.open": "Tables",
     "lobby.noTables": "No open tables. Create one!",
     "lobby.join": "Join",
@@ -99,6 +99,10 @@ const DICT = {
     "r.takeBank": "Take the bank from this card",
     "r.takeFrom": "took the bank from card {n}",
     "r.drew": "drew from the stock",
+    "r.laidDown": "laid down",
+    "r.laidOff": "laid off",
+    "r.swapped": "swapped a joker",
+    "r.discarded": "discarded",
     "r.youDrew": "You drew {card}.",
     "r.discard": "Discard",
     "r.layDown": "Lay down",
@@ -164,8 +168,8 @@ const DICT = {
     "err.not_absent": "That player has not been away long enough.",
     "fair.title": "Fair deal",
     "fair.checking": "Checking the cards against the seeds…",
-    "fair.ok": "Verified: every deal comes from the seed the server committed to before the game and {c} players' random values; every move matches the published digest ({d} deals recomputed).",
-    "fair.okYours": "Verified: every deal comes from the seed the server committed to before the game and {c} players' random values, yours among them; every move matches the published digest ({d} deals recomputed).",
+    "fair.ok": "Verified: every deal comes from the seed the server committed to before the game and the random values of {c:player}; every move matches the published digest ({d:deal} recomputed).",
+    "fair.okYours": "Verified: every deal comes from the seed the server committed to before the game and the random values of {c:player}, yours among them; every move matches the published digest ({d:deal} recomputed).",
     "fair.none": "Not verified: this game has no fairness data (it was played before fair deals existed).",
     "fair.insecure": "This browser cannot check the game here: Web Crypto needs https (or localhost).",
     "fair.scheme": "Not verified: unknown scheme {s}.",
@@ -192,14 +196,14 @@ const DICT = {
     "err.chat_empty": "Type something to send.",
     "err.chat_too_long": "A chat message is at most 200 characters.",
     "log.title": "Moves of the match",
-    "log.deal": "Deal {n} · {count} moves",
+    "log.deal": "Deal {n} · {count:move}",
     "sound.toggle": "Sound on your turn",
     "end.title": "Deal {n} is over",
     "end.leftover": "The cards left on the table went to {name}:",
     "end.noLeftover": "No cards were left on the table.",
     "end.wentOut": "{name} went out.",
     "end.express": "{name} went out in one go: express!",
-    "end.stockOut": "The stock ran out for good after {n} renewals of the bank.",
+    "end.stockOut": "The stock ran out for good after {n:renewal} of the bank.",
     "end.melds": "Melds",
     "end.layoffs": "Laid off on others' melds",
     "end.handLeft": "Hand left",
@@ -214,6 +218,12 @@ const DICT = {
     "err.generic": "Error",
     "err.unknown": "Something went wrong (code {code}). Try again.",
     "err.bad_request": "The server did not understand that request. Reload the page and try again.",
+    "err.nickname_too_long": "A name is at most 24 characters.",
+    "nf.title": "Page not found",
+    "terms.target": "to {n:point}",
+    "terms.noClock": "no move clock",
+    "terms.off": "off",
+    "nf.text": "There is nothing at {path}.",
     "err.unknown_table": "There is no such table.",
     "err.unknown_game": "This game or variant is not offered here.",
     "err.invalid_rule": "One of the house rules has a value it does not take.",
@@ -266,9 +276,9 @@ const DICT = {
     "lobby.rules": "Домашние правила",
     "lobby.createSit": "Создать стол и сесть",
     "lobby.hints": "Подсказки",
-    "bot.random": "случайный",
-    "bot.greedy": "жадный",
-    "bot.ismcts": "сильный",
+    "bot.random": "Случайный",
+    "bot.greedy": "Жадный",
+    "bot.ismcts": "Сильный",
     "lobby.open": "Столы",
     "lobby.noTables": "Открытых столов нет. Создайте свой!",
     "lobby.join": "Сесть",
@@ -341,6 +351,10 @@ const DICT = {
     "r.takeBank": "Взять банк с этой карты",
     "r.takeFrom": "взял(а) банк с карты №{n}",
     "r.drew": "взял(а) карту из колоды",
+    "r.laidDown": "выложил(а)",
+    "r.laidOff": "подложил(а)",
+    "r.swapped": "заменил(а) джокера",
+    "r.discarded": "сбросил(а)",
     "r.youDrew": "Вы взяли {card}.",
     "r.discard": "Сбросить",
     "r.layDown": "Выложить",
@@ -406,8 +420,8 @@ const DICT = {
     "err.not_absent": "Этого игрока нет ещё недостаточно долго.",
     "fair.title": "Честная раздача",
     "fair.checking": "Проверяем карты по зёрнам…",
-    "fair.ok": "Проверено: каждая раздача получена из зерна, которое сервер зафиксировал до начала игры, и случайных чисел игроков ({c}); каждый ход совпадает с опубликованным отпечатком (пересчитано раздач: {d}).",
-    "fair.okYours": "Проверено: каждая раздача получена из зерна, которое сервер зафиксировал до начала игры, и случайных чисел игроков ({c}), включая ваше; каждый ход совпадает с опубликованным отпечатком (пересчитано раздач: {d}).",
+    "fair.ok": "Проверено: каждая раздача получена из зерна, которое сервер зафиксировал до начала игры, и случайных чисел {c:player}; каждый ход совпадает с опубликованным отпечатком (пересчитано раздач: {d}).",
+    "fair.okYours": "Проверено: каждая раздача получена из зерна, которое сервер зафиксировал до начала игры, и случайных чисел {c:player}, включая ваше; каждый ход совпадает с опубликованным отпечатком (пересчитано раздач: {d}).",
     "fair.none": "Не проверено: у этой партии нет данных для проверки (она сыграна до появления честных раздач).",
     "fair.insecure": "Этот браузер не может проверить партию здесь: Web Crypto работает только по https (или на localhost).",
     "fair.scheme": "Не проверено: неизвестная схема {s}.",
@@ -434,14 +448,14 @@ const DICT = {
     "err.chat_empty": "Напишите что-нибудь.",
     "err.chat_too_long": "В сообщении чата не больше 200 знаков.",
     "log.title": "Ходы партии",
-    "log.deal": "Кон {n} · ходов: {count}",
+    "log.deal": "Кон {n} · {count:move}",
     "sound.toggle": "Звук, когда ваш ход",
     "end.title": "Кон {n} окончен",
     "end.leftover": "Оставшиеся на столе карты забрал(а) {name}:",
     "end.noLeftover": "На столе карт не осталось.",
     "end.wentOut": "{name} вышел(а).",
     "end.express": "{name} вышел(а) сразу: экспресс!",
-    "end.stockOut": "Колода кончилась совсем после {n} переворотов банка.",
+    "end.stockOut": "Колода кончилась совсем после {n:renewal} банка.",
     "end.melds": "Выкладки",
     "end.layoffs": "Висты на чужие выкладки",
     "end.handLeft": "Осталось на руке",
@@ -456,6 +470,12 @@ const DICT = {
     "err.generic": "Ошибка",
     "err.unknown": "Что-то пошло не так (код {code}). Попробуйте ещё раз.",
     "err.bad_request": "Сервер не понял запрос. Обновите страницу и попробуйте снова.",
+    "err.nickname_too_long": "В имени не больше 24 знаков.",
+    "nf.title": "Страница не найдена",
+    "terms.target": "до {n:point}",
+    "terms.noClock": "без часов на ход",
+    "terms.off": "нет",
+    "nf.text": "По адресу {path} ничего нет.",
     "err.unknown_table": "Такого стола нет.",
     "err.unknown_game": "Такой игры или варианта здесь нет.",
     "err.invalid_rule": "У одного из домашних правил недопустимое значение.",
@@ -532,10 +552,49 @@ export function onLangChange(fn) {
   listeners.add(fn);
 }
 
-/** The text for `key` in the current language, with {name} placeholders filled. */
+/** Nouns counted in texts, in each plural form the language's rules (Intl.PluralRules)
+ * name: a text writes `{count:move}` for "1 move", "5 moves", "1 ход", "3 хода", "5 ходов". */
+const NOUNS = {
+  en: {
+    move: { one: "move", other: "moves" },
+    deal: { one: "deal", other: "deals" },
+    player: { one: "player", other: "players" },
+    renewal: { one: "renewal", other: "renewals" },
+    inaccuracy: { one: "inaccuracy", other: "inaccuracies" },
+    mistake: { one: "mistake", other: "mistakes" },
+    blunder: { one: "blunder", other: "blunders" },
+    point: { one: "point", other: "points" },
+  },
+  ru: {
+    move: { one: "ход", few: "хода", many: "ходов", other: "хода" },
+    deal: { one: "раздача", few: "раздачи", many: "раздач", other: "раздачи" },
+    // the genitive: «случайных чисел 1 игрока», «после 1 переворота»
+    player: { one: "игрока", few: "игроков", many: "игроков", other: "игроков" },
+    renewal: { one: "переворота", few: "переворотов", many: "переворотов", other: "переворота" },
+    point: { one: "очка", few: "очков", many: "очков", other: "очка" },  // «до 21 очка»
+  },
+};
+
+/** `n` and `noun` in the plural form the current language's rules choose for `n`. */
+export function plural(n, noun) {
+  const forms = NOUNS[current][noun] ?? NOUNS.en[noun];
+  if (!forms) return String(n);
+  const form = new Intl.PluralRules(current).select(Number(n));
+  return `${n} ${forms[form] ?? forms.other}`;
+}
+
+/** `text` with its placeholders filled from `params`: {name} by the value, {n:noun} by
+ * the number and the noun in its plural form. */
+export function fill(text, params = {}) {
+  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, k, noun) => {
+    if (!(k in params)) return whole;
+    return noun ? plural(params[k], noun) : String(params[k]);
+  });
+}
+
+/** The text for `key` in the current language, with its placeholders filled (see fill). */
 export function t(key, params = {}) {
-  const text = DICT[current][key] ?? DICT.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+  return fill(DICT[current][key] ?? DICT.en[key] ?? key, params);
 }
 
 /** The player's text for a server error code (docs/protocol.md), in the current language;

@@ -7,7 +7,7 @@ import { minis } from "./dealend.js";
 import { captureSumText, coachOn, coachPanel, noteFinished, reasonsText,
   trailWhyText } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
-import { bindKeys, h } from "./dom.js";
+import { bindKeys, h, nameTag } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
 
@@ -99,7 +99,7 @@ function opponentBox(ctx, seat) {
     : Array.from({ length: n }, () => cardElement("back", { lang, size: "small" })));
   return h("div", { class: `opponent ${view.to_move === seat ? "to-move" : ""}`,
     dataset: { seat } },
-  h("div", { class: "who" }, h("span", { class: "name", title: names[seat] }, names[seat]),
+  h("div", { class: "who" }, nameTag(names[seat]),
     d.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null),
   fan, pileLine(pile, d.last_capturer === seat, lang));
 }
@@ -147,7 +147,7 @@ function lastDealScore(ctx) {
       h("th", { title: t("k.konchinki") }, "2♣ 10♦"),
       h("th", { title: t("k.points") }, "Σ"))),
     h("tbody", {}, seats.map((s, i) => h("tr", {},
-      h("td", {}, h("span", { class: "name", title: names[i] }, names[i])), h("td", {}, s.cards),
+      h("td", {}, nameTag(names[i])), h("td", {}, s.cards),
       h("td", {}, s.clubs), h("td", {}, s.konchinki), h("td", {}, h("strong", {}, s.points)))))));
 }
 
@@ -165,8 +165,8 @@ function settlementBox(ctx) {
       h("thead", {}, h("tr", {}, h("th", {}, t("k.payer")), h("th", {}, t("k.payee")),
         h("th", {}, t("k.amount")))),
       h("tbody", {}, pays.map((p) => h("tr", { dataset: { from: p.from, to: p.to } },
-        h("td", {}, h("span", { class: "name", title: names[p.from] }, names[p.from])),
-        h("td", {}, h("span", { class: "name", title: names[p.to] }, names[p.to])),
+        h("td", {}, nameTag(names[p.from])),
+        h("td", {}, nameTag(names[p.to])),
         h("td", { class: "amount" }, String(p.amount))))))
       : h("p", {}, t("k.paysNobody")));
 }
@@ -400,7 +400,7 @@ export function dealEndBody(end, names, lang) {
   const view = end.views[0];
   const reasons = view.score_reasons || [];
   const rows = view.score.seats.map((s, i) => h("tr", { class: "seat-row", dataset: { seat: i } },
-    h("th", { scope: "row" }, h("span", { class: "name", title: names[i] }, names[i])),
+    h("th", { scope: "row" }, nameTag(names[i])),
     h("td", {}, String(s.cards)), h("td", {}, String(s.clubs)),
     h("td", {}, minis(end.views[0].captured[i].filter((c) => c === "2c" || c === "Td"), lang)),
     h("td", { class: "pts" }, h("strong", {}, String(s.points)))));
@@ -409,7 +409,7 @@ export function dealEndBody(end, names, lang) {
     h("h3", {}, t("coach.whyPoints")),
     h("ul", {}, view.score.seats.map((_, i) => h("li", { class: "reasons", dataset: { seat: i,
       points: (reasons[i] || []).map((r) => r.points).join(" ") } },
-    h("span", { class: "name", title: names[i] }, names[i]), `: ${reasonsText(reasons[i])}`))));
+    nameTag(names[i]), `: ${reasonsText(reasons[i])}`))));
   const sweep = view.final_sweep;
   return [h("table", { class: "end-table" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("k.cardsShort")),

@@ -7,7 +7,7 @@ import { cardElement, cardShort, emptyPile, parseCard } from "./cards.js";
 import { minis } from "./dealend.js";
 import { coachOn, coachPanel, noteFinished, refusalItems } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
-import { bindKeys, h } from "./dom.js";
+import { bindKeys, h, nameTag } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceDeals, handOf, handSize, legalOf } from "./view.js";
 
@@ -40,16 +40,19 @@ function cardsIn(action) {
 }
 
 /** A move as display text with suit symbols. */
-export function formatAction(action, lang) {
+export function formatAction(action, lang, offered = false) {
   const a = parseAction(action);
   const cards = a.cards.map((c) => cardShort(c, lang)).join(" ");
+  // what a player did, as the log tells it (past: «сбросил(а)»); an offered action's
+  // title says what it does («Сбросить»)
+  const said = (past, offer) => t(offered ? offer : past);
   switch (a.kind) {
-    case "draw": return t("r.drew");
-    case "take": return t("r.takeFrom", { n: a.number + 1 });
-    case "meld": return `${t("r.layDown")}: ${cards}`;
-    case "layoff": return `${t("r.layOff")}: ${cards} → #${a.number + 1}`;
-    case "swap": return `${t("r.swap")}: ${cards} → #${a.number + 1}`;
-    case "discard": return `${t("r.discard")}: ${cards}`;
+    case "draw": return said("r.drew", "r.draw");
+    case "take": return offered ? t("r.takeBank") : t("r.takeFrom", { n: a.number + 1 });
+    case "meld": return `${said("r.laidDown", "r.layDown")}: ${cards}`;
+    case "layoff": return `${said("r.laidOff", "r.layOff")}: ${cards} → #${a.number + 1}`;
+    case "swap": return `${said("r.swapped", "r.swap")}: ${cards} → #${a.number + 1}`;
+    case "discard": return `${said("r.discarded", "r.discard")}: ${cards}`;
     default: return action;
   }
 }
@@ -179,7 +182,7 @@ function actionButton(action, ctx, i, hinted, onPlay) {
       target.cards.map((c) => cardElement(c, { lang, size: "tiny" }))) : `#${a.number + 1}`);
   }
   return h("button", { type: "button", class: `choice action act-${a.kind} ${hinted ? "hinted" : ""}`,
-    dataset: { action, kind: a.kind }, title: formatAction(action, lang),
+    dataset: { action, kind: a.kind }, title: formatAction(action, lang, true),
     onclick: () => onPlay(action),
     onmouseenter: () => markMeld(a, true), onmouseleave: () => markMeld(a, false),
     onfocus: () => markMeld(a, true), onblur: () => markMeld(a, false) },
@@ -229,7 +232,7 @@ function layoutRow(ctx, seat) {
   const held = view.taken_held[seat];
   return h("div", { class: `layout ${view.to_move === seat ? "to-move" : ""} ${
     seat === ctx.you ? "me" : ""}`, dataset: { seat } },
-  h("div", { class: "who" }, h("span", { class: "name", title: names[seat] }, names[seat]),
+  h("div", { class: "who" }, nameTag(names[seat]),
     seat === ctx.you && !ctx.replay ? ` ${t("table.youSuffix")}` : "",
     view.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null,
     " ", h("span", { class: "muted small" }, t("r.handCount", { n: handSize(view, seat) })),
@@ -385,8 +388,7 @@ export function render(container, ctx) {
     const hv = ctx.views[s.seat];
     const cards = hv ? handOf(hv, s.seat) || [] : [];
     return h("div", { class: "opponent", dataset: { seat: s.seat } },
-      h("div", { class: "who" }, h("span", { class: "name", title: ctx.names[s.seat] },
-        ctx.names[s.seat])),
+      h("div", { class: "who" }, nameTag(ctx.names[s.seat])),
       h("div", { class: "fan open" }, cards.map((c) => cardElement(c, { lang, size: "small" }))));
   })) : null;
 
@@ -424,7 +426,14 @@ function drawnCard(ctx, mine) {
     return ui.drawn;
   }
   if (ui.drawnTurn === last.turn) return ui.drawn;
-  if (!before) return null;
+  const key = `konkun.drawn.${ctx.table?.id}`;  // this tab's drawn card, kept for a reload
+  if (!before) {  // the page was reloaded after the draw: the card this tab saw drawn
+    const kept = readKept(key);
+    if (kept?.turn !== last.turn || !mine.includes(kept.card)) return null;
+    ui.drawn = kept.card;
+    ui.drawnTurn = last.turn;
+    return kept.card;
+  }
   const left = [...before];
   const found = mine.find((c) => {
     const i = left.indexOf(c);
@@ -436,7 +445,18 @@ function drawnCard(ctx, mine) {
   }) ?? null;
   ui.drawn = found;
   ui.drawnTurn = last.turn;
+  try {
+    sessionStorage.setItem(key, JSON.stringify({ turn: last.turn, card: found }));
+  } catch { /* storage off: the marker lasts until a reload */ }
   return found;
+}
+
+function readKept(key) {
+  try {
+    return JSON.parse(sessionStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
 }
 
 function lastLine(ctx) {
@@ -586,7 +606,7 @@ export function dealEndBody(end, names, lang) {
     const partsKey = parts.plus_factor === 2 ? "coach.plusMinusExpress"
       : parts.minus_factor === 2 ? "coach.plusMinusExpressHand" : "coach.plusMinus";
     return h("section", { class: "end-seat", dataset: { seat: s } },
-      h("h3", {}, h("span", { class: "name", title: names[s] }, names[s]), " ",
+      h("h3", {}, nameTag(names[s]), " ",
         h("span", { class: `pts ${total < 0 ? "neg" : ""}` },
         String(total))),
       h("p", {}, t("end.melds"), ": ", own.length ? own.map((m) => minis(m.cards, lang,

@@ -3,7 +3,7 @@
 // games' own: each game's `ratings` in GET /api/catalog.
 
 import { request } from "./api.js";
-import { h, mount } from "./dom.js";
+import { h, mount, nameTag } from "./dom.js";
 import { loadCatalog, titled } from "./catalog.js";
 import { lang, t } from "./i18n.js";
 import { errorText, link, main, navigate, setPage } from "./shell.js";
@@ -19,15 +19,27 @@ export function poolTitle(pools, pool) {
   return titled(pools.find((p) => p.pool === pool)?.title, pool);
 }
 
-function draw(pools, pool, data) {
-  const tabs = h("nav", { class: "pool-tabs", "aria-label": t("board.title") },
+function poolTabs(pools, pool) {
+  return h("nav", { class: "pool-tabs", "aria-label": t("board.title") },
     pools.map(({ pool: p }) => h("button", { type: "button", class: "pool-tab",
       dataset: { pool: p }, "aria-pressed": p === pool ? "true" : "false",
       onclick: () => navigate(`/leaderboard/${p}`) }, poolTitle(pools, p))));
+}
+
+/** An address naming no pool: said so, with the pools there are. */
+function drawNoPool(pools, pool) {
+  mount(main, h("section", { class: "panel leaderboard", id: "no-pool" },
+    h("h1", {}, t("board.title")), h("p", { role: "alert" }, t("board.noPool", { pool })),
+    poolTabs(pools, null)));
+}
+
+function draw(pools, pool, data) {
+  const tabs = poolTabs(pools, pool);
   const rows = data.players.map((e) => h("tr", { dataset: { player: e.player_id },
     class: e.bot ? "bot" : "" },
   h("td", {}, String(e.rank)),
-  h("td", {}, link(e.link, e.names ? (e.names[lang()] ?? e.nickname) : e.nickname),
+  h("td", { class: "player" }, link(e.link, nameTag(e.names ? (e.names[lang()] ?? e.nickname)
+    : e.nickname)),
     e.bot ? h("span", { class: "muted" }, ` (${t("profile.bot")})`) : null),
   h("td", { title: e.provisional ? t("board.provisional") : "" },
     `${Math.round(e.rating)}${e.provisional ? "?" : ""}`),
@@ -45,7 +57,13 @@ export function leaderboardPage(pool) {
   setPage({ destroy() {}, rerender: () => shown && draw(...shown) });
   mount(main, h("p", { class: "loading" }, t("lobby.loading")));
   ratingPools().then(async (pools) => {
-    const chosen = pools.some((p) => p.pool === pool) ? pool : pools[0]?.pool;
+    if (pool && !pools.some((p) => p.pool === pool)) {
+      shown = null;
+      setPage({ destroy() {}, rerender: () => drawNoPool(pools, pool) });
+      drawNoPool(pools, pool);
+      return;
+    }
+    const chosen = pool || pools[0]?.pool;
     if (chosen === undefined) {
       mount(main, h("p", {}, t("board.empty")));
       return;

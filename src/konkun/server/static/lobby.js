@@ -5,7 +5,7 @@ import { api, forgetIdentity, identity } from "./api.js";
 import { h, keepingFocus, mount, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { botName, catalog, catalogEntry, gameTitle, loadCatalog, ratedBadge, seatNames,
-  setOfferedBots, titled } from "./catalog.js";
+  setOfferedBots, tableTerms, titled } from "./catalog.js";
 import { teachingLinks } from "./learn.js";
 import { nameForm } from "./nameform.js";
 import { errorText, link, main, navigate, page, setPage } from "./shell.js";
@@ -43,6 +43,24 @@ function ruleField(option, values, explanations) {
   const text = (explanations[option.name] || {})[lang()] || "";
   return h("div", { class: "rule-item", dataset: { rule: option.name } }, ruleInput(option, values),
     text ? h("p", { class: "rule-explain", id: `rule-${option.name}-explain` }, text) : null);
+}
+
+/** Rule options that only matter for one value of another: the stake only when the
+ * winner takes the pool (under "difference" each loser pays what they fell short). */
+const ONLY_WHEN = { stake: { option: "settlement", value: "pool" } };
+
+/** The box of one rule option (its input, label and explanation). */
+function ruleBox(input) {
+  return input.closest(".rule-item") ?? input.closest(".rule");
+}
+
+/** Show each rule option that matters under the others' current values, hide the rest. */
+function showRelevantRules(box) {
+  for (const [name, when] of Object.entries(ONLY_WHEN)) {
+    const input = box.querySelector(`[name="${name}"]`);
+    const other = box.querySelector(`[name="${when.option}"]`);
+    if (input && other) ruleBox(input).hidden = other.value !== when.value;
+  }
 }
 
 /** One rule option's input, built from its schema. */
@@ -137,9 +155,10 @@ function createForm(bots, rerender) {
     `${botName(b.spec)} (${t("table.bot")})`)))));
   }
 
-  const rulesBox = h("div", { class: "rules-grid" },
+  const rulesBox = h("div", { class: "rules-grid", onchange: () => showRelevantRules(rulesBox) },
     (entry.options || []).map((option) => ruleField(option,
       state.rules[state.game] || (state.rules[state.game] = {}), entry.explanations || {})));
+  showRelevantRules(rulesBox);
 
   const form = h("form", { class: "panel create", id: "create-form", onsubmit: async (ev) => {
     ev.preventDefault();
@@ -150,6 +169,7 @@ function createForm(bots, rerender) {
     }
     const rules = {};
     for (const input of rulesBox.querySelectorAll("input, select")) {
+      if (ruleBox(input).hidden) continue; // an option that does not apply
       const def = input.dataset.def;
       const value = input.dataset.kind === "bool" ? String(input.checked) : String(input.value);
       if (value !== def && value !== "") rules[input.name] = value;
@@ -195,6 +215,7 @@ function createForm(bots, rerender) {
 }
 
 const MOVE_CLOCKS = [0, 15, 30, 60, 120];
+const RATED_MOVE_SECONDS = 60; // a rated table's clock when none is chosen (the server's)
 
 /** The move clock of a new table: none, or seconds per move. */
 function clockField(state) {
@@ -203,7 +224,7 @@ function clockField(state) {
       state.moveSeconds = Number(ev.target.value);
     } }, MOVE_CLOCKS.map((n) => h("option", { value: n,
       selected: n === (state.moveSeconds ?? 0) }, n ? t("clock.seconds", { n })
-      : t("clock.none")))));
+      : noClockText(state)))));
 }
 
 function newRequestId() {
@@ -224,15 +245,36 @@ function hintsOn(state) {
 
 function hintsField(state) {
   return h("label", { class: "field check" }, h("input", { type: "checkbox", id: "hints",
-    checked: hintsOn(state), onchange: (ev) => { state.hints = ev.target.checked; } }),
-  " ", t("lobby.hints"));
+    checked: hintsOn(state) && !state.rated, disabled: Boolean(state.rated),
+    onchange: (ev) => { state.hints = ev.target.checked; } }), " ", t("lobby.hints"));
 }
 
-/** Rated or casual: a rated table has no hints and a move clock (the server sees to it). */
+/** Rated or casual: a rated table has no hints and a move clock (the server sees to it);
+ * the form says so beside the box, and shows it: hints off, a clock of 60 s unless chosen. */
 function ratedField(state) {
-  return h("label", { class: "field check", title: t("lobby.ratedHelp") },
-    h("input", { type: "checkbox", id: "rated", checked: Boolean(state.rated),
-      onchange: (ev) => { state.rated = ev.target.checked; } }), " ", t("lobby.rated"));
+  const help = h("p", { class: "muted small", id: "rated-help" });
+  const show = () => {  // in place: the box a person just ticked stays the same element
+    help.textContent = t(state.rated ? "lobby.ratedOn" : "lobby.ratedHelp");
+    const hints = document.getElementById("hints");
+    if (hints) {
+      hints.disabled = Boolean(state.rated);
+      hints.checked = hintsOn(state) && !state.rated;
+    }
+    const none = document.querySelector("#move-seconds option[value='0']");
+    if (none) none.textContent = noClockText(state);
+  };
+  show();
+  return h("div", { class: "field rated-field" },
+    h("label", { class: "check" }, h("input", { type: "checkbox", id: "rated",
+      checked: Boolean(state.rated), "aria-describedby": "rated-help", onchange: (ev) => {
+        state.rated = ev.target.checked;
+        show();
+      } }), " ", t("lobby.rated")), help);
+}
+
+/** The clock choice "none": a rated table gets the server's clock. */
+function noClockText(state) {
+  return state.rated ? t("clock.seconds", { n: RATED_MOVE_SECONDS }) : t("clock.none");
 }
 
 /** The table options of the lobby's form (move clock, hints, rated) as POST /api/tables
@@ -262,7 +304,7 @@ function tableRow(s) {
       h("span", { class: `badge ${s.status}` }, t(`status.${s.status}`)),
       ratedBadge(s),
       h("span", { class: "muted" }, names.join(" · "))),
-    s.status === "finished" ? finishedLine(s, names) : null,
+    s.status === "finished" ? finishedLine(s, names) : tableTerms(s),
     s.status === "finished" ? link(`/replay/${s.id}`, t("lobby.replay"))
       : link(`/t/${s.id}`, free ? t("lobby.join") : t("lobby.enter")));
 }

@@ -32,9 +32,10 @@ let nameDraft = null; // what was typed, kept across redraws
 
 export function nameForm(onDone) {
   // maxlength counts UTF-16 units: room for every code point the server takes, as two
+  // not `required`: the browser's own bubble would refuse an empty name without the page's
+  // words; the form's check says why (err.nicknameEmpty)
   const input = h("input", { id: "nickname", name: "nickname", maxlength: 2 * MAX_CODE_POINTS,
-    required: true,
-    autocomplete: "nickname", value: nameDraft ?? identity()?.nickname ?? "",
+    "aria-describedby": "name-error", autocomplete: "nickname", value: nameDraft ?? identity()?.nickname ?? "",
     oninput: (ev) => { nameDraft = ev.target.value; } });
   const form = h("form", { class: "name-form", onsubmit: async (ev) => {
     ev.preventDefault();

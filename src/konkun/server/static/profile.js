@@ -33,9 +33,30 @@ export function ratingChart(history) {
   svg("line", { x1: pad, y1: y(low), x2: width - pad, y2: y(low), class: "axis" }),
   svg("text", { x: 2, y: y(high) + 4, class: "tick" }, String(high)),
   svg("text", { x: 2, y: y(low) + 4, class: "tick" }, String(low)),
+  ...dateTicks(history, x, height - pad + 18),
   svg("polyline", { points: points.join(" "), class: "line", fill: "none" }),
   ...history.map((p, i) => svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "dot" },
-    svg("title", {}, `${Math.round(p.rating)} (±${Math.round(p.rd)})`))));
+    svg("title", {}, `${chartDate(p.at)}: ${Math.round(p.rating)} (±${Math.round(p.rd)})`))));
+}
+
+/** A game's date as the chart writes it, in the page's language ("5 Dec 2026"). */
+function chartDate(at) {
+  const when = new Date(at);
+  return Number.isNaN(when.getTime()) ? "" : when.toLocaleDateString(lang(),
+    { day: "numeric", month: "short", year: "numeric" });
+}
+
+/** The dates under the chart's time axis: the first game's and, when later, the last's. */
+function dateTicks(history, x, baseline) {
+  const first = chartDate(history[0].at);
+  const last = chartDate(history[history.length - 1].at);
+  const ticks = [svg("text", { x: x(0), y: baseline, class: "tick date",
+    "text-anchor": history.length === 1 ? "middle" : "start" }, first)];
+  if (history.length > 1 && last !== first) {
+    ticks.push(svg("text", { x: x(history.length - 1), y: baseline, class: "tick date",
+      "text-anchor": "end" }, last));
+  }
+  return ticks;
 }
 
 function when(text) {

@@ -1,7 +1,7 @@
 // The table's seats: who sits where, who is away or offline, the vote to let a bot play an
 // absent seat, and the banner of a player whose seat the stand-in bot plays.
 
-import { h } from "./dom.js";
+import { h, nameTag } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./catalog.js";
 
@@ -23,7 +23,7 @@ export function seatsPanel(table, you, onSit, onVote) {
     class: `seat ${s.kind} ${s.seat === you ? "me" : ""} ${table.to_move === s.seat ? "to-move" : ""}`,
     dataset: { seat: s.seat } },
   h("span", { class: "seat-no" }, String(s.seat + 1)),
-  h("span", { class: "seat-name name", title: names[s.seat] }, names[s.seat]),
+  nameTag(names[s.seat], { class: "seat-name" }),
   s.seat === you ? h("span", { class: "you" }, t("table.youSuffix")) : null,
   s.kind === "human" && !s.connected ? h("span", { class: "muted small" }, ` · ${t("table.offline")}`)
     : null,

@@ -5,7 +5,7 @@ import { api, identity, seatLink, seatLinkHolder, storeSeatIdentity, TableSocket
 import { askSeatLink } from "./account.js";
 import { h, mount, patch, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
-import { gameTitle, ratedBadge, RENDERERS, seatNames } from "./catalog.js";
+import { gameTitle, ratedBadge, RENDERERS, seatNames, tableTerms } from "./catalog.js";
 import { chatPanel } from "./chat.js";
 import { clockBadge, tickClock } from "./clock.js";
 import { showDealEnd } from "./dealend.js";
@@ -118,8 +118,10 @@ export function tablePage(tableId) {
         try { await navigator.clipboard.writeText(url); ev.target.textContent = t("table.copied"); }
         catch { document.getElementById("invite").select(); }
       } }, t("table.copy"))) : null;
-    const needName = table.status === "waiting" && you === null && !identity()
-      ? h("div", { class: "panel" }, h("p", {}, t("me.needName")), keptTableNameForm()) : null;
+    // a nameless visitor gets the name form: to sit while the table waits, else to chat
+    const needName = you === null && !identity() ? h("div", { class: "panel" },
+      h("p", {}, t(table.status === "waiting" ? "me.needName" : "chat.needName")),
+      keptTableNameForm()) : null;
     mount(body);
     if (table.status !== "waiting" && msg.view) {
       const R = RENDERERS[table.game];
@@ -141,7 +143,7 @@ export function tablePage(tableId) {
       : null;
     const drawn = h("div", { class: "table-page", dataset: { status: table.status, game: table.game,
       turn: msg.turn ?? "" } },
-      head, invite, needName, lifecyclePanel(msg, controls),
+      head, tableTerms(table), invite, needName, lifecyclePanel(msg, controls),
       h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
       awayBanner(msg, controls),
       you === null && table.status !== "waiting"

@@ -20,7 +20,6 @@ from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import Field
 
 from konkun.server.accounts.accounts import (
-    MAX_PASSWORD,
     AccountService,
     AccountStore,
     Passwords,
@@ -28,7 +27,7 @@ from konkun.server.accounts.accounts import (
 from konkun.server.accounts.ratings_service import RatingStore, bot_names, pool_named, rating_pools
 from konkun.server.core.auth import Guest, TokenSigner
 from konkun.server.core.loginlimit import LoginLimiter
-from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.protocol import MAX_MESSAGE_BYTES, ProtocolError
 from konkun.server.store.clusterlimits import LoginLog
 from konkun.server.store.storage import now_text
 from konkun.server.web.messages import RequestBody, validated
@@ -45,8 +44,10 @@ RATED_MOVE_SECONDS = 60
 
 LEADERBOARD_LIMIT = 100
 
-Password = Annotated[str, Field(strict=True, max_length=MAX_PASSWORD)]
-Nickname = Annotated[str, Field(strict=True, max_length=200)]
+# only the message size bounds them here: the services check each against its rule, so a
+# 300-character password is a weak_password and a 300-character nickname nickname_too_long
+Password = Annotated[str, Field(strict=True, max_length=MAX_MESSAGE_BYTES)]
+Nickname = Annotated[str, Field(strict=True, max_length=MAX_MESSAGE_BYTES)]
 
 
 class ClaimBody(RequestBody):

@@ -1,0 +1,364 @@
+"""Rough edges players found, each at both sizes and in both languages: the chat's field
+takes no more than the server and keeps a line the server refuses; a nameless spectator
+at a running table gets a name form and can then chat."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from konkun.server.accounts.ratings_service import RatingStore
+from konkun.server.store.storage import Storage, StoredTable
+from konkun.server.testing import ServerThread, request_json
+
+from .pages import (
+    SCREENS,
+    SIZES,
+    assert_no_page_errors,
+    choose_name,
+    create_table,
+    screen,
+    wait_for_status,
+)
+
+pytestmark = pytest.mark.e2e
+
+CHAT_NEEDS_NAME = {"en": "Choose a name to chat.", "ru": "Чтобы писать в чат, выберите имя."}
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_chat_takes_what_the_server_takes_and_keeps_a_refused_line(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Anna's field stops at the server's 200 characters; a line the server refuses (a
+    control character pasted in) stays in her field to be mended, a good one is sent and
+    the field cleared. Vera opens the running table without a name: she is told to
+    choose one, gets the field, and then chats."""
+    anna = screen(browser, live_server.url, size, lang)
+    choose_name(anna, "Anna")
+    create_table(anna, game="konchinka", seats=2, bots={1: "greedy"})
+    expect(anna.locator(".conn.open")).to_be_visible()
+    anna.fill("#chat-input", "x" * 250)
+    assert len(anna.locator("#chat-input").input_value()) == 200
+
+    refused = "ring the \u0007 bell"
+    anna.fill("#chat-input", refused)
+    anna.keyboard.press("Enter")
+    expect(anna.locator(".toast.error")).not_to_have_count(0)
+    anna.wait_for_timeout(500)  # the server's answer has come: the line is still there
+    expect(anna.locator("#chat-input")).to_have_value(refused)
+    expect(anna.locator("#chat-log li")).to_have_count(0)
+    anna.fill("#chat-input", "ring the bell")
+    anna.keyboard.press("Enter")
+    expect(anna.locator("#chat-log li").last).to_have_text("Anna: ring the bell")
+    expect(anna.locator("#chat-input")).to_have_value("")
+
+    vera = screen(browser, anna.url, size, lang)
+    expect(vera.locator("#nickname")).to_be_visible()
+    expect(vera.locator(".chat .need-name")).to_have_text(CHAT_NEEDS_NAME[lang])
+    vera.locator(".chat .need-name a").click()
+    expect(vera.locator("#nickname")).to_be_focused()
+    choose_name(vera, "Vera")
+    expect(vera.locator(".conn.open")).to_be_visible()
+    vera.fill("#chat-input", "may I watch?")
+    vera.keyboard.press("Enter")
+    expect(anna.locator("#chat-log li").last).to_contain_text("may I watch?")
+    expect(vera.locator("#nickname")).to_have_count(0)
+    assert_no_page_errors(anna)
+    assert_no_page_errors(vera)
+
+
+PLURALS = """async () => {
+    const { t } = await import("/static/i18n.js");
+    const { tx } = await import("/static/analysis.js");
+    return [1, 2, 5, 21].map((n) => [
+        t("log.deal", { n: 1, count: n }),
+        t("end.stockOut", { n }),
+        t("fair.ok", { c: n, d: n }),
+        tx("lost", { lost: 2, moves: n }),
+        tx("marks", { inaccuracy: n, mistake: n, blunder: n }),
+    ]);
+}"""
+
+
+def test_counted_words_take_the_plural_form_of_their_number(
+        browser: Any, live_server: ServerThread) -> None:
+    """"1 move", "2 moves"; "1 ход", "2 хода", "5 ходов", "21 ход": the page's texts
+    choose the form by the language's plural rules."""
+    texts = {}
+    for lang in ("en", "ru"):
+        page = screen(browser, live_server.url, "desktop", lang)
+        texts[lang] = page.evaluate(PLURALS)
+    one, two, five, twenty_one = texts["en"]
+    assert one[0] == "Deal 1 · 1 move" and two[0] == "Deal 1 · 2 moves"
+    assert "after 1 renewal of the bank" in one[1]
+    assert "the random values of 1 player;" in one[2] and "(1 deal recomputed)" in one[2]
+    assert "the random values of 2 players;" in two[2] and "(2 deals recomputed)" in two[2]
+    assert one[3] == "2 expected points lost in 1 move"
+    assert one[4] == "1 inaccuracy, 1 mistake, 1 blunder"
+    assert five[4] == "5 inaccuracies, 5 mistakes, 5 blunders"
+    one, two, five, twenty_one = texts["ru"]
+    assert [one[0], two[0], five[0], twenty_one[0]] == [
+        "Кон 1 · 1 ход", "Кон 1 · 2 хода", "Кон 1 · 5 ходов", "Кон 1 · 21 ход"]
+    assert "после 1 переворота банка" in one[1] and "после 5 переворотов банка" in five[1]
+    assert "чисел 1 игрока;" in one[2] and "чисел 5 игроков;" in five[2]
+
+
+PAST = {"en": ("drew from the stock", "discarded: "), "ru": ("взял(а) карту из колоды",
+                                                              "сбросил(а): ")}
+BOT_NAMES = {"en": "Greedy 1 (bot)", "ru": "Жадный 1 (бот)"}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
+def test_the_kunken_log_tells_moves_in_the_past_and_bots_are_named_alike(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Watching two greedy bots play Kunken: each turn is told as done ("discarded: 7♥",
+    «сбросил(а): 7♥», never the button's «Сбросить»), and every bot's name begins with a
+    capital, in the log as in the lobby's choice of bots."""
+    table = request_json(f"{live_server.url}/api/tables", "POST", {
+        "game": "kunken", "seats": 2, "bots": {"0": "greedy", "1": "greedy"}})
+    page = screen(browser, f"{live_server.url}/t/{table['id']}", size, lang)
+    drew, discarded = PAST[lang]
+    entries = page.locator("#match-log li")
+    expect(entries.filter(has_text=discarded).first).to_be_visible()
+    texts = entries.all_inner_texts()
+    assert any(drew in text for text in texts)
+    assert not any(word in text for text in texts for word in ("Discard", "Сбросить"))
+    assert BOT_NAMES[lang] in page.locator("#match-log").inner_text()
+    page.goto(live_server.url)
+    # the offered bots come after the page: a person, Random, Greedy and the ladder's levels
+    page.wait_for_function("document.querySelectorAll('#who-1 option').length > 3")
+    options = page.locator("#who-1 option").all_inner_texts()[1:]  # after "a person"
+    assert len(options) > 1 and all(o[0].isupper() for o in options), options
+
+
+WIDE = "W" * 24
+"""The widest name the lobby takes."""
+NOT_FOUND = {"en": "Page not found", "ru": "Страница не найдена"}
+NO_POOL = {"en": "There is no leaderboard “bogus”", "ru": "Таблицы рейтинга «bogus» нет"}
+
+
+def _rated_wide_player(server: ServerThread, days: tuple[int, ...] = (10,)) -> str:
+    """An account named with 24 W's, with a rated game against the Strong bot on each of
+    ``days`` of November 2026 (recorded straight into the server's database); its id."""
+    guest = request_json(f"{server.url}/api/guest", "POST", {"nickname": WIDE})
+    claimed = request_json(f"{server.url}/api/account/claim", "POST",
+                           {"password": "a long password"}, token=guest["token"])
+    player = str(claimed["player_id"])
+    storage = Storage(server.settings.database_url())
+    try:
+        seats = [{"kind": "human", "player_id": player, "name": WIDE, "bot": None},
+                 {"kind": "bot", "player_id": None, "name": "strong", "bot": "strong"}]
+        for day in days:
+            at = f"2026-11-{day:02d}T12:00:00+00:00"
+            RatingStore(storage.engine).record_finished(StoredTable(
+                id=f"game{day}", game="konchinka", variant="classic", rules={},
+                seats=seats, seed="s", status="finished", created_at=at, finished_at=at,
+                winner=0, totals=[15, 3]), True, {player})
+    finally:
+        storage.close()
+    return player
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_unknown_addresses_and_pools_are_pages_and_long_names_fit_the_leaderboard(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """An address the site does not have answers 404 with a page in the page's words (not
+    the API's JSON); /leaderboard/bogus says there is no such leaderboard and offers
+    those there are; a 24-character name on the leaderboard is cut with an ellipsis, the
+    whole name in its title, and the page is no wider than the window."""
+    _rated_wide_player(live_server)
+    page = screen(browser, live_server.url, size, lang)
+    response = page.goto(f"{live_server.url}/no/such/page")
+    assert response is not None and response.status == 404
+    expect(page.locator("#not-found h1")).to_have_text(NOT_FOUND[lang])
+    assert "not_found" not in page.locator("body").inner_text()
+    page.locator("#not-found a").click()
+    expect(page.locator("#nickname")).to_be_visible()
+
+    page.goto(f"{live_server.url}/leaderboard/bogus")
+    expect(page.locator("#no-pool [role=alert]")).to_contain_text(NO_POOL[lang])
+    expect(page.locator("#board")).to_have_count(0)
+    page.locator(".pool-tab[data-pool=konchinka-2]").click()
+    expect(page).to_have_url(f"{live_server.url}/leaderboard/konchinka-2")
+    name = page.locator("#board .name", has_text="WWW").first
+    expect(name).to_have_attribute("title", WIDE)
+    width = SIZES[size][0]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    box = name.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width
+    if size == "phone":
+        assert name.evaluate("n => n.scrollWidth > n.clientWidth")  # cut, with an ellipsis
+    assert_no_page_errors(page)
+
+
+EMPTY_NAME = {"en": "Type a name: it cannot be empty", "ru": "Введите имя: оно не может быть"}
+RATED_ON = {"en": "hints are off and every move has a clock", "ru": "подсказок нет"}
+SIXTY = {"en": "60 s a move", "ru": "60 с на ход"}
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_the_lobby_form_explains_itself(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """An empty name is refused with the reason in the page's words; the stake is only
+    asked for when the winner takes the pool; ticking Rated says and shows what it turns
+    off (hints) and on (a move clock of 60 s unless another is chosen)."""
+    page = screen(browser, live_server.url, size, lang)
+    page.wait_for_load_state("networkidle")
+    page.click("#save-name")
+    expect(page.locator("#name-error")).to_be_visible()
+    expect(page.locator("#name-error")).to_contain_text(EMPTY_NAME[lang])
+    choose_name(page, "Anna")
+
+    page.locator(".game-choice input[value=konchinka]").check()
+    page.click("details.rules summary")
+    expect(page.locator("#rule-settlement")).to_have_value("difference")
+    expect(page.locator("#rule-stake")).to_be_hidden()
+    page.select_option("#rule-settlement", "pool")
+    expect(page.locator("#rule-stake")).to_be_visible()
+    page.select_option("#rule-settlement", "difference")
+    expect(page.locator("#rule-stake")).to_be_hidden()
+
+    expect(page.locator("#rated-help")).to_be_visible()
+    page.locator("#rated").check()
+    expect(page.locator("#rated-help")).to_contain_text(RATED_ON[lang])
+    expect(page.locator("#hints")).to_be_disabled()
+    expect(page.locator("#hints")).not_to_be_checked()
+    expect(page.locator("#move-seconds option[value='0']")).to_have_text(SIXTY[lang])
+    assert_no_page_errors(page)
+
+
+TERMS = {"en": "to 21 points · 30 s a move · Capture is compulsory",
+         "ru": "до 21 очка · 30 с на ход · Брать обязательно"}
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_tables_clock_target_and_house_rules_show_on_the_invite_the_lobby_and_the_table(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Anna creates a table to 21 with a 30 s clock where capture is compulsory: her
+    table, the invited player's page and the lobby's row all say so, in their words."""
+    anna = screen(browser, live_server.url, size, lang)
+    choose_name(anna, "Anna")
+    anna.locator(".game-choice input[value=konchinka]").check()
+    anna.select_option("#seats", "2")
+    anna.select_option("#who-1", "human")
+    anna.select_option("#move-seconds", "30")
+    anna.click("details.rules summary")
+    anna.fill("#rule-target", "21")
+    anna.check("#rule-capture_compulsory")
+    anna.click("#create")
+    anna.wait_for_url("**/t/*")
+    table_id = anna.url.rstrip("/").rsplit("/", 1)[1]
+    expect(anna.locator(".table-terms")).to_have_text(TERMS[lang])
+    other = "ru" if lang == "en" else "en"
+    boris = screen(browser, f"{live_server.url}/t/{table_id}", size, other)
+    expect(boris.locator(".table-terms")).to_have_text(TERMS[other])
+    boris.goto(live_server.url)
+    expect(boris.locator(f".table-row[data-table='{table_id}'] .table-terms")).to_have_text(
+        TERMS[other])
+    assert boris.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
+    assert_no_page_errors(anna)
+    assert_no_page_errors(boris)
+
+
+def _analysis(best_differs: str) -> dict[str, Any]:
+    """A finished analysis of seat 0's two moves: the first lost a little (no mark) to a
+    better capture, the second was the best found."""
+    seat = {"lost": 0.2, "moves": 2, "inaccuracy": 0, "mistake": 0, "blunder": 0}
+    return {"status": "done", "thresholds": {"inaccuracy": 0.5, "mistake": 1.0,
+                                             "blunder": 2.0},
+            "deals": [{"deal": 0, "seats": [seat, seat]}],
+            "moves": [{"deal": 0, "seat": 0, "ply": 0, "turn": 1, "played": "5c",
+                       "best": best_differs, "loss": 0.2, "mark": None},
+                      {"deal": 0, "seat": 0, "ply": 1, "turn": 3, "played": "9h",
+                       "best": "9h", "loss": 0.0, "mark": None}]}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
+def test_the_analysis_names_the_best_move_whenever_it_differs(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """A move that lost too little for a mark still shows the better move found; a move
+    that was the best shows none."""
+    table = request_json(f"{live_server.url}/api/tables", "POST", {
+        "game": "konchinka", "seats": 2, "rules": {"target": "1"},
+        "bots": {"0": "greedy", "1": "random"}})
+    wait_for_status(live_server.url, table["id"], "finished", timeout=240)
+    page = screen(browser, "about:blank", size, lang)
+    page.route("**/api/games/*/analysis", lambda route: route.fulfill(
+        json=_analysis("Kc:Kd")))
+    page.goto(f"{live_server.url}/replay/{table['id']}")
+    rows = page.locator(".analysis-deal[data-deal='0'] tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator("td").nth(2)).to_have_text(re.compile("^[KК]♣ × [KК]♦$"))
+    expect(rows.nth(1).locator("td").nth(2)).to_have_text("—")
+    assert_no_page_errors(page)
+
+
+MONTH = {"en": "Nov", "ru": "нояб"}
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
+def test_the_rating_chart_has_dates(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Rated games on 10 and 24 November: the chart's time axis is dated with the first
+    and the last, and each point's title says its date."""
+    player = _rated_wide_player(live_server, days=(10, 17, 24))
+    page = screen(browser, f"{live_server.url}/profile/{player}", size, lang)
+    dates = page.locator(".rating-chart text.date")
+    expect(dates).to_have_count(2)
+    first, last = dates.all_text_contents()
+    assert "10" in first and "24" in last
+    assert all(MONTH[lang] in d and "2026" in d for d in (first, last))
+    titles = page.locator(".rating-chart circle title").all_text_contents()
+    assert len(titles) == 3 and "17" in titles[1] and MONTH[lang] in titles[1]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
+    assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
+def test_the_kunken_drawn_card_stays_marked_after_a_reload(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Dasha draws from the stock: the drawn card is marked in her hand; she reloads the
+    page before discarding, and the same card is still marked."""
+    page = screen(browser, live_server.url, size, lang)
+    choose_name(page, "Dasha")
+    create_table(page, game="kunken", seats=2, bots={1: "greedy"})
+    page.locator("#draw").click()
+    drawn = page.locator(".hand .card.drawn")
+    expect(drawn).to_have_count(1)
+    card = drawn.get_attribute("data-card")
+    page.reload()
+    expect(page.locator(".hand .card.drawn")).to_have_count(1)
+    expect(page.locator(".hand .card.drawn")).to_have_attribute("data-card", card or "")
+    expect(page.locator("#drawn-note")).to_be_visible()
+    assert_no_page_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "en"), ("phone", "ru"),
+                                            ("desktop", "en")])
+def test_names_alike_keep_their_distinct_ending_when_cut(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Three greedy bots at a four-seat table: however short a name box, each shows its
+    number and its bot mark whole ("… 2 (bot)"), so no two read the same."""
+    page = screen(browser, live_server.url, size, lang)
+    choose_name(page, "Anna")
+    create_table(page, game="konchinka", seats=4, bots={1: "greedy", 2: "greedy",
+                                                         3: "greedy"})
+    expect(page.locator(".name-split").first).to_be_visible()
+    shown = page.evaluate("""() => [...document.querySelectorAll('.name-split')]
+        .filter((n) => n.checkVisibility())
+        .map((n) => {
+            const keep = n.querySelector('.name-keep').getBoundingClientRect();
+            const box = n.getBoundingClientRect();
+            return [n.title, n.querySelector('.name-keep').textContent,
+                    keep.right <= box.right + 0.5 && keep.width > 0];
+        })""")
+    assert shown, "no split names drawn"
+    for title, keep, whole in shown:
+        assert whole, (title, keep)
+        assert title.endswith(keep)
+    endings = {title: keep for title, keep, _ in shown}
+    assert len(set(endings.values())) == len(endings) >= 3, endings
+    assert_no_page_errors(page)
