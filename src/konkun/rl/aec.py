@@ -36,6 +36,18 @@ def check_step_limit(name: str, value: object) -> None:
         raise InvalidRuleError(f"invalid {name} {value!r}: expected a whole number >= 1")
 
 
+def check_reward_scale(value: object) -> float:
+    """``value`` as a reward scale: a finite number above 0 (``InvalidRuleError`` naming
+    it otherwise). Every deal's reward is multiplied by it (Kunken's points run to the
+    hundreds: ``reward_scale=0.01`` brings them near 1)."""
+    if is_whole_number(value) or (isinstance(value, float | np.floating)
+                                  and not isinstance(value, bool)):
+        scale = float(value)
+        if np.isfinite(scale) and scale > 0:
+            return scale
+    raise InvalidRuleError(f"invalid reward_scale {value!r}: expected a finite number > 0")
+
+
 def dealt(deal: Deal[Any] | None, method: str) -> Deal[Any]:
     """``deal``, or Gymnasium's ``ResetNeeded`` naming ``method`` before the first reset."""
     if deal is None:
@@ -57,7 +69,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, adapter: GameAdapter, num_seats: int = 2,
                  render_mode: str | None = None, max_steps: int = 10_000,
-                 json_infos: bool = False) -> None:
+                 json_infos: bool = False, reward_scale: float = 1.0) -> None:
         super().__init__()
         check_seats(adapter, num_seats)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
@@ -68,6 +80,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         check_step_limit("max_steps", max_steps)
         self.max_steps = max_steps
         self.json_infos = json_infos
+        self.reward_scale = check_reward_scale(reward_scale)
         self.metadata: dict[str, Any] = {
             "render_modes": list(self.RENDER_MODES), "name": f"{adapter.name}_v0",
             "is_parallelizable": False}
@@ -95,8 +108,8 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
             self._rng = random.Random(seed)
         self.deal = self.adapter.new_deal(self.num_seats, self._rng)
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
@@ -180,7 +193,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         self._clear_rewards()
         if self.deal.is_over():
             for other, points in zip(self.possible_agents, self.deal.points(), strict=True):
-                self.rewards[other] = points
+                self.rewards[other] = points * self.reward_scale
                 self.terminations[other] = True
         elif self._steps >= self.max_steps:
             for other in self.agents:

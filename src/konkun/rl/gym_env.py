@@ -14,7 +14,7 @@ from gymnasium import Env, spaces
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal, Match
 from konkun.rl.adapter import GameAdapter, check_seats, mask_of
-from konkun.rl.aec import check_step_limit, dealt, observation_space
+from konkun.rl.aec import check_reward_scale, check_step_limit, dealt, observation_space
 from konkun.rl.policies import (
     Opponent,
     Policy,
@@ -31,6 +31,13 @@ OBSERVATIONS = ("dict", "flat")
 TENSORS = ("observation", "info_state")
 EPISODES = ("deal", "match")
 RENDER_MODES = ("human", "ansi")
+
+
+class UnsupportedRenderModeError(InvalidRuleError, TypeError):
+    """A render mode the environments do not offer (they render as text: ``ansi`` and
+    ``human``). It is a ``TypeError`` too, as an argument the constructor does not take:
+    Stable-Baselines3's ``make_vec_env`` asks every environment for ``rgb_array`` and,
+    on a ``TypeError``, makes it again without a render mode."""
 
 
 def check_choice(name: str, value: object, allowed: Sequence[str]) -> None:
@@ -86,6 +93,8 @@ class KonkunGymEnv(Env[Any, np.int64]):
     - ``reward``: the agent's points for the deal (``points``), minus the best other seat's
       (``margin``), or minus the mean of the other seats' (``zero_sum``: the seats' rewards
       add up to 0).
+    - ``reward_scale``: every deal's reward is multiplied by it (default 1; the
+      illegal-action penalty is not).
     - ``illegal_action``: an action outside the mask is replaced by a uniformly random
       legal one (``random``, default) or changes nothing (``penalize``), both rewarded
       ``illegal_penalty`` with ``info["illegal_action"] = True``; or it raises
@@ -103,7 +112,8 @@ class KonkunGymEnv(Env[Any, np.int64]):
                  reward: str = "points", illegal_action: str = "random",
                  illegal_penalty: float = -1.0, render_mode: str | None = None,
                  observation: str = "dict", tensor: str = "observation",
-                 episode: str = "deal", max_episode_steps: int | None = None) -> None:
+                 episode: str = "deal", max_episode_steps: int | None = None,
+                 reward_scale: float = 1.0) -> None:
         check_seats(adapter, num_seats)
         if not 0 <= seat < num_seats:
             raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
@@ -112,8 +122,9 @@ class KonkunGymEnv(Env[Any, np.int64]):
         check_choice("observation", observation, OBSERVATIONS)
         check_choice("tensor", tensor, TENSORS)
         check_choice("episode", episode, EPISODES)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, RENDER_MODES)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise UnsupportedRenderModeError(
+                f"invalid render_mode {render_mode!r}: expected one of {', '.join(RENDER_MODES)}")
         if max_episode_steps is not None:
             check_step_limit("max_episode_steps", max_episode_steps)
         self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
@@ -121,6 +132,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
         self.num_seats = num_seats
         self.seat = seat
         self.reward_kind = reward
+        self.reward_scale = check_reward_scale(reward_scale)
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.render_mode = render_mode
@@ -245,7 +257,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
         return policy(observation, observation.legal_actions())
 
     def _reward(self, points: Sequence[int]) -> float:
-        return reward_of(self.reward_kind, points, self.seat)
+        return reward_of(self.reward_kind, points, self.seat) * self.reward_scale
 
     # ------------------------------------------------------------------ what the agent sees
 
@@ -351,4 +363,4 @@ def check_tensor_policy(adapter: GameAdapter, policy: TensorPolicy) -> None:
             f"the environment {cap}")
 
 
-__all__ = ["KonkunGymEnv", "Policy", "gym_observation_space"]
+__all__ = ["KonkunGymEnv", "Policy", "UnsupportedRenderModeError", "gym_observation_space"]

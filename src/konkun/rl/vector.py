@@ -33,6 +33,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.rl.adapter import GameAdapter, check_seats
+from konkun.rl.aec import check_reward_scale
 from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, opponent_specs_of, reward_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
 from konkun.rl.vector_core import SlotBatch, VectorCore, core_for, write_masks
@@ -81,7 +82,8 @@ class DealBatchEnv(VectorEnv):
     _core: VectorCore
 
     def _set_up(self, adapter: GameAdapter, num_envs: int, num_seats: int, reward: str,
-                illegal_action: str, illegal_penalty: float) -> None:
+                illegal_action: str, illegal_penalty: float,
+                reward_scale: float = 1.0) -> None:
         """Check the arguments the vector envs share, then set their spaces and arrays."""
         check_seats(adapter, num_seats)
         if num_envs < 1:
@@ -92,6 +94,7 @@ class DealBatchEnv(VectorEnv):
         self.num_envs = num_envs
         self.num_seats = num_seats
         self.reward_kind = reward
+        self.reward_scale = check_reward_scale(reward_scale)
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         size = int(np.prod(adapter.observation_shape(num_seats)))
@@ -123,16 +126,18 @@ class DealBatchEnv(VectorEnv):
 class KonkunVectorEnv(DealBatchEnv):
     """``num_envs`` deals of one game, the agent at ``seat`` of each (see the module).
 
-    ``reward`` and ``illegal_action`` (``random``, default, or ``penalize``) and
-    ``illegal_penalty`` are those of the single environment; ``fast=False`` uses the
+    ``reward``, ``reward_scale``, ``illegal_action`` (``random``, default, or ``penalize``)
+    and ``illegal_penalty`` are those of the single environment; ``fast=False`` uses the
     generic adapter path for Konchinka too (the reference the fast path is tested against).
     """
 
     def __init__(self, adapter: GameAdapter, num_envs: int, num_seats: int = 2,
                  seat: int = 0, opponents: str | Opponent | Sequence[str | Opponent] = "random",
                  reward: str = "points", illegal_action: str = "random",
-                 illegal_penalty: float = -1.0, fast: bool = True) -> None:
-        self._set_up(adapter, num_envs, num_seats, reward, illegal_action, illegal_penalty)
+                 illegal_penalty: float = -1.0, fast: bool = True,
+                 reward_scale: float = 1.0) -> None:
+        self._set_up(adapter, num_envs, num_seats, reward, illegal_action, illegal_penalty,
+                     reward_scale)
         if not 0 <= seat < num_seats:
             raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
         self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
@@ -282,7 +287,7 @@ class KonkunVectorEnv(DealBatchEnv):
         core.push_action(i, action)
 
     def _reward(self, points: Sequence[int]) -> float:
-        return reward_of(self.reward_kind, points, self.seat)
+        return reward_of(self.reward_kind, points, self.seat) * self.reward_scale
 
     def _encode(self, rows: range) -> None:
         core = self._core
