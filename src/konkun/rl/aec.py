@@ -14,7 +14,14 @@ from pettingzoo import AECEnv
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal
-from konkun.rl.adapter import FloatArray, GameAdapter, check_seats, is_whole_number, mask_of
+from konkun.rl.adapter import (
+    FloatArray,
+    GameAdapter,
+    action_slot,
+    check_seats,
+    is_whole_number,
+    mask_of,
+)
 from konkun.rl.text import slot_for_text
 
 ObsDict = dict[str, Any]
@@ -183,9 +190,10 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.deal is not None
+        slot = action_slot(action)  # text or 1.5 is refused, as by the vector env
         try:
-            move = self._slots[int(action)]  # type: ignore[arg-type]
-        except (KeyError, TypeError, ValueError, OverflowError):
+            move = self._slots[slot]
+        except KeyError:
             raise IllegalMoveError(repr(action), f"not in the action mask of {agent}") from None
         self._cumulative_rewards[agent] = 0
         self.deal.push(move)

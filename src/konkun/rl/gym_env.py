@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
@@ -13,7 +14,7 @@ from gymnasium import Env, spaces
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal, Match
-from konkun.rl.adapter import GameAdapter, check_seats, mask_of
+from konkun.rl.adapter import GameAdapter, action_slot, check_seats, mask_of
 from konkun.rl.aec import check_reward_scale, check_step_limit, dealt, observation_space
 from konkun.rl.policies import (
     Opponent,
@@ -144,7 +145,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
         self.action_space = spaces.Discrete(adapter.action_size)
         self.deal: Deal[Any] | None = None
         self.match: Match[Any] | None = None
-        self._rng = random.Random()
+        self._rng = random.Random(secrets.randbits(64))
         self._policies: dict[int, Opponent] = {}
         self._slots: dict[int, Any] = {}
         self._steps = 0
@@ -155,19 +156,25 @@ class KonkunGymEnv(Env[Any, np.int64]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Deal a new deal (or start a match) and let the others play up to the agent."""
+        """Deal a new deal (or start a match) and let the others play up to the agent.
+
+        The same ``seed`` deals the same cards to the same dealer as the AEC environment's
+        ``reset(seed=seed)`` and deal 0 of the vector env's (the deal is drawn first, from
+        ``random.Random(seed)``; the opponents' seeds after it); without a seed the
+        environment continues its own random stream."""
         super().reset(seed=seed)
-        self._rng = random.Random(int(self.np_random.integers(2**63)))
-        others = [s for s in range(self.num_seats) if s != self.seat]
-        self._policies = {
-            s: make_policy(spec, self.adapter.name, self._rng.getrandbits(63))
-            for s, spec in zip(others, self.opponent_specs, strict=True)}
+        if seed is not None:
+            self._rng = random.Random(seed)
         if self.episode == "match":
             self.match = self.adapter.new_match(self.num_seats, self._rng.getrandbits(63))
             self.deal = self.match.deal
         else:
             self.match = None
             self.deal = self.adapter.new_deal(self.num_seats, self._rng)
+        others = [s for s in range(self.num_seats) if s != self.seat]
+        self._policies = {
+            s: make_policy(spec, self.adapter.name, self._rng.getrandbits(63))
+            for s, spec in zip(others, self.opponent_specs, strict=True)}
         self._steps = 0
         self._deals_done = 0
         # A deal an opponent ends before the agent's first move (Kunken, very rare): in a
@@ -187,13 +194,14 @@ class KonkunGymEnv(Env[Any, np.int64]):
         dealt(self.deal, "step")
         if self._over():
             raise IllegalMoveError("the episode is over: call reset()")
+        slot = action_slot(action)  # text or 1.5 is refused, as by the vector env
         self._steps += 1
-        move = self._slots.get(int(action))
+        move = self._slots.get(slot)
         reward, self._pending_reward = self._pending_reward, 0.0
         illegal = move is None
         if move is None:
             if self.illegal_action == "raise":
-                raise IllegalMoveError(str(int(action)), "not in the action mask")
+                raise IllegalMoveError(str(slot), "not in the action mask")
             reward += self.illegal_penalty
             if self.illegal_action == "random":
                 move = self._slots[self._rng.choice(sorted(self._slots))]
@@ -347,6 +355,7 @@ def opponent_specs_of(adapter: GameAdapter, opponents: Any,
             make_policy(spec, adapter.name, 0)  # a bad spec fails here, not at reset
         elif isinstance(spec, TensorPolicy):
             check_tensor_policy(adapter, spec)
+            spec.check_seats(num_seats)
     return specs
 
 

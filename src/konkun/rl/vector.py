@@ -31,8 +31,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from konkun.errors import IllegalMoveError, InvalidRuleError
-from konkun.rl.adapter import GameAdapter, check_seats
+from konkun.errors import InvalidRuleError
+from konkun.rl.adapter import GameAdapter, check_seats, integer_slots
 from konkun.rl.aec import check_reward_scale
 from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, opponent_specs_of, reward_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
@@ -44,17 +44,9 @@ FloatArray = npt.NDArray[np.float32]
 def action_list(actions: Any, num_envs: int) -> list[int]:
     """One step's ``actions`` as ``num_envs`` integer slots, one per deal: any array-like of
     that shape holding integers (or floats of integral value, as the single env takes).
-    Anything else is refused with an error naming it, before any deal is played."""
-    array = np.asarray(actions)
-    if array.shape != (num_envs,):
-        raise IllegalMoveError(f"invalid actions of shape {array.shape}: expected one slot "
-                               f"per environment, shape ({num_envs},)")
-    if array.dtype.kind == "f" and np.isfinite(array).all() \
-            and (array == np.floor(array)).all():
-        array = array.astype(np.int64)
-    if array.dtype.kind not in "iu":
-        raise IllegalMoveError(f"invalid actions {array.tolist()!r}: expected integer slots")
-    return [int(action) for action in array.tolist()]
+    Anything else is refused with an error naming it, before any deal is played
+    (:func:`~konkun.rl.adapter.integer_slots`, the single environment's check too)."""
+    return [int(action) for action in integer_slots(actions, (num_envs,)).tolist()]
 
 
 def seeded_rngs(seed: int | Sequence[int] | None, num_envs: int) -> list[random.Random]:
@@ -243,13 +235,15 @@ class KonkunVectorEnv(DealBatchEnv):
                 "_final_info": present.copy()}
 
     def _new_deal(self, i: int) -> None:
+        """Deal deal ``i`` anew from its generator (the cards first, so a seed deals what
+        the single and AEC environments deal for it; the opponents' seeds after)."""
         rng = self._rngs[i]
+        self._core.new(i, rng)
         if not self._all_random:
             others = [s for s in range(self.num_seats) if s != self.seat]
             self._policies[i] = {
                 s: make_policy(spec, self.adapter.name, rng.getrandbits(63))
                 for s, spec in zip(others, self.opponent_specs, strict=True)}
-        self._core.new(i, rng)
         self._play_others(i)
         while self._core.to_move(i) is None:  # an opponent went out before the agent
             self._core.new(i, rng)             # moved (Kunken, very rare): deal again
