@@ -95,6 +95,8 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         obs_space = observation_space(adapter, num_seats)
         act_space = spaces.Discrete(adapter.action_size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        size = int(np.prod(adapter.observation_shape(num_seats)))
+        self.state_space = spaces.Box(0.0, 1.0, (num_seats * size,), np.float32)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self._rng = random.Random(secrets.randbits(64))
         self.deal: Deal[Any] | None = None
@@ -146,6 +148,14 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         else:
             mask = np.zeros(self.adapter.action_size, dtype=np.int8)
         return {"observation": tensor, "action_mask": mask}
+
+    def state(self) -> FloatArray:
+        """The global state (PettingZoo's ``state()``, for a centralised critic): every
+        seat's observation tensor flattened, seat 0 first, so every hand and every public
+        card; the stock's cards are the ones no seat sees (its order is not given)."""
+        deal = dealt(self.deal, "state")
+        return np.concatenate([self.adapter.encode_deal(deal, seat).reshape(-1)
+                               for seat in range(self.num_seats)])
 
     def observe_json(self, agent: str) -> dict[str, Any]:
         """The JSON observation of ``agent``: the engine's (cards and legal moves as text),
