@@ -61,7 +61,7 @@ ROWS = (
     Row("konchinka", "greedy", "random", 1000, "casual / beginner"),
     Row("konchinka", "greedy", "greedy", 1000, "casual / casual"),
     Row("konchinka", "ismcts:iters=20:width=3", "greedy", 400, "strong / casual"),
-    Row("konchinka", "ismcts:iters=2000:width=3", "greedy", 100, "expert / casual"),
+    Row("konchinka", "ismcts:iters=2000:width=3", "greedy", 40, "expert / casual"),
     Row("konchinka", KONCHINKA_ISMCTS, "random", 200),
     Row("konchinka", KONCHINKA_ISMCTS, "greedy", 200),
     Row("kunken", "random", "random", 200, "beginner / beginner"),
@@ -69,10 +69,10 @@ ROWS = (
     Row("kunken", "greedy", "random", 200, "strong / beginner"),
     Row("kunken", "greedy", "greedy:v=1", 200, "strong / casual"),
     Row("kunken", "greedy", "greedy", 200, "strong / strong"),
-    Row("kunken", "ismcts:iters=130:width=3:root=flat", "greedy", 40,
+    Row("kunken", "ismcts:iters=130:width=3:root=flat", "greedy", 20,
         "expert (iterations only) / strong"),
-    Row("kunken", "ismcts:iters=50", "random", 40),
-    Row("kunken", "ismcts:iters=50", "greedy", 40),
+    Row("kunken", "ismcts:iters=50", "random", 20),
+    Row("kunken", "ismcts:iters=50", "greedy", 20),
 )
 
 
