@@ -239,6 +239,9 @@ register_bot(POLICY_KIND, "konkun.rl.policy_bot:make_policy_bot",
 register_bot("llm", "konkun.rl.llm:make_llm_bot",
              "a language model at an OpenAI-compatible chat endpoint: llm:model=NAME "
              "(the endpoint in KONKUN_LLM_URL)")
+register_bot("openspiel", "konkun.rl.openspiel_bot:make_openspiel_bot",
+             "OpenSpiel's algorithms: openspiel:algo=ismcts:sims=N or "
+             "openspiel:algo=mccfr:train=N (extra openspiel)")
 for _level in ("beginner", "casual", "strong", "expert"):
     register_bot(_level, "konkun.bots.ladder:make_level_bot",
                  f"the {_level} level of the strength ladder (a bot per game)")
