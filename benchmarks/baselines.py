@@ -73,6 +73,11 @@ ROWS = (
         "expert (iterations only) / strong"),
     Row("kunken", "ismcts:iters=50", "random", 20),
     Row("kunken", "ismcts:iters=50", "greedy", 20),
+    Row("konchinka", "openspiel:algo=ismcts:sims=20", "random", 20, "OpenSpiel ISMCTS"),
+    Row("konchinka", "openspiel:algo=ismcts:sims=20", "greedy", 20, "OpenSpiel ISMCTS"),
+    Row("konchinka", "openspiel:algo=mccfr:train=100:seed=1", "random", 20,
+        "OpenSpiel MCCFR (outcome sampling)"),
+    Row("kunken", "openspiel:algo=ismcts:sims=4", "random", 2, "OpenSpiel ISMCTS"),
 )
 
 
