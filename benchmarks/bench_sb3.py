@@ -12,7 +12,9 @@ the ratio. Two settings of PPO are timed:
   minibatches of 256, 10 epochs), so the ratio is what the environment alone changes;
 - ``fast``: ``examples/train_ppo.py``'s defaults on the fast path (64 deals, a rollout of
   64 steps per deal, minibatches of 1,024, 4 epochs) against the old example's on the old
-  route: what a user of the examples sees.
+  route: what a user of the examples sees;
+- ``collect``: rollouts only (the policy's masked action for every environment, then a
+  step), no gradient steps: the part of training the environment changes.
 """
 
 from __future__ import annotations
@@ -59,6 +61,23 @@ def rate(env: Any, steps: int, **ppo: Any) -> float:
     return model.num_timesteps / (time.process_time() - started)
 
 
+def collect_rate(env: Any, steps: int) -> float:
+    """Agent steps per CPU second of rollouts alone: a fresh policy's masked actions,
+    then a step of every environment, ``steps`` agent steps in all."""
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    model = MaskablePPO("MlpPolicy", env, seed=1, device="cpu", n_steps=64, batch_size=64)
+    observations = env.reset()
+    done = 0
+    started = time.process_time()
+    while done < steps:
+        actions, _ = model.predict(observations, action_masks=get_action_masks(env))
+        observations, _, _, _ = env.step(actions)
+        done += env.num_envs
+    return done / (time.process_time() - started)
+
+
 def main() -> None:
     """Time both routes in interleaved rounds; print rates and ratios."""
     import torch
@@ -82,17 +101,23 @@ def main() -> None:
                                                          args.steps, **same_ppo),
             "fast path, example's settings": lambda: rate(new_env(args.game, args.num_envs),
                                                           args.steps, **fast_ppo),
+            "old route, rollouts only": lambda n=number: collect_rate(
+                old_env(args.game, n), args.steps),
+            "fast path, rollouts only": lambda: collect_rate(
+                new_env(args.game, args.num_envs), args.steps),
         }
         for name, run in runs.items():
             value = run()
             figures.setdefault(name, []).append(value)
             print(f"round {number + 1}: {name}: {value:,.0f} agent steps per CPU second",
                   flush=True)
-    base = statistics.median(figures["old route, old PPO settings"])
     print(f"\n{args.game}, medians of {args.rounds} rounds, {args.steps} steps each:")
     for name, values in figures.items():
+        base_name = ("old route, rollouts only" if "rollouts" in name
+                     else "old route, old PPO settings")
         median = statistics.median(values)
-        print(f"  {name}: {median:,.0f} agent steps per CPU second ({median / base:.1f}x)")
+        ratio = median / statistics.median(figures[base_name])
+        print(f"  {name}: {median:,.0f} agent steps per CPU second ({ratio:.1f}x)")
 
 
 if __name__ == "__main__":
