@@ -144,19 +144,27 @@ def main() -> None:
     """Measure the chosen rows, keep the others, write the file and the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="", help="measure only rows whose id holds this")
+    parser.add_argument("--skip", default=None, help="and not those whose id holds this")
     parser.add_argument("--render", action="store_true", help="measure nothing")
     args = parser.parse_args()
     kept = {r["key"]: r for r in load()}
-    if not args.render:
-        for row in ROWS:
-            if args.rows in row.key:
-                kept[row.key] = measure(row)
-                print(render([kept[row.key]]).splitlines()[-1], flush=True)
+    chosen = [] if args.render else [
+        row for row in ROWS
+        if args.rows in row.key and (args.skip is None or args.skip not in row.key)]
+    for row in chosen:
+        kept[row.key] = measure(row)
+        print(render([kept[row.key]]).splitlines()[-1], flush=True)
+        save(kept)  # after every row: a long run keeps what it measured
+    save(kept)
+    print(f"wrote {DATA.relative_to(ROOT)} and the table in {DOC.relative_to(ROOT)}",
+          file=sys.stderr)
+
+
+def save(kept: dict[str, dict[str, Any]]) -> None:
+    """Write the rows of ``kept`` (in the table's order) to the file and the docs."""
     rows = [kept[row.key] for row in ROWS if row.key in kept]
     DATA.write_text(json.dumps({"seed": SEED, "rows": rows}, indent=1) + "\n")
     write_doc(rows)
-    print(f"wrote {DATA.relative_to(ROOT)} and the table in {DOC.relative_to(ROOT)}",
-          file=sys.stderr)
 
 
 if __name__ == "__main__":
