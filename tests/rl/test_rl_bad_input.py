@@ -164,7 +164,7 @@ def test_the_adapters_refuse_a_slot_outside_their_action_space(slot: Any) -> Non
 
 
 @pytest.mark.parametrize("make", [konchinka_gym_env, kunken_gym_env])
-@pytest.mark.parametrize("bad", ["abc", 1.5, float("nan"), [1, 2], True, None])
+@pytest.mark.parametrize("bad", ["abc", 1.5, float("nan"), 9.3e18, [1, 2], True, None])
 def test_the_single_env_refuses_what_the_vector_env_refuses_and_plays_nothing(
         make: Any, bad: Any) -> None:
     env = make(2, observation="flat", illegal_action="random")

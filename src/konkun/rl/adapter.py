@@ -122,7 +122,7 @@ def integer_slots(actions: object, shape: tuple[int, ...]) -> npt.NDArray[np.int
         raise IllegalMoveError(f"invalid actions of shape {array.shape}: expected one slot "
                                f"per environment, shape {shape}")
     if array.dtype.kind == "f" and np.isfinite(array).all() \
-            and (array == np.floor(array)).all():
+            and (array == np.floor(array)).all() and (np.abs(array) < 2.0**62).all():
         array = array.astype(np.int64)
     if array.dtype.kind not in "iu":
         if shape:
