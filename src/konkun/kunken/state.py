@@ -167,6 +167,7 @@ class KunkenDeal(Applying):
         d.bank = self.bank
         copy_public_state(self, d)
         d.history = []
+        d.drawn = []
         return d
 
     @classmethod
