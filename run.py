@@ -29,7 +29,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / "bin"
 STAMP = VENV / ".konkun-installed"
 EXTRAS = ("server", "postgres", "tui", "rl", "ray", "native", "dev")
-TEST_EXTRAS = (*EXTRAS, "train")
+TEST_EXTRAS = (*EXTRAS, "train", "openspiel")
 
 
 def _requirements_digest(extras: tuple[str, ...]) -> str:

@@ -161,3 +161,40 @@ def test_the_adapters_refuse_a_slot_outside_their_action_space(slot: Any) -> Non
         kunken.block_of(kunken.action_size)
     assert konchinka.decode(np.int64(33)) == konchinka.decode(33)
     assert kunken.block_of(0) == "draw"
+
+
+@pytest.mark.parametrize("make", [konchinka_gym_env, kunken_gym_env])
+@pytest.mark.parametrize("bad", ["abc", 1.5, float("nan"), 9.3e18, [1, 2], True, None])
+def test_the_single_env_refuses_what_the_vector_env_refuses_and_plays_nothing(
+        make: Any, bad: Any) -> None:
+    env = make(2, observation="flat", illegal_action="random")
+    observation, _ = env.reset(seed=4)
+    before = observation.copy(), env.action_masks().copy()
+    with pytest.raises(IllegalMoveError, match=f"invalid action {re.escape(repr(bad))}"):
+        env.step(bad)
+    assert np.array_equal(env._observation(), before[0])  # noqa: SLF001 (the unchanged view)
+    assert np.array_equal(env.action_masks(), before[1])
+    slot = int(np.flatnonzero(env.action_masks())[0])
+    env.step(float(slot))  # an integral float is a slot, as in the vector env
+
+
+@pytest.mark.parametrize("make", [konchinka_env, kunken_env])
+@pytest.mark.parametrize("bad", ["abc", 1.5, [0]])
+def test_the_aec_env_refuses_text_and_fractions_as_actions(make: Any, bad: Any) -> None:
+    env = make(2)
+    env.reset(seed=2)
+    agent = env.agent_selection
+    with pytest.raises(IllegalMoveError, match=f"invalid action {re.escape(repr(bad))}"):
+        env.step(bad)
+    assert env.agent_selection == agent and env._steps == 0  # noqa: SLF001
+
+
+@pytest.mark.parametrize("scale", [0, -1, float("inf"), "0.1", True])
+def test_a_reward_scale_that_is_no_positive_number_is_refused(scale: Any) -> None:
+    for make in (lambda: konchinka_gym_env(2, reward_scale=scale),
+                 lambda: kunken_env(2, reward_scale=scale),
+                 lambda: konchinka_vector_env(2, reward_scale=scale),
+                 lambda: make_self_play_vector_env("kunken", 2, reward_scale=scale)):
+        with pytest.raises(InvalidRuleError,
+                           match=f"invalid reward_scale {re.escape(repr(scale))}"):
+            make()

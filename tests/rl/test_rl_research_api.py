@@ -29,7 +29,7 @@ from konkun.rl.envs import (
 )
 from konkun.rl.gym_env import KonkunGymEnv
 from konkun.rl.konchinka_adapter import HISTORY_ROWS, KonchinkaAdapter
-from konkun.rl.kunken_adapter import KunkenAdapter
+from konkun.rl.kunken_adapter import KunkenAdapter, drawn_cards, history_with_seats
 
 GYM_ENVS = {"konchinka": konchinka_gym_env, "kunken": kunken_gym_env}
 
@@ -223,15 +223,20 @@ def test_the_konchinka_information_state_lists_the_moves_in_order() -> None:
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
 def test_the_kunken_information_state_holds_no_hidden_card(seed: int, players: int) -> None:
-    """Another deal with the same public history and the seat's own hand, the hidden
-    cards dealt anew, gives the same info state."""
+    """Another deal with the same public history and the seat's own hand and draws, the
+    hidden cards (other hands, the stock, the others' draws) dealt anew, gives the same info
+    state."""
     adapter = KunkenAdapter()
     deal = random_position(adapter, players, seed, 60)
+    draws = drawn_cards(deal)
     for seat in range(players):
         state = adapter.encode_info_state_deal(deal, seat)
         assert state.shape == (adapter.info_state_size(players),)
         resampled = deal.observe(seat).sample_deal(random.Random(seed))
         resampled.history = list(deal.history)
+        own = {i for i, (actor, _) in enumerate(history_with_seats(deal)) if actor == seat}
+        resampled.drawn = [card if i in own else (card + 1) % 52
+                           for i, card in sorted(draws.items())]
         assert np.array_equal(state, adapter.encode_info_state_deal(resampled, seat))
 
 

@@ -236,6 +236,12 @@ register_bot("ismcts", "konkun.bots.ismcts:make_ismcts_bot",
 register_bot(POLICY_KIND, "konkun.rl.policy_bot:make_policy_bot",
              "a tensor policy over (tensor, mask): policy:module:callable or "
              "policy:model.zip (extra rl; allowed by KONKUN_POLICIES)")
+register_bot("llm", "konkun.rl.llm:make_llm_bot",
+             "a language model at an OpenAI-compatible chat endpoint: llm:model=NAME "
+             "(the endpoint in KONKUN_LLM_URL)")
+register_bot("openspiel", "konkun.rl.openspiel_bot:make_openspiel_bot",
+             "OpenSpiel's algorithms: openspiel:algo=ismcts:sims=N or "
+             "openspiel:algo=mccfr:train=N (extra openspiel)")
 for _level in ("beginner", "casual", "strong", "expert"):
     register_bot(_level, "konkun.bots.ladder:make_level_bot",
                  f"the {_level} level of the strength ladder (a bot per game)")

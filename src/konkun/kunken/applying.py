@@ -135,6 +135,7 @@ class Applying(Legality):
                 self._end(None)
                 return
         card = self.stock.pop()
+        self.drawn.append(card)
         self.hands[seat][card] += 1
         self.hand_sizes[seat] += 1
         self.phase = DRAWN

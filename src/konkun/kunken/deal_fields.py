@@ -104,7 +104,8 @@ class DealFields:
     :mod:`~konkun.kunken.applying`) build on them, each the base of the next."""
 
     __slots__ = (
-        "bank", "dealer", "express", "hand_sizes", "hands", "history", "layout", "melds",
+        "bank", "dealer", "drawn", "express", "hand_sizes", "hands", "history", "layout",
+        "melds",
         "need", "num_seats", "opening", "pending", "phase", "renewals", "rules", "stock",
         "take_card", "taken", "to_move", "turn_marks", "turn_notold", "winner",
     )
@@ -134,6 +135,10 @@ class DealFields:
     table while the taken card is still to be melded (:func:`joker_mark`): a swap that wins
     one back gives it back as what it was (RULES.md, a joker keeps its identity)."""
     history: list[Action]
+    drawn: list[int]
+    """The cards drawn from the stock in this deal, in order (hidden: each is known only to
+    the seat that drew it; the research API's perfect-recall information state reads a
+    seat's own). Empty for a deal rebuilt from a position or from JSON."""
 
     def _reset_turn(self) -> None:
         self.take_card = -1

@@ -99,6 +99,7 @@ class KunkenDeal(Applying):
         deal.winner = position.winner
         deal.express = position.express
         deal.history = list(history)
+        deal.drawn = []
         turn = position.turn
         deal.take_card = -1 if turn is None else turn.taken_card
         deal.pending = turn is not None and turn.pending
@@ -149,6 +150,7 @@ class KunkenDeal(Applying):
         d.bank = self.bank.copy()
         copy_public_state(self, d)
         d.history = self.history.copy()
+        d.drawn = self.drawn.copy()
         return d
 
     def scratch_copy(self) -> KunkenDeal:
@@ -165,6 +167,7 @@ class KunkenDeal(Applying):
         d.bank = self.bank
         copy_public_state(self, d)
         d.history = []
+        d.drawn = []
         return d
 
     @classmethod
@@ -185,6 +188,7 @@ class KunkenDeal(Applying):
         d.bank = public.bank.copy()
         copy_public_state(public, d)
         d.history = []
+        d.drawn = []
         return d
 
     # ------------------------------------------------------------------ queries

@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeGuard, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from konkun.errors import InvalidRuleError
+from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal, Match, Observation, get_game
 
 FloatArray = npt.NDArray[np.float32]
@@ -105,6 +105,35 @@ def check_slot(slot: object, size: int) -> int:
         raise InvalidRuleError(f"invalid slot {slot!r}: expected an integer from 0 to "
                                f"{size - 1}")
     return int(slot)
+
+
+def integer_slots(actions: object, shape: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """``actions`` as an integer array of ``shape``: integers, or floats of integral value
+    (``2.0``, as SB3 and Gymnasium may pass them). Anything else (text, ``1.5``, a bool, a
+    wrong shape) raises :class:`~konkun.errors.IllegalMoveError` naming it. The single,
+    AEC and vector environments all check their actions with it."""
+    try:
+        array = np.asarray(actions)
+    except (TypeError, ValueError):
+        raise IllegalMoveError(f"invalid action {actions!r}: expected an integer slot") from None
+    if array.shape != shape:
+        if not shape:
+            raise IllegalMoveError(f"invalid action {actions!r}: expected one integer slot")
+        raise IllegalMoveError(f"invalid actions of shape {array.shape}: expected one slot "
+                               f"per environment, shape {shape}")
+    if array.dtype.kind == "f" and np.isfinite(array).all() \
+            and (array == np.floor(array)).all() and (np.abs(array) < 2.0**62).all():
+        array = array.astype(np.int64)
+    if array.dtype.kind not in "iu":
+        if shape:
+            raise IllegalMoveError(f"invalid actions {array.tolist()!r}: expected integer slots")
+        raise IllegalMoveError(f"invalid action {actions!r}: expected an integer slot")
+    return array.astype(np.int64, copy=False)
+
+
+def action_slot(action: object) -> int:
+    """One action as an integer slot (see :func:`integer_slots`)."""
+    return int(integer_slots(action, ()))
 
 
 def check_seats(adapter: GameAdapter, num_seats: int) -> None:

@@ -14,7 +14,14 @@ from pettingzoo import AECEnv
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal
-from konkun.rl.adapter import FloatArray, GameAdapter, check_seats, is_whole_number, mask_of
+from konkun.rl.adapter import (
+    FloatArray,
+    GameAdapter,
+    action_slot,
+    check_seats,
+    is_whole_number,
+    mask_of,
+)
 from konkun.rl.text import slot_for_text
 
 ObsDict = dict[str, Any]
@@ -34,6 +41,18 @@ def check_step_limit(name: str, value: object) -> None:
     steps, at least 1."""
     if not is_whole_number(value) or value < 1:
         raise InvalidRuleError(f"invalid {name} {value!r}: expected a whole number >= 1")
+
+
+def check_reward_scale(value: object) -> float:
+    """``value`` as a reward scale: a finite number above 0 (``InvalidRuleError`` naming
+    it otherwise). Every deal's reward is multiplied by it (Kunken's points run to the
+    hundreds: ``reward_scale=0.01`` brings them near 1)."""
+    if is_whole_number(value) or (isinstance(value, float | np.floating)
+                                  and not isinstance(value, bool)):
+        scale = float(value)
+        if np.isfinite(scale) and scale > 0:
+            return scale
+    raise InvalidRuleError(f"invalid reward_scale {value!r}: expected a finite number > 0")
 
 
 def dealt(deal: Deal[Any] | None, method: str) -> Deal[Any]:
@@ -57,7 +76,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, adapter: GameAdapter, num_seats: int = 2,
                  render_mode: str | None = None, max_steps: int = 10_000,
-                 json_infos: bool = False) -> None:
+                 json_infos: bool = False, reward_scale: float = 1.0) -> None:
         super().__init__()
         check_seats(adapter, num_seats)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
@@ -68,6 +87,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         check_step_limit("max_steps", max_steps)
         self.max_steps = max_steps
         self.json_infos = json_infos
+        self.reward_scale = check_reward_scale(reward_scale)
         self.metadata: dict[str, Any] = {
             "render_modes": list(self.RENDER_MODES), "name": f"{adapter.name}_v0",
             "is_parallelizable": False}
@@ -75,6 +95,8 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         obs_space = observation_space(adapter, num_seats)
         act_space = spaces.Discrete(adapter.action_size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        size = int(np.prod(adapter.observation_shape(num_seats)))
+        self.state_space = spaces.Box(0.0, 1.0, (num_seats * size,), np.float32)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self._rng = random.Random(secrets.randbits(64))
         self.deal: Deal[Any] | None = None
@@ -95,8 +117,8 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
             self._rng = random.Random(seed)
         self.deal = self.adapter.new_deal(self.num_seats, self._rng)
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
@@ -126,6 +148,14 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         else:
             mask = np.zeros(self.adapter.action_size, dtype=np.int8)
         return {"observation": tensor, "action_mask": mask}
+
+    def state(self) -> FloatArray:
+        """The global state (PettingZoo's ``state()``, for a centralised critic): every
+        seat's observation tensor flattened, seat 0 first, so every hand and every public
+        card; the stock's cards are the ones no seat sees (its order is not given)."""
+        deal = dealt(self.deal, "state")
+        return np.concatenate([self.adapter.encode_deal(deal, seat).reshape(-1)
+                               for seat in range(self.num_seats)])
 
     def observe_json(self, agent: str) -> dict[str, Any]:
         """The JSON observation of ``agent``: the engine's (cards and legal moves as text),
@@ -170,9 +200,10 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.deal is not None
+        slot = action_slot(action)  # text or 1.5 is refused, as by the vector env
         try:
-            move = self._slots[int(action)]  # type: ignore[arg-type]
-        except (KeyError, TypeError, ValueError, OverflowError):
+            move = self._slots[slot]
+        except KeyError:
             raise IllegalMoveError(repr(action), f"not in the action mask of {agent}") from None
         self._cumulative_rewards[agent] = 0
         self.deal.push(move)
@@ -180,7 +211,7 @@ class KonkunAECEnv(AECEnv):  # type: ignore[misc]
         self._clear_rewards()
         if self.deal.is_over():
             for other, points in zip(self.possible_agents, self.deal.points(), strict=True):
-                self.rewards[other] = points
+                self.rewards[other] = points * self.reward_scale
                 self.terminations[other] = True
         elif self._steps >= self.max_steps:
             for other in self.agents:

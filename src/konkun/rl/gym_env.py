@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
@@ -13,8 +14,8 @@ from gymnasium import Env, spaces
 
 from konkun.errors import IllegalMoveError, InvalidRuleError
 from konkun.game import Deal, Match
-from konkun.rl.adapter import GameAdapter, check_seats, mask_of
-from konkun.rl.aec import check_step_limit, dealt, observation_space
+from konkun.rl.adapter import GameAdapter, action_slot, check_seats, mask_of
+from konkun.rl.aec import check_reward_scale, check_step_limit, dealt, observation_space
 from konkun.rl.policies import (
     Opponent,
     Policy,
@@ -31,6 +32,13 @@ OBSERVATIONS = ("dict", "flat")
 TENSORS = ("observation", "info_state")
 EPISODES = ("deal", "match")
 RENDER_MODES = ("human", "ansi")
+
+
+class UnsupportedRenderModeError(InvalidRuleError, TypeError):
+    """A render mode the environments do not offer (they render as text: ``ansi`` and
+    ``human``). It is a ``TypeError`` too, as an argument the constructor does not take:
+    Stable-Baselines3's ``make_vec_env`` asks every environment for ``rgb_array`` and,
+    on a ``TypeError``, makes it again without a render mode."""
 
 
 def check_choice(name: str, value: object, allowed: Sequence[str]) -> None:
@@ -86,6 +94,8 @@ class KonkunGymEnv(Env[Any, np.int64]):
     - ``reward``: the agent's points for the deal (``points``), minus the best other seat's
       (``margin``), or minus the mean of the other seats' (``zero_sum``: the seats' rewards
       add up to 0).
+    - ``reward_scale``: every deal's reward is multiplied by it (default 1; the
+      illegal-action penalty is not).
     - ``illegal_action``: an action outside the mask is replaced by a uniformly random
       legal one (``random``, default) or changes nothing (``penalize``), both rewarded
       ``illegal_penalty`` with ``info["illegal_action"] = True``; or it raises
@@ -103,7 +113,8 @@ class KonkunGymEnv(Env[Any, np.int64]):
                  reward: str = "points", illegal_action: str = "random",
                  illegal_penalty: float = -1.0, render_mode: str | None = None,
                  observation: str = "dict", tensor: str = "observation",
-                 episode: str = "deal", max_episode_steps: int | None = None) -> None:
+                 episode: str = "deal", max_episode_steps: int | None = None,
+                 reward_scale: float = 1.0) -> None:
         check_seats(adapter, num_seats)
         if not 0 <= seat < num_seats:
             raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
@@ -112,8 +123,9 @@ class KonkunGymEnv(Env[Any, np.int64]):
         check_choice("observation", observation, OBSERVATIONS)
         check_choice("tensor", tensor, TENSORS)
         check_choice("episode", episode, EPISODES)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, RENDER_MODES)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise UnsupportedRenderModeError(
+                f"invalid render_mode {render_mode!r}: expected one of {', '.join(RENDER_MODES)}")
         if max_episode_steps is not None:
             check_step_limit("max_episode_steps", max_episode_steps)
         self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
@@ -121,6 +133,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
         self.num_seats = num_seats
         self.seat = seat
         self.reward_kind = reward
+        self.reward_scale = check_reward_scale(reward_scale)
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.render_mode = render_mode
@@ -132,7 +145,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
         self.action_space = spaces.Discrete(adapter.action_size)
         self.deal: Deal[Any] | None = None
         self.match: Match[Any] | None = None
-        self._rng = random.Random()
+        self._rng = random.Random(secrets.randbits(64))
         self._policies: dict[int, Opponent] = {}
         self._slots: dict[int, Any] = {}
         self._steps = 0
@@ -143,19 +156,25 @@ class KonkunGymEnv(Env[Any, np.int64]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Deal a new deal (or start a match) and let the others play up to the agent."""
+        """Deal a new deal (or start a match) and let the others play up to the agent.
+
+        The same ``seed`` deals the same cards to the same dealer as the AEC environment's
+        ``reset(seed=seed)`` and deal 0 of the vector env's (the deal is drawn first, from
+        ``random.Random(seed)``; the opponents' seeds after it); without a seed the
+        environment continues its own random stream."""
         super().reset(seed=seed)
-        self._rng = random.Random(int(self.np_random.integers(2**63)))
-        others = [s for s in range(self.num_seats) if s != self.seat]
-        self._policies = {
-            s: make_policy(spec, self.adapter.name, self._rng.getrandbits(63))
-            for s, spec in zip(others, self.opponent_specs, strict=True)}
+        if seed is not None:
+            self._rng = random.Random(seed)
         if self.episode == "match":
             self.match = self.adapter.new_match(self.num_seats, self._rng.getrandbits(63))
             self.deal = self.match.deal
         else:
             self.match = None
             self.deal = self.adapter.new_deal(self.num_seats, self._rng)
+        others = [s for s in range(self.num_seats) if s != self.seat]
+        self._policies = {
+            s: make_policy(spec, self.adapter.name, self._rng.getrandbits(63))
+            for s, spec in zip(others, self.opponent_specs, strict=True)}
         self._steps = 0
         self._deals_done = 0
         # A deal an opponent ends before the agent's first move (Kunken, very rare): in a
@@ -175,13 +194,14 @@ class KonkunGymEnv(Env[Any, np.int64]):
         dealt(self.deal, "step")
         if self._over():
             raise IllegalMoveError("the episode is over: call reset()")
+        slot = action_slot(action)  # text or 1.5 is refused, as by the vector env
         self._steps += 1
-        move = self._slots.get(int(action))
+        move = self._slots.get(slot)
         reward, self._pending_reward = self._pending_reward, 0.0
         illegal = move is None
         if move is None:
             if self.illegal_action == "raise":
-                raise IllegalMoveError(str(int(action)), "not in the action mask")
+                raise IllegalMoveError(str(slot), "not in the action mask")
             reward += self.illegal_penalty
             if self.illegal_action == "random":
                 move = self._slots[self._rng.choice(sorted(self._slots))]
@@ -245,7 +265,7 @@ class KonkunGymEnv(Env[Any, np.int64]):
         return policy(observation, observation.legal_actions())
 
     def _reward(self, points: Sequence[int]) -> float:
-        return reward_of(self.reward_kind, points, self.seat)
+        return reward_of(self.reward_kind, points, self.seat) * self.reward_scale
 
     # ------------------------------------------------------------------ what the agent sees
 
@@ -335,6 +355,7 @@ def opponent_specs_of(adapter: GameAdapter, opponents: Any,
             make_policy(spec, adapter.name, 0)  # a bad spec fails here, not at reset
         elif isinstance(spec, TensorPolicy):
             check_tensor_policy(adapter, spec)
+            spec.check_seats(num_seats)
     return specs
 
 
@@ -351,4 +372,4 @@ def check_tensor_policy(adapter: GameAdapter, policy: TensorPolicy) -> None:
             f"the environment {cap}")
 
 
-__all__ = ["KonkunGymEnv", "Policy", "gym_observation_space"]
+__all__ = ["KonkunGymEnv", "Policy", "UnsupportedRenderModeError", "gym_observation_space"]

@@ -44,12 +44,15 @@ joker). Rows, for ``n`` players, seats counted from this seat to the left:
 - 14+2n+T: features, see :data:`FEATURES`.
 
 The information-state vector (:meth:`KunkenAdapter.encode_info_state_deal`) is that tensor
-flattened, followed by the deal's last :data:`HISTORY_ROWS` actions (oldest first, zero rows
-before the first action), each a row of ``6 + n + 53 + 2``: the kind (one-hot: draw, take,
+flattened, followed by **every** action of the deal (perfect recall: oldest first, zero
+rows after the last; :meth:`KunkenAdapter.history_rows` rows, the most actions a deal under
+the rules can have), each a row of ``6 + n + 53 + 2``: the kind (one-hot: draw, take,
 discard, meld, layoff, swap), the actor (one-hot from this seat on), the cards it lays or
-discards (counts, divided as above), ``take I`` as ``(I + 1) / P`` and the meld number of a
-lay-off or swap as ``(M + 1) / T`` (at most 1). The engine's observation holds no history,
-so this vector is built from the deal (in the environments), not from an observation.
+discards, or the card this seat itself drew (counts, divided as above; another seat's draw
+shows no card), ``take I`` as ``(I + 1) / P`` and the meld number of a lay-off or swap as
+``(M + 1) / T`` (at most 1). So the vector determines the seat's whole past: every public
+action and every card it held. The engine's observation holds no history, so this vector
+is built from the deal (in the environments), not from an observation.
 """
 
 from __future__ import annotations
@@ -90,7 +93,8 @@ FEATURES = (
 )
 """The entries of the features row, in order."""
 HISTORY_ROWS = 64
-"""Rows of the information state's action history (the deal's last actions)."""
+"""Rows of the information state's action history before it held every action (kept for
+code that named it; :meth:`KunkenAdapter.history_rows` is the number of rows now)."""
 KINDS = (DRAW, TAKE, DISCARD, MELD, LAYOFF, SWAP)
 """The action kinds, in the order of the history rows' one-hot."""
 
@@ -137,7 +141,25 @@ class KunkenAdapter:
     def info_state_size(self, num_seats: int) -> int:
         """The length of the information-state vector for ``n`` seats."""
         rows, columns = self.observation_shape(num_seats)
-        return rows * columns + HISTORY_ROWS * (61 + num_seats)
+        return rows * columns + self.history_rows(num_seats) * (61 + num_seats)
+
+    def history_rows(self, num_seats: int) -> int:
+        """The most actions a deal of ``num_seats`` can have under the rules, so the
+        information state holds every action (about 950 for 2 seats by default).
+
+        Every turn is a draw or a take, then one discard. Draws come from the first stock
+        and at most ``max_stock_renewals`` renewed ones of at most the pack each. Every
+        other action lays at least one card: each of the 104 real cards is laid at most once
+        (a laid card never returns to a hand), and a joker once, plus once more per swap
+        that frees it (a swap lays a real card): at most ``2 * 104 + jokers`` cards. Each
+        take melds at least three of them."""
+        rules = self.rules
+        stock = self.pack - rules.hand_size * num_seats - 1
+        renewals = rules.max_stock_renewals if rules.empty_stock == "turn_bank" else 0
+        draws = stock + renewals * self.pack
+        laid = 2 * 104 + rules.jokers
+        takes = laid // 3
+        return 2 * (draws + takes) + laid
 
     def new_deal(self, num_seats: int, rng: random.Random) -> Deal[Any]:
         """A new deal: a random dealer, then the shuffle, from ``rng``."""
@@ -229,14 +251,22 @@ class KunkenAdapter:
     def encode_info_state_deal(self, deal: Deal[Any], seat: int) -> FloatArray:
         """The information-state vector of ``seat`` (see the module's docstring)."""
         n = deal.num_seats
-        history = np.zeros((HISTORY_ROWS, 61 + n), dtype=np.float32)
-        recent = history_with_seats(deal)[-HISTORY_ROWS:]
-        first = HISTORY_ROWS - len(recent)
-        for row, (actor, action) in enumerate(recent, start=first):
+        rows = self.history_rows(n)
+        history = np.zeros((rows, 61 + n), dtype=np.float32)
+        actions = history_with_seats(deal)
+        if len(actions) > rows:
+            raise InvalidRuleError(f"a deal of {len(actions)} actions: more than the "
+                                   f"{rows} the rules allow")
+        own_draws = drawn_cards(deal)
+        for row, (actor, action) in enumerate(actions):
             cells = history[row]
             cells[KINDS.index(action.kind)] = 1.0
             cells[6 + (actor - seat) % n] = 1.0
-            if action.kind == TAKE:
+            if action.kind == DRAW:
+                card = own_draws.get(row, -1) if actor == seat else -1
+                if card >= 0:
+                    cells[6 + n + card] = self.card_scale[card]
+            elif action.kind == TAKE:
                 cells[59 + n] = (action.target + 1) / self.pack
             elif action.kind != DRAW:
                 for slot in action.slots:
@@ -397,6 +427,20 @@ class KunkenAdapter:
         row[base + 5] = min(1.0, max(0, src.need) / max(1, rules.opening_minimum))
         row[base + 6] = 1.0 if src.opening else 0.0
         row[base + 7] = bank_size / self.pack
+
+
+def drawn_cards(deal: Any) -> dict[int, int]:
+    """The card of each draw in the deal's history (history index -> card), from the deal's
+    record of its draws (``deal.drawn``); a deal rebuilt from a position knows only the draws
+    made since, which are the last ones. A draw that found the stock empty for good (and
+    ended the deal) drew nothing."""
+    drawn = getattr(deal, "drawn", [])
+    history = deal.history
+    indices = [i for i, action in enumerate(history) if action.kind == DRAW]
+    if indices and deal.is_over() and indices[-1] == len(history) - 1:
+        indices.pop()  # a draw that drew is followed by a discard: this one ended the deal
+    known = indices[len(indices) - len(drawn):] if len(drawn) <= len(indices) else []
+    return dict(zip(known, drawn[len(drawn) - len(known):], strict=True))
 
 
 def history_with_seats(deal: Any) -> list[tuple[int, Any]]:

@@ -62,6 +62,15 @@ class TensorPolicy:
         self.num_players = num_players
         self.observation_size = observation_size
 
+    def check_seats(self, num_seats: int) -> None:
+        """Raise :class:`konkun.errors.InvalidRuleError` (one line) if the policy names the
+        number of players it was trained for and ``num_seats`` is another."""
+        if self.num_players is not None and self.num_players != num_seats:
+            game = f"{self.game} " if self.game else ""
+            raise InvalidRuleError(
+                f"tensor policy {self.name!r} was trained for {game}with {self.num_players} "
+                f"players, not {num_seats}: another number of players needs another policy")
+
     def __call__(self, tensor: FloatArray, mask: MaskArray) -> int:
         """The slot ``fn`` picks."""
         if self.observation_size is not None and tensor.size != self.observation_size:

@@ -116,7 +116,9 @@ class TensorPolicyBot:
 
     def choose(self, observation: Observation[Any], legal: Sequence[Any],
                rng: random.Random, budget: Budget) -> Any:
-        """Encode the observation, ask the policy for a slot, return its action."""
+        """Encode the observation, ask the policy for a slot, return its action (a seat of
+        another number of players than the policy's is refused with a one-line error)."""
+        self.policy.check_seats(observation.num_seats)
         adapter = self.adapter(getattr(observation, "rules", None))
         tensor = tensor_of_observation(adapter, self.policy.view, observation)
         return self.policy.choose(adapter, tensor, adapter.slots(observation, legal))

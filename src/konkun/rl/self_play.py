@@ -41,12 +41,14 @@ class SelfPlayVectorEnv(DealBatchEnv):
     """``num_envs`` deals of one game, every seat played by the caller's actions (see the
     module). ``illegal_action`` (``random``, default: a random legal move is played, with
     the penalty; or ``penalize``: nothing is played) and ``illegal_penalty`` are those of
-    the vector env; ``fast=False`` plays through the generic adapter path."""
+    the vector env (``reward_scale`` too); ``fast=False`` plays through the generic adapter path."""
 
     def __init__(self, adapter: GameAdapter, num_envs: int, num_seats: int = 2,
                  reward: str = "zero_sum", illegal_action: str = "random",
-                 illegal_penalty: float = -1.0, fast: bool = True) -> None:
-        self._set_up(adapter, num_envs, num_seats, reward, illegal_action, illegal_penalty)
+                 illegal_penalty: float = -1.0, fast: bool = True,
+                 reward_scale: float = 1.0) -> None:
+        self._set_up(adapter, num_envs, num_seats, reward, illegal_action, illegal_penalty,
+                     reward_scale)
         self._core = core_for(adapter, num_seats, 0, num_envs, False, fast)
         self._seat_rewards = np.zeros((num_envs, num_seats), dtype=np.float64)
         self.to_move = np.zeros(num_envs, dtype=np.int64)
@@ -92,7 +94,7 @@ class SelfPlayVectorEnv(DealBatchEnv):
             if core.to_move(i) is None:
                 points = core.points(i)
                 for s in range(self.num_seats):
-                    seat_rewards[i, s] += reward_of(self.reward_kind, points, s)
+                    seat_rewards[i, s] += reward_of(self.reward_kind, points, s) * self.reward_scale
                 rewards[i] = seat_rewards[i, seat]
                 terminations[i] = True
                 ended.append(i)

@@ -31,8 +31,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from konkun.errors import IllegalMoveError, InvalidRuleError
-from konkun.rl.adapter import GameAdapter, check_seats
+from konkun.errors import InvalidRuleError
+from konkun.rl.adapter import GameAdapter, check_seats, integer_slots
+from konkun.rl.aec import check_reward_scale
 from konkun.rl.gym_env import ILLEGAL_ACTIONS, REWARDS, check_choice, opponent_specs_of, reward_of
 from konkun.rl.policies import Opponent, RandomPolicy, TensorPolicy, make_policy
 from konkun.rl.vector_core import SlotBatch, VectorCore, core_for, write_masks
@@ -43,17 +44,9 @@ FloatArray = npt.NDArray[np.float32]
 def action_list(actions: Any, num_envs: int) -> list[int]:
     """One step's ``actions`` as ``num_envs`` integer slots, one per deal: any array-like of
     that shape holding integers (or floats of integral value, as the single env takes).
-    Anything else is refused with an error naming it, before any deal is played."""
-    array = np.asarray(actions)
-    if array.shape != (num_envs,):
-        raise IllegalMoveError(f"invalid actions of shape {array.shape}: expected one slot "
-                               f"per environment, shape ({num_envs},)")
-    if array.dtype.kind == "f" and np.isfinite(array).all() \
-            and (array == np.floor(array)).all():
-        array = array.astype(np.int64)
-    if array.dtype.kind not in "iu":
-        raise IllegalMoveError(f"invalid actions {array.tolist()!r}: expected integer slots")
-    return [int(action) for action in array.tolist()]
+    Anything else is refused with an error naming it, before any deal is played
+    (:func:`~konkun.rl.adapter.integer_slots`, the single environment's check too)."""
+    return [int(action) for action in integer_slots(actions, (num_envs,)).tolist()]
 
 
 def seeded_rngs(seed: int | Sequence[int] | None, num_envs: int) -> list[random.Random]:
@@ -81,7 +74,8 @@ class DealBatchEnv(VectorEnv):
     _core: VectorCore
 
     def _set_up(self, adapter: GameAdapter, num_envs: int, num_seats: int, reward: str,
-                illegal_action: str, illegal_penalty: float) -> None:
+                illegal_action: str, illegal_penalty: float,
+                reward_scale: float = 1.0) -> None:
         """Check the arguments the vector envs share, then set their spaces and arrays."""
         check_seats(adapter, num_seats)
         if num_envs < 1:
@@ -92,6 +86,7 @@ class DealBatchEnv(VectorEnv):
         self.num_envs = num_envs
         self.num_seats = num_seats
         self.reward_kind = reward
+        self.reward_scale = check_reward_scale(reward_scale)
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         size = int(np.prod(adapter.observation_shape(num_seats)))
@@ -123,16 +118,18 @@ class DealBatchEnv(VectorEnv):
 class KonkunVectorEnv(DealBatchEnv):
     """``num_envs`` deals of one game, the agent at ``seat`` of each (see the module).
 
-    ``reward`` and ``illegal_action`` (``random``, default, or ``penalize``) and
-    ``illegal_penalty`` are those of the single environment; ``fast=False`` uses the
+    ``reward``, ``reward_scale``, ``illegal_action`` (``random``, default, or ``penalize``)
+    and ``illegal_penalty`` are those of the single environment; ``fast=False`` uses the
     generic adapter path for Konchinka too (the reference the fast path is tested against).
     """
 
     def __init__(self, adapter: GameAdapter, num_envs: int, num_seats: int = 2,
                  seat: int = 0, opponents: str | Opponent | Sequence[str | Opponent] = "random",
                  reward: str = "points", illegal_action: str = "random",
-                 illegal_penalty: float = -1.0, fast: bool = True) -> None:
-        self._set_up(adapter, num_envs, num_seats, reward, illegal_action, illegal_penalty)
+                 illegal_penalty: float = -1.0, fast: bool = True,
+                 reward_scale: float = 1.0) -> None:
+        self._set_up(adapter, num_envs, num_seats, reward, illegal_action, illegal_penalty,
+                     reward_scale)
         if not 0 <= seat < num_seats:
             raise InvalidRuleError(f"invalid seat {seat!r} for {num_seats} players")
         self.opponent_specs = opponent_specs_of(adapter, opponents, num_seats)
@@ -238,13 +235,15 @@ class KonkunVectorEnv(DealBatchEnv):
                 "_final_info": present.copy()}
 
     def _new_deal(self, i: int) -> None:
+        """Deal deal ``i`` anew from its generator (the cards first, so a seed deals what
+        the single and AEC environments deal for it; the opponents' seeds after)."""
         rng = self._rngs[i]
+        self._core.new(i, rng)
         if not self._all_random:
             others = [s for s in range(self.num_seats) if s != self.seat]
             self._policies[i] = {
                 s: make_policy(spec, self.adapter.name, rng.getrandbits(63))
                 for s, spec in zip(others, self.opponent_specs, strict=True)}
-        self._core.new(i, rng)
         self._play_others(i)
         while self._core.to_move(i) is None:  # an opponent went out before the agent
             self._core.new(i, rng)             # moved (Kunken, very rare): deal again
@@ -282,7 +281,7 @@ class KonkunVectorEnv(DealBatchEnv):
         core.push_action(i, action)
 
     def _reward(self, points: Sequence[int]) -> float:
-        return reward_of(self.reward_kind, points, self.seat)
+        return reward_of(self.reward_kind, points, self.seat) * self.reward_scale
 
     def _encode(self, rows: range) -> None:
         core = self._core
