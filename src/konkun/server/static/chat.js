@@ -1,4 +1,6 @@
-// The table's chat (also shown, up to the frame's move, in a replay).
+// The table's chat (also shown, up to the frame's move, in a replay), and its unread mark:
+// lines from others that came while the chat was out of sight (scrolled away, or the tab
+// hidden) are counted until it comes into view.
 
 import { identity } from "./api.js";
 import { h, keepingFocus, mount } from "./dom.js";
@@ -30,10 +32,44 @@ export function chatLine(m, names) {
     : null, ": ", h("span", { class: "chat-text" }, m.text));
 }
 
+/** Whether the person sees the chat now: the tab shown and the chat in the window. */
+export function chatSeen(chat) {
+  return !document.hidden && !!chat.inView;
+}
+
+/** Count the chat's unread lines down to none whenever it comes into sight; `changed` is
+ * called then (to redraw the mark). `chat.stop()` ends the watch. */
+export function watchChat(chat, changed) {
+  const check = () => {
+    if (chatSeen(chat) && chat.unread) {
+      chat.unread = 0;
+      changed();
+    }
+  };
+  chat.check = check;
+  document.addEventListener("visibilitychange", check);
+  chat.stop = () => {
+    document.removeEventListener("visibilitychange", check);
+    chat.observer?.disconnect();
+  };
+}
+
+function observe(chat, box) {
+  if (!chat.check || typeof IntersectionObserver === "undefined") return;
+  chat.observer = new IntersectionObserver((entries) => {
+    chat.inView = entries[entries.length - 1].isIntersecting;
+    chat.check();
+  });
+  chat.observer.observe(box);
+}
+
 /** The table's chat: its lines, quick phrases and a line to type (kept across redraws). */
 export function chatPanel(chat, names, send) {
-  const box = chat.box || (chat.box = h("section", { class: "panel chat", id: "chat",
-    "aria-label": t("chat.title") }));
+  if (!chat.box) {
+    chat.box = h("section", { class: "panel chat", id: "chat", "aria-label": t("chat.title") });
+    observe(chat, chat.box);
+  }
+  const box = chat.box;
   // maxlength counts UTF-16 units, never fewer than characters: no longer than the server takes
   const input = chat.input || (chat.input = h("input", { id: "chat-input", maxlength: MAX_CHAT,
     autocomplete: "off", "aria-label": t("chat.placeholder") }));
@@ -45,7 +81,9 @@ export function chatPanel(chat, names, send) {
     (_, i) => h("button", { type: "button", class: "quick", dataset: { quick: i },
       onclick: () => send(t(`chat.q${i}`)) }, t(`chat.q${i}`))));
   // the kept input moves into the new form, which drops its focus: a person typing keeps it
-  keepingFocus(() => mount(box, h("h3", {}, t("chat.title")), log, identity() ? quick : null,
+  const unread = chat.unread ? h("span", { class: "tag unread", id: "chat-unread" },
+    t("chat.unread", { n: chat.unread })) : null;
+  keepingFocus(() => mount(box, h("h3", {}, t("chat.title"), " ", unread), log, identity() ? quick : null,
     identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
       ev.preventDefault();
       if (!input.value.trim()) return;

@@ -2,7 +2,8 @@
 // it ended). What it shows is the game's: its page module's `dealEndBody(end, names, lang)`
 // (Konchinka: each seat's cards, clubs and кончинки; Kunken: each seat's melds, lay-offs
 // and the hand left); a game without one gets each seat's points for the deal. Dismissed
-// by a button, Esc, or by itself after some seconds.
+// by a button, Esc, or by itself after some seconds, unless paused (a newcomer reading it):
+// the next deal waits on this page until the person goes on.
 
 import { cardElement } from "./cards.js";
 import { RENDERERS } from "./catalog.js";
@@ -41,11 +42,21 @@ export function showDealEnd(end, game, names, lang,
   let left = autoCloseSeconds(moveSeconds);
   const countdown = over ? null : h("p", { class: "muted small countdown",
     id: "deal-end-countdown", "aria-live": "off" }, t("end.nextIn", { s: left }));
+  let paused = false;
   const tick = () => {
+    if (paused) return;
     left -= 1;
     if (left <= 0) close();
     else if (countdown) countdown.textContent = t("end.nextIn", { s: left });
   };
+  const pause = over ? null : h("button", { type: "button", id: "deal-end-pause",
+    onclick: () => {
+      paused = true;
+      pause.remove();
+      countdown.textContent = t("end.paused");
+      countdown.classList.add("paused");
+      dialog.querySelector("#deal-end-close").focus({ preventScroll: true });
+    } }, t("end.pause"));
   const close = () => {
     clearInterval(timer);
     document.removeEventListener("keydown", onKey);
@@ -60,8 +71,9 @@ export function showDealEnd(end, game, names, lang,
     "aria-modal": "true", "aria-labelledby": "deal-end-title" },
   h("div", { class: "deal-end panel" },
     h("h2", { id: "deal-end-title" }, t("end.title", { n: end.deal })), body,
-    h("button", { type: "button", class: "primary", id: "deal-end-close", onclick: close },
-      over ? t("end.closeOver") : t("end.close")), countdown));
+    h("div", { class: "deal-end-actions" },
+      h("button", { type: "button", class: "primary", id: "deal-end-close", onclick: close },
+        over ? t("end.closeOver") : t("end.close")), pause), countdown));
   const timer = over ? null : setInterval(tick, 1000);
   document.addEventListener("keydown", onKey);
   document.body.appendChild(dialog);

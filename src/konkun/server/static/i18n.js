@@ -3,6 +3,7 @@
 import { ACCOUNT_TEXTS } from "./accounttexts.js";
 import { COACH_TEXTS } from "./coachtexts.js";
 import { TEACH_TEXTS } from "./teachtexts.js";
+import { TABLE_TEXTS } from "./tabletexts.js";
 
 const DICT = {
   en: {
@@ -514,6 +515,7 @@ const DICT = {
 for (const code of Object.keys(ACCOUNT_TEXTS)) Object.assign(DICT[code], ACCOUNT_TEXTS[code]);
 for (const code of Object.keys(COACH_TEXTS)) Object.assign(DICT[code], COACH_TEXTS[code]);
 for (const code of Object.keys(TEACH_TEXTS)) Object.assign(DICT[code], TEACH_TEXTS[code]);
+for (const code of Object.keys(TABLE_TEXTS)) Object.assign(DICT[code], TABLE_TEXTS[code]);
 
 export const LANGS = ["ru", "en"];
 const KEY = "konkun.lang";

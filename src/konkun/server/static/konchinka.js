@@ -97,8 +97,8 @@ function opponentBox(ctx, seat) {
   const fan = h("div", { class: `fan ${open ? "open" : ""}` }, open ? sortCards(open).map((c) =>
     cardElement(c, { lang, size: "small" }))
     : Array.from({ length: n }, () => cardElement("back", { lang, size: "small" })));
-  return h("div", { class: `opponent ${view.to_move === seat ? "to-move" : ""}`,
-    dataset: { seat } },
+  return h("div", { class: `opponent ${view.to_move === seat ? "to-move" : ""} ${
+    open ? "" : "compact"}`, dataset: { seat } },
   h("div", { class: "who" }, nameTag(names[seat]),
     d.dealer === seat ? h("span", { class: "tag" }, t("table.dealer")) : null),
   fan, pileLine(pile, d.last_capturer === seat, lang));
@@ -113,9 +113,19 @@ function pileLine(pile, lastCapture, lang = "en") {
     lastCapture ? h("span", { class: "tag" }, t("k.lastCapture")) : null);
 }
 
+/** A column of the score sheet as written in the book: a new total only when it changes
+ * (a deal that brought no point writes nothing); an empty column shows its 0. */
+export function writtenTotals(column) {
+  const written = [];
+  for (const total of column) {
+    if (total !== (written.length ? written[written.length - 1] : 0)) written.push(total);
+  }
+  return written.length ? written : [0];
+}
+
 function scoreSheet(ctx) {
   const { view, names } = ctx;
-  const cols = view.sheet;
+  const cols = view.sheet.map(writtenTotals);
   const rows = Math.max(1, ...cols.map((c) => c.length));
   const body = [];
   for (let r = 0; r < rows; r++) {

@@ -3,7 +3,8 @@
 // melds to lay down, lay-offs, joker swaps, draw, discard), a hint, and the match totals.
 // The view is Match.to_json(seat) of konkun.kunken (docs/kunken.md).
 
-import { cardElement, cardShort, emptyPile, parseCard } from "./cards.js";
+import { identity } from "./api.js";
+import { cardElement, cardShort, emptyPile, parseCard, RANKS, sortCards } from "./cards.js";
 import { minis } from "./dealend.js";
 import { coachOn, coachPanel, noteFinished, refusalItems } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
@@ -202,6 +203,41 @@ function markMeld(a, on) {
   document.querySelector(`#layouts .meld[data-meld="${a.number}"]`)?.classList.toggle("target", on);
 }
 
+// ---------------------------------------------------------------- sorting the hand
+
+const SORTS = ["suit", "rank"];
+
+/** Where the person's choice of hand order is kept: one per player (a shared computer). */
+function sortKey() {
+  return `konkun.kunkenSort.${identity()?.player_id ?? "guest"}`;
+}
+
+/** The hand order the person chose ("suit" unless they chose "rank"). */
+export function handSort() {
+  return localStorage.getItem(sortKey()) === "rank" ? "rank" : "suit";
+}
+
+/** The hand in `order`: by suit (then rank), or by rank (then suit); jokers last. */
+export function sortHand(cards, order) {
+  if (order !== "rank") return sortCards(cards);
+  const key = (text) => {
+    const c = parseCard(text);
+    return c.joker ? 1000 : RANKS.indexOf(c.rank) * 4 + "cdhs".indexOf(c.suit);
+  };
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
+/** The two buttons that sort the hand, the chosen one pressed. */
+function sortSwitch(rerender) {
+  const now = handSort();
+  return h("span", { class: "sort-switch", role: "group", "aria-label": t("sort.label") },
+    SORTS.map((order) => h("button", { type: "button", class: "sort-btn", id: `sort-${order}`,
+      "aria-pressed": order === now ? "true" : "false", onclick: () => {
+        localStorage.setItem(sortKey(), order);
+        rerender();
+      } }, t(`sort.${order}`))));
+}
+
 // ---------------------------------------------------------------- pieces
 
 /** A meld on the table (a view's `melds` entry), cards laid off by others tinted. */
@@ -354,9 +390,10 @@ export function render(container, ctx) {
     const counts = {};
     handZone = h("section", { class: `hand-zone ${myTurn ? "active" : ""}`, id: "hand",
       "aria-label": t("table.hand") },
-    h("h2", {}, ctx.replay ? ctx.names[you] : t("table.hand"), " ",
-      h("span", { class: "muted small" }, String(mine.length))),
-    h("div", { class: "hand" }, mine.map((c) => {
+    h("div", { class: "hand-head" }, h("h2", {}, ctx.replay ? ctx.names[you] : t("table.hand"),
+      " ", h("span", { class: "muted small" }, String(mine.length))),
+    ctx.replay ? null : sortSwitch(rerender)),
+    h("div", { class: "hand" }, (ctx.replay ? mine : sortHand(mine, handSort())).map((c) => {
       counts[c] = (counts[c] || 0) + 1;
       const key = `${c}#${counts[c]}`;
       const picked = ui.picked.includes(key);

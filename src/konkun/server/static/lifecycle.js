@@ -1,12 +1,13 @@
-// The table's lifecycle controls: leave, cancel, the personal link, the rematch.
+// The table's lifecycle controls: leave, cancel, the rematch (the personal link is a small
+// tool in the table's head, table.js).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./catalog.js";
 import { link } from "./shell.js";
 
-/** The table's own controls for the seated player: leave or cancel a waiting table, the
- * personal link, and the rematch once the game is over. */
+/** The table's own controls for the seated player: leave or cancel a waiting table, and
+ * the rematch once the game is over. */
 export function lifecyclePanel(msg, ctl) {
   const { table, you } = msg;
   const names = seatNames(table);
@@ -17,10 +18,6 @@ export function lifecyclePanel(msg, ctl) {
   if (table.status === "waiting" && you !== null && table.creator_seat === you) {
     items.push(h("button", { type: "button", id: "cancel", class: "danger",
       onclick: ctl.cancel }, t("life.cancel")));
-  }
-  if (you !== null && table.status !== "finished") {
-    items.push(h("button", { type: "button", id: "personal-link", title: t("life.linkHelp"),
-      onclick: ctl.copyLink }, t("life.copyLink")));
   }
   const rematch = table.rematch || { votes: [] };
   if (table.status === "finished" && rematch.table) {

@@ -1,4 +1,4 @@
-// The "your turn" sound and whether the player wants it.
+// The "your turn" and "a chat line" sounds and whether the player wants them.
 
 export const SOUND_KEY = "konkun.sound";
 
@@ -10,11 +10,21 @@ let audio = null;
 
 /** A short two-note chime for "your turn" (Web Audio; silent until the page was used). */
 export function chime() {
-  if (!soundOn()) return;
+  if (notes([660, 880])) window.konkunChimes = (window.konkunChimes || 0) + 1; // for the tests
+}
+
+/** One soft note for a new chat line from someone else. */
+export function blip() {
+  if (notes([520])) window.konkunBlips = (window.konkunBlips || 0) + 1; // for the tests
+}
+
+/** Play `freqs` one after the other, when the player wants sound; whether it did. */
+function notes(freqs) {
+  if (!soundOn()) return false;
   try {
     audio ||= new AudioContext();
     const now = audio.currentTime;
-    [660, 880].forEach((freq, i) => {
+    freqs.forEach((freq, i) => {
       const osc = audio.createOscillator();
       const gain = audio.createGain();
       osc.frequency.value = freq;
@@ -25,6 +35,8 @@ export function chime() {
       osc.start(now + i * 0.12);
       osc.stop(now + i * 0.12 + 0.2);
     });
-    window.konkunChimes = (window.konkunChimes || 0) + 1; // counted for the tests
-  } catch { /* no sound here */ }
+    return true;
+  } catch {
+    return false; // no sound here
+  }
 }

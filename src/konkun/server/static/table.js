@@ -5,17 +5,20 @@ import { api, identity, seatLink, seatLinkHolder, storeSeatIdentity, TableSocket
 import { askSeatLink } from "./account.js";
 import { h, mount, patch, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
+import { icon } from "./icons.js";
 import { gameTitle, ratedBadge, RENDERERS, seatNames, tableTerms } from "./catalog.js";
-import { chatPanel } from "./chat.js";
+import { chatPanel, chatSeen, watchChat } from "./chat.js";
 import { clockBadge, tickClock } from "./clock.js";
 import { showDealEnd } from "./dealend.js";
 import { lifecyclePanel } from "./lifecycle.js";
 import { addLast, matchLog } from "./movelog.js";
 import { nameForm } from "./nameform.js";
+import { canNotify, notifyHidden, notifyOn, toggleNotify } from "./notify.js";
 import { ratedToast } from "./profile.js";
+import { endedMessage, resultCard } from "./result.js";
 import { awayBanner, seatsPanel } from "./seats.js";
 import { errorText, focusSelector, link, main, navigate, page, setPage } from "./shell.js";
-import { chime } from "./sound.js";
+import { blip, chime } from "./sound.js";
 import { renderTopbar } from "./topbar.js";
 
 /** A seat link opened here (``#seat=TOKEN``; ``#me=`` of older links): play this table with
@@ -39,7 +42,7 @@ async function openSeatLink(tableId) {
 export function tablePage(tableId) {
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
     chat: { messages: [] }, log: [], logOpen: new Map(), dealsDone: null, wasMine: false,
-    holding: false, held: null, gone: false, root: null };
+    holding: false, held: null, gone: false, root: null, rated: null, rematchKey: "" };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   let sock = null;
@@ -47,10 +50,14 @@ export function tablePage(tableId) {
   function drawStatus() {
     statusLine.className = `conn ${state.conn}`;
     body.classList.toggle("offline", state.conn !== "open");
-    statusLine.textContent = state.conn === "open" ? "● " + t("table.connected")
-      : state.conn === "retry" ? "○ " + t("table.reconnecting", {
+    const words = state.conn === "open" ? t("table.connected")
+      : state.conn === "retry" ? t("table.reconnecting", {
         s: Math.max(0, Math.ceil((state.retryAt - Date.now()) / 1000)) })
-        : "○ " + t("table.connecting");
+        : t("table.connecting");
+    // on a phone only the dot shows while connected (style.css); the words in a title
+    statusLine.title = words;
+    mount(statusLine, state.conn === "open" ? "● " : "○ ",
+      h("span", { class: state.conn === "open" ? "conn-word" : "" }, words));
   }
 
   async function sit(seat) {
@@ -88,6 +95,45 @@ export function tablePage(tableId) {
       clock);
   }
 
+  /** The table's small tools in its head: who watches, unread chat, notifications, the
+   * personal link, and the connection. */
+  function tableTools(msg) {
+    const { table, you } = msg;
+    const watching = table.spectators || 0;
+    return h("div", { class: "table-tools" },
+      watching ? h("span", { class: "tool-note", id: "spectators",
+        title: t("tools.spectators", { n: watching }),
+        "aria-label": t("tools.spectators", { n: watching }) }, icon("eye"), String(watching))
+        : null,
+      state.chat.unread ? h("button", { type: "button", class: "tool unread", id: "chat-jump",
+        title: t("chat.unread", { n: state.chat.unread }), onclick: () =>
+          document.getElementById("chat")?.scrollIntoView({ block: "center" }) },
+      icon("chat"), String(state.chat.unread)) : null,
+      you !== null && canNotify() ? h("button", { type: "button", class: "tool", id: "notify",
+        "aria-pressed": notifyOn() ? "true" : "false", title: t("tools.notifyHelp"),
+        onclick: () => toggleNotify(draw) }, icon("notify"),
+      h("span", { class: "tool-word" }, notifyOn() ? t("tools.notifyOn") : t("tools.notify")))
+        : null,
+      you !== null && table.status !== "finished" ? h("button", { type: "button", class: "tool",
+        id: "personal-link", title: t("life.linkHelp"), "aria-label": t("life.copyLink"),
+        onclick: controls.copyLink }, icon("link"),
+      h("span", { class: "tool-word" }, t("tools.link"))) : null,
+      statusLine);
+  }
+
+  /** A notification when someone else offers a rematch (once per set of offers). */
+  function noteRematchOffer(msg) {
+    const { table, you } = msg;
+    const votes = (table.rematch?.votes || []).filter((v) => v !== you);
+    const key = votes.join(",");
+    if (key && key !== state.rematchKey && you !== null && !table.rematch?.votes?.includes(you)) {
+      const names = seatNames(table);
+      notifyHidden(t("notify.rematch", { names: votes.map((v) => names[v]).join(", ") }),
+        `rematch-${table.id}`);
+    }
+    state.rematchKey = key;
+  }
+
   function draw() {
     if (state.gone) return;  // closed or unknown: a late answer must not bring the table back
     const msg = state.msg;
@@ -102,15 +148,19 @@ export function tablePage(tableId) {
       && (msg.view?.to_move ?? table.to_move) === you;
     document.title = mine ? `▶ ${t("table.yourTurn")} · ${gameTitle(table)} — konkun`
       : `konkun — ${gameTitle(table)}`;
-    if (mine && !state.wasMine) chime();
+    if (mine && !state.wasMine) {
+      chime();
+      notifyHidden(t("notify.turn", { game: gameTitle(table) }), `turn-${table.id}`);
+    }
     state.wasMine = mine;
+    noteRematchOffer(msg);
     const url = `${location.origin}/t/${table.id}`;
     const head = h("div", { class: "table-head" },
       h("h1", {}, gameTitle(table)),
       ratedBadge(table),
       turnBanner(msg),
       h("div", { class: "spacer" }),
-      statusLine);
+      tableTools(msg));
     const invite = table.status === "waiting" ? h("div", { class: "panel invite" },
       h("label", { for: "invite" }, t("table.link")),
       h("input", { id: "invite", readonly: true, value: url, onfocus: (e) => e.target.select() }),
@@ -142,8 +192,10 @@ export function tablePage(tableId) {
       link(`/replay/${table.id}`, t("table.replay")), " · ", link("/", t("table.backToLobby")))
       : null;
     const drawn = h("div", { class: "table-page", dataset: { status: table.status, game: table.game,
-      turn: msg.turn ?? "" } },
-      head, tableTerms(table), invite, needName, lifecyclePanel(msg, controls),
+      turn: msg.turn ?? "", seats: table.seats.length } },
+      head, tableTerms(table), invite, needName,
+      table.status === "finished" && msg.view ? resultCard(msg, state.rated, controls) : null,
+      lifecyclePanel(msg, controls),
       h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
       awayBanner(msg, controls),
       you === null && table.status !== "waiting"
@@ -218,6 +270,11 @@ export function tablePage(tableId) {
     try {
       const end = await api.dealEnd(tableId, number);
       if (page?.tableId === tableId) {
+        if (state.holding && state.held) {
+          // the table as the deal ended, beside the score sheet with this deal written in
+          state.msg = endedMessage(state.held, end);
+          draw();
+        }
         showDealEnd(end, table.game, seatNames(table), lang(),
           { over: table.status === "finished", onClose: showHeld,
             moveSeconds: table.move_seconds || 0 });
@@ -285,7 +342,8 @@ export function tablePage(tableId) {
       }
       try {
         await navigator.clipboard.writeText(url);
-        button.textContent = t("life.linkCopied");
+        button.classList.add("done");
+        toast(t("life.linkCopied"));
       } catch {
         window.prompt(t("life.linkHelp"), url);
       }
@@ -313,13 +371,26 @@ export function tablePage(tableId) {
       if (msg.type === "chat") {
         state.chat.messages.push(msg);
         if (state.chat.messages.length > 200) state.chat.messages.shift();
-        if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+        const you = state.msg?.you ?? null;
+        const mine = you !== null ? msg.seat === you : msg.name === identity()?.nickname;
+        if (!mine && !chatSeen(state.chat)) {
+          state.chat.unread = (state.chat.unread || 0) + 1;
+          blip();
+        }
+        if (state.msg) {
+          chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+          draw();
+        }
       } else if (msg.type === "closed") closedPage(msg.reason);
       else if (msg.type === "rematch" && msg.table) {
         rematchStarted(tableId, msg.table);
         navigate(`/t/${msg.table}`);
       }
-      else if (msg.type === "rated") ratedToast(msg, identity());
+      else if (msg.type === "rated") {
+        state.rated = msg;
+        ratedToast(msg, identity());
+        if (state.msg) draw();
+      }
     },
     onState: (msg) => {
       msg.table.receivedAt = Date.now();
@@ -359,9 +430,13 @@ export function tablePage(tableId) {
     if (absent && Object.keys(absent).length && !state.msg.table.move_seconds
         && ++voteCheck % 4 === 0 && !main.querySelector(".vote-bot")) draw();
   }, 500);
+  watchChat(state.chat, () => { if (state.msg) draw(); });
+  document.body.classList.add("at-table");
   setPage({ tableId, rerender: draw, destroy: () => {
     clearInterval(ticker);
     sock.close();
+    state.chat.stop?.();
+    document.body.classList.remove("at-table");
     document.getElementById("deal-end")?.remove();
   } });
   draw();
