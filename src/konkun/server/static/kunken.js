@@ -414,6 +414,7 @@ export function render(container, ctx) {
       if (discard) draggableToBank(node, discard, ctx);
       return node;
     })),
+    myTurn ? pickedLine(ctx, rerender) : null,
     myTurn && legal.some((a) => a.startsWith("discard ")) ? h("p", {
       class: "muted small discard-help", id: "discard-help" }, t("r.discardHelp")) : null,
     drawn ? h("p", { class: "drawn-note", id: "drawn-note" },
@@ -440,7 +441,21 @@ export function render(container, ctx) {
     `${Math.ceil(bankBox.getBoundingClientRect().bottom + window.scrollY)}px`);
   handZone?.style.setProperty("--need", `${neededHeight(handZone)}px`);
   handZone?.style.setProperty("--hand-n", String(mine.length));
+  keepHeight(handZone, ui);
   if (myTurn && !ctx.replay) installKeys(ctx, container);
+}
+
+/** Within one step of a turn the hand panel never shrinks (a selection that leaves fewer
+ * steps to list), so that the hand held at the bottom of the window stays where the
+ * person's finger is, for the second tap of a double tap. */
+function keepHeight(handZone, ui) {
+  if (!handZone) return;
+  if (ui.heightKey !== ui.turnKey) {
+    ui.heightKey = ui.turnKey;
+    ui.keptHeight = 0;
+  }
+  if (ui.keptHeight) handZone.style.minHeight = `${ui.keptHeight}px`;
+  ui.keptHeight = Math.max(ui.keptHeight, Math.ceil(handZone.getBoundingClientRect().height));
 }
 
 /** The height the hand panel needs at least: down to its first step (else its hand),
@@ -536,6 +551,19 @@ function visibleActions(ctx, legal) {
   return hinted ? [hinted, ...filtered.filter((a) => a !== hinted)] : filtered;
 }
 
+/** The cards selected, on a line of its own that is there (empty) when none is, so that
+ * selecting a card never moves the hand under the person's finger. */
+function pickedLine(ctx, rerender) {
+  const { ui, lang } = ctx;
+  const picked = ui.picked.map((k) => k.split("#")[0]);
+  return h("p", { class: "picked", id: "picked" }, picked.length ? [t("r.selected", {
+    cards: picked.map((c) => cardShort(c, lang)).join(" ") }),
+  " ", h("button", { type: "button", class: "linkish", onclick: () => {
+    ui.picked = [];
+    rerender();
+  } }, t("r.clear"))] : null);
+}
+
 function movesBox(ctx, legal, rerender) {
   const { ui, lang, view } = ctx;
   const ordered = visibleActions(ctx, legal);
@@ -552,7 +580,6 @@ function movesBox(ctx, legal, rerender) {
   h("h3", {}, KIND_TEXT[kind] ? t(KIND_TEXT[kind]) : kind),
   h("div", { class: "move-list" }, acts.map((a) => actionButton(a, ctx, n++, a === ui.hint,
     (action) => playOrConfirm(action, ctx, legal, rerender))))));
-  const picked = ui.picked.map((k) => k.split("#")[0]);
   const phase = view.phase;
   const toolbar = h("div", { class: "toolbar" },
     ctx.hint && h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
@@ -566,13 +593,7 @@ function movesBox(ctx, legal, rerender) {
         ui.advice = null;
       }
       rerender();
-    } }, h("span", { class: "key" }, "?"), t("r.hint")),
-    picked.length ? h("span", { class: "picked" }, t("r.selected", {
-      cards: picked.map((c) => cardShort(c, lang)).join(" ") }),
-    " ", h("button", { type: "button", class: "linkish", onclick: () => {
-      ui.picked = [];
-      rerender();
-    } }, t("r.clear"))) : null);
+    } }, h("span", { class: "key" }, "?"), t("r.hint")));
   const canTake = legal.some((a) => a.startsWith("take "));
   const prompt = phase === "start" ? t(canTake ? "coach.startTakes" : "coach.startNoTake")
     : phase === "drawn" ? t("r.drawnPrompt") : t("r.takenPrompt");

@@ -1,0 +1,219 @@
+"""The end of a match at the table (issue 35, item 2): the result card (the winner, the
+final score sheet, who pays whom, Rematch and Replay), the end-of-deal screen showing the
+deal as it ended and waiting while paused, and the Konchinka score sheet writing a new
+total only when it changes. Both people's moves go over their WebSockets (the page under
+test watches), so that a whole match takes seconds."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from websockets.sync.client import ClientConnection, connect
+
+from konkun.server.testing import ServerThread, request_json
+
+from .pages import SIZES, assert_no_page_errors, screen, shot
+
+pytestmark = pytest.mark.e2e
+
+NOTES = """
+window.konkunNotes = [];
+window.konkunHidden = false;
+window.Notification = class {
+    constructor(title, options) { window.konkunNotes.push({ title, tag: options?.tag }); }
+    static get permission() { return window.konkunPermission || "default"; }
+    static requestPermission() {
+        window.konkunAsked = (window.konkunAsked || 0) + 1;
+        window.konkunPermission = "granted";
+        return Promise.resolve("granted");
+    }
+    close() {}
+};
+Object.defineProperty(document, "hidden", { configurable: true,
+                                            get: () => window.konkunHidden });
+"""
+"""Run in the page first: the notifications it shows are recorded (``konkunNotes``) and the
+tab counts as hidden while ``konkunHidden`` is set; the browser grants the permission when
+asked (as the test context does), counting the questions (``konkunAsked``)."""
+
+
+def two_people(url: str, game: str = "konchinka",
+               rules: dict[str, str] | None = None) -> tuple[str, dict[int, str]]:
+    """A table of ``game`` with Anna at seat 0 and Boris at seat 1, playing; its id and the
+    two tokens by seat."""
+    tokens = {seat: request_json(f"{url}/api/guest", "POST", {"nickname": name})["token"]
+              for seat, name in ((0, "Anna"), (1, "Boris"))}
+    table = request_json(f"{url}/api/tables", "POST",
+                         {"game": game, "seats": 2, "rules": rules or {}, "hints": False},
+                         tokens[0])
+    for seat, token in tokens.items():
+        request_json(f"{url}/api/tables/{table['id']}/sit", "POST", {"seat": seat}, token)
+    return str(table["id"]), tokens
+
+
+def legal_of(view: dict[str, Any]) -> list[str]:
+    """The legal action texts in a seat's view (a Konchinka view nests its deal)."""
+    legal: list[str] = (view.get("deal") or view).get("legal") or []
+    return legal
+
+
+def play_until(url: str, table_id: str, tokens: dict[int, str],
+               done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Play the first legal action for every seat of ``tokens`` over its WebSocket until a
+    state is ``done`` (or the game is over); that state."""
+    ws_url = f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}"
+    with ExitStack() as stack:
+        sockets: dict[int, ClientConnection] = {
+            seat: stack.enter_context(connect(ws_url)) for seat in tokens}
+        for seat, ws in sockets.items():
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+        latest: dict[int, dict[str, Any]] = {}
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            for seat, ws in sockets.items():
+                try:
+                    message = json.loads(ws.recv(timeout=0.05))
+                except TimeoutError:
+                    continue
+                assert message["type"] != "error", message
+                if message["type"] != "state":
+                    continue
+                if done(message) or message["table"]["status"] == "finished":
+                    return dict(message)
+                if latest.get(seat, {}).get("turn") == message["turn"]:
+                    continue
+                latest[seat] = message
+                view = message["view"] or {}
+                if view.get("to_move") == seat and legal_of(view):
+                    ws.send(json.dumps({"type": "action", "turn": message["turn"],
+                                        "action": legal_of(view)[0]}))
+        raise AssertionError(f"table {table_id}: not done in 120 s")
+
+
+def person(browser: Browser, url: str, token: str, size: str, lang: str) -> Page:
+    """Anna's browser (her token stored; notifications recorded) at ``size`` in ``lang``."""
+    me = request_json(f"{url}/api/me", token=token)
+    identity = json.dumps({"token": token, **me})
+    script = NOTES + f"localStorage.setItem('konkun.identity', {json.dumps(identity)});"
+    return screen(browser, url, size, lang, init_script=script)
+
+
+def deals_done(state: dict[str, Any]) -> int:
+    """How many deals of the match are over in ``state``."""
+    return len((state["view"] or {}).get("deal_points") or [])
+
+
+@pytest.fixture
+def server(live_server: ServerThread) -> Iterator[ServerThread]:
+    """The e2e server (its finished games verified after)."""
+    yield live_server
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "ru"), ("desktop", "en")])
+def test_the_result_card_shows_the_winner_the_sheet_and_the_payments_with_rematch_and_replay(
+        browser: Browser, server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """At the end of a Konchinka match to 1 point, Anna's page opens on a result card in
+    view at the top: the winner, each player's points deal by deal and the totals the
+    server reports, who pays whom (a loser with 0 points pays the target, 1), a Replay link
+    and a Rematch button; Boris's offer of a rematch reaches her as a notification while
+    her tab is hidden (she turned them on), and her Rematch starts the new table."""
+    url = server.url
+    table_id, tokens = two_people(url, rules={"target": "1"})
+    anna = person(browser, f"{url}/t/{table_id}", tokens[0], size, lang)
+    expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
+    anna.click("#notify")
+    expect(anna.locator("#notify")).to_have_attribute("aria-pressed", "true")
+    final = play_until(url, table_id, tokens, lambda state: False)
+    summary = request_json(f"{url}/api/tables/{table_id}")
+    assert summary["status"] == "finished"
+    expect(anna.locator("#deal-end")).to_be_visible()  # the last deal's end screen, then
+    anna.click("#deal-end-close")
+    card = anna.locator("#result-card")
+    expect(card).to_be_visible()
+    box = card.bounding_box()
+    assert box is not None and box["y"] < SIZES[size][1] / 2  # at the top, not far down
+    names = ["Anna", "Boris"]
+    winner = summary["winner"]
+    expect(anna.locator("#result-winner")).to_contain_text(names[winner])
+    totals = [int(x) for x in anna.locator("#result-sheet tfoot td").all_inner_texts()]
+    assert totals == summary["totals"]
+    deals = anna.locator("#result-sheet tbody tr")
+    expect(deals).to_have_count(deals_done(final))
+    loser = 1 - winner
+    payment = max(0, 1 - summary["totals"][loser])
+    if payment:
+        expect(anna.locator("#result-pays li")).to_have_count(1)
+        expect(anna.locator(f"#result-pays li[data-from='{loser}'][data-to='{winner}']")
+               ).to_contain_text(names[loser])
+    else:
+        expect(anna.locator("#result-pays li")).to_have_count(0)
+    expect(anna.locator("#result-replay")).to_have_attribute("href", f"/replay/{table_id}")
+    shot(anna, artifacts, f"match-end-result-{size}-{lang}")
+
+    anna.evaluate("() => { window.konkunHidden = true; }")
+    boris = connect(f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}")
+    boris.send(json.dumps({"type": "hello", "token": tokens[1]}))
+    boris.send(json.dumps({"type": "rematch"}))
+    anna.wait_for_function("() => window.konkunNotes.some((n) => n.tag.startsWith('rematch'))")
+    notes = anna.evaluate("() => window.konkunNotes.map((n) => n.title)")
+    assert any("Boris" in title for title in notes), notes
+    anna.evaluate("() => { window.konkunHidden = false; }")
+    anna.click("#result-rematch")
+    anna.wait_for_url(lambda now: table_id not in now)
+    expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
+    boris.close()
+    assert_no_page_errors(anna)
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
+def test_the_deal_end_screen_shows_the_deal_as_it_ended_and_waits_while_paused(
+        browser: Browser, server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+    """When the first deal of a Konchinka match ends, the table behind its end screen is
+    the deal as it ended (the move that ended it, the deal's score and the score sheet
+    with it written in), not the table a move before beside no score; paused, the screen
+    stays past the seconds it would close in, and the next deal shows once Anna goes on."""
+    url = server.url
+    table_id, tokens = two_people(url)
+    anna = person(browser, f"{url}/t/{table_id}", tokens[0], size, lang)
+    expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
+    play_until(url, table_id, tokens, lambda state: deals_done(state) >= 1)
+    expect(anna.locator("#deal-end")).to_be_visible()
+    end = request_json(f"{url}/api/tables/{table_id}/deals/1")
+    expect(anna.locator(".table-page")).to_have_attribute("data-turn", str(end["turn"]))
+    expect(anna.locator("#deal-score tbody tr")).to_have_count(2)
+    points = [int(x) for x in anna.locator("#deal-score tbody td strong").all_inner_texts()]
+    assert points == end["points"]
+    written = [int(x) for x in anna.locator("#score-sheet .current").all_inner_texts()]
+    assert written == end["points"]  # after one deal, each total is that deal's points
+    anna.click("#deal-end-pause")
+    expect(anna.locator("#deal-end-pause")).to_have_count(0)
+    shot(anna, artifacts, f"match-end-paused-{size}-{lang}")
+    anna.wait_for_timeout(13_000)  # past the 12 s the screen closes in when not paused
+    expect(anna.locator("#deal-end")).to_be_visible()
+    expect(anna.locator(".table-page")).to_have_attribute("data-turn", str(end["turn"]))
+    anna.click("#deal-end-close")
+    expect(anna.locator("#deal-end")).to_have_count(0)
+    expect(anna.locator("#hand .hand .card")).to_have_count(4)
+    assert_no_page_errors(anna)
+
+
+def test_the_score_sheet_writes_a_new_total_only_when_it_changes(
+        browser: Browser, server: ServerThread) -> None:
+    """As in the book, a column gets a new total only when the player scored (3, then 5,
+    then 8): running totals 0, 0, 1, 3, 3, 5 are written 1, 3, 5; a column with no point
+    yet shows its 0."""
+    page = screen(browser, server.url, "desktop", "en")
+    written = page.evaluate("""async () => {
+        const { writtenTotals } = await import('/static/konchinka.js');
+        return [writtenTotals([0, 0, 1, 3, 3, 5]), writtenTotals([0, 0]),
+                writtenTotals([2, 2, 7])];
+    }""")
+    assert written == [[1, 3, 5], [0], [2, 7]]
+    assert_no_page_errors(page)
