@@ -17,8 +17,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import ClientConnection, connect
 
-from konkun.server.testing import ServerThread, request_json
+from konkun.server.config import Settings
+from konkun.server.testing import ServerThread, request_json, run_server_in_thread
 
+from .conftest import BOT_DELAY, PAGE_LIMITS, verify_finished_games
 from .pages import SIZES, assert_no_page_errors, screen, shot
 
 pytestmark = pytest.mark.e2e
@@ -64,9 +66,15 @@ def legal_of(view: dict[str, Any]) -> list[str]:
     return legal
 
 
+def greedy(legal: list[str]) -> str:
+    """A Konchinka move that takes the most cards (a trail when nothing can be taken), so
+    that deals score and a match ends."""
+    return max(legal, key=lambda action: action.count(":") + len(action))
+
+
 def play_until(url: str, table_id: str, tokens: dict[int, str],
                done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """Play the first legal action for every seat of ``tokens`` over its WebSocket until a
+    """Play a :func:`greedy` move for every seat of ``tokens`` over its WebSocket until a
     state is ``done`` (or the game is over); that state."""
     ws_url = f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}"
     with ExitStack() as stack:
@@ -87,22 +95,24 @@ def play_until(url: str, table_id: str, tokens: dict[int, str],
                     continue
                 if done(message) or message["table"]["status"] == "finished":
                     return dict(message)
-                if latest.get(seat, {}).get("turn") == message["turn"]:
-                    continue
+                if message["you"] != seat or latest.get(seat, {}).get("turn") == message["turn"]:
+                    continue  # the spectator's state before the hello, or a turn answered
                 latest[seat] = message
                 view = message["view"] or {}
                 if view.get("to_move") == seat and legal_of(view):
                     ws.send(json.dumps({"type": "action", "turn": message["turn"],
-                                        "action": legal_of(view)[0]}))
+                                        "action": greedy(legal_of(view))}))
         raise AssertionError(f"table {table_id}: not done in 120 s")
 
 
-def person(browser: Browser, url: str, token: str, size: str, lang: str) -> Page:
-    """Anna's browser (her token stored; notifications recorded) at ``size`` in ``lang``."""
+def person(browser: Browser, url: str, table_id: str, token: str, size: str,
+           lang: str) -> Page:
+    """The browser of the person of ``token`` (stored; notifications recorded) at the
+    table, at ``size`` in ``lang``."""
     me = request_json(f"{url}/api/me", token=token)
     identity = json.dumps({"token": token, **me})
     script = NOTES + f"localStorage.setItem('konkun.identity', {json.dumps(identity)});"
-    return screen(browser, url, size, lang, init_script=script)
+    return screen(browser, f"{url}/t/{table_id}", size, lang, init_script=script)
 
 
 def deals_done(state: dict[str, Any]) -> int:
@@ -111,9 +121,14 @@ def deals_done(state: dict[str, Any]) -> int:
 
 
 @pytest.fixture
-def server(live_server: ServerThread) -> Iterator[ServerThread]:
-    """The e2e server (its finished games verified after)."""
-    yield live_server
+def server(tmp_path: Path) -> Iterator[ServerThread]:
+    """The e2e server (:func:`.conftest.live_server`) with the per-connection message
+    limit lifted too, since a test plays a whole match over two sockets in seconds."""
+    with run_server_in_thread(data_dir=tmp_path / "data", bot_delay=BOT_DELAY,
+                              rate_burst=10_000, rate_per_second=10_000.0,
+                              **PAGE_LIMITS) as running:
+        yield running
+    verify_finished_games(Settings(data_dir=tmp_path / "data").database_url())
 
 
 @pytest.mark.parametrize(("size", "lang"), [("phone", "ru"), ("desktop", "en")])
@@ -126,7 +141,7 @@ def test_the_result_card_shows_the_winner_the_sheet_and_the_payments_with_rematc
     her tab is hidden (she turned them on), and her Rematch starts the new table."""
     url = server.url
     table_id, tokens = two_people(url, rules={"target": "1"})
-    anna = person(browser, f"{url}/t/{table_id}", tokens[0], size, lang)
+    anna = person(browser, url, table_id, tokens[0], size, lang)
     expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
     anna.click("#notify")
     expect(anna.locator("#notify")).to_have_attribute("aria-pressed", "true")
@@ -158,17 +173,17 @@ def test_the_result_card_shows_the_winner_the_sheet_and_the_payments_with_rematc
     shot(anna, artifacts, f"match-end-result-{size}-{lang}")
 
     anna.evaluate("() => { window.konkunHidden = true; }")
-    boris = connect(f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}")
-    boris.send(json.dumps({"type": "hello", "token": tokens[1]}))
-    boris.send(json.dumps({"type": "rematch"}))
-    anna.wait_for_function("() => window.konkunNotes.some((n) => n.tag.startsWith('rematch'))")
-    notes = anna.evaluate("() => window.konkunNotes.map((n) => n.title)")
-    assert any("Boris" in title for title in notes), notes
-    anna.evaluate("() => { window.konkunHidden = false; }")
-    anna.click("#result-rematch")
-    anna.wait_for_url(lambda now: table_id not in now)
-    expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
-    boris.close()
+    with connect(f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}") as boris:
+        boris.send(json.dumps({"type": "hello", "token": tokens[1]}))
+        boris.send(json.dumps({"type": "rematch"}))
+        anna.wait_for_function(
+            "() => window.konkunNotes.some((n) => n.tag.startsWith('rematch'))")
+        notes = anna.evaluate("() => window.konkunNotes.map((n) => n.title)")
+        assert any("Boris" in title for title in notes), notes
+        anna.evaluate("() => { window.konkunHidden = false; }")
+        anna.click("#result-card #rematch")
+        anna.wait_for_url(lambda now: table_id not in now)
+        expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
     assert_no_page_errors(anna)
 
 
@@ -181,13 +196,16 @@ def test_the_deal_end_screen_shows_the_deal_as_it_ended_and_waits_while_paused(
     stays past the seconds it would close in, and the next deal shows once Anna goes on."""
     url = server.url
     table_id, tokens = two_people(url)
-    anna = person(browser, f"{url}/t/{table_id}", tokens[0], size, lang)
+    anna = person(browser, url, table_id, tokens[0], size, lang)
     expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
     play_until(url, table_id, tokens, lambda state: deals_done(state) >= 1)
     expect(anna.locator("#deal-end")).to_be_visible()
     end = request_json(f"{url}/api/tables/{table_id}/deals/1")
-    expect(anna.locator(".table-page")).to_have_attribute("data-turn", str(end["turn"]))
-    expect(anna.locator("#deal-score tbody tr")).to_have_count(2)
+    # well before the screen would close by itself (12 s) and show the next deal
+    expect(anna.locator(".table-page")).to_have_attribute("data-turn", str(end["turn"]),
+                                                          timeout=6000)
+    expect(anna.locator("#deal-score tbody tr")).to_have_count(2, timeout=1000)
+    expect(anna.locator("#deal-end")).to_be_visible(timeout=1000)
     points = [int(x) for x in anna.locator("#deal-score tbody td strong").all_inner_texts()]
     assert points == end["points"]
     written = [int(x) for x in anna.locator("#score-sheet .current").all_inner_texts()]

@@ -26,7 +26,7 @@ export function lifecyclePanel(msg, ctl) {
     const votes = rematch.votes || [];
     const mine = votes.includes(you);
     const others = votes.filter((v) => v !== you).map((v) => names[v]);
-    if (!mine) {
+    if (!mine && !msg.view) {  // with a view the result card offers it (result.js)
       items.push(h("button", { type: "button", id: "rematch", class: "primary",
         onclick: ctl.rematch }, others.length ? t("life.accept") : t("life.offer")));
     }

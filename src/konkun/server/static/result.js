@@ -1,5 +1,6 @@
 // The end of a match at the table: the result card (the winner, the final score sheet, who
-// pays whom, the rating change, Rematch and Replay), and the table as a deal ended, shown
+// pays whom, the rating change, Rematch and Replay; the rematch's progress stays in the
+// lifecycle panel, lifecycle.js), and the table as a deal ended, shown
 // while its end-of-deal screen is up.
 
 import { identity } from "./api.js";
@@ -80,12 +81,13 @@ export function resultCard(msg, rated, ctl) {
   replay.className = "button-link";
   const next = rematch.table ? link(`/t/${rematch.table}`, t("life.toRematch"))
     : you !== null && !voted ? h("button", { type: "button", class: "primary",
-      id: "result-rematch", onclick: ctl.rematch }, t("result.rematch")) : null;
+      id: "rematch", onclick: ctl.rematch },
+    (rematch.votes || []).length ? t("life.accept") : t("result.rematch")) : null;
   return h("section", { class: "panel result-card", id: "result-card",
     "aria-labelledby": "result-title" },
   h("h2", { id: "result-title" }, t("result.title")),
   h("p", { class: "result-winner", id: "result-winner" }, winner !== null && winner !== undefined
-    ? `🏆 ${t("result.winner", { name: names[winner] })}` : t("result.noWinner")),
+    ? t("result.winner", { name: names[winner] }) : t("result.noWinner")),
   h("div", { class: "result-body" },
     h("div", {}, h("h3", {}, t("result.sheet")), finalSheet(view, names)),
     h("div", {}, payments(view, names), ratingLine(rated))),
