@@ -10,9 +10,9 @@ clock), and one browser context per (size, language) visits each of them."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from konkun.server.testing import ServerThread, request_json, run_server_in_thread
 
 from .conftest import BOT_DELAY, PAGE_LIMITS
-from .pages import LOCALES, assert_no_page_errors
+from .pages import LOCALES, assert_no_page_errors, play_konchinka_move
 
 pytestmark = pytest.mark.e2e
 
@@ -89,6 +89,13 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
         yield running
 
 
+SETTLED = """() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => null)))
+    .then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"""
+"""Wait until the last move's motion has ended (the turn banner's pulse never does)."""
+
+
 def seated_table(url: str, token: str, game: str, seats: int, rules: dict[str, str]) -> str:
     """A table of ``game`` with the person (``token``) at seat 0 and greedy bots at the
     others, already playing; its id."""
@@ -99,15 +106,26 @@ def seated_table(url: str, token: str, game: str, seats: int, rules: dict[str, s
     return str(table["id"])
 
 
+Motion = Literal["no-preference", "reduce"]
+"""The ``prefers-reduced-motion`` a browser context asks for."""
+
+ANIMATIONS = """window.konkunAnimations = [];
+document.addEventListener("animationstart",
+    (event) => window.konkunAnimations.push(event.animationName));"""
+"""Run in the page first: the names of the CSS animations that start are recorded."""
+
+
 def person_at(browser: Browser, url: str, guest: dict[str, Any], window: str,
-              lang: str) -> Page:
+              lang: str, reduced_motion: Motion = "no-preference") -> Page:
     """The person's browser (their identity stored) at ``window`` size, in ``lang``; a
-    phone's has a touch screen."""
+    phone's has a touch screen. The animations that start are recorded."""
     width, height = WINDOWS[window]
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  locale=LOCALES[lang], has_touch=window != "desktop")
+                                  locale=LOCALES[lang], has_touch=window != "desktop",
+                                  reduced_motion=reduced_motion)
     context.add_init_script(
         f"localStorage.setItem('konkun.identity', {json.dumps(json.dumps(guest))})")
+    context.add_init_script(ANIMATIONS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -135,11 +153,42 @@ def test_the_hand_the_table_and_the_prompt_are_in_view_when_a_turn_starts(
             for name, table_id in tables.items():
                 page.goto(f"{url}/t/{table_id}")
                 expect(page.locator("#hand.active")).to_be_visible()
-                page.evaluate("() => new Promise((done) => requestAnimationFrame(() =>"
-                              " requestAnimationFrame(done)))")
+                page.evaluate(SETTLED)
                 failures += [f"{name} {window} {lang}: {problem}"
                              for problem in page.evaluate(MEASURE)]
                 page.screenshot(path=str(artifacts / f"fits-{name}-{window}-{lang}.png"))
             assert_no_page_errors(page)
             page.context.close()
     assert failures == [], "\n".join(failures)
+
+
+@pytest.mark.parametrize(("window", "lang", "motion"), [("phone", "ru", "no-preference"),
+                                                         ("desktop", "en", "no-preference"),
+                                                         ("desktop", "ru", "reduce")])
+def test_a_played_card_moves_to_the_table_and_captured_cards_to_the_pile(
+        browser: Browser, server: ServerThread, window: str, lang: str,
+        motion: Motion) -> None:
+    """At a Konchinka table against a bot, the card a move plays flies to the table (or,
+    taking cards, to where they are shown) and the cards a capture takes fly to the
+    capturer's pile, as CSS animations; with ``prefers-reduced-motion: reduce`` nothing
+    flies."""
+    url = server.url
+    guest = request_json(f"{url}/api/guest", "POST", {"nickname": "Dasha"})
+    table_id = seated_table(url, guest["token"], "konchinka", 2, {})
+    page = person_at(browser, f"{url}/t/{table_id}", guest, window, lang, motion)
+    captured = False
+    for _ in range(6):
+        expect(page.locator("#hand.active")).to_be_visible()
+        captured = captured or page.locator("#leaving-cards").count() > 0
+        play_konchinka_move(page)
+    expect(page.locator("#hand.active")).to_be_visible()
+    started = set(page.evaluate("() => window.konkunAnimations"))
+    flights = {"konkun-fly-in", "konkun-fly-out"} & started
+    if motion == "reduce":
+        assert flights == set()
+    else:
+        assert "konkun-fly-in" in flights
+        log = " ".join(page.locator("#match-log li").all_inner_texts())
+        if "×" in log:  # a capture was made: its cards flew to a pile
+            assert "konkun-fly-out" in flights
+    assert_no_page_errors(page)

@@ -8,6 +8,7 @@ import { captureSumText, coachOn, coachPanel, noteFinished, reasonsText,
   trailWhyText } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h, nameTag } from "./dom.js";
+import { flyFrom, flyTo, rectsOf } from "./motion.js";
 import { t } from "./i18n.js";
 import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
 
@@ -297,10 +298,33 @@ export function render(container, ctx) {
   const side = h("aside", { class: "side" }, settlementBox(ctx), scoreSheet(ctx),
     lastDealScore(ctx), coachPanel(ctx, () => render(container, ctx)),
     ctx.matchLog ?? logBox(ctx));
+  const handBefore = rectsOf(container, "#hand .hand .card");
   container.replaceChildren(h("div", { class: "game-layout konchinka" }, felt, side));
+  moveCards(container, ctx, handBefore, leaving);
 
   if (myTurn && !ctx.replay) installKeys(ctx, container, legal);
   placeChoices(container);
+}
+
+/** The last move in motion, once: the played card flies from the hand (or the player's
+ * row) to the table, and the cards a capture took fly to the capturer's pile. */
+function moveCards(container, ctx, handBefore, leaving) {
+  const { last, ui, you } = ctx;
+  if (ctx.replay || !last?.action) return;
+  const seat = (n) => container.querySelector(`.opponent[data-seat="${n}"]`);
+  if (leaving) {
+    const pile = last.actor === you ? container.querySelector("#hand .pile")
+      : seat(last.actor)?.querySelector(".pile");
+    for (const node of container.querySelectorAll("#leaving-cards .card")) flyTo(node, pile);
+  }
+  const first = ui.flownTurn === undefined;  // a page just opened: nothing moves
+  if (ui.flownTurn === last.turn) return;
+  ui.flownTurn = last.turn;
+  if (first) return;
+  const card = parseCard(last.action.split(":")[0]).text;
+  const from = last.actor === you ? handBefore[card] : seat(last.actor)?.getBoundingClientRect();
+  flyFrom(leaving ? container.querySelector("#leaving-cards .just-played")
+    : container.querySelector(`#table-cards .card[data-card="${card}"]`), from);
 }
 
 /** Put the capture choices right under the selected hand card (as far as the hand's width
