@@ -156,7 +156,9 @@ def join(page: Page, name: str, seat: int) -> None:
     """On an invite link: take ``name`` and the seat."""
     take_name(page, name)
     page.click(f"button[data-sit='{seat}']")
-    expect(page.locator(".seat.me")).to_be_visible()
+    # the last seat taken starts the game: on a phone the seat chips then give way to the
+    # felt (docs/web.md, "The table on a phone"), so the chip is there, not always shown
+    expect(page.locator(".seat.me")).to_have_count(1)
 
 
 def play_the_deal(pages: list[Page]) -> None:

@@ -46,15 +46,19 @@ tab counts as hidden while ``konkunHidden`` is set; the browser grants the permi
 asked (as the test context does), counting the questions (``konkunAsked``)."""
 
 
-def two_people(url: str, game: str = "konchinka",
-               rules: dict[str, str] | None = None) -> tuple[str, dict[int, str]]:
+def two_people(url: str, game: str = "konchinka", rules: dict[str, str] | None = None,
+               rated: bool = False) -> tuple[str, dict[int, str]]:
     """A table of ``game`` with Anna at seat 0 and Boris at seat 1, playing; its id and the
-    two tokens by seat."""
+    two tokens by seat. A ``rated`` table's two people have claimed their names first."""
     tokens = {seat: request_json(f"{url}/api/guest", "POST", {"nickname": name})["token"]
               for seat, name in ((0, "Anna"), (1, "Boris"))}
+    if rated:
+        tokens = {seat: request_json(f"{url}/api/account/claim", "POST",
+                                     {"password": "a long password"}, token)["token"]
+                  for seat, token in tokens.items()}
     table = request_json(f"{url}/api/tables", "POST",
-                         {"game": game, "seats": 2, "rules": rules or {}, "hints": False},
-                         tokens[0])
+                         {"game": game, "seats": 2, "rules": rules or {}, "hints": False,
+                          "rated": rated}, tokens[0])
     for seat, token in tokens.items():
         request_json(f"{url}/api/tables/{table['id']}/sit", "POST", {"seat": seat}, token)
     return str(table["id"]), tokens
@@ -184,6 +188,22 @@ def test_the_result_card_shows_the_winner_the_sheet_and_the_payments_with_rematc
         anna.click("#result-card #rematch")
         anna.wait_for_url(lambda now: table_id not in now)
         expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
+    assert_no_page_errors(anna)
+
+
+def test_a_rated_match_shows_the_rating_change_on_the_result_card(
+        browser: Browser, server: ServerThread) -> None:
+    """At the end of a rated match between two accounts, Anna's result card tells her
+    rating before and after, the after being her rating in her profile."""
+    url = server.url
+    table_id, tokens = two_people(url, rules={"target": "1"}, rated=True)
+    anna = person(browser, url, table_id, tokens[0], "phone", "en")
+    expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
+    play_until(url, table_id, tokens, lambda state: False)
+    expect(anna.locator("#result-rating")).to_be_visible()
+    me = request_json(f"{url}/api/me", token=tokens[0])
+    rating = request_json(f"{url}/api/players/{me['player_id']}")["ratings"][0]["rating"]
+    expect(anna.locator("#result-rating")).to_contain_text(f"→ {round(rating)} (")
     assert_no_page_errors(anna)
 
 

@@ -123,8 +123,9 @@ def person_at(browser: Browser, url: str, guest: dict[str, Any], window: str,
     context = browser.new_context(viewport={"width": width, "height": height},
                                   locale=LOCALES[lang], has_touch=window != "desktop",
                                   reduced_motion=reduced_motion)
-    context.add_init_script(
-        f"localStorage.setItem('konkun.identity', {json.dumps(json.dumps(guest))})")
+    context.add_init_script(  # once: a test may change who is there after
+        "if (!localStorage.getItem('konkun.identity')) localStorage.setItem("
+        f"'konkun.identity', {json.dumps(json.dumps(guest))})")
     context.add_init_script(ANIMATIONS)
     page = context.new_page()
     errors: list[str] = []
@@ -191,4 +192,50 @@ def test_a_played_card_moves_to_the_table_and_captured_cards_to_the_pile(
         log = " ".join(page.locator("#match-log li").all_inner_texts())
         if "×" in log:  # a capture was made: its cards flew to a pile
             assert "konkun-fly-out" in flights
+    assert_no_page_errors(page)
+
+
+RANK_ORDER = "23456789TJQKA"
+SUIT_ORDER = "cdhs"
+
+
+def by_rank(cards: list[str]) -> list[str]:
+    """``cards`` by rank, then suit (2 low, the ace high), the jokers last."""
+    return sorted(cards, key=lambda c: (1, 0, 0) if c.startswith("X")
+                  else (0, RANK_ORDER.index(c[0]), SUIT_ORDER.index(c[1])))
+
+
+def by_suit(cards: list[str]) -> list[str]:
+    """``cards`` by suit (clubs, diamonds, hearts, spades), then rank, the jokers last."""
+    return sorted(cards, key=lambda c: (1, 0, 0) if c.startswith("X")
+                  else (0, SUIT_ORDER.index(c[1]), RANK_ORDER.index(c[0])))
+
+
+def test_a_kunken_hand_is_sorted_by_suit_or_rank_and_the_choice_kept_per_player(
+        browser: Browser, server: ServerThread) -> None:
+    """Dasha's Kunken hand shows by suit; "by rank" reorders it by rank, and a reload keeps
+    her choice; Vera, in the same browser after her, gets her own (by suit)."""
+    url = server.url
+    dasha = request_json(f"{url}/api/guest", "POST", {"nickname": "Dasha"})
+    page = person_at(browser, f"{url}/t/{seated_table(url, dasha['token'], 'kunken', 2, {})}",
+                     dasha, "phone", "en")
+    expect(page.locator("#hand.active")).to_be_visible()
+    shown = page.locator("#hand .hand .card")
+    expect(page.locator("#sort-suit")).to_have_attribute("aria-pressed", "true")
+    cards = shown.evaluate_all("nodes => nodes.map((n) => n.dataset.card)")
+    assert cards == by_suit(cards)
+    page.click("#sort-rank")
+    expect(page.locator("#sort-rank")).to_have_attribute("aria-pressed", "true")
+    assert shown.evaluate_all("nodes => nodes.map((n) => n.dataset.card)") == by_rank(cards)
+    page.reload()
+    expect(page.locator("#hand.active")).to_be_visible()
+    expect(page.locator("#sort-rank")).to_have_attribute("aria-pressed", "true")
+    assert shown.evaluate_all("nodes => nodes.map((n) => n.dataset.card)") == by_rank(cards)
+    vera = request_json(f"{url}/api/guest", "POST", {"nickname": "Vera"})
+    table = seated_table(url, vera["token"], "kunken", 2, {})
+    page.evaluate("identity => localStorage.setItem('konkun.identity', identity)",
+                  json.dumps(vera))
+    page.goto(f"{url}/t/{table}")
+    expect(page.locator("#hand")).to_be_visible()
+    expect(page.locator("#sort-suit")).to_have_attribute("aria-pressed", "true")
     assert_no_page_errors(page)
