@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
-from konkun.server.config import Settings
+from konkun.server.core.config import Settings
 from konkun.server.testing import ServerThread, request_json, run_server_in_thread
 
 from .conftest import BOT_DELAY, PAGE_LIMITS, verify_finished_games
