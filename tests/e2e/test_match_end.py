@@ -7,6 +7,7 @@ test watches), so that a whole match takes seconds."""
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -59,8 +60,9 @@ def two_people(url: str, game: str = "konchinka", rules: dict[str, str] | None =
     table = request_json(f"{url}/api/tables", "POST",
                          {"game": game, "seats": 2, "rules": rules or {}, "hints": False,
                           "rated": rated}, tokens[0])
-    for seat, token in tokens.items():
-        request_json(f"{url}/api/tables/{table['id']}/sit", "POST", {"seat": seat}, token)
+    for seat, token in tokens.items():  # each adds to the seed, as the page does
+        request_json(f"{url}/api/tables/{table['id']}/sit", "POST",
+                     {"seat": seat, "contribution": secrets.token_hex(32)}, token)
     return str(table["id"]), tokens
 
 
