@@ -154,8 +154,9 @@ def _read_fairness(record: Mapping[str, Any]) -> Fairness | str:
 
 
 def _fairness_problem(fairness: Fairness, seed: object, table: Mapping[str, Any] | None,
-                      num_seats: int) -> str | None:
-    """Why the record's seed is not proven fair, or ``None``."""
+                      num_seats: int, exempt: frozenset[int]) -> str | None:
+    """Why the record's seed is not proven fair, or ``None`` (the human seats in
+    ``exempt`` need not have contributed)."""
     problem = fairness.check(seed)
     if problem is not None:
         return problem
@@ -169,7 +170,7 @@ def _fairness_problem(fairness: Fairness, seed: object, table: Mapping[str, Any]
     if table is not None and isinstance(table.get("seats"), list):
         for number, seat in enumerate(table["seats"]):
             if isinstance(seat, Mapping) and seat.get("kind") == "human" \
-                    and number not in seats:
+                    and number not in seats and number not in exempt:
                 return f"seat {number} (a human) made no contribution to the seed"
     return None
 
@@ -288,15 +289,18 @@ def _replay_problem(match: Match[Any], actions: Sequence[str],
     return None
 
 
-def verify_document(data: Mapping[str, Any]) -> Verdict:
+def verify_document(data: Mapping[str, Any],
+                    without_the_page: frozenset[int] = frozenset()) -> Verdict:
     """Verify a record (or a replay document); raise :class:`RecordInputError` when it is
     not a game record at all. A verified document's message ends by naming every field it
-    shows that nothing binds (:func:`unverified_fields`)."""
+    shows that nothing binds (:func:`unverified_fields`). ``without_the_page``: human seats
+    known to have played through the HTTP API, which sends no contribution (a server's own
+    tests); every other human seat must have contributed."""
     record, table, frames = _split(data)
     match, actions, imposed_dealer = _new_match(record)
     fairness = _read_fairness(record)
     problem = fairness if isinstance(fairness, str) else _fairness_problem(
-        fairness, record.get("seed"), table, match.num_seats)
+        fairness, record.get("seed"), table, match.num_seats, without_the_page)
     if problem is None and imposed_dealer is not None:
         problem = "the first dealer was imposed by the record, not drawn from the seed"
     if problem is None and table is not None:

@@ -85,10 +85,10 @@ def verify_finished_games(db_url: str) -> None:
             assert full is not None
             document = replay_frames(full, "all", fair_store.load(row.id))
             given = {c["seat"] for c in document["record"]["fairness"]["contributions"]}
-            for number, seat in enumerate(document["table"]["seats"]):
-                if seat["kind"] == "human" and number not in given:
-                    seat["kind"] = "human without the page"
-            verdict = verify_document(document)
+            without_the_page = frozenset(
+                number for number, seat in enumerate(document["table"]["seats"])
+                if seat["kind"] == "human" and number not in given)
+            verdict = verify_document(document, without_the_page)
             assert verdict.ok, f"game {row.id}: {verdict.message}"
     finally:
         storage.close()
