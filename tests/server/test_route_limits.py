@@ -12,7 +12,15 @@ from fastapi.routing import APIRoute, APIWebSocketRoute
 
 from konkun.server.app import create_app
 from konkun.server.core.config import Settings
-from konkun.server.web.throttle import SOCKET, declared_rate_limit, rate_limit, request_class
+from konkun.server.web.throttle import (
+    MATCH,
+    READ,
+    KonkunApp,
+    declared_rate_limit,
+    rate_limit,
+)
+
+from .conftest import app_of, running
 
 
 def _routes(settings: Settings) -> list[APIRoute | APIWebSocketRoute]:
@@ -34,18 +42,47 @@ def test_every_route_declares_its_rate_limit_class(settings: Settings) -> None:
 
 
 def test_the_throttle_applies_each_routes_declared_class(settings: Settings) -> None:
+    app = create_app(settings)
+    assert isinstance(app, KonkunApp)
+    classes = app.route_classes()
     wrong = []
     for route in _routes(settings):
         declared = declared_rate_limit(route.endpoint)[1]
         if isinstance(route, APIWebSocketRoute):
-            if declared != SOCKET:  # the throttle limits every WebSocket open
-                wrong.append((route.path, "WEBSOCKET", declared, SOCKET))
+            scope = {"type": "websocket", "path": _sample(route.path)}
+            if classes.socket_class(scope) != declared:
+                wrong.append((route.path, "WEBSOCKET", declared))
             continue
         for method in sorted(route.methods - {"HEAD"}):
-            applied = request_class(method, _sample(route.path))
+            scope = {"type": "http", "method": method, "path": _sample(route.path)}
+            applied = classes.request_class(scope)
             if applied != declared:
                 wrong.append((route.path, method, declared, applied))
     assert wrong == []
+
+
+def test_a_new_route_is_throttled_by_the_class_it_declares(settings: Settings) -> None:
+    """A route added after the app was built, with a path the throttle has never seen,
+    spends the bucket of the class it declares (here ``match``, whose burst is 1) and
+    no other: nothing in the throttle names it."""
+    settings.replay_burst = 1
+    settings.replay_per_second = 0.001
+    with running(settings) as client:
+
+        @app_of(client).get("/api/heavy/{thing}")
+        @rate_limit(MATCH)
+        async def heavy(thing: str) -> dict[str, str]:
+            return {"thing": thing}
+
+        @app_of(client).get("/api/light/{thing}")
+        @rate_limit(READ)
+        async def light(thing: str) -> dict[str, str]:
+            return {"thing": thing}
+
+        assert client.get("/api/heavy/a").json() == {"thing": "a"}
+        refused = client.get("/api/heavy/b")
+        assert (refused.status_code, refused.json()["code"]) == (429, "rate_limited")
+        assert client.get("/api/light/c").status_code == 200  # its own (read) bucket
 
 
 def test_a_route_without_a_declaration_is_found(settings: Settings) -> None:

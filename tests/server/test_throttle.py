@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from konkun.server.app import create_app
 from konkun.server.core.config import Settings
 from konkun.server.lobby import Lobby
 from konkun.server.testing import ServerThread
-from konkun.server.web.throttle import MATCH, READ, WRITE, request_class
+from konkun.server.web.throttle import MATCH, READ, WRITE, KonkunApp
 
 from .conftest import TestClient, running
 
@@ -38,10 +39,15 @@ from .conftest import TestClient, running
     ("GET", "/api/catalog", None),
     ("GET", "/static/app.js", None),
     ("GET", "/t/abc", None),
+    ("POST", "/api/nowhere", WRITE),  # no route: limited like a write
+    ("DELETE", "/api/tables", WRITE),  # no route takes the method
 ])
-def test_every_limited_route_has_its_rate_limit_class(method: str, path: str,
-                                                      kind: str | None) -> None:
-    assert request_class(method, path) == kind
+def test_every_limited_route_has_its_rate_limit_class(
+        settings: Settings, method: str, path: str, kind: str | None) -> None:
+    app = create_app(settings)
+    assert isinstance(app, KonkunApp)
+    scope = {"type": "http", "method": method, "path": path}
+    assert app.route_classes().request_class(scope) == kind
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[Any]:

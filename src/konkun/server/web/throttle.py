@@ -4,7 +4,9 @@ A flood of requests costs the server each request's handling even when every one
 refused, and that time is taken from the event loop that also carries the players'
 moves. So the limits are checked first, in :class:`KonkunApp` (the outermost layer of the
 application, before routing, middleware and body reading), from the request's method and
-path alone, and a refusal is a prebuilt answer (429 ``rate_limited``, ``Retry-After``).
+path alone: the class is the one the matching route declares next to itself
+(:func:`rate_limit`, found by :class:`RouteClasses` in the routes' own patterns), and a
+refusal is a prebuilt answer (429 ``rate_limited``, ``Retry-After``).
 
 A refused request is answered ``Settings.refusal_seconds`` late: a client looping on a
 refused request then makes one request per that time instead of hundreds a second, while
@@ -28,10 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+import re
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any, TypeVar
 
 from fastapi import FastAPI
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 from konkun.server.core.protocol import error_payload
 from konkun.server.core.ratelimit import AddressLimiter
@@ -53,9 +57,9 @@ RATE_LIMIT = "konkun_rate_limit"
 def rate_limit(kind: str | None) -> Callable[[Endpoint], Endpoint]:
     """Declare the rate-limit class of a route, next to it (under the route's decorator;
     ``None``: not rate-limited, for a page, the health check and the cheap catalogs).
-    Every route of the app declares one, and :func:`request_class` gives each request of
-    the route that class (``tests/server/test_throttle.py``), so a new route cannot go
-    unthrottled unnoticed."""
+    Every route of the app declares one (``tests/server/test_route_limits.py``), and the
+    throttle gives each request of the route that class (:class:`RouteClasses`), so a new
+    route is limited by what it declares, with no change here."""
     if kind not in (WRITE, READ, MATCH, SOCKET, None):
         raise ValueError(f"unknown rate-limit class {kind!r}")
 
@@ -71,27 +75,57 @@ def declared_rate_limit(endpoint: Callable[..., Any]) -> tuple[bool, str | None]
     return hasattr(endpoint, RATE_LIMIT), getattr(endpoint, RATE_LIMIT, None)
 
 
-def request_class(method: str, path: str) -> str | None:
-    """The rate-limit class of an HTTP request (``None``: not rate-limited)."""
-    if not path.startswith("/api/"):
-        return None
-    if method == "POST":
-        return WRITE
-    if method != "GET":
-        return None
-    parts = path[5:].rstrip("/").split("/")
-    if parts[0] in ("account", "players", "leaderboard"):
-        return READ  # an account, a profile, a leaderboard
-    if parts[0] not in ("tables", "games"):
-        return None
-    if len(parts) <= 2:
-        return READ  # the lists, a table's summary
-    if len(parts) == 3:
-        return {"replay": MATCH, "log": MATCH, "hint": WRITE, "chat": READ,
-                "analysis": READ, "me": READ}.get(parts[2])
-    if len(parts) == 4 and parts[2] == "deals":
-        return MATCH
-    return None
+UNROUTED = WRITE
+"""The class of an HTTP request that no route takes (a probe of unknown paths, a wrong
+method): it is answered 404 or 405, and limited like a write so that such a flood is
+refused before routing too."""
+
+
+def _route_path(scope: Scope) -> str:
+    """The path the router matches: the request's path without the app's root path."""
+    path: str = scope.get("path", "")
+    root: str = scope.get("root_path", "")
+    return path[len(root):] if root and path.startswith(root) else path
+
+
+class RouteClasses:
+    """The rate-limit class each route declares (:func:`rate_limit`), found for a request
+    by matching it against the routes in routing order, as the router will: no URL is
+    parsed here, so a new route is throttled by its own declaration."""
+
+    def __init__(self, routes: Sequence[BaseRoute]) -> None:
+        self.http: list[tuple[re.Pattern[str], frozenset[str] | None, str | None]] = []
+        self.sockets: list[tuple[re.Pattern[str], str | None]] = []
+        for route in routes:
+            if isinstance(route, Route):
+                methods = frozenset(route.methods) if route.methods else None
+                self.http.append((route.path_regex, methods,
+                                  declared_rate_limit(route.endpoint)[1]))
+            elif isinstance(route, WebSocketRoute):
+                self.sockets.append((route.path_regex,
+                                     declared_rate_limit(route.endpoint)[1]))
+            elif isinstance(route, Mount):  # static files: never limited
+                self.http.append((route.path_regex, None, None))
+        self.count = len(routes)
+        """How many routes the table was built from (rebuilt when routes are added)."""
+
+    def request_class(self, scope: Scope) -> str | None:
+        """The class of the HTTP request ``scope``: that of the first route that takes
+        its path and method; :data:`UNROUTED` when none does."""
+        path, method = _route_path(scope), scope.get("method", "")
+        for pattern, methods, kind in self.http:
+            if (methods is None or method in methods) and pattern.match(path):
+                return kind
+        return UNROUTED
+
+    def socket_class(self, scope: Scope) -> str | None:
+        """The class of the WebSocket open ``scope`` (:data:`SOCKET` when no route takes
+        it: it is limited like any other open)."""
+        path = _route_path(scope)
+        for pattern, kind in self.sockets:
+            if pattern.match(path):
+                return kind
+        return SOCKET
 
 
 def _refusal(message: str, extra_headers: tuple[tuple[bytes, bytes], ...],
@@ -131,10 +165,10 @@ class Throttle:
         self.refused = 0
         """How many requests were refused."""
 
-    async def refused_request(self, scope: Scope, send: Send) -> bool:
-        """Answer the HTTP request ``scope`` with a refusal if its address is over its
-        class's rate; whether it was refused (then nothing else may answer it)."""
-        kind = request_class(scope.get("method", ""), scope.get("path", ""))
+    async def refused_request(self, scope: Scope, send: Send, kind: str | None) -> bool:
+        """Answer the HTTP request ``scope`` of class ``kind`` with a refusal if its
+        address is over that class's rate; whether it was refused (then nothing else may
+        answer it)."""
         if kind is None or not await self._over(scope, kind):
             return False
         start, body = self._answers[kind]
@@ -142,10 +176,12 @@ class Throttle:
         await send(dict(body))
         return True
 
-    async def refused_socket(self, scope: Scope, receive: Receive, send: Send) -> bool:
-        """Close the WebSocket ``scope`` before its handshake is accepted if its address
-        opens sockets over its rate; whether it was refused."""
-        if SOCKET not in self.limiters or not await self._over(scope, SOCKET):
+    async def refused_socket(self, scope: Scope, receive: Receive, send: Send,
+                             kind: str | None) -> bool:
+        """Close the WebSocket ``scope`` of class ``kind`` before its handshake is
+        accepted if its address opens sockets over that class's rate; whether it was
+        refused."""
+        if kind is None or kind not in self.limiters or not await self._over(scope, kind):
             return False
         await receive()  # websocket.connect
         await send({"type": "websocket.close", "code": 1013, "reason": "rate_limited"})
@@ -178,13 +214,22 @@ class KonkunApp(FastAPI):
     (routing, middleware, the request's body, a WebSocket's handshake)."""
 
     throttle: Throttle | None = None
+    _classes: RouteClasses | None = None
+
+    def route_classes(self) -> RouteClasses:
+        """The declared class of every route, built again when routes were added."""
+        classes = self._classes
+        if classes is None or classes.count != len(self.router.routes):
+            classes = self._classes = RouteClasses(self.router.routes)
+        return classes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         throttle = self.throttle
         if throttle is not None:
-            if scope["type"] == "http" and await throttle.refused_request(scope, send):
+            if scope["type"] == "http" and await throttle.refused_request(
+                    scope, send, self.route_classes().request_class(scope)):
                 return
-            if scope["type"] == "websocket" \
-                    and await throttle.refused_socket(scope, receive, send):
+            if scope["type"] == "websocket" and await throttle.refused_socket(
+                    scope, receive, send, self.route_classes().socket_class(scope)):
                 return
         await super().__call__(scope, receive, send)
