@@ -41,6 +41,8 @@ from .conftest import TestClient, running
     ("GET", "/t/abc", None),
     ("POST", "/api/nowhere", WRITE),  # no route: limited like a write
     ("DELETE", "/api/tables", WRITE),  # no route takes the method
+    ("GET", "/nowhere", None),  # a missing page: a cheap 404
+    ("OPTIONS", "/api/tables", None),  # a CORS preflight
 ])
 def test_every_limited_route_has_its_rate_limit_class(
         settings: Settings, method: str, path: str, kind: str | None) -> None:

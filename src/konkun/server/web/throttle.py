@@ -76,9 +76,13 @@ def declared_rate_limit(endpoint: Callable[..., Any]) -> tuple[bool, str | None]
 
 
 UNROUTED = WRITE
-"""The class of an HTTP request that no route takes (a probe of unknown paths, a wrong
-method): it is answered 404 or 405, and limited like a write so that such a flood is
-refused before routing too."""
+"""The class of a request with a body (``POST``, ``PUT`` ...) that no route takes (a probe
+of unknown paths, a wrong method): limited like a write, so that such a flood is refused
+before routing and body reading too. An unrouted ``GET``, ``HEAD`` or ``OPTIONS`` (a
+missing page, a CORS preflight) is not limited: its answer is a cheap 404 or the CORS
+layer's."""
+
+UNLIMITED_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def _route_path(scope: Scope) -> str:
@@ -111,12 +115,13 @@ class RouteClasses:
 
     def request_class(self, scope: Scope) -> str | None:
         """The class of the HTTP request ``scope``: that of the first route that takes
-        its path and method; :data:`UNROUTED` when none does."""
+        its path and method; when none does, :data:`UNROUTED` (``None`` for a method in
+        :data:`UNLIMITED_METHODS`)."""
         path, method = _route_path(scope), scope.get("method", "")
         for pattern, methods, kind in self.http:
             if (methods is None or method in methods) and pattern.match(path):
                 return kind
-        return UNROUTED
+        return None if method in UNLIMITED_METHODS else UNROUTED
 
     def socket_class(self, scope: Scope) -> str | None:
         """The class of the WebSocket open ``scope`` (:data:`SOCKET` when no route takes
