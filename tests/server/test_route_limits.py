@@ -17,6 +17,7 @@ from konkun.server.web.throttle import (
     READ,
     KonkunApp,
     declared_rate_limit,
+    flat_routes,
     rate_limit,
 )
 
@@ -26,7 +27,7 @@ from .conftest import app_of, running
 def _routes(settings: Settings) -> list[APIRoute | APIWebSocketRoute]:
     app = create_app(settings)
     assert isinstance(app, FastAPI)
-    return [r for r in app.routes if isinstance(r, APIRoute | APIWebSocketRoute)]
+    return [r for r in flat_routes(app.routes) if isinstance(r, APIRoute | APIWebSocketRoute)]
 
 
 def _sample(path: str) -> str:

@@ -1,7 +1,8 @@
 """The HTTP routes of accounts, profiles and leaderboards (``docs/protocol.md``,
 "Accounts", "Profiles and leaderboards"), and the pages that show them.
 
-:func:`install` adds them to the app :func:`konkun.server.app.create_app` builds; the
+:func:`router` declares them (:mod:`.parts` says how), :func:`seat_link_router` the seat
+links'; the
 services (:class:`~konkun.server.accounts.accounts.AccountService`,
 :class:`~konkun.server.accounts.ratings_service.RatingStore`) run on the lobby's database, their
 queries in its storage thread.
@@ -12,11 +13,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi import APIRouter, Request
 from pydantic import Field
 
 from konkun.server.accounts.accounts import (
@@ -25,12 +24,13 @@ from konkun.server.accounts.accounts import (
     Passwords,
 )
 from konkun.server.accounts.ratings_service import RatingStore, bot_names, pool_named, rating_pools
-from konkun.server.core.auth import Guest, TokenSigner
+from konkun.server.core.auth import Guest
 from konkun.server.core.loginlimit import LoginLimiter
 from konkun.server.core.protocol import MAX_MESSAGE_BYTES, ProtocolError
 from konkun.server.store.clusterlimits import LoginLog
 from konkun.server.store.storage import now_text
 from konkun.server.web.messages import RequestBody, validated
+from konkun.server.web.parts import Parts, client_address, json_body, page
 from konkun.server.web.throttle import READ, WRITE, rate_limit
 
 if TYPE_CHECKING:
@@ -142,19 +142,15 @@ async def record_finished(services: Services, table: Table) -> None:
         log.exception("table %s: recording its result for ratings failed", table.id)
 
 
-def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
-            guest_of: Callable[[Request], Guest], address_of: Callable[[Request], str],
-            static: Path, passwords: Passwords | None = None,
-            limiter: LoginLimiter | None = None) -> ServiceHolder:
-    """Add the account, profile and leaderboard routes and pages to ``app``; return the
-    services' holder (the app finishes tables through it)."""
-    services = ServiceHolder(lobby, passwords, limiter)
-    app.state.accounts = services
+def router(parts: Parts) -> APIRouter:
+    """The account, profile and leaderboard routes and pages; their services' holder
+    (through which the app finishes tables) becomes ``parts.accounts``."""
+    routes = APIRouter()
+    signer, lobby, guest_of, static = parts.signer, parts.lobby, parts.guest_of, parts.static
+    address_of = client_address
+    services = parts.accounts = ServiceHolder(lobby, None, None)
 
-    async def body_of(request: Request) -> dict[str, Any]:
-        from konkun.server.web.messages import load_json
-
-        return load_json(await request.body() or b"{}")
+    body_of = json_body
 
     async def account_of(who: Guest) -> Any:
         account = await services().accounts.account_of(who.player_id)
@@ -167,7 +163,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         return {"token": token, "player_id": who.player_id, "nickname": who.nickname,
                 "account": True}
 
-    @app.post("/api/account/claim")
+    @routes.post("/api/account/claim")
     @rate_limit(WRITE)
     async def claim(request: Request) -> dict[str, Any]:
         who = guest_of(request)
@@ -180,7 +176,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         guest = Guest(who.player_id, account.nickname, session)
         return answer(signer.token_for(guest), guest)
 
-    @app.post("/api/account/login")
+    @routes.post("/api/account/login")
     @rate_limit(WRITE)
     async def login(request: Request) -> dict[str, Any]:
         body = validated(LoginBody, await body_of(request))
@@ -196,7 +192,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
             await lobby().revoke(session)
             signer.revoke(Guest(who.player_id, who.nickname, session))
 
-    @app.post("/api/account/logout")
+    @routes.post("/api/account/logout")
     @rate_limit(WRITE)
     async def logout(request: Request) -> dict[str, Any]:
         who = guest_of(request)
@@ -205,7 +201,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         await service.db(service.store.end_sessions_named, who.player_id, [who.session])
         return {"revoked": 1}
 
-    @app.post("/api/account/logout-all")
+    @routes.post("/api/account/logout-all")
     @rate_limit(WRITE)
     async def logout_all(request: Request) -> dict[str, Any]:
         who = guest_of(request)
@@ -215,7 +211,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         await end(sorted({*ended, who.session}), who)
         return {"revoked": len({*ended, who.session})}
 
-    @app.post("/api/account/password")
+    @routes.post("/api/account/password")
     @rate_limit(WRITE)
     async def change_password(request: Request) -> dict[str, Any]:
         who = guest_of(request)
@@ -232,7 +228,7 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
         return answer(token, guest) | {"changed": True,
                                        "revoked": len({*ended, who.session}) - 1}
 
-    @app.get("/api/account")
+    @routes.get("/api/account")
     @rate_limit(READ)
     async def account_info(request: Request) -> dict[str, Any]:
         who = guest_of(request)
@@ -245,17 +241,17 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
                 "nickname": account.nickname if account else who.nickname,
                 "account": account is not None, "sessions": sessions}
 
-    @app.get("/api/players/{player_id}")
+    @routes.get("/api/players/{player_id}")
     @rate_limit(READ)
     async def player(player_id: str, request: Request) -> dict[str, Any]:
         return await profile_of(services(), player_id)
 
-    @app.get("/api/leaderboard")
+    @routes.get("/api/leaderboard")
     @rate_limit(READ)
     async def pools() -> dict[str, Any]:
         return {"pools": [pool.name for pool in rating_pools()]}
 
-    @app.get("/api/leaderboard/{pool}")
+    @routes.get("/api/leaderboard/{pool}")
     @rate_limit(READ)
     async def leaderboard(pool: str, request: Request,
                           limit: int = LEADERBOARD_LIMIT) -> dict[str, Any]:
@@ -266,28 +262,29 @@ def install(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
             raise ProtocolError("bad_request", f"limit must be 1..{LEADERBOARD_LIMIT}", limit)
         return await leaderboard_of(services(), pool, limit)
 
-    @app.get("/profile/{player_id}", include_in_schema=False)
+    @routes.get("/profile/{player_id}", include_in_schema=False)
     @rate_limit(None)
     async def profile_page(player_id: str) -> Any:
-        return _page(static)
+        return page(static)
 
-    @app.get("/account", include_in_schema=False)
-    @app.get("/leaderboard", include_in_schema=False)
-    @app.get("/leaderboard/{pool}", include_in_schema=False)
+    @routes.get("/account", include_in_schema=False)
+    @routes.get("/leaderboard", include_in_schema=False)
+    @routes.get("/leaderboard/{pool}", include_in_schema=False)
     @rate_limit(None)
     async def leaderboard_page(pool: str | None = None) -> Any:
-        return _page(static)
+        return page(static)
 
-    return services
+    return routes
 
 
-def install_seat_link_routes(app: FastAPI, signer: TokenSigner, lobby: Callable[[], Lobby],
-                             guest_of: Callable[[Request, str | None], Guest]) -> None:
-    """Add the seat link's routes (``docs/protocol.md``, "Seat links"): a seated player
-    asks for the link of their seat, whose token opens that table's seat and nothing
-    else; the table page asks whom such a token names before it uses one."""
+def seat_link_router(parts: Parts) -> APIRouter:
+    """The seat link's routes (``docs/protocol.md``, "Seat links"): a seated player asks
+    for the link of their seat, whose token opens that table's seat and nothing else; the
+    table page asks whom such a token names before it uses one."""
+    routes = APIRouter()
+    signer, lobby, guest_of = parts.signer, parts.lobby, parts.guest_of
 
-    @app.post("/api/tables/{table_id}/seat-link")
+    @routes.post("/api/tables/{table_id}/seat-link")
     @rate_limit(WRITE)
     async def seat_link(table_id: str, request: Request) -> dict[str, Any]:
         who = guest_of(request, table_id)
@@ -299,13 +296,15 @@ def install_seat_link_routes(app: FastAPI, signer: TokenSigner, lobby: Callable[
         return {"table": table.id, "seat": seat, "token": token,
                 "link": f"/t/{table.id}#seat={token}"}
 
-    @app.get("/api/tables/{table_id}/me")
+    @routes.get("/api/tables/{table_id}/me")
     @rate_limit(READ)
     async def seat_holder(table_id: str, request: Request) -> dict[str, Any]:
         who = guest_of(request, table_id)
         table = await lobby().get_table(table_id)
         return {"table": table.id, "player_id": who.player_id, "nickname": who.nickname,
                 "seat": table.seat_of(who.player_id), "seat_link": who.table is not None}
+
+    return routes
 
 
 async def profile_of(services: Services, player_id: str) -> dict[str, Any]:
@@ -348,11 +347,3 @@ def rated_options(rated: bool, move_seconds: int, hints: bool) -> tuple[int, boo
     if not rated:
         return move_seconds, hints
     return move_seconds or RATED_MOVE_SECONDS, False
-
-
-def _page(static: Path) -> Any:
-    """The page (one ``index.html`` that routes on the path)."""
-    candidate = static / "index.html"
-    if candidate.is_file():
-        return FileResponse(candidate, media_type="text/html")
-    return HTMLResponse("<!doctype html><title>konkun</title><p>the page is not installed.")

@@ -28,15 +28,18 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from konkun.bots.analysis import analyze_range, moments, replay_positions, thresholds
 from konkun.errors import KonkunError
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.web.throttle import READ, WRITE, rate_limit
+
+if TYPE_CHECKING:
+    from konkun.server.web.parts import Parts
 
 log = logging.getLogger("konkun.server.web.analysis")
 
@@ -252,22 +255,26 @@ def service_for(lobby: Any, settings: AnalysisSettings | None = None) -> Analysi
     return AnalysisService(records, runner, settings)
 
 
-def add_analysis_routes(app: FastAPI, service: Callable[[], AnalysisService]) -> None:
+def router(parts: Parts) -> APIRouter:
     """``POST`` and ``GET /api/games/{table_id}/analysis`` (rate-limited per address
     before routing, :mod:`.throttle`: a start as a write, a read as a lobby read)."""
+    routes = APIRouter()
+    service = parts.analysis
 
-    @app.post("/api/games/{table_id}/analysis")
+    @routes.post("/api/games/{table_id}/analysis")
     @rate_limit(WRITE)
     async def start_analysis(table_id: str, request: Request) -> JSONResponse:
         _check_id(table_id)
         answer = await service().start(table_id)
         return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
 
-    @app.get("/api/games/{table_id}/analysis")
+    @routes.get("/api/games/{table_id}/analysis")
     @rate_limit(READ)
     async def read_analysis(table_id: str) -> dict[str, Any]:
         _check_id(table_id)
         return service().get(table_id)
+
+    return routes
 
 
 def _check_id(table_id: str) -> None:
@@ -276,5 +283,5 @@ def _check_id(table_id: str) -> None:
 
 
 __all__ = ["ANALYSIS_CLIENT", "Analysis", "AnalysisService", "AnalysisSettings",
-           "add_analysis_routes", "analyse_step", "count_moves", "deal_totals",
-           "record_of_replay", "service_for"]
+           "analyse_step", "count_moves", "deal_totals",
+           "record_of_replay", "router", "service_for"]

@@ -5,29 +5,28 @@ pages show come with ``GET /api/catalog`` (each game's ``explanations`` add-on).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi import APIRouter
 
 from konkun.server.core.protocol import ProtocolError
+from konkun.server.web.parts import Parts, page
 from konkun.server.web.throttle import rate_limit
 
 RULES_GAMES = ("konchinka", "kunken")
 """The games with a rules page."""
 
 
-def install_rules_routes(app: FastAPI, static: Path) -> None:
-    """Add ``GET /rules/{game}`` to ``app``, serving the page from ``static``."""
+def router(parts: Parts) -> APIRouter:
+    """``GET /rules/{game}``, serving the page from ``parts.static``."""
+    routes = APIRouter(include_in_schema=False)
 
-    @app.get("/rules/{game}", include_in_schema=False)
+    @routes.get("/rules/{game}")
     @rate_limit(None)
     async def rules_page(game: str) -> Any:
         if game not in RULES_GAMES:
             raise ProtocolError("not_found", f"no rules page for game {game!r}: expected "
                                 + " or ".join(RULES_GAMES), game)
-        page = static / "index.html"
-        if page.is_file():
-            return FileResponse(page, media_type="text/html")
-        return HTMLResponse("<!doctype html><title>konkun</title><p>the page is not installed.")
+        return page(parts.static)
+
+    return routes

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Request
 
 from konkun.learn import LessonError, load_lesson, replay
 from konkun.learn.lesson import GAMES as LESSON_GAMES
@@ -26,7 +25,7 @@ from konkun.puzzles import PuzzleError, daily_puzzle, puzzle_by_id
 from konkun.puzzles.collection import GAMES as PUZZLE_GAMES
 from konkun.puzzles.collection import Puzzle, puzzle_board
 from konkun.server.core.protocol import ProtocolError
-from konkun.server.web.messages import load_json
+from konkun.server.web.parts import Parts, json_body, page
 from konkun.server.web.throttle import WRITE, rate_limit
 
 
@@ -59,24 +58,25 @@ def _served(puzzle: Puzzle) -> dict[str, Any]:
     return puzzle.to_json() | {"board": puzzle_board(puzzle)}
 
 
-def install(app: FastAPI, page: Callable[[str], Any]) -> None:
-    """Add the teaching routes to ``app``; ``page(name)`` answers a page request."""
+def router(parts: Parts) -> APIRouter:
+    """The teaching routes and pages."""
+    routes = APIRouter()
 
-    @app.post("/api/learn/{game}")
+    @routes.post("/api/learn/{game}")
     @rate_limit(WRITE)
     async def learn(game: str, request: Request) -> dict[str, Any]:
         _game(game, LESSON_GAMES, "a lesson")
-        moves = _moves(load_json(await request.body() or b"{}"))
+        moves = _moves(await json_body(request))
         return await asyncio.to_thread(lesson_view, game, moves)
 
-    @app.get("/api/puzzles/daily")
+    @routes.get("/api/puzzles/daily")
     @rate_limit(None)
     async def daily(game: str | None = None) -> dict[str, Any]:
         chosen = _game(game, PUZZLE_GAMES, "puzzles")
         today = datetime.datetime.now(datetime.UTC).date()
         return _served(daily_puzzle(chosen, today)) | {"date": today.isoformat()}
 
-    @app.get("/api/puzzles/{puzzle_id}")
+    @routes.get("/api/puzzles/{puzzle_id}")
     @rate_limit(None)
     async def puzzle(puzzle_id: str) -> dict[str, Any]:
         try:
@@ -85,16 +85,18 @@ def install(app: FastAPI, page: Callable[[str], Any]) -> None:
             raise ProtocolError("not_found", f"unknown puzzle {puzzle_id!r}") from None
         return _served(found)
 
-    @app.get("/learn/{game}", include_in_schema=False)
+    @routes.get("/learn/{game}", include_in_schema=False)
     @rate_limit(None)
     async def learn_page(game: str) -> Any:
-        return page("index.html")
+        return page(parts.static)
 
-    @app.get("/puzzles", include_in_schema=False)
-    @app.get("/puzzles/{game}", include_in_schema=False)
+    @routes.get("/puzzles", include_in_schema=False)
+    @routes.get("/puzzles/{game}", include_in_schema=False)
     @rate_limit(None)
     async def puzzles_page(game: str = "") -> Any:
-        return page("index.html")
+        return page(parts.static)
+
+    return routes
 
 
-__all__ = ["install", "lesson_view"]
+__all__ = ["lesson_view", "router"]

@@ -92,15 +92,31 @@ def _route_path(scope: Scope) -> str:
     return path[len(root):] if root and path.startswith(root) else path
 
 
+def flat_routes(routes: Sequence[BaseRoute]) -> list[BaseRoute]:
+    """``routes`` in routing order, each included router's routes in its place (FastAPI
+    keeps a router given to ``include_router`` as one entry of the app's routes; the
+    server's routers are included without a prefix, their routes carry whole paths)."""
+    flat: list[BaseRoute] = []
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            flat.extend(flat_routes(included.routes))
+        else:
+            flat.append(route)
+    return flat
+
+
 class RouteClasses:
     """The rate-limit class each route declares (:func:`rate_limit`), found for a request
     by matching it against the routes in routing order, as the router will: no URL is
     parsed here, so a new route is throttled by its own declaration."""
 
     def __init__(self, routes: Sequence[BaseRoute]) -> None:
+        self.count = len(routes)
+        """How many routes the table was built from (rebuilt when routes are added)."""
         self.http: list[tuple[re.Pattern[str], frozenset[str] | None, str | None]] = []
         self.sockets: list[tuple[re.Pattern[str], str | None]] = []
-        for route in routes:
+        for route in flat_routes(routes):
             if isinstance(route, Route):
                 methods = frozenset(route.methods) if route.methods else None
                 self.http.append((route.path_regex, methods,
@@ -110,8 +126,6 @@ class RouteClasses:
                                      declared_rate_limit(route.endpoint)[1]))
             elif isinstance(route, Mount):  # static files: never limited
                 self.http.append((route.path_regex, None, None))
-        self.count = len(routes)
-        """How many routes the table was built from (rebuilt when routes are added)."""
 
     def request_class(self, scope: Scope) -> str | None:
         """The class of the HTTP request ``scope``: that of the first route that takes
