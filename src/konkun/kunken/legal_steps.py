@@ -21,7 +21,7 @@ from konkun.kunken.actions import (
     swap,
     take,
 )
-from konkun.kunken.deal_fields import DRAWN, START, DealFields
+from konkun.kunken.deal_fields import DRAWN, SET_JOKER, START, DealFields, mark_key, mark_meld
 from konkun.kunken.melds import (
     BARE_JOKER,
     JOKER_FOR,
@@ -84,8 +84,13 @@ class LegalSteps(DealFields):
         if self.turn_marks and self.taken_joker_out():
             return [a for a in self.taken_candidates(seat, hand)
                     if self.identity_completes(a)]
-        out = self._count_taken_actions(seat, hand)
-        if self.turn_marks:
+        if hand[BARE_JOKER] <= self.turn_notold[BARE_JOKER] - (
+                1 if self.take_card == BARE_JOKER else 0):
+            laid_marked = False  # every joker laid is a new one: no step marks one
+        else:
+            laid_marked = True
+        if self.turn_marks and self._marks_winnable(hand):
+            out = self._count_taken_actions(seat, hand)
             # Jokers held before the take lie on the table: the count checks read them as
             # jokers a swap wins new, a path the player has, so their yes stands.
             kept = set(out)
@@ -94,22 +99,95 @@ class LegalSteps(DealFields):
             if not extra:
                 return out
             return [a for a in self.taken_candidates(seat, hand) if a in kept or a in extra]
-        if hand[BARE_JOKER] <= self.turn_notold[BARE_JOKER] - (
-                1 if self.take_card == BARE_JOKER else 0):
-            return out  # every joker laid is a new one: nothing is marked
+        # No mark on the table can be won back (the cards that could are not in the hand,
+        # and cards only leave it): those jokers are table jokers like any other, as the
+        # count checks read them; only a step marking a joker a card left wins back needs
+        # more.
+        if not laid_marked:
+            return self._count_taken_actions(seat, hand)
+        melds = self.candidate_melds(hand)
+        out = self._count_taken_actions(seat, hand, melds)
         kept = set(out)
-        candidates = self.taken_candidates(seat, hand)
-        known = set(candidates)
+        candidates: list[Action] | None = None
+        known: set[Action] | None = None
         verdicts: dict[Action, bool] = {}
-        for action in candidates:
-            kind = self.identity_kind(seat, action)
-            if kind == IDENTITY_ONLY:
-                verdicts[action] = self.identity_completes(action)
-            elif kind == IDENTITY_TAKEN or (kind == IDENTITY_TOO and action not in kept):
+        for action in self._joker_candidates(seat, hand, melds):
+            if self._needs_verdict(seat, action, kept):
+                if known is None:
+                    candidates = self.taken_candidates(seat, hand, melds)
+                    known = set(candidates)
                 verdicts[action] = self._won_back_at_once(seat, action, kept, known)
         if all(ok == (a in kept) for a, ok in verdicts.items()):
             return out
+        assert candidates is not None  # a verdict was asked
         return [a for a in candidates if verdicts.get(a, a in kept)]
+
+    def _needs_verdict(self, seat: int, action: Action, kept: set[Action]) -> bool:
+        """Whether ``action`` (a meld or lay-off laying a joker, no joker marked yet) needs
+        :meth:`_won_back_at_once`: :meth:`_laying_kind` is :data:`IDENTITY_TAKEN`, or
+        :data:`IDENTITY_TOO` and the count checks refused it (``kept``: their list). The
+        same answer, with the cheap tests first."""
+        hand, notold, slots = self.hands[seat], self.turn_notold, action.slots
+        jokers = 0
+        for x in slots:
+            if x >= BARE_JOKER:
+                jokers += 1
+        taken_held = 1 if self.take_card == BARE_JOKER else 0
+        if not jokers or jokers <= notold[BARE_JOKER] - taken_held:
+            return False  # new jokers only
+        is_meld = action.kind == MELD
+        if not (taken_held and jokers >= hand[BARE_JOKER]):  # not the taken joker
+            if action in kept:
+                return False
+            if is_meld:
+                if not self._wins_laid_joker(hand, slots):
+                    return False
+            else:
+                number = action.number
+                assert number is not None  # a lay-off names its meld
+                if not any(hand[k] for k in self.layoff_joker_winners(self.melds[number],
+                                                                        slots[0])):
+                    return False
+        return not (is_meld and self._meld_is_third(hand, notold, slots))
+
+    def _marks_winnable(self, hand: list[int]) -> bool:
+        """Whether a card in ``hand`` might win back a joker this turn marked: the card a
+        sequence's marked joker stands for, or any card of a set's rank (a superset)."""
+        for mark in self.turn_marks:
+            key = mark_key(mark)
+            if key != SET_JOKER:
+                if hand[key]:
+                    return True
+                continue
+            rank = self._set_rank(self.melds[mark_meld(mark)].slots)
+            if any(hand[t * 13 + rank] for t in range(4)):
+                return True
+        return False
+
+    @staticmethod
+    def _set_rank(slots: Sequence[int]) -> int:
+        """The rank (0..12) of the set ``slots``."""
+        x = slots[0]
+        if x < BARE_JOKER:
+            return x % 13
+        if x < OPEN_JOKER:
+            return (x - JOKER_FOR) % 13
+        return x - OPEN_JOKER
+
+    def _joker_candidates(self, seat: int, hand: list[int],
+                          melds: list[tuple[int, ...]]) -> list[Action]:
+        """The candidate melds and lay-offs (:meth:`taken_candidates`) that lay a joker."""
+        size = self.hand_sizes[seat]
+        out = [meld(slots) for slots in melds
+               if len(slots) < size and max(slots) >= BARE_JOKER]
+        if size >= 2 and hand[BARE_JOKER]:
+            replace = self.rules.joker_for_held
+            for m, tm in enumerate(self.melds):
+                for k, slot in tm.layoff_options():
+                    if k == BARE_JOKER and not (JOKER_FOR <= slot < OPEN_JOKER and not replace
+                                                and hand[slot - JOKER_FOR]):
+                        out.append(layoff(m, slot))
+        return out
 
     def _won_back_at_once(self, seat: int, action: Action, kept: set[Action],
                           known: set[Action]) -> bool:
@@ -160,11 +238,15 @@ class LegalSteps(DealFields):
         """The kind of the meld ``slots`` (:func:`~konkun.kunken.melds.meld_kind`)."""
         return meld_kind(list(slots))
 
-    def taken_candidates(self, seat: int, hand: list[int]) -> list[Action]:
+    def taken_candidates(self, seat: int, hand: list[int],
+                         melds: list[tuple[int, ...]] | None = None) -> list[Action]:
         """Every meld, lay-off and swap ``seat`` may make now after a take, in the order
-        of the legal list, before asking whether the turn stays completable."""
+        of the legal list, before asking whether the turn stays completable (``melds``:
+        :meth:`candidate_melds`, when the caller has them)."""
         size = self.hand_sizes[seat]
-        out = [meld(slots) for slots in self.candidate_melds(hand) if len(slots) < size]
+        if melds is None:
+            melds = self.candidate_melds(hand)
+        out = [meld(slots) for slots in melds if len(slots) < size]
         if size >= 2:
             replace = self.rules.joker_for_held
             for m, tm in enumerate(self.melds):
@@ -189,6 +271,12 @@ class LegalSteps(DealFields):
             return COUNTS
         if self.turn_marks:
             return IDENTITY_ONLY if self.taken_joker_out() else IDENTITY_TOO
+        return self._laying_kind(seat, action)
+
+    def _laying_kind(self, seat: int, action: Action) -> int:
+        """:meth:`identity_kind` by the jokers ``action`` lays alone, the marks already on
+        the table left aside (:data:`COUNTS`, :data:`IDENTITY_TOO` or
+        :data:`IDENTITY_TAKEN`)."""
         if action.kind == SWAP:
             return COUNTS
         hand, slots = self.hands[seat], action.slots
@@ -243,9 +331,11 @@ class LegalSteps(DealFields):
         """Apply a legal action unchecked (:meth:`Applying.push`)."""
         raise NotImplementedError
 
-    def _count_taken_actions(self, seat: int, hand: list[int]) -> list[Action]:
+    def _count_taken_actions(self, seat: int, hand: list[int],
+                             melds: list[tuple[int, ...]] | None = None) -> list[Action]:
         """:meth:`_taken_actions` by the count checks alone (each joker in hand counted as
-        held before the take or not; every joker a swap wins new)."""
+        held before the take or not; every joker a swap wins new; ``melds``:
+        :meth:`candidate_melds`, when the caller has them)."""
         size = self.hand_sizes[seat]
         done = self.obligations_met()
         if not done and self._swap_third_case(seat):
@@ -256,7 +346,9 @@ class LegalSteps(DealFields):
                       else self._completion_judges(seat, hand))
         replace = self.rules.joker_for_held
         exact = self._exact_judge(seat, hand) if judges is not None else None
-        out = [meld(slots) for slots in self.candidate_melds(hand)
+        if melds is None:
+            melds = self.candidate_melds(hand)
+        out = [meld(slots) for slots in melds
                if len(slots) < size and (judges is None or judges[0](slots)
                                          or exact is None or exact(meld(slots)))]
         if size >= 2:
