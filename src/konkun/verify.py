@@ -63,6 +63,29 @@ def fair_record(match: Match[Any], fairness: Fairness) -> JSON:
     return data
 
 
+ENDINGS = ("resigned", "aborted")
+"""How a match may end before its last deal (``docs/fairness.md``): a seat resigned (the
+others played on, or the match ended there), or the table was aborted before any person
+moved."""
+
+
+def ended_winner(totals: Sequence[int], resigned: Sequence[int]) -> int | None:
+    """The winner of a match some seats resigned: the seat with the strictly highest
+    total among those that did not resign (``None`` when it is shared or none is left)."""
+    left = [(total, seat) for seat, total in enumerate(totals) if seat not in resigned]
+    if not left:
+        return None
+    best = max(total for total, _ in left)
+    leaders = [seat for total, seat in left if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _ending(table: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """How the table says the match ended early (``{"reason", "turn", "resigned"}``)."""
+    ended = table.get("ended") if table is not None else None
+    return ended if isinstance(ended, Mapping) and ended.get("reason") in ENDINGS else None
+
+
 def _first_digest(record: Mapping[str, Any], fairness: Fairness,
                   table: Mapping[str, Any] | None = None) -> str:
     """``D0``: the commitment with the record's game, seats and rules, and the table's
@@ -249,8 +272,10 @@ def _deal_problem(match: Match[Any], deal_number: int, expected: Mapping[str, An
 def _replay_problem(match: Match[Any], actions: Sequence[str],
                     sources: list[tuple[str, Mapping[str, Any]]],
                     frames: Sequence[Any] | None, first_digest: str,
-                    viewer: object = None) -> str | None:
-    """The first action, frame or deal that does not replay as recorded, or ``None``."""
+                    viewer: object = None,
+                    ending: Mapping[str, Any] | None = None) -> str | None:
+    """The first action, frame or deal that does not replay as recorded, or ``None``;
+    ``ending``: how the table says the match ended early, if it did."""
     if not any("deal_digests" in shown or "actions_digest" in shown for _, shown in sources):
         return "the record has no actions digest: its actions cannot be checked"
     if frames is not None and len(frames) != len(actions) + 1:
@@ -277,11 +302,19 @@ def _replay_problem(match: Match[Any], actions: Sequence[str],
                 problem = _deal_problem(match, deal_number, shown, digest)
                 if problem is not None:
                     return problem
-    if not match.is_over():
+    winner = match.winner()
+    if ending is not None:
+        if not match.is_over() and ending.get("turn") != len(actions):
+            return (f"the match ended ({ending.get('reason')}) at turn {ending.get('turn')!r}, "
+                    f"but the record has {len(actions)} actions")
+        resigned = [int(s) for s in ending.get("resigned") or [] if isinstance(s, int)]
+        winner = None if ending.get("reason") == "aborted" \
+            else ended_winner(list(match.totals), resigned)
+    elif not match.is_over():
         return f"the game is not over after its {len(actions)} actions"
     for where, shown in sources:
         for key, replayed in (("deal_points", [list(p) for p in match.deal_points]),
-                              ("totals", list(match.totals)), ("winner", match.winner()),
+                              ("totals", list(match.totals)), ("winner", winner),
                               ("actions_digest", digest)):
             if key in shown and shown[key] != replayed:
                 return (f"the {key} {shown[key]!r} shown in {where} do not match the "
@@ -312,7 +345,8 @@ def verify_document(data: Mapping[str, Any],
                        f"commitment, game, seats and rules and the seats' names give {first}")
     if problem is None and isinstance(fairness, Fairness):
         problem = _replay_problem(match, actions, _expected_results(record, table), frames,
-                                  _first_digest(record, fairness, table), data.get("seat"))
+                                  _first_digest(record, fairness, table), data.get("seat"),
+                                  _ending(table))
     if problem is not None:
         return Verdict(False, f"not verified: {problem}")
     contributions = len(record["fairness"]["contributions"])

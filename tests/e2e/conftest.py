@@ -21,6 +21,7 @@ import pytest
 
 from konkun.server.core.config import Settings
 from konkun.server.features.fair import FairStore
+from konkun.server.features.lifecycle import ExtrasStore
 from konkun.server.store.storage import Storage
 from konkun.server.tables.replayframes import replay_frames
 from konkun.server.testing import ServerProcess, ServerThread, run_server_in_thread
@@ -77,13 +78,15 @@ def verify_finished_games(db_url: str) -> None:
     seat is left out of the check that every human contributed, and nothing else is."""
     storage = Storage(db_url)
     fair_store = FairStore(storage.engine)
+    extras_store = ExtrasStore(storage.engine)
     try:
         for row in storage.list_tables("finished", limit=10_000):
             if row.game not in ("konchinka", "kunken") or row.seed in FIXED_SEEDS:
                 continue
             full = storage.load(row.id)
             assert full is not None
-            document = replay_frames(full, "all", fair_store.load(row.id))
+            document = replay_frames(full, "all", fair_store.load(row.id),
+                                     extras_store.load(row.id).ended_summary())
             given = {c["seat"] for c in document["record"]["fairness"]["contributions"]}
             without_the_page = frozenset(
                 number for number, seat in enumerate(document["table"]["seats"])

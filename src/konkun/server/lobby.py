@@ -113,6 +113,10 @@ class Lobby(Shared):
         """Play a legal ``action`` for ``seat`` (a stand-in bot's; lock held)."""
         await self.moves.apply(table, seat, action)
 
+    async def end_match(self, table: Table) -> None:
+        """Finish a table whose match ended early (:meth:`MovePipeline.end`; lock held)."""
+        await self.moves.end(table)
+
     async def reread(self, table: Table) -> bool:
         """Read back what other server processes changed at the table (lock held)."""
         return await self._catch_up(table)

@@ -198,6 +198,13 @@ RECORD_TRIES = 5
 """Attempts at recording one finished game while other server processes record theirs."""
 
 
+def ranking_totals(totals: list[int], resigned: list[int]) -> list[int]:
+    """The totals a game is rated by: a seat that resigned ranks below every other
+    (resigned seats tie among themselves)."""
+    last = min(totals, default=0) - 1
+    return [last if seat in resigned else total for seat, total in enumerate(totals)]
+
+
 class RatingStore:
     """Ratings and the games index in the database of the game record (synchronous; run
     in the storage thread)."""
@@ -206,10 +213,12 @@ class RatingStore:
         self.engine = engine
 
     def record_finished(self, row: StoredTable, rated_table: bool,
-                        accounts: set[str]) -> list[RatedSeat]:
+                        accounts: set[str], resigned: list[int] | None = None,
+                        ) -> list[RatedSeat]:
         """Index a finished game's human seats and, when it counts, rate it; return the
-        rating changes (empty for a game that does not count). Recording a game twice
-        (a restart finishing it again) changes nothing the second time."""
+        rating changes (empty for a game that does not count). The ``resigned`` seats
+        rank last, whatever their totals. Recording a game twice (a restart finishing it
+        again) changes nothing the second time."""
         if row.totals is None or row.finished_at is None:
             return []
         pool = pool_of(row.game, len(row.seats))
@@ -222,7 +231,8 @@ class RatingStore:
                                  .where(PlayerGameRow.table_id == row.id).limit(1)) \
                             is not None:
                         return []
-                    changes = self._rate(db, pool, row, players) if rated and pool else []
+                    changes = self._rate(db, pool, row, players, resigned or []) \
+                        if rated and pool else []
                     self._index(db, row, pool, {c.seat: c for c in changes})
                     return changes
             except IntegrityError:
@@ -233,8 +243,9 @@ class RatingStore:
         return []
 
     def _rate(self, db: Session, pool: str, row: StoredTable,
-              players: dict[int, str]) -> list[RatedSeat]:
+              players: dict[int, str], resigned: list[int]) -> list[RatedSeat]:
         assert row.totals is not None and row.finished_at is not None
+        ranked = ranking_totals(row.totals, resigned)
         stored = {r.player_id: r for r in db.scalars(
             select(RatingRow).where(RatingRow.pool == pool,
                                     RatingRow.player_id.in_(list(players.values())))
@@ -250,7 +261,7 @@ class RatingStore:
                                         _days_between(found.updated_at, row.finished_at))
         seats = list(players)
         results: dict[int, list[tuple[Rating, float]]] = {seat: [] for seat in seats}
-        for i, j, score in pairwise_results([row.totals[s] for s in seats]):
+        for i, j, score in pairwise_results([ranked[s] for s in seats]):
             first, second = seats[i], seats[j]
             results[first].append((before[players[second]], score))
             results[second].append((before[players[first]], 1 - score))

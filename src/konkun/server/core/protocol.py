@@ -56,6 +56,8 @@ HTTP_STATUS = {
     "not_creator": 403,
     "hints_off": 403,
     "not_absent": 409,
+    "resigned": 409,
+    "people_moved": 409,
     "chat_empty": 400,
     "chat_too_long": 400,
     "nickname_too_long": 400,

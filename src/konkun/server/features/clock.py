@@ -151,6 +151,8 @@ class ClockKeeper(Generic[TableT]):
         if clock.turn != table.turn:
             clock.turn, clock.turn_started = table.turn, now
         self._track_absence(table, now)
+        for resigned in table.extras.resigned:  # played for, for good
+            clock.away[resigned] = "resigned"
         seat = table.to_move
         delay: float | None = None
         if seat is None:
@@ -268,6 +270,9 @@ async def come_back(lobby: ClockLobby[TableT], table: TableT, guest: Guest | Non
         seat = table.seat_of(guest.player_id if guest else None)
         if seat is None:
             raise ProtocolError("not_seated", "you hold no seat at this table")
+        if seat in table.extras.resigned:
+            raise ProtocolError("resigned", f"seat {seat} resigned: the stand-in plays it "
+                                "to the end", seat)
         table.clock.back(seat)
         lobby.broadcast(table)
 

@@ -85,6 +85,12 @@ class TableExtras:
     rematch_next: str | None = None
     """The id of the rematch's table, stored by the vote that completed the votes (before
     the table is made): whoever makes the rematch makes it under this id."""
+    resigned: list[int] = field(default_factory=list)
+    """The seats that resigned, in order (a resigned seat takes no more turns: the
+    stand-in bot plays it, for nothing, while other people play on)."""
+    ended: dict[str, Any] | None = None
+    """How the match ended before its last deal: ``{"reason": "resigned" | "aborted",
+    "turn": N}`` (``None``: it has not, or it ended by its rules)."""
 
     def stored(self) -> dict[str, Any]:
         """The extras as stored."""
@@ -104,6 +110,8 @@ class TableExtras:
                    rematch_to=data.get("rematch_to"),
                    rematch_next=data.get("rematch_next"),
                    rematch_votes={int(s) for s in data.get("rematch_votes", [])},
+                   resigned=[int(s) for s in data.get("resigned", [])],
+                   ended=data.get("ended"),
                    rematch_contributions={
                        int(seat): str(value)
                        for seat, value in dict(data.get("rematch_contributions", {})).items()})
@@ -112,8 +120,18 @@ class TableExtras:
         """The fields the extras add to a table's summary (``docs/protocol.md``)."""
         return {"move_seconds": self.move_seconds, "hints": self.hints, "rated": self.rated,
                 "creator_seat": table.seat_of(self.creator),
+                "resigned": list(self.resigned),
+                "ended": self.ended_summary(),
                 "rematch": {"votes": sorted(self.rematch_votes), "of": self.rematch_of,
                             "table": self.rematch_to}}
+
+
+    def ended_summary(self) -> dict[str, Any] | None:
+        """How the match ended early, as summaries and replays show it (``konkun verify``
+        reads it): ``{"reason", "turn", "resigned"}``, or ``None``."""
+        if self.ended is None:
+            return None
+        return dict(self.ended) | {"resigned": list(self.resigned)}
 
 
 class ExtrasStore:
@@ -260,6 +278,11 @@ class LifecycleTable(SeatedTable, Protocol):
     variant: str | None
     rules: dict[str, str]
     created_at: str
+    actions: list[tuple[int, str]]
+
+    @property
+    def turn(self) -> int:
+        """The number of actions played in the match."""
 
 
 TableT = TypeVar("TableT", bound=LifecycleTable)
@@ -312,6 +335,9 @@ class LifecycleLobby(RunsInThreads, Protocol[TableT]):
                            contributions: dict[int, str] | None = None) -> None:
         """Seat several players at once with their contributions, and start when full."""
 
+    async def end_match(self, table: TableT) -> None:
+        """Finish a playing table whose match ended early (its extras say how; lock
+        held): store it, call the finish hooks, tell every connection."""
 
 def closed_message(table: SeatedTable, reason: str) -> dict[str, Any]:
     """``{"type": "closed", "table": id, "reason": "cancelled" | "expired"}``."""
@@ -460,3 +486,75 @@ def announce_rematch(table: LifecycleTable) -> None:
                "link": f"/t/{table.extras.rematch_to}"}
     for connection in list(table.connections):
         connection.send(message)
+
+
+def people_moved(table: LifecycleTable) -> bool:
+    """Whether a person (a human seat) has played an action at the table."""
+    return any(table.seats[seat].kind == SeatKind.HUMAN for seat, _ in table.actions)
+
+
+def _seated(table: LifecycleTable, guest: Guest | None, what: str) -> int:
+    seat = table.seat_of(guest.player_id if guest else None)
+    if seat is None:
+        raise ProtocolError("not_seated", f"only a seated player can {what}", table.id)
+    if table.status == TableStatus.WAITING:
+        raise ProtocolError("not_started", f"table {table.id} has not started: leave or "
+                            "cancel it instead", table.id)
+    if table.status != TableStatus.PLAYING:
+        raise ProtocolError("game_over", "the game is over", table.id)
+    return seat
+
+
+async def _store_ending(lobby: LifecycleLobby[TableT], table: TableT) -> None:
+    try:
+        await lobby.db(lobby.extras_store.save, table.id, table.extras)
+    except Exception as error:
+        raise ProtocolError("storage", "the table could not be changed; try again") \
+            from error
+
+
+async def resign(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None) -> None:
+    """``guest``'s seat gives up the match: it ranks last and takes no more turns. With
+    two seats, or when no other person is left playing, the match ends now; otherwise the
+    stand-in bot plays the seat (for nothing) and the others play on."""
+    async with table.lock:
+        await lobby.reread(table)
+        seat = _seated(table, guest, "resign")
+        if seat in table.extras.resigned:
+            raise ProtocolError("resigned", f"seat {seat} has already resigned", seat)
+        extras = table.extras
+        before = (list(extras.resigned), extras.ended)
+        extras.resigned = [*extras.resigned, seat]
+        people_left = [n for n in human_seats(table) if n not in extras.resigned]
+        ends = table.num_seats == 2 or not people_left
+        if ends:
+            extras.ended = {"reason": "resigned", "turn": table.turn}
+        try:
+            await _store_ending(lobby, table)
+        except ProtocolError:
+            extras.resigned, extras.ended = before
+            raise
+        if ends:
+            await lobby.end_match(table)
+        else:
+            lobby.broadcast(table)  # brings the clock up to date: the stand-in plays her
+        lobby.tell_others(Announcement.TABLE, table.id)
+
+
+async def abort(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None) -> None:
+    """End a playing table on which no person has moved yet (any seated person may): no
+    winner, nobody's rating changes."""
+    async with table.lock:
+        await lobby.reread(table)
+        _seated(table, guest, "abort the table")
+        if people_moved(table):
+            raise ProtocolError("people_moved", f"a person has moved at table {table.id}: "
+                                "it can no longer be aborted (resign instead)", table.id)
+        table.extras.ended = {"reason": "aborted", "turn": table.turn}
+        try:
+            await _store_ending(lobby, table)
+        except ProtocolError:
+            table.extras.ended = None
+            raise
+        await lobby.end_match(table)
+        lobby.tell_others(Announcement.TABLE, table.id)

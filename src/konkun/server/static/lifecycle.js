@@ -19,6 +19,15 @@ export function lifecyclePanel(msg, ctl) {
     items.push(h("button", { type: "button", id: "cancel", class: "danger",
       onclick: ctl.cancel }, t("life.cancel")));
   }
+  const resigned = table.resigned || [];
+  if (you !== null && table.status === "playing" && !resigned.includes(you)) {
+    if (table.abortable) {
+      items.push(confirmed("abort", t("life.abort"), t("life.abortSure"), ctl.abort));
+    }
+    items.push(confirmed("resign", t("life.resign"), t("life.resignSure"), ctl.resign));
+  }
+  const ending = endingText(table, names);
+  if (ending) items.push(h("span", { id: "ended" }, ending));
   const rematch = table.rematch || { votes: [] };
   if (table.status === "finished" && rematch.table) {
     items.push(link(`/t/${rematch.table}`, t("life.toRematch")));
@@ -40,4 +49,27 @@ export function lifecyclePanel(msg, ctl) {
     }
   }
   return items.length ? h("div", { class: "panel lifecycle", id: "lifecycle" }, items) : null;
+}
+
+/** A button that asks once more before it acts: the first click shows the question with
+ * "Yes" and "No" in its place. */
+function confirmed(id, label, question, act) {
+  const box = h("span", { class: "confirm", id: `${id}-box` });
+  const ask = h("button", { type: "button", id, class: "danger", onclick: () => {
+    box.replaceChildren(h("span", { class: "question" }, question), " ",
+      h("button", { type: "button", id: `${id}-yes`, class: "danger", onclick: act }, t("life.yes")),
+      " ",
+      h("button", { type: "button", id: `${id}-no`, onclick: () => box.replaceChildren(ask) },
+        t("life.no")));
+  } }, label);
+  box.appendChild(ask);
+  return box;
+}
+
+/** How the match ended early (resigned seats, an aborted table), or "". */
+function endingText(table, names) {
+  const resigned = (table.resigned || []).map((s) => names[s]);
+  if (table.ended && table.ended.reason === "aborted") return t("life.aborted");
+  if (resigned.length) return t("life.resignedBy", { names: resigned.join(", ") });
+  return "";
 }

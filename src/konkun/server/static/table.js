@@ -356,6 +356,12 @@ export function tablePage(tableId) {
     back: () => {
       if (!sock.send({ type: "back" })) toast(t("table.connecting"), "error");
     },
+    resign: () => {
+      if (!sock.send({ type: "resign" })) toast(t("table.connecting"), "error");
+    },
+    abort: () => {
+      if (!sock.send({ type: "abort" })) toast(t("table.connecting"), "error");
+    },
     chat: (text) => {
       const sent = sock.send({ type: "chat", text });
       if (!sent) toast(t("table.connecting"), "error");

@@ -22,6 +22,7 @@ from konkun.server.store.commits import GroupCommit
 from konkun.server.store.storage import Storage, TurnTakenError, now_text
 from konkun.server.tables.table import Table
 from konkun.server.tables.threads import Threads
+from konkun.verify import ended_winner
 
 log = logging.getLogger("konkun.server")
 
@@ -73,6 +74,9 @@ class MovePipeline:
             if table.to_move != seat:
                 raise ProtocolError("not_your_turn", f"seat {seat} is not to act: seat "
                                     f"{table.to_move} is", text)
+            if seat in table.extras.resigned:
+                raise ProtocolError("resigned", f"seat {seat} resigned: it takes no more "
+                                    "turns", text)
             action = self._parse(table, text)
             table.clock.away.pop(seat, None)  # a player who moves is back
             await self.apply(table, seat, action)
@@ -137,8 +141,28 @@ class MovePipeline:
         """Finish a table read back from the database whose game is over but whose row was
         never marked finished (storing that failed, or the server stopped in between)."""
         if table.status == TableStatus.PLAYING and table.match is not None \
-                and table.match.is_over():
+                and (table.match.is_over() or table.extras.ended is not None):
             await self.finish(table)
+
+    async def end(self, table: Table) -> None:
+        """Finish a table whose match ended early (its extras say how; lock held), tell
+        every connection, and let it leave memory when nobody watches."""
+        await self.finish(table)
+        self.broadcast(table)
+        if not table.connections:
+            self.tables.pop(table.id, None)
+
+    @staticmethod
+    def winner(table: Table) -> int | None:
+        """The match's winner: by its rules, or, when seats resigned, the best of the
+        others (``None`` for an aborted table)."""
+        assert table.match is not None
+        extras = table.extras
+        if extras.ended is not None and extras.ended.get("reason") == "aborted":
+            return None
+        if extras.resigned:
+            return ended_winner(list(table.match.totals), extras.resigned)
+        return table.match.winner()
 
     async def finish(self, table: Table) -> None:
         """Mark a table whose game is over finished, store that, and call the finish
@@ -146,7 +170,7 @@ class MovePipeline:
         assert table.match is not None
         table.status = TableStatus.FINISHED
         table.finished_at = now_text()
-        table.winner = table.match.winner()
+        table.winner = self.winner(table)
         table.bots = {}
         # the actions are stored: a restart finishes the table again
         with contextlib.suppress(ProtocolError):

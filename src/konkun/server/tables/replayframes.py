@@ -18,6 +18,7 @@ from konkun.server.core.kinds import TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.features.chat import ChatStore
 from konkun.server.features.fair import FairStore, add_to_replay
+from konkun.server.features.lifecycle import ExtrasStore
 from konkun.server.features.replays import (
     EncodedReplay,
     ReplayCache,
@@ -47,13 +48,19 @@ class ReplayViews:
         self.chat_store = chat_store
         self.replays = cache
         self.replay_worker = worker
+        self.extras_store = ExtrasStore(storage.engine)
+
+    def _ended(self, table_id: str) -> dict[str, Any] | None:
+        """How the table's match ended early, if it did (read in a thread)."""
+        return self.extras_store.load(table_id).ended_summary()
 
     async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
         """Every frame of a finished game, from one seat's view or with all hands open."""
         row = await load_row(self.threads, self.storage, table_id, read=True)
         chosen = self._replay_seat(row, seat)
         fair = await self.threads.read(self.fair_store.load, table_id)
-        return await self.threads.read(replay_frames, row, chosen, fair)
+        ended = await self.threads.read(self._ended, table_id)
+        return await self.threads.read(replay_frames, row, chosen, fair, ended)
 
     async def encoded_replay(self, table_id: str, seat: str | None) -> EncodedReplay:
         """The replay of :meth:`replay` as JSON bytes (and gzipped), built once per
@@ -67,12 +74,14 @@ class ReplayViews:
             chosen = self._replay_seat(row, seat)
             fair = await self.threads.read(self.fair_store.load, table_id)
             chat = await self.threads.read(self.chat_store.history, table_id, None)
-            return await self._build_replay(row, chosen, fair, chat)
+            ended = await self.threads.read(self._ended, table_id)
+            return await self._build_replay(row, chosen, fair, chat, ended)
 
         return await self.replays.get(key, build)
 
     async def _build_replay(self, row: StoredTable, chosen: int | str | None,
-                            fair: FairSeed | None, chat: list[Any]) -> EncodedReplay:
+                            fair: FairSeed | None, chat: list[Any],
+                            ended: dict[str, Any] | None = None) -> EncodedReplay:
         """Build in the replay worker process when the game can be found there (a game
         registered as an object, in tests, cannot: then in a read thread)."""
         try:
@@ -82,7 +91,7 @@ class ReplayViews:
         if self.settings.replay_processes and source is not None:
             try:
                 return await self.replay_worker.run(build_replay, row, chosen, fair, chat,
-                                                    source)
+                                                    source, ended)
             except BrokenProcessPool:
                 log.warning("the replay worker process died; building replay %s in a "
                             "thread", row.id)
@@ -92,7 +101,7 @@ class ReplayViews:
                 log.error("replay of table %s cannot be built: %r", row.id, error)
                 raise ProtocolError("storage", "the replay cannot be built; try again") \
                     from error
-        return await self.threads.read(build_replay, row, chosen, fair, chat, None)
+        return await self.threads.read(build_replay, row, chosen, fair, chat, None, ended)
 
     @staticmethod
     def _replay_seat(row: StoredTable, seat: str | None) -> int | str | None:
@@ -119,7 +128,8 @@ class ReplayViews:
 
 
 def build_replay(row: StoredTable, seat: int | str | None, fair: FairSeed | None,
-                 chat: list[Any], source: str | None) -> EncodedReplay:
+                 chat: list[Any], source: str | None,
+                 ended: dict[str, Any] | None = None) -> EncodedReplay:
     """A finished table's replay with its chat, encoded (in the replay worker process,
     which finds the game by its ``source``, or in a read thread)."""
     if source is not None:
@@ -127,15 +137,17 @@ def build_replay(row: StoredTable, seat: int | str | None, fair: FairSeed | None
             find_game(row.game)
         except InvalidRuleError:  # found by its source text only (a plug-in's game)
             register_game(source)
-    answer = replay_frames(row, seat, fair)
+    answer = replay_frames(row, seat, fair, ended)
     answer["chat"] = chat
     return encode_replay(answer)
 
 
 def replay_frames(row: StoredTable, seat: int | str | None,
-                  fair: FairSeed | None = None) -> dict[str, Any]:
+                  fair: FairSeed | None = None,
+                  ended: dict[str, Any] | None = None) -> dict[str, Any]:
     """The replay of a finished table (see ``GET /api/games/{id}/replay``), with its
-    fairness data when it has some."""
+    fairness data when it has some and, for a match that ended early, how (``ended``,
+    :meth:`TableExtras.ended_summary`)."""
     try:
         adapter = get_game(row.game)
     except KeyError:  # a game uninstalled since the table was played
@@ -148,7 +160,8 @@ def replay_frames(row: StoredTable, seat: int | str | None,
     for turn, (actor, text) in enumerate(row.actions, start=1):
         match.play(match.deal.parse_action(text))
         frames.append(_frame(match, turn, text, actor, seat))
-    document = {"table": stored_summary(row), "record": match.record().to_json(),
+    document = {"table": stored_summary(row) | ({"ended": ended} if ended else {}),
+                "record": match.record().to_json(),
                 "seat": seat, "frames": frames}
     add_to_replay(document, fair, row.game, match)
     return document

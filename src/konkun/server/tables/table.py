@@ -17,7 +17,7 @@ from konkun.server.core.ratelimit import TokenBucket
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.clock import SeatClock
 from konkun.server.features.fair import TableFairness
-from konkun.server.features.lifecycle import TableExtras
+from konkun.server.features.lifecycle import TableExtras, people_moved
 from konkun.server.store.storage import StoredTable
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -132,6 +132,7 @@ class Table:
             totals=list(self.match.totals) if self.match is not None else None,
             spectators=spectators, created_at=self.created_at,
             finished_at=self.finished_at) | self.extras.summary(self) | self.clock.summary(self) \
+            | {"abortable": self.status == TableStatus.PLAYING and not people_moved(self)} \
             | self.fairness.summary(self.status)
 
     def new_bots(self) -> dict[int, BotSeat]:

@@ -127,8 +127,10 @@ async def record_finished(services: Services, table: Table) -> None:
         row.finished_at = table.finished_at
         if table.match is not None:
             row.totals = list(table.match.totals)
+        ended = table.extras.ended or {}
+        rated = table.extras.rated and ended.get("reason") != "aborted"
         changes = await services.lobby.db(services.ratings.record_finished, row,
-                                          table.extras.rated, accounts)
+                                          rated, accounts, list(table.extras.resigned))
         if changes:
             message = {"type": "rated", "table": table.id, "ratings": [
                 {"seat": c.seat, "player_id": c.player, "before": round(c.before.rating, 1),

@@ -250,6 +250,18 @@ class BackMessage(RequestBody):
     type: Literal["back"]
 
 
+class ResignMessage(RequestBody):
+    """``{"type": "resign"}``: the sender's seat gives up the match (it ranks last)."""
+
+    type: Literal["resign"]
+
+
+class AbortMessage(RequestBody):
+    """``{"type": "abort"}``: end a playing table on which no person has moved yet."""
+
+    type: Literal["abort"]
+
+
 class ChatMessage(RequestBody):
     """``{"type": "chat", "text": ...}``: a line of chat to everyone at the table (its
     length is checked by :mod:`konkun.server.features.chat`)."""
@@ -260,12 +272,13 @@ class ChatMessage(RequestBody):
 
 ClientMessage = (ActionMessage | SitMessage | LeaveMessage | PingMessage | HelloMessage
                  | CancelMessage | RematchMessage | VoteBotMessage | BackMessage
-                 | ChatMessage)
+                 | ChatMessage | ResignMessage | AbortMessage)
 
 _MESSAGES: dict[str, type[BaseModel]] = {
     "action": ActionMessage, "sit": SitMessage, "leave": LeaveMessage, "ping": PingMessage,
     "hello": HelloMessage, "cancel": CancelMessage, "rematch": RematchMessage,
-    "vote_bot": VoteBotMessage, "back": BackMessage, "chat": ChatMessage}
+    "vote_bot": VoteBotMessage, "back": BackMessage, "chat": ChatMessage,
+    "resign": ResignMessage, "abort": AbortMessage}
 
 
 def parse_client_message(text: str | bytes | None) -> ClientMessage:

@@ -21,10 +21,11 @@ from konkun.server.core.ratelimit import AddressLimiter, TokenBucket
 from konkun.server.core.stagetimes import tracing_move
 from konkun.server.features.chat import send_chat
 from konkun.server.features.clock import come_back, vote_bot
-from konkun.server.features.lifecycle import cancel, vote_rematch
+from konkun.server.features.lifecycle import abort, cancel, resign, vote_rematch
 from konkun.server.lobby import Lobby
 from konkun.server.tables.table import Table
 from konkun.server.web.messages import (
+    AbortMessage,
     ActionMessage,
     BackMessage,
     CancelMessage,
@@ -33,6 +34,7 @@ from konkun.server.web.messages import (
     LeaveMessage,
     PingMessage,
     RematchMessage,
+    ResignMessage,
     SitMessage,
     VoteBotMessage,
     parse_client_message,
@@ -250,6 +252,10 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
             await cancel(lobby, table, connection.guest)
         elif isinstance(parsed, RematchMessage):
             await vote_rematch(lobby, table, connection.guest, parsed.contribution)
+        elif isinstance(parsed, ResignMessage):
+            await resign(lobby, table, connection.guest)
+        elif isinstance(parsed, AbortMessage):
+            await abort(lobby, table, connection.guest)
         elif isinstance(parsed, VoteBotMessage):
             await vote_bot(lobby, table, connection.guest, parsed.seat)
         elif isinstance(parsed, BackMessage):
