@@ -175,7 +175,7 @@ const DICT = {
     "clock.youAway": "A bot plays for you while you are away.",
     "clock.back": "I'm back",
     "err.not_absent": "That player has not been away long enough.",
-    "err.resigned": "You resigned this match: the stand-in plays your seat to the end.",
+    "err.resigned": "You gave up this match: the stand-in plays your seat to the end.",
     "err.people_moved": "Someone has already moved: the game can no longer be aborted. You may resign.",
     "fair.title": "Fair deal",
     "fair.checking": "Checking the cards against the seeds…",
