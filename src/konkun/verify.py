@@ -63,10 +63,10 @@ def fair_record(match: Match[Any], fairness: Fairness) -> JSON:
     return data
 
 
-ENDINGS = ("resigned", "aborted")
-"""How a match may end before its last deal (``docs/fairness.md``): a seat resigned (the
-others played on, or the match ended there), or the table was aborted before any person
-moved."""
+ENDINGS = ("resigned", "abandoned", "aborted")
+"""How a match may end before its last deal (``docs/fairness.md``): a seat resigned, or
+was found idle and given up by the server's abandonment policy (the others played on, or
+the match ended there), or the table was aborted before any person moved."""
 
 
 def ended_winner(totals: Sequence[int], resigned: Sequence[int]) -> int | None:

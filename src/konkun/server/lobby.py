@@ -31,6 +31,7 @@ from konkun.server.core.games import game_names, get_game
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
+from konkun.server.features.abandon import sweep
 from konkun.server.features.clock import ClockKeeper, cancel_timers
 from konkun.server.features.fair import TableFairness, fair_fields_of_row
 from konkun.server.features.lifecycle import TableExtras
@@ -159,11 +160,13 @@ class Lobby(Shared):
 
     async def _expire_loop(self) -> None:
         interval = max(0.05, min(60.0, self.settings.waiting_table_seconds / 10,
-                                 self.settings.bot_game_seconds / 10))
+                                 self.settings.bot_game_seconds / 10,
+                                 self.settings.abandon_seconds / 10))
         while True:
             await asyncio.sleep(interval)
             try:
                 await self.expire_waiting_tables()
+                await sweep(self, self.settings.abandon_seconds)
                 await self.prune_bot_games()
             except Exception:  # the next round tries again
                 log.debug("expiring waiting tables failed", exc_info=True)

@@ -141,6 +141,11 @@ class Settings(BaseSettings):
     """The browser page's files; ``None``: the package's ``server/static``."""
     away_grace: float = 2.0
     """Seconds an away seat's move waits before the stand-in bot plays it."""
+    abandon_seconds: float = 300.0
+    """A person who stops playing this long (to move without moving, played by the
+    stand-in, or disconnected) gives up their seat (``docs/server.md``, abandonment)."""
+    idle_claim_seconds: float = 60.0
+    """Seconds the person to move has been idle before the others may claim the seat."""
     absent_vote_after: float = 60.0
     """Seconds a disconnected player is gone before the others may vote a bot in."""
     stage_times: Path | None = None

@@ -58,6 +58,7 @@ HTTP_STATUS = {
     "not_absent": 409,
     "resigned": 409,
     "people_moved": 409,
+    "not_idle": 409,
     "chat_empty": 400,
     "chat_too_long": 400,
     "nickname_too_long": 400,

@@ -55,6 +55,8 @@ class SeatClock:
     away: dict[int, str] = field(default_factory=dict)
     """Away seats and why: ``timeout``, ``absent`` (disconnected, clocked table) or ``vote``."""
     absent_since: dict[int, float] = field(default_factory=dict)
+    away_since: dict[int, float] = field(default_factory=dict)
+    """When each away seat began to be played by the stand-in (``time.monotonic()``)."""
     votes: dict[int, set[int]] = field(default_factory=dict)
     timer: asyncio.Task[None] | None = None
     timer_key: tuple[Any, ...] | None = None
@@ -144,6 +146,7 @@ class ClockKeeper(Generic[TableT]):
         if table.status != TableStatus.PLAYING:
             self._disarm(clock)
             clock.away.clear()
+            clock.away_since.clear()
             clock.absent_since.clear()
             clock.votes.clear()
             return
@@ -153,6 +156,11 @@ class ClockKeeper(Generic[TableT]):
         self._track_absence(table, now)
         for resigned in table.extras.resigned:  # played for, for good
             clock.away[resigned] = "resigned"
+        for gone in list(clock.away_since):
+            if gone not in clock.away:
+                del clock.away_since[gone]
+        for away in clock.away:
+            clock.away_since.setdefault(away, now)
         seat = table.to_move
         delay: float | None = None
         if seat is None:

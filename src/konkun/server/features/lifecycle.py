@@ -522,23 +522,31 @@ async def resign(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | No
         seat = _seated(table, guest, "resign")
         if seat in table.extras.resigned:
             raise ProtocolError("resigned", f"seat {seat} has already resigned", seat)
-        extras = table.extras
-        before = (list(extras.resigned), extras.ended)
-        extras.resigned = [*extras.resigned, seat]
-        people_left = [n for n in human_seats(table) if n not in extras.resigned]
-        ends = table.num_seats == 2 or not people_left
-        if ends:
-            extras.ended = {"reason": "resigned", "turn": table.turn}
-        try:
-            await _store_ending(lobby, table)
-        except ProtocolError:
-            extras.resigned, extras.ended = before
-            raise
-        if ends:
-            await lobby.end_match(table)
-        else:
-            lobby.broadcast(table)  # brings the clock up to date: the stand-in plays her
-        lobby.tell_others(Announcement.TABLE, table.id)
+        await give_up(lobby, table, [seat], "resigned")
+
+
+async def give_up(lobby: LifecycleLobby[TableT], table: TableT, seats: list[int],
+                  reason: str) -> None:
+    """The ``seats`` give up the match (``reason``: ``resigned``, or ``abandoned`` by the
+    abandonment policy; lock held): stored first, then the match ends when two seats
+    play or no person is left, else the stand-in plays them and the others play on."""
+    extras = table.extras
+    before = (list(extras.resigned), extras.ended)
+    extras.resigned = [*extras.resigned, *(s for s in seats if s not in extras.resigned)]
+    people_left = [n for n in human_seats(table) if n not in extras.resigned]
+    ends = table.num_seats == 2 or not people_left
+    if ends:
+        extras.ended = {"reason": reason, "turn": table.turn}
+    try:
+        await _store_ending(lobby, table)
+    except ProtocolError:
+        extras.resigned, extras.ended = before
+        raise
+    if ends:
+        await lobby.end_match(table)
+    else:
+        lobby.broadcast(table)  # brings the clock up to date: the stand-in plays them
+    lobby.tell_others(Announcement.TABLE, table.id)
 
 
 async def abort(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None) -> None:

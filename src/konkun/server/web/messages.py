@@ -262,6 +262,12 @@ class AbortMessage(RequestBody):
     type: Literal["abort"]
 
 
+class ClaimMessage(RequestBody):
+    """``{"type": "claim"}``: give up the seat to move, idle too long (``docs/server.md``)."""
+
+    type: Literal["claim"]
+
+
 class ChatMessage(RequestBody):
     """``{"type": "chat", "text": ...}``: a line of chat to everyone at the table (its
     length is checked by :mod:`konkun.server.features.chat`)."""
@@ -272,13 +278,13 @@ class ChatMessage(RequestBody):
 
 ClientMessage = (ActionMessage | SitMessage | LeaveMessage | PingMessage | HelloMessage
                  | CancelMessage | RematchMessage | VoteBotMessage | BackMessage
-                 | ChatMessage | ResignMessage | AbortMessage)
+                 | ChatMessage | ResignMessage | AbortMessage | ClaimMessage)
 
 _MESSAGES: dict[str, type[BaseModel]] = {
     "action": ActionMessage, "sit": SitMessage, "leave": LeaveMessage, "ping": PingMessage,
     "hello": HelloMessage, "cancel": CancelMessage, "rematch": RematchMessage,
     "vote_bot": VoteBotMessage, "back": BackMessage, "chat": ChatMessage,
-    "resign": ResignMessage, "abort": AbortMessage}
+    "resign": ResignMessage, "abort": AbortMessage, "claim": ClaimMessage}
 
 
 def parse_client_message(text: str | bytes | None) -> ClientMessage:

@@ -19,6 +19,7 @@ from konkun.server.core.connection import Connection
 from konkun.server.core.protocol import ProtocolError, error_payload
 from konkun.server.core.ratelimit import AddressLimiter, TokenBucket
 from konkun.server.core.stagetimes import tracing_move
+from konkun.server.features.abandon import claim
 from konkun.server.features.chat import send_chat
 from konkun.server.features.clock import come_back, vote_bot
 from konkun.server.features.lifecycle import abort, cancel, resign, vote_rematch
@@ -30,6 +31,7 @@ from konkun.server.web.messages import (
     BackMessage,
     CancelMessage,
     ChatMessage,
+    ClaimMessage,
     HelloMessage,
     LeaveMessage,
     PingMessage,
@@ -256,6 +258,8 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
             await resign(lobby, table, connection.guest)
         elif isinstance(parsed, AbortMessage):
             await abort(lobby, table, connection.guest)
+        elif isinstance(parsed, ClaimMessage):
+            await claim(lobby, table, connection.guest, lobby.settings.idle_claim_seconds)
         elif isinstance(parsed, VoteBotMessage):
             await vote_bot(lobby, table, connection.guest, parsed.seat)
         elif isinstance(parsed, BackMessage):
