@@ -73,11 +73,14 @@ _MISSING = object()
 class ProtocolError(Exception):
     """A bad input, reported to the client as ``{"type": "error", "code", "message"}``."""
 
-    def __init__(self, code: str, message: str, input: Any = _MISSING) -> None:
+    def __init__(self, code: str, message: str, input: Any = _MISSING,
+                 details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.input = input
+        self.details = details or {}
+        """Fields the error adds to its payload (a limit's ``limit`` and ``max``)."""
 
     @property
     def status(self) -> int:
@@ -86,7 +89,7 @@ class ProtocolError(Exception):
 
     def payload(self) -> dict[str, Any]:
         """The error as the JSON object sent to the client."""
-        return error_payload(self.code, self.message, self.input)
+        return error_payload(self.code, self.message, self.input) | self.details
 
 
 def error_payload(code: str, message: str, input: Any = _MISSING) -> dict[str, Any]:

@@ -18,7 +18,7 @@ processes' (:attr:`Admission.others`, :mod:`.clusterlimits`).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from konkun.server.core.config import Settings
 from konkun.server.core.kinds import SeatKind, TableStatus
@@ -118,18 +118,22 @@ class Admission:
         """Refuse a new table when its creator (player or address) holds too many open ones
         (``too_many_tables``)."""
         open_tables = [t for t in tables if t.status != TableStatus.FINISHED]
-        if len(open_tables) >= self.settings.max_tables:
-            raise ProtocolError("too_many_tables", f"this server already holds "
-                                f"{self.settings.max_tables} open tables; try later")
         if player is not None and sum(1 for t in open_tables if t.extras.creator == player) \
                 + self.others("tables:player:" + player) >= self.settings.max_tables_per_player:
             raise ProtocolError("too_many_tables", "you already created "
-                                f"{self.settings.max_tables_per_player} open tables")
+                                f"{self.settings.max_tables_per_player} unfinished tables: "
+                                "finish, resign or abort one (GET /api/tables/mine)",
+                                details=limit("player", self.settings.max_tables_per_player))
         if sum(1 for t in open_tables if t.creator_address == address) \
                 + self.others("tables:address:" + address) \
                 >= self.settings.max_tables_per_address:
             raise ProtocolError("too_many_tables", "your address already created "
-                                f"{self.settings.max_tables_per_address} open tables")
+                                f"{self.settings.max_tables_per_address} unfinished tables",
+                                details=limit("address", self.settings.max_tables_per_address))
+        if len(open_tables) >= self.settings.max_tables:
+            raise ProtocolError("too_many_tables", f"this server already holds "
+                                f"{self.settings.max_tables} open tables; try later",
+                                details=limit("server", self.settings.max_tables))
 
     def check_seat(self, tables: Iterable[Table], player: str, address: str) -> None:
         """Refuse one more seat when the player or the address holds too many at unfinished
@@ -140,9 +144,18 @@ class Admission:
             + self.others("seats:player:" + player)
         if mine >= self.settings.max_seats_per_player:
             raise ProtocolError("too_many_seats", f"you already hold {mine} seats at "
-                                "unfinished tables; play or leave some")
+                                "unfinished tables; finish, resign or abort some "
+                                "(GET /api/tables/mine)",
+                                details=limit("player", self.settings.max_seats_per_player))
         ours = sum(1 for t, n in held if t.seat_addresses.get(n) == address) \
             + self.others("seats:address:" + address)
         if ours >= self.settings.max_seats_per_address:
             raise ProtocolError("too_many_seats", f"your address already holds {ours} seats "
-                                "at unfinished tables")
+                                "at unfinished tables",
+                                details=limit("address", self.settings.max_seats_per_address))
+
+
+def limit(which: str, most: int) -> dict[str, Any]:
+    """The fields a limit's error adds: which limit (``player``, ``address`` or
+    ``server``), its figure, and where a player finds her unfinished tables."""
+    return {"limit": which, "max": most, "mine": "/#my-games"}

@@ -19,10 +19,12 @@ export function forgetIdentity() {
 
 /** An error from the server, carrying its code and message. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, data = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.limit = data && data.limit; // which limit refused (too_many_tables, too_many_seats)
+    this.max = data && data.max;
   }
 }
 
@@ -46,7 +48,7 @@ export async function request(method, path, body = undefined, tableId = null) {
     const detail = data && (data.message || data.detail);
     const msg = typeof detail === "string" ? detail : detail ? JSON.stringify(detail)
       : `${res.status} ${res.statusText}`;
-    throw new ApiError(res.status, (data && data.code) || String(res.status), msg);
+    throw new ApiError(res.status, (data && data.code) || String(res.status), msg, data);
   }
   return data;
 }
@@ -132,6 +134,7 @@ export async function loginGuest(nickname) {
 export const api = {
   catalog: () => request("GET", "/api/catalog"),
   tables: () => request("GET", "/api/tables"),
+  myTables: () => request("GET", "/api/tables/mine"),
   createTable: (spec) => request("POST", "/api/tables", spec),
   sit: (id, seat, contribution) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`,
     { seat, contribution }),

@@ -317,6 +317,8 @@ export function lobbyPage() {
   let finished = null;
   const tablesBox = h("section", { class: "panel tables" });
   const finishedBox = h("section", { class: "panel finished" });
+  const mineBox = h("section", { class: "panel mine", id: "my-games" });
+  let mine = null;
 
   async function loadStatic() {
     await loadCatalog();
@@ -331,6 +333,7 @@ export function lobbyPage() {
     try {
       tables = (await api.tables()).tables || [];
       finished = (await api.finished()).games || [];
+      mine = identity() ? (await api.myTables()).tables || [] : null;
     } catch (err) {
       tables = tables || [];
       finished = finished || [];
@@ -341,6 +344,12 @@ export function lobbyPage() {
   }
 
   function drawLists() {
+    if (mine === null) mineBox.replaceChildren();
+    else {
+      mount(mineBox, h("h2", {}, t("lobby.mine")),
+        mine.length ? h("ul", { class: "table-list" }, mine.map(tableRow))
+          : h("p", { class: "muted" }, t("lobby.noMine")));
+    }
     mount(tablesBox, h("h2", {}, t("lobby.open")),
       tables === null ? h("p", { class: "muted" }, t("lobby.loading"))
         : tables.length ? h("ul", { class: "table-list" }, tables.map(tableRow))
@@ -358,7 +367,7 @@ export function lobbyPage() {
         teachingLinks()),
       h("div", { class: "lobby-grid" },
         h("div", { class: "col" }, identityPanel(draw), createForm(bots, draw)),
-        h("div", { class: "col" }, tablesBox, finishedBox)))));
+        h("div", { class: "col" }, mineBox, tablesBox, finishedBox)))));
     drawLists();
   }
 

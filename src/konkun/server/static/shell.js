@@ -3,7 +3,7 @@
 
 import { ApiError } from "./api.js";
 import { h } from "./dom.js";
-import { errorText as codeText, t } from "./i18n.js";
+import { errorText as codeText, has, t } from "./i18n.js";
 
 export const main = document.getElementById("main");
 export const topbar = document.getElementById("topbar");
@@ -23,6 +23,9 @@ export function setRouter(fn) {
 
 /** A player's text for a failed request: by the server's error code, never its message. */
 export function errorText(err) {
+  if (err instanceof ApiError && err.limit && has(`err.${err.code}.${err.limit}`)) {
+    return t(`err.${err.code}.${err.limit}`, { max: err.max });
+  }
   if (err instanceof ApiError) return codeText(err.code);
   return t("err.network");
 }

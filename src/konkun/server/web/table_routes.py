@@ -99,6 +99,14 @@ def router(parts: Parts) -> APIRouter:
         return {"tables": [t.summary() for t in tables[start:start + size]],
                 "total": len(tables), "offset": start, "limit": size}
 
+    @routes.get("/api/tables/mine")
+    @rate_limit(READ)
+    async def my_tables(request: Request) -> dict[str, Any]:
+        who = guest_of(request)
+        mine = [t for t in lobby().open_tables()
+                if t.seat_of(who.player_id) is not None or t.extras.creator == who.player_id]
+        return {"tables": [t.summary() for t in mine]}
+
     @routes.get("/api/games")
     @rate_limit(READ)
     async def finished_games(request: Request, limit: int | None = None,
