@@ -10,6 +10,7 @@ import pytest
 from konkun.server.core.config import Settings
 
 from .conftest import TestClient, guest, running
+from .postgres import PostgresServer, postgres_server
 
 
 @pytest.fixture
@@ -55,3 +56,36 @@ def test_too_many_seats_names_the_players_limit(settings: Settings) -> None:
                               headers=headers).json()
         assert (refused["code"], refused["limit"], refused["max"]) == \
             ("too_many_seats", "player", 2)
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL cluster for this module."""
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_per_address_counts_survive_a_restart(
+        backend: str, settings: Settings, request: pytest.FixtureRequest) -> None:
+    limited = settings.model_copy(update={"max_tables_per_address": 2,
+                                          "max_seats_per_address": 2})
+    if backend == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres")
+        limited = limited.model_copy(update={"db_url": server.new_database_url()})
+    with running(limited) as client:
+        for name in ("ann", "bob"):
+            _, headers = guest(client, name)
+            table = client.post("/api/tables", headers=headers,
+                                json={"game": "fake", "seats": 2}).json()
+            assert client.post(f"/api/tables/{table['id']}/sit", json={"seat": 0},
+                               headers=headers).status_code == 200
+    with running(limited) as client:  # the same database, a new server
+        _, headers = guest(client, "cid")
+        refused = client.post("/api/tables", headers=headers, json={"game": "fake", "seats": 2})
+        assert (refused.json()["code"], refused.json()["limit"]) == \
+            ("too_many_tables", "address")
+        open_table = client.get("/api/tables").json()["tables"][0]
+        seat = client.post(f"/api/tables/{open_table['id']}/sit", json={"seat": 1},
+                           headers=headers).json()
+        assert (seat["code"], seat["limit"]) == ("too_many_seats", "address")

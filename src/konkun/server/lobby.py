@@ -304,8 +304,8 @@ class Lobby(Shared):
             seats[number] = SeatInfo(kind=SeatKind.BOT, name=canonical, bot=canonical)
         table = Table(table_id or new_table_id(), adapter, adapter.variant_of(variant), rules,
                       rules_value, seats, now_text())
-        table.creator_address = address
         table.extras = extras
+        table.creator_address = address
         # the extras first: the other processes read both when the table's row announces it
         await self.threads.db(self.extras_store.save, table.id, table.extras)
         table.fairness = TableFairness(FairSeed())

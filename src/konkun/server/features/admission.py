@@ -54,8 +54,16 @@ class Table(Protocol):
 
     id: str
     status: TableStatus
-    creator_address: str | None
-    seat_addresses: dict[int, str]
+
+    @property
+    def creator_address(self) -> str | None:
+        """The address the table was created from."""
+        ...
+
+    @property
+    def seat_addresses(self) -> dict[int, str]:
+        """The address each human seat was taken from."""
+        ...
 
     @property
     def connections(self) -> Collection[Connection]:

@@ -88,6 +88,11 @@ class TableExtras:
     resigned: list[int] = field(default_factory=list)
     """The seats that resigned, in order (a resigned seat takes no more turns: the
     stand-in bot plays it, for nothing, while other people play on)."""
+    creator_address: str | None = None
+    """The client address the table was created from (admission limits; stored, so the
+    per-address counts survive a restart; never shown)."""
+    seat_addresses: dict[int, str] = field(default_factory=dict)
+    """The client address each human seat was taken from (as ``creator_address``)."""
     ended: dict[str, Any] | None = None
     """How the match ended before its last deal: ``{"reason": "resigned" | "aborted",
     "turn": N}`` (``None``: it has not, or it ended by its rules)."""
@@ -98,6 +103,8 @@ class TableExtras:
         data["rematch_votes"] = sorted(self.rematch_votes)
         data["rematch_contributions"] = {str(seat): value for seat, value
                                          in sorted(self.rematch_contributions.items())}
+        data["seat_addresses"] = {str(seat): value for seat, value
+                                  in sorted(self.seat_addresses.items())}
         return data
 
     @classmethod
@@ -111,6 +118,9 @@ class TableExtras:
                    rematch_next=data.get("rematch_next"),
                    rematch_votes={int(s) for s in data.get("rematch_votes", [])},
                    resigned=[int(s) for s in data.get("resigned", [])],
+                   creator_address=data.get("creator_address"),
+                   seat_addresses={int(seat): str(value) for seat, value
+                                   in dict(data.get("seat_addresses", {})).items()},
                    ended=data.get("ended"),
                    rematch_contributions={
                        int(seat): str(value)

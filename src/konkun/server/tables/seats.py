@@ -5,6 +5,7 @@ processes, the broadcast and the start of the bots."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 
@@ -16,9 +17,12 @@ from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.admission import Admission
 from konkun.server.features.fair import FairStore, TableFairness, checked_contribution
+from konkun.server.features.lifecycle import ExtrasStore
 from konkun.server.store.storage import Storage, now_text
 from konkun.server.tables.table import Table
 from konkun.server.tables.threads import Threads
+
+log = logging.getLogger("konkun.server")
 
 
 class SeatsChangedError(ProtocolError):
@@ -63,6 +67,15 @@ class Seating:
         self.broadcast = broadcast
         self.start_bots = start_bots
         self.counts_changed = counts_changed
+        self.extras_store = ExtrasStore(storage.engine)
+
+    async def _store_addresses(self, table: Table) -> None:
+        """Store the seats' addresses with the extras (so the per-address counts survive a
+        restart); the seat itself is stored already, so a failure only loses a count."""
+        try:
+            await self.threads.db(self.extras_store.save, table.id, table.extras)
+        except Exception:
+            log.warning("table %s: the seats' addresses could not be stored", table.id)
 
     async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
                   contribution: str | None = None) -> None:
@@ -105,6 +118,7 @@ class Seating:
                 await self._store_seats(table, seats)
                 table.seats = seats
                 table.seat_addresses[seat] = address
+                await self._store_addresses(table)
             if not await self.start_if_full(table):
                 self.broadcast(table)
 
@@ -132,6 +146,7 @@ class Seating:
             await self._contribute(table, {held: None})
             table.seats = seats
             table.seat_addresses.pop(held, None)
+            await self._store_addresses(table)
             self.broadcast(table)
 
     async def seat_players(self, table: Table, taken: dict[int, SeatInfo],

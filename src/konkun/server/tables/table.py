@@ -56,9 +56,6 @@ class Table:
         self.connections: set[Connection] = set()
         self.bots: dict[int, BotSeat] = {}
         self.bot_task: asyncio.Task[None] | None = None
-        self.creator_address: str | None = None
-        self.seat_addresses: dict[int, str] = {}
-        """The client address each human seat was taken from (admission limits)."""
         self.shown_presence: tuple[list[bool], int] | None = None
         """Who is connected as the last broadcast showed it (see :meth:`Lobby.attach`)."""
         self.presence_frozen = False
@@ -78,6 +75,21 @@ class Table:
         """When this process last tried to take the table's bot lease."""
         self.broadcast_only: Connection | None = None
         """When set, :meth:`Lobby.broadcast` sends to this connection only."""
+
+    @property
+    def creator_address(self) -> str | None:
+        """The client address the table was created from (kept in its stored extras, so
+        the per-address limits count it after a restart)."""
+        return self.extras.creator_address
+
+    @creator_address.setter
+    def creator_address(self, address: str | None) -> None:
+        self.extras.creator_address = address
+
+    @property
+    def seat_addresses(self) -> dict[int, str]:
+        """The client address each human seat was taken from (kept in the extras)."""
+        return self.extras.seat_addresses
 
     @property
     def num_seats(self) -> int:
