@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import Boolean, Float, Integer, String, case, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column
 
 from konkun.bots.ladder import LADDER, LEVEL_KINDS
 from konkun.errors import InvalidRuleError
@@ -42,6 +42,14 @@ BOT_PREFIX = "bot:"
 
 PROVISIONAL_RD = 110.0
 """A rating whose deviation is at least this is shown as provisional (``?``)."""
+
+ESTABLISHED_OPPONENTS = 3
+"""A player is listed on a leaderboard once her rating is established: a deviation below
+``PROVISIONAL_RD`` and rated games against at least this many different opponents."""
+
+PAIR_GAMES_PER_DAY = 3
+"""Rated games between the same two accounts in 24 hours that move their ratings; the
+results of further ones between them are not rated (docs/ratings.md)."""
 
 HISTORY_LIMIT = 500
 RECENT_LIMIT = 20
@@ -263,11 +271,15 @@ class RatingStore:
         results: dict[int, list[tuple[Rating, float]]] = {seat: [] for seat in seats}
         for i, j, score in pairwise_results([ranked[s] for s in seats]):
             first, second = seats[i], seats[j]
+            if self._pair_capped(db, pool, players[first], players[second], row.finished_at):
+                continue
             results[first].append((before[players[second]], score))
             results[second].append((before[players[first]], 1 - score))
         changes = []
         for seat in seats:
             player = players[seat]
+            if not results[seat]:
+                continue  # every result of the seat was capped: nothing changes
             after = rate(before[player], results[seat])
             changes.append(RatedSeat(seat, player, before[player], after))
             found = stored.get(player)
@@ -281,6 +293,41 @@ class RatingStore:
                 found.games += 1
                 found.updated_at = row.finished_at
         return changes
+
+    @staticmethod
+    def _pair_capped(db: Session, pool: str, first: str, second: str, at: str) -> bool:
+        """Whether two accounts already played ``PAIR_GAMES_PER_DAY`` rated games against
+        each other in the 24 hours before ``at`` (ladder bots are never capped)."""
+        if first.startswith(BOT_PREFIX) or second.startswith(BOT_PREFIX):
+            return False
+        try:
+            since = (datetime.fromisoformat(at) - timedelta(days=1)).isoformat()
+        except ValueError:
+            return False
+        mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
+        together = db.scalar(
+            select(func.count(func.distinct(mine.table_id)))
+            .join(theirs, theirs.table_id == mine.table_id)
+            .where(mine.player_id == first, theirs.player_id == second, mine.pool == pool,
+                   mine.rating.is_not(None), theirs.rating.is_not(None),
+                   mine.finished_at > since))
+        return int(together or 0) >= PAIR_GAMES_PER_DAY
+
+    def opponents(self, db: Session, pool: str, player: str) -> int:
+        """How many different players ``player`` met in rated games of ``pool``."""
+        mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
+        return int(db.scalar(
+            select(func.count(func.distinct(theirs.player_id))).select_from(mine)
+            .join(theirs, theirs.table_id == mine.table_id)
+            .where(mine.player_id == player, mine.pool == pool, mine.rating.is_not(None),
+                   theirs.player_id != player, theirs.rating.is_not(None))) or 0)
+
+    def established(self, db: Session, row: RatingRow) -> bool:
+        """Whether a rating is established (a ladder bot's always is)."""
+        if row.player_id.startswith(BOT_PREFIX):
+            return True
+        return row.rd < PROVISIONAL_RD \
+            and self.opponents(db, row.pool, row.player_id) >= ESTABLISHED_OPPONENTS
 
     @staticmethod
     def _index(db: Session, row: StoredTable, pool: str | None,
@@ -356,13 +403,15 @@ class RatingStore:
         return {"played": played, "ratings": ratings, "recent": recent, "last_name": name}
 
     def leaderboard(self, pool: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The pool's rated players, best first, with the ladder bots that have not played
-        yet at their calibrated ratings (names are the caller's to add)."""
+        """The pool's players with an established rating (:meth:`established`), best
+        first, with the ladder bots that have not played yet at their calibrated ratings
+        (names are the caller's to add)."""
         with Session(self.engine) as db:
-            rows = db.scalars(select(RatingRow).where(RatingRow.pool == pool)
+            rows = db.scalars(select(RatingRow).where(RatingRow.pool == pool,
+                                                      RatingRow.rd < PROVISIONAL_RD)
                               .order_by(RatingRow.rating.desc(), RatingRow.player_id)
-                              .limit(limit)).all()
-            entries = [rating_json(r) for r in rows]
+                              .limit(limit * 4)).all()
+            entries = [rating_json(r) for r in rows if self.established(db, r)][:limit]
         seen = {entry["player_id"] for entry in entries}
         for kind in LEVEL_KINDS:
             player = BOT_PREFIX + kind

@@ -33,7 +33,7 @@ from konkun.server.core.config import Settings
 from konkun.server.core.games import GameAdapter
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
-from konkun.server.features.lifecycle import TableExtras
+from konkun.server.features.lifecycle import ExtrasStore, TableExtras
 from konkun.server.features.ports import RunsInThreads, SeatedTable
 
 if TYPE_CHECKING:
@@ -120,6 +120,10 @@ class ClockLobby(RunsInThreads, Protocol[TableIn]):
 
     def runs_bots(self, table: TableIn) -> bool:
         """Whether this process plays the table's bots (and so its stand-ins)."""
+
+    @property
+    def extras_store(self) -> ExtrasStore:
+        """The extras of every table (the stand-in's moves are counted there)."""
 
     async def apply_for(self, table: TableIn, seat: int, action: Hashable) -> None:
         """Check, store, apply and broadcast ``seat``'s action (lock held)."""
@@ -226,10 +230,16 @@ class ClockKeeper(Generic[TableT]):
                 return
             table.clock.timer = None
             table.clock.timer_key = None
+            moves = table.extras.stand_in_moves
+            moves[seat] = moves.get(seat, 0) + 1  # counted before the match may finish
             try:
                 await lobby.apply_for(table, seat, action)
             except ProtocolError as error:
+                moves[seat] -= 1
                 log.error("stand-in move at table %s failed: %s", table.id, error)
+                return
+            with contextlib.suppress(Exception):  # only the count is lost
+                await lobby.db(lobby.extras_store.save, table.id, table.extras)
 
     def shutdown(self, tables: list[TableT]) -> list[asyncio.Task[None]]:
         """Cancel every timer; return the tasks to await."""

@@ -93,6 +93,9 @@ class TableExtras:
     per-address counts survive a restart; never shown)."""
     seat_addresses: dict[int, str] = field(default_factory=dict)
     """The client address each human seat was taken from (as ``creator_address``)."""
+    stand_in_moves: dict[int, int] = field(default_factory=dict)
+    """How many of each seat's moves the stand-in bot played (stored: a person replaced
+    for more than ``STAND_IN_SHARE`` of her moves forfeits her rating, docs/ratings.md)."""
     ended: dict[str, Any] | None = None
     """How the match ended before its last deal: ``{"reason": "resigned" | "aborted",
     "turn": N}`` (``None``: it has not, or it ended by its rules)."""
@@ -105,6 +108,8 @@ class TableExtras:
                                          in sorted(self.rematch_contributions.items())}
         data["seat_addresses"] = {str(seat): value for seat, value
                                   in sorted(self.seat_addresses.items())}
+        data["stand_in_moves"] = {str(seat): value for seat, value
+                                  in sorted(self.stand_in_moves.items())}
         return data
 
     @classmethod
@@ -119,6 +124,8 @@ class TableExtras:
                    rematch_votes={int(s) for s in data.get("rematch_votes", [])},
                    resigned=[int(s) for s in data.get("resigned", [])],
                    creator_address=data.get("creator_address"),
+                   stand_in_moves={int(seat): int(value) for seat, value
+                                   in dict(data.get("stand_in_moves", {})).items()},
                    seat_addresses={int(seat): str(value) for seat, value
                                    in dict(data.get("seat_addresses", {})).items()},
                    ended=data.get("ended"),

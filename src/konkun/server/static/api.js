@@ -135,6 +135,7 @@ export const api = {
   catalog: () => request("GET", "/api/catalog"),
   tables: () => request("GET", "/api/tables"),
   myTables: () => request("GET", "/api/tables/mine"),
+  account: () => request("GET", "/api/account"),
   createTable: (spec) => request("POST", "/api/tables", spec),
   sit: (id, seat, contribution) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`,
     { seat, contribution }),

@@ -172,7 +172,7 @@ function createForm(bots, rerender) {
       if (ruleBox(input).hidden) continue; // an option that does not apply
       const def = input.dataset.def;
       const value = input.dataset.kind === "bool" ? String(input.checked) : String(input.value);
-      if (value !== def && value !== "") rules[input.name] = value;
+      if (value !== def && value !== "" && !state.rated) rules[input.name] = value;
     }
     const botsSpec = {};
     for (const [seat, who] of Object.entries(state.who)) {
@@ -249,6 +249,8 @@ function hintsField(state) {
     onchange: (ev) => { state.hints = ev.target.checked; } }), " ", t("lobby.hints"));
 }
 
+let isAccount = false; // whether the visitor's name is an account (rated games need one)
+
 /** Rated or casual: a rated table has no hints and a move clock (the server sees to it);
  * the form says so beside the box, and shows it: hints off, a clock of 60 s unless chosen. */
 function ratedField(state) {
@@ -269,7 +271,8 @@ function ratedField(state) {
       checked: Boolean(state.rated), "aria-describedby": "rated-help", onchange: (ev) => {
         state.rated = ev.target.checked;
         show();
-      } }), " ", t("lobby.rated")), help);
+      } }), " ", t("lobby.rated")), help,
+    isAccount ? null : h("small", { class: "muted", id: "rated-why" }, t("lobby.ratedAccounts")));
 }
 
 /** The clock choice "none": a rated table gets the server's clock. */
@@ -322,6 +325,9 @@ export function lobbyPage() {
 
   async function loadStatic() {
     await loadCatalog();
+    try {
+      isAccount = identity() ? Boolean((await api.account()).account) : false;
+    } catch { isAccount = false; }
     try {
       bots = (await api.bots()).bots || [];
       setOfferedBots(bots);

@@ -11,6 +11,7 @@ from contextlib import AbstractAsyncContextManager
 
 from konkun.cards import new_secret_seed
 from konkun.fairness import FairSeed
+from konkun.server.accounts.accounts import AccountStore
 from konkun.server.core.auth import Guest
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
@@ -68,6 +69,16 @@ class Seating:
         self.start_bots = start_bots
         self.counts_changed = counts_changed
         self.extras_store = ExtrasStore(storage.engine)
+        self.account_store = AccountStore(storage.engine)
+
+    async def require_account(self, player_id: str | None) -> None:
+        """Refuse a guest without an account (``not_an_account``): rated tables are
+        for accounts only (docs/ratings.md)."""
+        if player_id is None or not await self.threads.db(self.account_store.nicknames,
+                                                           [player_id]):
+            raise ProtocolError("not_an_account", "rated tables are for accounts: claim "
+                                "your name with a password (your account page) to play "
+                                "rated games")
 
     async def _store_addresses(self, table: Table) -> None:
         """Store the seats' addresses with the extras (so the per-address counts survive a
@@ -81,7 +92,10 @@ class Seating:
                   contribution: str | None = None) -> None:
         """Seat ``guest`` at ``seat``; the game starts when the last seat is taken.
         The seat counts against the limits of the player and of ``address``;
-        ``contribution`` is the seat's random value for the match seed (:mod:`.fair`)."""
+        ``contribution`` is the seat's random value for the match seed (:mod:`.fair`).
+        A rated table seats accounts only (``not_an_account``)."""
+        if table.extras.rated:
+            await self.require_account(guest.player_id)
         for attempt in range(RETRIES):
             try:
                 await self._sit_once(table, guest, seat, address, contribution)

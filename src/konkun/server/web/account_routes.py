@@ -129,8 +129,9 @@ async def record_finished(services: Services, table: Table) -> None:
             row.totals = list(table.match.totals)
         ended = table.extras.ended or {}
         rated = table.extras.rated and ended.get("reason") != "aborted"
+        last = set(table.extras.resigned) | forfeits(table)
         changes = await services.lobby.db(services.ratings.record_finished, row,
-                                          rated, accounts, list(table.extras.resigned))
+                                          rated, accounts, sorted(last))
         if changes:
             message = {"type": "rated", "table": table.id, "ratings": [
                 {"seat": c.seat, "player_id": c.player, "before": round(c.before.rating, 1),
@@ -342,6 +343,29 @@ async def leaderboard_of(services: Services, pool: str, limit: int) -> dict[str,
     for rank, entry in enumerate(shown, start=1):
         entry["rank"] = rank
     return {"pool": pool, "players": shown}
+
+
+STAND_IN_SHARE = 0.25
+"""A person whose moves the stand-in bot played for more than this share of her seat's
+moves forfeits: she is rated as last (docs/ratings.md)."""
+
+
+def forfeits(table: Table) -> set[int]:
+    """The seats of a finished table rated as last because the stand-in played more than
+    ``STAND_IN_SHARE`` of their moves."""
+    played: dict[int, int] = {}
+    for seat, _ in table.actions:
+        played[seat] = played.get(seat, 0) + 1
+    return {seat for seat, moves in table.extras.stand_in_moves.items()
+            if moves > STAND_IN_SHARE * played.get(seat, 0)}
+
+
+def standard_rules_only(rules: dict[str, str]) -> None:
+    """Refuse house rules at a rated table (``invalid_rule``): it plays each game's
+    standard rules (Konchinka to 15, Kunken's full match; docs/ratings.md)."""
+    if rules:
+        raise ProtocolError("invalid_rule", "a rated table plays the standard rules: "
+                            f"remove the rule options {', '.join(sorted(rules))}", rules)
 
 
 def rated_options(rated: bool, move_seconds: int, hints: bool) -> tuple[int, bool]:

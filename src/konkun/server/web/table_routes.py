@@ -19,7 +19,7 @@ from konkun.server.core.kinds import TableStatus
 from konkun.server.core.movelog import deal_end, move_log
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.features.lifecycle import cancel
-from konkun.server.web.account_routes import rated_options
+from konkun.server.web.account_routes import rated_options, standard_rules_only
 from konkun.server.web.messages import GuestBody, SitBody, TableBody, validated
 from konkun.server.web.parts import RENEWED_TOKEN, Parts, client_address, json_body
 from konkun.server.web.throttle import MATCH, READ, WRITE, rate_limit
@@ -125,6 +125,9 @@ def router(parts: Parts) -> APIRouter:
         made = lobby().create_once.get(once_key) if body.request_id else None
         if made is not None:
             return await lobby().summary(made)
+        if body.rated:
+            await lobby().seating.require_account(creator.player_id if creator else None)
+            standard_rules_only(body.rules)
         move_seconds, hints = rated_options(body.rated, body.move_seconds, body.hints)
         table = await lobby().create_table(
             body.game, body.variant, body.seats, body.rules, body.bot_seats(),
