@@ -5,6 +5,7 @@ docs/fairness.md), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,7 +52,8 @@ def _table(client: TestClient, token: str, **fields: Any) -> dict[str, Any]:
 
 
 def _sit(client: TestClient, table_id: str, seat: int, token: str) -> None:
-    response = client.post(f"/api/tables/{table_id}/sit", json={"seat": seat},
+    response = client.post(f"/api/tables/{table_id}/sit",
+                           json={"seat": seat, "contribution": secrets.token_hex(32)},
                            headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 200, response.text
 
@@ -76,12 +78,14 @@ def _finished(client: TestClient, table_id: str) -> dict[str, Any]:
 
 def _verified(client: TestClient, table_id: str) -> None:
     document = client.get(f"/api/games/{table_id}/replay?seat=all").json()
-    given = {c["seat"] for c in document["record"]["fairness"]["contributions"]}
-    for number, seat in enumerate(document["table"]["seats"]):
-        if seat["kind"] == "human" and number not in given:  # seated through HTTP
-            seat["kind"] = "human without the page"
     verdict = verify_document(document)
     assert verdict.ok, verdict.message
+    assert document["table"]["ended"]["turn"] == len(document["record"]["actions"])
+    for forged in ({"turn": document["table"]["ended"]["turn"] + 1}, None):
+        changed = dict(document, table=dict(document["table"]))
+        changed["table"]["ended"] = None if forged is None \
+            else dict(document["table"]["ended"]) | forged
+        assert not verify_document(changed).ok  # the ending must fit the record
 
 
 def _error(session: Any) -> dict[str, Any]:
