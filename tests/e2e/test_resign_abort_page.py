@@ -59,3 +59,23 @@ def test_a_person_aborts_then_resigns_from_the_page(
     expect(page.locator("#ended")).to_have_text(texts["resigned"])
     expect(page.locator("#resign")).to_have_count(0)
     assert_no_page_errors(page)
+
+
+MINE = {"en": ("My games", "Rated games are for accounts"),
+        "ru": ("Мои игры", "Рейтинговые игры — только для аккаунтов")}
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
+def test_a_guest_finds_her_unfinished_games_and_is_told_why_she_cannot_play_rated(
+        browser: Browser, live_server: ServerThread, size: str, lang: str) -> None:
+    page = screen(browser, live_server.url, size, lang)
+    title, why = MINE[lang]
+    choose_name(page, "Ann")
+    expect(page.locator("#rated")).to_be_disabled()
+    expect(page.locator("#rated-why")).to_contain_text(why)
+    table_id = create_table(page, game="konchinka", seats=2, bots={1: "greedy"})
+    page.goto(live_server.url)
+    mine = page.locator("#my-games")
+    expect(mine.locator("h2")).to_have_text(title)
+    expect(mine.locator(f"a[href='/t/{table_id}']").first).to_be_visible()
+    assert_no_page_errors(page)

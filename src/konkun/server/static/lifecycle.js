@@ -19,6 +19,8 @@ export function lifecyclePanel(msg, ctl) {
     items.push(h("button", { type: "button", id: "cancel", class: "danger",
       onclick: ctl.cancel }, t("life.cancel")));
   }
+  if (confirmingAt !== table.id || table.status !== "playing") confirming = null;
+  confirmingAt = table.id;
   const resigned = table.resigned || [];
   if (you !== null && table.status === "playing" && !resigned.includes(you)) {
     if (table.abortable) {
@@ -51,18 +53,29 @@ export function lifecyclePanel(msg, ctl) {
   return items.length ? h("div", { class: "panel lifecycle", id: "lifecycle" }, items) : null;
 }
 
+let confirming = null; // the id of the button whose question is shown (kept across redraws)
+let confirmingAt = null; // the table it was asked at
+
 /** A button that asks once more before it acts: the first click shows the question with
- * "Yes" and "No" in its place. */
+ * "Yes" and "No" in its place (and keeps showing it when the table is redrawn). */
 function confirmed(id, label, question, act) {
   const box = h("span", { class: "confirm", id: `${id}-box` });
-  const ask = h("button", { type: "button", id, class: "danger", onclick: () => {
+  const ask = () => {
+    confirming = id;
     box.replaceChildren(h("span", { class: "question" }, question), " ",
-      h("button", { type: "button", id: `${id}-yes`, class: "danger", onclick: act }, t("life.yes")),
+      h("button", { type: "button", id: `${id}-yes`, class: "danger", onclick: () => {
+        confirming = null;
+        act();
+      } }, t("life.yes")),
       " ",
-      h("button", { type: "button", id: `${id}-no`, onclick: () => box.replaceChildren(ask) },
-        t("life.no")));
-  } }, label);
-  box.appendChild(ask);
+      h("button", { type: "button", id: `${id}-no`, onclick: () => {
+        confirming = null;
+        box.replaceChildren(button);
+      } }, t("life.no")));
+  };
+  const button = h("button", { type: "button", id, class: "danger", onclick: ask }, label);
+  if (confirming === id) ask();
+  else box.appendChild(button);
   return box;
 }
 
