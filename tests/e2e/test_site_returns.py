@@ -25,7 +25,7 @@ from .pages import (
     shot,
     wait_for_status,
 )
-from .test_site import OTHER, YOUR_TURN, play_until_over
+from .test_site import OTHER, YOUR_TURN
 
 pytestmark = pytest.mark.e2e
 
@@ -76,8 +76,8 @@ def create_two_seat_table(page: Any, base_url: str, name: str, *, rated: bool = 
 def test_a_rated_game_of_two_accounts_ends_in_a_rated_rematch(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """Issue 17: a rematch keeps the table's rules, rated included. Two accounts play a
-    rated game to 1 point through the page, both press Rematch, and the new table wears
-    the Rated badge on both screens."""
+    rated game (the standard rules: issue 33) through the page until Anna resigns, both
+    press Rematch, and the new table wears the Rated badge on both screens."""
     anna = screen(browser, live_server.url, size, lang)
     other_size, other_lang = OTHER[(size, lang)]
     boris = screen(browser, live_server.url, other_size, other_lang)
@@ -86,7 +86,9 @@ def test_a_rated_game_of_two_accounts_ends_in_a_rated_rematch(
     table_id = create_two_seat_table(anna, live_server.url, "Anna", rated=True)
     sit_at(boris, anna.url, 1, "Борис")
     expect(anna.locator(".table-head .badge.rated")).to_have_text(RATED[lang])
-    assert play_until_over([anna, boris]) >= 48  # each deal the two play all 48 cards
+    anna.locator("#resign").click()
+    anna.locator("#resign-yes").click()
+    expect(boris.locator(".table-page")).to_have_attribute("data-status", "finished")
     anna.click("#rematch")
     expect(boris.locator("#rematch-status")).to_contain_text("Anna")
     boris.click("#rematch")
