@@ -129,10 +129,6 @@ def test_the_profile_and_the_leaderboard_in_both_languages_and_sizes(
     assert_no_page_errors(page)
 
 
-@pytest.mark.xfail(reason="after claiming in the page, GET /api/account answers 'token "
-                   "revoked' (the claim's new session is refused), so the account cannot "
-                   "create the rated table guests may no longer create (issue 33); to fix "
-                   "in the account flow", strict=False)
 def test_the_lobby_offers_a_rated_table(browser: Any, live_server: ServerThread) -> None:
     page = open_page(browser, live_server.url)
     claim_account(page, live_server.url, "Rita")  # rated tables are for accounts
@@ -150,10 +146,6 @@ def test_the_lobby_offers_a_rated_table(browser: Any, live_server: ServerThread)
 RATED = {"en": "Rated", "ru": "Рейтинговая"}
 
 
-@pytest.mark.xfail(reason="after claiming in the page, GET /api/account answers 'token "
-                   "revoked' (the claim's new session is refused), so the account cannot "
-                   "create the rated table guests may no longer create (issue 33); to fix "
-                   "in the account flow", strict=False)
 @pytest.mark.parametrize(("size", "lang"), SCREENS)
 def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str,
@@ -179,10 +171,12 @@ def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
     expect(page.locator(".table-head h1")).to_be_visible()
     expect(page.locator(".badge.rated")).to_have_count(0)
     page.goto(live_server.url)
-    expect(page.locator(f".table-row[data-table='{rated_id}'] .badge.rated")).to_have_text(
-        RATED[lang])
-    expect(page.locator(f".table-row[data-table='{casual_id}']")).to_be_visible()
-    expect(page.locator(f".table-row[data-table='{casual_id}'] .badge.rated")).to_have_count(0)
+    open_tables = page.locator(".panel.tables")  # the open tables ("My games" lists them too)
+    expect(open_tables.locator(f".table-row[data-table='{rated_id}'] .badge.rated")
+           ).to_have_text(RATED[lang])
+    expect(open_tables.locator(f".table-row[data-table='{casual_id}']")).to_be_visible()
+    expect(open_tables.locator(f".table-row[data-table='{casual_id}'] .badge.rated")
+           ).to_have_count(0)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[size][0]
     shot(page, artifacts, f"rated-badge-lobby-{size}-{lang}")
     assert_no_page_errors(page)

@@ -41,6 +41,9 @@ def claim_account(page: Any, base_url: str, name: str) -> None:
     expect(page.locator("#claim-nickname")).to_have_value(name)
     page.fill("#claim-password", PASSWORD)
     page.click("#claim-form-submit")
+    # the claimed account's page (a guest's page shows her name too): only now is the
+    # account's token stored, so leaving the page earlier would keep the ended guest token
+    expect(page.locator("#change-form")).to_be_visible()
     expect(page.locator("#account-status")).to_contain_text(name)
 
 
