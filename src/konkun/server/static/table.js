@@ -350,7 +350,8 @@ export function tablePage(tableId) {
     },
     rematch: () => {
       const you = state.msg?.you ?? null;
-      const contribution = you === null ? undefined : rematchContribution(tableId, you);
+      const contribution = you === null ? undefined
+        : rematchContribution(tableId, you, state.msg?.table?.rematch?.commitment ?? null);
       if (!sock.send({ type: "rematch", contribution })) toast(t("table.connecting"), "error");
     },
     back: () => {
