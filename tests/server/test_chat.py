@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from konkun.server.features import chat
 from konkun.server.features.chat import CHAT_BURST, MAX_CHAT
 
 from .conftest import TestClient, guest, new_table, receive_until, sit
@@ -74,10 +77,25 @@ def test_the_chat_is_kept_with_the_game_and_shown_in_its_replay(client: TestClie
             state = receive_until(ws, lambda m, t=state["turn"]: m["type"] == "state"
                                   and m["turn"] > t)
         ws.send_json({"type": "chat", "text": "gg"})
-        _chat(ws)
+        assert _error(ws) == "chat_closed"  # a finished game's replay stays as it was
     kept = client.get(f"/api/tables/{table['id']}/chat").json()["messages"]
-    assert [m["text"] for m in kept] == ["first", "gg"]
-    assert kept[0]["turn"] <= 1 and kept[1]["turn"] == state["turn"]  # turn of each line
+    assert [m["text"] for m in kept] == ["first"]
+    assert kept[0]["turn"] <= 1
     replay = client.get(f"/api/games/{table['id']}/replay").json()
-    assert [m["text"] for m in replay["chat"]] == ["first", "gg"]
+    assert [m["text"] for m in replay["chat"]] == ["first"]
     assert client.get("/api/tables/nosuch/chat").json()["code"] == "unknown_table"
+
+
+def test_a_tables_chat_is_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past MAX_TABLE_CHAT messages a table's chat refuses more (``chat_full``)."""
+    monkeypatch.setattr(chat, "MAX_TABLE_CHAT", 3)
+    table = new_table(client)
+    ann, bob = sit(client, table["id"], 0, "ann"), sit(client, table["id"], 1, "bob")
+    with _socket(client, table["id"], ann) as ws0, _socket(client, table["id"], bob) as ws1:
+        for n in range(3):
+            ws0.send_json({"type": "chat", "text": f"line {n}"})
+            assert _chat(ws0)["text"] == f"line {n}"
+        ws1.send_json({"type": "chat", "text": "one more"})
+        assert _error(ws1) == "chat_full"
+    kept = client.get(f"/api/tables/{table['id']}/chat").json()["messages"]
+    assert [m["text"] for m in kept] == ["line 0", "line 1", "line 2"]

@@ -188,3 +188,35 @@ def test_a_rematch_deals_from_the_contributions_sent_with_the_votes(
     rematch = client.get(f"/api/tables/{moved['table']}").json()
     assert rematch["status"] == "playing" and rematch["contributed"] == [0, 1]
     assert rematch["commitment"] != table["commitment"]
+
+
+def test_a_rematch_commitment_is_published_before_any_contribution_for_it(
+        settings: Settings) -> None:
+    """The finished table's summary shows the rematch's commitment before the vote sends
+    a contribution; the rematch is dealt from the seed behind that commitment, and its
+    replay verifies."""
+    settings = settings.model_copy(update={"rate_burst": 1000.0, "rate_per_second": 1000.0})
+    with running(settings) as client:
+        table = new_table(client, game="konchinka", rules={"target": "1"},
+                          bots={"1": "greedy"})
+        token, answer = _sit(client, table["id"], 0, "ann", _value())
+        assert answer.status_code == 200, answer.text
+        _play_out(client, table["id"], {0: token})
+        value = _value()
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            state = receive_until(ws, lambda m: m["type"] == "state" and m["you"] == 0)
+            published = state["table"]["rematch"]["commitment"]
+            assert len(published) == 64 and set(published) <= HEX
+            assert published != table["commitment"]
+            ws.send_json({"type": "rematch", "contribution": value})
+            moved = receive_until(ws, lambda m: m["type"] == "rematch")
+        rematch = client.get(f"/api/tables/{moved['table']}").json()
+        assert rematch["commitment"] == published and rematch["contributed"] == [0]
+        _play_out(client, moved["table"], {0: token})
+        finished = client.get(f"/api/tables/{moved['table']}").json()
+        document = client.get(f"/api/games/{moved['table']}/replay?seat=all").json()
+    assert hashlib.sha256(finished["server_seed"].encode()).hexdigest() == published
+    assert {"seat": 0, "value": value} in document["record"]["fairness"]["contributions"]
+    verdict = verify_document(document)
+    assert verdict.ok, verdict.message

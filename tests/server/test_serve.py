@@ -97,3 +97,35 @@ def test_serve_refuses_a_port_in_use_in_one_line(capsys: pytest.CaptureFixture[s
     assert captured.out == ""
     assert str(port) in captured.err
     assert len(captured.err.strip().splitlines()) == 1
+
+
+def test_a_table_socket_negotiates_no_compression(tmp_path: Path) -> None:
+    """A client offering permessage-deflate gets an uncompressed table socket: chat the
+    opponent controls never shares a deflate context with the player's hand."""
+    import base64
+    import os
+    import socket
+
+    server = run_server_in_thread(data_dir=tmp_path)
+    try:
+        table = request_json(f"{server.url}/api/tables", "POST",
+                             {"game": "konchinka", "seats": 2, "bots": {"1": "random"}})
+        key = base64.b64encode(os.urandom(16)).decode()
+        handshake = (f"GET /ws/tables/{table['id']} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}"
+                     "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                     "Sec-WebSocket-Extensions: permessage-deflate; "
+                     "client_max_window_bits\r\n\r\n")
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            raw.sendall(handshake.encode())
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                chunk = raw.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        head = answer.split(b"\r\n\r\n")[0].decode().lower()
+        assert head.startswith("http/1.1 101")
+        assert "sec-websocket-extensions" not in head
+    finally:
+        server.stop()

@@ -183,6 +183,29 @@ def test_a_flood_of_messages_is_rate_limited_and_the_server_lives(client: TestCl
         assert receive(ws) == {"type": "pong"}
 
 
+def test_every_refused_action_of_a_burst_gets_an_answer(client: TestClient) -> None:
+    """40 actions sent at once: each gets an answer (its own error, or ``rate_limited``
+    naming the refused ``action``); none is dropped silently."""
+    table_id, tokens = _started_table(client)
+    hand0 = _true_hand(client, table_id, 0)
+    with _connect(client, table_id, tokens[0]) as ws:
+        receive(ws)
+        for _ in range(40):
+            ws.send_json({"type": "action", "action": hand0[0], "turn": 7})
+        replies: list[dict[str, Any]] = []
+        while True:
+            try:
+                replies.append(receive(ws, 0.5))
+            except TimeoutError:
+                break
+    errors = [r for r in replies if r["type"] == "error"]
+    assert len(errors) == 40
+    refused = [r for r in errors if r["code"] == "rate_limited"]
+    assert refused
+    assert all(r["input"] == "action" for r in refused)
+    assert all(r["code"] == "stale_turn" for r in errors if r not in refused)
+
+
 def test_a_whole_game_against_a_bot_finishes_and_is_kept(client: TestClient) -> None:
     table = new_table(client, bots={"1": "random"})
     token, headers = guest(client, "ann")

@@ -187,7 +187,11 @@ def set_limit(settings: Settings, pair: str) -> None:
 def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
                    log_level: str) -> Any:
     """The uvicorn configuration of a konkun server: frame size, lifetimes (header, body
-    and idle timeouts, room near the open-file limit) and the trusted proxies."""
+    and idle timeouts, room near the open-file limit) and the trusted proxies.
+
+    WebSockets are never compressed: a table socket carries chat the opponent writes next
+    to the player's hand, and a shared deflate context would leak the hand through the
+    compressed sizes (a CRIME-like attack), so ``permessage-deflate`` is refused."""
     import uvicorn
 
     from konkun.server.core.guard import guarded_protocol
@@ -195,6 +199,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int,
     trusted = settings.forwarded_allow_ips
     return uvicorn.Config(
         app, host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level=log_level,
+        ws_per_message_deflate=False,
         lifespan="on", http=guarded_protocol(settings.header_seconds),
         timeout_keep_alive=max(1, round(settings.idle_seconds)),
         proxy_headers=trusted is not None, forwarded_allow_ips=trusted or "",

@@ -260,12 +260,14 @@ class Lobby(Shared):
                            creator: str | None = None, address: str = "?",
                            move_seconds: int = 0, hints: bool = True, rated: bool = False,
                            rematch_of: str | None = None,
-                           table_id: str | None = None) -> Table:
+                           table_id: str | None = None,
+                           server_seed: str | None = None) -> Table:
         """Make and store a new table; it starts at once when every seat is a bot.
         ``creator`` (a player id) and ``address`` count against their table limits;
         ``creator`` may cancel it while it waits; ``hints``, ``move_seconds`` and ``rated``
         are its options (:mod:`.lifecycle`); ``table_id``: its id (a rematch's, reserved
-        by its last vote), else a new one."""
+        by its last vote), else a new one; ``server_seed``: the secret seed it is dealt
+        from (a rematch's, whose commitment its first table published), else a new one."""
         keys = ["tables:address:" + address] + ([] if creator is None
                                                  else ["tables:player:" + creator])
         async with self.admitted(lambda: self.admission.check_new_table(
@@ -274,7 +276,8 @@ class Lobby(Shared):
                                           TableExtras(creator=creator,
                                                       move_seconds=move_seconds,
                                                       hints=hints, rated=rated,
-                                                      rematch_of=rematch_of), table_id)
+                                                      rematch_of=rematch_of), table_id,
+                                          server_seed)
         # no await since the admission's count ended: the table now counts in its stead
         self.tables[table.id] = table
         self.counts_changed()
@@ -284,7 +287,8 @@ class Lobby(Shared):
 
     async def _new_table(self, game: str, variant: str | None, num_seats: int,
                          rules: dict[str, str], bots: dict[int, str], address: str,
-                         extras: TableExtras, table_id: str | None) -> Table:
+                         extras: TableExtras, table_id: str | None,
+                         server_seed: str | None = None) -> Table:
         """Make and store a new table (:meth:`create_table`, admitted)."""
         try:
             adapter = get_game(game)
@@ -308,7 +312,8 @@ class Lobby(Shared):
         table.creator_address = address
         # the extras first: the other processes read both when the table's row announces it
         await self.threads.db(self.extras_store.save, table.id, table.extras)
-        table.fairness = TableFairness(FairSeed())
+        table.fairness = TableFairness(FairSeed() if server_seed is None
+                                       else FairSeed(server_seed=server_seed))
         await self.threads.db(self.fair_store.save, table.id, table.fairness.fair)
         await self.threads.db(self.storage.create_table, table.stored())
         return table

@@ -2,8 +2,13 @@
 table) so that a restart, or the server process that takes the table over, goes on with
 the turn's time spent, the away seats and the votes instead of starting them afresh.
 
-What is stored of a :class:`~konkun.server.features.clock.SeatClock`: the turn, when it began
-(wall-clock seconds), the away seats and why, and the votes. The absences are not: they
+What is stored of a :class:`~konkun.server.features.clock.SeatClock`: the turn, the seconds
+of it spent (measured on the monotonic clock, so the time left is the move time less them)
+with the wall-clock time of the save, the away seats and why, and the votes. The clock runs
+on monotonic time only: the wall-clock gap between the save and a restore is charged only
+when it is plausible (0 to :data:`TRUSTED_GAP` seconds, a restart or a takeover); a gap
+outside that (the wall clock stepped, or a long outage) charges nothing, so a clock step
+never plays the stand-in for a player who has time left. The absences are not: they
 follow the connections, which every process sees (:mod:`.cluster`).
 """
 
@@ -32,10 +37,16 @@ class ClockRow(_Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+TRUSTED_GAP = 60.0
+"""The longest wall-clock gap between a clock's save and its restore that is charged to the
+turn (a restart or a takeover takes seconds; a longer or negative gap is a clock step)."""
+
+
 def clock_snapshot(clock: SeatClock) -> dict[str, Any]:
-    """What is stored of ``clock`` (its turn's start as wall-clock seconds)."""
-    started = time.time() - max(0.0, time.monotonic() - clock.turn_started)
-    return {"turn": clock.turn, "started": round(started, 3),
+    """What is stored of ``clock``: the seconds of its turn spent (monotonic) and when it
+    was saved (wall clock, only to charge a plausible gap at the restore)."""
+    spent = max(0.0, time.monotonic() - clock.turn_started)
+    return {"turn": clock.turn, "spent": round(spent, 3), "saved": round(time.time(), 3),
             "away": {str(seat): why for seat, why in sorted(clock.away.items())},
             "votes": {str(seat): sorted(voters)
                       for seat, voters in sorted(clock.votes.items()) if voters}}
@@ -53,7 +64,7 @@ def restore_clock(clock: SeatClock, data: dict[str, Any] | None, turn: int) -> b
     if not data or data.get("turn") != turn:
         return False
     try:
-        spent = max(0.0, time.time() - float(data["started"]))
+        spent = _spent_at_restore(data)
         away = {int(seat): str(why) for seat, why in dict(data.get("away", {})).items()}
         votes = {int(seat): {int(v) for v in voters}
                  for seat, voters in dict(data.get("votes", {})).items()}
@@ -62,6 +73,16 @@ def restore_clock(clock: SeatClock, data: dict[str, Any] | None, turn: int) -> b
     clock.turn, clock.turn_started = turn, time.monotonic() - spent
     clock.away, clock.votes = away, votes
     return True
+
+
+def _spent_at_restore(data: dict[str, Any]) -> float:
+    """The seconds of the stored turn spent now: those spent at the save, plus the wall
+    time since the save when it is plausible (a clock written before ``spent`` was stored
+    has only ``started``: its turn's start, read as a save with nothing spent)."""
+    stored = float(data.get("spent", 0.0))
+    saved = float(data["saved"] if "saved" in data else data["started"])
+    gap = time.time() - saved
+    return max(0.0, stored) + (gap if 0.0 <= gap <= TRUSTED_GAP else 0.0)
 
 
 class ClockStore:

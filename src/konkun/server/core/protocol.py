@@ -61,6 +61,8 @@ HTTP_STATUS = {
     "not_idle": 409,
     "chat_empty": 400,
     "chat_too_long": 400,
+    "chat_closed": 409,
+    "chat_full": 409,
     "nickname_too_long": 400,
     "analysis_busy": 503,
     "internal": 500,

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from konkun.server.core.announcements import Announcement
+from konkun.server.core.kinds import TableStatus
 from konkun.server.core.names import allowed_character, graphemes
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.ratelimit import TokenBucket
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 
 MAX_CHAT = 200
 """The most user-perceived characters in one chat message."""
+MAX_TABLE_CHAT = 500
+"""The most messages one table's chat keeps; past them it refuses more (``chat_full``)."""
 CHAT_BURST = 5
 CHAT_EVERY = 1.0
 HISTORY = 200
@@ -77,18 +80,23 @@ class ChatStore:
         return self.add(table_id, seat, name, text, turn)[1]
 
     def add(self, table_id: str, seat: int | None, name: str, text: str,
-            turn: int) -> tuple[int, dict[str, Any]]:
+            turn: int, cap: int | None = None) -> tuple[int, dict[str, Any]]:
         """Store one message as the table's next number; return the number and the
-        message as sent.
+        message as sent; raise ``chat_full`` when the table already holds ``cap``
+        messages (default :data:`MAX_TABLE_CHAT`).
 
         The number is the last one plus one, and the key ``(table_id, number)`` is what
         makes it atomic: a message numbered at the same instant by another server process
         makes this insert fail on the key, and it is numbered again after that one."""
+        cap = MAX_TABLE_CHAT if cap is None else cap
         for attempt in range(NUMBER_TRIES):
             try:
                 with Session(self.engine) as session, session.begin():
                     last = session.scalar(select(func.max(ChatRow.number))
                                           .where(ChatRow.table_id == table_id))
+                    if (last or 0) >= cap:  # numbers run 1, 2, ...: the last is the count
+                        raise ProtocolError("chat_full", f"the chat of table {table_id} "
+                                            f"holds its {cap} messages: no more can be sent")
                     row = ChatRow(table_id=table_id, number=(last or 0) + 1, seat=seat,
                                   name=name, text=text, turn=turn, at=now_text())
                     session.add(row)
@@ -163,17 +171,28 @@ class ChatLobby(RunsInThreads, Protocol):
 
 async def send_chat(lobby: ChatLobby, table: SeatedTable, guest: Guest | None,
                     text: object, limits: ChatLimits) -> None:
-    """Store a message from ``guest`` and send it to every connection of the table."""
+    """Store a message from ``guest`` and send it to every connection of the table: only
+    from a seated player or a spectator connected to the table, only while the game is not
+    over (a finished game's replay keeps its chat as it was), at most
+    :data:`MAX_TABLE_CHAT` per table."""
     if guest is None:
         raise ProtocolError("unauthorized", "chatting needs a name (a guest token)")
+    seat = table.seat_of(guest.player_id)
+    if seat is None and not any(c.player_id == guest.player_id for c in table.connections):
+        raise ProtocolError("not_seated", "only the table's players and the spectators "
+                            "present may chat")
+    if table.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
+        raise ProtocolError("chat_closed", "the chat of a finished game is closed: its "
+                            "replay keeps the messages as they were")
     line = clean_chat(text)
     if not limits.take(table.id, guest.player_id):
         raise ProtocolError("rate_limited", "too many chat messages: wait a moment")
-    seat = table.seat_of(guest.player_id)
     name = table.seats[seat].name or guest.nickname if seat is not None else guest.nickname
     try:
         number, message = await lobby.db(lobby.chat_store.add, table.id, seat, name, line,
                                          table.turn)
+    except ProtocolError:  # chat_full
+        raise
     except Exception as error:
         raise ProtocolError("storage", "the message could not be stored; try again") \
             from error

@@ -31,6 +31,7 @@ from sqlalchemy import JSON, String, delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from konkun.fairness import commitment, new_server_seed
 from konkun.server.core.announcements import Announcement
 from konkun.server.core.games import GameAdapter
 from konkun.server.core.kinds import SeatKind, TableStatus
@@ -99,6 +100,10 @@ class TableExtras:
     ended: dict[str, Any] | None = None
     """How the match ended before its last deal: ``{"reason": "resigned" | "aborted",
     "turn": N}`` (``None``: it has not, or it ended by its rules)."""
+    rematch_seed: str | None = field(default_factory=new_server_seed)
+    """The secret server seed the rematch will be dealt from, drawn with this table so that
+    its commitment is published (``rematch.commitment``) before any vote sends a
+    contribution for it (``None``: a table stored before rematches were committed)."""
 
     def stored(self) -> dict[str, Any]:
         """The extras as stored."""
@@ -121,6 +126,7 @@ class TableExtras:
                    rematch_of=data.get("rematch_of"),
                    rematch_to=data.get("rematch_to"),
                    rematch_next=data.get("rematch_next"),
+                   rematch_seed=data.get("rematch_seed"),
                    rematch_votes={int(s) for s in data.get("rematch_votes", [])},
                    resigned=[int(s) for s in data.get("resigned", [])],
                    creator_address=data.get("creator_address"),
@@ -140,7 +146,9 @@ class TableExtras:
                 "resigned": list(self.resigned),
                 "ended": self.ended_summary(),
                 "rematch": {"votes": sorted(self.rematch_votes), "of": self.rematch_of,
-                            "table": self.rematch_to}}
+                            "table": self.rematch_to,
+                            "commitment": None if self.rematch_seed is None
+                            else commitment(self.rematch_seed)}}
 
 
     def ended_summary(self) -> dict[str, Any] | None:
@@ -338,8 +346,10 @@ class LifecycleLobby(RunsInThreads, Protocol[TableT]):
                            creator: str | None = None, move_seconds: int = 0,
                            hints: bool = True, rated: bool = False,
                            rematch_of: str | None = None,
-                           table_id: str | None = None) -> TableT:
-        """Make and store a new table (under ``table_id`` when given)."""
+                           table_id: str | None = None,
+                           server_seed: str | None = None) -> TableT:
+        """Make and store a new table (under ``table_id`` when given, dealt from
+        ``server_seed`` when given: a rematch's, committed before)."""
 
     async def get_table(self, table_id: str, keep: bool = False) -> TableT:
         """The table ``table_id`` (``unknown_table`` when there is none)."""
@@ -494,7 +504,7 @@ async def _rematch_table(lobby: LifecycleLobby[TableT], table: TableT,
         {n: s.bot for n, s in enumerate(table.seats) if s.kind == SeatKind.BOT and s.bot},
         creator=table.extras.creator, move_seconds=table.extras.move_seconds,
         hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id,
-        table_id=reserved)
+        table_id=reserved, server_seed=table.extras.rematch_seed)
 
 
 def announce_rematch(table: LifecycleTable) -> None:

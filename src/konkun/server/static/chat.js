@@ -63,8 +63,9 @@ function observe(chat, box) {
   chat.observer.observe(box);
 }
 
-/** The table's chat: its lines, quick phrases and a line to type (kept across redraws). */
-export function chatPanel(chat, names, send) {
+/** The table's chat: its lines, quick phrases and a line to type (kept across redraws);
+ * once the game is over (`closed`) only its lines, and a note that it is closed. */
+export function chatPanel(chat, names, send, closed = false) {
   if (!chat.box) {
     chat.box = h("section", { class: "panel chat", id: "chat", "aria-label": t("chat.title") });
     observe(chat, chat.box);
@@ -83,8 +84,10 @@ export function chatPanel(chat, names, send) {
   // the kept input moves into the new form, which drops its focus: a person typing keeps it
   const unread = chat.unread ? h("span", { class: "tag unread", id: "chat-unread" },
     t("chat.unread", { n: chat.unread })) : null;
-  keepingFocus(() => mount(box, h("h3", {}, t("chat.title"), " ", unread), log, identity() ? quick : null,
-    identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
+  keepingFocus(() => mount(box, h("h3", {}, t("chat.title"), " ", unread), log,
+    identity() && !closed ? quick : null,
+    closed ? h("p", { class: "muted small", id: "chat-closed" }, t("chat.closed"))
+    : identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
       ev.preventDefault();
       if (!input.value.trim()) return;
       if (send(input.value)) {

@@ -28,10 +28,12 @@ export function contributionFor(tableId, seat) {
   return value;
 }
 
-/** The contribution to send with a rematch vote; it moves to the new table once known. */
-export function rematchContribution(tableId, seat) {
+/** The contribution to send with a rematch vote; it moves to the new table once known,
+ * with the rematch's `commitment` the finished table published before the vote (the
+ * replay check holds the rematch's revealed seed to it). */
+export function rematchContribution(tableId, seat, commitment) {
   const value = newContribution();
-  localStorage.setItem(PENDING + tableId, JSON.stringify({ seat, value }));
+  localStorage.setItem(PENDING + tableId, JSON.stringify({ seat, value, commitment }));
   return value;
 }
 
@@ -195,6 +197,9 @@ export async function verifyReplay(document) {
   const missing = table.seats.filter((s) => s.kind === "human" && !given.has(s.seat));
   if (missing.length) return { ok: false, key: "fair.missing", params: { n: missing[0].seat + 1 } };
   const mine = kept(table.id);
+  if (mine?.commitment && mine.commitment !== fair.commitment) {
+    return { ok: false, key: "fair.badCommitment" };
+  }
   if (mine && !contributions.some((c) => c.seat === mine.seat && c.value === mine.value)) {
     return { ok: false, key: "fair.notYours" };
   }

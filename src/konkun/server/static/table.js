@@ -203,7 +203,7 @@ export function tablePage(tableId) {
       body, finishedBar,
       RENDERERS[table.game] && !RENDERERS[table.game].placesMatchLog
         && table.status !== "waiting" ? tableLog(msg) : null,
-      chatPanel(state.chat, seatNames(table), controls.chat));
+      chatPanel(state.chat, seatNames(table), controls.chat, table.status === "finished"));
     // patched, not replaced: a button being pressed as a state arrives still takes the click
     if (state.root?.parentNode === main) patch(main, drawn);
     else mount(main, drawn);
@@ -297,7 +297,8 @@ export function tablePage(tableId) {
   async function loadChat() {
     try {
       state.chat.messages = (await api.chat(tableId)).messages || [];
-      if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+      if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat,
+        state.msg.table.status === "finished");
     } catch { /* the chat comes with the next line */ }
   }
 
@@ -350,7 +351,8 @@ export function tablePage(tableId) {
     },
     rematch: () => {
       const you = state.msg?.you ?? null;
-      const contribution = you === null ? undefined : rematchContribution(tableId, you);
+      const contribution = you === null ? undefined
+        : rematchContribution(tableId, you, state.msg?.table?.rematch?.commitment ?? null);
       if (!sock.send({ type: "rematch", contribution })) toast(t("table.connecting"), "error");
     },
     back: () => {
@@ -384,7 +386,8 @@ export function tablePage(tableId) {
           blip();
         }
         if (state.msg) {
-          chatPanel(state.chat, seatNames(state.msg.table), controls.chat);
+          chatPanel(state.chat, seatNames(state.msg.table), controls.chat,
+            state.msg.table.status === "finished");
           draw();
         }
       } else if (msg.type === "closed") closedPage(msg.reason);

@@ -216,15 +216,37 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             await websocket.close()
 
 
+def _answer_refused(connection: Connection, message: Message) -> None:
+    """Answer a message the connection's rate refused: a refused action (any message but a
+    ping) is always answered by an error naming its type, so no move is lost silently;
+    refused pings and unreadable messages get at most one error a second."""
+    kind = _message_kind(message)
+    if kind is not None and kind != "ping":
+        connection.send(error_payload(
+            "rate_limited", f"too many messages: this {kind!r} was not taken; send it "
+            "again in a moment", kind))
+        return
+    now = time.monotonic()
+    if now - connection.last_limited >= 1.0:
+        connection.last_limited = now
+        connection.send(error_payload("rate_limited", "too many messages: slow down; "
+                                      "this one was ignored"))
+
+
+def _message_kind(message: Message) -> str | None:
+    """The ``type`` of a well-formed client message, or None for one that is not."""
+    try:
+        parsed = parse_client_message(message.get("text"))
+    except ProtocolError:
+        return None
+    return parsed.type
+
+
 async def _handle(lobby: Lobby, table: Table, connection: Connection,
                   message: Message, limiter: AddressLimiter) -> None:
     """Answer one client message; errors go back to the sender and change nothing."""
     if not connection.bucket.take():
-        now = time.monotonic()
-        if now - connection.last_limited >= 1.0:
-            connection.last_limited = now
-            connection.send(error_payload("rate_limited", "too many messages: slow down; "
-                                          "this one was ignored"))
+        _answer_refused(connection, message)
         return
     try:
         parsed = parse_client_message(message.get("text") if "text" in message
