@@ -167,12 +167,29 @@ async function checkDigests(document) {
   return table.actions_digest === digest ? null : { turn: frames.length - 1 };
 }
 
-/** Whether the totals and the winner the summary shows are those of the last frame. */
+/** The winner of a match that ended early (docs/fairness.md; verify.py's ended_winner):
+ * none when aborted, else the one seat with the highest total among those that did not
+ * resign. */
+function endedWinner(ended, totals) {
+  if (ended.reason === "aborted" || !Array.isArray(totals)) return null;
+  const resigned = new Set(ended.resigned ?? []);
+  const left = totals.map((total, seat) => [total, seat]).filter(([, seat]) => !resigned.has(seat));
+  if (!left.length) return null;
+  const best = Math.max(...left.map(([total]) => total));
+  const leaders = left.filter(([total]) => total === best);
+  return leaders.length === 1 ? leaders[0][1] : null;
+}
+
+/** Whether the totals and the winner the summary shows are those of the last frame (a
+ * Kunken view names the match's winner `match_winner`, its `winner` is the deal's). */
 function resultsShownAreFinal(document) {
   const last = document.frames[document.frames.length - 1]?.view;
   if (!last) return false;
+  const ended = document.table.ended;
+  const winner = ended && typeof ended === "object" ? endedWinner(ended, last.totals)
+    : ("match_winner" in last ? last.match_winner : last.winner);
   return canonical(document.table.totals ?? null) === canonical(last.totals ?? null)
-    && (document.table.winner ?? null) === (last.winner ?? null);
+    && (document.table.winner ?? null) === (winner ?? null);
 }
 
 /** Check a replay document with all hands open (GET /api/games/{id}/replay?seat=all):
