@@ -196,12 +196,15 @@ def test_the_result_card_shows_the_winner_the_sheet_and_the_payments_with_rematc
 def test_a_rated_match_shows_the_rating_change_on_the_result_card(
         browser: Browser, server: ServerThread) -> None:
     """At the end of a rated match between two accounts, Anna's result card tells her
-    rating before and after, the after being her rating in her profile."""
+    rating before and after, the after being her rating in her profile. A rated table has
+    the standard rules (a match to 15), so Anna ends it early by resigning."""
     url = server.url
-    table_id, tokens = two_people(url, rules={"target": "1"}, rated=True)
+    table_id, tokens = two_people(url, rated=True)
     anna = person(browser, url, table_id, tokens[0], "phone", "en")
     expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
-    play_until(url, table_id, tokens, lambda state: False)
+    anna.locator("#resign").click()
+    anna.locator("#resign-yes").click()
+    expect(anna.locator(".table-page[data-status=finished]")).to_be_visible()
     expect(anna.locator("#result-rating")).to_be_visible()
     me = request_json(f"{url}/api/me", token=tokens[0])
     rating = request_json(f"{url}/api/players/{me['player_id']}")["ratings"][0]["rating"]

@@ -26,6 +26,7 @@ from .pages import (
     screen,
     shot,
 )
+from .test_site_returns import claim_account
 
 pytestmark = pytest.mark.e2e
 
@@ -276,10 +277,13 @@ def select_each_hand_card(page: Page) -> None:
 def test_coach_is_off_at_a_rated_table_after_the_first_games(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """The coach is on for a player's first games and at unrated tables: a browser that has
-    seen three games end gets no explanations at a rated table, unless switched on."""
+    seen three games end gets no explanations at a rated table, unless switched on. Rated
+    tables are for accounts (with the standard rules): the person claims her name first."""
     seen = "localStorage.setItem('konkun.finishedGames', JSON.stringify(['a', 'b', 'c']))"
     page = screen(browser, live_server.url, size, lang, init_script=seen)
-    choose_name(page, NAMES[lang])
+    claim_account(page, live_server.url, NAMES[lang])
+    page.goto(live_server.url)
+    expect(page.locator(".whoami")).to_have_text(NAMES[lang])
     page.locator("#rated").check()
     create_table(page, game="konchinka", seats=2, bots={1: "greedy"})
     expect(page.locator("#coach")).not_to_be_checked()
