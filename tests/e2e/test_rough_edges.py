@@ -140,23 +140,30 @@ NOT_FOUND = {"en": "Page not found", "ru": "Страница не найдена
 NO_POOL = {"en": "There is no leaderboard “bogus”", "ru": "Таблицы рейтинга «bogus» нет"}
 
 
-def _rated_wide_player(server: ServerThread, days: tuple[int, ...] = (10,)) -> str:
-    """An account named with 24 W's, with a rated game against the Strong bot on each of
-    ``days`` of November 2026 (recorded straight into the server's database); its id."""
+def _rated_wide_player(server: ServerThread, days: tuple[int, ...] = (10,),
+                       bots: tuple[str, ...] = ("strong",)) -> str:
+    """An account named with 24 W's, with a rated game against each of the ladder
+    ``bots`` on each of ``days`` of November 2026 (recorded straight into the server's
+    database; she wins and loses by turns); its id."""
     guest = request_json(f"{server.url}/api/guest", "POST", {"nickname": WIDE})
     claimed = request_json(f"{server.url}/api/account/claim", "POST",
                            {"password": "a long password"}, token=guest["token"])
     player = str(claimed["player_id"])
     storage = Storage(server.settings.database_url())
     try:
-        seats = [{"kind": "human", "player_id": player, "name": WIDE, "bot": None},
-                 {"kind": "bot", "player_id": None, "name": "strong", "bot": "strong"}]
+        number = 0
         for day in days:
-            at = f"2026-11-{day:02d}T12:00:00+00:00"
-            RatingStore(storage.engine).record_finished(StoredTable(
-                id=f"game{day}", game="konchinka", variant="classic", rules={},
-                seats=seats, seed="s", status="finished", created_at=at, finished_at=at,
-                winner=0, totals=[15, 3]), True, {player})
+            for minute, bot in enumerate(bots):
+                seats = [{"kind": "human", "player_id": player, "name": WIDE, "bot": None},
+                         {"kind": "bot", "player_id": None, "name": bot, "bot": bot}]
+                at = f"2026-11-{day:02d}T12:{minute:02d}:00+00:00"
+                won = number % 2 == 0
+                number += 1
+                RatingStore(storage.engine).record_finished(StoredTable(
+                    id=f"game{day}-{bot}", game="konchinka", variant="classic", rules={},
+                    seats=seats, seed="s", status="finished", created_at=at,
+                    finished_at=at, winner=0 if won else 1,
+                    totals=[15, 3] if won else [3, 15]), True, {player})
     finally:
         storage.close()
     return player
@@ -168,8 +175,11 @@ def test_unknown_addresses_and_pools_are_pages_and_long_names_fit_the_leaderboar
     """An address the site does not have answers 404 with a page in the page's words (not
     the API's JSON); /leaderboard/bogus says there is no such leaderboard and offers
     those there are; a 24-character name on the leaderboard is cut with an ellipsis, the
-    whole name in its title, and the page is no wider than the window."""
-    _rated_wide_player(live_server)
+    whole name in its title, and the page is no wider than the window. The leaderboard
+    lists established ratings only (docs/ratings.md), so she plays the four ladder bots
+    on five days: a deviation below the threshold against more than three opponents."""
+    _rated_wide_player(live_server, days=(10, 11, 12, 13, 14),
+                       bots=("beginner", "casual", "strong", "expert"))
     page = screen(browser, live_server.url, size, lang)
     response = page.goto(f"{live_server.url}/no/such/page")
     assert response is not None and response.status == 404
