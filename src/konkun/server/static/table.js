@@ -193,9 +193,14 @@ export function tablePage(tableId) {
       : null;
     const drawn = h("div", { class: "table-page", dataset: { status: table.status, game: table.game,
       turn: msg.turn ?? "", seats: table.seats.length } },
-      head, tableTerms(table), invite, needName,
+      head,
+      // while playing, Resign/Abort share the terms' line (no panel of their own: the felt
+      // keeps its height, tests/e2e/test_table_fits.py)
+      table.status === "playing" ? h("div", { class: "table-sub" }, tableTerms(table),
+        lifecyclePanel(msg, controls)) : tableTerms(table),
+      invite, needName,
       table.status === "finished" && msg.view ? resultCard(msg, state.rated, controls) : null,
-      lifecyclePanel(msg, controls),
+      table.status === "playing" ? null : lifecyclePanel(msg, controls),
       h("div", { class: "seats-wrap" }, seatsPanel(table, you, sit, controls.voteBot)),
       awayBanner(msg, controls),
       you === null && table.status !== "waiting"
