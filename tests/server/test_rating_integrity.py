@@ -6,7 +6,6 @@ ratings a limited number of times a day. Storage on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,33 +16,12 @@ from konkun.server.accounts.ratings_service import (
     initial_rating,
 )
 from konkun.server.core.config import Settings
-from konkun.server.store.storage import Storage
 
-from .postgres import PostgresServer, postgres_server
 from .test_rated_games import account, create, sit
 from .test_rated_games import client as client
 from .test_ratings_service import finished, human
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    """One PostgreSQL cluster for this module."""
-    with postgres_server() as server:
-        yield server
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RatingStore]:
-    """A rating store on a fresh SQLite file or PostgreSQL database."""
-    url = f"sqlite:///{tmp_path / 'ratings.db'}"
-    if request.param == "postgresql":
-        server: PostgresServer = request.getfixturevalue("postgres")
-        url = server.new_database_url()
-    storage = Storage(url)
-    try:
-        yield RatingStore(storage.engine)
-    finally:
-        storage.close()
+from .test_ratings_service import postgres as postgres
+from .test_ratings_service import store as store
 
 
 @pytest.fixture
