@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from konkun.server.core.config import Settings
-from konkun.server.core.stagetimes import STAGES, current_move, reset_file, tracing_move
+from konkun.server.core.stagetimes import (
+    STAGES,
+    current_move,
+    reset_file,
+    tracing_move,
+    watch_loop,
+)
 
 from .conftest import TestClient, new_table, receive_until, running, sit
 
@@ -95,3 +101,36 @@ def test_work_started_during_a_move_is_not_part_of_it() -> None:
         STAGES.clear()
     assert trace is not None
     assert seen_later is None
+
+
+def test_the_reset_file_goes_only_once_the_fresh_summary_is_written(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    # Whoever waits for the reset file to go must then read a summary that starts afresh
+    # (the old order, remove then write, let a reader see the summary before the reset).
+    path = tmp_path / "stages.json"
+    seen: list[tuple[bool, dict[str, Any]]] = []
+    write = STAGES.write
+
+    def spying_write(target: Path) -> None:
+        seen.append((reset_file(target).exists(), STAGES.summary()))
+        write(target)
+
+    async def one_write() -> None:
+        task = asyncio.get_running_loop().create_task(watch_loop(path, every=0.0))
+        while reset_file(path).exists():
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    monkeypatch.setattr(STAGES, "write", spying_write)
+    STAGES.enabled = True
+    try:
+        STAGES.add("move.total", 0.5)
+        reset_file(path).touch()
+        asyncio.run(one_write())
+    finally:
+        STAGES.enabled = False
+        STAGES.clear()
+    reset_before_its_file_went, summary = seen[0]
+    assert reset_before_its_file_went
+    assert "move.total" not in summary
+    assert "move.total" not in json.loads(path.read_text())

@@ -161,7 +161,7 @@ def reset_file(path: Path) -> Path:
 async def watch_loop(path: Path, every: float = 1.0) -> None:
     """Until cancelled: record ``loop.lag`` every :data:`LAG_PERIOD` and write the
     summary to ``path`` every ``every`` seconds (first forgetting everything when
-    :func:`reset_file` exists, and removing it)."""
+    :func:`reset_file` exists, and removing it once the fresh summary is written)."""
     written = time.monotonic()
     while True:
         asked = time.perf_counter()
@@ -170,7 +170,11 @@ async def watch_loop(path: Path, every: float = 1.0) -> None:
         if time.monotonic() - written >= every:
             written = time.monotonic()
             with contextlib.suppress(OSError):
-                if reset_file(path).exists():
-                    reset_file(path).unlink()
+                asked_to_reset = reset_file(path).exists()
+                if asked_to_reset:
                     STAGES.clear()
                 STAGES.write(path)
+                # Removed only once the fresh summary is written: whoever waits for the
+                # file to go reads a summary that starts afresh.
+                if asked_to_reset:
+                    reset_file(path).unlink()
