@@ -129,7 +129,9 @@ def test_the_kunken_log_tells_moves_in_the_past_and_bots_are_named_alike(
     assert BOT_NAMES[lang] in page.locator("#match-log").inner_text()
     page.goto(live_server.url)
     # the offered bots come after the page: a person, Random, Greedy and the ladder's levels
-    page.wait_for_function("document.querySelectorAll('#who-1 option').length > 3")
+    # A function, not an expression: Playwright polls an expression by eval, which the
+    # page's Content-Security-Policy refuses once the first check is false.
+    page.wait_for_function("() => document.querySelectorAll('#who-1 option').length > 3")
     options = page.locator("#who-1 option").all_inner_texts()[1:]  # after "a person"
     assert len(options) > 1 and all(o[0].isupper() for o in options), options
 

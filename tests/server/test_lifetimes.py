@@ -106,7 +106,9 @@ def test_the_server_answers_near_its_open_file_limit(tmp_path: Path) -> None:
         started = time.monotonic()
         with urllib.request.urlopen(f"{process.url}/healthz", timeout=5) as response:
             assert json.loads(response.read())["ok"]
-        assert time.monotonic() - started < 3
+        # Far below the 60 s the silent sockets may wait: the server answered by evicting
+        # one, not once a header timeout freed a descriptor (4.6 s seen at load 20).
+        assert time.monotonic() - started < 15
         assert len(silent) > 200
         time.sleep(1)
     log = process.log.read_text(errors="replace")
