@@ -1,7 +1,8 @@
 """The lobby (:class:`Lobby`): every table of one server, made, found, restored and
-played. Its concerns live in the mixins it puts together (see :mod:`.lobbybase`); here are
-its life cycle (restoring the unfinished tables at start, expiring and pruning, stopping)
-and finding and making tables.
+played. Its concerns live in the parts it puts together (connections and broadcast, the
+move pipeline, the bot runner, seating, replays, the stored clocks and the replication
+with the other server processes); here are its life cycle (restoring the unfinished
+tables at start, expiring and pruning, stopping) and finding and making tables.
 
 - Only the server holds the state; every action is checked with the engine, then **stored**
   (committed to the database), then applied, and only then broadcast (:mod:`.play`).
@@ -15,13 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Hashable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from konkun.errors import KonkunError
 from konkun.fairness import FairSeed
-from konkun.server.cluster.shared import Shared
+from konkun.server.cluster.clockstore import ClockStore, StoredClocks
+from konkun.server.cluster.shared import ClusterReplication, Stores
 from konkun.server.core.announcements import Announcement
 from konkun.server.core.auth import Guest
 from konkun.server.core.botseats import check_bot_spec
@@ -31,14 +32,21 @@ from konkun.server.core.games import game_names, get_game
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
-from konkun.server.features.abandon import sweep
+from konkun.server.features.abandon import Abandonment
+from konkun.server.features.chat import Chat
 from konkun.server.features.clock import ClockKeeper, cancel_timers
 from konkun.server.features.fair import TableFairness, fair_fields_of_row
-from konkun.server.features.lifecycle import TableExtras
+from konkun.server.features.lifecycle import Lifecycle, TableExtras
 from konkun.server.features.replays import EncodedReplay
+from konkun.server.features.replication import (
+    LocalReplication,
+    Reactions,
+    Replication,
+)
 from konkun.server.store.storage import Storage, StoredTable, now_text
 from konkun.server.tables.botloop import BotRunner
 from konkun.server.tables.connections import Broadcaster
+from konkun.server.tables.lobbybase import LobbyBase
 from konkun.server.tables.play import MovePipeline
 from konkun.server.tables.replayframes import ReplayViews
 from konkun.server.tables.seats import Seating
@@ -48,28 +56,69 @@ from konkun.server.tables.threads import load_row
 log = logging.getLogger("konkun.server")
 
 
-class Lobby(Shared):
+class Lobby(LobbyBase):
     """Every table of one server, with the storage and the bot workers they use."""
 
     def __init__(self, storage: Storage, settings: Settings) -> None:
         super().__init__(storage, settings)
-        self.clock = ClockKeeper(self)
+        self.replication: Replication[Table] = LocalReplication(self.admission) \
+            if not storage.shared else ClusterReplication(
+                self.tables, Stores(storage, self.fair_store, self.extras_store,
+                                    self.chat_store),
+                self.threads, self.admission, self._loading)
+        """This process's tables kept in step with other processes' (none on SQLite)."""
+        self.stored_clocks = StoredClocks(ClockStore(storage.engine), self.threads,
+                                          self.replication.runs_bots)
         self.broadcaster = Broadcaster(self.tables, self.admission,
-                                       clock_changed=self.clock.changed,
-                                       connections_changed=self.connections_changed,
-                                       broadcasted=self.store_clock)
-        self.bot_runner = BotRunner(settings, self.scheduler, runs_bots=self.runs_bots)
+                                       connections_changed=self.replication
+                                       .connections_changed,
+                                       broadcasted=self.stored_clocks.save)
+        self.bot_runner = BotRunner(settings, self.scheduler,
+                                    runs_bots=self.replication.runs_bots)
         self.moves = MovePipeline(self.tables, storage, self.threads, self.commits,
                                   self.finish_hooks, broadcast=self.broadcaster.broadcast,
-                                  catch_up=self._catch_up, start_bots=self._schedule_bots)
+                                  catch_up=self.replication.catch_up,
+                                  start_bots=self._start_bots)
         self.seating = Seating(self.tables, storage, self.threads, self.fair_store,
-                               self.admission, admitted=self.admitted,
-                               catch_up=self._catch_up, broadcast=self.broadcaster.broadcast,
-                               start_bots=self._schedule_bots,
-                               counts_changed=self.counts_changed)
+                               self.admission, admitted=self.replication.admitted,
+                               catch_up=self.replication.catch_up,
+                               broadcast=self.broadcaster.broadcast,
+                               start_bots=self._start_bots,
+                               counts_changed=self.replication.counts_changed)
         self.replay_views = ReplayViews(settings, storage, self.threads, self.fair_store,
                                         self.chat_store, self.replays, self.replay_worker)
-        self.start_sharing()
+        self.clock: ClockKeeper[Table] = ClockKeeper(
+            settings, self.threads, self.extras_store, runs_bots=self.replication.runs_bots,
+            apply=self.moves.apply, broadcast=self.broadcaster.broadcast)
+        self.broadcaster.before_broadcast.append(self.clock.changed)
+        self.chat = Chat(self.threads, self.chat_store, self.chat_limits, self.replication)
+        self.lifecycle: Lifecycle[Table] = Lifecycle(
+            self.tables, self.threads, self.extras_store, self.replication,
+            broadcast=self.broadcaster.broadcast, end_match=self.moves.end,
+            seat_players=self.seating.seat_players, create_table=self.create_table,
+            get_table=self.get_table, new_id=new_table_id, announce=storage.announce)
+        self.abandonment = Abandonment(self.tables, self.lifecycle, self.replication)
+
+    def _start_bots(self, table: Table) -> None:
+        """Start the table's bots when this process holds its lease (a table seen for the
+        first time is claimed)."""
+        self.bot_runner.start(table, self.moves.apply)
+        self.replication.claim(table)
+
+    @property
+    def revoked_sessions(self) -> set[str]:
+        """The revoked token sessions (the app's signer's set, kept up to date)."""
+        return self.replication.revoked_sessions
+
+    @revoked_sessions.setter
+    def revoked_sessions(self, sessions: set[str]) -> None:
+        self.replication.revoked_sessions = sessions
+
+    def attach(self, table: Table, connection: Connection) -> None:
+        """Add a connection (:meth:`Broadcaster.attach`); a table that fell behind
+        meanwhile is read back at once."""
+        self.broadcaster.attach(table, connection)
+        self.replication.watched(table)
 
     async def replay(self, table_id: str, seat: str | None) -> dict[str, Any]:
         """Every frame of a finished game (:meth:`ReplayViews.replay`)."""
@@ -110,18 +159,6 @@ class Lobby(Shared):
         (:meth:`MovePipeline.play`)."""
         await self.moves.play(table, player_id, text, turn)
 
-    async def apply_for(self, table: Table, seat: int, action: Hashable) -> None:
-        """Play a legal ``action`` for ``seat`` (a stand-in bot's; lock held)."""
-        await self.moves.apply(table, seat, action)
-
-    async def end_match(self, table: Table) -> None:
-        """Finish a table whose match ended early (:meth:`MovePipeline.end`; lock held)."""
-        await self.moves.end(table)
-
-    async def reread(self, table: Table) -> bool:
-        """Read back what other server processes changed at the table (lock held)."""
-        return await self._catch_up(table)
-
     async def sit(self, table: Table, guest: Guest, seat: int, address: str = "?",
                   contribution: str | None = None) -> None:
         """Seat ``guest`` at ``seat`` (:meth:`Seating.sit`)."""
@@ -131,16 +168,15 @@ class Lobby(Shared):
         """Free the seat ``guest`` holds while the table waits (:meth:`Seating.leave`)."""
         await self.seating.leave(table, guest)
 
-    async def seat_players(self, table: Table, taken: dict[int, SeatInfo],
-                           contributions: dict[int, str] | None = None) -> None:
-        """Seat several players at once (a rematch), and start when full (lock held)."""
-        await self.seating.seat_players(table, taken, contributions)
-
     # -- life cycle ---------------------------------------------------------------------
 
     async def startup(self) -> None:
         """Bring every unfinished table back exactly where it was, and restart its bots."""
-        await self._join()
+        await self.replication.start(Reactions(
+            broadcast=self.broadcaster.broadcast, finish=self.moves.finish,
+            start_bots=self._start_bots, load=self.get_table,
+            restore_clock=self.stored_clocks.restore, clock_changed=self.clock.changed,
+            rematch_if_pending=self.lifecycle.rematch_if_pending))
         stored = await self.threads.db(self.storage.load_unfinished)
         for row in stored:
             try:
@@ -150,11 +186,11 @@ class Lobby(Shared):
                 continue
             table.extras = await self.threads.db(self.extras_store.load, table.id)
             await self._load_fairness(table)
-            table.remote = self.presence_of(table.id)
-            await self.restore_clock(table)
+            table.remote = self.replication.presence_of(table.id)
+            await self.stored_clocks.restore(table)
             self.tables[table.id] = table
             await self.moves.finish_if_over(table)
-            self._schedule_bots(table)
+            self._start_bots(table)
         await self.expire_waiting_tables()
         self._expiry = asyncio.get_running_loop().create_task(self._expire_loop())
 
@@ -166,7 +202,7 @@ class Lobby(Shared):
             await asyncio.sleep(interval)
             try:
                 await self.expire_waiting_tables()
-                await sweep(self, self.settings.abandon_seconds)
+                await self.abandonment.sweep(self.settings.abandon_seconds)
                 await self.prune_bot_games()
             except Exception:  # the next round tries again
                 log.debug("expiring waiting tables failed", exc_info=True)
@@ -188,13 +224,13 @@ class Lobby(Shared):
         """Close the tables that have waited for players longer than
         ``Settings.waiting_table_seconds`` (every connection receives ``closed``, reason
         ``expired``); return how many."""
-        from konkun.server.features.lifecycle import expire_waiting
-
-        return len(await expire_waiting(self, self.settings.waiting_table_seconds))
+        return len(await self.lifecycle.expire_waiting(self.settings.waiting_table_seconds))
 
     async def shutdown(self) -> None:
         """Stop the bots and the worker threads; stored state is already complete."""
-        await self._part()
+        await self.replication.stop()
+        self.stored_clocks.stop()
+        self.lifecycle.stop()
         if self._expiry is not None:
             self._expiry.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -270,7 +306,7 @@ class Lobby(Shared):
         from (a rematch's, whose commitment its first table published), else a new one."""
         keys = ["tables:address:" + address] + ([] if creator is None
                                                  else ["tables:player:" + creator])
-        async with self.admitted(lambda: self.admission.check_new_table(
+        async with self.replication.admitted(lambda: self.admission.check_new_table(
                 self.tables.values(), creator, address), keys):
             table = await self._new_table(game, variant, num_seats, rules, bots, address,
                                           TableExtras(creator=creator,
@@ -280,7 +316,7 @@ class Lobby(Shared):
                                           server_seed)
         # no await since the admission's count ended: the table now counts in its stead
         self.tables[table.id] = table
-        self.counts_changed()
+        self.replication.counts_changed()
         async with table.lock:
             await self.seating.start_if_full(table)
         return table
@@ -324,11 +360,11 @@ class Lobby(Shared):
         connection closes."""
         table = self.tables.get(table_id)
         if table is not None:
-            return await self.up_to_date(table)
+            return await self.replication.up_to_date(table)
         async with self._loading:
             table = self.tables.get(table_id)
             if table is not None:
-                return await self.up_to_date(table)
+                return await self.replication.up_to_date(table)
             row = await load_row(self.threads, self.storage, table_id)
             try:
                 table = await self.threads.run(self._rebuild, row)
@@ -338,20 +374,20 @@ class Lobby(Shared):
                                     "loaded", table_id) from None
             table.extras = await self.threads.db(self.extras_store.load, table_id)
             await self._load_fairness(table)
-            table.remote = self.presence_of(table_id)
-            await self.restore_clock(table)
+            table.remote = self.replication.presence_of(table_id)
+            await self.stored_clocks.restore(table)
             await self.moves.finish_if_over(table)
             if keep or table.status != TableStatus.FINISHED:
                 self.tables[table_id] = table
             if keep:
-                self.rematch_if_pending(table)  # its maker may have died
+                self.lifecycle.rematch_if_pending(table)  # its maker may have died
             return table
 
     async def summary(self, table_id: str) -> dict[str, Any]:
         """A table's summary; a finished table's straight from the database."""
         table = self.tables.get(table_id)
         if table is not None:
-            return (await self.up_to_date(table)).summary()
+            return (await self.replication.up_to_date(table)).summary()
         row = await load_row(self.threads, self.storage, table_id, read=True)
         if row.status == TableStatus.FINISHED:
             fair = await self.threads.read(self.fair_store.load, table_id)
@@ -361,7 +397,7 @@ class Lobby(Shared):
     async def revoke(self, session: str) -> None:
         """Store a revoked token session and close the connections that used it."""
         await self.threads.db(self.storage.revoke, session)
-        self.tell_others(Announcement.REVOKED, "-", session)
+        self.replication.tell(Announcement.REVOKED, "-", session)
         for table in list(self.tables.values()):
             for connection in list(table.connections):
                 if connection.guest is not None and connection.guest.session == session:

@@ -14,14 +14,21 @@ follow the connections, which every process sees (:mod:`.cluster`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import JSON, String, delete
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from konkun.server.core.kinds import TableStatus
+from konkun.server.core.protocol import ProtocolError
 from konkun.server.features.clock import SeatClock
+from konkun.server.tables.table import Table
+from konkun.server.tables.threads import Threads
 
 
 class _Base(DeclarativeBase):
@@ -106,3 +113,55 @@ class ClockStore:
         """Forget a table's clock (its game is over)."""
         with Session(self.engine) as session, session.begin():
             session.execute(delete(ClockRow).where(ClockRow.table_id == table_id))
+
+
+class StoredClocks:
+    """Keep each playing table's clock stored (by the process that runs it) and go on with
+    it after a restart or a takeover (a part of the lobby)."""
+
+    def __init__(self, store: ClockStore, threads: Threads,
+                 runs_bots: Callable[[Table], bool]) -> None:
+        """``runs_bots``: whether this process runs a table's clock (holds its lease)."""
+        self.store = store
+        self.threads = threads
+        self.runs_bots = runs_bots
+        self._saved: dict[str, tuple[Any, ...]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def save(self, table: Table) -> None:
+        """Store the table's clock (by the lease holder) when its turn, away seats or
+        votes changed; forget it when the game is over."""
+        clock, saved = table.clock, self._saved.get(table.id)
+        if table.status != TableStatus.PLAYING:
+            if saved is not None:
+                del self._saved[table.id]
+                self._spawn(self._write(self.store.delete, table.id))
+            return
+        if not self.runs_bots(table) or (saved is None and not (
+                table.extras.move_seconds or clock.away or clock.votes)):
+            return
+        key = clock_key(clock)
+        if key != saved:
+            self._saved[table.id] = key
+            self._spawn(self._write(self.store.save, table.id, clock_snapshot(clock)))
+
+    async def _write(self, function: Callable[..., None], *args: Any) -> None:
+        with contextlib.suppress(ProtocolError):  # the next change writes it again
+            await self.threads.db(function, *args)
+
+    async def restore(self, table: Table) -> None:
+        """Go on with the stored clock of the table's turn (after a restart or a
+        takeover), if there is one."""
+        data = await self.threads.read(self.store.load, table.id)
+        if restore_clock(table.clock, data, table.turn):
+            self._saved[table.id] = clock_key(table.clock)
+
+    def stop(self) -> None:
+        """Cancel the writes under way (the stored clock is as of the last one done)."""
+        for task in list(self._tasks):
+            task.cancel()

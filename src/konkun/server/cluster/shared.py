@@ -1,11 +1,13 @@
-"""Tables shared by several server processes on one PostgreSQL database (:class:`Shared`).
+"""Tables shared by several server processes on one PostgreSQL database
+(:class:`ClusterReplication`, the :class:`~konkun.server.features.replication.Replication`
+of several processes).
 
 Every process holds every open table in memory, as one process alone does; the database
 is the truth they all follow:
 
 - a change (a new table, a seat, the deal, an action, the end, a rematch vote) is written
   first, and announced in its transaction (:mod:`.cluster`); each other process reads it
-  back (:meth:`Shared._catch_up`: the new actions only, played on its copy of the match)
+  back (:meth:`ClusterReplication.catch_up`: the new actions only, played on its copy of the match)
   and sends each of its connections its own seat's view;
 - a second action at one turn is refused by the action log's key, a second taker of one
   seat or a second dealer of one table by a compare-and-set on the row
@@ -14,7 +16,8 @@ is the truth they all follow:
 - the bots and the move clock of a table run in the holder of its lease only; a sweep each
   :data:`SWEEP` seconds takes over the leases of a process that died.
 
-One process alone (SQLite, or PostgreSQL with one server) takes none of these paths.
+One process on SQLite takes none of these paths
+(:class:`~konkun.server.features.replication.LocalReplication`).
 """
 
 from __future__ import annotations
@@ -24,31 +27,28 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from typing import Any, cast
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any
 
 from konkun.server.cluster.bus import Cluster, new_origin
-from konkun.server.cluster.clockstore import ClockStore, clock_key, clock_snapshot, restore_clock
 from konkun.server.core.announcements import Announcement
-from konkun.server.core.connection import Connection
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
-from konkun.server.features.fair import TableFairness
+from konkun.server.features.admission import Admission
+from konkun.server.features.chat import ChatStore
+from konkun.server.features.fair import FairStore, TableFairness
 from konkun.server.features.lifecycle import (
-    LifecycleLobby,
-    TableExtras,
+    ExtrasStore,
     announce_rematch,
     closed_message,
-    make_rematch,
     rematch_pending,
 )
+from konkun.server.features.replication import MakingCounts, Presence, Reactions
 from konkun.server.store.clusterlimits import ClusterCounts, local_counts
-from konkun.server.tables.botloop import BotRunner
-from konkun.server.tables.connections import Broadcaster
-from konkun.server.tables.lobbybase import LobbyBase
-from konkun.server.tables.play import MovePipeline
-from konkun.server.tables.table import Table, new_table_id
+from konkun.server.store.storage import Storage
+from konkun.server.tables.table import Table
+from konkun.server.tables.threads import Threads
 
 log = logging.getLogger("konkun.server")
 
@@ -63,53 +63,61 @@ REMATCH_GRACE = 2.0
 """Seconds a rematch whose votes are all stored is left to the process that made the last
 vote before another one makes it (it may have died)."""
 
-Presence = dict[str, tuple[frozenset[str], int]]
-"""Who is connected to one table through each other process."""
+
+class Stores:
+    """The stores a table's state is read back from (its row, fairness, extras, chat)."""
+
+    def __init__(self, storage: Storage, fair: FairStore, extras: ExtrasStore,
+                 chat: ChatStore) -> None:
+        self.storage = storage
+        self.fair = fair
+        self.extras = extras
+        self.chat = chat
 
 
-class Shared(LobbyBase):
+class ClusterReplication:
     """Keep this process's tables in step with the other processes' on one database."""
 
-    broadcaster: Broadcaster
-    """Connections and broadcast (built by :class:`~konkun.server.lobby.Lobby`)."""
-    moves: MovePipeline
-    """The move pipeline (built by :class:`~konkun.server.lobby.Lobby`)."""
-    bot_runner: BotRunner
-    """The bots (built by :class:`~konkun.server.lobby.Lobby`)."""
-    cluster: Cluster | None = None
-    revoked_sessions: set[str]
-    """The revoked token sessions (the app's signer's set, kept up to date)."""
-
-    def start_sharing(self) -> None:
-        """Join the other processes if the database is shared (call in ``__init__``)."""
-        self.revoked_sessions = set()
+    def __init__(self, tables: dict[str, Table], stores: Stores, threads: Threads,
+                 admission: Admission, loading: asyncio.Lock) -> None:
+        """``tables``: the lobby's tables in memory; ``loading``: held while the lobby
+        reads a table in (a change announced meanwhile waits for it)."""
+        self.tables = tables
+        self.stores = stores
+        self.storage = stores.storage
+        self.threads = threads
+        self._loading = loading
+        self.revoked_sessions: set[str] = set()
+        self._reactions: Reactions[Table] | None = None
         self._presence: dict[str, Presence] = {}
         self._refreshing: set[str] = set()
         self._dirty: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.clock_store = ClockStore(self.storage.engine)
-        self._clock_saved: dict[str, tuple[Any, ...]] = {}
         self.counts = ClusterCounts()
         self._counting: asyncio.Handle | None = None
         self._counts_all_at = time.monotonic()
-        self._making: dict[str, int] = {}
-        """The tables and seats this process is making, by admission key."""
+        self._making = MakingCounts()
         self._rematch_seen: dict[str, float] = {}
         """Tables whose rematch was seen pending, and since when."""
-        if self.storage.shared:
-            origin = new_origin()
-            self.storage.origin = origin
-            self.cluster = Cluster(self.storage.url, origin, self._received)
-        self.admission.others = self._others_count
+        origin = new_origin()
+        self.storage.origin = origin
+        self.cluster = Cluster(self.storage.url, origin, self._received)
+        admission.others = self._others_count
 
-    async def _join(self) -> None:
+    @property
+    def reactions(self) -> Reactions[Table]:
+        """What to do with a changed table (given by :meth:`start`)."""
+        assert self._reactions is not None, "replication used before it started"
+        return self._reactions
+
+    async def start(self, reactions: Reactions[Table]) -> None:
         """Listen to the others before reading the tables (so no change is missed)."""
-        if self.cluster is not None:
-            await self.cluster.start()
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        self._reactions = reactions
+        await self.cluster.start()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
 
-    async def _part(self) -> None:
+    async def stop(self) -> None:
         """Stop listening and give up every lease (another process takes them over)."""
         if self._sweeper is not None:
             self._sweeper.cancel()
@@ -117,21 +125,20 @@ class Shared(LobbyBase):
                 await self._sweeper
         for task in list(self._tasks):
             task.cancel()
-        if self.cluster is not None:
-            await self.cluster.stop()
+        await self.cluster.stop()
 
-    def _spawn(self, work: Any) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def get_table(self, table_id: str, keep: bool = False) -> Table:
-        """The table ``table_id``, read back if needed (:class:`~.lobby.Lobby`)."""
-        raise NotImplementedError
-
     def presence_of(self, table_id: str) -> Presence:
         """The table's connections through the other processes (one shared dict)."""
         return self._presence.setdefault(table_id, {})
+
+    def forget(self, table_id: str) -> None:
+        """The table was removed: forget who is connected to it elsewhere."""
+        self._presence.pop(table_id, None)
 
     # -- what the others announce -------------------------------------------------------
 
@@ -147,7 +154,7 @@ class Shared(LobbyBase):
             table = self.tables.get(table_id)
             if table is not None:
                 self._gone(table, rest.strip() or "cancelled")
-        elif kind == Announcement.HELLO and self.cluster is not None:
+        elif kind == Announcement.HELLO:
             for table in self.tables.values():
                 if table.connections:
                     self.connections_changed(table)
@@ -171,7 +178,7 @@ class Shared(LobbyBase):
 
     async def _relay_chat(self, table: Table, number: int) -> None:
         try:
-            message = await self.threads.read(self.chat_store.message, table.id, number)
+            message = await self.threads.read(self.stores.chat.message, table.id, number)
         except ProtocolError:  # the database is away: the history has it later
             return
         if message is not None:
@@ -194,13 +201,11 @@ class Shared(LobbyBase):
         if table.behind:
             async with table.lock:
                 if table.behind:
-                    await self._catch_up(table)
+                    await self.catch_up(table)
         return table
 
-    def attach(self, table: Table, connection: Connection) -> None:
-        """Add a connection (:meth:`Broadcaster.attach`); a table that fell behind
-        meanwhile is read back at once."""
-        self.broadcaster.attach(table, connection)
+    def watched(self, table: Table) -> None:
+        """A connection was attached: a table that fell behind is read back at once."""
         if table.behind:
             self._want_refresh(table.id)
 
@@ -227,6 +232,7 @@ class Shared(LobbyBase):
             self._refreshing.discard(table_id)
 
     async def _refresh(self, table_id: str) -> None:
+        reactions = self.reactions
         table = self.tables.get(table_id)
         if table is None:  # a load under way (a new connection) may predate the change
             async with self._loading:
@@ -236,14 +242,14 @@ class Shared(LobbyBase):
             if row is None or row.status == TableStatus.FINISHED:
                 return  # a finished game is read back when somebody asks for it
             with contextlib.suppress(ProtocolError):
-                table = await self.get_table(table_id)
-                self._schedule_bots(table)
+                table = await reactions.load(table_id)
+                reactions.start_bots(table)
             return
         async with table.lock:
-            changed = await self._catch_up(table)
+            changed = await self.catch_up(table)
         if changed:
-            self.broadcaster.broadcast(table)
-            self._schedule_bots(table)
+            reactions.broadcast(table)
+            reactions.start_bots(table)
             if table.status == TableStatus.FINISHED and not table.connections:
                 self.tables.pop(table_id, None)
 
@@ -251,8 +257,7 @@ class Shared(LobbyBase):
         """After the listener reconnected: read back every table, find the new ones, the
         sessions revoked meanwhile, and ask the others to tell again who is connected
         where and their admission counts (a hello)."""
-        if self.cluster is not None:
-            self.cluster.send(Announcement.HELLO, "-")
+        self.cluster.send(Announcement.HELLO, "-")
         for table_id in list(self.tables):
             self._want_refresh(table_id)
         for session in await self.threads.read(self.storage.revoked_sessions):
@@ -269,10 +274,8 @@ class Shared(LobbyBase):
                     break
                 offset += 500
 
-    async def _catch_up(self, table: Table) -> bool:
+    async def catch_up(self, table: Table) -> bool:
         """Bring the table to what the database holds (lock held); whether it changed."""
-        if self.cluster is None:
-            return False
         table.behind = False
         row = await self.threads.read(self.storage.load_since, table.id, table.turn)
         if row is None:
@@ -283,7 +286,7 @@ class Shared(LobbyBase):
         if seats != table.seats:
             table.seats, changed = seats, True
         if table.status == TableStatus.WAITING:
-            fair = await self.threads.read(self.fair_store.load, table.id)  # seats' contributions
+            fair = await self.threads.read(self.stores.fair.load, table.id)  # contributions
             if fair != table.fairness.fair:
                 table.fairness, changed = TableFairness(fair), True
         if table.status == TableStatus.WAITING and row.status != TableStatus.WAITING \
@@ -301,15 +304,15 @@ class Shared(LobbyBase):
                 table.last = {"turn": table.turn, "actor": seat, "action": text}
                 changed = True
         if row.status == TableStatus.FINISHED and table.status != TableStatus.FINISHED:
-            table.status, table.finished_at, table.winner = TableStatus.FINISHED, row.finished_at, \
-                row.winner
+            table.status, table.finished_at, table.winner = TableStatus.FINISHED, \
+                row.finished_at, row.winner
             table.bots, changed = {}, True
         elif table.status == TableStatus.PLAYING and table.match is not None \
                 and table.match.is_over():
-            await self.moves.finish(table)  # its player stopped before marking it: mark it here
+            await self.reactions.finish(table)  # its player stopped before marking it
             changed = True
-        if table.status != TableStatus.PLAYING:  # the creator's options, the rematch and its votes
-            extras = await self.threads.read(self.extras_store.load, table.id)
+        if table.status != TableStatus.PLAYING:  # the creator's options, the rematch, votes
+            extras = await self.threads.read(self.stores.extras.load, table.id)
             if extras.stored() != table.extras.stored():
                 started = extras.rematch_to is not None and table.extras.rematch_to is None
                 table.extras, changed = extras, True
@@ -335,17 +338,14 @@ class Shared(LobbyBase):
                     connection.close_with({"type": "error", "code": "unauthorized",
                                            "message": "token revoked"})
 
-    def tell_others(self, kind: Announcement, table_id: str, rest: str = "") -> None:
-        """Announce ``kind`` about ``table_id`` to the other processes, if any."""
-        if self.cluster is not None:
-            self.cluster.send(kind, table_id, rest)
+    def tell(self, kind: Announcement, table_id: str, rest: str = "") -> None:
+        """Announce ``kind`` about ``table_id`` to the other processes."""
+        self.cluster.send(kind, table_id, rest)
 
     # -- who is connected where ---------------------------------------------------------
 
     def connections_changed(self, table: Table) -> None:
         """A connection came, left or named its player: tell the other processes."""
-        if self.cluster is None:
-            return
         self.counts_changed()
         players = {c.player_id for c in table.connections
                    if c.player_id is not None and table.seat_of(c.player_id) is not None}
@@ -366,14 +366,14 @@ class Shared(LobbyBase):
         table = self.tables.get(table_id)
         if table is not None:
             table.remote = presence
-            self.broadcaster.broadcast(table)
+            self.reactions.broadcast(table)
 
     # -- the admission counts, cluster-wide ---------------------------------------------
 
     def _others_count(self, key: str) -> int:
         """What the other processes count under ``key``, and this process's own tables
         and seats being made (not yet in its tables)."""
-        return self.counts.others(key) + self._making.get(key, 0)
+        return self.counts.others(key) + self._making.get(key)
 
     @contextlib.asynccontextmanager
     async def admitted(self, check: Callable[[], None],
@@ -383,114 +383,71 @@ class Shared(LobbyBase):
         count announced before has arrived (:meth:`~.cluster.Cluster.sync`); what it
         admits counts under ``keys`` at once, announced before the locks are released,
         until the block that makes it ends. Without the database (slow or away) the
-        check falls back on the counts this process has heard. One process alone: the
-        check and its count (two requests at one instant in one process count too)."""
+        check falls back on the counts this process has heard."""
         cluster = self.cluster
-        held = cluster is not None and await cluster.hold_keys(["admit " + k for k in keys])
+        held = await cluster.hold_keys(["admit " + k for k in keys])
         try:
-            if held and cluster is not None:
+            if held:
                 await cluster.sync()
             check()
-            for key in keys:
-                self._making[key] = self._making.get(key, 0) + 1
+            self._making.add(keys)
             self.announce_counts()
         finally:
-            if held and cluster is not None:
+            if held:
                 await cluster.let_go_keys(["admit " + key for key in keys])
         try:
             yield
         finally:
-            for key in keys:
-                left = self._making.get(key, 0) - 1
-                if left > 0:
-                    self._making[key] = left
-                else:
-                    self._making.pop(key, None)
+            self._making.remove(keys)
             self.counts_changed()
 
     def counts_changed(self) -> None:
         """This process's admission counts changed: announce them soon (once for all
         the changes of one turn of the event loop)."""
-        if self.cluster is not None and self._counting is None:
+        if self._counting is None:
             self._counting = asyncio.get_running_loop().call_soon(self.announce_counts)
 
     def announce_counts(self, everything: bool = False) -> None:
         """Tell the other processes what changed in this process's admission counts
         (``everything``: all of them, for a process that just joined)."""
         self._counting = None
-        if self.cluster is None:
-            return
         open_tables = [t for t in self.tables.values() if t.status != TableStatus.FINISHED]
         mine = local_counts(
             ((c.address, c.player_id) for t in self.tables.values() for c in t.connections),
             (t.creator_address for t in open_tables),
             (address for t in open_tables for n, address in t.seat_addresses.items()
              if t.seats[n].kind == SeatKind.HUMAN))
-        for key, making in self._making.items():
+        for key, making in self._making.counts.items():
             mine[key] = mine.get(key, 0) + making
         for payload in self.counts.changes(mine, everything):
             self.cluster.send(Announcement.COUNTS, "-", payload)
 
-    # -- the move clock, stored ---------------------------------------------------------
-
-    def store_clock(self, table: Table) -> None:
-        """Store the table's clock (by the lease holder) when its turn, away seats or
-        votes changed; forget it when the game is over."""
-        clock, saved = table.clock, self._clock_saved.get(table.id)
-        if table.status != TableStatus.PLAYING:
-            if saved is not None:
-                del self._clock_saved[table.id]
-                self._spawn(self._clock_write(self.clock_store.delete, table.id))
-            return
-        if not self.runs_bots(table) or (saved is None and not (
-                table.extras.move_seconds or clock.away or clock.votes)):
-            return
-        key = clock_key(clock)
-        if key != saved:
-            self._clock_saved[table.id] = key
-            self._spawn(self._clock_write(self.clock_store.save, table.id,
-                                          clock_snapshot(clock)))
-
-    async def _clock_write(self, function: Any, *args: Any) -> None:
-        with contextlib.suppress(ProtocolError):  # the next change writes it again
-            await self.threads.db(function, *args)
-
-    async def restore_clock(self, table: Table) -> None:
-        """Go on with the stored clock of the table's turn (after a restart or a
-        takeover), if there is one."""
-        data = await self.threads.read(self.clock_store.load, table.id)
-        if restore_clock(table.clock, data, table.turn):
-            self._clock_saved[table.id] = clock_key(table.clock)
-
     # -- bots: the lease ----------------------------------------------------------------
 
     def runs_bots(self, table: Table) -> bool:
-        """Whether this process holds the table's lease (always, alone)."""
-        return self.cluster is None or table.id in self.cluster.owned
+        """Whether this process holds the table's lease."""
+        return table.id in self.cluster.owned
 
-    def _schedule_bots(self, table: Table) -> None:
-        """Start the bots when this process holds the lease; a table seen for the first
-        time is claimed at once, later only by the sweep."""
-        self.bot_runner.start(table, self.moves.apply)
-        cluster = self.cluster
-        if cluster is None or table.status != TableStatus.PLAYING or table.id in cluster.owned \
+    def claim(self, table: Table) -> None:
+        """A table seen for the first time is claimed at once, later only by the sweep."""
+        if table.status != TableStatus.PLAYING or table.id in self.cluster.owned \
                 or table.claim_tried != float("-inf"):
             return
         table.claim_tried = time.monotonic()
         self._spawn(self._claim([table.id]))
 
     async def _claim(self, table_ids: list[str]) -> None:
-        assert self.cluster is not None
+        reactions = self.reactions
         for table_id in await self.cluster.claim_many(table_ids):
             table = self.tables.get(table_id)
             if table is None:
                 continue
             async with table.lock:
-                await self._catch_up(table)
+                await self.catch_up(table)
                 with contextlib.suppress(ProtocolError):
-                    await self.restore_clock(table)
-            self._schedule_bots(table)
-            self.clock.changed(table)
+                    await reactions.restore_clock(table)
+            reactions.start_bots(table)
+            reactions.clock_changed(table)
 
     async def _sweep_loop(self) -> None:
         while True:
@@ -504,7 +461,6 @@ class Shared(LobbyBase):
         """Take over the leases nobody holds, give up those of ended tables, forget the
         connections of processes gone silent."""
         cluster = self.cluster
-        assert cluster is not None
         for table_id in list(cluster.owned):
             table = self.tables.get(table_id)
             if table is None or table.status != TableStatus.PLAYING:
@@ -523,7 +479,7 @@ class Shared(LobbyBase):
             self.counts.forget(peer)
             for table_id, presence in list(self._presence.items()):
                 if presence.pop(peer, None) is not None and table_id in self.tables:
-                    self.broadcaster.broadcast(self.tables[table_id])
+                    self.reactions.broadcast(self.tables[table_id])
         for table_id in [k for k, v in self._presence.items()
                          if not v and k not in self.tables]:
             del self._presence[table_id]
@@ -541,50 +497,18 @@ class Shared(LobbyBase):
             since = self._rematch_seen.setdefault(table_id, now)
             if now - since >= REMATCH_GRACE:
                 self._rematch_seen[table_id] = now  # not again before the next grace
-                self.rematch_if_pending(self.tables[table_id])
-
-    def rematch_if_pending(self, table: Table) -> None:
-        """Make the table's rematch if every vote is stored and no table was made."""
-        if rematch_pending(table):
-            self._spawn(self._make_pending_rematch(table))
-
-    async def _make_pending_rematch(self, table: Table) -> None:
-        try:
-            async with table.lock:
-                if rematch_pending(table):  # self is the Lobby, which makes tables
-                    await make_rematch(cast("LifecycleLobby[Table]", self), table)
-        except Exception:  # the next sweep, or the next connection, tries again
-            log.warning("table %s: making its rematch failed", table.id, exc_info=True)
+                self.reactions.rematch_if_pending(self.tables[table_id])
 
     @contextlib.asynccontextmanager
     async def making_rematch(self, table: Table) -> AsyncIterator[bool]:
         """Held while this process makes the table's rematch: a lock in the database
         (released by PostgreSQL if this process dies), so that one process at a time
-        makes it; whether this process may (alone, always)."""
-        cluster = self.cluster
-        if cluster is None:
-            yield True
-            return
+        makes it; whether this process may."""
         key = f"rematch {table.id}"
-        if not await cluster.hold_keys([key], wait=0):
+        if not await self.cluster.hold_keys([key], wait=0):
             yield False
             return
         try:
             yield True
         finally:
-            await cluster.let_go_keys([key])
-
-    async def record_rematch_vote(self, table: Table, seat: int, contribution: str | None,
-                                  humans: set[int]) -> tuple[TableExtras, bool]:
-        """Store ``seat``'s rematch vote atomically and tell the other processes; the
-        extras now stored and whether this vote starts the rematch
-        (:meth:`~.lifecycle.ExtrasStore.vote_rematch`)."""
-        extras, starts = await self.threads.db(
-            self.extras_store.vote_rematch, table.id, seat, contribution, humans,
-            new_table_id(), lambda session: self.storage.announce(session, table.id))
-        return extras, starts
-
-    async def record_rematch(self, table: Table, rematch: str) -> None:
-        """Store where ``table``'s rematch is and tell the other processes."""
-        table.extras = await self.threads.db(self.extras_store.set_rematch_to, table.id, rematch)
-        self.tell_others(Announcement.TABLE, table.id)
+            await self.cluster.let_go_keys([key])

@@ -10,10 +10,10 @@ A human seat (that has not resigned) is **idle** when
   table whose player never comes back);
 - or its player has been disconnected for ``abandon_seconds``.
 
-:func:`sweep` (run by the lobby every ``abandon_seconds / 10`` seconds at most) gives up
-every idle seat as a resignation with the reason ``abandoned``
-(:func:`~konkun.server.features.lifecycle.give_up`): with two seats, or when no person is
-left, the match ends and the idle seats rank last; otherwise the stand-in plays them for
+:meth:`Abandonment.sweep` (run by the lobby every ``abandon_seconds / 10`` seconds at
+most) gives up every idle seat as a resignation with the reason ``abandoned``
+(:meth:`~konkun.server.features.lifecycle.Lifecycle.give_up`): with two seats, or when no
+person is left, the match ends and the idle seats rank last; otherwise the stand-in plays them for
 nothing and the others play on. The other seated people need not wait that long: once
 the person to move has been idle ``Settings.idle_claim_seconds`` (60 s), any of them may
 **claim** (``{"type": "claim"}``), which gives up the idle seat at once.
@@ -23,16 +23,13 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.features.clock import SeatClock
-from konkun.server.features.lifecycle import (
-    LifecycleLobby,
-    LifecycleTable,
-    give_up,
-)
+from konkun.server.features.lifecycle import Lifecycle, LifecycleTable
+from konkun.server.features.replication import Replication
 
 if TYPE_CHECKING:
     from konkun.server.core.auth import Guest
@@ -55,14 +52,6 @@ class AbandonTable(LifecycleTable, Protocol):
 TableT = TypeVar("TableT", bound=AbandonTable)
 
 
-class AbandonLobby(LifecycleLobby[TableT], Protocol[TableT]):
-    """What the policy uses of the lobby: besides the life cycle's, whether this process
-    acts for a table (holds its lease)."""
-
-    def runs_bots(self, table: TableT) -> bool:
-        """Whether this process plays the table's bots (and so sweeps it)."""
-
-
 def idle_seats(table: AbandonTable, now: float, after: float) -> list[int]:
     """The human seats of a playing ``table`` idle for ``after`` seconds at ``now``."""
     if table.status != TableStatus.PLAYING:
@@ -82,41 +71,52 @@ def idle_seats(table: AbandonTable, now: float, after: float) -> list[int]:
     return idle
 
 
-async def sweep(lobby: AbandonLobby[TableT], after: float) -> list[str]:
-    """Give up every seat idle for ``after`` seconds at the tables this process acts for;
-    return the ids of the tables that changed."""
-    changed = []
-    for table in list(lobby.tables.values()):
-        if table.status != TableStatus.PLAYING or not lobby.runs_bots(table) \
-                or not idle_seats(table, time.monotonic(), after):
-            continue
-        with contextlib.suppress(ProtocolError):  # storage away: the next sweep retries
-            async with table.lock:
-                await lobby.reread(table)
-                seats = idle_seats(table, time.monotonic(), after)
-                if seats:
-                    await give_up(lobby, table, seats, "abandoned")
-                    changed.append(table.id)
-    return changed
+class Abandonment(Generic[TableT]):
+    """The abandonment policy over the lobby's tables (a part of the lobby)."""
+
+    def __init__(self, tables: dict[str, TableT], lifecycle: Lifecycle[TableT],
+                 replication: Replication[TableT]) -> None:
+        """``tables``: the lobby's tables in memory; ``lifecycle``: gives the idle seats
+        up; ``replication``: whether this process acts for a table, and reads back what
+        the other processes changed."""
+        self.tables = tables
+        self.lifecycle = lifecycle
+        self.replication = replication
+
+    async def sweep(self, after: float) -> list[str]:
+        """Give up every seat idle for ``after`` seconds at the tables this process acts for;
+        return the ids of the tables that changed."""
+        changed = []
+        for table in list(self.tables.values()):
+            if table.status != TableStatus.PLAYING or not self.replication.runs_bots(table) \
+                    or not idle_seats(table, time.monotonic(), after):
+                continue
+            with contextlib.suppress(ProtocolError):  # storage away: the next sweep retries
+                async with table.lock:
+                    await self.replication.catch_up(table)
+                    seats = idle_seats(table, time.monotonic(), after)
+                    if seats:
+                        await self.lifecycle.give_up(table, seats, "abandoned")
+                        changed.append(table.id)
+        return changed
 
 
-async def claim(lobby: AbandonLobby[TableT], table: TableT, guest: Guest | None,
-                after: float) -> None:
-    """``guest``, seated and playing, claims the seat to move, idle for ``after`` seconds:
-    it is given up at once (``not_idle`` before that)."""
-    async with table.lock:
-        await lobby.reread(table)
-        seat = table.seat_of(guest.player_id if guest else None)
-        if seat is None or seat in table.extras.resigned:
-            raise ProtocolError("not_seated", "only a seated player still playing can "
-                                "claim", table.id)
-        if table.status != TableStatus.PLAYING:
-            raise ProtocolError("game_over", "the game is over", table.id)
-        mover = table.to_move
-        now = time.monotonic()
-        idle = idle_seats(table, now, after)
-        if mover is None or mover == seat or mover not in idle:
-            waited = 0.0 if mover is None else now - table.clock.turn_started
-            raise ProtocolError("not_idle", f"the player to move has been idle {waited:.0f} "
-                                f"s; a claim needs {after:.0f} s", mover)
-        await give_up(lobby, table, [mover], "abandoned")
+    async def claim(self, table: TableT, guest: Guest | None, after: float) -> None:
+        """``guest``, seated and playing, claims the seat to move, idle for ``after`` seconds:
+        it is given up at once (``not_idle`` before that)."""
+        async with table.lock:
+            await self.replication.catch_up(table)
+            seat = table.seat_of(guest.player_id if guest else None)
+            if seat is None or seat in table.extras.resigned:
+                raise ProtocolError("not_seated", "only a seated player still playing can "
+                                    "claim", table.id)
+            if table.status != TableStatus.PLAYING:
+                raise ProtocolError("game_over", "the game is over", table.id)
+            mover = table.to_move
+            now = time.monotonic()
+            idle = idle_seats(table, now, after)
+            if mover is None or mover == seat or mover not in idle:
+                waited = 0.0 if mover is None else now - table.clock.turn_started
+                raise ProtocolError("not_idle", f"the player to move has been idle {waited:.0f} "
+                                    f"s; a claim needs {after:.0f} s", mover)
+            await self.lifecycle.give_up(table, [mover], "abandoned")

@@ -14,7 +14,7 @@ Text is only ever shown as text by the page.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Integer, String, func, select
 from sqlalchemy.engine import Engine
@@ -27,6 +27,7 @@ from konkun.server.core.names import allowed_character, graphemes
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.ratelimit import TokenBucket
 from konkun.server.features.ports import RunsInThreads, SeatedTable
+from konkun.server.features.replication import Replication
 from konkun.server.store.storage import now_text
 
 if TYPE_CHECKING:
@@ -157,47 +158,47 @@ class ChatLimits:
         return bucket.take()
 
 
-class ChatLobby(RunsInThreads, Protocol):
-    """What sending a message uses of the lobby: its storage thread, the chat store and
-    telling the other server processes."""
+class Chat:
+    """Chat at the tables (a part of the lobby): store a message, send it to the table's
+    connections here and tell the other server processes."""
 
-    @property
-    def chat_store(self) -> ChatStore:
-        """Every table's chat."""
+    def __init__(self, threads: RunsInThreads, store: ChatStore, limits: ChatLimits,
+                 replication: Replication[Any]) -> None:
+        """``threads``: where the store runs; ``replication``: tells the other processes
+        of a stored message (they send it to their connections)."""
+        self.threads = threads
+        self.store = store
+        self.limits = limits
+        self.replication = replication
 
-    def tell_others(self, kind: Announcement, table_id: str, rest: str = "") -> None:
-        """Tell the other server processes of a change at a table."""
-
-
-async def send_chat(lobby: ChatLobby, table: SeatedTable, guest: Guest | None,
-                    text: object, limits: ChatLimits) -> None:
-    """Store a message from ``guest`` and send it to every connection of the table: only
-    from a seated player or a spectator connected to the table, only while the game is not
-    over (a finished game's replay keeps its chat as it was), at most
-    :data:`MAX_TABLE_CHAT` per table."""
-    if guest is None:
-        raise ProtocolError("unauthorized", "chatting needs a name (a guest token)")
-    seat = table.seat_of(guest.player_id)
-    if seat is None and not any(c.player_id == guest.player_id for c in table.connections):
-        raise ProtocolError("not_seated", "only the table's players and the spectators "
-                            "present may chat")
-    if table.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
-        raise ProtocolError("chat_closed", "the chat of a finished game is closed: its "
-                            "replay keeps the messages as they were")
-    line = clean_chat(text)
-    if not limits.take(table.id, guest.player_id):
-        raise ProtocolError("rate_limited", "too many chat messages: wait a moment")
-    name = table.seats[seat].name or guest.nickname if seat is not None else guest.nickname
-    try:
-        number, message = await lobby.db(lobby.chat_store.add, table.id, seat, name, line,
-                                         table.turn)
-    except ProtocolError:  # chat_full
-        raise
-    except Exception as error:
-        raise ProtocolError("storage", "the message could not be stored; try again") \
-            from error
-    lobby.tell_others(Announcement.CHAT, table.id, str(number))
-    for connection in list(table.connections):
-        connection.send(message)
-
-
+    async def send(self, table: SeatedTable, guest: Guest | None, text: object) -> None:
+        """Store a message from ``guest`` and send it to every connection of the table:
+        only from a seated player or a spectator connected to the table, only while the
+        game is not over (a finished game's replay keeps its chat as it was), at most
+        :data:`MAX_TABLE_CHAT` per table."""
+        if guest is None:
+            raise ProtocolError("unauthorized", "chatting needs a name (a guest token)")
+        seat = table.seat_of(guest.player_id)
+        if seat is None and not any(c.player_id == guest.player_id
+                                    for c in table.connections):
+            raise ProtocolError("not_seated", "only the table's players and the spectators "
+                                "present may chat")
+        if table.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
+            raise ProtocolError("chat_closed", "the chat of a finished game is closed: its "
+                                "replay keeps the messages as they were")
+        line = clean_chat(text)
+        if not self.limits.take(table.id, guest.player_id):
+            raise ProtocolError("rate_limited", "too many chat messages: wait a moment")
+        name = table.seats[seat].name or guest.nickname if seat is not None \
+            else guest.nickname
+        try:
+            number, message = await self.threads.db(self.store.add, table.id, seat, name,
+                                                    line, table.turn)
+        except ProtocolError:  # chat_full
+            raise
+        except Exception as error:
+            raise ProtocolError("storage", "the message could not be stored; try again") \
+                from error
+        self.replication.tell(Announcement.CHAT, table.id, str(number))
+        for connection in list(table.connections):
+            connection.send(message)

@@ -12,7 +12,7 @@ reconnect clears an absence or a vote; a move or ``{"type": "back"}`` clears a t
 
 :class:`ClockKeeper` watches every table: :meth:`ClockKeeper.changed` runs after each
 broadcast (a move, a seat or connection change) and (re)starts the one timer a table
-needs. The timer's move goes through the lobby like any other, under the table's lock,
+needs. The timer's move goes through the move pipeline like any other, under the table's lock,
 and only if the turn has not moved on.
 """
 
@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -107,46 +107,38 @@ class ClockedTable(SeatedTable, Protocol):
 
 
 TableT = TypeVar("TableT", bound=ClockedTable)
-TableIn = TypeVar("TableIn", bound=ClockedTable, contravariant=True)
 
 
-class ClockLobby(RunsInThreads, Protocol[TableIn]):
-    """What the clocks use of the lobby: its settings, whether this process plays a table's
-    bots, a seat's move and the broadcast."""
-
-    @property
-    def settings(self) -> Settings:
-        """The server's settings (the grace and the vote delays)."""
-
-    def runs_bots(self, table: TableIn) -> bool:
-        """Whether this process plays the table's bots (and so its stand-ins)."""
-
-    @property
-    def extras_store(self) -> ExtrasStore:
-        """The extras of every table (the stand-in's moves are counted there)."""
-
-    async def apply_for(self, table: TableIn, seat: int, action: Hashable) -> None:
-        """Check, store, apply and broadcast ``seat``'s action (lock held)."""
-
-    def broadcast(self, table: TableIn) -> None:
-        """Send every connection of the table its view."""
+Apply = Callable[[TableT, int, Hashable], Awaitable[None]]
+"""Check, store, apply and broadcast a seat's action (the table's lock held)."""
 
 
 class ClockKeeper(Generic[TableT]):
-    """Runs the clocks of one lobby's tables."""
+    """Runs the clocks of one lobby's tables (a part of the lobby)."""
 
-    def __init__(self, lobby: ClockLobby[TableT]) -> None:
-        self.lobby = lobby
+    def __init__(self, settings: Settings, threads: RunsInThreads,
+                 extras_store: ExtrasStore, *, runs_bots: Callable[[TableT], bool],
+                 apply: Apply[TableT], broadcast: Callable[[TableT], None]) -> None:
+        """``threads``: the bot threads the stand-in thinks in and the storage thread;
+        ``extras_store``: where the stand-in's moves are counted; ``runs_bots``: whether
+        this process plays a table's bots (and so its stand-ins); ``apply``: a seat's
+        move; ``broadcast``: sends every connection of a table its view."""
+        self.settings = settings
+        self.threads = threads
+        self.extras_store = extras_store
+        self.runs_bots = runs_bots
+        self.apply = apply
+        self.broadcast = broadcast
 
     @property
     def grace(self) -> float:
         """Seconds an away seat's move waits."""
-        return float(self.lobby.settings.away_grace)
+        return float(self.settings.away_grace)
 
     def changed(self, table: TableT) -> None:
         """Bring the table's clock up to date after any change and (re)arm its timer."""
         clock = table.clock
-        clock.vote_after = float(self.lobby.settings.absent_vote_after)
+        clock.vote_after = float(self.settings.absent_vote_after)
         if table.status != TableStatus.PLAYING:
             self._disarm(clock)
             clock.away.clear()
@@ -210,10 +202,9 @@ class ClockKeeper(Generic[TableT]):
     async def _stand_in(self, table: TableT, turn: int, seat: int, delay: float) -> None:
         """After ``delay``, play the greedy bot's move for ``seat`` if it is still its turn."""
         await asyncio.sleep(delay)
-        lobby = self.lobby
         async with table.lock:
             if table.turn != turn or table.to_move != seat or table.match is None \
-                    or not lobby.runs_bots(table):
+                    or not self.runs_bots(table):
                 return
             table.clock.away.setdefault(seat, "timeout")
             observation = table.match.deal.observe(seat)
@@ -221,7 +212,7 @@ class ClockKeeper(Generic[TableT]):
             if bot is None:
                 bot = table.clock.stand_ins[seat] = _stand_in_bot(table.adapter.name)
         try:
-            action = await lobby.run(bot.choose, observation)
+            action = await self.threads.run(bot.choose, observation)
         except Exception:
             log.exception("stand-in bot at seat %d of table %s failed", seat, table.id)
             action = bot.rng.choice(observation.legal_actions())
@@ -233,13 +224,53 @@ class ClockKeeper(Generic[TableT]):
             moves = table.extras.stand_in_moves
             moves[seat] = moves.get(seat, 0) + 1  # counted before the match may finish
             try:
-                await lobby.apply_for(table, seat, action)
+                await self.apply(table, seat, action)
             except ProtocolError as error:
                 moves[seat] -= 1
                 log.error("stand-in move at table %s failed: %s", table.id, error)
                 return
             with contextlib.suppress(Exception):  # only the count is lost
-                await lobby.db(lobby.extras_store.save, table.id, table.extras)
+                await self.threads.db(self.extras_store.save, table.id, table.extras)
+
+    async def vote_bot(self, table: TableT, guest: Guest | None, seat: int) -> None:
+        """A seated player votes to let the bot play for the absent ``seat``; when every other
+        connected human has voted, the seat is away."""
+        async with table.lock:
+            voter = table.seat_of(guest.player_id if guest else None)
+            if voter is None:
+                raise ProtocolError("not_seated", "only a seated player can vote", seat)
+            if table.status != TableStatus.PLAYING:
+                raise ProtocolError(
+                    "not_started" if table.status == TableStatus.WAITING else "game_over",
+                    "there is no game to vote in", seat)
+            if isinstance(seat, bool) or not 0 <= seat < table.num_seats \
+                    or table.seats[seat].kind != SeatKind.HUMAN or seat == voter:
+                raise ProtocolError("bad_seat", f"seat {seat} is not another player's", seat)
+            clock = table.clock
+            since = clock.absent_since.get(seat)
+            wait = self.settings.absent_vote_after
+            if since is None or time.monotonic() - since < wait:
+                raise ProtocolError("not_absent", f"seat {seat} has not been away for "
+                                    f"{wait:g} s", seat)
+            clock.votes.setdefault(seat, set()).add(voter)
+            voters = {n for n, s in enumerate(table.seats)
+                      if s.kind == SeatKind.HUMAN and n != seat and table.is_connected(n)}
+            if voters <= clock.votes[seat]:
+                clock.away[seat] = "vote"
+            self.broadcast(table)
+
+
+    async def come_back(self, table: TableT, guest: Guest | None) -> None:
+        """``{"type": "back"}``: the sender's seat is played by its player again."""
+        async with table.lock:
+            seat = table.seat_of(guest.player_id if guest else None)
+            if seat is None:
+                raise ProtocolError("not_seated", "you hold no seat at this table")
+            if seat in table.extras.resigned:
+                raise ProtocolError("resigned", f"seat {seat} resigned: the stand-in plays it "
+                                    "to the end", seat)
+            table.clock.back(seat)
+            self.broadcast(table)
 
     def shutdown(self, tables: list[TableT]) -> list[asyncio.Task[None]]:
         """Cancel every timer; return the tasks to await."""
@@ -250,49 +281,6 @@ class ClockKeeper(Generic[TableT]):
                 timer.cancel()
                 tasks.append(timer)
         return tasks
-
-
-async def vote_bot(lobby: ClockLobby[TableT], table: TableT, guest: Guest | None,
-                   seat: int) -> None:
-    """A seated player votes to let the bot play for the absent ``seat``; when every other
-    connected human has voted, the seat is away."""
-    async with table.lock:
-        voter = table.seat_of(guest.player_id if guest else None)
-        if voter is None:
-            raise ProtocolError("not_seated", "only a seated player can vote", seat)
-        if table.status != TableStatus.PLAYING:
-            raise ProtocolError(
-                "not_started" if table.status == TableStatus.WAITING else "game_over",
-                "there is no game to vote in", seat)
-        if isinstance(seat, bool) or not 0 <= seat < table.num_seats \
-                or table.seats[seat].kind != SeatKind.HUMAN or seat == voter:
-            raise ProtocolError("bad_seat", f"seat {seat} is not another player's", seat)
-        clock = table.clock
-        since = clock.absent_since.get(seat)
-        wait = lobby.settings.absent_vote_after
-        if since is None or time.monotonic() - since < wait:
-            raise ProtocolError("not_absent", f"seat {seat} has not been away for "
-                                f"{wait:g} s", seat)
-        clock.votes.setdefault(seat, set()).add(voter)
-        voters = {n for n, s in enumerate(table.seats)
-                  if s.kind == SeatKind.HUMAN and n != seat and table.is_connected(n)}
-        if voters <= clock.votes[seat]:
-            clock.away[seat] = "vote"
-        lobby.broadcast(table)
-
-
-async def come_back(lobby: ClockLobby[TableT], table: TableT, guest: Guest | None) \
-        -> None:
-    """``{"type": "back"}``: the sender's seat is played by its player again."""
-    async with table.lock:
-        seat = table.seat_of(guest.player_id if guest else None)
-        if seat is None:
-            raise ProtocolError("not_seated", "you hold no seat at this table")
-        if seat in table.extras.resigned:
-            raise ProtocolError("resigned", f"seat {seat} resigned: the stand-in plays it "
-                                "to the end", seat)
-        table.clock.back(seat)
-        lobby.broadcast(table)
 
 
 async def cancel_timers(tasks: list[asyncio.Task[None]]) -> None:

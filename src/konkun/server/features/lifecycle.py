@@ -3,29 +3,29 @@
 What a table carries besides its game (:class:`TableExtras`: the creator, the move clock,
 hints, the rematch it led to) is kept in a table of its own, ``konkun_table_extras``,
 one JSON object per table, so the game record (``konkun_tables``, ``konkun_actions``)
-stays as it is. :class:`ExtrasStore` reads and writes it; the functions here act on the
-:class:`~konkun.server.lobby.Lobby` (through :class:`LifecycleLobby`, what they use of it)
-under each table's lock:
+stays as it is. :class:`ExtrasStore` reads and writes it; :class:`Lifecycle` (a part of
+the lobby, given what it calls) acts on the tables under each table's lock:
 
-- :func:`cancel` removes a waiting table (its creator's wish, or expiry after
+- :meth:`Lifecycle.cancel` removes a waiting table (its creator's wish, or expiry after
   ``Settings.waiting_table_seconds`` seconds nobody joined) and tells every connection;
-- :func:`vote_rematch` records a seated human's wish for a rematch once the game is over;
+- :meth:`Lifecycle.vote_rematch` records a seated human's wish for a rematch once the game is over;
   when every human seat has asked, a new table with the same seats, bots, game, variant,
   rules and options starts, and every connection of the old one is told where it is. The
   vote that completes the set stores the new table's id with it (``rematch_next``), so if
   the process making the rematch dies, another one (or the same server after a restart)
-  makes the same table, not a second one (:func:`make_rematch`);
+  makes the same table, not a second one (:meth:`Lifecycle.make_rematch`);
 - :class:`CreateOnce` makes creating a table idempotent against double clicks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import time
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import JSON, String, delete, select
 from sqlalchemy.engine import Engine
@@ -39,9 +39,12 @@ from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.fair import checked_contribution
 from konkun.server.features.ports import RunsInThreads, SeatedTable
+from konkun.server.features.replication import Replication
 
 if TYPE_CHECKING:
     from konkun.server.core.auth import Guest
+
+log = logging.getLogger("konkun.server")
 
 MOVE_SECONDS = (0, 15, 30, 60, 120)
 """The move clocks the lobby offers (0: no clock)."""
@@ -313,137 +316,43 @@ class LifecycleTable(SeatedTable, Protocol):
 TableT = TypeVar("TableT", bound=LifecycleTable)
 
 
-class LifecycleLobby(RunsInThreads, Protocol[TableT]):
-    """What cancelling, expiry and rematches use of the lobby: its tables, the extras'
-    store, reading back and broadcasting a table, telling the other processes, making a
-    table and seating its players."""
+TableCo = TypeVar("TableCo", bound=LifecycleTable, covariant=True)
+TableContra = TypeVar("TableContra", bound=LifecycleTable, contravariant=True)
 
-    tables: dict[str, TableT]
 
-    @property
-    def extras_store(self) -> ExtrasStore:
-        """The extras of every table."""
+class MakeTable(Protocol[TableCo]):
+    """Make and store a new table (the lobby's ``create_table``)."""
 
-    async def reread(self, table: TableT) -> bool:
-        """Read back the actions other processes played at the table."""
+    async def __call__(self, game: str, variant: str | None, num_seats: int,
+                       rules: dict[str, str], bots: dict[int, str], *,
+                       creator: str | None = None, move_seconds: int = 0,
+                       hints: bool = True, rated: bool = False,
+                       rematch_of: str | None = None,
+                       table_id: str | None = None,
+                       server_seed: str | None = None) -> TableCo:
+        """A new table (under ``table_id`` when given, dealt from ``server_seed`` when
+        given: a rematch's, committed before)."""
 
-    def broadcast(self, table: TableT) -> None:
-        """Send every connection of the table its view."""
 
-    def tell_others(self, kind: Announcement, table_id: str, rest: str = "") -> None:
-        """Tell the other server processes that a table changed."""
+class FindTable(Protocol[TableCo]):
+    """The table of an id, read back if needed (the lobby's ``get_table``)."""
 
-    async def record_rematch_vote(self, table: TableT, seat: int, contribution: str | None,
-                                  humans: set[int]) -> tuple[TableExtras, bool]:
-        """Store a seat's rematch vote atomically and tell the other processes; the extras
-        now stored and whether this vote starts the rematch."""
-
-    async def record_rematch(self, table: TableT, rematch: str) -> None:
-        """Store where the table's rematch is and tell the other processes."""
-
-    async def create_table(self, game: str, variant: str | None, num_seats: int,
-                           rules: dict[str, str], bots: dict[int, str], *,
-                           creator: str | None = None, move_seconds: int = 0,
-                           hints: bool = True, rated: bool = False,
-                           rematch_of: str | None = None,
-                           table_id: str | None = None,
-                           server_seed: str | None = None) -> TableT:
-        """Make and store a new table (under ``table_id`` when given, dealt from
-        ``server_seed`` when given: a rematch's, committed before)."""
-
-    async def get_table(self, table_id: str, keep: bool = False) -> TableT:
+    async def __call__(self, table_id: str, keep: bool = False) -> TableCo:
         """The table ``table_id`` (``unknown_table`` when there is none)."""
 
-    def making_rematch(self, table: TableT) -> AbstractAsyncContextManager[bool]:
-        """Held while this process makes the table's rematch: whether it may (no other
-        process is making it now)."""
 
-    async def seat_players(self, table: TableT, taken: dict[int, SeatInfo],
-                           contributions: dict[int, str] | None = None) -> None:
-        """Seat several players at once with their contributions, and start when full."""
+class SeatPlayers(Protocol[TableContra]):
+    """Seat several players at once with their contributions, and start when full (lock
+    held; :meth:`~konkun.server.tables.seats.Seating.seat_players`)."""
 
-    async def end_match(self, table: TableT) -> None:
-        """Finish a playing table whose match ended early (its extras say how; lock
-        held): store it, call the finish hooks, tell every connection."""
+    async def __call__(self, table: TableContra, taken: dict[int, SeatInfo],
+                       contributions: dict[int, str] | None = None) -> None:
+        """Seat them."""
+
 
 def closed_message(table: SeatedTable, reason: str) -> dict[str, Any]:
     """``{"type": "closed", "table": id, "reason": "cancelled" | "expired"}``."""
     return {"type": "closed", "table": table.id, "reason": reason}
-
-
-async def cancel(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None,
-                 reason: str = "cancelled") -> None:
-    """Remove a waiting table: by its creator (``guest``), or by expiry (``guest`` None).
-    Every connection receives ``closed`` and is closed."""
-    async with table.lock:
-        if guest is not None and (table.extras.creator is None
-                                  or guest.player_id != table.extras.creator):
-            raise ProtocolError("not_creator", "only the player who created this table "
-                                "may cancel it", table.id)
-        if table.status != TableStatus.WAITING:
-            raise ProtocolError("not_waiting", f"table {table.id} has already started; "
-                                "it cannot be cancelled", table.id)
-        try:
-            deleted = await lobby.db(lobby.extras_store.delete_waiting, table.id)
-        except Exception as error:
-            raise ProtocolError("storage", "the table could not be removed; try again") \
-                from error
-        if not deleted:  # dealt meanwhile by another server process
-            await lobby.reread(table)
-            lobby.broadcast(table)
-            raise ProtocolError("not_waiting", f"table {table.id} has already started; "
-                                "it cannot be cancelled", table.id)
-        table.status = TableStatus.CANCELLED
-        lobby.tables.pop(table.id, None)
-        lobby.tell_others(Announcement.CLOSED, table.id, reason)
-        for connection in list(table.connections):
-            connection.close_with(closed_message(table, reason))
-
-
-async def expire_waiting(lobby: LifecycleLobby[TableT], older_than: float) -> list[str]:
-    """Cancel every waiting table created more than ``older_than`` seconds ago; return
-    their ids."""
-    from datetime import UTC, datetime
-
-    now = datetime.now(UTC)
-    gone = []
-    for table in list(lobby.tables.values()):
-        if table.status != TableStatus.WAITING:
-            continue
-        age = (now - datetime.fromisoformat(table.created_at)).total_seconds()
-        if age > older_than:
-            try:
-                await cancel(lobby, table, None, "expired")
-            except ProtocolError:
-                continue
-            gone.append(table.id)
-    return gone
-
-
-async def vote_rematch(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None,
-                       contribution: str | None = None) -> TableT | None:
-    """Record that ``guest``'s seat wants a rematch, with its ``contribution`` to the new
-    match's seed; when every human seat does, start it and return the new table (every
-    connection of the old one receives ``rematch``)."""
-    async with table.lock:
-        seat = table.seat_of(guest.player_id if guest else None)
-        if seat is None:
-            raise ProtocolError("not_seated", "only a seated player can ask for a rematch")
-        if table.status != TableStatus.FINISHED:
-            raise ProtocolError("not_finished", "a rematch is offered once the game is over")
-        if table.extras.rematch_to is not None:
-            announce_rematch(table)
-            return None
-        humans = human_seats(table)
-        checked = None if contribution is None else checked_contribution(contribution)
-        table.extras, starts = await lobby.record_rematch_vote(table, seat, checked, humans)
-        if table.extras.rematch_to is not None:  # started through another process
-            announce_rematch(table)
-            return None
-        if not starts:
-            lobby.broadcast(table)
-            return None
-        return await make_rematch(lobby, table)
 
 
 def human_seats(table: SeatedTable) -> set[int]:
@@ -457,54 +366,6 @@ def rematch_pending(table: LifecycleTable) -> bool:
     extras = table.extras
     return table.status == TableStatus.FINISHED and extras.rematch_to is None \
         and extras.rematch_next is not None and human_seats(table) <= extras.rematch_votes
-
-
-async def make_rematch(lobby: LifecycleLobby[TableT], table: TableT) -> TableT | None:
-    """Make the rematch whose votes are all stored, under the id the last vote stored
-    (lock held); return the new table (``None``: another process is making it, or has).
-
-    Every step can be done again after a process died in the middle of it: the table is
-    made only if no table has that id, the players are seated only if they are not, and
-    the stored extras are read again first, under :meth:`LifecycleLobby.making_rematch`
-    (on PostgreSQL a lock that dies with its process)."""
-    async with lobby.making_rematch(table) as mine:
-        if not mine:
-            return None
-        table.extras = await lobby.db(lobby.extras_store.load, table.id)
-        reserved = table.extras.rematch_next
-        if not rematch_pending(table) or reserved is None:
-            if table.extras.rematch_to is not None:
-                announce_rematch(table)
-                lobby.broadcast(table)
-            return None
-        humans = human_seats(table)
-        new = await _rematch_table(lobby, table, reserved)
-        contributions = table.extras.rematch_contributions
-        async with new.lock:
-            if any(new.seats[n].player_id != table.seats[n].player_id for n in humans):
-                await lobby.seat_players(new, {n: table.seats[n] for n in humans},
-                                         {n: v for n, v in contributions.items()
-                                          if n in humans})
-        table.extras.rematch_to = new.id
-        with contextlib.suppress(Exception):  # the new table plays on; only the pointer
-            await lobby.record_rematch(table, new.id)  # is lost
-        announce_rematch(table)
-        lobby.broadcast(table)
-        return new
-
-
-async def _rematch_table(lobby: LifecycleLobby[TableT], table: TableT,
-                         reserved: str) -> TableT:
-    """The rematch's table ``reserved``: made now, or read back if a process that died
-    made it."""
-    with contextlib.suppress(ProtocolError):
-        return await lobby.get_table(reserved)
-    return await lobby.create_table(
-        table.adapter.name, table.variant, table.num_seats, dict(table.rules),
-        {n: s.bot for n, s in enumerate(table.seats) if s.kind == SeatKind.BOT and s.bot},
-        creator=table.extras.creator, move_seconds=table.extras.move_seconds,
-        hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id,
-        table_id=reserved, server_seed=table.extras.rematch_seed)
 
 
 def announce_rematch(table: LifecycleTable) -> None:
@@ -532,64 +393,247 @@ def _seated(table: LifecycleTable, guest: Guest | None, what: str) -> int:
     return seat
 
 
-async def _store_ending(lobby: LifecycleLobby[TableT], table: TableT) -> None:
-    try:
-        await lobby.db(lobby.extras_store.save, table.id, table.extras)
-    except Exception as error:
-        raise ProtocolError("storage", "the table could not be changed; try again") \
-            from error
+class Lifecycle(Generic[TableT]):
+    """A table's life beyond one match (a part of the lobby): cancelling, expiry,
+    rematches, resigning and aborting, each under the table's lock."""
 
+    def __init__(self, tables: dict[str, TableT], threads: RunsInThreads,
+                 extras_store: ExtrasStore, replication: Replication[TableT], *,
+                 broadcast: Callable[[TableT], None],
+                 end_match: Callable[[TableT], Awaitable[None]],
+                 seat_players: SeatPlayers[TableT], create_table: MakeTable[TableT],
+                 get_table: FindTable[TableT], new_id: Callable[[], str],
+                 announce: Callable[[Session, str], None]) -> None:
+        """``tables``: the lobby's tables in memory; ``replication``: reads back and tells
+        the other server processes; ``broadcast``: sends every connection of a table its
+        view; ``end_match``: finishes a table whose match ended early (lock held);
+        ``seat_players``, ``create_table``, ``get_table``: seat a rematch's players, make
+        and find a table; ``new_id``: a new table's id; ``announce``: announce a table's
+        change in a storage transaction."""
+        self.tables = tables
+        self.threads = threads
+        self.extras_store = extras_store
+        self.replication = replication
+        self.broadcast = broadcast
+        self.end_match = end_match
+        self.seat_players = seat_players
+        self.create_table = create_table
+        self.get_table = get_table
+        self.new_id = new_id
+        self.announce = announce
+        self._tasks: set[asyncio.Task[Any]] = set()
 
-async def resign(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None) -> None:
-    """``guest``'s seat gives up the match: it ranks last and takes no more turns. With
-    two seats, or when no other person is left playing, the match ends now; otherwise the
-    stand-in bot plays the seat (for nothing) and the others play on."""
-    async with table.lock:
-        await lobby.reread(table)
-        seat = _seated(table, guest, "resign")
-        if seat in table.extras.resigned:
-            raise ProtocolError("resigned", f"seat {seat} has already resigned", seat)
-        await give_up(lobby, table, [seat], "resigned")
+    async def record_rematch_vote(self, table: TableT, seat: int, contribution: str | None,
+                                  humans: set[int]) -> tuple[TableExtras, bool]:
+        """Store ``seat``'s rematch vote atomically and tell the other processes; the
+        extras now stored and whether this vote starts the rematch
+        (:meth:`ExtrasStore.vote_rematch`)."""
+        extras, starts = await self.threads.db(
+            self.extras_store.vote_rematch, table.id, seat, contribution, humans,
+            self.new_id(), lambda session: self.announce(session, table.id))
+        return extras, starts
 
+    async def record_rematch(self, table: TableT, rematch: str) -> None:
+        """Store where ``table``'s rematch is and tell the other processes."""
+        table.extras = await self.threads.db(self.extras_store.set_rematch_to, table.id,
+                                             rematch)
+        self.replication.tell(Announcement.TABLE, table.id)
 
-async def give_up(lobby: LifecycleLobby[TableT], table: TableT, seats: list[int],
-                  reason: str) -> None:
-    """The ``seats`` give up the match (``reason``: ``resigned``, or ``abandoned`` by the
-    abandonment policy; lock held): stored first, then the match ends when two seats
-    play or no person is left, else the stand-in plays them and the others play on."""
-    extras = table.extras
-    before = (list(extras.resigned), extras.ended)
-    extras.resigned = [*extras.resigned, *(s for s in seats if s not in extras.resigned)]
-    people_left = [n for n in human_seats(table) if n not in extras.resigned]
-    ends = table.num_seats == 2 or not people_left
-    if ends:
-        extras.ended = {"reason": reason, "turn": table.turn}
-    try:
-        await _store_ending(lobby, table)
-    except ProtocolError:
-        extras.resigned, extras.ended = before
-        raise
-    if ends:
-        await lobby.end_match(table)
-    else:
-        lobby.broadcast(table)  # brings the clock up to date: the stand-in plays them
-    lobby.tell_others(Announcement.TABLE, table.id)
+    def rematch_if_pending(self, table: TableT) -> None:
+        """Make the table's rematch if every vote is stored and no table was made (the
+        process that took the last vote may have died)."""
+        if rematch_pending(table):
+            task = asyncio.get_running_loop().create_task(self._make_pending_rematch(table))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
-
-async def abort(lobby: LifecycleLobby[TableT], table: TableT, guest: Guest | None) -> None:
-    """End a playing table on which no person has moved yet (any seated person may): no
-    winner, nobody's rating changes."""
-    async with table.lock:
-        await lobby.reread(table)
-        _seated(table, guest, "abort the table")
-        if people_moved(table):
-            raise ProtocolError("people_moved", f"a person has moved at table {table.id}: "
-                                "it can no longer be aborted (resign instead)", table.id)
-        table.extras.ended = {"reason": "aborted", "turn": table.turn}
+    async def _make_pending_rematch(self, table: TableT) -> None:
         try:
-            await _store_ending(lobby, table)
+            async with table.lock:
+                if rematch_pending(table):
+                    await self.make_rematch(table)
+        except Exception:  # the next sweep, or the next connection, tries again
+            log.warning("table %s: making its rematch failed", table.id, exc_info=True)
+
+    def stop(self) -> None:
+        """Cancel the rematches being made (the next start makes them)."""
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def cancel(self, table: TableT, guest: Guest | None,
+                     reason: str = "cancelled") -> None:
+        """Remove a waiting table: by its creator (``guest``), or by expiry (``guest`` None).
+        Every connection receives ``closed`` and is closed."""
+        async with table.lock:
+            if guest is not None and (table.extras.creator is None
+                                      or guest.player_id != table.extras.creator):
+                raise ProtocolError("not_creator", "only the player who created this table "
+                                    "may cancel it", table.id)
+            if table.status != TableStatus.WAITING:
+                raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                    "it cannot be cancelled", table.id)
+            try:
+                deleted = await self.threads.db(self.extras_store.delete_waiting, table.id)
+            except Exception as error:
+                raise ProtocolError("storage", "the table could not be removed; try again") \
+                    from error
+            if not deleted:  # dealt meanwhile by another server process
+                await self.replication.catch_up(table)
+                self.broadcast(table)
+                raise ProtocolError("not_waiting", f"table {table.id} has already started; "
+                                    "it cannot be cancelled", table.id)
+            table.status = TableStatus.CANCELLED
+            self.tables.pop(table.id, None)
+            self.replication.tell(Announcement.CLOSED, table.id, reason)
+            for connection in list(table.connections):
+                connection.close_with(closed_message(table, reason))
+
+    async def expire_waiting(self, older_than: float) -> list[str]:
+        """Cancel every waiting table created more than ``older_than`` seconds ago; return
+        their ids."""
+        from datetime import UTC, datetime
+
+        now = datetime.now(UTC)
+        gone = []
+        for table in list(self.tables.values()):
+            if table.status != TableStatus.WAITING:
+                continue
+            age = (now - datetime.fromisoformat(table.created_at)).total_seconds()
+            if age > older_than:
+                try:
+                    await self.cancel(table, None, "expired")
+                except ProtocolError:
+                    continue
+                gone.append(table.id)
+        return gone
+
+    async def vote_rematch(self, table: TableT, guest: Guest | None,
+                           contribution: str | None = None) -> TableT | None:
+        """Record that ``guest``'s seat wants a rematch, with its ``contribution`` to the new
+        match's seed; when every human seat does, start it and return the new table (every
+        connection of the old one receives ``rematch``)."""
+        async with table.lock:
+            seat = table.seat_of(guest.player_id if guest else None)
+            if seat is None:
+                raise ProtocolError("not_seated", "only a seated player can ask for a rematch")
+            if table.status != TableStatus.FINISHED:
+                raise ProtocolError("not_finished", "a rematch is offered once the game is over")
+            if table.extras.rematch_to is not None:
+                announce_rematch(table)
+                return None
+            humans = human_seats(table)
+            checked = None if contribution is None else checked_contribution(contribution)
+            table.extras, starts = await self.record_rematch_vote(table, seat, checked, humans)
+            if table.extras.rematch_to is not None:  # started through another process
+                announce_rematch(table)
+                return None
+            if not starts:
+                self.broadcast(table)
+                return None
+            return await self.make_rematch(table)
+
+    async def make_rematch(self, table: TableT) -> TableT | None:
+        """Make the rematch whose votes are all stored, under the id the last vote stored
+        (lock held); return the new table (``None``: another process is making it, or has).
+
+        Every step can be done again after a process died in the middle of it: the table is
+        made only if no table has that id, the players are seated only if they are not, and
+        the stored extras are read again first, under :meth:`Replication.making_rematch`
+        (on PostgreSQL a lock that dies with its process)."""
+        async with self.replication.making_rematch(table) as mine:
+            if not mine:
+                return None
+            table.extras = await self.threads.db(self.extras_store.load, table.id)
+            reserved = table.extras.rematch_next
+            if not rematch_pending(table) or reserved is None:
+                if table.extras.rematch_to is not None:
+                    announce_rematch(table)
+                    self.broadcast(table)
+                return None
+            humans = human_seats(table)
+            new = await self._rematch_table(table, reserved)
+            contributions = table.extras.rematch_contributions
+            async with new.lock:
+                if any(new.seats[n].player_id != table.seats[n].player_id for n in humans):
+                    await self.seat_players(new, {n: table.seats[n] for n in humans},
+                                             {n: v for n, v in contributions.items()
+                                              if n in humans})
+            table.extras.rematch_to = new.id
+            with contextlib.suppress(Exception):  # the new table plays on; only the pointer
+                await self.record_rematch(table, new.id)  # is lost
+            announce_rematch(table)
+            self.broadcast(table)
+            return new
+
+    async def _rematch_table(self, table: TableT,
+                             reserved: str) -> TableT:
+        """The rematch's table ``reserved``: made now, or read back if a process that died
+        made it."""
+        with contextlib.suppress(ProtocolError):
+            return await self.get_table(reserved)
+        return await self.create_table(
+            table.adapter.name, table.variant, table.num_seats, dict(table.rules),
+            {n: s.bot for n, s in enumerate(table.seats) if s.kind == SeatKind.BOT and s.bot},
+            creator=table.extras.creator, move_seconds=table.extras.move_seconds,
+            hints=table.extras.hints, rated=table.extras.rated, rematch_of=table.id,
+            table_id=reserved, server_seed=table.extras.rematch_seed)
+
+    async def _store_ending(self, table: TableT) -> None:
+        try:
+            await self.threads.db(self.extras_store.save, table.id, table.extras)
+        except Exception as error:
+            raise ProtocolError("storage", "the table could not be changed; try again") \
+                from error
+
+    async def resign(self, table: TableT, guest: Guest | None) -> None:
+        """``guest``'s seat gives up the match: it ranks last and takes no more turns. With
+        two seats, or when no other person is left playing, the match ends now; otherwise the
+        stand-in bot plays the seat (for nothing) and the others play on."""
+        async with table.lock:
+            await self.replication.catch_up(table)
+            seat = _seated(table, guest, "resign")
+            if seat in table.extras.resigned:
+                raise ProtocolError("resigned", f"seat {seat} has already resigned", seat)
+            await self.give_up(table, [seat], "resigned")
+
+    async def give_up(self, table: TableT, seats: list[int],
+                      reason: str) -> None:
+        """The ``seats`` give up the match (``reason``: ``resigned``, or ``abandoned`` by the
+        abandonment policy; lock held): stored first, then the match ends when two seats
+        play or no person is left, else the stand-in plays them and the others play on."""
+        extras = table.extras
+        before = (list(extras.resigned), extras.ended)
+        extras.resigned = [*extras.resigned, *(s for s in seats if s not in extras.resigned)]
+        people_left = [n for n in human_seats(table) if n not in extras.resigned]
+        ends = table.num_seats == 2 or not people_left
+        if ends:
+            extras.ended = {"reason": reason, "turn": table.turn}
+        try:
+            await self._store_ending(table)
         except ProtocolError:
-            table.extras.ended = None
+            extras.resigned, extras.ended = before
             raise
-        await lobby.end_match(table)
-        lobby.tell_others(Announcement.TABLE, table.id)
+        if ends:
+            await self.end_match(table)
+        else:
+            self.broadcast(table)  # brings the clock up to date: the stand-in plays them
+        self.replication.tell(Announcement.TABLE, table.id)
+
+    async def abort(self, table: TableT, guest: Guest | None) -> None:
+        """End a playing table on which no person has moved yet (any seated person may): no
+        winner, nobody's rating changes."""
+        async with table.lock:
+            await self.replication.catch_up(table)
+            _seated(table, guest, "abort the table")
+            if people_moved(table):
+                raise ProtocolError("people_moved", f"a person has moved at table {table.id}: "
+                                    "it can no longer be aborted (resign instead)", table.id)
+            table.extras.ended = {"reason": "aborted", "turn": table.turn}
+            try:
+                await self._store_ending(table)
+            except ProtocolError:
+                table.extras.ended = None
+                raise
+            await self.end_match(table)
+            self.replication.tell(Announcement.TABLE, table.id)
+

@@ -1,14 +1,15 @@
-"""What the table features (:mod:`.chat`, :mod:`.clock`, :mod:`.lifecycle`) use of a table
-and of the lobby, as Protocols.
+"""What the table features (:mod:`.chat`, :mod:`.clock`, :mod:`.lifecycle`,
+:mod:`.abandon`) read of a table, and the worker threads they run in, as Protocols.
 
 The table holds each feature's state (its clock, its extras) and the lobby builds the
-features, so a feature that named :class:`~konkun.server.tables.table.Table` or
-:class:`~konkun.server.lobby.Lobby` would import its own importer. A feature names the
-ports instead: :class:`SeatedTable` here for what every feature reads of a table, and, next
-to its use, the few more members it needs (``ClockedTable`` and ``ClockLobby`` in
-:mod:`.clock`, ``LifecycleTable`` and ``LifecycleLobby`` in :mod:`.lifecycle`, ``ChatLobby``
-in :mod:`.chat`). ``Table`` and ``Lobby`` satisfy them structurally; mypy checks it where the
-lobby hands itself and its tables to a feature.
+features as its parts, each given its collaborators (the threads, a store, the
+:class:`~konkun.server.features.replication.Replication`, and the few entry points of the
+other parts it calls), so a feature names neither :class:`~konkun.server.tables.table.Table`
+(which would import its own importer) nor the lobby. It names :class:`SeatedTable` here for
+what every feature reads of a table, and, next to its use, the few more members it needs
+(``ClockedTable`` in :mod:`.clock`, ``LifecycleTable`` in :mod:`.lifecycle`,
+``AbandonTable`` in :mod:`.abandon`). ``Table`` satisfies them structurally; mypy checks it
+where the lobby builds the parts.
 """
 
 from __future__ import annotations

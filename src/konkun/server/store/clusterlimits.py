@@ -17,7 +17,8 @@ times its allowance. Two mechanisms make the limits the cluster's:
   its own when it checks. The check stays in memory; a count reaches the others within
   milliseconds, so only requests that arrive through different processes within that
   window can pass together. A process gone silent stops counting with its heartbeat.
-  A new table or seat closes that window (:meth:`konkun.server.cluster.shared.Shared.admitted`):
+  A new table or seat closes that window
+  (:meth:`konkun.server.features.replication.Replication.admitted`):
   it is checked under a lock per address and player, once every count announced before
   has arrived, and counted and announced before the lock is released.
 

@@ -21,17 +21,17 @@ class Broadcaster:
     """Attach, identify and detach a table's connections, and broadcast its state."""
 
     def __init__(self, tables: dict[str, Table], admission: Admission, *,
-                 clock_changed: Callable[[Table], None],
                  connections_changed: Callable[[Table], None],
                  broadcasted: Callable[[Table], None]) -> None:
         """``tables``: the lobby's tables (a finished one nobody watches leaves; the
-        connection limits count them); ``clock_changed``: the move clock looks at the
-        table before each broadcast; ``connections_changed``: a connection came, left or
+        connection limits count them); ``connections_changed``: a connection came, left or
         named its player (other server processes are told); ``broadcasted``: called after
         each broadcast (the stored clock)."""
         self.tables = tables
         self.admission = admission
-        self.clock_changed = clock_changed
+        self.before_broadcast: list[Callable[[Table], None]] = []
+        """Called with the table before each broadcast (the move clock looks at it; it
+        is built after the broadcast it uses, so it adds itself here)."""
         self.connections_changed = connections_changed
         self.broadcasted = broadcasted
         self.connections = 0
@@ -143,7 +143,8 @@ class Broadcaster:
 
     def _broadcast(self, table: Table) -> None:
         trace = current_move()
-        self.clock_changed(table)
+        for look in self.before_broadcast:
+            look(table)
         if not table.connections:
             return
         only = table.broadcast_only

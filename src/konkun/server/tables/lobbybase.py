@@ -1,11 +1,11 @@
 """What every part of the lobby shares (:class:`LobbyBase`): its tables, storage, settings
 and limits, and the worker threads it runs the database, the reads and the bots in.
 
-The lobby's concerns are mixins over this base, each in the module its name says:
-:mod:`.connections` (who watches a table, and the broadcast), :mod:`.play` (checking,
-storing and applying an action), :mod:`.botloop` (the bots' moves), :mod:`.seats`,
-:mod:`.replayframes`, and :mod:`.lobby` (life cycle and finding tables) which puts them
-together as :class:`~konkun.server.lobby.Lobby`.
+The lobby's concerns are parts built by :class:`~konkun.server.lobby.Lobby` over this
+base, each in the module its name says: :mod:`.connections` (who watches a table, and
+the broadcast), :mod:`.play` (checking, storing and applying an action), :mod:`.botloop`
+(the bots' moves), :mod:`.seats`, :mod:`.replayframes`, and the features (chat, the
+clock, the life cycle, abandonment) and the replication with other server processes.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from konkun.server.core.config import Settings
 from konkun.server.core.scheduler import BotScheduler
 from konkun.server.features.admission import Admission
 from konkun.server.features.chat import ChatLimits, ChatStore
-from konkun.server.features.clock import ClockKeeper
 from konkun.server.features.fair import FairStore, TableFairness
 from konkun.server.features.lifecycle import CreateOnce, ExtrasStore
 from konkun.server.features.replays import ReplayCache, ReplayWorker
@@ -35,9 +34,6 @@ T = TypeVar("T")
 
 class LobbyBase:
     """Every table of one server, with the storage and the bot workers they use."""
-
-    clock: ClockKeeper[Table]
-    """The move clocks (set by :class:`~konkun.server.lobby.Lobby`, which it is given)."""
 
     def __init__(self, storage: Storage, settings: Settings) -> None:
         self.storage = storage

@@ -42,7 +42,7 @@ RETRIES = 3
 Admitted = Callable[[Callable[[], None], list[str]], AbstractAsyncContextManager[None]]
 """Run an admission check (it raises a :class:`ProtocolError` to refuse), then the block
 that makes what it admitted, counted under the keys meanwhile
-(:meth:`konkun.server.cluster.shared.Shared.admitted`)."""
+(:meth:`konkun.server.features.replication.Replication.admitted`)."""
 
 
 class Seating:

@@ -19,10 +19,6 @@ from konkun.server.core.connection import Connection
 from konkun.server.core.protocol import ProtocolError, error_payload
 from konkun.server.core.ratelimit import AddressLimiter, TokenBucket
 from konkun.server.core.stagetimes import tracing_move
-from konkun.server.features.abandon import claim
-from konkun.server.features.chat import send_chat
-from konkun.server.features.clock import come_back, vote_bot
-from konkun.server.features.lifecycle import abort, cancel, resign, vote_rematch
 from konkun.server.lobby import Lobby
 from konkun.server.tables.table import Table
 from konkun.server.web.messages import (
@@ -273,21 +269,22 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
         elif isinstance(parsed, CancelMessage):
             if connection.guest is None:
                 raise ProtocolError("not_creator", "only the table's creator may cancel it")
-            await cancel(lobby, table, connection.guest)
+            await lobby.lifecycle.cancel(table, connection.guest)
         elif isinstance(parsed, RematchMessage):
-            await vote_rematch(lobby, table, connection.guest, parsed.contribution)
+            await lobby.lifecycle.vote_rematch(table, connection.guest, parsed.contribution)
         elif isinstance(parsed, ResignMessage):
-            await resign(lobby, table, connection.guest)
+            await lobby.lifecycle.resign(table, connection.guest)
         elif isinstance(parsed, AbortMessage):
-            await abort(lobby, table, connection.guest)
+            await lobby.lifecycle.abort(table, connection.guest)
         elif isinstance(parsed, ClaimMessage):
-            await claim(lobby, table, connection.guest, lobby.settings.idle_claim_seconds)
+            await lobby.abandonment.claim(table, connection.guest,
+                                          lobby.settings.idle_claim_seconds)
         elif isinstance(parsed, VoteBotMessage):
-            await vote_bot(lobby, table, connection.guest, parsed.seat)
+            await lobby.clock.vote_bot(table, connection.guest, parsed.seat)
         elif isinstance(parsed, BackMessage):
-            await come_back(lobby, table, connection.guest)
+            await lobby.clock.come_back(table, connection.guest)
         elif isinstance(parsed, ChatMessage):
-            await send_chat(lobby, table, connection.guest, parsed.text, lobby.chat_limits)
+            await lobby.chat.send(table, connection.guest, parsed.text)
         else:
             raise ProtocolError("bad_request", "'hello' is only taken as the first message")
     except ProtocolError as error:

@@ -18,7 +18,6 @@ from konkun.server.core.games import game_names, get_game
 from konkun.server.core.kinds import TableStatus
 from konkun.server.core.movelog import deal_end, move_log
 from konkun.server.core.protocol import ProtocolError
-from konkun.server.features.lifecycle import cancel
 from konkun.server.web.account_routes import rated_options, standard_rules_only
 from konkun.server.web.messages import GuestBody, SitBody, TableBody, validated
 from konkun.server.web.parts import RENEWED_TOKEN, Parts, client_address, json_body
@@ -164,7 +163,7 @@ def router(parts: Parts) -> APIRouter:
     async def cancel_table(table_id: str, request: Request) -> dict[str, Any]:
         who = guest_of(request, table_id)
         table = await lobby().get_table(table_id)
-        await cancel(lobby(), table, who)
+        await lobby().lifecycle.cancel(table, who)
         return {"type": "closed", "table": table_id, "reason": "cancelled"}
 
     @routes.get("/api/tables/{table_id}/hint")
