@@ -179,15 +179,13 @@ class Lobby(LobbyBase):
             rematch_if_pending=self.lifecycle.rematch_if_pending))
         stored = await self.threads.db(self.storage.load_unfinished)
         for row in stored:
+            fair = await self.threads.db(self.fair_store.load, row.id)
             try:
-                table = await self.threads.run(self._rebuild, row)
+                table = await self.threads.run(self._rebuild, row, fair)
             except Exception as error:  # one broken table must not stop the server
                 log.error("table %s cannot be restored: %r", row.id, error)
                 continue
-            table.extras = await self.threads.db(self.extras_store.load, table.id)
-            await self._load_fairness(table)
-            table.remote = self.replication.presence_of(table.id)
-            await self.stored_clocks.restore(table)
+            await self._read_extras(table)
             self.tables[table.id] = table
             await self.moves.finish_if_over(table)
             self._start_bots(table)
@@ -254,25 +252,22 @@ class Lobby(LobbyBase):
         self.replay_worker.shutdown()
         self.threads.storage.shutdown(wait=True)
 
-    def _rebuild(self, row: StoredTable) -> Table:
-        """A table from its stored row: the match replayed from the seed and actions."""
+    async def _read_extras(self, table: Table) -> None:
+        """Read back what a rebuilt table keeps beside its game: its extras, who is
+        connected to it elsewhere and its move clock."""
+        table.extras = await self.threads.db(self.extras_store.load, table.id)
+        table.remote = self.replication.presence_of(table.id)
+        await self.stored_clocks.restore(table)
+
+    @staticmethod
+    def _rebuild(row: StoredTable, fair: FairSeed | None) -> Table:
+        """A fresh table brought to its stored row (:meth:`Table.follow`)."""
         adapter = get_game(row.game)
         rules_value = adapter.check(row.variant, row.rules, len(row.seats))
         table = Table(row.id, adapter, row.variant, row.rules, rules_value,
                       [SeatInfo.from_stored(s) for s in row.seats], row.created_at)
-        table.status = TableStatus(row.status)
-        table.seed = row.seed
-        table.finished_at = row.finished_at
-        table.winner = row.winner
-        if row.status != TableStatus.WAITING and row.seed is not None:
-            table.match = adapter.replay(rules_value, len(row.seats), row.seed,
-                                         [text for _seat, text in row.actions])
-            table.actions = list(row.actions)
-            if table.actions:
-                seat, text = table.actions[-1]
-                table.last = {"turn": table.turn, "actor": seat, "action": text}
-        if table.status == TableStatus.PLAYING:
-            table.bots = table.new_bots()
+        table.fairness = TableFairness(fair)
+        table.follow(row)
         return table
 
     # -- the lobby ----------------------------------------------------------------------
@@ -366,16 +361,14 @@ class Lobby(LobbyBase):
             if table is not None:
                 return await self.replication.up_to_date(table)
             row = await load_row(self.threads, self.storage, table_id)
+            fair = await self.threads.db(self.fair_store.load, table_id)
             try:
-                table = await self.threads.run(self._rebuild, row)
+                table = await self.threads.run(self._rebuild, row, fair)
             except Exception as error:
                 log.error("table %s cannot be loaded: %r", table_id, error)
                 raise ProtocolError("unknown_table", f"table {table_id!r} cannot be "
                                     "loaded", table_id) from None
-            table.extras = await self.threads.db(self.extras_store.load, table_id)
-            await self._load_fairness(table)
-            table.remote = self.replication.presence_of(table_id)
-            await self.stored_clocks.restore(table)
+            await self._read_extras(table)
             await self.moves.finish_if_over(table)
             if keep or table.status != TableStatus.FINISHED:
                 self.tables[table_id] = table

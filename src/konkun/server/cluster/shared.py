@@ -34,7 +34,6 @@ from konkun.server.cluster.bus import Cluster, new_origin
 from konkun.server.core.announcements import Announcement
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
-from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.admission import Admission
 from konkun.server.features.chat import ChatStore
 from konkun.server.features.fair import FairStore, TableFairness
@@ -282,32 +281,12 @@ class ClusterReplication:
             self._gone(table, "cancelled")
             return False
         changed = False
-        seats = [SeatInfo.from_stored(s) for s in row.seats]
-        if seats != table.seats:
-            table.seats, changed = seats, True
         if table.status == TableStatus.WAITING:
             fair = await self.threads.read(self.stores.fair.load, table.id)  # contributions
             if fair != table.fairness.fair:
                 table.fairness, changed = TableFairness(fair), True
-        if table.status == TableStatus.WAITING and row.status != TableStatus.WAITING \
-                and row.seed is not None:
-            table.seed = row.seed
-            table.match = table.adapter.new_match(table.rules_value, table.num_seats,
-                                                  row.seed)
-            table.bots, table.status, changed = table.new_bots(), TableStatus.PLAYING, True
-            table.fairness.start(table.adapter.name, table.match, [], table.seats)
-        if table.match is not None:
-            for seat, text in row.actions:
-                table.match.play(table.match.deal.parse_action(text))
-                table.actions.append((seat, text))
-                table.fairness.played(table.turn, seat, text)
-                table.last = {"turn": table.turn, "actor": seat, "action": text}
-                changed = True
-        if row.status == TableStatus.FINISHED and table.status != TableStatus.FINISHED:
-            table.status, table.finished_at, table.winner = TableStatus.FINISHED, \
-                row.finished_at, row.winner
-            table.bots, changed = {}, True
-        elif table.status == TableStatus.PLAYING and table.match is not None \
+        changed = table.follow(row) or changed
+        if table.status == TableStatus.PLAYING and table.match is not None \
                 and table.match.is_over():
             await self.reactions.finish(table)  # its player stopped before marking it
             changed = True

@@ -19,7 +19,7 @@ from konkun.server.core.config import Settings
 from konkun.server.core.scheduler import BotScheduler
 from konkun.server.features.admission import Admission
 from konkun.server.features.chat import ChatLimits, ChatStore
-from konkun.server.features.fair import FairStore, TableFairness
+from konkun.server.features.fair import FairStore
 from konkun.server.features.lifecycle import CreateOnce, ExtrasStore
 from konkun.server.features.replays import ReplayCache, ReplayWorker
 from konkun.server.store.commits import GroupCommit
@@ -57,13 +57,6 @@ class LobbyBase:
         """The actions' writer: one commit for the actions played at one instant."""
         self.finish_hooks: list[Callable[[Table], Awaitable[None]]] = []
         """Called with each table once it finished and was stored (ratings)."""
-
-    async def _load_fairness(self, table: Table) -> None:
-        """Read back a table's fairness data and its digests so far."""
-        table.fairness = TableFairness(await self.threads.db(self.fair_store.load, table.id))
-        if table.match is not None:
-            table.fairness.start(table.adapter.name, table.match, table.actions,
-                                 table.seats)
 
     async def db(self, function: Callable[..., T], *args: Any) -> T:
         """Run ``function(*args)`` in the storage thread (:meth:`Threads.db`)."""

@@ -156,6 +156,44 @@ class Table:
         """The match as ``seat`` sees it (``None``: a spectator); ``None`` while waiting."""
         return None if self.match is None else self.match.to_json(seat)
 
+    def follow(self, row: StoredTable) -> bool:
+        """Bring the table's game to its stored ``row`` (whose actions start at this
+        table's turn): the seats, the deal, the actions and the end; whether anything
+        changed. The one place a table's stored state is read back into memory, both from
+        a fresh table (a restart or a load, :meth:`Lobby._rebuild
+        <konkun.server.lobby.Lobby._rebuild>`) and on a live one (another process's
+        change, :meth:`ClusterReplication.catch_up
+        <konkun.server.cluster.shared.ClusterReplication.catch_up>`); a new stored field
+        of the game is read here. The extras and the fairness data are stores of their
+        own, read by the caller (set :attr:`fairness` first: the deal starts its digests)."""
+        changed = False
+        seats = [SeatInfo.from_stored(s) for s in row.seats]
+        if seats != self.seats:
+            self.seats, changed = seats, True
+        if self.status == TableStatus.WAITING and row.status != TableStatus.WAITING \
+                and row.seed is not None:
+            self.seed = row.seed
+            self.match = self.adapter.replay(self.rules_value, self.num_seats, row.seed,
+                                             [text for _seat, text in row.actions])
+            self.actions = list(row.actions)
+            self.status, changed = TableStatus.PLAYING, True
+            self.bots = self.new_bots()
+            self.fairness.start(self.adapter.name, self.match, self.actions, self.seats)
+        elif self.match is not None and row.actions:
+            for seat, text in row.actions:
+                self.match.play(self.match.deal.parse_action(text))
+                self.actions.append((seat, text))
+                self.fairness.played(self.turn, seat, text)
+            changed = True
+        if row.actions:
+            seat, text = self.actions[-1]
+            self.last = {"turn": self.turn, "actor": seat, "action": text}
+        if row.status == TableStatus.FINISHED and self.status != TableStatus.FINISHED:
+            self.status, self.finished_at, self.winner = TableStatus.FINISHED, \
+                row.finished_at, row.winner
+            self.bots, changed = {}, True
+        return changed
+
     def stored(self) -> StoredTable:
         """The table's row for the database (without actions)."""
         return StoredTable(
