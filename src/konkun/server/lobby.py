@@ -30,7 +30,7 @@ from konkun.server.core.config import Settings
 from konkun.server.core.connection import Connection
 from konkun.server.core.games import game_names, get_game
 from konkun.server.core.kinds import SeatKind, TableStatus
-from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.protocol import ProtocolError, error_payload
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.abandon import Abandonment
 from konkun.server.features.chat import Chat
@@ -394,6 +394,5 @@ class Lobby(LobbyBase):
         for table in list(self.tables.values()):
             for connection in list(table.connections):
                 if connection.guest is not None and connection.guest.session == session:
-                    connection.close_with({"type": "error", "code": "unauthorized",
-                                           "message": "token revoked"})
+                    connection.close_with(error_payload("unauthorized", "token revoked"))
 

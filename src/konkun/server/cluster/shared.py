@@ -33,7 +33,8 @@ from typing import Any
 from konkun.server.cluster.bus import Cluster, new_origin
 from konkun.server.core.announcements import Announcement
 from konkun.server.core.kinds import SeatKind, TableStatus
-from konkun.server.core.protocol import ProtocolError
+from konkun.server.core.outbound import CloseReason
+from konkun.server.core.protocol import ProtocolError, error_payload
 from konkun.server.features.admission import Admission
 from konkun.server.features.chat import ChatStore
 from konkun.server.features.fair import FairStore, TableFairness
@@ -152,7 +153,7 @@ class ClusterReplication:
         elif kind == Announcement.CLOSED:
             table = self.tables.get(table_id)
             if table is not None:
-                self._gone(table, rest.strip() or "cancelled")
+                self._gone(table, "expired" if rest.strip() == "expired" else "cancelled")
         elif kind == Announcement.HELLO:
             for table in self.tables.values():
                 if table.connections:
@@ -299,7 +300,7 @@ class ClusterReplication:
                     announce_rematch(table)
         return changed
 
-    def _gone(self, table: Table, reason: str) -> None:
+    def _gone(self, table: Table, reason: CloseReason) -> None:
         """The table was removed by another process (cancelled or expired)."""
         table.status = TableStatus.CANCELLED
         self.tables.pop(table.id, None)
@@ -314,8 +315,7 @@ class ClusterReplication:
         for table in list(self.tables.values()):
             for connection in list(table.connections):
                 if connection.guest is not None and connection.guest.session == session:
-                    connection.close_with({"type": "error", "code": "unauthorized",
-                                           "message": "token revoked"})
+                    connection.close_with(error_payload("unauthorized", "token revoked"))
 
     def tell(self, kind: Announcement, table_id: str, rest: str = "") -> None:
         """Announce ``kind`` about ``table_id`` to the other processes."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from konkun.server.core.auth import Guest
+from konkun.server.core.outbound import OutboundMessage
 from konkun.server.core.ratelimit import TokenBucket
 from konkun.server.core.stagetimes import QueuedState
 
@@ -15,7 +17,7 @@ SEND_QUEUE = 256
 """Messages queued for one slow client before the server drops the connection."""
 
 
-def compact_json(payload: dict[str, Any]) -> str:
+def compact_json(payload: Mapping[str, Any]) -> str:
     """A message as the shortest JSON text (non-ASCII characters kept as they are)."""
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
@@ -50,11 +52,11 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
-    def send(self, payload: dict[str, Any]) -> None:
-        """Queue a JSON message."""
+    def send(self, payload: OutboundMessage) -> None:
+        """Queue a JSON message (one of :mod:`.outbound`'s)."""
         self.send_text(compact_json(payload))
 
-    def close_with(self, payload: dict[str, Any]) -> None:
+    def close_with(self, payload: OutboundMessage) -> None:
         """Send a last message (after those queued), then close."""
         self.send(payload)
         if self.closed:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, cast
 
 from konkun.server.core.names import NicknameError, check_nickname
+from konkun.server.core.outbound import ErrorMessage
 
 MAX_MESSAGE_BYTES = 4096
 """The largest WebSocket message the server reads (bytes of UTF-8)."""
@@ -89,14 +90,15 @@ class ProtocolError(Exception):
         """The HTTP status for this error."""
         return HTTP_STATUS.get(self.code, 400)
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> ErrorMessage:
         """The error as the JSON object sent to the client."""
-        return error_payload(self.code, self.message, self.input) | self.details
+        return cast("ErrorMessage", error_payload(self.code, self.message, self.input)
+                    | self.details)  # a limit's refusal: limit, max, mine
 
 
-def error_payload(code: str, message: str, input: Any = _MISSING) -> dict[str, Any]:
+def error_payload(code: str, message: str, input: Any = _MISSING) -> ErrorMessage:
     """The error message ``{"type": "error", "code", "message"[, "input"]}``."""
-    payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    payload: ErrorMessage = {"type": "error", "code": code, "message": message}
     if input is not _MISSING:
         payload["input"] = _echo(input)
     return payload

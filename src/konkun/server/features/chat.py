@@ -24,6 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from konkun.server.core.announcements import Announcement
 from konkun.server.core.kinds import TableStatus
 from konkun.server.core.names import allowed_character, graphemes
+from konkun.server.core.outbound import ChatLine
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.ratelimit import TokenBucket
 from konkun.server.features.ports import RunsInThreads, SeatedTable
@@ -63,7 +64,7 @@ class ChatRow(_Base):
     at: Mapped[str] = mapped_column(String(40))
 
 
-def _message(row: ChatRow) -> dict[str, Any]:
+def _message(row: ChatRow) -> ChatLine:
     return {"type": "chat", "seat": row.seat, "name": row.name,
             "spectator": row.seat is None, "text": row.text, "turn": row.turn, "at": row.at}
 
@@ -75,13 +76,13 @@ class ChatStore:
         self.engine = engine
 
     def append(self, table_id: str, seat: int | None, name: str, text: str,
-               turn: int) -> dict[str, Any]:
+               turn: int) -> ChatLine:
         """Store one message as the table's next number (:meth:`add`); return it as
         sent."""
         return self.add(table_id, seat, name, text, turn)[1]
 
     def add(self, table_id: str, seat: int | None, name: str, text: str,
-            turn: int, cap: int | None = None) -> tuple[int, dict[str, Any]]:
+            turn: int, cap: int | None = None) -> tuple[int, ChatLine]:
         """Store one message as the table's next number; return the number and the
         message as sent; raise ``chat_full`` when the table already holds ``cap``
         messages (default :data:`MAX_TABLE_CHAT`).
@@ -108,13 +109,13 @@ class ChatStore:
                     raise
         raise AssertionError("unreachable")  # the last attempt returned or raised
 
-    def message(self, table_id: str, number: int) -> dict[str, Any] | None:
+    def message(self, table_id: str, number: int) -> ChatLine | None:
         """The table's message ``number`` as sent (``None``: no such message)."""
         with Session(self.engine) as session:
             row = session.get(ChatRow, (table_id, number))
             return None if row is None else _message(row)
 
-    def history(self, table_id: str, limit: int | None = HISTORY) -> list[dict[str, Any]]:
+    def history(self, table_id: str, limit: int | None = HISTORY) -> list[ChatLine]:
         """A table's messages, oldest first (the last ``limit``; all with ``None``)."""
         with Session(self.engine) as session:
             query = select(ChatRow).where(ChatRow.table_id == table_id) \

@@ -35,6 +35,7 @@ from konkun.fairness import commitment, new_server_seed
 from konkun.server.core.announcements import Announcement
 from konkun.server.core.games import GameAdapter
 from konkun.server.core.kinds import SeatKind, TableStatus
+from konkun.server.core.outbound import ClosedMessage, CloseReason, RematchMessage
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
 from konkun.server.features.fair import checked_contribution
@@ -350,7 +351,7 @@ class SeatPlayers(Protocol[TableContra]):
         """Seat them."""
 
 
-def closed_message(table: SeatedTable, reason: str) -> dict[str, Any]:
+def closed_message(table: SeatedTable, reason: CloseReason) -> ClosedMessage:
     """``{"type": "closed", "table": id, "reason": "cancelled" | "expired"}``."""
     return {"type": "closed", "table": table.id, "reason": reason}
 
@@ -370,7 +371,7 @@ def rematch_pending(table: LifecycleTable) -> bool:
 
 def announce_rematch(table: LifecycleTable) -> None:
     """Tell every connection of ``table`` where its rematch is."""
-    message = {"type": "rematch", "table": table.extras.rematch_to,
+    message: RematchMessage = {"type": "rematch", "table": table.extras.rematch_to,
                "link": f"/t/{table.extras.rematch_to}"}
     for connection in list(table.connections):
         connection.send(message)
@@ -461,7 +462,7 @@ class Lifecycle(Generic[TableT]):
             task.cancel()
 
     async def cancel(self, table: TableT, guest: Guest | None,
-                     reason: str = "cancelled") -> None:
+                     reason: CloseReason = "cancelled") -> None:
         """Remove a waiting table: by its creator (``guest``), or by expiry (``guest`` None).
         Every connection receives ``closed`` and is closed."""
         async with table.lock:

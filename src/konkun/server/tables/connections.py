@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from konkun.server.core.auth import Guest
 from konkun.server.core.connection import Connection, compact_json
 from konkun.server.core.kinds import TableStatus
+from konkun.server.core.outbound import LastAction, StateMessage, TableSummary, View
 from konkun.server.core.stagetimes import current_move, timed
 from konkun.server.features.admission import Admission
 from konkun.server.tables.table import PRESENCE_DELAY, Table
@@ -119,11 +120,13 @@ class Broadcaster:
             table.broadcast_only = None
 
     def state_message(self, table: Table, seat: int | None,
-                      summary: dict[str, Any]) -> dict[str, Any]:
+                      summary: dict[str, Any]) -> StateMessage:
         """The ``state`` message for one seat (``None``: a spectator), with the table's
-        ``summary``."""
-        return {"type": "state", "table": summary, "you": seat,
-                "turn": table.turn, "view": table.view(seat), "last": table.last}
+        ``summary`` (the summary, the engine's view and the last action are plain dicts
+        here; the tests check them against :class:`StateMessage`'s parts)."""
+        return {"type": "state", "table": cast("TableSummary", summary), "you": seat,
+                "turn": table.turn, "view": cast("View | None", table.view(seat)),
+                "last": cast("LastAction | None", table.last)}
 
     def broadcast(self, table: Table) -> None:
         """Send every connection of the table its own seat's state."""

@@ -26,6 +26,7 @@ from konkun.server.accounts.accounts import (
 from konkun.server.accounts.ratings_service import RatingStore, bot_names, pool_named, rating_pools
 from konkun.server.core.auth import Guest
 from konkun.server.core.loginlimit import LoginLimiter
+from konkun.server.core.outbound import RatedMessage
 from konkun.server.core.protocol import MAX_MESSAGE_BYTES, ProtocolError
 from konkun.server.store.clusterlimits import LoginLog
 from konkun.server.store.storage import now_text
@@ -133,7 +134,7 @@ async def record_finished(services: Services, table: Table) -> None:
         changes = await services.lobby.db(services.ratings.record_finished, row,
                                           rated, accounts, sorted(last))
         if changes:
-            message = {"type": "rated", "table": table.id, "ratings": [
+            message: RatedMessage = {"type": "rated", "table": table.id, "ratings": [
                 {"seat": c.seat, "player_id": c.player, "before": round(c.before.rating, 1),
                  "rating": round(c.after.rating, 1), "rd": round(c.after.rd, 1),
                  "change": round(c.after.rating - c.before.rating, 1)} for c in changes]}

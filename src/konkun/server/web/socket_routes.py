@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from konkun.server.core.auth import Guest, TokenSigner
 from konkun.server.core.config import Settings
 from konkun.server.core.connection import Connection
+from konkun.server.core.outbound import PongMessage, TokenMessage
 from konkun.server.core.protocol import ProtocolError, error_payload
 from konkun.server.core.ratelimit import AddressLimiter, TokenBucket
 from konkun.server.core.stagetimes import tracing_move
@@ -172,7 +173,7 @@ def _renew(signer: TokenSigner, guest: Guest, connection: Connection) -> None:
     """Send the connection a renewed token when its own is due for renewal."""
     renewed = signer.renewal(guest)
     if renewed is not None:
-        connection.send({"type": "token", "token": renewed})
+        connection.send(TokenMessage(type="token", token=renewed))
 
 
 def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -249,7 +250,7 @@ async def _handle(lobby: Lobby, table: Table, connection: Connection,
                                       else message.get("bytes"))
         if isinstance(parsed, PingMessage):
             lobby.catch_up(table, connection)
-            connection.send({"type": "pong"})
+            connection.send(PongMessage(type="pong"))
         elif isinstance(parsed, ActionMessage):
             with tracing_move() as trace:
                 if trace is not None:
