@@ -2,7 +2,8 @@
 starts, so concurrent guesses are not all checked, on SQLite and PostgreSQL and across
 processes; guesses from other addresses never lock the owner out; the delay of one
 account from one address grows; failures of other names never free a delayed pair;
-claims and password changes are counted like logins; verifications at once are bounded."""
+claims and password changes are counted like logins; verifications at once are bounded,
+those of one account across processes too (leases that a dead process cannot keep)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from konkun.server.accounts.accounts import (
     Passwords,
     skeleton_of,
 )
-from konkun.server.core.loginlimit import LoginLimiter, pair_key
+from konkun.server.core.loginlimit import LoginLimiter, LoginRules, pair_key, running_key
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.store.clusterlimits import LoginLog
 from konkun.server.store.storage import Storage, now_text
@@ -82,11 +83,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def service_on(storage: Storage, passwords: Passwords,
-               limiter: LoginLimiter | None = None) -> AccountService:
+               limiter: LoginLimiter | None = None, shared: bool = False) -> AccountService:
     """An account service on ``storage``; its limiter shares the database's windows when
-    the database is shared (several processes)."""
+    the database is shared (several processes), or when ``shared`` (SQLite, as if two
+    processes shared its file)."""
     limiter = limiter or LoginLimiter()
-    if storage.shared:
+    if storage.shared or shared:
         limiter.shared = LoginLog(storage.engine, rules=limiter.rules)
     return AccountService(AccountStore(storage.engine), run_here, passwords, limiter)
 
@@ -256,3 +258,79 @@ def test_verifications_at_once_are_bounded_per_account_and_in_all() -> None:
             pass
     with limiter.running("a"), limiter.running("a"):
         pass  # all given back
+
+
+class OverlapCounter:
+    """How many verifications run at one time, across several processes' hashers."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.most = 0
+
+
+class OverlappingPasswords(CountedPasswords):
+    """Counted hashes whose verifications report to one :class:`OverlapCounter`."""
+
+    def __init__(self, overlap: OverlapCounter) -> None:
+        super().__init__()
+        self.overlap = overlap
+
+    async def verify(self, password_hash: str | None, password: str) -> bool:
+        overlap = self.overlap
+        overlap.running += 1
+        overlap.most = max(overlap.most, overlap.running)
+        try:
+            await asyncio.sleep(0.2)
+            return await super().verify(password_hash, password)
+        finally:
+            overlap.running -= 1
+
+
+def test_verifications_of_one_account_at_once_are_bounded_across_two_processes(
+        database_url: str) -> None:
+    storages = [Storage(database_url), Storage(database_url)]  # two processes' connections
+    try:
+        overlap = OverlapCounter()
+        services = [service_on(s, OverlappingPasswords(overlap), shared=True)
+                    for s in storages]
+
+        async def scenario() -> list[str]:
+            await claimed(services[0], "Olga")
+            return await asyncio.gather(*(outcome(services[n % 2].login(
+                "Olga", f"guess {n}", f"10.0.2.{n}")) for n in range(12)))
+
+        answers = asyncio.run(scenario())
+        assert overlap.most == 2, answers  # the per-account bound of one process: 2 in all
+        assert answers.count("login_limited") > 0
+        assert answers.count("wrong_password") + answers.count("login_limited") == 12
+        shared = services[0].limiter.shared
+        assert isinstance(shared, LoginLog)
+        assert shared.count(running_key(skeleton_of("Olga"))) == 0  # every lease given back
+    finally:
+        for storage in storages:
+            storage.close()
+
+
+def test_a_verification_lease_a_dead_process_kept_ends_after_the_lease_time(
+        database_url: str) -> None:
+    storage = Storage(database_url)
+    try:
+        clock = FakeClock()
+        log = LoginLog(storage.engine, clock, LoginRules(per_account_at_once=2, lease=30.0))
+        first = log.hold("olga")
+        log.hold("olga")  # a process died holding this one: never released
+        with pytest.raises(ProtocolError) as refused:
+            log.hold("olga")
+        assert refused.value.code == "login_limited"
+        log.hold("ivan")  # other accounts are free
+        log.release(first)
+        third = log.hold("olga")
+        log.release(third)
+        clock.now += 29.0
+        log.hold("olga")
+        with pytest.raises(ProtocolError):
+            log.hold("olga")  # the dead process's lease still counts
+        clock.now += 2.0
+        log.hold("olga")  # 31 s after it was taken: it no longer does
+    finally:
+        storage.close()

@@ -20,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -329,7 +330,7 @@ class AccountService:
         if await self.account_of(player_id) is not None:
             raise ProtocolError("already_claimed", "this player already has an account")
         await self.check_free(name)
-        with self.limiter.running(None):
+        async with self._verifying(None):
             await self._attempt(None, address)
             password_hash = await self.passwords.hash(secret)
         account = Account(player_id, name, skeleton, password_hash, now, caps_skeleton(name))
@@ -346,7 +347,7 @@ class AccountService:
             raise ProtocolError("wrong_password", "no account with this nickname and "
                                 "password")
         skeleton = skeleton_of(name)
-        with self.limiter.running(skeleton):
+        async with self._verifying(skeleton):
             await self._attempt(skeleton, address)
             account = await self.db(self.store.look_alike, name)
             right = await self.passwords.verify(
@@ -366,7 +367,7 @@ class AccountService:
         if not isinstance(old, str) or len(old) > MAX_PASSWORD:
             raise ProtocolError("bad_request", "password must be a string")
         secret = check_password(new, account.nickname)
-        with self.limiter.running(account.skeleton):
+        async with self._verifying(account.skeleton):
             await self._attempt(account.skeleton, address)
             right = await self.passwords.verify(account.password_hash, old)
             password_hash = await self.passwords.hash(secret) if right else ""
@@ -374,6 +375,23 @@ class AccountService:
             raise ProtocolError("wrong_password", "the current password is wrong")
         await self._succeeded(account.skeleton, address)
         await self.db(self.store.set_password, account.player_id, password_hash, now)
+
+    @asynccontextmanager
+    async def _verifying(self, account: str | None) -> AsyncIterator[None]:
+        """Hold one of the verifications allowed at once for the ``async with`` block:
+        of ``account`` (``None``: a claim, no account yet) in every process on a shared
+        database, and of this process in all (:meth:`LoginLimiter.running`);
+        ``login_limited`` when none is free."""
+        shared = self.limiter.shared
+        with self.limiter.running(account):
+            if shared is None or account is None:
+                yield
+                return
+            lease = await self.db(shared.hold, account)
+            try:
+                yield
+            finally:
+                await self.db(shared.release, lease)
 
     async def _attempt(self, account: str | None, address: str) -> None:
         """Count an attempt as it starts (:class:`LoginLimiter`): in memory first, then,

@@ -11,9 +11,10 @@ counted one after another and only the allowed number is ever checked. Three bou
   own address: there is no lock of the whole account.
 - **per address**: ``per_address`` attempts in ``window`` seconds, whatever the names
   (spraying many names from one address).
-- **at once**: at most ``per_account_at_once`` verifications of one account, and
-  ``at_once`` password hashes in all, run at the same time in one process; a request past
-  either is refused at once (``login_limited``) rather than queued.
+- **at once**: at most ``per_account_at_once`` verifications of one account run at the
+  same time, in all the processes on a database, and ``at_once`` password hashes in all
+  in one process (each costs that process's memory and CPU); a request past either is
+  refused at once (``login_limited``) rather than queued.
 
 One process counts in memory (:class:`LoginLimiter`). With several processes on one
 PostgreSQL database the same windows are rows every process shares
@@ -21,7 +22,10 @@ PostgreSQL database the same windows are rows every process shares
 only windows that ended are ever dropped (swept when ``MAX_KEYS`` windows are held, then
 again each time the count doubles): a window that delays someone is never forgotten,
 however many other names are tried; the memory grows only with attempts the address
-limit already bounds. See ``docs/server.md``, "Accounts and sessions".
+limit already bounds. Across processes, each verification running holds a lease row
+(``SharedWindows.hold``) that the check gives back when it ends; a process that dies
+holding one blocks nothing after ``lease`` seconds. See ``docs/server.md``, "Accounts and
+sessions".
 """
 
 from __future__ import annotations
@@ -46,6 +50,13 @@ class SharedWindows(Protocol):
     def succeeded(self, account: str, address: str) -> None:
         """A right password: the pair's attempts are forgotten."""
 
+    def hold(self, account: str) -> int:
+        """Take one of the verifications of ``account`` allowed at once in every process:
+        a lease id for :meth:`release`; ``login_limited`` when none is free."""
+
+    def release(self, lease: int) -> None:
+        """Give back a verification taken by :meth:`hold`."""
+
 
 @dataclass(frozen=True)
 class LoginRules:
@@ -58,6 +69,9 @@ class LoginRules:
     max_delay: float = 900.0
     per_account_at_once: int = 2
     at_once: int = 8
+    lease: float = 30.0
+    """Seconds after which a verification a process never gave back (it died) stops
+    counting against the account's bound at once."""
 
     def pair_wait(self, times: Sequence[float], now: float) -> float:
         """Seconds before one more attempt of an account from an address, given the
@@ -84,6 +98,17 @@ def pair_key(account: str, address: str) -> str:
 def address_key(address: str) -> str:
     """The key of an address's attempts."""
     return "address:" + address
+
+
+def running_key(account: str) -> str:
+    """The key of an account's verifications running now (across processes)."""
+    return "running:" + account
+
+
+def busy() -> ProtocolError:
+    """The refusal of a verification past the bound at once."""
+    return ProtocolError("login_limited", "too many password checks at once: try again "
+                         "in 1 s")
 
 
 def limited(wait: float) -> ProtocolError:
@@ -149,8 +174,7 @@ class LoginLimiter:
         if self._running_total >= self.rules.at_once or (
                 account is not None
                 and self._running.get(key, 0) >= self.rules.per_account_at_once):
-            raise ProtocolError("login_limited", "too many password checks at once: try "
-                                "again in 1 s")
+            raise busy()
         self._running_total += 1
         self._running[key] = self._running.get(key, 0) + 1
         try:

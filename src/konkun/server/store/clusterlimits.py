@@ -10,7 +10,9 @@ times its allowance. Two mechanisms make the limits the cluster's:
   account-and-address pair's), so attempts through several processes at one instant are
   counted one after another. A login is rare and costs a password hash anyway: one more
   query is cheap. Each process still checks its own memory first and refuses at once past
-  the limit (no query).
+  the limit (no query). The verifications of one account running at once are rows of the
+  same table too (:meth:`LoginLog.hold`), leases that end with the check or, for a
+  process that died holding one, after :attr:`LoginRules.lease` seconds.
 - :class:`ClusterCounts`: each process announces its own counts (connections per address
   and per player, tables and seats per address) whenever they change (``n``
   announcements of :mod:`.cluster`), and every process adds the others' last counts to
@@ -36,7 +38,14 @@ from sqlalchemy import Float, Integer, String, delete, func, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from konkun.server.core.loginlimit import LoginRules, address_key, limited, pair_key
+from konkun.server.core.loginlimit import (
+    LoginRules,
+    address_key,
+    busy,
+    limited,
+    pair_key,
+    running_key,
+)
 
 MAX_PAYLOAD = 7000
 """Bytes of counts per announcement (``NOTIFY`` takes 8000)."""
@@ -53,9 +62,10 @@ class LoginEventRow(_Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     key: Mapped[str] = mapped_column(String(200), index=True)
-    """``address:<address>`` or ``account:<skeleton>``."""
+    """``address:<address>``, ``pair:<address>|<skeleton>`` (an attempt), or
+    ``running:<skeleton>`` (a verification of that account running now)."""
     at: Mapped[float] = mapped_column(Float)
-    """Seconds since the epoch."""
+    """Seconds since the epoch (when the attempt or the verification started)."""
 
 
 class LoginLog:
@@ -97,6 +107,35 @@ class LoginLog:
         return [float(t) for t in session.scalars(
             select(LoginEventRow.at).where(LoginEventRow.key == key)
             .order_by(LoginEventRow.at)).all()]
+
+    def hold(self, account: str) -> int:
+        """Take one of the verifications of ``account`` allowed at once in every process
+        (:attr:`LoginRules.per_account_at_once`): the id of its lease, to give back with
+        :meth:`release`; ``login_limited`` (nothing held) when all are taken. A lease
+        older than :attr:`LoginRules.lease` seconds no longer counts (a process that died
+        holding it). The lease is written before the others are counted, under an advisory
+        lock on PostgreSQL; on SQLite the write takes the database's write lock, so two
+        holds are counted one after another there too."""
+        now = self._clock()
+        key = running_key(account)
+        with Session(self.engine) as session, session.begin():
+            if self.engine.dialect.name == "postgresql":
+                session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+                                {"k": key})
+            lease = LoginEventRow(key=key, at=now)
+            session.add(lease)
+            session.flush()
+            session.execute(delete(LoginEventRow).where(
+                LoginEventRow.key == key, LoginEventRow.at <= now - self.rules.lease))
+            running = session.scalar(select(func.count()).where(LoginEventRow.key == key))
+            if int(running or 0) > self.rules.per_account_at_once:
+                raise busy()
+            return int(lease.id)
+
+    def release(self, lease: int) -> None:
+        """Give back a verification taken by :meth:`hold`."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(LoginEventRow).where(LoginEventRow.id == lease))
 
     def succeeded(self, account: str, address: str) -> None:
         """A right password: the pair's attempts are forgotten everywhere."""
