@@ -1,7 +1,8 @@
-"""Soak under attack: honest players' round trips while every abuse of issue 13 runs.
+"""Soak under attack: honest players' round trips while every abuse of issues 13 and 33 runs.
 
     .venv/bin/python benchmarks/bench_soak.py [--seconds 60] [--honest 4] [--no-abuse]
-        [--without ABUSE] [--attack-nice 10]
+        [--without ABUSE] [--only ABUSE] [--attack-nice 10]
+        [--src LABEL=SRC_DIR ...] [--rounds 1]
 
 A real server (``konkun serve`` in a child process, SQLite in a temporary directory, its
 default limits and a 0.4 s bot delay) is started. Honest players, from their own address
@@ -13,7 +14,17 @@ Next to them, from 127.0.0.1, for the same bounded time and all at once:
 - six clients looping on a 4-seat Kunken replay with every hand open;
 - table creation, guest creation and WebSocket ``sit`` spam, bad input (``NaN`` bodies,
   rules that never end);
-- three all-bot tables of ``ismcts:time=2`` searching all the time.
+- three all-bot tables of ``ismcts:time=2`` searching all the time;
+- (issue 33) wrong passwords for the honest owner's account from 8 addresses, as fast as
+  the server answers; claims (a new guest, then ``POST /api/account/claim``: one password
+  hash each) from 6 addresses; idle tables (a guest sits against a bot and never moves)
+  from 26 addresses, five a guest, until refused; bursts of 40 stale actions at once on
+  the attacker's own table (are all of them answered?); chat floods, as a spectator, into
+  every honest table.
+
+Meanwhile the honest owner of an account logs in from the honest address every 3 s with
+the right password (does the password flood lock her out?), and after the run a fresh
+address asks for a new table (did the idle-table flood fill the server?).
 
 It prints the honest move round trip (send a move, receive the state that shows it) p50
 and p99, and the greedy bot's answer time (from the state after the honest move to the
@@ -27,6 +38,11 @@ server records where each honest move's time went (``KONKUN_STAGE_TIMES``,
 commit and its CPU, the event loop resuming the move, the broadcast and its JSON, the
 socket) and how late its event loop wakes; the breakdown is printed next to a probe of
 the machine's own stalls (a 5 ms sleep and an ``fsync`` in the bench process).
+
+``--src LABEL=DIR`` (repeated) runs the same soak against each source tree in turn (the
+server's ``PYTHONPATH``; say an old commit's ``git worktree`` beside this one), ``--rounds``
+times, interleaved, and ends with one table of the runs; an abuse a tree has no endpoint
+for (every answer 404 or 405) is marked so there.
 """
 
 from __future__ import annotations
@@ -55,6 +71,8 @@ from konkun.server.testing import ServerProcess, request_json
 
 HONEST = "127.0.0.2"
 BOT_DELAY = 0.4
+OWNER = "Owner"
+OWNER_PASSWORD = "the owner's own long secret"
 
 
 def _http(port: int, method: str, path: str, body: Any = None, token: str | None = None,
@@ -135,6 +153,36 @@ class Honest:
                 return message
 
 
+class Owner:
+    """The honest owner of an account, logging in from the honest address every 3 s."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.outcomes: Counter[str] = Counter()
+        self.times: list[float] = []
+
+    def setup(self) -> None:
+        """Make the account (a guest who claims her name)."""
+        _status, me = _http(self.port, "POST", "/api/guest", {"nickname": OWNER})
+        status, answer = _http(self.port, "POST", "/api/account/claim",
+                               {"password": OWNER_PASSWORD}, me["token"])
+        if status != 200:
+            raise RuntimeError(f"the owner's claim was refused: {status} {answer}")
+
+    def play(self, until: float) -> None:
+        """Log in every 3 s until ``until``, counting the answers."""
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            status, answer = _http(self.port, "POST", "/api/account/login",
+                                   {"nickname": OWNER, "password": OWNER_PASSWORD})
+            self.times.append(time.perf_counter() - started)
+            code = answer.get("code") if isinstance(answer, dict) else None
+            if "at once" in str(answer):  # the account's verifications at once are taken
+                code = f"{code} (checks at once)"
+            self.outcomes["ok" if status == 200 else f"{status} {code}"] += 1
+            time.sleep(3)
+
+
 class Tally:
     """What each abuse achieved: outcomes (an HTTP status, ``ok``, ``refused``) by abuse,
     counted from the attackers' threads."""
@@ -143,10 +191,10 @@ class Tally:
         self.counts: Counter[tuple[str, str]] = Counter()
         self._lock = threading.Lock()
 
-    def add(self, abuse: str, outcome: object) -> None:
-        """Count one outcome of ``abuse``."""
+    def add(self, abuse: str, outcome: object, count: int = 1) -> None:
+        """Count ``count`` outcomes ``outcome`` of ``abuse``."""
         with self._lock:
-            self.counts[(abuse, str(outcome))] += 1
+            self.counts[(abuse, str(outcome))] += count
 
 
 def _forever(stop: threading.Event, work: Callable[[], None],
@@ -235,7 +283,137 @@ def abuses(port: int, honest_tables: list[str], replay_id: str, stop: threading.
 
     chosen = [spectators, churn, silent_sockets, *[replays] * 6, creation_spam, sit_spam,
               strong_bots]
+    chosen += trust_abuses(port, honest_tables, stop, tally)
     return [_forever(stop, work, tally) for work in chosen if work.__name__ not in without]
+
+
+ABUSES = ("spectators", "churn", "silent_sockets", "replays", "creation_spam", "sit_spam",
+          "strong_bots", "password_flood", "claim_flood", "idle_tables", "message_burst",
+          "chat_flood")
+"""Every abuse's name (``--without``, ``--only``)."""
+
+PASSWORD_ADDRESSES = [f"127.0.1.{n}" for n in range(1, 9)]
+CLAIM_ADDRESSES = [f"127.0.3.{n}" for n in range(1, 7)]
+IDLE_ADDRESSES = [f"127.0.2.{n}" for n in range(1, 27)]
+
+
+def trust_abuses(port: int, honest_tables: list[str], stop: threading.Event,
+                 tally: Tally) -> list[Callable[[], None]]:
+    """The attacks of issue 33 (see the module's text), in :func:`abuses`' form."""
+
+    def post(abuse: str, path: str, body: Any, source: str, token: str | None = None,
+             count: bool = True) -> tuple[int, Any]:
+        status, answer = _http(port, "POST", path, body, token, source)
+        if count:
+            code = answer.get("code") if isinstance(answer, dict) and status >= 400 else None
+            tally.add(abuse, f"{status} {code}" if code else status)
+        return status, answer
+
+    def guest(source: str, name: str) -> str | None:
+        status, me = _http(port, "POST", "/api/guest", {"nickname": name}, source=source)
+        return str(me["token"]) if status == 200 and isinstance(me, dict) else None
+
+    guessers = iter(range(10**9))
+
+    def password_flood() -> None:
+        source = PASSWORD_ADDRESSES[next(guessers) % len(PASSWORD_ADDRESSES)]
+        post("password_flood", "/api/account/login",
+             {"nickname": OWNER, "password": f"guess {random.random()}"}, source)
+
+    claims = iter(range(10**9))
+
+    def claim_flood() -> None:
+        number = next(claims)
+        source = CLAIM_ADDRESSES[number % len(CLAIM_ADDRESSES)]
+        token = guest(source, f"c{number}x")
+        if token is None:
+            tally.add("claim_flood", "guest refused")
+            stop.wait(0.5)
+            return
+        post("claim_flood", "/api/account/claim", {"password": f"claimed secret {number}"},
+             source, token)
+
+    idlers = iter(range(10**9))
+
+    def idle_tables() -> None:
+        number = next(idlers)
+        source = IDLE_ADDRESSES[number % len(IDLE_ADDRESSES)]
+        token = guest(source, f"idle{number}")
+        if token is None:
+            tally.add("idle_tables", "guest refused")
+            stop.wait(0.5)
+            return
+        for _ in range(5):
+            status, table = post("idle_tables", "/api/tables", {
+                "game": "konchinka", "seats": 2, "bots": {"1": "greedy"}}, source, token)
+            if status != 201:
+                stop.wait(1)
+                return
+            post("idle_tables", f"/api/tables/{table['id']}/sit", {"seat": 0}, source,
+                 token, count=False)
+
+    def message_burst() -> None:
+        source = "127.0.4.1"
+        token = guest(source, "burst")
+        status, table = _http(port, "POST", "/api/tables", {
+            "game": "konchinka", "seats": 2, "bots": {"1": "greedy"}}, token, source) \
+            if token is not None else (0, None)
+        if token is None or status != 201:
+            tally.add("message_burst", f"no table ({status})")
+            stop.wait(5)
+            return
+        table_id = str(dict(table)["id"])
+        _http(port, "POST", f"/api/tables/{table_id}/sit", {"seat": 0}, token, source)
+        with _ws(port, f"/ws/tables/{table_id}", source) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            while not stop.is_set():
+                _drain(ws, 1.0)
+                for _ in range(40):
+                    ws.send(json.dumps({"type": "action", "turn": -1, "action": "none"}))
+                errors = sum(1 for m in _drain(ws, 3.0) if m.get("type") == "error")
+                tally.add("message_burst", "answered", min(errors, 40))
+                tally.add("message_burst", "unanswered", max(0, 40 - errors))
+
+    def chat_flood() -> None:
+        source = "127.0.5.1"
+        token = guest(source, "chatter")
+        if token is None:
+            stop.wait(1)
+            return
+        sockets = []
+        try:
+            for table in honest_tables:
+                ws = _ws(port, f"/ws/tables/{table}", source)
+                ws.send(json.dumps({"type": "hello", "token": token}))
+                sockets.append(ws)
+            while not stop.is_set():
+                for ws in sockets:
+                    for _ in range(5):
+                        ws.send(json.dumps({"type": "chat", "text": "buy cheap chips"}))
+                for ws in sockets:
+                    for message in _drain(ws, 0.3):
+                        if message.get("type") == "chat" and message.get("name") == "chatter":
+                            tally.add("chat_flood", "delivered")
+                        elif message.get("type") == "error":
+                            tally.add("chat_flood", f"error {message.get('code')}")
+        finally:
+            for ws in sockets:
+                ws.close()
+
+    return [*[password_flood] * len(PASSWORD_ADDRESSES), *[claim_flood] * 3, idle_tables,
+            idle_tables, message_burst, chat_flood]
+
+
+def _drain(ws: ClientConnection, seconds: float) -> list[dict[str, Any]]:
+    """The messages ``ws`` receives within ``seconds``."""
+    messages = []
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            messages.append(json.loads(ws.recv(timeout=left)))
+        except TimeoutError:
+            break
+    return messages
 
 
 def run_abuses(port: int, honest_tables: list[str], replay_id: str, done: Any,
@@ -341,25 +519,58 @@ def main() -> None:
                         help="run the attackers' process N nicer than the server "
                              "(0: an equal share of the CPU)")
     parser.add_argument("--without", action="append", default=[], metavar="ABUSE",
-                        help="leave one abuse out (spectators, churn, silent_sockets, "
-                             "replays, creation_spam, sit_spam, strong_bots)")
+                        help="leave one abuse out (" + ", ".join(ABUSES) + ")")
+    parser.add_argument("--only", action="append", default=[], metavar="ABUSE",
+                        help="run only this abuse (repeatable)")
+    parser.add_argument("--src", action="append", default=[], metavar="LABEL=DIR",
+                        help="a source tree for the server (repeatable: the runs "
+                             "alternate between them and end with one table)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="how many times each --src tree is run")
     args = parser.parse_args()
+    if args.only:
+        args.without += [name for name in ABUSES if name not in args.only]
+    trees = [tuple(item.split("=", 1)) for item in args.src] or [("", "")]
+    runs: list[tuple[str, dict[str, Any]]] = []
+    for number in range(args.rounds):
+        for label, tree in trees:
+            if tree:
+                os.environ["PYTHONPATH"] = str(Path(tree).resolve())
+                print(f"\n=== round {number + 1}: {label} ({tree}) ===", flush=True)
+            runs.append((label, one_run(args)))
+    if args.src:
+        print_runs(runs)
+
+
+def one_run(args: argparse.Namespace) -> dict[str, Any]:
+    """One soak on a fresh server; its summary (see :func:`soak`)."""
     with tempfile.TemporaryDirectory() as folder:
         stages_file = Path(folder) / "stages.json"
         os.environ["KONKUN_STAGE_TIMES"] = str(stages_file)  # read by the server only
         with ServerProcess(data_dir=Path(folder), bot_delay=BOT_DELAY).start() as server:
-            soak(args, server, Path(folder), stages_file)
+            return soak(args, server, Path(folder), stages_file)
+
+
+def peak_memory(pid: int) -> float:
+    """The peak resident memory of process ``pid`` so far, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def soak(args: argparse.Namespace, server: ServerProcess, folder: Path,
-         stages_file: Path) -> None:
-    """The soak itself against the started ``server``; prints the figures."""
+         stages_file: Path) -> dict[str, Any]:
+    """The soak itself against the started ``server``; prints the figures and returns
+    their summary."""
     rng = random.Random(args.seed)
     port = server.port
     replay_id = finished_kunken_replay(port)
     players = [Honest(port, random.Random(rng.random())) for _ in range(args.honest)]
     for player in players:
         player.setup()
+    owner = Owner(port)
+    owner.setup()
     spawn = multiprocessing.get_context("spawn")
     done, results = spawn.Event(), spawn.Queue()
     attack = None if args.no_abuse else spawn.Process(
@@ -378,6 +589,7 @@ def soak(args: argparse.Namespace, server: ServerProcess, folder: Path,
     probe = MachineProbe(folder)
     honest = [threading.Thread(target=p.play, args=(until,)) for p in players]
     honest.append(threading.Thread(target=probe.run, args=(until,)))
+    honest.append(threading.Thread(target=owner.play, args=(until,)))
     for thread in honest:
         thread.start()
     for thread in honest:
@@ -392,6 +604,8 @@ def soak(args: argparse.Namespace, server: ServerProcess, folder: Path,
         achieved = results.get(timeout=60)
         attack.join(10)
         attack.terminate()
+    new_table = fresh_table(port)
+    memory = peak_memory(server.process.pid)
     status, _ = _http(port, "GET", "/healthz")
     log_lines = server.log.read_text(errors="replace").count("\n")
     trips = [t for p in players for t in p.round_trips]
@@ -409,14 +623,74 @@ def soak(args: argparse.Namespace, server: ServerProcess, folder: Path,
         print(f"greedy bot answer (incl. {BOT_DELAY} s delay): n={len(answers)} p50 "
               f"{statistics.median(answers):.2f} s, p99 {_percentile(answers, 0.99):.2f} s, "
               f"max {max(answers):.2f} s")
+    print("the owner's own logins (right password, every 3 s): "
+          + ", ".join(f"{k}: {v}" for k, v in sorted(owner.outcomes.items()))
+          + (f"; p50 {statistics.median(owner.times) * 1000:.0f} ms" if owner.times else ""))
+    print(f"a new table from a fresh address after the run: {new_table}")
     print(f"honest errors: {sum(p.errors for p in players)}; /healthz after: {status}; "
-          f"server log lines: {log_lines}")
+          f"server log lines: {log_lines}; server peak memory {memory:.0f} MiB")
     print(f"server process CPU (event loop, database and quick-bot threads; not the "
           f"search and replay workers): {server_cpu:.0%} of one core")
     print(probe.report())
     print_stages(stages)
     if achieved is not None:
         print_tally(*achieved)
+    return {"trips": trips, "answers": answers, "owner": owner.outcomes,
+            "new_table": new_table, "memory": memory, "cpu": server_cpu,
+            "load": load_before[0], "achieved": achieved}
+
+
+def fresh_table(port: int) -> str:
+    """Whether a guest from an address the attack never used can make a table now."""
+    source = "127.0.6.1"
+    status, me = _http(port, "POST", "/api/guest", {"nickname": "late"}, source=source)
+    if status != 200:
+        return f"guest refused ({status})"
+    status, answer = _http(port, "POST", "/api/tables", {"game": "konchinka", "seats": 2},
+                           me["token"], source)
+    return "made" if status == 201 else f"{status} {(answer or {}).get('code')}"
+
+
+def _rate(counts: dict[tuple[str, str], int], seconds: float, abuse: str,
+          *outcomes: str) -> str:
+    """How often ``abuse`` met one of ``outcomes``: per second, and its share of the
+    abuse's answers; ``no endpoint`` when every answer was 404 or 405."""
+    mine = {outcome: n for (name, outcome), n in counts.items() if name == abuse}
+    total = sum(mine.values())
+    if not total:
+        return "not run"
+    if all(o.split()[0] in ("404", "405") for o in mine):
+        return "no endpoint"
+    hits = sum(n for o, n in mine.items() if o in outcomes)
+    return f"{hits / seconds:.1f}/s ({hits} of {total})"
+
+
+def print_runs(runs: list[tuple[str, dict[str, Any]]]) -> None:
+    """One table of the runs: the honest figures, then what the abuses of issue 33
+    achieved."""
+    print("\n| run | load | honest round trip p50 / p99 (n) | bot p99 | owner's logins ok "
+          "| server CPU | peak MiB | new table after |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, run in runs:
+        trips, owner = run["trips"], run["owner"]
+        honest = (f"{statistics.median(trips) * 1000:.1f} / "
+                  f"{_percentile(trips, 0.99) * 1000:.0f} ms ({len(trips)})") if trips else "-"
+        bot = f"{_percentile(run['answers'], 0.99):.2f} s" if run["answers"] else "-"
+        print(f"| {label} | {run['load']:.1f} | {honest} | {bot} | {owner['ok']} of "
+              f"{sum(owner.values())} | {run['cpu']:.0%} | {run['memory']:.0f} | "
+              f"{run['new_table']} |")
+    print("\n| run | wrong passwords checked | claims hashed | idle tables made "
+          "| burst actions answered | chat lines delivered |")
+    print("|---|---|---|---|---|---|")
+    for label, run in runs:
+        if run["achieved"] is None:
+            continue
+        seconds, counts = run["achieved"]
+        print(f"| {label} | {_rate(counts, seconds, 'password_flood', '401 wrong_password')}"
+              f" | {_rate(counts, seconds, 'claim_flood', '200')}"
+              f" | {_rate(counts, seconds, 'idle_tables', '201')}"
+              f" | {_rate(counts, seconds, 'message_burst', 'answered')}"
+              f" | {_rate(counts, seconds, 'chat_flood', 'delivered')} |")
 
 
 MOVE_STAGES = (
