@@ -296,8 +296,10 @@ def test_verifications_of_one_account_at_once_are_bounded_across_two_processes(
 
         async def scenario() -> list[str]:
             await claimed(services[0], "Olga")
+            for n in range(6):  # each address has tried the account: it is bounded now
+                await outcome(services[n % 2].login("Olga", "first guess", f"10.0.2.{n}"))
             return await asyncio.gather(*(outcome(services[n % 2].login(
-                "Olga", f"guess {n}", f"10.0.2.{n}")) for n in range(12)))
+                "Olga", f"guess {n}", f"10.0.2.{n % 6}")) for n in range(12)))
 
         answers = asyncio.run(scenario())
         assert overlap.most == 2, answers  # the per-account bound of one process: 2 in all
@@ -317,20 +319,54 @@ def test_a_verification_lease_a_dead_process_kept_ends_after_the_lease_time(
     try:
         clock = FakeClock()
         log = LoginLog(storage.engine, clock, LoginRules(per_account_at_once=2, lease=30.0))
-        first = log.hold("olga")
-        log.hold("olga")  # a process died holding this one: never released
+        for account in ("olga", "ivan"):
+            log.begin(account, "10.0.0.9")  # the address has tried both accounts
+
+        def hold(account: str) -> int:
+            lease = log.hold(account, "10.0.0.9")
+            assert lease is not None
+            return lease
+
+        first = hold("olga")
+        hold("olga")  # a process died holding this one: never released
         with pytest.raises(ProtocolError) as refused:
-            log.hold("olga")
+            hold("olga")
         assert refused.value.code == "login_limited"
-        log.hold("ivan")  # other accounts are free
+        hold("ivan")  # other accounts are free
         log.release(first)
-        third = log.hold("olga")
-        log.release(third)
+        log.release(hold("olga"))
         clock.now += 29.0
-        log.hold("olga")
+        hold("olga")
         with pytest.raises(ProtocolError):
-            log.hold("olga")  # the dead process's lease still counts
+            hold("olga")  # the dead process's lease still counts
         clock.now += 2.0
-        log.hold("olga")  # 31 s after it was taken: it no longer does
+        hold("olga")  # 31 s after it was taken: it no longer does
     finally:
         storage.close()
+
+
+def test_guesses_checked_at_once_from_other_addresses_never_refuse_the_owner(
+        database_url: str) -> None:
+    storages = [Storage(database_url), Storage(database_url)]  # two processes' connections
+    try:
+        overlap = OverlapCounter()
+        services = [service_on(s, OverlappingPasswords(overlap), shared=True)
+                    for s in storages]
+
+        async def scenario() -> tuple[list[str], str]:
+            await claimed(services[0], "Nina")
+            for n in range(4):  # the guessing addresses have tried the account before
+                await outcome(services[n % 2].login("Nina", "first guess", f"10.0.3.{n}"))
+            guesses = [asyncio.create_task(outcome(services[n % 2].login(
+                "Nina", f"guess {n}", f"10.0.3.{n}"))) for n in range(4)]
+            await asyncio.sleep(0.05)  # the account's checks at once are all taken
+            assert overlap.running >= 2
+            owner = await outcome(services[0].login("Nina", PASSWORD, "192.0.2.7"))
+            return await asyncio.gather(*guesses), owner
+
+        guesses, owner = asyncio.run(scenario())
+        assert "login_limited" in guesses  # the guessers are bounded ...
+        assert owner == "ok"  # ... and the owner, who never tried from there, is not
+    finally:
+        for storage in storages:
+            storage.close()

@@ -330,7 +330,7 @@ class AccountService:
         if await self.account_of(player_id) is not None:
             raise ProtocolError("already_claimed", "this player already has an account")
         await self.check_free(name)
-        async with self._verifying(None):
+        async with self._verifying(None, address):
             await self._attempt(None, address)
             password_hash = await self.passwords.hash(secret)
         account = Account(player_id, name, skeleton, password_hash, now, caps_skeleton(name))
@@ -347,7 +347,7 @@ class AccountService:
             raise ProtocolError("wrong_password", "no account with this nickname and "
                                 "password")
         skeleton = skeleton_of(name)
-        async with self._verifying(skeleton):
+        async with self._verifying(skeleton, address):
             await self._attempt(skeleton, address)
             account = await self.db(self.store.look_alike, name)
             right = await self.passwords.verify(
@@ -367,7 +367,7 @@ class AccountService:
         if not isinstance(old, str) or len(old) > MAX_PASSWORD:
             raise ProtocolError("bad_request", "password must be a string")
         secret = check_password(new, account.nickname)
-        async with self._verifying(account.skeleton):
+        async with self._verifying(account.skeleton, address):
             await self._attempt(account.skeleton, address)
             right = await self.passwords.verify(account.password_hash, old)
             password_hash = await self.passwords.hash(secret) if right else ""
@@ -377,21 +377,20 @@ class AccountService:
         await self.db(self.store.set_password, account.player_id, password_hash, now)
 
     @asynccontextmanager
-    async def _verifying(self, account: str | None) -> AsyncIterator[None]:
+    async def _verifying(self, account: str | None, address: str) -> AsyncIterator[None]:
         """Hold one of the verifications allowed at once for the ``async with`` block:
         of ``account`` (``None``: a claim, no account yet) in every process on a shared
-        database, and of this process in all (:meth:`LoginLimiter.running`);
-        ``login_limited`` when none is free."""
+        database when ``address`` already tried it, and of this process in all
+        (:meth:`LoginLimiter.running`); ``login_limited`` when none is free."""
         shared = self.limiter.shared
-        with self.limiter.running(account):
-            if shared is None or account is None:
-                yield
-                return
-            lease = await self.db(shared.hold, account)
+        with self.limiter.running(account, address):
+            lease = None if shared is None or account is None else \
+                await self.db(shared.hold, account, address)
             try:
                 yield
             finally:
-                await self.db(shared.release, lease)
+                if lease is not None and shared is not None:
+                    await self.db(shared.release, lease)
 
     async def _attempt(self, account: str | None, address: str) -> None:
         """Count an attempt as it starts (:class:`LoginLimiter`): in memory first, then,

@@ -12,8 +12,11 @@ counted one after another and only the allowed number is ever checked. Three bou
 - **per address**: ``per_address`` attempts in ``window`` seconds, whatever the names
   (spraying many names from one address).
 - **at once**: at most ``per_account_at_once`` verifications of one account run at the
-  same time, in all the processes on a database, and ``at_once`` password hashes in all
-  in one process (each costs that process's memory and CPU); a request past either is
+  same time, in all the processes on a database, from the addresses that already tried
+  it in the window; an address that has not (the owner, whose right password cleared
+  her pair) is never refused for that account's checks at once, so guesses from
+  elsewhere never keep her waiting. At most ``at_once`` password hashes in all run in
+  one process (each costs that process's memory and CPU). A request past either is
   refused at once (``login_limited``) rather than queued.
 
 One process counts in memory (:class:`LoginLimiter`). With several processes on one
@@ -50,9 +53,11 @@ class SharedWindows(Protocol):
     def succeeded(self, account: str, address: str) -> None:
         """A right password: the pair's attempts are forgotten."""
 
-    def hold(self, account: str) -> int:
-        """Take one of the verifications of ``account`` allowed at once in every process:
-        a lease id for :meth:`release`; ``login_limited`` when none is free."""
+    def hold(self, account: str, address: str) -> int | None:
+        """Take one of the verifications of ``account`` allowed at once in every process
+        for a check from ``address``: a lease id for :meth:`release` (``None``: the
+        address has not tried the account in the window, so it is not bounded);
+        ``login_limited`` when none is free."""
 
     def release(self, lease: int) -> None:
         """Give back a verification taken by :meth:`hold`."""
@@ -167,23 +172,32 @@ class LoginLimiter:
         self._events.pop(pair_key(account, address), None)
 
     @contextmanager
-    def running(self, account: str | None) -> Iterator[None]:
-        """Hold one of the verifications allowed at once (of ``account``, and in all)
-        for the ``with`` block; ``login_limited`` when none is free."""
-        key = account or ""
+    def running(self, account: str | None, address: str | None = None) -> Iterator[None]:
+        """Hold one of the verifications allowed at once (in all, and of ``account``
+        unless ``address`` has not tried it in the window) for the ``with`` block;
+        ``login_limited`` when none is free."""
+        key = account if account is not None and self.bounded(account, address) else None
         if self._running_total >= self.rules.at_once or (
-                account is not None
+                key is not None
                 and self._running.get(key, 0) >= self.rules.per_account_at_once):
             raise busy()
         self._running_total += 1
-        self._running[key] = self._running.get(key, 0) + 1
+        if key is not None:
+            self._running[key] = self._running.get(key, 0) + 1
         try:
             yield
         finally:
             self._running_total -= 1
-            self._running[key] -= 1
-            if not self._running[key]:
-                del self._running[key]
+            if key is not None:
+                self._running[key] -= 1
+                if not self._running[key]:
+                    del self._running[key]
+
+    def bounded(self, account: str, address: str | None) -> bool:
+        """Whether a check of ``account`` from ``address`` counts against the account's
+        bound at once: the address tried it in the window (``None``: always)."""
+        return address is None or bool(self._recent(pair_key(account, address),
+                                                    self._clock()))
 
     def attempts(self, key: str) -> int:
         """The attempts counted under ``key`` in the window (tests and figures)."""

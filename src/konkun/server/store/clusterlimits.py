@@ -108,10 +108,12 @@ class LoginLog:
             select(LoginEventRow.at).where(LoginEventRow.key == key)
             .order_by(LoginEventRow.at)).all()]
 
-    def hold(self, account: str) -> int:
+    def hold(self, account: str, address: str) -> int | None:
         """Take one of the verifications of ``account`` allowed at once in every process
-        (:attr:`LoginRules.per_account_at_once`): the id of its lease, to give back with
-        :meth:`release`; ``login_limited`` (nothing held) when all are taken. A lease
+        (:attr:`LoginRules.per_account_at_once`) for a check from ``address``: the id of
+        its lease, to give back with :meth:`release`; ``login_limited`` (nothing held)
+        when all are taken. An address that has not tried the account in the window (the
+        owner after her last right password) is not bounded: ``None``, no lease. A lease
         older than :attr:`LoginRules.lease` seconds no longer counts (a process that died
         holding it). The lease is written before the others are counted, under an advisory
         lock on PostgreSQL; on SQLite the write takes the database's write lock, so two
@@ -122,6 +124,11 @@ class LoginLog:
             if self.engine.dialect.name == "postgresql":
                 session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
                                 {"k": key})
+            tried = session.scalar(select(func.count()).where(
+                LoginEventRow.key == pair_key(account, address),
+                LoginEventRow.at > now - self.rules.window))
+            if not tried:
+                return None
             lease = LoginEventRow(key=key, at=now)
             session.add(lease)
             session.flush()
