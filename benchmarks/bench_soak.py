@@ -17,10 +17,10 @@ Next to them, from 127.0.0.1, for the same bounded time and all at once:
 - three all-bot tables of ``ismcts:time=2`` searching all the time;
 - (issue 33) wrong passwords for the honest owner's account from 8 addresses, as fast as
   the server answers; claims (a new guest, then ``POST /api/account/claim``: one password
-  hash each) from 6 addresses; idle tables (a guest sits against a bot and never moves)
-  from 26 addresses, five a guest, until refused; bursts of 40 stale actions at once on
-  the attacker's own table (are all of them answered?); chat floods, as a spectator, into
-  every honest table.
+  hash each) from 6 addresses, one client each; idle tables (a guest sits against a bot
+  and never moves) from 26 addresses, five a guest, six clients, until refused; bursts
+  of 40 stale actions at once on the attacker's own table (are all of them answered?);
+  chat floods, as a spectator, into every honest table.
 
 Meanwhile the honest owner of an account logs in from the honest address every 3 s with
 the right password (does the password flood lock her out?), and after the run a fresh
@@ -100,7 +100,7 @@ def _ws(port: int, path: str, source: str) -> ClientConnection:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind((source, 0))
     sock.connect(("127.0.0.1", port))
-    return connect(f"ws://127.0.0.1:{port}{path}", sock=sock,
+    return connect(f"ws://127.0.0.1:{port}{path}", sock=sock, ping_interval=None,
                    origin=f"http://127.0.0.1:{port}")  # type: ignore[arg-type]
 
 
@@ -400,8 +400,9 @@ def trust_abuses(port: int, honest_tables: list[str], stop: threading.Event,
             for ws in sockets:
                 ws.close()
 
-    return [*[password_flood] * len(PASSWORD_ADDRESSES), *[claim_flood] * 3, idle_tables,
-            idle_tables, message_burst, chat_flood]
+    return [*[password_flood] * len(PASSWORD_ADDRESSES),
+            *[claim_flood] * len(CLAIM_ADDRESSES), *[idle_tables] * 6, message_burst,
+            chat_flood]
 
 
 def _drain(ws: ClientConnection, seconds: float) -> list[dict[str, Any]]:
