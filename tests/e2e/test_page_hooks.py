@@ -39,6 +39,22 @@ def test_a_kunken_turn_is_one_log_entry(browser: Any, live_server: ServerThread)
     assert_no_page_errors(page)
 
 
+def test_a_kunken_turn_the_stand_in_played_is_one_marked_entry(
+        browser: Any, live_server: ServerThread) -> None:
+    """The stand-in's draw and discard for seat 1 make one entry, marked as the stand-in's;
+    seat 0's own turn is not marked."""
+    page = open_page(browser, live_server.url)
+    log = [entry | ({"stand_in": True} if entry["actor"] == 1 else {}) for entry in LOG]
+    marks = page.evaluate("""async ([game, log]) => {
+      const { loadCatalog } = await import("/static/catalog.js");
+      await loadCatalog();
+      const { groupLog } = await import("/static/movelog.js");
+      return groupLog(log, game)[0][1].map((e) => [e.actor, e.standIn]);
+    }""", ["kunken", log])
+    assert marks == [[0, False], [1, True]]
+    assert_no_page_errors(page)
+
+
 @pytest.mark.parametrize("game", ["konchinka", "third"])
 def test_without_a_turn_hook_every_action_is_an_entry(browser: Any, live_server: ServerThread,
                                                       game: str) -> None:

@@ -249,7 +249,9 @@ def test_the_replay_jumps_to_the_start_of_a_deal(
     start = deals.index(2)
     expect(page.locator("#rp-slider")).to_have_value(str(start))
     expect(page.locator("#rp-deal")).to_have_value("2")
-    expect(page.locator("#move-log li")).to_have_count(0)  # nothing played in deal 2 yet
+    deal_2 = page.locator("#match-log .log-deal[data-deal='2']")
+    expect(deal_2).to_have_attribute("open", "")
+    expect(deal_2.locator("li")).to_have_count(0)  # nothing played in deal 2 yet
     shot(page, artifacts, f"returns-04-replay-deal-2-{size}-{lang}")
     page.select_option("#rp-deal", "1")
     expect(page.locator("#rp-slider")).to_have_value("0")

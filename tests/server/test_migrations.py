@@ -369,3 +369,21 @@ def test_revision_0009_computes_both_skeletons_and_keeps_old_look_alikes_apart(
         nickname_skeleton("Маша"), caps_skeleton("Маша"))
     assert rows["p2"].caps_skeleton == caps_skeleton("MAШA") + "~p2"  # the later look-alike
     assert (rows["p3"].skeleton, rows["p3"].caps_skeleton) == ("boris", "BORlS")
+
+
+def test_revision_0010_reads_every_older_action_as_played_by_its_seat(db_url: str) -> None:
+    games, _ = _old_database(db_url)
+    storage = Storage(db_url)  # upgrades to the head
+    try:
+        game = games[0]
+        stored = storage.load(game.row["id"])
+        assert stored is not None
+        assert stored.actions == game.actions
+        assert stored.stand_in_turns == frozenset()
+        seat, text = game.actions[0]
+        storage.append_action(game.row["id"], len(game.actions), seat, text, stand_in=True)
+        again = storage.load(game.row["id"])
+        assert again is not None
+        assert again.stand_in_turns == frozenset({len(game.actions) + 1})
+    finally:
+        storage.close()

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from konkun.errors import KonkunError
@@ -89,7 +90,8 @@ class Lobby(LobbyBase):
                                         self.chat_store, self.replays, self.replay_worker)
         self.clock: ClockKeeper[Table] = ClockKeeper(
             settings, self.threads, self.extras_store, runs_bots=self.replication.runs_bots,
-            apply=self.moves.apply, broadcast=self.broadcaster.broadcast)
+            apply=partial(self.moves.apply, stand_in=True),  # it plays the stand-in's moves
+            broadcast=self.broadcaster.broadcast)
         self.broadcaster.before_broadcast.append(self.clock.changed)
         self.chat = Chat(self.threads, self.chat_store, self.chat_limits, self.replication)
         self.lifecycle: Lifecycle[Table] = Lifecycle(

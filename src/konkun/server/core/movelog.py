@@ -2,27 +2,36 @@
 
 ``GET /api/tables/{id}/log`` answers it (the page groups it by deal, and a Kunken turn's
 actions into one entry). Action texts are public (a Kunken draw is ``draw``, never the
-card), so the log is the same for every seat and for spectators. The deal of each action
-is found by replaying the match from its seed on the server; the seed never leaves it.
+card), so the log is the same for every seat and for spectators. An action the stand-in bot
+played for an absent, timed-out or resigned person says so (``"stand_in": true``). The
+deal of each action is found by replaying the match from its seed on the server; the seed
+never leaves it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from konkun.server.core.games import GameAdapter
 
 
 def move_log(adapter: GameAdapter, rules_value: Any, num_seats: int, seed: str,
-             actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
+             actions: list[tuple[int, str]],
+             stand_in_turns: Collection[int] = ()) -> list[dict[str, Any]]:
     """``[{"turn": k, "actor": seat, "action": text, "deal": d}, ...]``: action ``k``
-    (1-based, as ``last.turn``) was played by ``seat`` in deal ``d`` (1-based)."""
+    (1-based, as ``last.turn``) was played by ``seat`` in deal ``d`` (1-based); the
+    actions numbered in ``stand_in_turns`` add ``"stand_in": true`` (the stand-in bot
+    played them for the seat's person)."""
     match = adapter.new_match(rules_value, num_seats, seed)
     entries = []
     for turn, (actor, text) in enumerate(actions, start=1):
         deal = len(match.deal_points) + 1
         match.play(match.deal.parse_action(text))
-        entries.append({"turn": turn, "actor": actor, "action": text, "deal": deal})
+        entry: dict[str, Any] = {"turn": turn, "actor": actor, "action": text, "deal": deal}
+        if turn in stand_in_turns:
+            entry["stand_in"] = True
+        entries.append(entry)
     return entries
 
 

@@ -1,7 +1,8 @@
 // The move log of the whole match, grouped by deal (GET /api/tables/{id}/log, then each
 // state's `last`). A seat's actions in a row make one entry until the game's page module
 // says the turn is over (its `endsTurn(action)`: a Kunken turn ends with the discard); in a
-// game without that hook every action is an entry of its own (a Konchinka move).
+// game without that hook every action is an entry of its own (a Konchinka move). An entry
+// the stand-in bot played for the seat's person (`stand_in`) carries a small "bot" tag.
 
 import { RENDERERS } from "./catalog.js";
 import { h } from "./dom.js";
@@ -13,7 +14,7 @@ export function addLast(log, last, dealNumber) {
   if (log.length && log[log.length - 1].turn >= last.turn) return true;
   if (last.turn !== log.length + 1) return false;
   log.push({ turn: last.turn, actor: last.actor, action: last.action,
-    deal: dealNumber ?? 1 });
+    deal: dealNumber ?? 1, stand_in: last.stand_in === true });
   return true;
 }
 
@@ -27,8 +28,10 @@ export function groupLog(log, game) {
     const prev = entries[entries.length - 1];
     if (prev && prev.actor === e.actor && !prev.closed) {
       prev.actions.push(e.action);
+      prev.standIn ||= e.stand_in === true;
     } else {
-      entries.push({ actor: e.actor, actions: [e.action], turn: e.turn });
+      entries.push({ actor: e.actor, actions: [e.action], turn: e.turn,
+        standIn: e.stand_in === true });
     }
     const now = entries[entries.length - 1];
     if (endsTurn(e.action)) now.closed = true;
@@ -47,7 +50,13 @@ export function matchLog(log, game, names, format, current = null) {
       open: current === null ? i === 0 : deal === current, dataset: { deal } },
     h("summary", {}, t("log.deal", { n: deal, count: entries.length })),
     h("ol", { class: "log", reversed: true }, [...entries].reverse().map((e) => h("li", {
-      dataset: { actor: e.actor } }, h("strong", {}, names[e.actor] ?? "?"), ": ",
+      dataset: e.standIn ? { actor: e.actor, standIn: "1" } : { actor: e.actor } },
+    h("strong", {}, names[e.actor] ?? "?"), e.standIn ? standInTag() : null, ": ",
     e.actions.map(format).join("; "))))))
       : h("p", { class: "muted small" }, "—"));
+}
+
+/** The mark of a move the stand-in bot played for a person. */
+export function standInTag() {
+  return h("span", { class: "tag stand-in", title: t("log.standInTitle") }, t("log.standIn"));
 }

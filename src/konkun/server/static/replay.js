@@ -8,6 +8,7 @@ import { chatLine } from "./chat.js";
 import { verifyReplay } from "./fairness.js";
 import { errorText, link, main, setPage } from "./shell.js";
 import { analysisPanel, forgetAnalyses } from "./analysis.js";
+import { matchLog, standInTag } from "./movelog.js";
 
 export function replayPage(gameId) {
   const state = { seat: "all", data: null, i: 0, error: null, ui: {}, fair: null };
@@ -120,14 +121,17 @@ export function replayPage(gameId) {
       state.i === 0 ? t("replay.start") : t("replay.move", { i: state.i, n }),
       frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor] ?? ""}: `,
         h("span", { class: "action-text", title: frame.action },
-          RENDERERS[table.game]?.formatAction?.(frame.action, lang()) ?? frame.action)) : "");
+          RENDERERS[table.game]?.formatAction?.(frame.action, lang()) ?? frame.action),
+        frame.stand_in ? standInTag() : null) : "");
     const body = h("div", { class: "table-body" });
     const R = RENDERERS[table.game];
+    const log = R ? replayLog(frames, table, names, currentDeal) : null;
     const seat = state.seat === "all" ? null : Number(state.seat);
     if (R && frame.view) {
       R.render(body, { view: frame.view, views: frame.views || null, table, you: seat,
         last: frame.action ? { turn: frame.turn, actor: frame.actor, action: frame.action } : null,
-        lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {} });
+        lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {},
+        matchLog: R.placesMatchLog ? log : undefined });
     }
     const said = (state.data.chat || []).filter((m) => m.turn <= frame.turn);
     const chatBox = (state.data.chat || []).length ? h("section", { class: "panel chat",
@@ -137,9 +141,17 @@ export function replayPage(gameId) {
       h("div", { class: "table-head" }, h("h1", {}, `${t("replay.title")}: ${gameTitle(table)}`),
         h("div", { class: "spacer" }),
         h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
-      controls, caption, body, chatBox, analysisPanel({ gameId, table, names, seat, go,
+      controls, caption, body, R?.placesMatchLog ? null : log, chatBox, analysisPanel({ gameId, table, names, seat, go,
         format: (a) => R?.formatAction?.(a, lang()) ?? a }),
       fairnessPanel()));
+  }
+
+  /** The match log up to the frame shown (the stand-in's moves marked), its deal open. */
+  function replayLog(frames, table, names, currentDeal) {
+    const log = frames.slice(1, state.i + 1).map((f, k) => ({ turn: f.turn, actor: f.actor,
+      action: f.action, deal: frames[k].view?.deal_number ?? 1, stand_in: f.stand_in }));
+    return matchLog(log, table.game, names,
+      (a) => RENDERERS[table.game].formatAction?.(a, lang()) ?? a, currentDeal);
   }
 
   document.addEventListener("keydown", onKey);

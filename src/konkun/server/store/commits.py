@@ -42,13 +42,14 @@ class GroupCommit:
         """Actions stored so far."""
 
     async def append(self, table_id: str, turn: int, seat: int, action: str,
-                     urgent: bool = False) -> None:
-        """Store one action; return once it is committed. Raises what storing it alone
+                     urgent: bool = False, stand_in: bool = False) -> None:
+        """Store one action (``stand_in``: the stand-in bot played it); return once it
+        is committed. Raises what storing it alone
         would (:class:`~konkun.server.store.storage.TurnTakenError`, or ``storage``). A group
         holding an ``urgent`` action (a person's table) takes the storage thread's urgent
         lane."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((PendingAction(table_id, turn, seat, action), urgent, future))
+        self._queue.append((PendingAction(table_id, turn, seat, action, stand_in), urgent, future))
         if not self._writing:
             self._writing = True
             self._writer = asyncio.get_running_loop().create_task(self._write())
@@ -91,7 +92,7 @@ class GroupCommit:
         action = group[0]
         try:
             await self._run(self.storage.append_action, action.table_id, action.turn,
-                            action.seat, action.action, urgent=urgent)
+                            action.seat, action.action, action.stand_in, urgent=urgent)
         except TurnTakenError as taken:
             return [taken]
         return [None]

@@ -23,12 +23,14 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     ForeignKey,
     Integer,
     String,
     create_engine,
     delete,
     event,
+    false,
     func,
     select,
     text,
@@ -66,6 +68,8 @@ class PendingAction:
     turn: int
     seat: int
     action: str
+    stand_in: bool = False
+    """Whether the stand-in bot played it for the seat's absent person."""
 
 
 def now_text() -> str:
@@ -107,6 +111,8 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(512))
     played_at: Mapped[str] = mapped_column(String(40))
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the stand-in bot played it (revision 0010; older actions: false)."""
 
 
 class RevokedRow(Base):
@@ -138,16 +144,20 @@ class StoredTable:
     """(seat, action text) for each turn, in order (empty when read without them)."""
     num_actions: int = 0
     """How many actions the table has stored."""
+    stand_in_turns: frozenset[int] = frozenset()
+    """The actions read back that the stand-in bot played, numbered from 1 as
+    ``last.turn`` (action ``k`` is stored at turn ``k - 1``)."""
 
 
 def _stored(row: TableRow, actions: list[tuple[int, str]] | None = None,
-            num_actions: int | None = None) -> StoredTable:
+            num_actions: int | None = None,
+            stand_in_turns: frozenset[int] = frozenset()) -> StoredTable:
     return StoredTable(
         id=row.id, game=row.game, variant=row.variant, rules=dict(row.rules),
         seats=[dict(s) for s in row.seats], seed=row.seed, status=row.status,
         created_at=row.created_at, started_at=row.started_at, finished_at=row.finished_at,
         winner=row.winner, totals=list(row.totals) if row.totals is not None else None,
-        actions=actions or [],
+        actions=actions or [], stand_in_turns=stand_in_turns,
         num_actions=len(actions or []) if num_actions is None else num_actions)
 
 
@@ -266,13 +276,16 @@ class Storage:
             self.announce(session, table_id)
             return True
 
-    def append_action(self, table_id: str, turn: int, seat: int, action: str) -> None:
-        """Store one accepted action; committed when this returns. :class:`TurnTakenError`
-        when another writer stored one at ``turn`` first."""
+    def append_action(self, table_id: str, turn: int, seat: int, action: str,
+                      stand_in: bool = False) -> None:
+        """Store one accepted action (``stand_in``: the stand-in bot played it);
+        committed when this returns. :class:`TurnTakenError` when another writer stored
+        one at ``turn`` first."""
         try:
             with self._session() as session, session.begin():
                 session.add(ActionRow(table_id=table_id, turn=turn, seat=seat,
-                                      action=action, played_at=now_text()))
+                                      action=action, played_at=now_text(),
+                                      stand_in=stand_in))
                 session.flush()
                 self.announce(session, table_id, Announcement.ACTION)
         except IntegrityError:
@@ -291,7 +304,8 @@ class Storage:
             with self._session() as session, session.begin():
                 played_at = now_text()
                 session.add_all([ActionRow(table_id=a.table_id, turn=a.turn, seat=a.seat,
-                                           action=a.action, played_at=played_at)
+                                           action=a.action, played_at=played_at,
+                                           stand_in=a.stand_in)
                                  for a in ordered])
                 session.flush()
                 for table_id in dict.fromkeys(a.table_id for a in ordered):
@@ -302,7 +316,8 @@ class Storage:
         answers: list[ProtocolError | None] = []
         for action in actions:
             try:
-                self.append_action(action.table_id, action.turn, action.seat, action.action)
+                self.append_action(action.table_id, action.turn, action.seat, action.action,
+                                   stand_in=action.stand_in)
             except TurnTakenError as taken:
                 answers.append(taken)
             else:
@@ -358,7 +373,8 @@ class Storage:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
-            return _stored(row, self._actions(session, table_id))
+            actions, stand_in_turns = self._actions(session, table_id)
+            return _stored(row, actions, stand_in_turns=stand_in_turns)
 
     def load_since(self, table_id: str, turn: int) -> StoredTable | None:
         """A table with its actions from ``turn`` on (``num_actions`` counts them all),
@@ -367,11 +383,8 @@ class Storage:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
-            actions = [(int(seat), str(action)) for seat, action in session.execute(
-                select(ActionRow.seat, ActionRow.action)
-                .where(ActionRow.table_id == table_id, ActionRow.turn >= turn)
-                .order_by(ActionRow.turn)).all()]
-            return _stored(row, actions, turn + len(actions))
+            actions, stand_in_turns = self._actions(session, table_id, turn)
+            return _stored(row, actions, turn + len(actions), stand_in_turns)
 
     def load_unfinished(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (for a restart)."""
@@ -379,7 +392,11 @@ class Storage:
             rows = session.scalars(select(TableRow)
                                    .where(TableRow.status != TableStatus.FINISHED.value)
                                    .order_by(TableRow.created_at)).all()
-            return [_stored(row, self._actions(session, row.id)) for row in rows]
+            stored = []
+            for row in rows:
+                actions, stand_in_turns = self._actions(session, row.id)
+                stored.append(_stored(row, actions, stand_in_turns=stand_in_turns))
+            return stored
 
     def list_tables(self, status: str, limit: int = 200, offset: int = 0) -> list[StoredTable]:
         """Tables of one status, newest first, without their actions (``limit`` of them
@@ -403,11 +420,17 @@ class Storage:
                                       .where(ActionRow.table_id == table_id)) or 0)
 
     @staticmethod
-    def _actions(session: Session, table_id: str) -> list[tuple[int, str]]:
-        rows = session.execute(select(ActionRow.seat, ActionRow.action)
-                               .where(ActionRow.table_id == table_id)
+    def _actions(session: Session, table_id: str, since: int = 0) \
+            -> tuple[list[tuple[int, str]], frozenset[int]]:
+        """A table's actions from turn ``since`` on, (seat, text) in order, and which of
+        them the stand-in played (numbered from 1, :attr:`StoredTable.stand_in_turns`)."""
+        rows = session.execute(select(ActionRow.turn, ActionRow.seat, ActionRow.action,
+                                      ActionRow.stand_in)
+                               .where(ActionRow.table_id == table_id,
+                                      ActionRow.turn >= since)
                                .order_by(ActionRow.turn)).all()
-        return [(int(seat), str(action)) for seat, action in rows]
+        return ([(int(seat), str(action)) for _turn, seat, action, _by in rows],
+                frozenset(int(turn) + 1 for turn, _seat, _action, by in rows if by))
 
 
 class OutageLog:

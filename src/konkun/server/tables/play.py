@@ -104,13 +104,15 @@ class MovePipeline:
                                 table.adapter.explain_illegal(deal, action, text), text)
         return action
 
-    async def apply(self, table: Table, seat: int, action: Hashable) -> None:
-        """Store, then apply, then broadcast one legal action (lock held)."""
+    async def apply(self, table: Table, seat: int, action: Hashable,
+                    stand_in: bool = False) -> None:
+        """Store, then apply, then broadcast one legal action (lock held); ``stand_in``:
+        the stand-in bot played it for the seat's person (the move log marks it)."""
         assert table.match is not None
         text = table.match.deal.format_action(action)
         turn = table.turn
         try:
-            await self.commits.append(table.id, turn, seat, text,
+            await self.commits.append(table.id, turn, seat, text, stand_in=stand_in,
                                       urgent=any(s.kind == SeatKind.HUMAN for s in table.seats))
         except TurnTakenError:  # another process played this turn: show what it played
             await self.catch_up(table)
@@ -127,9 +129,8 @@ class MovePipeline:
             with contextlib.suppress(Exception):
                 await self.threads.db(self.storage.delete_action, table.id, turn)
             raise ProtocolError("illegal_move", f"illegal move {text!r}", text) from None
-        table.actions.append((seat, text))
+        table.record(seat, text, stand_in)
         table.fairness.played(table.turn, seat, text)
-        table.last = {"turn": table.turn, "actor": seat, "action": text}
         if table.match.is_over():
             await self.finish(table)
         self.broadcast(table)

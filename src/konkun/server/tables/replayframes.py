@@ -159,7 +159,8 @@ def replay_frames(row: StoredTable, seat: int | str | None,
     frames = [_frame(match, 0, None, None, seat)]
     for turn, (actor, text) in enumerate(row.actions, start=1):
         match.play(match.deal.parse_action(text))
-        frames.append(_frame(match, turn, text, actor, seat))
+        frames.append(_frame(match, turn, text, actor, seat)
+                      | ({"stand_in": True} if turn in row.stand_in_turns else {}))
     document = {"table": stored_summary(row) | ({"ended": ended} if ended else {}),
                 "record": match.record().to_json(),
                 "seat": seat, "frames": frames}

@@ -51,6 +51,8 @@ class Table:
         self.winner: int | None = None
         self.match: Match[Any] | None = None
         self.actions: list[tuple[int, str]] = []
+        self.stand_in_turns: set[int] = set()
+        """The actions the stand-in bot played, numbered from 1 as ``last.turn``."""
         self.last: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
@@ -100,6 +102,15 @@ class Table:
     def turn(self) -> int:
         """The number of actions played in the match."""
         return len(self.actions)
+
+    def record(self, seat: int, text: str, stand_in: bool = False) -> None:
+        """Add an action just played (by the stand-in bot for ``seat``'s person when
+        ``stand_in``) to the table's actions and make it the last one."""
+        self.actions.append((seat, text))
+        self.last = {"turn": self.turn, "actor": seat, "action": text}
+        if stand_in:
+            self.stand_in_turns.add(self.turn)
+            self.last["stand_in"] = True
 
     @property
     def to_move(self) -> int | None:
@@ -186,8 +197,11 @@ class Table:
                 self.fairness.played(self.turn, seat, text)
             changed = True
         if row.actions:
+            self.stand_in_turns.update(row.stand_in_turns)
             seat, text = self.actions[-1]
             self.last = {"turn": self.turn, "actor": seat, "action": text}
+            if self.turn in self.stand_in_turns:
+                self.last["stand_in"] = True
         if row.status == TableStatus.FINISHED and self.status != TableStatus.FINISHED:
             self.status, self.finished_at, self.winner = TableStatus.FINISHED, \
                 row.finished_at, row.winner

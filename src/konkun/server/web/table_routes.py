@@ -185,7 +185,8 @@ def router(parts: Parts) -> APIRouter:
         if table.seed is None:
             return {"entries": []}
         entries = await lobby().run(move_log, table.adapter, table.rules_value,
-                                    table.num_seats, table.seed, list(table.actions))
+                                    table.num_seats, table.seed, list(table.actions),
+                                    frozenset(table.stand_in_turns))
         return {"entries": entries}
 
     @routes.get("/api/tables/{table_id}/deals/{number}")
