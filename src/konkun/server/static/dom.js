@@ -123,10 +123,29 @@ export function toast(message, kind = "info", ms = 6000) {
   const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
     message);
   const close = h("button", { class: "toast-close", type: "button", "aria-label": "×",
-    onclick: () => item.remove() }, "×");
+    onclick: () => unscrolled(box, () => item.remove()) }, "×");
   item.appendChild(close);
-  box.appendChild(item);
-  setTimeout(() => item.remove(), ms);
+  unscrolled(box, () => box.appendChild(item));
+  setTimeout(() => unscrolled(box, () => item.remove()), ms);
+}
+
+/**
+ * Add or remove a toast so that it never covers the page (tests/e2e/test_toasts.py): the
+ * toasts take room in the page's flow under the top bar, stuck just below it (or at the
+ * window's top where the bar scrolls away, on a phone) while the page scrolls, so a new one
+ * pushes what is in view down instead of lying over it. The browser's scroll anchoring
+ * would scroll the page to keep it still, under the toast: it is off for the change.
+ */
+function unscrolled(box, change) {
+  const bar = document.getElementById("topbar");
+  box.style.top = bar && getComputedStyle(bar).position === "sticky" ? `${bar.offsetHeight}px` : "0";
+  const root = document.documentElement;
+  const y = window.scrollY;
+  root.classList.add("toast-moving");
+  change();
+  void box.offsetHeight;  // laid out now: an anchoring scroll already made is undone below
+  if (window.scrollY !== y) window.scrollTo({ top: y, behavior: "instant" });
+  requestAnimationFrame(() => requestAnimationFrame(() => root.classList.remove("toast-moving")));
 }
 
 /**
