@@ -248,9 +248,14 @@ export function tablePage(tableId) {
     return state.nameForm.node;
   }
 
-  async function loadLog() {
+  async function loadLog(again = 2) {
     try {
-      state.log = (await api.log(tableId)).entries || [];
+      const entries = (await api.log(tableId)).entries || [];
+      // asked before a move the states already showed (the socket opened as it was
+      // played): ask again, or the log would lack it until the next move
+      const shown = state.msg?.last?.turn ?? 0;
+      if (shown > (entries.at(-1)?.turn ?? 0) && again > 0) return loadLog(again - 1);
+      state.log = entries;
       if (state.msg) draw();
     } catch { /* the log fills in with the next moves */ }
   }
