@@ -64,7 +64,7 @@ from konkun.konchinka.move_memo import MOVE_MEMO, memo_move, move_of, move_sort_
 from konkun.konchinka.moves import Move, sort_cards
 from konkun.konchinka.playout import RandomPlayout
 from konkun.konchinka.position import HistoryEntry, KonchinkaPosition
-from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.rules import TRAILS, KonchinkaRules, may_trail
 from konkun.konchinka.scoring import DealScore, score_masks
 
 _VIEWS: dict[str, Callable[..., Any]] = {}
@@ -411,7 +411,7 @@ class KonchinkaDeal(RandomPlayout):
         cache = CAPTURES
         key_masks = SLOT_KEY_MASKS
         slots = self._slots
-        compulsory = self._rules.capture_compulsory
+        trails = TRAILS[self._rules.capture_compulsory]
         poly = self._poly
         table = bool(self._table)
         options: list[tuple[int, tuple[int, ...]]] = []
@@ -423,7 +423,7 @@ class KonchinkaDeal(RandomPlayout):
                     key = self._table_key()
                 part = key & key_masks[slot] | slot
                 found = cache.get(part) or compute_captures(part >> 4, slot)
-            if not (compulsory and found):
+            if trails[bool(found)]:
                 options.append((card, ()))
             options.extend((card, positions) for positions in found)
         return options
@@ -440,7 +440,8 @@ class KonchinkaDeal(RandomPlayout):
         key_masks = SLOT_KEY_MASKS
         slots = self._slots
         shifts = NOVO_SHIFTS if slots is NOVO_SLOTS else CLASSIC_SHIFTS
-        trail = not self._rules.capture_compulsory
+        trail = may_trail(self._rules.capture_compulsory, True)
+        idle_trail = may_trail(self._rules.capture_compulsory, False)
         poly = self._poly
         table = bool(self._table)
         grouped: list[tuple[int, bool, Captures]] = []
@@ -461,7 +462,7 @@ class KonchinkaDeal(RandomPlayout):
                 grouped.append((card, trail,
                                 cache.get(part) or compute_captures(part >> 4, slot)))
             else:
-                grouped.append((card, True, ()))
+                grouped.append((card, idle_trail, ()))
         return grouped
 
     def count_moves(self) -> int:
@@ -470,11 +471,11 @@ class KonchinkaDeal(RandomPlayout):
             return 0
         poly = self._poly
         slots = self._slots
-        compulsory = self._rules.capture_compulsory
+        trails = TRAILS[self._rules.capture_compulsory]
         total = 0
         for card in self._hands[self._turn]:
             found = capture_count(poly, slots[card], bool(self._table))
-            total += found + (0 if compulsory and found else 1)
+            total += found + trails[found > 0]
         return total
 
     def legal_actions(self) -> list[Move]:
@@ -506,8 +507,8 @@ class KonchinkaDeal(RandomPlayout):
             return f"{card} is not in the hand of seat {seat}, the seat to move"
         slot = self._slots[card.index]
         if move.is_trail:
-            if self._rules.capture_compulsory and capture_count(self._poly, slot,
-                                                                bool(self._table)):
+            can_capture = capture_count(self._poly, slot, bool(self._table)) > 0
+            if not may_trail(self._rules.capture_compulsory, can_capture):
                 return (f"{card} can capture, and with capture_compulsory a card that can "
                         "capture may not be trailed")
             return None

@@ -25,7 +25,7 @@ from konkun.konchinka.captures import (
     POLY_MASK,
     SHIFT,
 )
-from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.rules import TRAILS, KonchinkaRules
 from konkun.konchinka.scoring import points_no_ties
 
 LOW_FIELDS = tuple((1 << FIELD_BITS * (degree + 1)) - 1 for degree in range(MAX_SUM + 1))
@@ -71,13 +71,15 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
     """One uniformly random legal move of ``hand`` (one ``rng.random()``), its captures
     counted on the table's polynomial ``poly`` (``shifts``: where each card's count lies
     in it): the index of the card played and the rank of its capture, ``-1`` for a
-    trail. With ``compulsory`` capture a card that captures has no trail.
+    trail. Each card's moves are its captures, then its trail when the rule allows one
+    (:data:`~konkun.konchinka.rules.TRAILS`, ``compulsory``: ``capture_compulsory``).
 
     :meth:`RandomPlayout.random_playout` draws the same way inline: calling this (and
     :func:`unrank_capture`) there made whole play-outs 7-10% slower (bench_konchinka)."""
     field = FIELD
+    trails = TRAILS[compulsory]
     counts = []
-    total = len(hand)
+    total = 0
     for card in hand:
         place = shifts[card]
         if place > 0:
@@ -87,29 +89,17 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
         else:
             n = 1 if has_table else 0
         counts.append(n)
-        total += n
+        total += n + trails[n > 0]
     index = -1
-    if compulsory:
-        total -= sum(1 for n in counts if n)
-        pick = int(rng.random() * total)
-        for n in counts:
-            index += 1
-            if pick < n:
-                return index, pick
-            pick -= n
-            if not n:
-                if not pick:
-                    break
-                pick -= 1
-    else:
-        pick = int(rng.random() * total)
-        for n in counts:
-            index += 1
-            if pick < n:
-                return index, pick
-            if pick == n:
-                break
-            pick -= n + 1
+    pick = int(rng.random() * total)
+    for n in counts:
+        index += 1
+        if pick < n:
+            return index, pick
+        pick -= n
+        if pick < trails[n > 0]:
+            break
+        pick -= trails[n > 0]
     return index, -1
 
 
@@ -186,7 +176,7 @@ class RandomPlayout:
         hands = self._hands
         piles = self._piles
         seats = self._seats
-        compulsory = self._rules.capture_compulsory
+        trails = TRAILS[self._rules.capture_compulsory]
         field = FIELD
         poly_mask = POLY_MASK
         shift = SHIFT
@@ -204,7 +194,7 @@ class RandomPlayout:
         while turn >= 0:
             hand = hands[turn]
             counts = []
-            total = len(hand)
+            total = 0
             for card in hand:
                 place = shifts[card]
                 if place > 0:
@@ -214,32 +204,19 @@ class RandomPlayout:
                 else:
                     n = 1 if table else 0
                 counts.append(n)
-                total += n
+                total += n + trails[n > 0]
             index = -1
             capture = False
-            if compulsory:
-                total -= sum(1 for n in counts if n)
-                pick = int(rand() * total)
-                for n in counts:
-                    index += 1
-                    if pick < n:
-                        capture = True
-                        break
-                    pick -= n
-                    if not n:
-                        if not pick:
-                            break
-                        pick -= 1
-            else:
-                pick = int(rand() * total)
-                for n in counts:
-                    index += 1
-                    if pick < n:
-                        capture = True
-                        break
-                    if pick == n:
-                        break
-                    pick -= n + 1
+            pick = int(rand() * total)
+            for n in counts:
+                index += 1
+                if pick < n:
+                    capture = True
+                    break
+                pick -= n
+                if pick < trails[n > 0]:
+                    break
+                pick -= trails[n > 0]
             card = hand.pop(index)
             in_hands -= 1
             if capture:

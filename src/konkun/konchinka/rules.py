@@ -173,6 +173,22 @@ class KonchinkaRules:
         return " ".join(parts)
 
 
+def may_trail(capture_compulsory: bool, can_capture: bool) -> bool:
+    """The rule ``capture_compulsory``, in its one place: whether a card may be trailed,
+    given whether it can capture (with ``capture_compulsory`` a card that can capture may
+    not be trailed; without it every card may be)."""
+    return not (capture_compulsory and can_capture)
+
+
+TRAILS: dict[bool, tuple[int, int]] = {
+    compulsory: (int(may_trail(compulsory, False)), int(may_trail(compulsory, True)))
+    for compulsory in (False, True)
+}
+""":func:`may_trail` as a table the move loops index, ``TRAILS[capture_compulsory][can
+capture]``: how many trails a card has (0 or 1). The random play-outs count each card's
+moves as its captures plus this, with no call in their inner loop."""
+
+
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
     if value not in choices:
         raise InvalidRuleError(

@@ -57,7 +57,7 @@ from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.dealing import shuffled_and_cut, split_deal
 from konkun.konchinka.deck import HAND_SIZE, ORDER
 from konkun.konchinka.playout import draw_random_move, unrank_capture
-from konkun.konchinka.rules import KonchinkaRules
+from konkun.konchinka.rules import TRAILS, KonchinkaRules, may_trail
 from konkun.konchinka.scoring import points_no_ties, score_masks
 
 FloatArray = npt.NDArray[np.float32]
@@ -107,6 +107,9 @@ class KonchinkaBatch:
         self._shifts = NOVO_SHIFTS if novo else CLASSIC_SHIFTS
         self._novo = 1.0 if novo else 0.0
         self._compulsory = rules.capture_compulsory
+        self._no_trail = np.array([1 - t for t in TRAILS[rules.capture_compulsory]],
+                                  dtype=np.int64)
+        """The first legal slot of a card, by whether it can capture (1: no trail)."""
         self._decode = [divmod(action, capture_slots) for action in range(52 * capture_slots)]
         self._following = tuple((s + 1) % num_seats for s in range(num_seats))
         self._order = [(seat + offset) % num_seats for offset in range(num_seats)]
@@ -161,7 +164,7 @@ class KonchinkaBatch:
         found = self.count(d, card)
         if j:
             return j <= found
-        return not (self._compulsory and found)
+        return may_trail(self._compulsory, found > 0)
 
     def legal_slot_list(self, index: int) -> list[int]:
         """The agent's legal slots in deal ``index``, in increasing order."""
@@ -172,7 +175,7 @@ class KonchinkaBatch:
         result: list[int] = []
         for card in sorted(d.hands[self.seat]):
             found = self.count(d, card)
-            if not (self._compulsory and found):
+            if may_trail(self._compulsory, found > 0):
                 result.append(card * k)
             result.extend(range(card * k + 1, card * k + 1 + min(found, k - 1)))
         return result
@@ -219,7 +222,7 @@ class KonchinkaBatch:
                 self._push(d, card, unrank_capture(d.table, d.poly, slot, 0))
             else:
                 self._push(d, card, self.move_of(index, action)[1])
-        elif self._compulsory and found:
+        elif not may_trail(self._compulsory, found > 0):
             return -1
         else:
             self._push(d, card, ())
@@ -399,7 +402,7 @@ class KonchinkaBatch:
         held &= (values[:, -1] == self.seat)[:, None]
         cells = np.flatnonzero(held)
         found = columns[:, self._count_columns].reshape(-1)[cells]
-        first = (found > 0) if self._compulsory else np.zeros(len(cells), dtype=np.bool_)
+        first = self._no_trail[(found > 0).astype(np.intp)]
         end = 1 + np.minimum(found, k - 1)
         slots = np.arange(k)
         masks.fill(False)
