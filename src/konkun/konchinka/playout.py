@@ -78,8 +78,9 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
     :func:`unrank_capture`) there made whole play-outs 7-10% slower (bench_konchinka)."""
     field = FIELD
     trails = TRAILS[compulsory]
+    idle, capturing = trails
     counts = []
-    total = 0
+    total = idle * len(hand)
     for card in hand:
         place = shifts[card]
         if place > 0:
@@ -89,7 +90,9 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
         else:
             n = 1 if has_table else 0
         counts.append(n)
-        total += n + trails[n > 0]
+        total += n
+    if capturing != idle:
+        total += (capturing - idle) * sum(1 for n in counts if n)
     index = -1
     pick = int(rng.random() * total)
     for n in counts:
@@ -97,9 +100,10 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
         if pick < n:
             return index, pick
         pick -= n
-        if pick < trails[n > 0]:
+        trail = trails[n > 0]
+        if pick < trail:
             break
-        pick -= trails[n > 0]
+        pick -= trail
     return index, -1
 
 
@@ -177,6 +181,7 @@ class RandomPlayout:
         piles = self._piles
         seats = self._seats
         trails = TRAILS[self._rules.capture_compulsory]
+        idle, capturing = trails
         field = FIELD
         poly_mask = POLY_MASK
         shift = SHIFT
@@ -194,7 +199,7 @@ class RandomPlayout:
         while turn >= 0:
             hand = hands[turn]
             counts = []
-            total = 0
+            total = idle * len(hand)
             for card in hand:
                 place = shifts[card]
                 if place > 0:
@@ -204,7 +209,9 @@ class RandomPlayout:
                 else:
                     n = 1 if table else 0
                 counts.append(n)
-                total += n + trails[n > 0]
+                total += n
+            if capturing != idle:
+                total += (capturing - idle) * sum(1 for n in counts if n)
             index = -1
             capture = False
             pick = int(rand() * total)
@@ -214,9 +221,10 @@ class RandomPlayout:
                     capture = True
                     break
                 pick -= n
-                if pick < trails[n > 0]:
+                trail = trails[n > 0]
+                if pick < trail:
                     break
-                pick -= trails[n > 0]
+                pick -= trail
             card = hand.pop(index)
             in_hands -= 1
             if capture:
