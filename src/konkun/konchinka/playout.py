@@ -77,8 +77,7 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
     :meth:`RandomPlayout.random_playout` draws the same way inline: calling this (and
     :func:`unrank_capture`) there made whole play-outs 7-10% slower (bench_konchinka)."""
     field = FIELD
-    trails = TRAILS[compulsory]
-    idle, capturing = trails
+    idle, capturing = TRAILS[compulsory]
     counts = []
     total = idle * len(hand)
     for card in hand:
@@ -97,14 +96,11 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
     pick = int(rng.random() * total)
     for n in counts:
         index += 1
-        if pick < n:
-            return index, pick
-        pick -= n
-        trail = trails[n > 0]
-        if pick < trail:
+        moves = n + (capturing if n else idle)
+        if pick < moves:
             break
-        pick -= trail
-    return index, -1
+        pick -= moves
+    return (index, pick) if pick < n else (index, -1)
 
 
 def unrank_capture(table: list[int], poly: int, slot: int, pick: int) -> tuple[int, ...]:
@@ -180,8 +176,7 @@ class RandomPlayout:
         hands = self._hands
         piles = self._piles
         seats = self._seats
-        trails = TRAILS[self._rules.capture_compulsory]
-        idle, capturing = trails
+        idle, capturing = TRAILS[self._rules.capture_compulsory]
         field = FIELD
         poly_mask = POLY_MASK
         shift = SHIFT
@@ -213,18 +208,14 @@ class RandomPlayout:
             if capturing != idle:
                 total += (capturing - idle) * sum(1 for n in counts if n)
             index = -1
-            capture = False
             pick = int(rand() * total)
             for n in counts:
                 index += 1
-                if pick < n:
-                    capture = True
+                moves = n + (capturing if n else idle)
+                if pick < moves:
                     break
-                pick -= n
-                trail = trails[n > 0]
-                if pick < trail:
-                    break
-                pick -= trail
+                pick -= moves
+            capture = pick < n
             card = hand.pop(index)
             in_hands -= 1
             if capture:

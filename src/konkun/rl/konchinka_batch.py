@@ -107,9 +107,8 @@ class KonchinkaBatch:
         self._shifts = NOVO_SHIFTS if novo else CLASSIC_SHIFTS
         self._novo = 1.0 if novo else 0.0
         self._compulsory = rules.capture_compulsory
-        self._no_trail = np.array([1 - t for t in TRAILS[rules.capture_compulsory]],
-                                  dtype=np.int64)
-        """The first legal slot of a card, by whether it can capture (1: no trail)."""
+        self._idle_trail, self._capturing_trail = TRAILS[rules.capture_compulsory]
+        """Whether a card that cannot / can capture has its trail (slot 0)."""
         self._decode = [divmod(action, capture_slots) for action in range(52 * capture_slots)]
         self._following = tuple((s + 1) % num_seats for s in range(num_seats))
         self._order = [(seat + offset) % num_seats for offset in range(num_seats)]
@@ -402,11 +401,15 @@ class KonchinkaBatch:
         held &= (values[:, -1] == self.seat)[:, None]
         cells = np.flatnonzero(held)
         found = columns[:, self._count_columns].reshape(-1)[cells]
-        first = self._no_trail[(found > 0).astype(np.intp)]
+        # the first legal slot of a card: 1 where it has no trail (TRAILS)
+        if self._idle_trail == self._capturing_trail:
+            first: IntArray | int = 1 - self._idle_trail
+        else:
+            first = np.where(found > 0, 1 - self._capturing_trail, 1 - self._idle_trail)
         end = 1 + np.minimum(found, k - 1)
         slots = np.arange(k)
         masks.fill(False)
-        masks.reshape(-1, k)[cells] = (slots >= first[:, None]) & (slots < end[:, None])
+        masks.reshape(-1, k)[cells] = (slots >= np.reshape(first, (-1, 1))) & (slots < end[:, None])
 
     def _write_observations(self, values: IntArray, out: FloatArray) -> None:
         """The tensors from :meth:`_read`'s integers, into ``out``'s first rows."""
