@@ -158,3 +158,104 @@ def test_a_sb3_vecenv_wraps_the_self_play_env_too() -> None:
     env = KonkunSB3VecEnv(make_self_play_vector_env("konchinka", 2))
     env.seed(1)
     assert env.reset().shape == (2, env.observation_space.shape[0])
+
+
+def _logits_and_masks(torch: Any, rows: int = 64, width: int = 1664) -> tuple[Any, Any]:
+    generator = torch.Generator().manual_seed(5)
+    logits = torch.randn(rows, width, generator=generator) * 3
+    masks = torch.rand(rows, width, generator=generator) < 0.02
+    masks[:, 7] = True  # every row has a legal action
+    logits[0, ~masks[0]] += 500  # an illegal logit far above the legal ones
+    return logits.requires_grad_(True), masks
+
+
+def test_masked_categorical_gives_sb3_contribs_log_probs_entropy_and_gradients() -> None:
+    torch = pytest.importorskip("torch")
+    from sb3_contrib.common.maskable.distributions import MaskableCategorical
+
+    from konkun.rl.sb3 import MaskedCategorical
+
+    logits, masks = _logits_and_masks(torch)
+    ours = MaskedCategorical.of_logits(logits, masks)
+    theirs = MaskableCategorical(logits=logits, masks=masks)
+    actions = torch.multinomial(masks.float(), 1).squeeze(-1)  # legal actions
+    assert torch.allclose(ours.log_prob(actions), theirs.log_prob(actions), atol=1e-5)
+    assert torch.allclose(ours.entropy(), theirs.entropy(), atol=1e-5)
+    assert torch.equal(ours.mode(), theirs.probs.argmax(-1))
+    illegal = torch.multinomial((~masks).float(), 1).squeeze(-1)
+    assert (ours.log_prob(illegal) < -1e7).all() and (theirs.log_prob(illegal) < -1e7).all()
+    ours_grad = torch.autograd.grad((ours.log_prob(actions) + ours.entropy()).sum(), logits)
+    theirs_grad = torch.autograd.grad(
+        (theirs.log_prob(actions) + theirs.entropy()).sum(), logits)
+    assert torch.allclose(ours_grad[0], theirs_grad[0], atol=1e-5)
+    assert not ours_grad[0][~masks].any()  # no gradient reaches an illegal logit
+
+
+def test_masked_categorical_samples_legal_actions_only() -> None:
+    torch = pytest.importorskip("torch")
+    from konkun.rl.sb3 import MaskedCategorical
+
+    torch.manual_seed(3)
+    logits, masks = _logits_and_masks(torch, rows=256)
+    distribution = MaskedCategorical.of_logits(logits.detach(), masks)
+    for _ in range(20):
+        actions = distribution.sample()
+        assert masks[torch.arange(256), actions].all()
+
+
+def test_masked_categorical_samples_each_legal_action_as_often_as_its_probability() -> None:
+    torch = pytest.importorskip("torch")
+    from konkun.rl.sb3 import MaskedCategorical
+
+    torch.manual_seed(4)
+    logits = torch.tensor([[0.0, 1.0, 2.0, 9.0]]).repeat(20_000, 1)
+    masks = torch.tensor([[True, True, True, False]]).repeat(20_000, 1)
+    counts = torch.bincount(MaskedCategorical.of_logits(logits, masks).sample(), minlength=4)
+    expected = torch.softmax(torch.tensor([0.0, 1.0, 2.0]), -1) * 20_000
+    assert counts[3] == 0
+    assert torch.allclose(counts[:3].float(), expected, rtol=0.05)
+
+
+def test_masked_categorical_of_the_action_layer_equals_it_of_the_layers_logits() -> None:
+    torch = pytest.importorskip("torch")
+    from konkun.rl.sb3 import MaskedCategorical
+
+    torch.manual_seed(6)
+    layer = torch.nn.Linear(16, 1664)
+    latent = torch.randn(32, 16)
+    masks = torch.rand(32, 1664) < 0.02
+    masks[:, 3] = True
+    masks[5] = False  # a row with no legal action: every action counts legal
+    sparse = MaskedCategorical.of_latent(latent, layer, masks)
+    dense = MaskedCategorical.of_logits(layer(latent), masks)
+    actions = torch.multinomial(masks.float() + (~masks.any(-1, keepdim=True)).float(),
+                                1).squeeze(-1)
+    assert torch.allclose(sparse.log_prob(actions), dense.log_prob(actions), atol=1e-5)
+    assert torch.allclose(sparse.entropy(), dense.entropy(), atol=1e-5)
+    everything = torch.distributions.Categorical(logits=layer(latent)[5])
+    assert float(sparse.entropy()[5].detach()) == pytest.approx(
+        float(everything.entropy().detach()), abs=1e-4)
+
+
+def test_maskable_ppo_trains_with_the_masked_mlp_policy_and_loads_it(tmp_path: Any) -> None:
+    torch = pytest.importorskip("torch")
+    from sb3_contrib import MaskablePPO
+
+    from konkun.rl.sb3 import MaskedCategoricalDistribution, MaskedMlpPolicy
+
+    torch.set_num_threads(1)
+    env = vec_env(IDS["konchinka"], 8, reward="zero_sum")
+    model = MaskablePPO(MaskedMlpPolicy, env, n_steps=16, batch_size=64, n_epochs=1, seed=1,
+                        device="cpu")
+    assert isinstance(model.policy.action_dist, MaskedCategoricalDistribution)
+    model.learn(256)
+    observations: Any = env.reset()
+    masks = get_action_masks(env)
+    actions, _ = model.predict(observations, action_masks=masks)
+    assert masks[np.arange(8), actions].all()
+    model.save(tmp_path / "model.zip")
+    loaded = MaskablePPO.load(tmp_path / "model.zip", device="cpu")
+    assert isinstance(loaded.policy.action_dist, MaskedCategoricalDistribution)
+    again, _ = loaded.predict(observations, action_masks=masks, deterministic=True)
+    expected, _ = model.predict(observations, action_masks=masks, deterministic=True)
+    assert (again == expected).all()
