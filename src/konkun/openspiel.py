@@ -10,7 +10,8 @@ Parameters: ``players`` and every rule option of ``RULES.md`` by name, with its 
 
 - **chance nodes**: the dealer (uniform over the seats), then the deal card by card
   (uniform over the cards left; outcome = ``Card.index``, 52 the joker). Konchinka's chance
-  deals the whole shuffled deck, top card first (its stock is dealt at the redeals), and
+  deals the whole shuffled deck (of ``deck_ranks`` ranks: a smaller game for MCCFR),
+  top card first (its stock is dealt at the redeals), and
   each initial-table fix's insert position into the stock (uniform over the middle half,
   as the engine does it). Kunken's chance deals the hands and the bank's first card, and
   then **each draw** from the stock is a chance node (uniform over the stock's cards); a
@@ -128,6 +129,8 @@ class KonkunGame(pyspiel.Game):  # type: ignore[misc]
         get_game(game).check_seats(self.num_seats)
         try:
             self.adapter = adapter_for(game, rule_texts(game, merged))
+            if game == "konchinka":
+                self.adapter.rules.check_deck(self.num_seats)
         except KonkunError as error:
             raise ValueError(str(error)) from None
         n = self.num_seats
@@ -183,7 +186,9 @@ class KonkunState(pyspiel.State):  # type: ignore[misc]
     def _pack(self) -> list[int]:
         """Every card of the pack as indices (two decks and the jokers in Kunken)."""
         if self.game_name == "konchinka":
-            return list(range(52))
+            from konkun.konchinka.deck import deck_indices
+
+            return deck_indices(self.adapter.rules.deck_ranks)
         return [*range(52), *range(52), *[52] * self.adapter.rules.jokers]
 
     def _left(self) -> list[int]:
@@ -197,7 +202,7 @@ class KonkunState(pyspiel.State):  # type: ignore[misc]
         """How many cards chance deals before play: Konchinka the whole deck, Kunken the
         hands and the bank's first card."""
         if self.game_name == "konchinka":
-            return 52
+            return 4 * int(self.adapter.rules.deck_ranks)
         return int(self.adapter.rules.hand_size) * self.num_seats + 1
 
     def current_player(self) -> int:
@@ -232,7 +237,7 @@ class KonkunState(pyspiel.State):  # type: ignore[misc]
         from konkun.konchinka.dealing import split_deal
 
         n = self.num_seats
-        size = 52 - 4 * n - 4
+        size = self._dealt_count() - 4 * n - 4
         need = size - 2 * (size // 4) + 1
         rules = self.adapter.rules
         assert self.dealer is not None

@@ -33,6 +33,7 @@ def _play_to(state: Any, rng: np.random.RandomState, stop: Any) -> Any:
 @pytest.mark.parametrize(("name", "params", "sims"), [
     ("konkun_konchinka", {"players": 2}, 2),
     ("konkun_konchinka", {"players": 4, "variant": "novo"}, 1),
+    ("konkun_konchinka", {"players": 2, "deck_ranks": 7}, 5),
     ("konkun_kunken", {"players": 2}, 1),
     ("konkun_kunken", {"players": 3, "jokers": 2, "max_stock_renewals": 0}, 1),
 ])
@@ -147,6 +148,26 @@ def test_openspiels_algorithms_run_unchanged() -> None:
         bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 1.4, 3,
                                random_state=rng)
         assert bot.step(state) in state.legal_actions()
+
+
+def test_mccfr_runs_unchanged_on_the_deck_ranks_research_setting() -> None:
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    small = pyspiel.load_game("konkun_konchinka", {"players": 2, "deck_ranks": 7})
+    np.random.seed(2)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(small)
+    for _ in range(10):
+        solver.iteration()
+    state = _play_to(small.new_initial_state(), np.random.RandomState(3),
+                     lambda s: not s.is_chance_node())
+    assert sorted(state.chance_outcomes() if state.is_chance_node() else []) == []
+    dealt = state.history()[1:29]  # the dealer, then the 28 cards
+    assert {a % 13 for a in dealt} <= {12, 0, 1, 2, 3, 4, 5}  # A to 7 only
+    policy = solver.average_policy().action_probabilities(state)
+    assert set(policy) == set(state.legal_actions())
+    assert sum(policy.values()) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="deck_ranks=7 for 4 players"):
+        pyspiel.load_game("konkun_konchinka", {"players": 4, "deck_ranks": 7})
 
 
 @pytest.mark.parametrize(("game", "spec"), [

@@ -32,7 +32,7 @@ from konkun.bots.specs import BotSpec, check_options, float_param
 from konkun.cards import Card, Rank, Suit
 from konkun.game import Deal, Observation
 from konkun.konchinka.deal import KonchinkaDeal
-from konkun.konchinka.deck import CLASSIC_VALUES, NOVO_VALUES
+from konkun.konchinka.deck import CLASSIC_VALUES, DECKS, NOVO_VALUES
 from konkun.konchinka.scoring import TEN_OF_DIAMONDS, TWO_OF_CLUBS
 
 CLUB = tuple(Card.from_index(i).suit is Suit.CLUBS for i in range(52))
@@ -175,7 +175,7 @@ class KonchinkaGreedy:
         piles = [[c.index for c in pile] for pile in view.captured]
         worths = Worths(piles, view.num_seats)
         seen = set(hand) | set(table) | {c for pile in piles for c in pile}
-        unseen = [c for c in range(52) if c not in seen]
+        unseen = [c for c in DECKS[view.rules.deck_ranks] if c not in seen]
         following = (seat + 1) % view.num_seats
         next_hand = view.hand_sizes[following]
         last_round = view.stock_size == 0

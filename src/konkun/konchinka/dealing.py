@@ -11,7 +11,7 @@ from konkun.cards import Card, Rank, between, rng_for_seed, shuffle
 from konkun.errors import InvalidPositionError
 from konkun.game import check_dealer, check_seat_count
 from konkun.konchinka.deal import KonchinkaDeal
-from konkun.konchinka.deck import HAND_SIZE, TABLE_SIZE
+from konkun.konchinka.deck import FULL_RANKS, HAND_SIZE, TABLE_SIZE, deck_indices
 from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, KonchinkaRules
 
 
@@ -21,16 +21,19 @@ def new_deal(rules: KonchinkaRules, num_seats: int, dealer: int,
     with ``rng``, deal in four rounds and fix the initial table (``RULES.md``, Deal and
     Initial table). The same rules, seats, dealer and ``rng`` state give the same deal, in
     every Python version (the draws are :mod:`konkun.cards`' stable ones)."""
-    check_seats(num_seats, dealer)
-    return _deal_indices(rules, num_seats, dealer, shuffled_and_cut(rng), rng)
+    check_seats(num_seats, dealer, rules)
+    return _deal_indices(rules, num_seats, dealer,
+                         shuffled_and_cut(rng, rules.deck_ranks), rng)
 
 
-def shuffled_and_cut(rng: random.Random) -> list[int]:
-    """The 52 card indices shuffled (:func:`konkun.cards.shuffle`) and cut
-    (``between(4, 48)`` cards lifted) with ``rng``, top card first."""
-    deck = list(range(52))
+def shuffled_and_cut(rng: random.Random, ranks: int = FULL_RANKS) -> list[int]:
+    """The card indices of the deck (the 52 cards; with ``ranks``, the research option
+    ``deck_ranks``, :func:`~konkun.konchinka.deck.deck_indices`) shuffled
+    (:func:`konkun.cards.shuffle`) and cut (``between(4, size - 4)`` cards lifted) with
+    ``rng``, top card first."""
+    deck = deck_indices(ranks)
     shuffle(deck, rng)
-    point = between(HAND_SIZE, 52 - HAND_SIZE, rng)
+    point = between(HAND_SIZE, len(deck) - HAND_SIZE, rng)
     return deck[point:] + deck[:point]
 
 
@@ -46,10 +49,12 @@ def deal_from_deck(rules: KonchinkaRules, num_seats: int, dealer: int,
     """Deal ``deck`` (top card first) in four rounds: one card to each seat from the seat
     left of the dealer to the dealer, then one to the table; then fix the initial table,
     returning offending cards into the middle half of the stock at ``rng``'s positions."""
-    check_seats(num_seats, dealer)
+    check_seats(num_seats, dealer, rules)
     cards = [c.index for c in deck]
-    if sorted(cards) != list(range(52)):
-        raise InvalidPositionError(f"not a full 52-card deck: {' '.join(map(str, deck))}")
+    expected = deck_indices(rules.deck_ranks)
+    if sorted(cards) != expected:
+        raise InvalidPositionError(f"not a full {len(expected)}-card deck: "
+                                   f"{' '.join(map(str, deck))}")
     return _deal_indices(rules, num_seats, dealer, cards, rng)
 
 
@@ -114,8 +119,10 @@ def _fix_table(rules: KonchinkaRules, table: list[int], stock: list[int],
         order.append(position)
 
 
-def check_seats(num_seats: int, dealer: int) -> None:
-    """Raise :class:`~konkun.errors.InvalidRuleError` unless Konchinka seats ``num_seats``
-    and ``dealer`` is one of them."""
+def check_seats(num_seats: int, dealer: int, rules: KonchinkaRules | None = None) -> None:
+    """Raise :class:`~konkun.errors.InvalidRuleError` unless Konchinka seats ``num_seats``,
+    ``dealer`` is one of them and the deck of ``rules`` deals out evenly to them."""
     check_seat_count("Konchinka", num_seats, MIN_SEATS, MAX_SEATS)
     check_dealer(num_seats, dealer)
+    if rules is not None:
+        rules.check_deck(num_seats)

@@ -45,6 +45,23 @@ ORDER = tuple(card_order(card) for card in CARDS)
 """The canonical sort key (:func:`~konkun.konchinka.moves.card_order`) by card index."""
 
 
+FULL_RANKS = 13
+"""The ranks of the whole deck."""
+_ACE_RANK = Rank.ACE - 2
+"""The Ace's place in a card index's rank (``index % 13``: 2 is 0, the Ace 12)."""
+
+
+def deck_indices(ranks: int = FULL_RANKS) -> list[int]:
+    """The card indices of a deck of the ``ranks`` lowest ranks, the Ace first (the
+    research option ``deck_ranks``), ascending: ``list(range(52))`` for the whole deck."""
+    return [i for i in range(52) if i % 13 == _ACE_RANK or i % 13 < ranks - 1]
+
+
+DECKS: dict[int, tuple[int, ...]] = {ranks: tuple(deck_indices(ranks))
+                                     for ranks in range(1, FULL_RANKS + 1)}
+""":func:`deck_indices` by number of ranks, as tuples (to read, not to shuffle)."""
+
+
 def card_mask(cards: Iterable[Card]) -> int:
     """The bit mask (``1 << index`` each) of ``cards``."""
     return sum(1 << c.index for c in cards)

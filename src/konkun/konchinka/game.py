@@ -120,7 +120,7 @@ class KonchinkaMatch:
     """
 
     def __init__(self, rules: KonchinkaRules, num_seats: int, seed: int | str) -> None:
-        check_seats(num_seats, 0)
+        check_seats(num_seats, 0, rules)
         self._rules = rules
         self._seats = num_seats
         self._seed = seed

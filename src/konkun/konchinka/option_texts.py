@@ -51,5 +51,10 @@ EXPLANATIONS: Mapping[str, Titles] = {
         "winner takes the pool).",
         "Сколько фишек каждый ставит на кон перед игрой (только когда победитель "
         "забирает кон)."),
+    "deck_ranks": Titles(
+        "A research setting: the deck keeps only this many of its lowest ranks, the Ace "
+        "first (7: Ace to 7, 28 cards); 13 is the whole deck, the usual game.",
+        "Настройка для исследований: в колоде остаётся только столько младших рангов, "
+        "начиная с туза (7: от туза до семёрки, 28 карт); 13 — вся колода, обычная игра."),
 }
 """Each rule option's explanation, by option name (``variant`` included)."""

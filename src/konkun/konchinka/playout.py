@@ -91,7 +91,7 @@ def draw_random_move(hand: list[int], poly: int, has_table: bool, shifts: tuple[
         counts.append(n)
         total += n
     if capturing != idle:
-        total += (capturing - idle) * sum(1 for n in counts if n)
+        total += (capturing - idle) * (len(counts) - counts.count(0))
     index = -1
     pick = int(rng.random() * total)
     for n in counts:
@@ -206,7 +206,7 @@ class RandomPlayout:
                 counts.append(n)
                 total += n
             if capturing != idle:
-                total += (capturing - idle) * sum(1 for n in counts if n)
+                total += (capturing - idle) * (len(counts) - counts.count(0))
             index = -1
             pick = int(rand() * total)
             for n in counts:

@@ -67,6 +67,11 @@ OPTIONS: tuple[RuleOption, ...] = (
         "stake", 5, Titles("Stake (pool)", "Ставка (кон)"),
         "the chips each player puts into the pool (settlement pool only)", minimum=1,
         maximum=1000),
+    RuleOption.integer(
+        "deck_ranks", 13,
+        Titles("Ranks in the deck (research)", "Рангов в колоде (для исследований)"),
+        "research setting: the deck keeps its lowest ranks only, the Ace first (13: the "
+        "whole deck)", minimum=7, maximum=13),
 )
 """The rule options other than ``variant``: the schema every layer reads (types,
 defaults, ranges, choices, titles); :meth:`KonchinkaRules.with_options` parses by it."""
@@ -98,6 +103,12 @@ class KonchinkaRules:
       or ``pool`` (each player stakes ``stake`` chips, the winner takes the pool).
     - ``stake``: the chips each player puts into the pool (default 5, 1..1000; only for
       ``pool``).
+    - ``deck_ranks``: a research setting, a smaller game for algorithms that enumerate
+      information states (MCCFR): the deck keeps only its ``deck_ranks`` lowest ranks,
+      the Ace first (7: A 2 3 4 5 6 7 in four suits, 28 cards; 7 to 13). Default 13, the
+      whole deck: the standard game. The deck must deal out evenly with a stock and
+      leave the first table four ranks (:meth:`check_deck`): 7 ranks for 2 or 3
+      players, 9 for 2 or 4, 13 for any.
     """
 
     variant: Variant = "classic"
@@ -107,6 +118,7 @@ class KonchinkaRules:
     target: int = 15
     settlement: Settlement = "difference"
     stake: int = 5
+    deck_ranks: int = 13
 
     def __post_init__(self) -> None:
         _check_choice("variant", self.variant, VARIANTS)
@@ -144,6 +156,22 @@ class KonchinkaRules:
         changes.update(parse_options(OPTIONS, texts, "Konchinka", also=("variant",)))
         return dataclasses.replace(self, **changes)
 
+    def check_deck(self, num_seats: int) -> None:
+        """Raise :class:`~konkun.errors.InvalidRuleError` unless the deck of
+        ``deck_ranks`` ranks deals out evenly to ``num_seats`` players: four cards to
+        each player and four to the table, then at least one more round of four to each
+        player from the stock (which the first table's fix draws from), and four ranks
+        left for the first table however the hands fall: ``deck_ranks - 1`` a multiple
+        of ``num_seats``, ``deck_ranks`` at least ``2 * num_seats + 1`` and
+        ``num_seats + 4``."""
+        if not _deals_out(self.deck_ranks, num_seats):
+            fits = [n for n in range(MIN_SEATS, MAX_SEATS + 1)
+                    if _deals_out(self.deck_ranks, n)]
+            raise InvalidRuleError(
+                f"invalid deck_ranks={self.deck_ranks} for {num_seats} players: a deck of "
+                f"{4 * self.deck_ranks} cards deals out evenly to "
+                f"{' or '.join(map(str, fits))} players only", option="deck_ranks")
+
     @property
     def is_novo(self) -> bool:
         """True for the Novorossiysk variant."""
@@ -171,6 +199,12 @@ class KonchinkaRules:
             if value != getattr(base, name):
                 parts.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
         return " ".join(parts)
+
+
+def _deals_out(ranks: int, num_seats: int) -> bool:
+    """Whether a deck of ``ranks`` ranks deals out evenly to ``num_seats`` players, with
+    a stock of at least one round (:meth:`KonchinkaRules.check_deck`)."""
+    return (ranks - 1) % num_seats == 0 and ranks >= max(2 * num_seats + 1, num_seats + 4)
 
 
 def may_trail(capture_compulsory: bool, can_capture: bool) -> bool:

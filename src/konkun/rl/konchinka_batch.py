@@ -96,6 +96,7 @@ class KonchinkaBatch:
 
     def __init__(self, rules: KonchinkaRules, num_seats: int, seat: int,
                  capture_slots: int, num_envs: int) -> None:
+        rules.check_deck(num_seats)
         self.rules = rules
         self.num_seats = num_seats
         self.seat = seat
@@ -122,7 +123,7 @@ class KonchinkaBatch:
         rng.randrange(n), rng)``) and play the random seats up to the agent."""
         n = self.num_seats
         dealer = rng.randrange(n)
-        cards = shuffled_and_cut(rng)
+        cards = shuffled_and_cut(rng, self.rules.deck_ranks)
         hands, table, stock, returned = split_deal(self.rules, n, dealer, cards, rng)
         d = self.deals[index]
         d.dealer = dealer
