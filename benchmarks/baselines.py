@@ -47,14 +47,20 @@ class Row:
     label: str = ""
     check: bool = False
     """The small row the CI test reruns."""
+    rules: tuple[tuple[str, str], ...] = ()
+    """Rule options other than the defaults (``NAME``, ``VALUE`` texts)."""
 
     @property
     def key(self) -> str:
-        """The row's id: game, bots and deals."""
-        return f"{self.game}:{self.first}/{self.second}:{self.games}"
+        """The row's id: game (and its rule options), bots and deals."""
+        options = "".join(f"[{name}={value}]" for name, value in self.rules)
+        return f"{self.game}{options}:{self.first}/{self.second}:{self.games}"
 
 
 KONCHINKA_ISMCTS = "ismcts:iters=200"
+RESEARCH_DECK = (("deck_ranks", "7"),)
+"""Konchinka's research setting for MCCFR: a deck of Ace to 7 (28 cards)."""
+MCCFR_RESEARCH = "openspiel:algo=mccfr:train=2000:seed=1"
 ROWS = (
     Row("konchinka", "greedy", "random", 40, "check row", check=True),
     Row("konchinka", "random", "random", 1000, "beginner / beginner"),
@@ -78,6 +84,12 @@ ROWS = (
     Row("konchinka", "openspiel:algo=mccfr:train=100:seed=1", "random", 20,
         "OpenSpiel MCCFR (outcome sampling)"),
     Row("kunken", "openspiel:algo=ismcts:sims=4", "random", 2, "OpenSpiel ISMCTS"),
+    Row("konchinka", "random", "random", 200, "beginner / beginner", rules=RESEARCH_DECK),
+    Row("konchinka", "greedy", "random", 200, "casual / beginner", rules=RESEARCH_DECK),
+    Row("konchinka", MCCFR_RESEARCH, "random", 100, "OpenSpiel MCCFR (outcome sampling)",
+        rules=RESEARCH_DECK),
+    Row("konchinka", MCCFR_RESEARCH, "greedy", 100, "OpenSpiel MCCFR (outcome sampling)",
+        rules=RESEARCH_DECK),
 )
 
 
@@ -85,13 +97,15 @@ def measure(row: Row) -> dict[str, Any]:
     """Play ``row`` in the arena and return its figures."""
     from konkun.arena import ArenaConfig, run_arena
 
-    config = ArenaConfig(row.game, (row.first, row.second), 2, row.games, seed=SEED)
+    config = ArenaConfig(row.game, (row.first, row.second), 2, row.games, seed=SEED,
+                         rules=row.rules)
     started = time.perf_counter()
     report = run_arena(config, backend="serial")
     first = report.bots()[0]
     pair = report.pairs()[0]
     return {
-        "key": row.key, "game": row.game, "first": row.first, "second": row.second,
+        "key": row.key, "game": row.game, "rules": dict(row.rules), "first": row.first,
+        "second": row.second,
         "games": report.games, "seed": SEED, "label": row.label, "check": row.check,
         "points": [round(first.points.mean, 3), round(first.points.low, 3),
                    round(first.points.high, 3)],
@@ -119,8 +133,10 @@ def render(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         points, wins, margin = r["points"], r["wins"], r["margin"]
         share = 100 * wins[0] / wins[1] if wins[1] else 0.0
+        game = " ".join([r["game"], *(f"`{name}={value}`"
+                                      for name, value in r.get("rules", {}).items())])
         lines.append(
-            f"| {r['game']} | `{r['first']}` | `{r['second']}` | {r['games']} "
+            f"| {game} | `{r['first']}` | `{r['second']}` | {r['games']} "
             f"| {points[0]:.3f} [{points[1]:.3f}, {points[2]:.3f}] "
             f"| {share:.1f} [{100 * wins[2]:.1f}, {100 * wins[3]:.1f}] "
             f"| {margin[0]:+.3f} [{margin[1]:.3f}, {margin[2]:.3f}] "

@@ -11,7 +11,7 @@ from konkun.cards import Card, Rank, between, rng_for_seed, shuffle
 from konkun.errors import InvalidPositionError
 from konkun.game import check_dealer, check_seat_count
 from konkun.konchinka.deal import KonchinkaDeal
-from konkun.konchinka.deck import FULL_RANKS, HAND_SIZE, TABLE_SIZE, deck_indices
+from konkun.konchinka.deck import DECKS, FULL_RANKS, HAND_SIZE, TABLE_SIZE, deck_indices
 from konkun.konchinka.rules import MAX_SEATS, MIN_SEATS, KonchinkaRules
 
 
@@ -31,7 +31,7 @@ def shuffled_and_cut(rng: random.Random, ranks: int = FULL_RANKS) -> list[int]:
     ``deck_ranks``, :func:`~konkun.konchinka.deck.deck_indices`) shuffled
     (:func:`konkun.cards.shuffle`) and cut (``between(4, size - 4)`` cards lifted) with
     ``rng``, top card first."""
-    deck = deck_indices(ranks)
+    deck = list(DECKS[ranks])
     shuffle(deck, rng)
     point = between(HAND_SIZE, len(deck) - HAND_SIZE, rng)
     return deck[point:] + deck[:point]
