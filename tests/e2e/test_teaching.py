@@ -34,7 +34,7 @@ GAMES = ("konchinka", "kunken")
 TITLES = {("konchinka", "en"): "Konchinka: the rules", ("konchinka", "ru"): "Кончинка: правила",
           ("kunken", "en"): "Kunken: the rules", ("kunken", "ru"): "Кункен: правила"}
 OPTIONS = {"konchinka": ("variant", "table_excludes_jacks", "capture_compulsory", "tie_points",
-                         "target", "settlement", "stake"),
+                         "target", "settlement", "stake", "deck_ranks"),
            "kunken": ("jokers", "opening_minimum", "empty_stock", "max_stock_renewals", "deals",
                       "target", "hand_size", "tie", "joker_for_held", "swap_before_take")}
 """Every field of each game's rules dataclass (written out here, not read from the code)."""

@@ -77,10 +77,10 @@ def test_deck_ranks_deals_a_clean_table_when_the_hands_hold_whole_ranks() -> Non
 
 
 def test_deck_ranks_refuses_a_player_count_it_does_not_deal_out_to() -> None:
-    with pytest.raises(InvalidRuleError, match="deck_ranks=7 for 4 players.*2 or 3 players"):
+    with pytest.raises(InvalidRuleError, match=r"deck_ranks=7 for 4 players.*2 or 3 players"):
         new_deal(SHORT, 4, 0, random.Random(1))
     nine = KonchinkaRules().with_options({"deck_ranks": "9"})
-    with pytest.raises(InvalidRuleError, match="deck_ranks=9 for 3 players.*2 or 4 players"):
+    with pytest.raises(InvalidRuleError, match=r"deck_ranks=9 for 3 players.*2 or 4 players"):
         new_deal(nine, 3, 0, random.Random(1))
     with pytest.raises(InvalidRuleError, match="deck_ranks"):
         KonchinkaRules().with_options({"deck_ranks": "6"})
