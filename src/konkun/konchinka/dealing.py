@@ -124,5 +124,5 @@ def check_seats(num_seats: int, dealer: int, rules: KonchinkaRules | None = None
     ``dealer`` is one of them and the deck of ``rules`` deals out evenly to them."""
     check_seat_count("Konchinka", num_seats, MIN_SEATS, MAX_SEATS)
     check_dealer(num_seats, dealer)
-    if rules is not None:
+    if rules is not None and rules.deck_ranks != FULL_RANKS:  # the whole deck deals to all
         rules.check_deck(num_seats)
