@@ -57,7 +57,7 @@ from konkun.konchinka.deal import KonchinkaDeal
 from konkun.konchinka.dealing import shuffled_and_cut, split_deal
 from konkun.konchinka.deck import HAND_SIZE, ORDER
 from konkun.konchinka.playout import draw_random_move, unrank_capture
-from konkun.konchinka.rules import TRAILS, KonchinkaRules, may_trail
+from konkun.konchinka.rules import TRAILS, KonchinkaRules
 from konkun.konchinka.scoring import points_no_ties, score_masks
 
 FloatArray = npt.NDArray[np.float32]
@@ -108,7 +108,8 @@ class KonchinkaBatch:
         self._shifts = NOVO_SHIFTS if novo else CLASSIC_SHIFTS
         self._novo = 1.0 if novo else 0.0
         self._compulsory = rules.capture_compulsory
-        self._idle_trail, self._capturing_trail = TRAILS[rules.capture_compulsory]
+        self._trails = TRAILS[rules.capture_compulsory]
+        self._idle_trail, self._capturing_trail = self._trails
         """Whether a card that cannot / can capture has its trail (slot 0)."""
         self._decode = [divmod(action, capture_slots) for action in range(52 * capture_slots)]
         self._following = tuple((s + 1) % num_seats for s in range(num_seats))
@@ -164,7 +165,7 @@ class KonchinkaBatch:
         found = self.count(d, card)
         if j:
             return j <= found
-        return may_trail(self._compulsory, found > 0)
+        return bool(self._trails[found > 0])
 
     def legal_slot_list(self, index: int) -> list[int]:
         """The agent's legal slots in deal ``index``, in increasing order."""
@@ -175,7 +176,7 @@ class KonchinkaBatch:
         result: list[int] = []
         for card in sorted(d.hands[self.seat]):
             found = self.count(d, card)
-            if may_trail(self._compulsory, found > 0):
+            if self._trails[found > 0]:
                 result.append(card * k)
             result.extend(range(card * k + 1, card * k + 1 + min(found, k - 1)))
         return result
@@ -222,7 +223,7 @@ class KonchinkaBatch:
                 self._push(d, card, unrank_capture(d.table, d.poly, slot, 0))
             else:
                 self._push(d, card, self.move_of(index, action)[1])
-        elif not may_trail(self._compulsory, found > 0):
+        elif not self._trails[found > 0]:
             return -1
         else:
             self._push(d, card, ())
