@@ -64,7 +64,7 @@ from konkun.konchinka.move_memo import MOVE_MEMO, memo_move, move_of, move_sort_
 from konkun.konchinka.moves import Move, sort_cards
 from konkun.konchinka.playout import RandomPlayout
 from konkun.konchinka.position import HistoryEntry, KonchinkaPosition
-from konkun.konchinka.rules import TRAILS, KonchinkaRules, may_trail
+from konkun.konchinka.rules import TRAIL_FLAGS, TRAILS, KonchinkaRules, may_trail
 from konkun.konchinka.scoring import DealScore, score_masks
 
 _VIEWS: dict[str, Callable[..., Any]] = {}
@@ -440,8 +440,7 @@ class KonchinkaDeal(RandomPlayout):
         key_masks = SLOT_KEY_MASKS
         slots = self._slots
         shifts = NOVO_SHIFTS if slots is NOVO_SLOTS else CLASSIC_SHIFTS
-        trail = may_trail(self._rules.capture_compulsory, True)
-        idle_trail = may_trail(self._rules.capture_compulsory, False)
+        idle_trail, trail = TRAIL_FLAGS[self._rules.capture_compulsory]
         poly = self._poly
         table = bool(self._table)
         grouped: list[tuple[int, bool, Captures]] = []

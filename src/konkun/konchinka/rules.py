@@ -221,6 +221,11 @@ TRAILS: dict[bool, tuple[int, int]] = {
 """:func:`may_trail` as a table the move loops index, ``TRAILS[capture_compulsory][can
 capture]``: how many trails a card has (0 or 1). The random play-outs count each card's
 moves as its captures plus this, with no call in their inner loop."""
+TRAIL_FLAGS: dict[bool, tuple[bool, bool]] = {
+    compulsory: (may_trail(compulsory, False), may_trail(compulsory, True))
+    for compulsory in (False, True)
+}
+""":data:`TRAILS` as booleans: ``TRAIL_FLAGS[capture_compulsory][can capture]``."""
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
