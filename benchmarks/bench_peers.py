@@ -323,7 +323,7 @@ def table(chosen: list[Measure]) -> list[str]:
     if ratios:
         lines += ["", "| konkun's speed over the peer's (above 1: konkun faster) | ratio |",
                   "|---|---:|"]
-        lines += [f"| {label} | {ratio(a, b):.2f} |" for label, a, b in ratios]
+        lines += [f"| {label} | {ratio(a, b):.3g} |" for label, a, b in ratios]
     return lines
 
 
