@@ -106,49 +106,270 @@ class LegalSteps(DealFields):
         if not laid_marked:
             return self._count_taken_actions(seat, hand)
         melds = self.candidate_melds(hand)
-        out = self._count_taken_actions(seat, hand, melds)
-        kept = set(out)
-        candidates: list[Action] | None = None
-        known: set[Action] | None = None
-        verdicts: dict[Action, bool] = {}
-        for action in self._joker_candidates(seat, hand, melds):
-            if self._needs_verdict(seat, action, kept):
-                if known is None:
-                    candidates = self.taken_candidates(seat, hand, melds)
-                    known = set(candidates)
-                verdicts[action] = self._won_back_at_once(seat, action, kept, known)
-        if all(ok == (a in kept) for a, ok in verdicts.items()):
-            return out
-        assert candidates is not None  # a verdict was asked
-        return [a for a in candidates if verdicts.get(a, a in kept)]
+        return self._won_back_list(seat, hand, melds,
+                                   self._count_taken_actions(seat, hand, melds))
 
-    def _needs_verdict(self, seat: int, action: Action, kept: set[Action]) -> bool:
-        """Whether ``action`` (a meld or lay-off laying a joker, no joker marked yet) needs
-        :meth:`_won_back_at_once`: :meth:`_laying_kind` is :data:`IDENTITY_TAKEN`, or
-        :data:`IDENTITY_TOO` and the count checks refused it (``kept``: their list). The
-        same answer, with the cheap tests first."""
-        hand, notold, slots = self.hands[seat], self.turn_notold, action.slots
-        jokers = 0
-        for x in slots:
-            if x >= BARE_JOKER:
-                jokers += 1
+    def _won_back_list(self, seat: int, hand: list[int], melds: list[tuple[int, ...]],
+                       out: list[Action]) -> list[Action]:
+        """:meth:`_taken_actions` when no joker is marked yet and a step may mark one (the
+        hand holds jokers held before the take, or the taken joker): ``out``, the count
+        checks' list from the candidate ``melds``, with the melds and lay-offs laying such
+        jokers judged again where the count checks' verdict may be wrong
+        (:meth:`_meld_won_back`, :meth:`_layoff_won_back`; :data:`IDENTITY_TOO` and
+        :data:`IDENTITY_TAKEN`). The count checks' verdicts are read off ``out`` in order
+        (it lists the candidates it keeps in the candidate order), so the common case costs
+        a walk over the candidates and no set of actions."""
+        size = self.hand_sizes[seat]
+        count = len(out)
+        notold = self.turn_notold
         taken_held = 1 if self.take_card == BARE_JOKER else 0
-        if not jokers or jokers <= notold[BARE_JOKER] - taken_held:
-            return False  # new jokers only
-        is_meld = action.kind == MELD
-        if not (taken_held and jokers >= hand[BARE_JOKER]):  # not the taken joker
-            if action in kept:
-                return False
-            if is_meld:
-                if not self._wins_laid_joker(hand, slots):
-                    return False
+        new = notold[BARE_JOKER] - taken_held
+        shown: list[tuple[int, ...]] = []
+        kept: list[bool] = []  # the count checks' verdict on each meld of shown
+        at = 0
+        for slots in melds:
+            if len(slots) < size:
+                shown.append(slots)
+                # Only a meld's slots are three or more long: out holds the kept melds first.
+                ok = at < count and out[at].slots == slots
+                if ok:
+                    at += 1
+                kept.append(ok)
+        melds_end = at
+        counted: dict[tuple[int, ...], bool] | None = None
+        final: list[bool] | None = None  # the verdicts, once one differs from kept
+        for i, slots in enumerate(shown):
+            jokers = 0
+            for x in slots:
+                if x >= BARE_JOKER:
+                    jokers += 1
+            if jokers <= new:
+                continue  # new jokers only: no joker is marked
+            laying_taken = taken_held == 1 and jokers >= hand[BARE_JOKER]
+            if not laying_taken and (kept[i] or not self._wins_laid_joker(hand, slots)):
+                continue  # the count checks' yes stands; or no joker laid can come back
+            if self._meld_is_third(hand, notold, slots):
+                continue  # the taken card's meld: no joker is marked
+            if counted is None:
+                counted = dict(zip(shown, kept, strict=True))
+            verdict = self._meld_won_back(hand, slots, jokers, new, laying_taken, counted)
+            ok = self.identity_completes(meld(slots)) if verdict < 0 else verdict == 1
+            if ok != kept[i]:
+                if final is None:
+                    final = kept.copy()
+                final[i] = ok
+        layoffs: list[tuple[int, int, bool]] | None = None
+        layoffs_end = melds_end
+        if new <= 0 and size >= 2 and hand[BARE_JOKER]:
+            layoffs, layoffs_end = self._won_back_layoffs(seat, hand, out, melds_end)
+        if final is None and layoffs is None:
+            return out
+        result = [meld(slots) for slots, ok in zip(shown, final or kept, strict=True) if ok]
+        if layoffs is None:
+            result += out[melds_end:]
+        else:
+            result += [layoff(m, slot) for m, slot, ok in layoffs if ok]
+            result += out[layoffs_end:]
+        return result
+
+    def _won_back_layoffs(self, seat: int, hand: list[int], out: list[Action],
+                          start: int) -> tuple[list[tuple[int, int, bool]] | None, int]:
+        """:meth:`_won_back_list` for the lay-offs, when a joker laid off is one held before
+        the take or the taken joker (no new joker in the hand): every candidate lay-off
+        (meld, slot, verdict) in the candidate order if a verdict differs from the count
+        checks' (``out`` from ``start`` on, in the same order), else None; and where the
+        lay-offs end in ``out``."""
+        count = len(out)
+        replace = self.rules.joker_for_held
+        laying_taken = self.take_card == BARE_JOKER and hand[BARE_JOKER] <= 1
+        at = start
+        found: list[tuple[int, int, bool]] = []
+        changed = False
+        for m, tm in enumerate(self.melds):
+            first = len(found)
+            jokers = False
+            for k, slot in tm.layoff_options():
+                if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
+                                   and hand[slot - JOKER_FOR]):
+                    continue
+                ok = False
+                if at < count:
+                    action = out[at]
+                    ok = action.kind == LAYOFF and action.number == m and \
+                        action.slots[0] == slot
+                    if ok:
+                        at += 1
+                found.append((m, slot, ok))
+                if k == BARE_JOKER:
+                    jokers = True
+            if not jokers:
+                continue
+            options = found[first:]
+            for j, (_, slot, ok) in enumerate(options):
+                if slot < BARE_JOKER or (ok and not laying_taken):
+                    continue
+                winners = self.layoff_joker_winners(tm, slot)
+                if not laying_taken and not any(hand[w] for w in winners):
+                    continue  # the count checks' no stands: no card wins the joker back
+                verdict = self._layoff_won_back(seat, hand, winners, options)
+                now = self.identity_completes(layoff(m, slot)) if verdict < 0 \
+                    else verdict == 1
+                if now != ok:
+                    found[first + j] = (m, slot, now)
+                    changed = True
+        return (found if changed else None), at
+
+    def _layoff_won_back(self, seat: int, hand: list[int], winners: list[int],
+                         options: list[tuple[int, int, bool]]) -> int:
+        """The verdict on laying off a joker held before the take (or the taken joker) that
+        the cards ``winners`` could win back: laying it and winning it back at once (the only
+        way it helps, and as good as later) is laying off, instead of the joker, the card
+        that wins it back, whose verdict ``options`` (the meld's candidate lay-offs: meld,
+        slot, the count checks' verdict) has. 1 yes, 0 no, -1 when that does not apply
+        (no layout for the swap, a lay-off not among the candidates, two copies of the taken
+        card). Winning it back with the only copy of the taken card leaves the turn unable
+        to lay the taken card's meld, so that way is never a completion."""
+        if not self.layout[seat]:
+            return -1
+        for k in winners:
+            if not hand[k]:
+                continue
+            if k == self.take_card:
+                if hand[k] == 1:
+                    continue
+                return -1
+            verdict = -1
+            for _, slot, ok in options:
+                if slot == k:
+                    verdict = 1 if ok else 0
+            if verdict < 0:
+                return -1
+            if verdict:
+                return 1
+        return 0
+
+    def _meld_won_back(self, hand: list[int], slots: tuple[int, ...], jokers: int, new: int,
+                       laying_taken: bool, counted: dict[tuple[int, ...], bool]) -> int:
+        """The verdict on a meld the count checks refused that lays ``jokers`` jokers, of
+        which all but ``new`` new ones are held before the take, so marked (or that lays the
+        taken joker, ``laying_taken``, whatever they said): laying it and winning back some
+        of its marked jokers at once (the only way they help, and as good as later:
+        :func:`completion.completable_marked`) is laying, instead of those jokers, the cards
+        that win them back, and the count checks judged that meld too (``counted``: each
+        candidate meld's verdict). 1 yes, 0 no, -1 when that does not apply (a meld not
+        among the candidates or that would be the taken card's, two copies of the taken
+        card among the winners)."""
+        if self.melds_kind(slots) == SET:
+            options = self._set_won_back(hand, slots, laying_taken)
+        else:
+            options = self._sequence_won_back(hand, slots, jokers, new, laying_taken)
+        if options is None:
+            return -1
+        notold = self.turn_notold
+        for instead in options:
+            verdict = counted.get(instead)
+            if verdict is None or self._meld_is_third(hand, notold, instead):
+                return -1  # the step laid is not the taken card's meld: its stand-in neither
+            if verdict:
+                return 1
+        return 0
+
+    def _winner_usable(self, hand: list[int], k: int) -> int:
+        """Whether winning a joker back with ``k`` (a card of the hand) can help: 1 yes, 0 no
+        (``k`` is the only copy of the taken card: the taken card's meld could never be
+        laid), -1 unknown (a copy of the taken card among two)."""
+        if k != self.take_card:
+            return 1
+        return 0 if hand[k] == 1 else -1
+
+    def _sequence_won_back(self, hand: list[int], slots: tuple[int, ...], jokers: int,
+                           new: int, laying_taken: bool) -> list[tuple[int, ...]] | None:
+        """:meth:`_meld_won_back` for a sequence: the melds laid instead (every choice of its
+        marked jokers won back, each by the card it stands for). The jokers are laid in
+        order: the ``new`` ones first (not marked), then those held before the take, then
+        (``laying_taken``) the taken joker last, which must come back. None: unknown."""
+        marked: list[int] = []
+        taken_at = -1
+        seen = 0
+        for i, x in enumerate(slots):
+            if x < BARE_JOKER:
+                continue
+            seen += 1
+            if x >= OPEN_JOKER:
+                return None
+            if seen <= new:
+                continue
+            k = x - JOKER_FOR
+            usable = self._winner_usable(hand, k) if hand[k] else 0
+            if usable < 0:
+                return None
+            if usable:
+                if laying_taken and seen == jokers:
+                    taken_at = len(marked)
+                marked.append(i)
+        if laying_taken and taken_at < 0:
+            return []  # the taken joker cannot come back
+        options: list[tuple[int, ...]] = []
+        for choice in range(1, 1 << len(marked)):
+            if taken_at >= 0 and not choice >> taken_at & 1:
+                continue
+            replaced = list(slots)
+            for bit, i in enumerate(marked):
+                if choice >> bit & 1:
+                    replaced[i] -= JOKER_FOR
+            options.append(tuple(replaced))
+        return options
+
+    def _set_won_back(self, hand: list[int], slots: tuple[int, ...],
+                      laying_taken: bool) -> list[tuple[int, ...]] | None:
+        """:meth:`_meld_won_back` for a set: the melds laid instead (every choice of its
+        jokers won back: a declared one by its card, an open one by a missing suit). Any of
+        a set's jokers comes back as the best one laid (the taken joker, then those held
+        before the take), so the choice's size alone says what comes back. None: unknown."""
+        reals: list[int] = []
+        declared: list[int] = []
+        opened: list[int] = []
+        present = 0
+        for x in slots:
+            if x < BARE_JOKER:
+                reals.append(x)
+                present |= 1 << x // 13
+            elif x < OPEN_JOKER:
+                declared.append(x)
+                present |= 1 << (x - JOKER_FOR) // 13
             else:
-                number = action.number
-                assert number is not None  # a lay-off names its meld
-                if not any(hand[k] for k in self.layoff_joker_winners(self.melds[number],
-                                                                        slots[0])):
-                    return False
-        return not (is_meld and self._meld_is_third(hand, notold, slots))
+                opened.append(x)
+        rank = self._set_rank(slots)
+        open_winners: list[int] = []
+        if opened:
+            for t in range(4):
+                k = t * 13 + rank
+                if not present >> t & 1 and hand[k]:
+                    usable = self._winner_usable(hand, k)
+                    if usable < 0:
+                        return None
+                    if usable:
+                        open_winners.append(k)
+        declared_winners: list[int] = []
+        for x in declared:
+            k = x - JOKER_FOR
+            usable = self._winner_usable(hand, k) if hand[k] else 0
+            if usable < 0:
+                return None
+            declared_winners.append(k if usable else -1)
+        options: list[tuple[int, ...]] = []
+        for d in range(1 << len(declared)):
+            if any(d >> j & 1 and k < 0 for j, k in enumerate(declared_winners)):
+                continue  # a declared joker its card cannot win
+            won = reals + [k for j, k in enumerate(declared_winners) if d >> j & 1]
+            rest = [x for j, x in enumerate(declared) if not d >> j & 1]
+            for o in range(1 << len(open_winners)):
+                count = o.bit_count()
+                if count > len(opened) or (d == 0 and count == 0):
+                    continue
+                cards = won + [k for b, k in enumerate(open_winners) if o >> b & 1]
+                options.append((*sorted(cards), *rest, *opened[count:]))
+        return options
 
     def _marks_winnable(self, hand: list[int]) -> bool:
         """Whether a card in ``hand`` might win back a joker this turn marked: the card a
@@ -173,65 +394,6 @@ class LegalSteps(DealFields):
         if x < OPEN_JOKER:
             return (x - JOKER_FOR) % 13
         return x - OPEN_JOKER
-
-    def _joker_candidates(self, seat: int, hand: list[int],
-                          melds: list[tuple[int, ...]]) -> list[Action]:
-        """The candidate melds and lay-offs (:meth:`taken_candidates`) that lay a joker."""
-        size = self.hand_sizes[seat]
-        out = [meld(slots) for slots in melds
-               if len(slots) < size and max(slots) >= BARE_JOKER]
-        if size >= 2 and hand[BARE_JOKER]:
-            replace = self.rules.joker_for_held
-            for m, tm in enumerate(self.melds):
-                for k, slot in tm.layoff_options():
-                    if k == BARE_JOKER and not (JOKER_FOR <= slot < OPEN_JOKER and not replace
-                                                and hand[slot - JOKER_FOR]):
-                        out.append(layoff(m, slot))
-        return out
-
-    def _won_back_at_once(self, seat: int, action: Action, kept: set[Action],
-                          known: set[Action]) -> bool:
-        """The verdict on a step that the count checks refused and that lays one joker held
-        before the take (:data:`IDENTITY_TOO`), or that lays the taken joker
-        (:data:`IDENTITY_TAKEN`, whatever they said): laying it and winning it back at once
-        (the only way it helps, and as good as later) is laying, instead of the joker, the
-        card that wins it back, whose verdict the list has (``kept``: the legal steps by the
-        count checks, ``known``: every candidate step). Asked whole
-        (:meth:`identity_completes`) where that does not apply: several jokers, no layout
-        for the swap, the card being the taken one, a step the list does not hold."""
-        slots = action.slots
-        hand = self.hands[seat]
-        if action.kind == MELD:
-            jokers = [i for i, x in enumerate(slots) if x >= BARE_JOKER]
-            if len(jokers) != 1:
-                return self.identity_completes(action)
-            at = jokers[0]
-            winners = self._laid_joker_winners(slots)
-            instead = []
-            for k in winners:
-                if hand[k] <= slots.count(k):
-                    continue
-                if k == self.take_card:
-                    return self.identity_completes(action)
-                reals = sorted([x for x in slots if x < BARE_JOKER] + [k])
-                instead.append(meld(tuple(reals)) if slots[at] >= OPEN_JOKER or
-                               self.melds_kind(slots) == SET else
-                               meld((*slots[:at], k, *slots[at + 1:])))
-        else:
-            number = action.number
-            assert number is not None  # a lay-off names its meld
-            if not self.layout[seat]:
-                return self.identity_completes(action)
-            instead = []
-            for k in self.layoff_joker_winners(self.melds[number], slots[0]):
-                if not hand[k]:
-                    continue
-                if k == self.take_card:
-                    return self.identity_completes(action)
-                instead.append(layoff(number, k))
-        if any(a not in known for a in instead):
-            return self.identity_completes(action)
-        return any(a in kept for a in instead)
 
     @staticmethod
     def melds_kind(slots: tuple[int, ...]) -> str:
@@ -339,7 +501,7 @@ class LegalSteps(DealFields):
         size = self.hand_sizes[seat]
         done = self.obligations_met()
         if not done and self._swap_third_case(seat):
-            return self._swap_third_actions(seat, hand, size)
+            return self._swap_third_actions(seat, hand, size, melds)
         judges: _Judges | None = None
         if not done:
             judges = (self._third_card_judges(hand, size) if self.need <= 0
@@ -441,7 +603,8 @@ class LegalSteps(DealFields):
         return self.pending and self.need <= 0 and self.layout[seat] and \
             self.rules.joker_for_held and self.take_card != BARE_JOKER
 
-    def _swap_third_actions(self, seat: int, hand: list[int], size: int) -> list[Action]:
+    def _swap_third_actions(self, seat: int, hand: list[int], size: int,
+                            melds: list[tuple[int, ...]] | None = None) -> list[Action]:
         """:meth:`_taken_actions` in :meth:`_swap_third_case`. A step of real cards only (a
         meld without jokers or whose jokers no card left in the hand wins back, a real card
         laid off onto a meld whose swaps it leaves as they are) is legal exactly when it
@@ -475,7 +638,9 @@ class LegalSteps(DealFields):
             return (alone and fast[1](k)) or judged.plain((k,), size - 1)
 
         out: list[Action] = []
-        for slots in self.candidate_melds(hand):
+        if melds is None:
+            melds = self.candidate_melds(hand)
+        for slots in melds:
             left = size - len(slots)
             if left <= 0:
                 continue
@@ -580,6 +745,13 @@ class LegalSteps(DealFields):
     def _wins_laid_joker(cls, hand: list[int], slots: tuple[int, ...]) -> bool:
         """Whether a card the hand keeps after laying the meld ``slots`` could win back one
         of its jokers: the card it stands for, or an open set joker's missing suit."""
+        for x in slots:
+            # A declared joker's card is never in its meld (a sequence holds each card
+            # once, a set each suit once): held is enough.
+            if JOKER_FOR <= x < OPEN_JOKER and hand[x - JOKER_FOR]:
+                return True
+        if max(slots) < OPEN_JOKER:
+            return False
         return any(hand[k] > slots.count(k) for k in cls._laid_joker_winners(slots))
 
     @staticmethod
