@@ -467,7 +467,7 @@ class LegalSteps(DealFields):
         new): the step played on a copy of the deal, then
         :func:`completion.completable_marked`. Exact; the slow path, asked only where
         :meth:`identity_kind` says so."""
-        after = self.scratch_copy()
+        after = self.scratch_copy(action)
         after.push(action)
         return after.turn_completable()
 
@@ -485,8 +485,8 @@ class LegalSteps(DealFields):
             self.layout[seat], self.compact_table(), self.rules.joker_for_held,
             tuple(self.turn_marks))
 
-    def scratch_copy(self) -> LegalSteps:
-        """A copy to try a step of a take turn on (:meth:`KunkenDeal.scratch_copy`)."""
+    def scratch_copy(self, step: Action) -> LegalSteps:
+        """A copy to try ``step`` of a take turn on (:meth:`KunkenDeal.scratch_copy`)."""
         raise NotImplementedError
 
     def push(self, action: Action) -> None:

@@ -153,19 +153,40 @@ class KunkenDeal(Applying):
         d.drawn = self.drawn.copy()
         return d
 
-    def scratch_copy(self) -> KunkenDeal:
-        """A copy to try a meld, lay-off or swap of a take turn on: its own hands, melds
-        and turn, the stock and bank shared (those steps leave them as they are) and no
-        history."""
+    def scratch_copy(self, step: Action) -> KunkenDeal:
+        """A copy to try ``step`` (a meld, lay-off or swap of the seat to move in a take
+        turn) on: its own copy of what the step changes (the mover's hand and taken cards,
+        the list of melds and the meld laid off onto or swapped with, the layouts and the
+        turn), everything else shared (the step leaves it as it is) and no history."""
+        seat = self.to_move
+        assert seat is not None  # a take turn
         d = KunkenDeal()
         d.rules = self.rules
         d.num_seats = self.num_seats
         d.dealer = self.dealer
-        d.hands = [h.copy() for h in self.hands]
+        d.hands = self.hands.copy()
+        d.hands[seat] = self.hands[seat].copy()
         d.hand_sizes = self.hand_sizes.copy()
         d.stock = self.stock
         d.bank = self.bank
-        copy_public_state(self, d)
+        d.melds = self.melds.copy()
+        number = step.number
+        if step.kind != MELD and number is not None:
+            d.melds[number] = self.melds[number].copy()
+        d.taken = self.taken.copy()
+        d.taken[seat] = self.taken[seat].copy()
+        d.layout = self.layout.copy()
+        d.renewals = self.renewals
+        d.to_move = seat
+        d.phase = self.phase
+        d.winner = self.winner
+        d.express = self.express
+        d.take_card = self.take_card
+        d.pending = self.pending
+        d.need = self.need
+        d.opening = self.opening
+        d.turn_notold = self.turn_notold.copy()
+        d.turn_marks = self.turn_marks.copy()
         d.history = []
         d.drawn = []
         return d
