@@ -94,11 +94,11 @@ class LegalSteps(DealFields):
             # Jokers held before the take lie on the table: the count checks read them as
             # jokers a swap wins new, a path the player has, so their yes stands.
             kept = set(out)
-            extra = {a for a in self.taken_candidates(seat, hand)
-                     if a not in kept and self.identity_completes(a)}
-            if not extra:
+            candidates = self.taken_candidates(seat, hand)
+            verdicts = [a in kept or self.identity_completes(a) for a in candidates]
+            if len(out) == sum(verdicts):
                 return out
-            return [a for a in self.taken_candidates(seat, hand) if a in kept or a in extra]
+            return [a for a, ok in zip(candidates, verdicts, strict=True) if ok]
         # No mark on the table can be won back (the cards that could are not in the hand,
         # and cards only leave it): those jokers are table jokers like any other, as the
         # count checks read them; only a step marking a joker a card left wins back needs
