@@ -115,7 +115,9 @@ export const cardText = (n) => (n === 52 ? "X" : "23456789TJQKA"[n % 13] + "cdhs
 /** Card texts sorted and joined: the form a recomputed deal is compared in. */
 export const sorted = (cards) => [...cards].sort().join(" ");
 
-async function firstDealer(stream, seats) {
+/** The first dealer drawn from the stream: each contender draws a card, the highest rank
+ * deals, a tie draws again among the tied (RULES.md). */
+export async function firstDealer(stream, seats) {
   let contenders = [...Array(seats).keys()];
   for (;;) {
     const drawn = [];
