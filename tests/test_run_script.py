@@ -4,6 +4,7 @@ arguments choose the workers or their distribution."""
 from __future__ import annotations
 
 import runpy
+import shutil
 from pathlib import Path
 
 import pytest
@@ -21,3 +22,40 @@ def test_the_test_command_runs_each_file_in_one_worker_on_every_core(args: list[
                                   ["--numprocesses=2"], ["--dist", "load", "-n", "2"]])
 def test_workers_or_a_distribution_given_are_kept_as_given(args: list[str]) -> None:
     assert pytest_args(args) == args
+
+
+page_steps = runpy.run_path(str(ROOT / "run.py"))["page_steps"]
+
+
+def _without(program: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda name: None if name == program else real(name))
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None,
+                    reason="node and npm are needed for the page's checks")
+def test_the_test_command_type_checks_the_page_and_runs_its_node_tests() -> None:
+    steps = page_steps({})
+    assert steps is not None
+    assert steps[-2][-3:] == ["--noEmit", "-p", "jsconfig.json"]
+    node_tests = steps[-1]
+    assert node_tests[1] == "--test"
+    assert "tests/js/fairness.test.js" in node_tests[2:]
+    assert all(Path(ROOT / test).name.endswith(".test.js") for test in node_tests[2:])
+
+
+@pytest.mark.parametrize("program", ["node", "npm"])
+def test_without_node_a_developer_is_told_the_page_checks_are_skipped(
+        program: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _without(program, monkeypatch)
+    assert page_steps({}) == []
+    assert f"{program} not found: skipping the page's checks" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("env", [{"CI": "true"}, {"CI": "1"}, {"KONKUN_REQUIRE_NODE": "1"}])
+def test_without_node_under_ci_the_test_command_fails(
+        env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _without("node", monkeypatch)
+    assert page_steps(env) is None
+    assert "node missing under CI" in capsys.readouterr().err
