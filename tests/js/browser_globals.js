@@ -1,7 +1,8 @@
 // The few browser globals the page's modules touch when they are imported (i18n.js reads
-// the stored language and sets the document's; shell.js looks up its two containers), so
-// that node can import them. Import this module first in a test file: imports run in order.
-// Nothing here draws: the modules tested are the pure ones.
+// the stored language and sets the document's; shell.js looks up its two containers, which
+// index.html holds: here an empty stand-in), so that node can import them. Import this
+// module first in a test file: imports run in order. Nothing here draws: the modules
+// tested are the pure ones.
 
 const stored = new Map();
 
@@ -22,6 +23,6 @@ if (!("navigator" in globalThis)) {
 
 globalThis.document ??= /** @type {Document} */ (/** @type {unknown} */ ({
   documentElement: {},
-  getElementById: () => null,
+  getElementById: (/** @type {string} */ id) => ({ id }),
   querySelector: () => null,
 }));

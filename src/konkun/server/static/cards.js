@@ -36,7 +36,16 @@ const INDEX = {
   ru: { A: "Т", K: "К", Q: "Д", J: "В", T: "10" },
 };
 
-/** Parse card text ("Td", "X", "X=7d") into {rank, suit, joker, text, as}. */
+/**
+ * A card text read: a joker (which may name the card it stands for, `as`) or a card of a
+ * rank and a suit.
+ * @typedef {{rank: null, suit: null, joker: true, text: string, as: string | null}
+ *   | {rank: string, suit: string, joker: false, text: string, as: null}} ParsedCard
+ */
+
+/** Parse card text ("Td", "X", "X=7d") into {rank, suit, joker, text, as}.
+ * @param {string} text
+ * @returns {ParsedCard} */
 export function parseCard(text) {
   const raw = String(text).trim();
   if (raw.startsWith("X")) {
@@ -49,7 +58,9 @@ export function parseCard(text) {
   return { rank, suit, joker: false, text: rank + suit, as: null };
 }
 
-/** Split a run of card texts written together ("As7h2c") into card texts. */
+/** Split a run of card texts written together ("As7h2c") into card texts.
+ * @param {string | null | undefined} run
+ * @returns {string[]} */
 export function splitCards(run) {
   if (!run || run === "-") return [];
   const out = [];
@@ -59,6 +70,7 @@ export function splitCards(run) {
   return out;
 }
 
+/** @param {string} name @param {Record<string, unknown>} [attrs] @param {Node[]} [children] */
 function el(name, attrs = {}, children = []) {
   const node = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -120,6 +132,9 @@ function jokerFace(group, lang) {
 /**
  * An SVG element for one card face. `text` is card text ("Qd", "X", "X=7d"); pass
  * "back" for the back. Options: lang ("ru"|"en").
+ * @param {string} cardText
+ * @param {{lang?: string}} [options]
+ * @returns {SVGElement}
  */
 export function cardSvg(cardText, { lang = "en" } = {}) {
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true",
@@ -143,8 +158,8 @@ export function cardSvg(cardText, { lang = "en" } = {}) {
   if (card.joker) {
     svg.classList.add("joker");
     jokerFace(svg, lang);
-    if (card.as) {
-      const stands = parseCard(card.as);
+    const stands = card.as ? parseCard(card.as) : null;
+    if (stands && !stands.joker) {  // "X=7d": the card it stands for in the corner
       const label = (INDEX[lang] || INDEX.en)[stands.rank] || stands.rank;
       const g = el("g", { class: RED.has(stands.suit) ? "red" : "black" });
       g.appendChild(text(13, 21, label, { class: "idx", "font-size": label.length > 1 ? 14 : 18,
@@ -183,7 +198,10 @@ const SUIT_WORDS = {
   ru: { c: "треф", d: "бубен", h: "червей", s: "пик" },
 };
 
-/** The spoken name of a card ("queen of diamonds", "дама бубен", "joker"). */
+/** The spoken name of a card ("queen of diamonds", "дама бубен", "joker").
+ * @param {string} cardText
+ * @param {string} [lang]
+ * @returns {string} */
 export function cardName(cardText, lang = "en") {
   if (cardText === "back") return lang === "ru" ? "карта рубашкой вверх" : "face-down card";
   const c = parseCard(cardText);
@@ -196,7 +214,10 @@ export function cardName(cardText, lang = "en") {
   return L === "ru" ? `${r} ${SUIT_WORDS.ru[c.suit]}` : `${r} of ${SUIT_WORDS.en[c.suit]}`;
 }
 
-/** A short display text with suit symbol, e.g. "10♦", for logs. */
+/** A short display text with suit symbol, e.g. "10♦", for logs.
+ * @param {string} cardText
+ * @param {string} [lang]
+ * @returns {string} */
 export function cardShort(cardText, lang = "en") {
   const c = parseCard(cardText);
   if (c.joker) return c.as ? `★${cardShort(c.as, lang)}` : "★";
@@ -207,16 +228,20 @@ export function cardShort(cardText, lang = "en") {
 /**
  * A card as an HTML element: a <button> when `onClick` is given (keyboard friendly), else
  * a <span>. `card` is card text or "back".
+ * @param {string} card
+ * @param {{lang?: string, onClick?: ((ev: MouseEvent) => void) | null, size?: string,
+ *   selected?: boolean, extraClass?: string}} [options]
+ * @returns {HTMLElement}
  */
 export function cardElement(card, { lang = "en", onClick = null, size = "", selected = false,
   extraClass = "" } = {}) {
-  const node = document.createElement(onClick ? "button" : "span");
+  const node = onClick ? document.createElement("button") : document.createElement("span");
   node.className = `card ${size} ${extraClass}`.trim();
   node.dataset.card = card;
   node.setAttribute(onClick ? "aria-label" : "title", cardName(card, lang));
   if (!onClick) node.setAttribute("role", "img");
   if (!onClick) node.setAttribute("aria-label", cardName(card, lang));
-  if (onClick) {
+  if (onClick && node instanceof HTMLButtonElement) {
     node.type = "button";
     node.addEventListener("click", onClick);
     node.setAttribute("aria-pressed", selected ? "true" : "false");
@@ -226,7 +251,8 @@ export function cardElement(card, { lang = "en", onClick = null, size = "", sele
   return node;
 }
 
-/** The place of an empty pile (the stock once drawn out): a dashed outline of a card. */
+/** The place of an empty pile (the stock once drawn out): a dashed outline of a card.
+ * @param {string} [size] */
 export function emptyPile(size = "") {
   const node = document.createElement("span");
   node.className = `card empty-pile ${size}`.trim();
@@ -234,8 +260,11 @@ export function emptyPile(size = "") {
   return node;
 }
 
-/** Sort card texts by suit (c d h s) then rank (2..A); jokers last. */
+/** Sort card texts by suit (c d h s) then rank (2..A); jokers last.
+ * @param {string[]} cards
+ * @returns {string[]} a sorted copy */
 export function sortCards(cards) {
+  /** @param {string} t */
   const key = (t) => {
     const c = parseCard(t);
     return c.joker ? 1000 : SUITS.indexOf(c.suit) * 20 + RANKS.indexOf(c.rank);

@@ -7,7 +7,7 @@ import { minis } from "./dealend.js";
 import { captureSumText, coachOn, coachPanel, noteFinished, reasonsText,
   trailWhyText } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
-import { bindKeys, h, nameTag } from "./dom.js";
+import { bindKeys, h, nameTag, present } from "./dom.js";
 import { flyFrom, flyTo, rectsOf } from "./motion.js";
 import { t } from "./i18n.js";
 import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
@@ -20,8 +20,17 @@ function pileOf(view, seat) {
   return { cards: list.length, clubs: list.filter((c) => parseCard(c).suit === "c").length, list };
 }
 
-/** Legal action texts grouped by the hand card: {card: {trail: text|null, captures: []}}. */
+/**
+ * The legal moves of one hand card: its trail (when allowed) and its captures, most cards
+ * first.
+ * @typedef {{trail: string | null, captures: {text: string, cards: string[]}[]}} CardMoves
+ */
+
+/** Legal action texts grouped by the hand card: {card: {trail: text|null, captures: []}}.
+ * @param {string[]} legal
+ * @returns {Record<string, CardMoves>} */
 export function groupLegal(legal) {
+  /** @type {Record<string, CardMoves>} */
   const byCard = {};
   for (const text of legal) {
     const [card, taken] = text.split(":");
@@ -115,8 +124,11 @@ function pileLine(pile, lastCapture, lang = "en") {
 }
 
 /** A column of the score sheet as written in the book: a new total only when it changes
- * (a deal that brought no point writes nothing); an empty column shows its 0. */
+ * (a deal that brought no point writes nothing); an empty column shows its 0.
+ * @param {number[]} column a seat's running totals, deal by deal
+ * @returns {number[]} */
 export function writtenTotals(column) {
+  /** @type {number[]} */
   const written = [];
   for (const total of column) {
     if (total !== (written.length ? written[written.length - 1] : 0)) written.push(total);
@@ -185,7 +197,10 @@ function settlementBox(ctx) {
 /** The table page puts the match log in this page's side column (ctx.matchLog). */
 export const placesMatchLog = true;
 
-/** A move as short display text: "Q♦ × A♣ 7♥ 2♣" or "Q♦ →". */
+/** A move as short display text: "Q♦ × A♣ 7♥ 2♣" or "Q♦ →".
+ * @param {string} action
+ * @param {string} lang
+ * @returns {string} */
 export function formatAction(action, lang) {
   const [card, taken] = action.split(":");
   return taken === undefined ? `${cardShort(card, lang)} →`
@@ -392,15 +407,22 @@ function choicesBox(ctx, options, container) {
       ctx.hint && !ui.hint ? hintButton : null));
 }
 
+/** Mark the table cards a capture takes (`cards`), or, given none, every card the selected
+ * hand card could take.
+ * @param {HTMLElement} container
+ * @param {string[] | null} cards
+ * @param {import("./catalog.js").RenderContext | null} [ctx] */
 function paintHighlight(container, cards, ctx = null) {
   const set = new Set(cards || []);
+  /** @type {Set<string> | null} */
   let all = null;
   if (!cards && ctx) {
     const options = groupLegal(legalOf(ctx.view))[ctx.ui.selected];
     all = new Set((options?.captures || []).flatMap((c) => c.cards));
   }
   for (const node of container.querySelectorAll("#table-cards .card")) {
-    const on = cards ? set.has(node.dataset.card) : all ? all.has(node.dataset.card) : false;
+    const card = /** @type {HTMLElement} */ (node).dataset.card ?? "";
+    const on = cards ? set.has(card) : all ? all.has(card) : false;
     node.classList.toggle("highlight", on);
     node.classList.toggle("dim", !on);
   }
@@ -462,21 +484,26 @@ export function dealEndBody(end, names, lang) {
 
 // The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the shuffle, the cut, four rounds of one card to each hand and one to the table,
 // and the table's jacks and pairs put back in the stock.
+/** @type {import("./fairness.js").FairDeal["deal"]} */
 async function konchinkaDeal(stream, seats, dealer, rules) {
   let deck = [...Array(52).keys()];
   await stream.shuffle(deck);
   const cut = await stream.integer(4, 48);
   deck = deck.slice(cut).concat(deck.slice(0, cut));
+  const next = () => present(deck.shift(), "the next card of the deck");
+  /** @type {number[][]} */
   const hands = Array.from({ length: seats }, () => []);
   const table = [];
   for (let round = 0; round < 4; round++) {
-    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(deck.shift());
-    table.push(deck.shift());
+    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(next());
+    table.push(next());
   }
   const order = [0, 1, 2, 3];
   const noJacks = rules.table_excludes_jacks !== false;
   for (;;) {
+    /** @type {number[]} */
     const seen = [];
+    /** @type {number | null} */
     let offending = null;
     for (const position of order) {
       const rank = table[position] % 13;
@@ -490,7 +517,7 @@ async function konchinkaDeal(stream, seats, dealer, rules) {
     const size = deck.length;
     deck.splice(await stream.integer(Math.floor(size / 4), size - Math.floor(size / 4)), 0,
       table[offending]);
-    table[offending] = deck.shift();
+    table[offending] = next();
     order.splice(order.indexOf(offending), 1);
     order.push(offending);
   }

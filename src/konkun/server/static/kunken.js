@@ -8,13 +8,16 @@ import { cardElement, cardShort, emptyPile, parseCard, RANKS, sortCards } from "
 import { minis } from "./dealend.js";
 import { coachOn, coachPanel, noteFinished, refusalItems } from "./coach.js";
 import { cardText, sorted } from "./fairness.js";
-import { bindKeys, h, nameTag } from "./dom.js";
+import { bindKeys, h, nameTag, present } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceDeals, handOf, handSize, legalOf } from "./view.js";
 
 // ---------------------------------------------------------------- actions as text
 
-/** Points of a card in a meld (RULES.md: A K Q J = 10, T..2 = 5; a joker as its card). */
+/** Points of a card in a meld (RULES.md: A K Q J = 10, T..2 = 5; a joker as its card).
+ * @param {string} card
+ * @param {string[]} [meldCards] the meld's cards (what a joker of a set stands for)
+ * @returns {number} */
 export function meldCardPoints(card, meldCards = []) {
   const c = parseCard(card);
   if (c.joker) {
@@ -25,7 +28,15 @@ export function meldCardPoints(card, meldCards = []) {
   return "AKQJ".includes(c.rank) ? 10 : 5;
 }
 
-/** An action text split into {kind, cards, number}: `take 3`, `meld Kc Kd X`, ... */
+/**
+ * A Kunken action text read: its kind ("take", "meld", ...), its cards, and the number it
+ * names (the bank card of a take, the meld of a lay-off or a swap; null for the others).
+ * @typedef {{kind: string, cards: string[], number: number | null}} KunkenAction
+ */
+
+/** An action text split into {kind, cards, number}: `take 3`, `meld Kc Kd X`, ...
+ * @param {string} action
+ * @returns {KunkenAction} */
 export function parseAction(action) {
   const words = String(action).trim().split(/\s+/);
   const kind = words[0];
@@ -36,23 +47,31 @@ export function parseAction(action) {
   return { kind, cards: rest, number: null };
 }
 
+/** The cards an action names, each joker as "X".
+ * @param {string} action */
 function cardsIn(action) {
   return parseAction(action).cards.map((c) => (parseCard(c).joker ? "X" : parseCard(c).text));
 }
 
-/** A move as display text with suit symbols. */
+/** A move as display text with suit symbols.
+ * @param {string} action
+ * @param {string} lang
+ * @param {boolean} [offered] as a button offers it ("Discard"), not as the log tells it
+ * @returns {string} */
 export function formatAction(action, lang, offered = false) {
   const a = parseAction(action);
+  const shown = (a.number ?? 0) + 1;  // the bank card or meld counted from 1
   const cards = a.cards.map((c) => cardShort(c, lang)).join(" ");
   // what a player did, as the log tells it (past: «сбросил(а)»); an offered action's
   // title says what it does («Сбросить»)
-  const said = (past, offer) => t(offered ? offer : past);
+  const said = (/** @type {string} */ past, /** @type {string} */ offer) =>
+    t(offered ? offer : past);
   switch (a.kind) {
     case "draw": return said("r.drew", "r.draw");
-    case "take": return offered ? t("r.takeBank") : t("r.takeFrom", { n: a.number + 1 });
+    case "take": return offered ? t("r.takeBank") : t("r.takeFrom", { n: shown });
     case "meld": return `${said("r.laidDown", "r.layDown")}: ${cards}`;
-    case "layoff": return `${said("r.laidOff", "r.layOff")}: ${cards} → #${a.number + 1}`;
-    case "swap": return `${said("r.swapped", "r.swap")}: ${cards} → #${a.number + 1}`;
+    case "layoff": return `${said("r.laidOff", "r.layOff")}: ${cards} → #${shown}`;
+    case "swap": return `${said("r.swapped", "r.swap")}: ${cards} → #${shown}`;
     case "discard": return `${said("r.discarded", "r.discard")}: ${cards}`;
     default: return action;
   }
@@ -178,9 +197,10 @@ function actionButton(action, ctx, i, hinted, onPlay) {
     const pts = a.cards.reduce((sum, c) => sum + meldCardPoints(c, a.cards), 0);
     extra = h("span", { class: "pts" }, `+${pts}`);
   } else if (a.kind === "layoff" || a.kind === "swap") {
-    const target = view.melds[a.number];
+    const target = a.number === null ? undefined : view.melds[a.number];
     extra = h("span", { class: "target-meld" }, "→ ", target ? h("span", { class: "mini" },
-      target.cards.map((c) => cardElement(c, { lang, size: "tiny" }))) : `#${a.number + 1}`);
+      target.cards.map((/** @type {string} */ c) => cardElement(c, { lang, size: "tiny" })))
+      : `#${(a.number ?? 0) + 1}`);
   }
   return h("button", { type: "button", class: `choice action act-${a.kind} ${hinted ? "hinted" : ""}`,
     dataset: { action, kind: a.kind }, title: formatAction(action, lang, true),
@@ -689,13 +709,17 @@ export function endsTurn(action) {
 
 // The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the two packs and the jokers shuffled, the hands dealt a card at a time, the
 // bank's first card.
+/** @type {import("./fairness.js").FairDeal["deal"]} */
 async function kunkenDeal(stream, seats, dealer, rules) {
   const pack = [...Array(52).keys(), ...Array(52).keys(),
     ...Array(rules.jokers ?? 4).fill(52)];
   await stream.shuffle(pack);
+  /** @type {number[][]} */
   const hands = Array.from({ length: seats }, () => []);
   for (let round = 0; round < (rules.hand_size ?? 13); round++) {
-    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(pack.shift());
+    for (let k = 0; k < seats; k++) {
+      hands[(dealer + 1 + k) % seats].push(present(pack.shift(), "the next card of the pack"));
+    }
   }
   return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted([cardText(pack[0])]) };
 }
