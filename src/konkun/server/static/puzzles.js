@@ -12,8 +12,25 @@ import { konchinkaBoard, konchinkaMove, konchinkaWords, kunkenBoard, kunkenWords
 
 const GAMES = ["konchinka", "kunken"];
 
+/**
+ * A puzzle (GET /api/puzzles/daily?game=, /api/puzzles/{id}): the position, its one
+ * solution, the solver's line and, in Konchinka, every move's value.
+ * @typedef {{id: string, game: string, kind: string, date?: string, seat: number,
+ *   board: {observation: any, other_hand?: string[] | null}, solution: string,
+ *   line: string[], values: Record<string, number>, [field: string]: any}} Puzzle
+ */
+
+/**
+ * The puzzle page's state: the puzzle, the Konchinka selection, the answer given.
+ * @typedef {{puzzle: Puzzle | null, sel: import("./teachboard.js").KonchinkaSelection,
+ *   answer: string | null, error: string | null}} PuzzleState
+ */
+
+/** The puzzle page of `game` (/puzzles/{game}).
+ * @param {string | undefined} game */
 export function puzzlesPage(game) {
-  if (!GAMES.includes(game)) game = "konchinka";
+  if (!game || !GAMES.includes(game)) game = "konchinka";
+  /** @type {PuzzleState} */
   const st = { puzzle: null, sel: { card: null, taken: [] }, answer: null, error: null };
   let alive = true;
   setPage({ destroy() { alive = false; }, rerender: draw });
@@ -39,6 +56,7 @@ export function puzzlesPage(game) {
     bank(i) { if (!st.answer) answer(`take ${i}`); },
   };
 
+  /** @param {string} move */
   function answer(move) {
     st.answer = move;
     draw();
@@ -47,7 +65,7 @@ export function puzzlesPage(game) {
 
   function verdict() {
     const p = st.puzzle;
-    if (!st.answer) return null;
+    if (!st.answer || !p) return null;
     let right;
     let text;
     if (p.game === "konchinka") {
