@@ -460,7 +460,7 @@ export function render(container, ctx) {
   handZone?.style.setProperty("--above",
     `${Math.ceil(bankBox.getBoundingClientRect().bottom + window.scrollY)}px`);
   handZone?.style.setProperty("--need", `${neededHeight(handZone)}px`);
-  handZone?.style.setProperty("--hand-n", String(mine.length));
+  handZone?.style.setProperty("--hand-n", String(mine?.length ?? 0));  // mine: with handZone
   keepHeight(handZone, ui);
   if (myTurn && !ctx.replay) installKeys(ctx, container);
 }

@@ -8,7 +8,8 @@ import { errorText as codeText, has, t } from "./i18n.js";
 /**
  * The page now shown: what the router calls when it draws another page or the language
  * changes; the lobby keeps its new-table form's choices on it.
- * @typedef {{destroy(): void, rerender(): void, form?: import("./lobby.js").LobbyForm}} ShownPage
+ * @typedef {{destroy(): void, rerender(): void, form?: import("./lobby.js").LobbyForm,
+ *   tableId?: string}} ShownPage
  */
 
 export const main = byId("main");
