@@ -6,6 +6,7 @@ import "./browser_globals.js";
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
+import { tx } from "../../src/konkun/server/static/analysis.js";
 import { errorText, fill, has, lang, plural, setLang, t }
   from "../../src/konkun/server/static/i18n.js";
 
@@ -66,4 +67,42 @@ test("an error code becomes the player's text; an unknown code is named in it", 
   const unknown = errorText("no_such_code");
   assert.ok(unknown.includes("no_such_code"), unknown);
   assert.notEqual(unknown, "err.unknown");
+});
+
+/** The page's counted texts for 1, 2, 5 and 21: the log's deal, a deal ended by the stock,
+ * the fair-deal verdict, the analysis's lost points and its marks. */
+function countedTexts() {
+  return [1, 2, 5, 21].map((n) => [
+    t("log.deal", { n: 1, count: n }),
+    t("end.stockOut", { n }),
+    t("fair.ok", { c: n, d: n }),
+    tx("lost", { lost: 2, moves: n }),
+    tx("marks", { inaccuracy: n, mistake: n, blunder: n }),
+  ]);
+}
+
+// converted from the browser test test_rough_edges.py
+test("the page's counted texts take the plural form of their number in English", () => {
+  const [one, two, five] = countedTexts();
+  assert.equal(one[0], "Deal 1 · 1 move");
+  assert.equal(two[0], "Deal 1 · 2 moves");
+  assert.ok(one[1].includes("after 1 renewal of the bank"), one[1]);
+  assert.ok(one[2].includes("the random values of 1 player;"), one[2]);
+  assert.ok(one[2].includes("(1 deal recomputed)"), one[2]);
+  assert.ok(two[2].includes("the random values of 2 players;"), two[2]);
+  assert.ok(two[2].includes("(2 deals recomputed)"), two[2]);
+  assert.equal(one[3], "2 expected points lost in 1 move");
+  assert.equal(one[4], "1 inaccuracy, 1 mistake, 1 blunder");
+  assert.equal(five[4], "5 inaccuracies, 5 mistakes, 5 blunders");
+});
+
+test("the page's counted texts take the plural form of their number in Russian", () => {
+  setLang("ru");
+  const [one, two, five, twentyOne] = countedTexts();
+  assert.deepEqual([one[0], two[0], five[0], twentyOne[0]],
+    ["Кон 1 · 1 ход", "Кон 1 · 2 хода", "Кон 1 · 5 ходов", "Кон 1 · 21 ход"]);
+  assert.ok(one[1].includes("после 1 переворота банка"), one[1]);
+  assert.ok(five[1].includes("после 5 переворотов банка"), five[1]);
+  assert.ok(one[2].includes("чисел 1 игрока;"), one[2]);
+  assert.ok(five[2].includes("чисел 5 игроков;"), five[2]);
 });

@@ -44,6 +44,28 @@ for (const game of ["konchinka", "third"]) {
   });
 }
 
+// converted from the browser test test_page_hooks.py
+test("a Kunken turn the stand-in played is one entry, marked; the seat's own is not", () => {
+  const log = LOG.map((e) => (e.actor === 1 ? { ...e, stand_in: true } : e));
+  assert.deepEqual(groupLog(log, "kunken")[0][1].map((e) => [e.actor, e.standIn]),
+    [[0, false], [1, true]]);
+});
+
+test("a turn is marked as the stand-in's when it played any of its actions", () => {
+  const log = [{ turn: 1, actor: 0, action: "draw", deal: 1 },
+    { turn: 2, actor: 0, action: "discard 2d", deal: 1, stand_in: true }];
+  assert.deepEqual(groupLog(log, "kunken")[0][1].map((e) => [e.actions, e.standIn]),
+    [[["draw", "discard 2d"], true]]);
+});
+
+test("addLast keeps whether the stand-in played the action", () => {
+  /** @type {LogEntry[]} */
+  const log = [];
+  addLast(log, { turn: 1, actor: 1, action: "draw", stand_in: true }, 1);
+  addLast(log, { turn: 2, actor: 1, action: "discard 4c" }, 1);
+  assert.deepEqual(log.map((e) => e.stand_in), [true, false]);
+});
+
 test("a Kunken seat that acts again after its discard starts a new entry", () => {
   const log = [{ turn: 1, actor: 0, action: "draw", deal: 1 },
     { turn: 2, actor: 0, action: "discard 5h", deal: 1 },
@@ -65,7 +87,7 @@ test("addLast appends the next turn, ignores one already logged, and reports a g
   /** @type {LogEntry[]} */
   const log = [];
   assert.equal(addLast(log, { turn: 1, actor: 0, action: "draw" }, 2), true);
-  assert.deepEqual(log, [{ turn: 1, actor: 0, action: "draw", deal: 2 }]);
+  assert.deepEqual(log, [{ turn: 1, actor: 0, action: "draw", deal: 2, stand_in: false }]);
   assert.equal(addLast(log, { turn: 1, actor: 0, action: "draw" }, 2), true);
   assert.equal(log.length, 1);
   assert.equal(addLast(log, { turn: 3, actor: 1, action: "draw" }, 2), false, "turn 2 missed");
