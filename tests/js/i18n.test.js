@@ -4,6 +4,7 @@
 import "./browser_globals.js";
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { afterEach, test } from "node:test";
 
 import { tx } from "../../src/konkun/server/static/analysis.js";
@@ -105,4 +106,28 @@ test("the page's counted texts take the plural form of their number in Russian",
   assert.ok(five[1].includes("после 5 переворотов банка"), five[1]);
   assert.ok(one[2].includes("чисел 1 игрока;"), one[2]);
   assert.ok(five[2].includes("чисел 5 игроков;"), five[2]);
+});
+
+/** Every error code the server sends (kept equal to the server's by
+ * tests/server/test_page_error_codes.py). */
+const ERROR_CODES = JSON.parse(readFileSync(new URL("./error_codes.json", import.meta.url),
+  "utf8")).codes;
+
+// converted from the browser test test_site.py
+test("every server error code has the player's text in both languages", () => {
+  assert.ok(ERROR_CODES.length > 40 && ERROR_CODES.includes("stale_turn"));
+  /** @type {Record<string, Record<string, string>>} */
+  const texts = {};
+  for (const code of ["en", "ru"]) {
+    setLang(code);
+    texts[code] = Object.fromEntries(ERROR_CODES.map((/** @type {string} */ c) =>
+      [c, errorText(c)]));
+  }
+  for (const code of ["en", "ru"]) {
+    for (const [error, text] of Object.entries(texts[code])) {
+      assert.ok(!text.includes(error), `${code} ${error}: "${text}" is the fallback`);
+      assert.ok(text.length > 8, `${code} ${error}: "${text}"`);
+    }
+  }
+  assert.notEqual(texts.en.stale_turn, texts.ru.stale_turn);
 });
