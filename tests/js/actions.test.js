@@ -100,6 +100,17 @@ test("the chosen hand order is kept per player, suit unless rank was chosen", ()
   assert.equal(kunken.handSort(), "suit");
 });
 
+test("a joker's meaning is read from its action; other meanings of the same step are found", () => {
+  assert.deepEqual(kunken.jokerMeanings("meld 7h 8h X=9h X=Th"), ["9h", "Th"]);
+  assert.deepEqual(kunken.jokerMeanings("meld 7h 8h 9h"), []);
+  const legal = ["meld 7h 8h X=9h", "meld 7h 8h X=6h", "meld 7h 8h X=9H", "meld 7c 8c X=9c",
+    "discard 2d"];
+  assert.deepEqual(kunken.jokerAlternatives("meld 7h 8h X=9h", legal),
+    ["meld 7h 8h X=6h", "meld 7h 8h X=9H"]);
+  assert.deepEqual(kunken.jokerAlternatives("discard 2d", legal), [], "no joker: nothing to ask");
+  assert.deepEqual(kunken.jokerAlternatives("meld 7c 8c X=9c", legal), []);
+});
+
 test("a Kunken turn ends with its discard and no other action", () => {
   assert.deepEqual(["discard 2d", "draw", "take 1", "meld 7c 8c 9c", "layoff 2h 0", "swap 1 X"]
     .map(kunken.endsTurn), [true, false, false, false, false, false]);

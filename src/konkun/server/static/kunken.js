@@ -82,18 +82,24 @@ const KIND_TEXT = { draw: "r.draw", take: "r.takeBank", meld: "r.layDown", layof
   swap: "r.swap", discard: "r.discard" };
 
 /** An action with its jokers' meanings left out: two actions alike but for what a joker
- * stands for have the same key. */
+ * stands for have the same key.
+ * @param {string} action */
 function jokerFree(action) {
   return action.replace(/\bX=[2-9TJQKA][cdhs]\b/gi, "X");
 }
 
-/** What each joker of `action` stands for ("X=7h" → "7h"). */
-function jokerMeanings(action) {
+/** What each joker of `action` stands for ("X=7h" → "7h").
+ * @param {string} action
+ * @returns {string[]} */
+export function jokerMeanings(action) {
   return [...action.matchAll(/\bX=([2-9TJQKA][cdhs])\b/gi)].map((m) => m[1]);
 }
 
-/** The other legal actions that differ from `action` only in a joker's meaning. */
-function jokerAlternatives(action, legal) {
+/** The other legal actions that differ from `action` only in a joker's meaning.
+ * @param {string} action
+ * @param {string[]} legal
+ * @returns {string[]} */
+export function jokerAlternatives(action, legal) {
   if (!jokerMeanings(action).length) return [];
   const key = jokerFree(action);
   return legal.filter((a) => a !== action && jokerFree(a) === key);
