@@ -3,6 +3,7 @@ arguments choose the workers or their distribution."""
 
 from __future__ import annotations
 
+import json
 import runpy
 import shutil
 from pathlib import Path
@@ -59,3 +60,12 @@ def test_without_node_under_ci_the_test_command_fails(
     _without("node", monkeypatch)
     assert page_steps(env) is None
     assert "node missing under CI" in capsys.readouterr().err
+
+
+def test_the_page_checks_pin_their_typescript_exactly() -> None:
+    """package.json names one TypeScript version (no range) and package-lock.json locks
+    that one, so ``npm ci`` checks the page with the same compiler everywhere."""
+    wanted = json.loads((ROOT / "package.json").read_text())["devDependencies"]["typescript"]
+    locked = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    assert wanted[0].isdigit() and all(part.isdigit() for part in wanted.split("."))
+    assert locked["node_modules/typescript"]["version"] == wanted
