@@ -168,23 +168,33 @@ export async function loginGuest(nickname) {
   return identity();
 }
 
+/** The HTTP API the pages call (docs/protocol.md, "HTTP"); each answers its JSON. */
 export const api = {
   catalog: () => request("GET", "/api/catalog"),
   tables: () => request("GET", "/api/tables"),
   myTables: () => request("GET", "/api/tables/mine"),
   account: () => request("GET", "/api/account"),
+  /** @param {Record<string, unknown>} spec POST /api/tables's body */
   createTable: (spec) => request("POST", "/api/tables", spec),
+  /** @param {string} id @param {number} seat @param {string} [contribution] */
   sit: (id, seat, contribution) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`,
     { seat, contribution }),
+  /** @param {string} id */
   leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}, id),
+  /** @param {string} id */
   cancel: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/cancel`, {}, id),
+  /** @param {string} id */
   chat: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
+  /** @param {string} id @param {number} n the deal's number */
   dealEnd: (id, n) => request("GET", `/api/tables/${encodeURIComponent(id)}/deals/${n}`),
+  /** @param {string} id */
   log: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/log`),
   finished: () => request("GET", "/api/games?finished=1"),
+  /** @param {string} id @param {string} seat a seat's number, or "all" */
   replay: (id, seat) => request("GET",
     `/api/games/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),
   bots: () => request("GET", "/api/bots"),
+  /** @param {string} id */
   hint: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/hint`, undefined, id),
 };
 
