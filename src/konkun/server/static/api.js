@@ -1,11 +1,11 @@
 // The server's HTTP API, the player's identity in localStorage, and the table WebSocket
 // with reconnection (see docs/protocol.md).
 
-/** @typedef {import("./protocol.js").Identity} Identity */
+/** @typedef {import("./pagetypes.js").Identity} Identity */
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
 /** @typedef {import("./protocol.js").ErrorMessage} ErrorMessage */
-/** @typedef {import("./protocol.js").OtherMessage} OtherMessage */
-/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
+/** @typedef {import("./pagetypes.js").OtherMessage} OtherMessage */
+/** @typedef {import("./pagetypes.js").ClientMessage} ClientMessage */
 
 const ID_KEY = "konkun.identity";
 

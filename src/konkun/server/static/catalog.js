@@ -5,11 +5,11 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { has, lang, t } from "./i18n.js";
 
-/** @typedef {import("./protocol.js").Catalog} Catalog */
-/** @typedef {import("./protocol.js").CatalogGame} CatalogGame */
-/** @typedef {import("./protocol.js").Title} Title */
+/** @typedef {import("./pagetypes.js").Catalog} Catalog */
+/** @typedef {import("./pagetypes.js").CatalogGame} CatalogGame */
+/** @typedef {import("./pagetypes.js").Title} Title */
 /** @typedef {import("./protocol.js").TableSummary} TableSummary */
-/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./pagetypes.js").View} View */
 /** @typedef {import("./protocol.js").LastAction} LastAction */
 
 /**
@@ -79,7 +79,7 @@ export function ratedBadge(summary) {
 
 /** One rule option's value as a player reads it: a yes/no option by its title (or "…: off"),
  * a choice by its choice's title, a number with its title (its "zero" text for 0).
- * @param {import("./protocol.js").RuleOption} option
+ * @param {import("./pagetypes.js").RuleOption} option
  * @param {string} value
  * @returns {string} */
 function ruleText(option, value) {
@@ -147,7 +147,7 @@ export async function loadCatalog() {
 }
 
 /** The bots the server offers (GET /api/bots), once the lobby has fetched them.
- * @type {import("./protocol.js").BotOffer[]} */
+ * @type {import("./pagetypes.js").BotOffer[]} */
 let offeredBots = [];
 
 /** A bot's name in the page's language: the ladder's own names from the catalog
@@ -164,7 +164,7 @@ export function botName(spec) {
 }
 
 /** Keep the bots the lobby fetched, for their names on every page.
- * @param {import("./protocol.js").BotOffer[]} bots */
+ * @param {import("./pagetypes.js").BotOffer[]} bots */
 export function setOfferedBots(bots) {
   offeredBots = bots;
 }

@@ -34,7 +34,7 @@ export function minis(cards, lang, extra = () => "") {
 /**
  * A scored deal (GET /api/tables/{id}/deals/{n}): its number, the turn it ended at, each
  * seat's points and each seat's view of the deal as it ended.
- * @typedef {{deal: number, turn?: number, points: number[], views: import("./protocol.js").View[],
+ * @typedef {{deal: number, turn?: number, points: number[], views: import("./pagetypes.js").View[],
  *   [field: string]: any}} DealEnd
  */
 

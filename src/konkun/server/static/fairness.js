@@ -9,7 +9,7 @@
 import { RENDERERS } from "./catalog.js";
 import { present } from "./dom.js";
 
-/** @typedef {import("./protocol.js").Replay} Replay */
+/** @typedef {import("./pagetypes.js").Replay} Replay */
 
 /**
  * A deal as the page compares it: each hand's cards and the table's, sorted and joined.
@@ -22,7 +22,7 @@ import { present } from "./dom.js";
  * @typedef {object} FairDeal
  * @property {(stream: Stream, seats: number, dealer: number, rules: Record<string, any>)
  *   => Promise<DealtCards>} deal
- * @property {(frame: import("./protocol.js").ReplayFrame)
+ * @property {(frame: import("./pagetypes.js").ReplayFrame)
  *   => DealtCards & {dealer: number | undefined}} shown
  */
 

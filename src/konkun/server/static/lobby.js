@@ -125,7 +125,7 @@ function ruleInput(option, values) {
  */
 
 /** The new-table form (a "loading" panel until the catalog came).
- * @param {import("./protocol.js").BotOffer[]} bots
+ * @param {import("./pagetypes.js").BotOffer[]} bots
  * @param {() => void} rerender */
 function createForm(bots, rerender) {
   if (!catalog) {

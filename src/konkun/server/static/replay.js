@@ -15,7 +15,7 @@ import { matchLog, standInTag } from "./movelog.js";
  * shown, and the fair-deal check's verdict (pending while it runs).
  * @typedef {object} ReplayState
  * @property {string} seat
- * @property {import("./protocol.js").Replay | null} data
+ * @property {import("./pagetypes.js").Replay | null} data
  * @property {number} i
  * @property {string | null} error
  * @property {Record<string, any>} ui
@@ -31,7 +31,7 @@ export function replayPage(gameId) {
 
   async function load() {
     try {
-      /** @type {import("./protocol.js").Replay} */
+      /** @type {import("./pagetypes.js").Replay} */
       const data = await api.replay(gameId, state.seat);
       state.data = data;
       if (state.i >= data.frames.length) state.i = data.frames.length - 1;
@@ -43,7 +43,7 @@ export function replayPage(gameId) {
     if (alive) draw();
   }
 
-  /** @param {import("./protocol.js").Replay} document */
+  /** @param {import("./pagetypes.js").Replay} document */
   async function checkFairness(document) {
     state.fair = { ok: false, key: "fair.checking", pending: true };
     try {

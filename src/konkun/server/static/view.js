@@ -5,7 +5,7 @@
 import { present, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./pagetypes.js").View} View */
 
 /** The current deal's part of the view (the view itself when it is flat).
  * @param {View} view
