@@ -69,6 +69,13 @@ async function openSeatLink(tableId) {
 
 /** The table page of `tableId` (/t/{id}).
  * @param {string} tableId */
+/** The view of a state as the shared modules read it (any game's view has these fields).
+ * @param {TableMessage} msg
+ * @returns {import("./pagetypes.js").View | null} */
+function viewOf(msg) {
+  return msg.view;
+}
+
 export function tablePage(tableId) {
   /** @type {TableState} */
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
@@ -179,7 +186,7 @@ export function tablePage(tableId) {
     const { table, you } = msg;
     const focusKey = focusSelector(document.activeElement);
     const mine = table.status === "playing" && you !== null && !state.holding
-      && (msg.view?.to_move ?? table.to_move) === you;
+      && (viewOf(msg)?.to_move ?? table.to_move) === you;
     document.title = mine ? `▶ ${t("table.yourTurn")} · ${gameTitle(table)} — konkun`
       : `konkun — ${gameTitle(table)}`;
     if (mine && !state.wasMine) {
