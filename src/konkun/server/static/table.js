@@ -207,7 +207,7 @@ export function tablePage(tableId) {
       h("input", { id: "invite", readonly: true, value: url, onfocus: (e) => e.target.select() }),
       h("button", { type: "button", onclick: async (ev) => {
         try { await navigator.clipboard.writeText(url); ev.target.textContent = t("table.copied"); }
-        catch { /** @type {HTMLInputElement} */ (byId("invite")).select(); }
+        catch { byId("invite", HTMLInputElement).select(); }
       } }, t("table.copy"))) : null;
     // a nameless visitor gets the name form: to sit while the table waits, else to chat
     const needName = you === null && !identity() ? h("div", { class: "panel" },
