@@ -25,6 +25,7 @@ they are skipped with a message, except under CI (``CI=true``, or ``KONKUN_REQUI
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -89,6 +90,18 @@ NODE_TESTS = "tests/js"
 """The page's node unit tests (``*.test.js``)."""
 
 
+def _typescript_installed() -> bool:
+    """Whether node_modules holds the TypeScript that package-lock.json locks."""
+    try:
+        locked = json.loads((ROOT / "package-lock.json").read_text())
+        installed = json.loads(
+            (ROOT / "node_modules" / "typescript" / "package.json").read_text())
+    except (OSError, ValueError):
+        return False
+    wanted = locked["packages"]["node_modules/typescript"]["version"]
+    return bool(installed.get("version") == wanted)
+
+
 def page_steps(env: dict[str, str] | None = None) -> list[list[str]] | None:
     """The page's checks: ``npm ci`` when node_modules is missing, ``tsc --noEmit`` over the
     page's JSDoc types and ``node --test`` on tests/js. ``[]`` (skipped, with a message) when
@@ -107,8 +120,7 @@ def page_steps(env: dict[str, str] | None = None) -> list[list[str]] | None:
         print(f"konkun: {missing} not found: skipping the page's checks (tsc, node --test); "
               "install nodejs and npm to run them", file=sys.stderr)
         return []
-    steps = [] if (ROOT / "node_modules" / ".bin" / "tsc").exists() else [
-        [npm, "ci", "--no-audit", "--no-fund"]]
+    steps = [] if _typescript_installed() else [[npm, "ci", "--no-audit", "--no-fund"]]
     tests = sorted(str(path.relative_to(ROOT)) for path in (ROOT / NODE_TESTS).glob("*.test.js"))
     return [*steps, [node, str(ROOT / "node_modules" / "typescript" / "bin" / "tsc"),
                      "--noEmit", "-p", "jsconfig.json"],

@@ -69,3 +69,21 @@ def test_the_page_checks_pin_their_typescript_exactly() -> None:
     locked = json.loads((ROOT / "package-lock.json").read_text())["packages"]
     assert wanted[0].isdigit() and all(part.isdigit() for part in wanted.split("."))
     assert locked["node_modules/typescript"]["version"] == wanted
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None,
+                    reason="node and npm are needed for the page's checks")
+def test_npm_ci_runs_first_when_the_locked_typescript_is_not_installed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("package.json", "package-lock.json"):
+        (tmp_path / name).write_text((ROOT / name).read_text())
+    monkeypatch.setitem(page_steps.__globals__, "ROOT", tmp_path)
+    assert page_steps({})[0][1:] == ["ci", "--no-audit", "--no-fund"]
+    installed = tmp_path / "node_modules" / "typescript"
+    installed.mkdir(parents=True)
+    (installed / "package.json").write_text('{"version": "0.0.1"}')
+    assert page_steps({})[0][1:] == ["ci", "--no-audit", "--no-fund"], "another version"
+    locked = json.loads((ROOT / "package-lock.json").read_text())
+    version = locked["packages"]["node_modules/typescript"]["version"]
+    (installed / "package.json").write_text(json.dumps({"version": version}))
+    assert page_steps({})[0][1] != "ci", "the locked version is there"
