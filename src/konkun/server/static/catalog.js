@@ -136,6 +136,7 @@ export function seatNames(table) {
 export async function loadCatalog() {
   if (catalog) return catalog;
   try {
+    /** @type {Catalog | null} */
     const c = await api.catalog();
     if (c && c.games && c.games.length) {
       await Promise.all(c.games.filter((g) => /^[a-z0-9_-]+\.js$/.test(g.page || ""))

@@ -37,11 +37,13 @@ export function puzzlesPage(game) {
   mount(main, h("p", { class: "loading" }, t("lobby.loading")));
 
   const konchinkaOn = {
+    /** @param {string} card */
     hand(card) {
       if (st.answer) return;
       st.sel = st.sel.card === card ? { card: null, taken: [] } : { card, taken: [] };
       draw();
     },
+    /** @param {string} card */
     table(card) {
       if (st.answer || !st.sel.card) return;
       const i = st.sel.taken.indexOf(card);
@@ -53,6 +55,7 @@ export function puzzlesPage(game) {
   };
 
   const kunkenOn = {
+    /** @param {number} i */
     bank(i) { if (!st.answer) answer(`take ${i}`); },
   };
 
@@ -132,6 +135,7 @@ export function puzzlesPage(game) {
   });
 }
 
+/** A value with its sign ("+2", "-1", "0"). @param {number} n */
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
