@@ -1,6 +1,7 @@
 // The games' action texts as the page reads and shows them: Kunken's parseAction,
-// formatAction, meld points and hand order (kunken.js); Konchinka's legal moves grouped
-// by hand card, its move text and the score sheet (konchinka.js); card texts (cards.js).
+// formatAction, meld points, jokers and hand order (kunkenmoves.js; the chosen order kept
+// by kunken.js); Konchinka's legal moves grouped by hand card, its move text and the score
+// sheet (konchinkamoves.js); card texts (cards.js).
 
 import "./browser_globals.js";
 
@@ -9,8 +10,9 @@ import { afterEach, test } from "node:test";
 
 import { cardName, cardShort, parseCard, sortCards, splitCards }
   from "../../src/konkun/server/static/cards.js";
-import * as konchinka from "../../src/konkun/server/static/konchinka.js";
-import * as kunken from "../../src/konkun/server/static/kunken.js";
+import * as konchinka from "../../src/konkun/server/static/konchinkamoves.js";
+import * as kunken from "../../src/konkun/server/static/kunkenmoves.js";
+import { handSort } from "../../src/konkun/server/static/kunken.js";
 import { setLang } from "../../src/konkun/server/static/i18n.js";
 
 afterEach(() => setLang("en"));
@@ -93,11 +95,11 @@ test("the hand sorts by suit, or by rank when the person chose it; jokers last",
 
 test("the chosen hand order is kept per player, suit unless rank was chosen", () => {
   localStorage.removeItem("konkun.kunkenSort.guest");
-  assert.equal(kunken.handSort(), "suit");
+  assert.equal(handSort(), "suit");
   localStorage.setItem("konkun.kunkenSort.guest", "rank");
-  assert.equal(kunken.handSort(), "rank");
+  assert.equal(handSort(), "rank");
   localStorage.setItem("konkun.kunkenSort.guest", "nonsense");
-  assert.equal(kunken.handSort(), "suit");
+  assert.equal(handSort(), "suit");
 });
 
 test("a joker's meaning is read from its action; other meanings of the same step are found", () => {
