@@ -104,11 +104,15 @@ async function konchinkaDeal(stream, seats, dealer, rules) {
 }
 
 /** The replay's fair-deal check (fairness.js): the deal from the seed's stream, and the
- * hands and the table a deal-start frame with all hands open shows. */
+ * hands and the table a deal-start frame with all hands open shows.
+ * @type {import("./fairness.js").FairDeal} */
 export const fairDeal = {
   deal: konchinkaDeal,
   shown(frame) {
-    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) => sorted(v.deal.hand)),
-      table: sorted(frame.view.deal.table) };
+    /** @param {import("./pagetypes.js").View} view */
+    const deal = (view) => present(view.deal, "a Konchinka view's deal");
+    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) =>
+      sorted(present(deal(v).hand, "a seat's hand in the replay"))),
+    table: sorted(deal(frame.view).table) };
   },
 };

@@ -99,10 +99,13 @@ export function jokerAlternatives(action, legal) {
 
 // ---------------------------------------------------------------- the hand and the turn
 
-/** The hand in `order`: by suit (then rank), or by rank (then suit); jokers last. */
+/** The hand in `order`: by suit (then rank), or by rank (then suit); jokers last.
+ * @param {string[]} cards
+ * @param {string} order "rank", else by suit
+ * @returns {string[]} a sorted copy */
 export function sortHand(cards, order) {
   if (order !== "rank") return sortCards(cards);
-  const key = (text) => {
+  const key = (/** @type {string} */ text) => {
     const c = parseCard(text);
     return c.joker ? 1000 : RANKS.indexOf(c.rank) * 4 + "cdhs".indexOf(c.suit);
   };
@@ -110,7 +113,9 @@ export function sortHand(cards, order) {
 }
 
 /** The move log's grouping (movelog.js): a turn (a draw or a take, melds, lay-offs,
- * swaps) ends with its discard. */
+ * swaps) ends with its discard.
+ * @param {string} action
+ * @returns {boolean} */
 export function endsTurn(action) {
   return /^discard\b/.test(action);
 }
@@ -135,11 +140,13 @@ async function kunkenDeal(stream, seats, dealer, rules) {
 }
 
 /** The replay's fair-deal check (fairness.js): the deal from the seed's stream, and the
- * hands and the table a deal-start frame with all hands open shows. */
+ * hands and the table a deal-start frame with all hands open shows.
+ * @type {import("./fairness.js").FairDeal} */
 export const fairDeal = {
   deal: kunkenDeal,
   shown(frame) {
-    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) => sorted(v.hand)),
+    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) =>
+      sorted(present(v.hand, "a seat's hand in the replay"))),
       table: sorted(frame.view.bank) };
   },
 };
