@@ -10,18 +10,23 @@ import { t } from "./i18n.js";
 
 /**
  * One action of the match log: its turn (counted from 1 over the match), the seat that
- * played it, the action text and the deal it belongs to.
- * @typedef {{turn: number, actor: number, action: string, deal: number}} LogEntry
+ * played it, the action text, the deal it belongs to and whether the stand-in bot played
+ * it for the seat's person.
+ * @typedef {{turn: number, actor: number, action: string, deal: number,
+ *   stand_in?: boolean}} LogEntry
  */
 
 /**
- * A row of the log: a seat's actions in a row (one turn), from its first turn.
- * @typedef {{actor: number, actions: string[], turn: number, closed?: boolean}} LogGroup
+ * A row of the log: a seat's actions in a row (one turn), from its first turn; `standIn`
+ * when the stand-in bot played any of them.
+ * @typedef {{actor: number, actions: string[], turn: number, closed?: boolean,
+ *   standIn?: boolean}} LogGroup
  */
 
 /** Add the action a state reports; false when the log has a gap (reload it then).
  * @param {LogEntry[]} log
- * @param {{turn: number, actor: number, action?: string | null} | null | undefined} last
+ * @param {{turn: number, actor: number, action?: string | null, stand_in?: boolean}
+ *   | null | undefined} last
  * @param {number | null | undefined} dealNumber
  * @returns {boolean} */
 export function addLast(log, last, dealNumber) {

@@ -153,6 +153,7 @@ export {};
  * @property {string} [digest]
  * @property {View} view
  * @property {View[]} [views] every seat's view (a replay with all hands open)
+ * @property {boolean} [stand_in] the stand-in bot played this frame's action for the seat
  */
 
 /**

@@ -154,7 +154,7 @@ export function replayPage(gameId) {
         last: frame.action ? { turn: frame.turn, actor: frame.actor ?? -1, action: frame.action }
           : null,
         lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {},
-        matchLog: R.placesMatchLog ? log : undefined });
+        matchLog: R.placesMatchLog ? log ?? undefined : undefined });
     }
     const said = (state.data.chat || []).filter((m) => m.turn <= frame.turn);
     const chatBox = (state.data.chat || []).length ? h("section", { class: "panel chat",
@@ -169,10 +169,16 @@ export function replayPage(gameId) {
       fairnessPanel()));
   }
 
-  /** The match log up to the frame shown (the stand-in's moves marked), its deal open. */
+  /** The match log up to the frame shown (the stand-in's moves marked), its deal open.
+   * @param {import("./pagetypes.js").ReplayFrame[]} frames
+   * @param {import("./protocol.js").TableSummary} table
+   * @param {string[]} names
+   * @param {number} currentDeal */
   function replayLog(frames, table, names, currentDeal) {
-    const log = frames.slice(1, state.i + 1).map((f, k) => ({ turn: f.turn, actor: f.actor,
-      action: f.action, deal: frames[k].view?.deal_number ?? 1, stand_in: f.stand_in }));
+    /** @type {import("./movelog.js").LogEntry[]} */
+    const log = frames.slice(1, state.i + 1).map((f, k) => ({ turn: f.turn,
+      actor: /** @type {number} */ (f.actor), action: /** @type {string} */ (f.action),
+      deal: frames[k].view?.deal_number ?? 1, stand_in: f.stand_in }));
     return matchLog(log, table.game, names,
       (a) => RENDERERS[table.game].formatAction?.(a, lang()) ?? a, currentDeal);
   }
