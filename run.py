@@ -3,7 +3,8 @@
 
     python3 run.py serve [ARGS...]   start the web app (creates .venv on first use)
     python3 run.py test [PYTEST ARGS...]   ruff, mypy --strict, the import layers
-                                           (lint-imports) and the whole test suite
+                                           (lint-imports), the page's checks (tsc and
+                                           node --test) and the whole test suite
                                            (on every core; ``-n 0`` for one process)
     python3 run.py konkun ARGS...    any konkun command inside the project's environment
 
@@ -13,12 +14,20 @@ the ``train`` extra (PyTorch and Stable-Baselines3) that the reinforcement-learn
 tests need; ``serve`` does without it. The Kunken engine and bots are then compiled with
 mypyc (``python -m konkun.native``) whenever their sources changed; ``KONKUN_PURE=1`` keeps
 them pure Python.
+
+The web page has no build step; its checks need node and npm: ``npm ci`` installs the pinned
+TypeScript (package-lock.json) when node_modules is missing, then ``tsc --noEmit -p
+jsconfig.json`` checks the page's JSDoc types and ``node --test`` runs tests/js. Without node
+they are skipped with a message, except under CI (``CI=true``, or ``KONKUN_REQUIRE_NODE=1`` as
+.ci/run sets), where that is a failure.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -77,13 +86,58 @@ def pytest_args(args: list[str]) -> list[str]:
     return args if chosen else [*PARALLEL, *args]
 
 
+NODE_TESTS = "tests/js"
+"""The page's node unit tests (``*.test.js``)."""
+
+
+def _typescript_installed() -> bool:
+    """Whether node_modules holds the TypeScript that package-lock.json locks."""
+    try:
+        locked = json.loads((ROOT / "package-lock.json").read_text())
+        installed = json.loads(
+            (ROOT / "node_modules" / "typescript" / "package.json").read_text())
+    except (OSError, ValueError):
+        return False
+    wanted = locked["packages"]["node_modules/typescript"]["version"]
+    return bool(installed.get("version") == wanted)
+
+
+def page_steps(env: dict[str, str] | None = None) -> list[list[str]] | None:
+    """The page's checks: ``npm ci`` when node_modules is missing, ``tsc --noEmit`` over the
+    page's JSDoc types and ``node --test`` on tests/js. ``[]`` (skipped, with a message) when
+    node or npm is missing on a developer's machine; ``None`` when they are missing under CI
+    (``CI`` set to true, or ``KONKUN_REQUIRE_NODE``), where the checks must run."""
+    env = dict(os.environ) if env is None else env
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        missing = " and ".join(name for name, path in (("node", node), ("npm", npm))
+                               if path is None)
+        if (env.get("CI", "").lower() in {"1", "true", "yes"}
+                or env.get("KONKUN_REQUIRE_NODE")):
+            print(f"konkun: {missing} missing under CI: the page's checks (tsc, node --test) "
+                  "cannot run; install nodejs and npm", file=sys.stderr)
+            return None
+        print(f"konkun: {missing} not found: skipping the page's checks (tsc, node --test); "
+              "install nodejs and npm to run them", file=sys.stderr)
+        return []
+    steps = [] if _typescript_installed() else [[npm, "ci", "--no-audit", "--no-fund"]]
+    tests = sorted(str(path.relative_to(ROOT)) for path in (ROOT / NODE_TESTS).glob("*.test.js"))
+    return [*steps, [node, str(ROOT / "node_modules" / "typescript" / "bin" / "tsc"),
+                     "--noEmit", "-p", "jsconfig.json"],
+            [node, "--test", *tests]]
+
+
 def run_tests(args: list[str]) -> int:
-    """Lint, type-check, check the import layers and run the whole test suite; return the
-    first failing status."""
+    """Lint, type-check, check the import layers, check the page and run the whole test
+    suite; return the first failing status."""
+    page = page_steps()
+    if page is None:
+        return 1
     steps = [
         [str(BIN / "ruff"), "check", "src", "tests", "benchmarks"],
         [str(BIN / "mypy")],
         [str(BIN / "lint-imports")],
+        *page,
         [str(BIN / "python"), "-m", "pytest", *pytest_args(args)],
     ]
     for step in steps:

@@ -3,7 +3,9 @@ arguments choose the workers or their distribution."""
 
 from __future__ import annotations
 
+import json
 import runpy
+import shutil
 from pathlib import Path
 
 import pytest
@@ -21,3 +23,67 @@ def test_the_test_command_runs_each_file_in_one_worker_on_every_core(args: list[
                                   ["--numprocesses=2"], ["--dist", "load", "-n", "2"]])
 def test_workers_or_a_distribution_given_are_kept_as_given(args: list[str]) -> None:
     assert pytest_args(args) == args
+
+
+page_steps = runpy.run_path(str(ROOT / "run.py"))["page_steps"]
+
+
+def _without(program: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = shutil.which
+    monkeypatch.setattr(shutil, "which", lambda name: None if name == program else real(name))
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None,
+                    reason="node and npm are needed for the page's checks")
+def test_the_test_command_type_checks_the_page_and_runs_its_node_tests() -> None:
+    steps = page_steps({})
+    assert steps is not None
+    assert steps[-2][-3:] == ["--noEmit", "-p", "jsconfig.json"]
+    node_tests = steps[-1]
+    assert node_tests[1] == "--test"
+    assert "tests/js/fairness.test.js" in node_tests[2:]
+    assert all(Path(ROOT / test).name.endswith(".test.js") for test in node_tests[2:])
+
+
+@pytest.mark.parametrize("program", ["node", "npm"])
+def test_without_node_a_developer_is_told_the_page_checks_are_skipped(
+        program: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _without(program, monkeypatch)
+    assert page_steps({}) == []
+    assert f"{program} not found: skipping the page's checks" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("env", [{"CI": "true"}, {"CI": "1"}, {"KONKUN_REQUIRE_NODE": "1"}])
+def test_without_node_under_ci_the_test_command_fails(
+        env: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _without("node", monkeypatch)
+    assert page_steps(env) is None
+    assert "node missing under CI" in capsys.readouterr().err
+
+
+def test_the_page_checks_pin_their_typescript_exactly() -> None:
+    """package.json names one TypeScript version (no range) and package-lock.json locks
+    that one, so ``npm ci`` checks the page with the same compiler everywhere."""
+    wanted = json.loads((ROOT / "package.json").read_text())["devDependencies"]["typescript"]
+    locked = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    assert wanted[0].isdigit() and all(part.isdigit() for part in wanted.split("."))
+    assert locked["node_modules/typescript"]["version"] == wanted
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None,
+                    reason="node and npm are needed for the page's checks")
+def test_npm_ci_runs_first_when_the_locked_typescript_is_not_installed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("package.json", "package-lock.json"):
+        (tmp_path / name).write_text((ROOT / name).read_text())
+    monkeypatch.setitem(page_steps.__globals__, "ROOT", tmp_path)
+    assert page_steps({})[0][1:] == ["ci", "--no-audit", "--no-fund"]
+    installed = tmp_path / "node_modules" / "typescript"
+    installed.mkdir(parents=True)
+    (installed / "package.json").write_text('{"version": "0.0.1"}')
+    assert page_steps({})[0][1:] == ["ci", "--no-audit", "--no-fund"], "another version"
+    locked = json.loads((ROOT / "package-lock.json").read_text())
+    version = locked["packages"]["node_modules/typescript"]["version"]
+    (installed / "package.json").write_text(json.dumps({"version": version}))
+    assert page_steps({})[0][1] != "ci", "the locked version is there"

@@ -14,7 +14,6 @@ from playwright.sync_api import Route, expect
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
-    LOCALES,
     SCREENS,
     assert_no_page_errors,
     choose_name,
@@ -80,30 +79,8 @@ def test_a_player_who_sat_in_the_page_finds_their_value_in_the_proof(
     assert_no_page_errors(page)
 
 
-@pytest.mark.parametrize("lang", LOCALES)
-def test_an_altered_replay_is_not_verified(browser: Any, live_server: ServerThread,
-                                           lang: str) -> None:
-    table_id = _bots_game(live_server, {"game": "konchinka", "seats": 2,
-                                        "rules": {"target": "1"},
-                                        "bots": {"0": "greedy", "1": "greedy"}})
-
-    def altered(route: Route) -> None:
-        document = route.fetch().json()
-        frame = document["frames"][3]
-        frame["action"] = document["frames"][1]["action"]  # a move the digest did not see
-        route.fulfill(json=document)
-
-    page = open_page(browser, "about:blank", locale=LOCALES[lang])
-    page.route("**/api/games/*/replay*", altered)
-    page.goto(f"{live_server.url}/replay/{table_id}")
-    verdict = page.locator("#fair-verdict[data-verdict=bad]")
-    expect(verdict).to_contain_text(NOT_VERIFIED[lang], timeout=30_000)
-    expect(verdict).to_contain_text("3")
-
-
 UNCHECKED = {"en": "Not checked here: the positions between the moves",
              "ru": "Здесь не проверены: позиции между ходами"}
-ALTERATIONS = ("swapped_names", "false_winner")
 
 
 @pytest.mark.parametrize(("size", "lang"), SCREENS)
@@ -123,20 +100,19 @@ def test_the_replay_page_names_what_it_did_not_check_and_refuses_swapped_names(
     shot(page, artifacts, f"fair-01-unchecked-{size}-{lang}")
     assert_no_page_errors(page)
 
-    for alteration in ALTERATIONS:
-        def altered(route: Route, alteration: str = alteration) -> None:
-            document = route.fetch().json()
-            table = document["table"]
-            if alteration == "swapped_names":  # the loser shown as the winner
-                seats = table["seats"]
-                seats[0]["name"], seats[1]["name"] = seats[1]["name"], seats[0]["name"]
-            else:
-                table["winner"] = 1 - table["winner"]
-            route.fulfill(json=document)
+    # a forged replay, the loser shown as the winner by swapping the seats' names, is
+    # refused in the page's words (the check itself, with a move, the winner, the server
+    # seed and a dealt card altered, is unit-tested without a browser in
+    # tests/js/fairness.test.js)
+    def swapped(route: Route) -> None:
+        document = route.fetch().json()
+        seats = document["table"]["seats"]
+        seats[0]["name"], seats[1]["name"] = seats[1]["name"], seats[0]["name"]
+        route.fulfill(json=document)
 
-        forged = screen(browser, "about:blank", size, lang)
-        forged.route("**/api/games/*/replay*", altered)
-        forged.goto(f"{live_server.url}/replay/{table_id}")
-        expect(forged.locator("#fair-verdict[data-verdict=bad]")).to_contain_text(
-            NOT_VERIFIED[lang], timeout=30_000)
-        assert_no_page_errors(forged)
+    forged = screen(browser, "about:blank", size, lang)
+    forged.route("**/api/games/*/replay*", swapped)
+    forged.goto(f"{live_server.url}/replay/{table_id}")
+    expect(forged.locator("#fair-verdict[data-verdict=bad]")).to_contain_text(
+        NOT_VERIFIED[lang], timeout=30_000)
+    assert_no_page_errors(forged)

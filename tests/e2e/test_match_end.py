@@ -245,18 +245,3 @@ def test_the_deal_end_screen_shows_the_deal_as_it_ended_and_waits_while_paused(
     expect(anna.locator("#deal-end")).to_have_count(0)
     expect(anna.locator("#hand .hand .card")).to_have_count(4)
     assert_no_page_errors(anna)
-
-
-def test_the_score_sheet_writes_a_new_total_only_when_it_changes(
-        browser: Browser, server: ServerThread) -> None:
-    """As in the book, a column gets a new total only when the player scored (3, then 5,
-    then 8): running totals 0, 0, 1, 3, 3, 5 are written 1, 3, 5; a column with no point
-    yet shows its 0."""
-    page = screen(browser, server.url, "desktop", "en")
-    written = page.evaluate("""async () => {
-        const { writtenTotals } = await import('/static/konchinka.js');
-        return [writtenTotals([0, 0, 1, 3, 3, 5]), writtenTotals([0, 0]),
-                writtenTotals([2, 2, 7])];
-    }""")
-    assert written == [[1, 3, 5], [0], [2, 7]]
-    assert_no_page_errors(page)

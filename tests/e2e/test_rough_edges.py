@@ -72,42 +72,6 @@ def test_chat_takes_what_the_server_takes_and_keeps_a_refused_line(
     assert_no_page_errors(vera)
 
 
-PLURALS = """async () => {
-    const { t } = await import("/static/i18n.js");
-    const { tx } = await import("/static/analysis.js");
-    return [1, 2, 5, 21].map((n) => [
-        t("log.deal", { n: 1, count: n }),
-        t("end.stockOut", { n }),
-        t("fair.ok", { c: n, d: n }),
-        tx("lost", { lost: 2, moves: n }),
-        tx("marks", { inaccuracy: n, mistake: n, blunder: n }),
-    ]);
-}"""
-
-
-def test_counted_words_take_the_plural_form_of_their_number(
-        browser: Any, live_server: ServerThread) -> None:
-    """"1 move", "2 moves"; "1 ход", "2 хода", "5 ходов", "21 ход": the page's texts
-    choose the form by the language's plural rules."""
-    texts = {}
-    for lang in ("en", "ru"):
-        page = screen(browser, live_server.url, "desktop", lang)
-        texts[lang] = page.evaluate(PLURALS)
-    one, two, five, twenty_one = texts["en"]
-    assert one[0] == "Deal 1 · 1 move" and two[0] == "Deal 1 · 2 moves"
-    assert "after 1 renewal of the bank" in one[1]
-    assert "the random values of 1 player;" in one[2] and "(1 deal recomputed)" in one[2]
-    assert "the random values of 2 players;" in two[2] and "(2 deals recomputed)" in two[2]
-    assert one[3] == "2 expected points lost in 1 move"
-    assert one[4] == "1 inaccuracy, 1 mistake, 1 blunder"
-    assert five[4] == "5 inaccuracies, 5 mistakes, 5 blunders"
-    one, two, five, twenty_one = texts["ru"]
-    assert [one[0], two[0], five[0], twenty_one[0]] == [
-        "Кон 1 · 1 ход", "Кон 1 · 2 хода", "Кон 1 · 5 ходов", "Кон 1 · 21 ход"]
-    assert "после 1 переворота банка" in one[1] and "после 5 переворотов банка" in five[1]
-    assert "чисел 1 игрока;" in one[2] and "чисел 5 игроков;" in five[2]
-
-
 PAST = {"en": ("drew from the stock", "discarded: "), "ru": ("взял(а) карту из колоды",
                                                               "сбросил(а): ")}
 BOT_NAMES = {"en": "Greedy 1 (bot)", "ru": "Жадный 1 (бот)"}

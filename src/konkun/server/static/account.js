@@ -14,8 +14,11 @@ function field(id, label, type = "password", value = "") {
         ? "new-password" : "current-password") : "username" }));
 }
 
+/** The text in form field `id` ("" when the page has no such field).
+ * @param {string} id
+ * @returns {string} */
 function value(id) {
-  return document.getElementById(id)?.value ?? "";
+  return /** @type {HTMLInputElement | null} */ (document.getElementById(id))?.value ?? "";
 }
 
 function form(id, title, fields, button, onSubmit) {
@@ -49,6 +52,7 @@ export function accountPage() {
 
   function draw() {
     const id = identity();
+    /** @type {HTMLElement[]} */
     const parts = [h("h1", {}, t("account.title"))];
     if (info && info.account) {
       parts.push(h("p", { id: "account-status" }, t("account.claimed", { name: info.nickname })),

@@ -1,5 +1,7 @@
 // Texts of accounts, profiles and leaderboards (merged into i18n.js's dictionary).
 
+/** Texts by language, then by key (merged into i18n.js).
+ * @type {Record<string, Record<string, string>>} */
 export const ACCOUNT_TEXTS = {
   en: {
     "nav.leaderboard": "Leaderboard",

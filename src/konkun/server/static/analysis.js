@@ -143,6 +143,7 @@ function follow(panel) {
 function draw(panel) {
   const data = panel.data;
   const status = data?.status ?? "none";
+  /** @type {HTMLElement[]} */
   const parts = [h("h2", { id: "analysis-title" }, tx("title"))];
   if (status === "none" || status === "failed") {
     parts.push(h("p", { class: "muted" }, tx("intro")));

@@ -1,9 +1,16 @@
 // The server's HTTP API, the player's identity in localStorage, and the table WebSocket
 // with reconnection (see docs/protocol.md).
 
+/** @typedef {import("./pagetypes.js").Identity} Identity */
+/** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").ErrorMessage} ErrorMessage */
+/** @typedef {import("./pagetypes.js").OtherMessage} OtherMessage */
+/** @typedef {import("./pagetypes.js").ClientMessage} ClientMessage */
+
 const ID_KEY = "konkun.identity";
 
-/** The stored identity {token, player_id, nickname}, or null. */
+/** The stored identity {token, player_id, nickname}, or null.
+ * @returns {Identity | null} */
 export function identity() {
   try {
     const v = JSON.parse(localStorage.getItem(ID_KEY) || "null");
@@ -19,6 +26,12 @@ export function forgetIdentity() {
 
 /** An error from the server, carrying its code and message. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status
+   * @param {string} code the server's error code (docs/protocol.md)
+   * @param {string} message
+   * @param {{limit?: string, max?: number} | null} [data] the error's body
+   */
   constructor(status, code, message, data = null) {
     super(message);
     this.status = status;
@@ -29,8 +42,14 @@ export class ApiError extends Error {
 }
 
 /** An API request with this browser's identity, or, given a table, the identity it plays
- * that table with (a seat link's, see tableIdentity). */
+ * that table with (a seat link's, see tableIdentity).
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON
+ * @param {string | null} [tableId]
+ * @returns {Promise<any>} the answer's JSON (null when it has none) */
 export async function request(method, path, body = undefined, tableId = null) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   const id = tableId === null ? identity() : tableIdentity(tableId);
   if (id) headers.Authorization = `Bearer ${id.token}`;
@@ -56,7 +75,9 @@ export async function request(method, path, body = undefined, tableId = null) {
 const SEAT_KEY = "konkun.seat.";
 
 /** The seat link's identity kept for one table ({token, player_id, nickname, table}), or
- * null. It serves that table only and never replaces the browser's own identity. */
+ * null. It serves that table only and never replaces the browser's own identity.
+ * @param {string} tableId
+ * @returns {Identity | null} */
 export function seatIdentity(tableId) {
   try {
     const v = JSON.parse(localStorage.getItem(SEAT_KEY + tableId) || "null");
@@ -67,13 +88,18 @@ export function seatIdentity(tableId) {
 }
 
 /** The identity this browser plays a table with: the seat link's kept for it, else its
- * own. */
+ * own.
+ * @param {string} tableId
+ * @returns {Identity | null} */
 export function tableIdentity(tableId) {
   return seatIdentity(tableId) || identity();
 }
 
 /** Whom a seat link's token names ({token, player_id, nickname, seat, table}), or null
- * when it does not verify for this table. Nothing is stored. */
+ * when it does not verify for this table. Nothing is stored.
+ * @param {string} tableId
+ * @param {string} token
+ * @returns {Promise<Identity & {seat: number, table: string} | null>} */
 export async function seatLinkHolder(tableId, token) {
   const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/me`,
     { headers: { Authorization: `Bearer ${token}` } });
@@ -83,7 +109,9 @@ export async function seatLinkHolder(tableId, token) {
     nickname: me.nickname, seat: me.seat, table: tableId };
 }
 
-/** Play ``tableId`` with a seat link's identity (kept for that table alone). */
+/** Play ``tableId`` with a seat link's identity (kept for that table alone).
+ * @param {string} tableId
+ * @param {Identity} holder */
 export function storeSeatIdentity(tableId, holder) {
   localStorage.setItem(SEAT_KEY + tableId, JSON.stringify({ token: holder.token,
     player_id: holder.player_id, nickname: holder.nickname, table: tableId }));
@@ -91,7 +119,9 @@ export function storeSeatIdentity(tableId, holder) {
 
 /** The link of the seat this browser holds at a table: the server signs a token that opens
  * that seat and nothing else (never the account); it rides in the URL's fragment, which
- * never reaches a server's logs. */
+ * never reaches a server's logs.
+ * @param {string} tableId
+ * @returns {Promise<string>} */
 export async function seatLink(tableId) {
   const data = await request("POST", `/api/tables/${encodeURIComponent(tableId)}/seat-link`,
     {}, tableId);
@@ -99,7 +129,9 @@ export async function seatLink(tableId) {
 }
 
 /** Keep a renewed token the server sent for the identity ``id`` that was used (the
- * browser's own, or a table's seat link). */
+ * browser's own, or a table's seat link).
+ * @param {Identity | null} id
+ * @param {string | null | undefined} token */
 function renewIdentityToken(id, token) {
   if (!token || !id) return;
   if (id.table) {
@@ -109,21 +141,26 @@ function renewIdentityToken(id, token) {
   }
 }
 
-/** Keep a renewed token of the browser's own identity (the old one expires in its time). */
+/** Keep a renewed token of the browser's own identity (the old one expires in its time).
+ * @param {string} token */
 function renewToken(token) {
   const id = identity();
   if (token && id) localStorage.setItem(ID_KEY, JSON.stringify({ ...id, token }));
 }
 
 /** Keep an identity the server gave ({token, player_id, nickname}, from a login or a
- * claim); returns it. */
+ * claim); returns it.
+ * @param {Identity} data
+ * @returns {Identity | null} */
 export function storeIdentity(data) {
   localStorage.setItem(ID_KEY, JSON.stringify({ token: data.token, player_id: data.player_id,
     nickname: data.nickname }));
   return identity();
 }
 
-/** Register a guest nickname; stores and returns the identity. */
+/** Register a guest nickname; stores and returns the identity.
+ * @param {string} nickname
+ * @returns {Promise<Identity | null>} */
 export async function loginGuest(nickname) {
   const data = await request("POST", "/api/guest", { nickname });
   localStorage.setItem(ID_KEY, JSON.stringify({ token: data.token, player_id: data.player_id,
@@ -131,25 +168,49 @@ export async function loginGuest(nickname) {
   return identity();
 }
 
+/** The HTTP API the pages call (docs/protocol.md, "HTTP"); each answers its JSON. */
 export const api = {
   catalog: () => request("GET", "/api/catalog"),
   tables: () => request("GET", "/api/tables"),
   myTables: () => request("GET", "/api/tables/mine"),
   account: () => request("GET", "/api/account"),
+  /** @param {Record<string, unknown>} spec POST /api/tables's body */
   createTable: (spec) => request("POST", "/api/tables", spec),
+  /** @param {string} id @param {number} seat @param {string} [contribution] */
   sit: (id, seat, contribution) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`,
     { seat, contribution }),
+  /** @param {string} id */
   leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}, id),
+  /** @param {string} id */
   cancel: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/cancel`, {}, id),
+  /** @param {string} id */
   chat: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
+  /** @param {string} id @param {number} n the deal's number */
   dealEnd: (id, n) => request("GET", `/api/tables/${encodeURIComponent(id)}/deals/${n}`),
+  /** @param {string} id */
   log: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/log`),
   finished: () => request("GET", "/api/games?finished=1"),
+  /** @param {string} id @param {string} seat a seat's number, or "all" */
   replay: (id, seat) => request("GET",
     `/api/games/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`),
   bots: () => request("GET", "/api/bots"),
+  /** @param {string} id */
   hint: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/hint`, undefined, id),
 };
+
+/**
+ * @typedef {object} SocketStatus
+ * @property {"connecting" | "open" | "retry"} state
+ * @property {number} retryIn milliseconds until the next attempt
+ */
+
+/**
+ * @typedef {object} SocketHandlers
+ * @property {(msg: StateMessage) => void} [onState]
+ * @property {(msg: ErrorMessage) => void} [onError]
+ * @property {(msg: OtherMessage) => void} [onOther]
+ * @property {(status: SocketStatus) => void} [onStatus]
+ */
 
 /**
  * A table's WebSocket: connects, reconnects with exponential backoff (0.5 s doubling to
@@ -157,16 +218,25 @@ export const api = {
  * handlers.onState(msg), onError(msg), onStatus({state, retryIn}).
  */
 export class TableSocket {
+  /**
+   * @param {string} tableId
+   * @param {SocketHandlers} handlers
+   */
   constructor(tableId, handlers) {
     this.tableId = tableId;
     this.handlers = handlers;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.delay = 500;
     this.closed = false;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pinger = undefined;
+    /** @type {number | null} the last turn received */
     this.turn = null;
     this.beforeHello = false;
+    /** @type {Identity | null} */
     this.identity = null;
   }
 
@@ -242,10 +312,12 @@ export class TableSocket {
     this.timer = setTimeout(() => this.connect(), wait);
   }
 
+  /** @param {SocketStatus["state"]} state @param {number} [retryIn] */
   status(state, retryIn = 0) {
     this.handlers.onStatus?.({ state, retryIn });
   }
 
+  /** @param {ClientMessage} msg @returns {boolean} whether it went out */
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(msg));
@@ -254,7 +326,8 @@ export class TableSocket {
     return false;
   }
 
-  /** Send an action text for the last turn received. */
+  /** Send an action text for the last turn received.
+   * @param {string} text */
   action(text) {
     return this.send({ type: "action", action: text, turn: this.turn });
   }

@@ -41,7 +41,8 @@ async function route() {
   else notFoundPage(path);
 }
 
-/** An address the site does not have, said in the page's words (the server answers 404). */
+/** An address the site does not have, said in the page's words (the server answers 404).
+ * @param {string} path */
 function notFoundPage(path) {
   const draw = () => mount(main, h("section", { class: "panel", id: "not-found" },
     h("h1", {}, t("nf.title")), h("p", {}, t("nf.text", { path })),

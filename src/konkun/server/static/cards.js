@@ -3,7 +3,8 @@
 
 const NS = "http://www.w3.org/2000/svg";
 
-/** Suit outlines in a 100 x 100 box. */
+/** Suit outlines in a 100 x 100 box.
+ * @type {Record<string, string>} */
 const SUIT_PATHS = {
   h: "M50 92C22 68 2 50 2 28C2 12 14 2 28 2C39 2 46 9 50 18C54 9 61 2 72 2C86 2 98 12 98 28C98 50 78 68 50 92Z",
   d: "M50 2L90 50L50 98L10 50Z",
@@ -15,7 +16,8 @@ export const SUITS = ["c", "d", "h", "s"];
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 const RED = new Set(["d", "h"]);
 
-/** Pip centres (x, y) in the 100 x 140 card box; pips below the middle are turned. */
+/** Pip centres (x, y) in the 100 x 140 card box; pips below the middle are turned.
+ * @type {Record<number, number[][]>} */
 const PIPS = {
   1: [[50, 70]],
   2: [[50, 28], [50, 112]],
@@ -30,13 +32,23 @@ const PIPS = {
     [32, 114], [68, 114]],
 };
 
-/** Rank letters shown in the card's corners, per language (Russian decks use Т К Д В). */
+/** Rank letters shown in the card's corners, per language (Russian decks use Т К Д В).
+ * @type {Record<string, Record<string, string>>} */
 const INDEX = {
   en: { A: "A", K: "K", Q: "Q", J: "J", T: "10" },
   ru: { A: "Т", K: "К", Q: "Д", J: "В", T: "10" },
 };
 
-/** Parse card text ("Td", "X", "X=7d") into {rank, suit, joker, text, as}. */
+/**
+ * A card text read: a joker (which may name the card it stands for, `as`) or a card of a
+ * rank and a suit.
+ * @typedef {{rank: null, suit: null, joker: true, text: string, as: string | null}
+ *   | {rank: string, suit: string, joker: false, text: string, as: null}} ParsedCard
+ */
+
+/** Parse card text ("Td", "X", "X=7d") into {rank, suit, joker, text, as}.
+ * @param {string} text
+ * @returns {ParsedCard} */
 export function parseCard(text) {
   const raw = String(text).trim();
   if (raw.startsWith("X")) {
@@ -49,7 +61,9 @@ export function parseCard(text) {
   return { rank, suit, joker: false, text: rank + suit, as: null };
 }
 
-/** Split a run of card texts written together ("As7h2c") into card texts. */
+/** Split a run of card texts written together ("As7h2c") into card texts.
+ * @param {string | null | undefined} run
+ * @returns {string[]} */
 export function splitCards(run) {
   if (!run || run === "-") return [];
   const out = [];
@@ -59,6 +73,7 @@ export function splitCards(run) {
   return out;
 }
 
+/** @param {string} name @param {Record<string, unknown>} [attrs] @param {Node[]} [children] */
 function el(name, attrs = {}, children = []) {
   const node = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -66,6 +81,9 @@ function el(name, attrs = {}, children = []) {
   return node;
 }
 
+/** A suit's outline of `size` centred at (x, y), turned upside down below the middle.
+ * @param {string} suit @param {number} x @param {number} y @param {number} size
+ * @param {boolean} [turned] */
 function suitShape(suit, x, y, size, turned = false) {
   const s = size / 100;
   const rot = turned ? ` rotate(180 50 50)` : "";
@@ -76,12 +94,16 @@ function suitShape(suit, x, y, size, turned = false) {
   });
 }
 
+/** @param {number} x @param {number} y @param {string} content
+ * @param {Record<string, unknown>} [attrs] */
 function text(x, y, content, attrs = {}) {
   const t = el("text", { x, y, ...attrs });
   t.textContent = content;
   return t;
 }
 
+/** The rank and the suit in two corners. @param {string} label @param {string} suit
+ * @param {SVGElement} group */
 function corners(label, suit, group) {
   const small = label.length > 1 ? 15 : 19;
   for (const turned of [false, true]) {
@@ -92,6 +114,7 @@ function corners(label, suit, group) {
   }
 }
 
+/** @param {number} x @param {number} y @param {number} w */
 function crown(x, y, w) {
   const h = w * 0.55;
   const d = `M${x - w / 2} ${y + h}L${x - w / 2} ${y}L${x - w / 4} ${y + h * 0.45}L${x} ${y - h * 0.1}` +
@@ -99,6 +122,8 @@ function crown(x, y, w) {
   return el("path", { d, class: "crown" });
 }
 
+/** A court card's face. @param {string} rank @param {string} suit @param {string} label
+ * @param {SVGElement} group */
 function courtFace(rank, suit, label, group) {
   group.appendChild(el("rect", { x: 22, y: 16, width: 56, height: 108, rx: 5, class: "court" }));
   group.appendChild(el("rect", { x: 25, y: 19, width: 50, height: 102, rx: 4, class: "court-inner" }));
@@ -109,6 +134,7 @@ function courtFace(rank, suit, label, group) {
   group.appendChild(suitShape(suit, 50, 104, 16));
 }
 
+/** @param {SVGElement} group @param {string} lang */
 function jokerFace(group, lang) {
   group.appendChild(el("rect", { x: 14, y: 14, width: 72, height: 112, rx: 6, class: "joker-frame" }));
   const star = "M50 34L57 52L76 52L61 63L67 82L50 70L33 82L39 63L24 52L43 52Z";
@@ -120,6 +146,9 @@ function jokerFace(group, lang) {
 /**
  * An SVG element for one card face. `text` is card text ("Qd", "X", "X=7d"); pass
  * "back" for the back. Options: lang ("ru"|"en").
+ * @param {string} cardText
+ * @param {{lang?: string}} [options]
+ * @returns {SVGElement}
  */
 export function cardSvg(cardText, { lang = "en" } = {}) {
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true",
@@ -143,8 +172,8 @@ export function cardSvg(cardText, { lang = "en" } = {}) {
   if (card.joker) {
     svg.classList.add("joker");
     jokerFace(svg, lang);
-    if (card.as) {
-      const stands = parseCard(card.as);
+    const stands = card.as ? parseCard(card.as) : null;
+    if (stands && !stands.joker) {  // "X=7d": the card it stands for in the corner
       const label = (INDEX[lang] || INDEX.en)[stands.rank] || stands.rank;
       const g = el("g", { class: RED.has(stands.suit) ? "red" : "black" });
       g.appendChild(text(13, 21, label, { class: "idx", "font-size": label.length > 1 ? 14 : 18,
@@ -172,18 +201,23 @@ export function cardSvg(cardText, { lang = "en" } = {}) {
   return svg;
 }
 
+/** @type {Record<string, Record<string, string>>} */
 const RANK_WORDS = {
   en: { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven",
     6: "six", 5: "five", 4: "four", 3: "three", 2: "two" },
   ru: { A: "туз", K: "король", Q: "дама", J: "валет", T: "десятка", 9: "девятка", 8: "восьмёрка",
     7: "семёрка", 6: "шестёрка", 5: "пятёрка", 4: "четвёрка", 3: "тройка", 2: "двойка" },
 };
+/** @type {Record<string, Record<string, string>>} */
 const SUIT_WORDS = {
   en: { c: "clubs", d: "diamonds", h: "hearts", s: "spades" },
   ru: { c: "треф", d: "бубен", h: "червей", s: "пик" },
 };
 
-/** The spoken name of a card ("queen of diamonds", "дама бубен", "joker"). */
+/** The spoken name of a card ("queen of diamonds", "дама бубен", "joker").
+ * @param {string} cardText
+ * @param {string} [lang]
+ * @returns {string} */
 export function cardName(cardText, lang = "en") {
   if (cardText === "back") return lang === "ru" ? "карта рубашкой вверх" : "face-down card";
   const c = parseCard(cardText);
@@ -196,27 +230,34 @@ export function cardName(cardText, lang = "en") {
   return L === "ru" ? `${r} ${SUIT_WORDS.ru[c.suit]}` : `${r} of ${SUIT_WORDS.en[c.suit]}`;
 }
 
-/** A short display text with suit symbol, e.g. "10♦", for logs. */
+/** A short display text with suit symbol, e.g. "10♦", for logs.
+ * @param {string} cardText
+ * @param {string} [lang]
+ * @returns {string} */
 export function cardShort(cardText, lang = "en") {
   const c = parseCard(cardText);
   if (c.joker) return c.as ? `★${cardShort(c.as, lang)}` : "★";
   const label = (INDEX[lang] || INDEX.en)[c.rank] || c.rank;
-  return label + { c: "♣", d: "♦", h: "♥", s: "♠" }[c.suit];
+  return label + /** @type {Record<string, string>} */ ({ c: "♣", d: "♦", h: "♥", s: "♠" })[c.suit];
 }
 
 /**
  * A card as an HTML element: a <button> when `onClick` is given (keyboard friendly), else
  * a <span>. `card` is card text or "back".
+ * @param {string} card
+ * @param {{lang?: string, onClick?: ((ev: MouseEvent) => void) | null, size?: string,
+ *   selected?: boolean, extraClass?: string}} [options]
+ * @returns {HTMLElement}
  */
 export function cardElement(card, { lang = "en", onClick = null, size = "", selected = false,
   extraClass = "" } = {}) {
-  const node = document.createElement(onClick ? "button" : "span");
+  const node = onClick ? document.createElement("button") : document.createElement("span");
   node.className = `card ${size} ${extraClass}`.trim();
   node.dataset.card = card;
   node.setAttribute(onClick ? "aria-label" : "title", cardName(card, lang));
   if (!onClick) node.setAttribute("role", "img");
   if (!onClick) node.setAttribute("aria-label", cardName(card, lang));
-  if (onClick) {
+  if (onClick && node instanceof HTMLButtonElement) {
     node.type = "button";
     node.addEventListener("click", onClick);
     node.setAttribute("aria-pressed", selected ? "true" : "false");
@@ -226,7 +267,8 @@ export function cardElement(card, { lang = "en", onClick = null, size = "", sele
   return node;
 }
 
-/** The place of an empty pile (the stock once drawn out): a dashed outline of a card. */
+/** The place of an empty pile (the stock once drawn out): a dashed outline of a card.
+ * @param {string} [size] */
 export function emptyPile(size = "") {
   const node = document.createElement("span");
   node.className = `card empty-pile ${size}`.trim();
@@ -234,8 +276,11 @@ export function emptyPile(size = "") {
   return node;
 }
 
-/** Sort card texts by suit (c d h s) then rank (2..A); jokers last. */
+/** Sort card texts by suit (c d h s) then rank (2..A); jokers last.
+ * @param {string[]} cards
+ * @returns {string[]} a sorted copy */
 export function sortCards(cards) {
+  /** @param {string} t */
   const key = (t) => {
     const c = parseCard(t);
     return c.joker ? 1000 : SUITS.indexOf(c.suit) * 20 + RANKS.indexOf(c.rank);

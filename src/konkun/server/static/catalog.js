@@ -5,32 +5,83 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { has, lang, t } from "./i18n.js";
 
+/** @typedef {import("./pagetypes.js").Catalog} Catalog */
+/** @typedef {import("./pagetypes.js").CatalogGame} CatalogGame */
+/** @typedef {import("./pagetypes.js").Title} Title */
+/** @typedef {import("./protocol.js").TableSummary} TableSummary */
+/** @typedef {import("./pagetypes.js").View} View */
+/** @typedef {import("./protocol.js").LastAction} LastAction */
+
+/**
+ * What a game's page module draws its table from (table.js and replay.js build it).
+ * @typedef {object} RenderContext
+ * @property {View} view the view of the seat shown
+ * @property {View[] | null} [views] every seat's view (a replay with all hands open)
+ * @property {TableSummary} table
+ * @property {number | null} you the seat shown; null for a spectator
+ * @property {LastAction | null} last the action just played
+ * @property {string} lang
+ * @property {string[]} names the seats' display names
+ * @property {Record<string, any>} ui the page's state kept across redraws (selection, ...)
+ * @property {boolean} readOnly
+ * @property {boolean} [replay]
+ * @property {HTMLElement} [matchLog] the match log, for a module that places it itself
+ * @property {(action: string) => void} play
+ * @property {(() => Promise<any>) | null} [hint]
+ */
+
+/**
+ * A game's page module (docs/web.md, "Page modules"): `render` and `formatAction`, and
+ * the optional hooks the shared modules call.
+ * @typedef {object} PageModule
+ * @property {(container: HTMLElement, ctx: RenderContext) => void} render
+ * @property {(action: string, lang: string) => string} formatAction
+ * @property {(action: string) => boolean} [endsTurn] whether an action ends the seat's turn
+ *   (the move log's grouping)
+ * @property {(end: any, names: string[], lang: string) => import("./dom.js").Child}
+ *   [dealEndBody] the end-of-deal screen's body
+ * @property {import("./fairness.js").FairDeal} [fairDeal] the replay's fair-deal check
+ * @property {boolean} [placesMatchLog] the module puts `ctx.matchLog` in its own column
+ */
+
 // Each game's page module (the catalog's "page", e.g. konchinka.js), by game name; loaded
 // with the catalog. A game without one cannot be drawn at its table.
+/** @type {Record<string, PageModule>} */
 export const RENDERERS = {};
 
 // The games, as GET /api/catalog describes them: name, titles, seat range, variants and
 // every rule option's schema (type, default, range or choices, titles). Loaded once.
+/** @type {Catalog | null} */
 export let catalog = null;
 
-/** A title ({en, ru}) in the page's language. */
+/** A title ({en, ru}) in the page's language.
+ * @param {Title | null | undefined} title
+ * @param {string} fallback
+ * @returns {string} */
 export function titled(title, fallback) {
   return (title && (title[lang()] || title.en)) || fallback;
 }
 
+/** The catalog's entry of `game`, or null (unknown, or the catalog not loaded).
+ * @param {string | undefined} game
+ * @returns {CatalogGame | null} */
 export function catalogEntry(game) {
   return catalog?.games.find((g) => g.game === game) || null;
 }
 
 /** The badge of a rated table (its summary's `rated`: the game counts for ratings), else
- * null; its title says what rated means. */
+ * null; its title says what rated means.
+ * @param {{rated?: boolean} | null | undefined} summary */
 export function ratedBadge(summary) {
   return summary?.rated ? h("span", { class: "badge rated", title: t("lobby.ratedHelp") },
     t("table.rated")) : null;
 }
 
 /** One rule option's value as a player reads it: a yes/no option by its title (or "…: off"),
- * a choice by its choice's title, a number with its title (its "zero" text for 0). */
+ * a choice by its choice's title, a number with its title (its "zero" text for 0).
+ * @param {import("./pagetypes.js").RuleOption} option
+ * @param {string} value
+ * @returns {string} */
 function ruleText(option, value) {
   const title = titled(option.title, option.name);
   if (option.type === "bool") return value === "true" ? title : `${title}: ${t("terms.off")}`;
@@ -42,10 +93,12 @@ function ruleText(option, value) {
 }
 
 /** What a table plays to, its move clock and its house rules (those that differ from the
- * game's defaults), in one line: for the lobby's row, the invite and the table's head. */
+ * game's defaults), in one line: for the lobby's row, the invite and the table's head.
+ * @param {Partial<TableSummary> | null | undefined} summary */
 export function tableTerms(summary) {
   const options = catalogEntry(summary?.game)?.options || [];
   const rules = summary?.rules || {};
+  /** @type {string[]} */
   const parts = [];
   const target = options.find((o) => o.name === "target");
   const goal = Number(rules.target ?? target?.default ?? 0);
@@ -60,10 +113,12 @@ export function tableTerms(summary) {
   return h("p", { class: "table-terms muted small" }, parts.join(" · "));
 }
 
-/** Seat display names from a table summary. */
+/** Seat display names from a table summary.
+ * @param {{seats: import("./protocol.js").SeatSummary[]}} table
+ * @returns {string[]} */
 export function seatNames(table) {
   const base = (table?.seats || []).map((s) => {
-    if (s.kind === "bot") return botName(s.bot || s.name);
+    if (s.kind === "bot") return botName(s.bot || s.name || "");
     if (s.kind === "human") return s.name || t("table.seatName", { n: s.seat + 1 });
     return t("table.empty");
   });
@@ -76,10 +131,12 @@ export function seatNames(table) {
 }
 
 /** The catalog and the games' page modules, fetched once (``null`` until they have come,
- * or while the server is away). */
+ * or while the server is away).
+ * @returns {Promise<Catalog | null>} */
 export async function loadCatalog() {
   if (catalog) return catalog;
   try {
+    /** @type {Catalog | null} */
     const c = await api.catalog();
     if (c && c.games && c.games.length) {
       await Promise.all(c.games.filter((g) => /^[a-z0-9_-]+\.js$/.test(g.page || ""))
@@ -90,12 +147,15 @@ export async function loadCatalog() {
   return catalog;
 }
 
-/** The bots the server offers (GET /api/bots), once the lobby has fetched them. */
+/** The bots the server offers (GET /api/bots), once the lobby has fetched them.
+ * @type {import("./pagetypes.js").BotOffer[]} */
 let offeredBots = [];
 
 /** A bot's name in the page's language: the ladder's own names from the catalog
  * ("strong" → "сильный"), else the page's text for the kind ("greedy" → "жадный"), else
- * the spec as it is. */
+ * the spec as it is.
+ * @param {string} spec
+ * @returns {string} */
 export function botName(spec) {
   const base = String(spec || "").split(":")[0];
   const offered = offeredBots.find((b) => b.spec === spec || b.spec === base);
@@ -104,11 +164,15 @@ export function botName(spec) {
   return has(`bot.${base}`) ? t(`bot.${base}`) : spec;
 }
 
-/** Keep the bots the lobby fetched, for their names on every page. */
+/** Keep the bots the lobby fetched, for their names on every page.
+ * @param {import("./pagetypes.js").BotOffer[]} bots */
 export function setOfferedBots(bots) {
   offeredBots = bots;
 }
 
+/** A table's game and variant as the page names them ("Konchinka · Novorossiysk").
+ * @param {{game: string, variant?: string | null}} summary
+ * @returns {string} */
 export function gameTitle(summary) {
   const entry = catalogEntry(summary.game);
   const g = titled(entry?.title, summary.game);

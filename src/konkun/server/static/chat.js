@@ -9,6 +9,18 @@ import { t } from "./i18n.js";
 const QUICK_PHRASES = 6;
 const MAX_CHAT = 200; // the server's limit (chat.py), in characters as a person counts them
 
+/**
+ * A table's chat as the page keeps it: the lines, the field, the line sent and not yet
+ * echoed, how many came unseen, whether the chat is in view.
+ * @typedef {object} ChatState
+ * @property {import("./protocol.js").ChatLine[]} messages
+ * @property {HTMLInputElement} [input]
+ * @property {{text: string, after: number} | null} [pending]
+ * @property {number} [unread]
+ * @property {boolean} [inView]
+ * @property {() => void} [stop]
+ */
+
 /** A line as the server stores it: trimmed, each run of white space one space. */
 function cleaned(text) {
   return text.trim().split(/\s+/).join(" ");

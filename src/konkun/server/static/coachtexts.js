@@ -1,6 +1,8 @@
 // The texts of the rules links and of the coach (coach.js), in English and in Russian;
 // merged into i18n.js's dictionary.
 
+/** Texts by language, then by key (merged into i18n.js).
+ * @type {Record<string, Record<string, string>>} */
 export const COACH_TEXTS = {
   en: {
     "nav.rules": "Rules",

@@ -1,15 +1,60 @@
 // A tiny DOM builder and the toast messages shared by every page.
 
 /** Elements given a listener by `h`: `patch` never updates one in place, as its listeners
- * may belong to what it showed before. */
+ * may belong to what it showed before.
+ * @type {WeakSet<Node>} */
 const listening = new WeakSet();
+
+/**
+ * What `h`, `mount` and `patch` take as children: nodes, texts and numbers, nested arrays
+ * of them; null, undefined and false are skipped.
+ * @typedef {Node | string | number | boolean | null | undefined | ChildList} Child
+ * @typedef {Array<Child>} ChildList
+ */
+
+/**
+ * The element with id `id`, which the page must hold: a clear error names the id when it
+ * does not (rather than "cannot read properties of null" somewhere later).
+ * @template {HTMLElement} [E=HTMLElement]
+ * @param {string} id
+ * @param {new () => E} [type] the element's class (HTMLInputElement, ...), checked too
+ * @returns {E}
+ */
+export function byId(id, type) {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`the page has no element #${id}`);
+  if (type && !(node instanceof type)) {
+    throw new Error(`#${id} is a <${node.tagName.toLowerCase()}>, not a ${type.name}`);
+  }
+  return /** @type {E} */ (node);
+}
+
+/**
+ * `value` itself, which must not be null or undefined: a clear error says what was
+ * missing.
+ * @template T
+ * @param {T} value
+ * @param {string} what what the value is, for the error
+ * @returns {NonNullable<T>}
+ */
+export function present(value, what) {
+  if (value === null || value === undefined) throw new Error(`${what} is missing`);
+  return /** @type {NonNullable<T>} */ (value);
+}
 
 /**
  * Build an element: h("button", {class: "x", onclick: fn, dataset: {a: 1}}, "text", child).
  * Attributes starting with "on" become listeners; null/false attributes are skipped.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
+  /** @type {HTMLElement & {value?: unknown, checked?: boolean}} */
+  const field = node;
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") {
@@ -18,14 +63,15 @@ export function h(tag, attrs = {}, ...children) {
     }
     else if (k === "dataset") Object.assign(node.dataset, v);
     else if (k === "class") node.className = v;
-    else if (k === "value") node.value = v;
-    else if (k === "checked") node.checked = Boolean(v);
+    else if (k === "value") field.value = v;
+    else if (k === "checked") field.checked = Boolean(v);
     else node.setAttribute(k, v === true ? "" : String(v));
   }
   append(node, children);
   return node;
 }
 
+/** @param {Node} node @param {Child[]} children */
 function append(node, children) {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
@@ -36,7 +82,10 @@ function append(node, children) {
 
 /** A player's name cut with an ellipsis when it does not fit, the whole name in its title.
  * A name's distinct ending, the number that tells two alike apart and a "(bot)" mark
- * ("Greedy 2 (bot)"), is never cut: "Gree… 2 (bot)", never "Greed…" for all of them. */
+ * ("Greedy 2 (bot)"), is never cut: "Gree… 2 (bot)", never "Greed…" for all of them.
+ * @param {string | null | undefined} name
+ * @param {Record<string, any>} [attrs]
+ * @returns {HTMLSpanElement} */
 export function nameTag(name, attrs = {}) {
   const text = String(name ?? "");
   const cls = ["name", attrs.class].filter(Boolean).join(" ");
@@ -46,7 +95,11 @@ export function nameTag(name, attrs = {}) {
       parts[2])] : text);
 }
 
-/** Replace all children of `node`. */
+/** Replace all children of `node`.
+ * @template {Element} N
+ * @param {N} node
+ * @param {...Child} children
+ * @returns {N} */
 export function mount(node, ...children) {
   node.replaceChildren();
   append(node, children);
@@ -60,6 +113,10 @@ export function mount(node, ...children) {
  * message thus keeps the button a person is pressing: a press and a release on two
  * copies of a button make no click. A kept button keeps its old listener, which is right
  * as long as what a button does is what it shows (its text and attributes).
+ * @template {Element} N
+ * @param {N} node
+ * @param {...Child} children
+ * @returns {N}
  */
 export function patch(node, ...children) {
   const fresh = document.createDocumentFragment();
@@ -68,13 +125,15 @@ export function patch(node, ...children) {
   return node;
 }
 
+/** @param {Node} node @param {ChildNode[]} wanted */
 function patchChildren(node, wanted) {
   wanted.forEach((child, at) => {
     const olds = [...node.childNodes].slice(at);
     const same = olds.findIndex((old) => old === child || old.isEqualNode(child));
     if (same >= 0) olds.slice(0, same).forEach((dropped) => dropped.remove());
-    else if (olds[0] && updatable(olds[0], child)) updateInPlace(olds[0], child);
-    else node.insertBefore(child, olds[0] ?? null);
+    else if (olds[0] && updatable(olds[0], child)) {
+      updateInPlace(/** @type {Element} */ (olds[0]), /** @type {Element} */ (child));
+    } else node.insertBefore(child, olds[0] ?? null);
   });
   [...node.childNodes].slice(wanted.length).forEach((extra) => extra.remove());
 }
@@ -83,14 +142,19 @@ const FORM_FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA", "OPTION"]);
 
 /** Whether `old` may take on `child` in place: the same role (tag, class and id), and
  * neither a form field nor an element with a listener. The class and id keep a node the
- * caller keeps across redraws (a game's own container) from being emptied into another. */
+ * caller keeps across redraws (a game's own container) from being emptied into another.
+ * @param {Node} old
+ * @param {Node} child
+ * @returns {boolean} */
 function updatable(old, child) {
-  return old.nodeType === Node.ELEMENT_NODE && child.nodeType === Node.ELEMENT_NODE
-    && old.tagName === child.tagName && old.className === child.className
-    && old.id === child.id && !FORM_FIELDS.has(old.tagName)
-    && !listening.has(old) && !listening.has(child);
+  if (old.nodeType !== Node.ELEMENT_NODE || child.nodeType !== Node.ELEMENT_NODE) return false;
+  const [a, b] = /** @type {Element[]} */ ([old, child]);
+  return a.tagName === b.tagName && a.className === b.className
+    && a.id === b.id && !FORM_FIELDS.has(a.tagName)
+    && !listening.has(a) && !listening.has(b);
 }
 
+/** @param {Element} old @param {Element} child */
 function updateInPlace(old, child) {
   for (const { name } of [...old.attributes]) {
     if (!child.hasAttribute(name)) old.removeAttribute(name);
@@ -101,22 +165,30 @@ function updateInPlace(old, child) {
   patchChildren(old, [...child.childNodes]);
 }
 
+/** @typedef {HTMLInputElement | HTMLTextAreaElement} TextField */
+
 /** Run `redraw`, which may take the focused element (a form kept across redraws) out of
  * the page and put it back: it then gets its focus and selection back, as taking it out
- * blurred it and the keys a person types next would go nowhere. */
+ * blurred it and the keys a person types next would go nowhere.
+ * @param {() => void} redraw */
 export function keepingFocus(redraw) {
-  const focused = document.activeElement;
-  const selection = focused && typeof focused.selectionStart === "number"
-    ? [focused.selectionStart, focused.selectionEnd, focused.selectionDirection] : null;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+  const field = /** @type {Partial<TextField> | null} */ (focused);
+  const selection = field && typeof field.selectionStart === "number"
+    ? /** @type {const} */ ([field.selectionStart, field.selectionEnd ?? null,
+      field.selectionDirection ?? undefined]) : null;
   redraw();
   if (focused && focused !== document.body && focused.isConnected
       && document.activeElement !== focused) {
     focused.focus({ preventScroll: true });
-    if (selection) focused.setSelectionRange(...selection);
+    if (selection) field?.setSelectionRange?.(...selection);
   }
 }
 
-/** Show a message for a few seconds; kind "error" is announced assertively. */
+/** Show a message for a few seconds; kind "error" is announced assertively.
+ * @param {Child} message
+ * @param {string} [kind]
+ * @param {number} [ms] */
 export function toast(message, kind = "info", ms = 6000) {
   const box = document.getElementById("toasts");
   if (!box) return;
@@ -151,16 +223,22 @@ function unscrolled(box, change) {
 /**
  * Route key presses outside form fields to `onKey(ev)` while `container` is on the page;
  * `onKey` returns true when it used the key. One handler per `ui`: binding again replaces it.
+ * @param {{keyHandler?: ((ev: KeyboardEvent) => void) | null}} ui
+ * @param {Element} container
+ * @param {(ev: KeyboardEvent) => boolean | void | undefined} onKey
  */
 export function bindKeys(ui, container, onKey) {
   if (ui.keyHandler) document.removeEventListener("keydown", ui.keyHandler);
-  ui.keyHandler = (ev) => {
+  /** @param {KeyboardEvent} ev */
+  const handler = (ev) => {
     if (!container.isConnected) {
-      document.removeEventListener("keydown", ui.keyHandler);
+      document.removeEventListener("keydown", handler);
       return;
     }
-    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    const target = /** @type {Partial<Element> | null} */ (ev.target);
+    if (target?.closest && target.closest("input, select, textarea")) return;
     if (onKey(ev)) ev.preventDefault();
   };
-  document.addEventListener("keydown", ui.keyHandler);
+  ui.keyHandler = handler;
+  document.addEventListener("keydown", handler);
 }

@@ -7,11 +7,36 @@
 // them); a game without it has its seeds and moves checked, not its cards.
 
 import { RENDERERS } from "./catalog.js";
+import { present } from "./dom.js";
+
+/** @typedef {import("./pagetypes.js").Replay} Replay */
+
+/**
+ * A deal as the page compares it: each hand's cards and the table's, sorted and joined.
+ * @typedef {{hands: string[], table: string}} DealtCards
+ */
+
+/**
+ * A game's fair-deal hook (its page module's `fairDeal`): the deal from the seed's stream,
+ * and the hands, the table and the dealer a deal-start frame with all hands open shows.
+ * @typedef {object} FairDeal
+ * @property {(stream: Stream, seats: number, dealer: number, rules: Record<string, any>)
+ *   => Promise<DealtCards>} deal
+ * @property {(frame: import("./pagetypes.js").ReplayFrame)
+ *   => DealtCards & {dealer: number | undefined}} shown
+ */
+
+/**
+ * What the check says: an i18n key and its parameters.
+ * @typedef {{ok: boolean, key: string, params?: Record<string, string | number>,
+ *   unchecked?: string}} Verdict
+ */
 
 const SCHEME = "konkun-fair-v1";
 const KEPT = "konkun.fair.";
 const PENDING = "konkun.fair.rematch.";
 
+/** @param {ArrayBuffer | Uint8Array} bytes */
 function hex(bytes) {
   return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -21,7 +46,10 @@ export function newContribution() {
   return hex(crypto.getRandomValues(new Uint8Array(32)));
 }
 
-/** The contribution to send when taking `seat` at `tableId`, kept to check the replay. */
+/** The contribution to send when taking `seat` at `tableId`, kept to check the replay.
+ * @param {string} tableId
+ * @param {number} seat
+ * @returns {string} */
 export function contributionFor(tableId, seat) {
   const value = newContribution();
   localStorage.setItem(KEPT + tableId, JSON.stringify({ seat, value }));
@@ -30,14 +58,20 @@ export function contributionFor(tableId, seat) {
 
 /** The contribution to send with a rematch vote; it moves to the new table once known,
  * with the rematch's `commitment` the finished table published before the vote (the
- * replay check holds the rematch's revealed seed to it). */
+ * replay check holds the rematch's revealed seed to it).
+ * @param {string} tableId
+ * @param {number | null} seat
+ * @param {string | null | undefined} commitment
+ * @returns {string} */
 export function rematchContribution(tableId, seat, commitment) {
   const value = newContribution();
   localStorage.setItem(PENDING + tableId, JSON.stringify({ seat, value, commitment }));
   return value;
 }
 
-/** The rematch of `oldId` is `newId`: keep the contribution sent with the vote for it. */
+/** The rematch of `oldId` is `newId`: keep the contribution sent with the vote for it.
+ * @param {string} oldId
+ * @param {string} newId */
 export function rematchStarted(oldId, newId) {
   const pending = localStorage.getItem(PENDING + oldId);
   if (pending === null) return;
@@ -45,6 +79,9 @@ export function rematchStarted(oldId, newId) {
   localStorage.removeItem(PENDING + oldId);
 }
 
+/** The contribution kept for a table, or null.
+ * @param {string} tableId
+ * @returns {{seat: number, value: string, commitment?: string} | null} */
 function kept(tableId) {
   try {
     return JSON.parse(localStorage.getItem(KEPT + tableId) || "null");
@@ -53,11 +90,13 @@ function kept(tableId) {
   }
 }
 
+/** @param {string} text @returns {Promise<string>} */
 async function sha256(text) {
   return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
 // JSON with keys sorted, no spaces and only ASCII, as Python's canonical_json writes it.
+/** @param {any} value @returns {string} */
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {
@@ -70,12 +109,14 @@ function canonical(value) {
 
 // The keyed stream of the match seed: SHA-256(seed || block number as 8 bytes), bit by bit.
 export class Stream {
+  /** @param {string} seed */
   constructor(seed) {
     this.key = new TextEncoder().encode(seed);
     this.pool = "";
     this.block = 0;
   }
 
+  /** The next `k` bits as a number. @param {number} k @returns {Promise<number>} */
   async bits(k) {
     while (this.pool.length < k) {
       const input = new Uint8Array(this.key.length + 8);
@@ -90,6 +131,7 @@ export class Stream {
     return taken ? parseInt(taken, 2) : 0;
   }
 
+  /** A uniform number in 0..n-1. @param {number} n @returns {Promise<number>} */
   async below(n) {
     const k = n.toString(2).length;
     for (;;) {
@@ -98,10 +140,12 @@ export class Stream {
     }
   }
 
+  /** A uniform number in a..b. @param {number} a @param {number} b @returns {Promise<number>} */
   async integer(a, b) {
     return a + await this.below(b - a + 1);
   }
 
+  /** Shuffle `x` in place (Fisher-Yates from the end). @param {unknown[]} x */
   async shuffle(x) {
     for (let i = x.length - 1; i > 0; i--) {
       const j = await this.below(i + 1);
@@ -110,14 +154,24 @@ export class Stream {
   }
 }
 
-/** A card's text from its number 0..51 (suit-major, 2 first) or 52 for the joker. */
+/** A card's text from its number 0..51 (suit-major, 2 first) or 52 for the joker.
+ * @param {number} n
+ * @returns {string} */
 export const cardText = (n) => (n === 52 ? "X" : "23456789TJQKA"[n % 13] + "cdhs"[Math.floor(n / 13)]);
-/** Card texts sorted and joined: the form a recomputed deal is compared in. */
+/** Card texts sorted and joined: the form a recomputed deal is compared in.
+ * @param {string[]} cards
+ * @returns {string} */
 export const sorted = (cards) => [...cards].sort().join(" ");
 
-async function firstDealer(stream, seats) {
+/** The first dealer drawn from the stream: each contender draws a card, the highest rank
+ * deals, a tie draws again among the tied (RULES.md).
+ * @param {Stream} stream
+ * @param {number} seats
+ * @returns {Promise<number>} */
+export async function firstDealer(stream, seats) {
   let contenders = [...Array(seats).keys()];
   for (;;) {
+    /** @type {number[]} */
     const drawn = [];
     for (let s = 0; s < contenders.length; s++) {
       let j = await stream.below(52);
@@ -130,6 +184,9 @@ async function firstDealer(stream, seats) {
   }
 }
 
+/** @param {Replay} document
+ * @returns {Promise<{key?: string, problem?: string, params?: Record<string, number>,
+ *   deals?: number}>} */
 async function checkDeals(document) {
   const { record, frames } = document;
   const fair = RENDERERS[record.game]?.fairDeal;
@@ -152,9 +209,12 @@ async function checkDeals(document) {
   return { deals: number };
 }
 
+/** The first turn whose digest differs, or null when every digest holds.
+ * @param {Replay} document
+ * @returns {Promise<{turn: number} | null>} */
 async function checkDigests(document) {
   const { record, table, frames } = document;
-  const fair = record.fairness;
+  const fair = present(record.fairness, "the replay's fairness record");
   // a server's first digest binds the seats' kinds and names (docs/fairness.md, step 6)
   const roster = canonical(table.seats.map((s) => ({ kind: s.kind, name: s.name })));
   let digest = await sha256(`${fair.commitment}\n${record.game}\n${record.num_seats}\n`
@@ -169,7 +229,10 @@ async function checkDigests(document) {
 
 /** The winner of a match that ended early (docs/fairness.md; verify.py's ended_winner):
  * none when aborted, else the one seat with the highest total among those that did not
- * resign. */
+ * resign.
+ * @param {import("./protocol.js").Ended} ended
+ * @param {number[] | null | undefined} totals
+ * @returns {number | null} */
 function endedWinner(ended, totals) {
   if (ended.reason === "aborted" || !Array.isArray(totals)) return null;
   const resigned = new Set(ended.resigned ?? []);
@@ -181,7 +244,8 @@ function endedWinner(ended, totals) {
 }
 
 /** Whether the totals and the winner the summary shows are those of the last frame (a
- * Kunken view names the match's winner `match_winner`, its `winner` is the deal's). */
+ * Kunken view names the match's winner `match_winner`, its `winner` is the deal's).
+ * @param {Replay} document */
 function resultsShownAreFinal(document) {
   const last = document.frames[document.frames.length - 1]?.view;
   if (!last) return false;
@@ -194,7 +258,9 @@ function resultsShownAreFinal(document) {
 
 /** Check a replay document with all hands open (GET /api/games/{id}/replay?seat=all):
  * `{ ok, key, params }` with an i18n key saying what holds or the first thing that does
- * not. Needs Web Crypto (https or localhost). */
+ * not. Needs Web Crypto (https or localhost).
+ * @param {Replay} document
+ * @returns {Promise<Verdict>} */
 export async function verifyReplay(document) {
   if (!globalThis.crypto?.subtle) return { ok: false, key: "fair.insecure" };
   const { record, table } = document;

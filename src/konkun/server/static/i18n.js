@@ -5,6 +5,8 @@ import { COACH_TEXTS } from "./coachtexts.js";
 import { TEACH_TEXTS } from "./teachtexts.js";
 import { TABLE_TEXTS } from "./tabletexts.js";
 
+/** Each language's texts by key.
+ * @type {Record<string, Record<string, string>>} */
 const DICT = {
   en: {
     "app.tagline": "Konchinka and Kunken, two Russian card games",
@@ -568,6 +570,8 @@ for (const code of Object.keys(TABLE_TEXTS)) Object.assign(DICT[code], TABLE_TEX
 export const LANGS = ["ru", "en"];
 const KEY = "konkun.lang";
 
+/** The stored language, else the browser's first the page has, else English.
+ * @returns {string} */
 function detect() {
   const stored = localStorage.getItem(KEY);
   if (stored && DICT[stored]) return stored;
@@ -581,6 +585,7 @@ function detect() {
 }
 
 let current = detect();
+/** @type {Set<(code: string) => void>} */
 const listeners = new Set();
 
 /** The current language code ("ru" or "en"). */
@@ -588,7 +593,8 @@ export function lang() {
   return current;
 }
 
-/** Switch the language, remember it, and notify listeners. */
+/** Switch the language, remember it, and notify listeners.
+ * @param {string} code */
 export function setLang(code) {
   if (!DICT[code] || code === current) return;
   current = code;
@@ -597,13 +603,15 @@ export function setLang(code) {
   for (const fn of listeners) fn(code);
 }
 
-/** Call `fn` whenever the language changes. */
+/** Call `fn` whenever the language changes.
+ * @param {(code: string) => void} fn */
 export function onLangChange(fn) {
   listeners.add(fn);
 }
 
 /** Nouns counted in texts, in each plural form the language's rules (Intl.PluralRules)
- * name: a text writes `{count:move}` for "1 move", "5 moves", "1 ход", "3 хода", "5 ходов". */
+ * name: a text writes `{count:move}` for "1 move", "5 moves", "1 ход", "3 хода", "5 ходов".
+ * @type {Record<string, Record<string, Record<string, string>>>} */
 const NOUNS = {
   en: {
     move: { one: "move", other: "moves" },
@@ -625,7 +633,10 @@ const NOUNS = {
   },
 };
 
-/** `n` and `noun` in the plural form the current language's rules choose for `n`. */
+/** `n` and `noun` in the plural form the current language's rules choose for `n`.
+ * @param {number | string} n
+ * @param {string} noun
+ * @returns {string} */
 export function plural(n, noun) {
   const forms = NOUNS[current][noun] ?? NOUNS.en[noun];
   if (!forms) return String(n);
@@ -634,26 +645,37 @@ export function plural(n, noun) {
 }
 
 /** `text` with its placeholders filled from `params`: {name} by the value, {n:noun} by
- * the number and the noun in its plural form. */
+ * the number and the noun in its plural form.
+ * @param {string} text
+ * @param {Record<string, any>} [params]
+ * @returns {string} */
 export function fill(text, params = {}) {
-  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, k, noun) => {
+  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (/** @type {string} */ whole,
+    /** @type {string} */ k, /** @type {string | undefined} */ noun) => {
     if (!(k in params)) return whole;
     return noun ? plural(params[k], noun) : String(params[k]);
   });
 }
 
-/** The text for `key` in the current language, with its placeholders filled (see fill). */
+/** The text for `key` in the current language, with its placeholders filled (see fill).
+ * @param {string} key
+ * @param {Record<string, any>} [params]
+ * @returns {string} */
 export function t(key, params = {}) {
   return fill(DICT[current][key] ?? DICT.en[key] ?? key, params);
 }
 
 /** The player's text for a server error code (docs/protocol.md), in the current language;
- * never the server's own message, which is written for developers. */
+ * never the server's own message, which is written for developers.
+ * @param {string} code
+ * @returns {string} */
 export function errorText(code) {
   return has(`err.${code}`) ? t(`err.${code}`) : t("err.unknown", { code });
 }
 
-/** Whether a key exists (used for optional texts such as rule names). */
+/** Whether a key exists (used for optional texts such as rule names).
+ * @param {string} key
+ * @returns {boolean} */
 export function has(key) {
   return key in DICT[current] || key in DICT.en;
 }

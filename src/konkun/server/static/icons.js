@@ -3,6 +3,7 @@
 
 const NS = "http://www.w3.org/2000/svg";
 
+/** @type {Record<string, [string, Record<string, string | number>][]>} */
 const SHAPES = {
   clock: [["circle", { cx: 12, cy: 13, r: 8 }], ["path", { d: "M12 9v4l3 2M9 2h6" }]],
   bell: [["path", { d: "M6 16V11a6 6 0 0 1 12 0v5l2 2H4z" }], ["path", { d: "M10 20a2 2 0 0 0 4 0" }]],
@@ -18,7 +19,9 @@ const SHAPES = {
 };
 
 /** The icon `name` (clock, bell, bellOff, link, eye, chat, notify) as an inline SVG, hidden from screen readers
- * (its control carries the words). */
+ * (its control carries the words).
+ * @param {string} name
+ * @returns {SVGSVGElement} */
 export function icon(name) {
   const node = document.createElementNS(NS, "svg");
   for (const [k, v] of Object.entries({ viewBox: "0 0 24 24", width: "1em", height: "1em",

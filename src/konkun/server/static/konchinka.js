@@ -6,11 +6,15 @@ import { cardElement, cardShort, emptyPile, parseCard, sortCards, splitCards } f
 import { minis } from "./dealend.js";
 import { captureSumText, coachOn, coachPanel, noteFinished, reasonsText,
   trailWhyText } from "./coach.js";
-import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h, nameTag } from "./dom.js";
 import { flyFrom, flyTo, rectsOf } from "./motion.js";
 import { t } from "./i18n.js";
+import { formatAction, groupLegal, writtenTotals } from "./konchinkamoves.js";
 import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
+
+// the page module's hooks (docs/web.md, "Page modules"), kept in konchinkamoves.js with the
+// rest of the moves' logic, which draws nothing
+export { fairDeal, formatAction } from "./konchinkamoves.js";
 
 // ---------------------------------------------------------------- reading the view
 
@@ -18,22 +22,6 @@ import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
 function pileOf(view, seat) {
   const list = dealOf(view).captured[seat];
   return { cards: list.length, clubs: list.filter((c) => parseCard(c).suit === "c").length, list };
-}
-
-/** Legal action texts grouped by the hand card: {card: {trail: text|null, captures: []}}. */
-export function groupLegal(legal) {
-  const byCard = {};
-  for (const text of legal) {
-    const [card, taken] = text.split(":");
-    const key = parseCard(card).text;
-    const entry = byCard[key] || (byCard[key] = { trail: null, captures: [] });
-    if (taken === undefined) entry.trail = text;
-    else entry.captures.push({ text, cards: splitCards(taken) });
-  }
-  for (const e of Object.values(byCard)) {
-    e.captures.sort((a, b) => b.cards.length - a.cards.length || a.text.localeCompare(b.text));
-  }
-  return byCard;
 }
 
 // ---------------------------------------------------------------- pieces
@@ -114,16 +102,6 @@ function pileLine(pile, lastCapture, lang = "en") {
     lastCapture ? h("span", { class: "tag" }, t("k.lastCapture")) : null);
 }
 
-/** A column of the score sheet as written in the book: a new total only when it changes
- * (a deal that brought no point writes nothing); an empty column shows its 0. */
-export function writtenTotals(column) {
-  const written = [];
-  for (const total of column) {
-    if (total !== (written.length ? written[written.length - 1] : 0)) written.push(total);
-  }
-  return written.length ? written : [0];
-}
-
 function scoreSheet(ctx) {
   const { view, names } = ctx;
   const cols = view.sheet.map(writtenTotals);
@@ -184,13 +162,6 @@ function settlementBox(ctx) {
 
 /** The table page puts the match log in this page's side column (ctx.matchLog). */
 export const placesMatchLog = true;
-
-/** A move as short display text: "Q♦ × A♣ 7♥ 2♣" or "Q♦ →". */
-export function formatAction(action, lang) {
-  const [card, taken] = action.split(":");
-  return taken === undefined ? `${cardShort(card, lang)} →`
-    : `${cardShort(card, lang)} × ${splitCards(taken).map((c) => cardShort(c, lang)).join(" ")}`;
-}
 
 function logBox(ctx) {
   const { names, lang, view } = ctx;
@@ -392,15 +363,22 @@ function choicesBox(ctx, options, container) {
       ctx.hint && !ui.hint ? hintButton : null));
 }
 
+/** Mark the table cards a capture takes (`cards`), or, given none, every card the selected
+ * hand card could take.
+ * @param {HTMLElement} container
+ * @param {string[] | null} cards
+ * @param {import("./catalog.js").RenderContext | null} [ctx] */
 function paintHighlight(container, cards, ctx = null) {
   const set = new Set(cards || []);
+  /** @type {Set<string> | null} */
   let all = null;
   if (!cards && ctx) {
     const options = groupLegal(legalOf(ctx.view))[ctx.ui.selected];
     all = new Set((options?.captures || []).flatMap((c) => c.cards));
   }
   for (const node of container.querySelectorAll("#table-cards .card")) {
-    const on = cards ? set.has(node.dataset.card) : all ? all.has(node.dataset.card) : false;
+    const card = /** @type {HTMLElement} */ (node).dataset.card ?? "";
+    const on = cards ? set.has(card) : all ? all.has(card) : false;
     node.classList.toggle("highlight", on);
     node.classList.toggle("dim", !on);
   }
@@ -457,52 +435,3 @@ export function dealEndBody(end, names, lang) {
     t("end.leftover", { name: names[sweep.seat] }), " ", minis(sweep.cards, lang))
     : h("p", { class: "leftover", id: "deal-end-leftover" }, t("end.noLeftover"))];
 }
-
-// ---------------------------------------------------------------- the fair-deal check
-
-// The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the shuffle, the cut, four rounds of one card to each hand and one to the table,
-// and the table's jacks and pairs put back in the stock.
-async function konchinkaDeal(stream, seats, dealer, rules) {
-  let deck = [...Array(52).keys()];
-  await stream.shuffle(deck);
-  const cut = await stream.integer(4, 48);
-  deck = deck.slice(cut).concat(deck.slice(0, cut));
-  const hands = Array.from({ length: seats }, () => []);
-  const table = [];
-  for (let round = 0; round < 4; round++) {
-    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(deck.shift());
-    table.push(deck.shift());
-  }
-  const order = [0, 1, 2, 3];
-  const noJacks = rules.table_excludes_jacks !== false;
-  for (;;) {
-    const seen = [];
-    let offending = null;
-    for (const position of order) {
-      const rank = table[position] % 13;
-      if ((noJacks && rank === 9) || seen.includes(rank)) {
-        offending = position;
-        break;
-      }
-      seen.push(rank);
-    }
-    if (offending === null) break;
-    const size = deck.length;
-    deck.splice(await stream.integer(Math.floor(size / 4), size - Math.floor(size / 4)), 0,
-      table[offending]);
-    table[offending] = deck.shift();
-    order.splice(order.indexOf(offending), 1);
-    order.push(offending);
-  }
-  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted(table.map(cardText)) };
-}
-
-/** The replay's fair-deal check (fairness.js): the deal from the seed's stream, and the
- * hands and the table a deal-start frame with all hands open shows. */
-export const fairDeal = {
-  deal: konchinkaDeal,
-  shown(frame) {
-    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) => sorted(v.deal.hand)),
-      table: sorted(frame.view.deal.table) };
-  },
-};

@@ -4,81 +4,24 @@
 // The view is Match.to_json(seat) of konkun.kunken (docs/kunken.md).
 
 import { identity } from "./api.js";
-import { cardElement, cardShort, emptyPile, parseCard, RANKS, sortCards } from "./cards.js";
+import { cardElement, cardShort, emptyPile, parseCard } from "./cards.js";
 import { minis } from "./dealend.js";
 import { coachOn, coachPanel, noteFinished, refusalItems } from "./coach.js";
-import { cardText, sorted } from "./fairness.js";
 import { bindKeys, h, nameTag } from "./dom.js";
 import { t } from "./i18n.js";
+import { cardsIn, formatAction, jokerAlternatives, jokerMeanings, meldCardPoints, parseAction,
+  sortHand } from "./kunkenmoves.js";
 import { announceDeals, handOf, handSize, legalOf } from "./view.js";
 
+// the page module's hooks (docs/web.md, "Page modules"), kept in kunkenmoves.js with the
+// rest of the moves' logic, which draws nothing
+export { endsTurn, fairDeal, formatAction } from "./kunkenmoves.js";
+
 // ---------------------------------------------------------------- actions as text
-
-/** Points of a card in a meld (RULES.md: A K Q J = 10, T..2 = 5; a joker as its card). */
-export function meldCardPoints(card, meldCards = []) {
-  const c = parseCard(card);
-  if (c.joker) {
-    if (c.as) return meldCardPoints(c.as);
-    const real = meldCards.map(parseCard).find((x) => !x.joker);
-    return real ? meldCardPoints(real.text) : 10;
-  }
-  return "AKQJ".includes(c.rank) ? 10 : 5;
-}
-
-/** An action text split into {kind, cards, number}: `take 3`, `meld Kc Kd X`, ... */
-export function parseAction(action) {
-  const words = String(action).trim().split(/\s+/);
-  const kind = words[0];
-  const rest = words.slice(1);
-  if (kind === "take") return { kind, number: Number(rest[0]), cards: [] };
-  if (kind === "layoff") return { kind, cards: [rest[0]], number: Number(rest[1]) };
-  if (kind === "swap") return { kind, number: Number(rest[0]), cards: [rest[1]] };
-  return { kind, cards: rest, number: null };
-}
-
-function cardsIn(action) {
-  return parseAction(action).cards.map((c) => (parseCard(c).joker ? "X" : parseCard(c).text));
-}
-
-/** A move as display text with suit symbols. */
-export function formatAction(action, lang, offered = false) {
-  const a = parseAction(action);
-  const cards = a.cards.map((c) => cardShort(c, lang)).join(" ");
-  // what a player did, as the log tells it (past: «сбросил(а)»); an offered action's
-  // title says what it does («Сбросить»)
-  const said = (past, offer) => t(offered ? offer : past);
-  switch (a.kind) {
-    case "draw": return said("r.drew", "r.draw");
-    case "take": return offered ? t("r.takeBank") : t("r.takeFrom", { n: a.number + 1 });
-    case "meld": return `${said("r.laidDown", "r.layDown")}: ${cards}`;
-    case "layoff": return `${said("r.laidOff", "r.layOff")}: ${cards} → #${a.number + 1}`;
-    case "swap": return `${said("r.swapped", "r.swap")}: ${cards} → #${a.number + 1}`;
-    case "discard": return `${said("r.discarded", "r.discard")}: ${cards}`;
-    default: return action;
-  }
-}
 
 const KIND_ORDER = ["meld", "layoff", "swap", "discard", "draw", "take"];
 const KIND_TEXT = { draw: "r.draw", take: "r.takeBank", meld: "r.layDown", layoff: "r.layOff",
   swap: "r.swap", discard: "r.discard" };
-
-/** An action with its jokers' meanings left out: two actions alike but for what a joker
- * stands for have the same key. */
-function jokerFree(action) {
-  return action.replace(/\bX=[2-9TJQKA][cdhs]\b/gi, "X");
-}
-
-/** What each joker of `action` stands for ("X=7h" → "7h"). */
-function jokerMeanings(action) {
-  return [...action.matchAll(/\bX=([2-9TJQKA][cdhs])\b/gi)].map((m) => m[1]);
-}
-
-/** The other legal actions that differ from `action` only in a joker's meaning. */
-function jokerAlternatives(action, legal) {
-  if (!jokerMeanings(action).length) return [];
-  const key = jokerFree(action);
-  return legal.filter((a) => a !== action && jokerFree(a) === key);
-}
 
 /** Play `action`, unless a joker in it could mean another card here: then ask first. */
 function playOrConfirm(action, ctx, legal, rerender) {
@@ -178,9 +121,10 @@ function actionButton(action, ctx, i, hinted, onPlay) {
     const pts = a.cards.reduce((sum, c) => sum + meldCardPoints(c, a.cards), 0);
     extra = h("span", { class: "pts" }, `+${pts}`);
   } else if (a.kind === "layoff" || a.kind === "swap") {
-    const target = view.melds[a.number];
+    const target = a.number === null ? undefined : view.melds[a.number];
     extra = h("span", { class: "target-meld" }, "→ ", target ? h("span", { class: "mini" },
-      target.cards.map((c) => cardElement(c, { lang, size: "tiny" }))) : `#${a.number + 1}`);
+      target.cards.map((/** @type {string} */ c) => cardElement(c, { lang, size: "tiny" })))
+      : `#${(a.number ?? 0) + 1}`);
   }
   return h("button", { type: "button", class: `choice action act-${a.kind} ${hinted ? "hinted" : ""}`,
     dataset: { action, kind: a.kind }, title: formatAction(action, lang, true),
@@ -215,16 +159,6 @@ function sortKey() {
 /** The hand order the person chose ("suit" unless they chose "rank"). */
 export function handSort() {
   return localStorage.getItem(sortKey()) === "rank" ? "rank" : "suit";
-}
-
-/** The hand in `order`: by suit (then rank), or by rank (then suit); jokers last. */
-export function sortHand(cards, order) {
-  if (order !== "rank") return sortCards(cards);
-  const key = (text) => {
-    const c = parseCard(text);
-    return c.joker ? 1000 : RANKS.indexOf(c.rank) * 4 + "cdhs".indexOf(c.suit);
-  };
-  return [...cards].sort((a, b) => key(a) - key(b));
 }
 
 /** The two buttons that sort the hand, the chosen one pressed. */
@@ -440,7 +374,7 @@ export function render(container, ctx) {
   handZone?.style.setProperty("--above",
     `${Math.ceil(bankBox.getBoundingClientRect().bottom + window.scrollY)}px`);
   handZone?.style.setProperty("--need", `${neededHeight(handZone)}px`);
-  handZone?.style.setProperty("--hand-n", String(mine.length));
+  handZone?.style.setProperty("--hand-n", String(mine?.length ?? 0));  // mine: with handZone
   keepHeight(handZone, ui);
   if (myTurn && !ctx.replay) installKeys(ctx, container);
 }
@@ -678,34 +612,3 @@ export function dealEndBody(end, names, lang) {
   return [h("p", { class: "how", id: "deal-end-how" }, how), h("div", { class: "end-seats" },
     seats)];
 }
-
-/** The move log's grouping (movelog.js): a turn (a draw or a take, melds, lay-offs,
- * swaps) ends with its discard. */
-export function endsTurn(action) {
-  return /^discard\b/.test(action);
-}
-
-// ---------------------------------------------------------------- the fair-deal check
-
-// The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the two packs and the jokers shuffled, the hands dealt a card at a time, the
-// bank's first card.
-async function kunkenDeal(stream, seats, dealer, rules) {
-  const pack = [...Array(52).keys(), ...Array(52).keys(),
-    ...Array(rules.jokers ?? 4).fill(52)];
-  await stream.shuffle(pack);
-  const hands = Array.from({ length: seats }, () => []);
-  for (let round = 0; round < (rules.hand_size ?? 13); round++) {
-    for (let k = 0; k < seats; k++) hands[(dealer + 1 + k) % seats].push(pack.shift());
-  }
-  return { hands: hands.map((h) => sorted(h.map(cardText))), table: sorted([cardText(pack[0])]) };
-}
-
-/** The replay's fair-deal check (fairness.js): the deal from the seed's stream, and the
- * hands and the table a deal-start frame with all hands open shows. */
-export const fairDeal = {
-  deal: kunkenDeal,
-  shown(frame) {
-    return { dealer: frame.view.dealer, hands: (frame.views || []).map((v) => sorted(v.hand)),
-      table: sorted(frame.view.bank) };
-  },
-};

@@ -4,7 +4,7 @@
 // taught move is accepted, then the deal is played freely to its end.
 
 import { ApiError, request } from "./api.js";
-import { h, mount } from "./dom.js";
+import { h, mount, present } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { link, main, setPage } from "./shell.js";
 import { konchinkaBoard, konchinkaMove, konchinkaWords, kunkenBoard, kunkenWords }
@@ -21,8 +21,31 @@ export function teachingLinks() {
     link("/puzzles", t("puzzle.title")));
 }
 
+/**
+ * A guided game's state as the server sends it (POST /api/learn/{game}): the seat's
+ * observation, the step taught, what to say, and the bot's moves since the last one.
+ * @typedef {{observation: any, expect: string | null, seat: number, played: number,
+ *   over: boolean, step: number | null, steps: number, intro: Record<string, string>,
+ *   say: Record<string, string>, bot_moves: string[]}} LessonView
+ */
+
+/**
+ * The guided game's page state.
+ * @typedef {object} LessonState
+ * @property {string[]} moves the moves played so far (kept to resume after a reload)
+ * @property {LessonView | null} view
+ * @property {import("./teachboard.js").KonchinkaSelection} sel
+ * @property {number[]} hand the Kunken hand positions chosen
+ * @property {string | null} error
+ * @property {boolean} busy
+ * @property {string[] | null} bankBefore the Kunken bank before the last moves
+ */
+
+/** The guided game of `game` (/learn/{game}).
+ * @param {string} game */
 export function learnPage(game) {
   if (!GAMES.includes(game)) game = "konchinka";
+  /** @type {LessonState} */
   const st = { moves: [], view: null, sel: { card: null, taken: [] }, hand: [], error: null,
     busy: false, bankBefore: null };
   let alive = true;
@@ -41,6 +64,9 @@ export function learnPage(game) {
     }
   }
 
+  /** Play `text` (null: start again) by sending every move so far.
+   * @param {string | null} text
+   * @param {string[]} [moves] */
   async function send(text, moves = text === null ? [] : [...st.moves, text]) {
     if (st.busy) return;
     st.busy = true;
@@ -89,6 +115,9 @@ export function learnPage(game) {
     clear() { st.sel = { card: null, taken: [] }; draw(); },
   };
 
+  /** The lesson's view, which the board's clicks need. */
+  const lesson = () => present(st.view, "the lesson's view");
+
   const kunkenOn = {
     stock() { send("draw"); },
     bank(i) { send(`take ${i}`); },
@@ -101,7 +130,7 @@ export function learnPage(game) {
     meld(index) {
       // the card a joker of that meld stands for swaps it out; any other card is laid off
       const card = chosen()[0];
-      const meld = st.view.observation.melds.find((m) => m.index === index);
+      const meld = lesson().observation.melds.find((/** @type {any} */ m) => m.index === index);
       const swaps = (meld?.stands_for ?? []).some((c) => c && c === card);
       send(swaps ? `swap ${index} ${card}` : `layoff ${card} ${index}`);
     },
@@ -110,7 +139,7 @@ export function learnPage(game) {
   };
 
   function chosen() {
-    const hand = sortCards(st.view.observation.hand);
+    const hand = sortCards(lesson().observation.hand);
     return [...st.hand].sort((a, b) => a - b).map((i) => hand[i]);
   }
 

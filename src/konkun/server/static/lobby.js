@@ -2,7 +2,7 @@
 
 import { contributionFor } from "./fairness.js";
 import { api, forgetIdentity, identity } from "./api.js";
-import { h, keepingFocus, mount, toast } from "./dom.js";
+import { h, keepingFocus, mount, present, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { botName, catalog, catalogEntry, gameTitle, loadCatalog, ratedBadge, seatNames,
   setOfferedBots, tableTerms, titled } from "./catalog.js";
@@ -16,6 +16,13 @@ let keptNameForm = null; // {node, lang}: one name form while the lobby redraws 
 
 /** The lobby's name form, the same element across redraws (so a click or a keystroke in
  * flight while the lobby's lists arrive is never lost); new after a language switch. */
+/** The form's box `id` (a checkbox), or null while the form is not drawn.
+ * @param {string} id
+ * @returns {HTMLInputElement | null} */
+function checkbox(id) {
+  return /** @type {HTMLInputElement | null} */ (document.getElementById(id));
+}
+
 function lobbyNameForm(rerender) {
   if (!keptNameForm || keptNameForm.lang !== lang()) {
     keptNameForm = { node: nameForm(() => {
@@ -101,12 +108,32 @@ function ruleInput(option, values) {
   return h("label", { class: "rule", for: id }, h("span", {}, label), input);
 }
 
+/**
+ * The new-table form's choices, kept across redraws.
+ * @typedef {object} LobbyForm
+ * @property {string} game
+ * @property {string | null | undefined} variant
+ * @property {number} seats
+ * @property {Record<string, string>} who seat → "human" or a bot's spec
+ * @property {Record<string, Record<string, string>>} rules game → option → value
+ * @property {boolean} rulesOpen
+ * @property {boolean} [rated]
+ * @property {boolean} [hints]
+ * @property {number} [moveSeconds]
+ * @property {boolean} [creating]
+ * @property {string | null} [requestId]
+ */
+
+/** The new-table form (a "loading" panel until the catalog came).
+ * @param {import("./pagetypes.js").BotOffer[]} bots
+ * @param {() => void} rerender */
 function createForm(bots, rerender) {
   if (!catalog) {
     return h("section", { class: "panel create", id: "create-form" },
       h("h2", {}, t("lobby.create")), h("p", { class: "muted" }, t("lobby.loading")));
   }
-  const state = page.form || (page.form = { game: catalog.games[0].game, variant: null,
+  const shown = present(page, "the lobby page");
+  const state = shown.form || (shown.form = { game: catalog.games[0].game, variant: null,
     seats: 2, who: {}, rules: {}, rulesOpen: false });
   const entry = catalogEntry(state.game) || catalog.games[0];
   const variants = entry.variants || [];
@@ -147,7 +174,7 @@ function createForm(bots, rerender) {
       t("lobby.seat", { n: i + 1 })),
     h("select", { id: `who-${i}`, dataset: { seat: i }, onchange: (ev) => {
       state.who[i] = ev.target.value;
-      const hints = document.getElementById("hints");
+      const hints = checkbox("hints");
       if (hints) hints.checked = hintsOn(state); } },
     h("option", { value: "human", selected: cur === "human" }, t("lobby.human")),
     botSpecs.map((b) => h("option", { value: b.spec, selected: cur === b.spec,
@@ -167,17 +194,21 @@ function createForm(bots, rerender) {
       document.getElementById("nickname")?.focus();
       return;
     }
+    /** @type {Record<string, string>} */
     const rules = {};
-    for (const input of rulesBox.querySelectorAll("input, select")) {
+    for (const node of rulesBox.querySelectorAll("input, select")) {
+      const input = /** @type {HTMLInputElement} */ (node);  // a select reads the same way
       if (ruleBox(input).hidden) continue; // an option that does not apply
       const def = input.dataset.def;
       const value = input.dataset.kind === "bool" ? String(input.checked) : String(input.value);
       if (value !== def && value !== "" && !state.rated) rules[input.name] = value;
     }
+    /** @type {Record<string, string>} */
     const botsSpec = {};
     for (const [seat, who] of Object.entries(state.who)) {
       if (Number(seat) < state.seats && who !== "human") botsSpec[seat] = who;
     }
+    /** @type {Record<string, unknown>} */
     const spec = { game: state.game, seats: state.seats, rules, bots: botsSpec };
     if (variants.length) spec.variant = state.variant;
     Object.assign(spec, tableOptions(state));
@@ -185,7 +216,7 @@ function createForm(bots, rerender) {
     state.creating = true;
     state.requestId ||= newRequestId(); // a retry of the same click names the same table
     spec.request_id = state.requestId;
-    const button = document.getElementById("create");
+    const button = /** @type {HTMLButtonElement | null} */ (document.getElementById("create"));
     if (button) button.disabled = true;
     try {
       const table = await api.createTable(spec);
@@ -257,7 +288,7 @@ function ratedField(state) {
   const help = h("p", { class: "muted small", id: "rated-help" });
   const show = () => {  // in place: the box a person just ticked stays the same element
     help.textContent = t(state.rated ? "lobby.ratedOn" : "lobby.ratedHelp");
-    const hints = document.getElementById("hints");
+    const hints = checkbox("hints");
     if (hints) {
       hints.disabled = Boolean(state.rated);
       hints.checked = hintsOn(state) && !state.rated;

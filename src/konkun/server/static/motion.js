@@ -4,20 +4,27 @@
 // `prefers-reduced-motion: reduce` the stylesheet runs none of them.
 
 /** Where each card of `selector` under `root` is on the screen now, by its card text
- * (the first of two copies). */
+ * (the first of two copies).
+ * @param {ParentNode} root
+ * @param {string} selector
+ * @returns {Record<string, DOMRect>} */
 export function rectsOf(root, selector) {
+  /** @type {Record<string, DOMRect>} */
   const rects = {};
   for (const node of root.querySelectorAll(selector)) {
-    rects[node.dataset.card] ??= node.getBoundingClientRect();
+    rects[String(/** @type {HTMLElement} */ (node).dataset.card)] ??= node.getBoundingClientRect();
   }
   return rects;
 }
 
+/** @param {DOMRect} rect @returns {[number, number]} */
 function middle(rect) {
   return [rect.left + rect.width / 2, rect.top + rect.height / 2];
 }
 
-/** Make `node` arrive from the screen rectangle `from` (where the card was). */
+/** Make `node` arrive from the screen rectangle `from` (where the card was).
+ * @param {HTMLElement | null | undefined} node
+ * @param {DOMRect | null | undefined} from */
 export function flyFrom(node, from) {
   if (!node || !from) return;
   const [x0, y0] = middle(from);
@@ -27,7 +34,9 @@ export function flyFrom(node, from) {
   node.classList.add("fly-in");
 }
 
-/** Make `node` leave towards the element `target` (a capture pile), shrinking. */
+/** Make `node` leave towards the element `target` (a capture pile), shrinking.
+ * @param {HTMLElement | null | undefined} node
+ * @param {Element | null | undefined} target */
 export function flyTo(node, target) {
   if (!node || !target) return;
   const [x0, y0] = middle(node.getBoundingClientRect());

@@ -8,7 +8,27 @@ import { RENDERERS } from "./catalog.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** Add the action a state reports; false when the log has a gap (reload it then). */
+/**
+ * One action of the match log: its turn (counted from 1 over the match), the seat that
+ * played it, the action text, the deal it belongs to and whether the stand-in bot played
+ * it for the seat's person.
+ * @typedef {{turn: number, actor: number, action: string, deal: number,
+ *   stand_in?: boolean}} LogEntry
+ */
+
+/**
+ * A row of the log: a seat's actions in a row (one turn), from its first turn; `standIn`
+ * when the stand-in bot played any of them.
+ * @typedef {{actor: number, actions: string[], turn: number, closed?: boolean,
+ *   standIn?: boolean}} LogGroup
+ */
+
+/** Add the action a state reports; false when the log has a gap (reload it then).
+ * @param {LogEntry[]} log
+ * @param {{turn: number, actor: number, action?: string | null, stand_in?: boolean}
+ *   | null | undefined} last
+ * @param {number | null | undefined} dealNumber
+ * @returns {boolean} */
 export function addLast(log, last, dealNumber) {
   if (!last || !last.action) return true;
   if (log.length && log[log.length - 1].turn >= last.turn) return true;
@@ -18,13 +38,17 @@ export function addLast(log, last, dealNumber) {
   return true;
 }
 
-/** The log's entries by deal, newest deal first; a turn of several actions grouped. */
+/** The log's entries by deal, newest deal first; a turn of several actions grouped.
+ * @param {LogEntry[]} log
+ * @param {string} game
+ * @returns {[number, LogGroup[]][]} */
 export function groupLog(log, game) {
   const endsTurn = RENDERERS[game]?.endsTurn ?? (() => true);
+  /** @type {Map<number, LogGroup[]>} */
   const deals = new Map();
   for (const e of log) {
-    if (!deals.has(e.deal)) deals.set(e.deal, []);
-    const entries = deals.get(e.deal);
+    const entries = deals.get(e.deal) ?? [];
+    deals.set(e.deal, entries);
     const prev = entries[entries.length - 1];
     if (prev && prev.actor === e.actor && !prev.closed) {
       prev.actions.push(e.action);
@@ -40,7 +64,13 @@ export function groupLog(log, game) {
 }
 
 /** The match log panel. `format(action)` is the game's move text; the `current` deal
- * (when given) is listed, even before its first move, and open. */
+ * (when given) is listed, even before its first move, and open.
+ * @param {LogEntry[]} log
+ * @param {string} game
+ * @param {string[]} names
+ * @param {(action: string) => string} format
+ * @param {number | null} [current]
+ * @returns {HTMLElement} */
 export function matchLog(log, game, names, format, current = null) {
   const groups = groupLog(log, game);
   if (current !== null && !groups.some(([deal]) => deal === current)) groups.unshift([current, []]);

@@ -1,7 +1,7 @@
 // The nickname form (lobby and table) and the checks the page makes before sending it.
 
 import { ApiError, identity, loginGuest } from "./api.js";
-import { h } from "./dom.js";
+import { h, present } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./shell.js";
 import { renderTopbar } from "./topbar.js";
@@ -9,7 +9,8 @@ import { renderTopbar } from "./topbar.js";
 const MAX_NICKNAME = 24;
 const MAX_CODE_POINTS = 160; // the server's limit too (names.py)
 
-/** The user-perceived characters of a text (an emoji or an accented letter is one). */
+/** The user-perceived characters of a text (an emoji or an accented letter is one).
+ * @param {string} text */
 function graphemeCount(text) {
   if (typeof Intl !== "undefined" && Intl.Segmenter) {
     return [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].length;
@@ -17,7 +18,9 @@ function graphemeCount(text) {
   return [...text].length;
 }
 
-/** Why a nickname would be refused, as a player's text; null when it is fine. */
+/** Why a nickname would be refused, as a player's text; null when it is fine.
+ * @param {string} text
+ * @returns {string | null} */
 function nicknameProblem(text) {
   const name = text.trim().split(/\s+/).join(" ");
   if (!name) return t("err.nicknameEmpty");
@@ -28,16 +31,21 @@ function nicknameProblem(text) {
   return null;
 }
 
-let nameDraft = null; // what was typed, kept across redraws
+/** What was typed, kept across redraws. @type {string | null} */
+let nameDraft = null;
 
+/** The nickname form; `onDone` once the name is taken.
+ * @param {() => void} [onDone] */
 export function nameForm(onDone) {
   // maxlength counts UTF-16 units: room for every code point the server takes, as two
   // not `required`: the browser's own bubble would refuse an empty name without the page's
   // words; the form's check says why (err.nicknameEmpty)
   const input = h("input", { id: "nickname", name: "nickname", maxlength: 2 * MAX_CODE_POINTS,
     "aria-describedby": "name-error", autocomplete: "nickname", value: nameDraft ?? identity()?.nickname ?? "",
-    oninput: (ev) => { nameDraft = ev.target.value; } });
-  const form = h("form", { class: "name-form", onsubmit: async (ev) => {
+    oninput: (/** @type {InputEvent & {target: HTMLInputElement}} */ ev) => {
+      nameDraft = ev.target.value;
+    } });
+  const form = h("form", { class: "name-form", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     const problem = nicknameProblem(input.value);
     if (problem) {
@@ -62,8 +70,10 @@ export function nameForm(onDone) {
   return form;
 }
 
+/** @param {HTMLFormElement} form @param {string} text */
 function showNameError(form, text) {
-  const box = form.querySelector("#name-error");
+  const box = present(/** @type {HTMLElement | null} */ (form.querySelector("#name-error")),
+    "the name form's error line");
   box.textContent = text;
   box.hidden = false;
 }

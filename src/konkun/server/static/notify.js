@@ -18,7 +18,8 @@ export function notifyOn() {
 }
 
 /** Turn notifications off, or on (asking the browser's permission when it has not been
- * given); `done` is called after, to redraw the switch. */
+ * given); `done` is called after, to redraw the switch.
+ * @param {() => void} [done] */
 export async function toggleNotify(done) {
   if (notifyOn()) {
     localStorage.setItem(NOTIFY_KEY, "off");
@@ -32,7 +33,9 @@ export async function toggleNotify(done) {
 }
 
 /** Show a notification `title` (one per `tag`: a newer one replaces it) when the tab is
- * hidden and notifications are on; a click on it brings the tab back. */
+ * hidden and notifications are on; a click on it brings the tab back.
+ * @param {string} title
+ * @param {string} tag */
 export function notifyHidden(title, tag) {
   if (!document.hidden || !notifyOn()) return;
   try {

@@ -69,6 +69,7 @@ function shownName(data) {
 }
 
 function draw(data, pools) {
+  /** @type {HTMLElement[]} */
   const parts = [h("h1", { id: "profile-name" }, shownName(data) ?? data.player_id),
     h("p", { class: "muted" }, data.bot ? t("profile.bot") : data.account
       ? t("profile.since", { date: when(data.since) }) : t("profile.guest"))];

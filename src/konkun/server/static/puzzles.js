@@ -12,19 +12,38 @@ import { konchinkaBoard, konchinkaMove, konchinkaWords, kunkenBoard, kunkenWords
 
 const GAMES = ["konchinka", "kunken"];
 
+/**
+ * A puzzle (GET /api/puzzles/daily?game=, /api/puzzles/{id}): the position, its one
+ * solution, the solver's line and, in Konchinka, every move's value.
+ * @typedef {{id: string, game: string, kind: string, date?: string, seat: number,
+ *   board: {observation: any, other_hand?: string[] | null}, solution: string,
+ *   line: string[], values: Record<string, number>, [field: string]: any}} Puzzle
+ */
+
+/**
+ * The puzzle page's state: the puzzle, the Konchinka selection, the answer given.
+ * @typedef {{puzzle: Puzzle | null, sel: import("./teachboard.js").KonchinkaSelection,
+ *   answer: string | null, error: string | null}} PuzzleState
+ */
+
+/** The puzzle page of `game` (/puzzles/{game}).
+ * @param {string | undefined} game */
 export function puzzlesPage(game) {
-  if (!GAMES.includes(game)) game = "konchinka";
+  if (!game || !GAMES.includes(game)) game = "konchinka";
+  /** @type {PuzzleState} */
   const st = { puzzle: null, sel: { card: null, taken: [] }, answer: null, error: null };
   let alive = true;
   setPage({ destroy() { alive = false; }, rerender: draw });
   mount(main, h("p", { class: "loading" }, t("lobby.loading")));
 
   const konchinkaOn = {
+    /** @param {string} card */
     hand(card) {
       if (st.answer) return;
       st.sel = st.sel.card === card ? { card: null, taken: [] } : { card, taken: [] };
       draw();
     },
+    /** @param {string} card */
     table(card) {
       if (st.answer || !st.sel.card) return;
       const i = st.sel.taken.indexOf(card);
@@ -36,9 +55,11 @@ export function puzzlesPage(game) {
   };
 
   const kunkenOn = {
+    /** @param {number} i */
     bank(i) { if (!st.answer) answer(`take ${i}`); },
   };
 
+  /** @param {string} move */
   function answer(move) {
     st.answer = move;
     draw();
@@ -47,7 +68,7 @@ export function puzzlesPage(game) {
 
   function verdict() {
     const p = st.puzzle;
-    if (!st.answer) return null;
+    if (!st.answer || !p) return null;
     let right;
     let text;
     if (p.game === "konchinka") {
@@ -114,6 +135,7 @@ export function puzzlesPage(game) {
   });
 }
 
+/** A value with its sign ("+2", "-1", "0"). @param {number} n */
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }

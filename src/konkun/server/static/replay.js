@@ -10,24 +10,42 @@ import { errorText, link, main, setPage } from "./shell.js";
 import { analysisPanel, forgetAnalyses } from "./analysis.js";
 import { matchLog, standInTag } from "./movelog.js";
 
+/**
+ * The replay page's state: the seat shown ("all": every hand open), the replay, the frame
+ * shown, and the fair-deal check's verdict (pending while it runs).
+ * @typedef {object} ReplayState
+ * @property {string} seat
+ * @property {import("./pagetypes.js").Replay | null} data
+ * @property {number} i
+ * @property {string | null} error
+ * @property {Record<string, any>} ui
+ * @property {import("./fairness.js").Verdict & {pending?: boolean} | null} fair
+ */
+
+/** The replay page of a finished game (/replay/{id}).
+ * @param {string} gameId */
 export function replayPage(gameId) {
+  /** @type {ReplayState} */
   const state = { seat: "all", data: null, i: 0, error: null, ui: {}, fair: null };
   let alive = true;
 
   async function load() {
     try {
-      state.data = await api.replay(gameId, state.seat);
-      if (state.i >= state.data.frames.length) state.i = state.data.frames.length - 1;
+      /** @type {import("./pagetypes.js").Replay} */
+      const data = await api.replay(gameId, state.seat);
+      state.data = data;
+      if (state.i >= data.frames.length) state.i = data.frames.length - 1;
       state.error = null;
-      if (state.seat === "all" && state.fair === null) checkFairness(state.data);
+      if (state.seat === "all" && state.fair === null) checkFairness(data);
     } catch (err) {
       state.error = errorText(err);
     }
     if (alive) draw();
   }
 
+  /** @param {import("./pagetypes.js").Replay} document */
   async function checkFairness(document) {
-    state.fair = { key: "fair.checking", pending: true };
+    state.fair = { ok: false, key: "fair.checking", pending: true };
     try {
       state.fair = await verifyReplay(document);
     } catch {
@@ -35,12 +53,12 @@ export function replayPage(gameId) {
     }
     // only the panel changes: the rest of the page (and what a person is doing there) stays
     const shown = alive && main.querySelector("#replay-fair");
-    if (shown) shown.replaceWith(fairnessPanel());
+    if (shown) shown.replaceWith(fairnessPanel() ?? "");
     else if (alive) draw();
   }
 
   function fairnessPanel() {
-    if (!state.fair) return null;
+    if (!state.fair || !state.data) return null;
     const fair = state.data.record.fairness;
     const mark = state.fair.pending ? "… " : state.fair.ok ? "✓ " : "✗ ";
     return h("section", { class: "panel fairness", id: "replay-fair" },
@@ -56,14 +74,17 @@ export function replayPage(gameId) {
         h("dt", {}, "seed"), h("dd", {}, h("code", {}, state.data.record.seed)))) : null);
   }
 
+  /** Show frame `i` (kept within the replay). @param {number} i */
   function go(i) {
     if (!state.data) return;
     state.i = Math.max(0, Math.min(state.data.frames.length - 1, i));
     draw();
   }
 
+  /** @param {KeyboardEvent} ev */
   function onKey(ev) {
-    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    const target = /** @type {Partial<Element> | null} */ (ev.target);
+    if (target?.closest && target.closest("input, select, textarea")) return;
     if (ev.key === "ArrowRight") go(state.i + 1);
     else if (ev.key === "ArrowLeft") go(state.i - 1);
     else if (ev.key === "Home") go(0);
@@ -105,6 +126,7 @@ export function replayPage(gameId) {
         disabled: state.i === n }, t("replay.next"), " ▶"),
       h("button", { type: "button", id: "rp-last", onclick: () => go(n), disabled: state.i === n },
         t("replay.last"), " ▶|"));
+    /** @type {Map<number, number>} deal number → its first frame */
     const dealStarts = new Map();
     frames.forEach((f, i) => {
       const d = f.view?.deal_number ?? 1;
@@ -113,13 +135,13 @@ export function replayPage(gameId) {
     const currentDeal = frame.view?.deal_number ?? 1;
     const dealSel = dealStarts.size > 1 ? h("label", { class: "field inline" },
       h("span", {}, t("replay.deal")), h("select", { id: "rp-deal", onchange: (ev) =>
-        go(dealStarts.get(Number(ev.target.value))) }, [...dealStarts.keys()].map((d) =>
+        go(dealStarts.get(Number(ev.target.value)) ?? 0) }, [...dealStarts.keys()].map((d) =>
         h("option", { value: d, selected: d === currentDeal }, t("r.deal", { n: d })))))
       : null;
     controls.appendChild(dealSel ?? document.createTextNode(""));
     const caption = h("p", { class: "replay-caption", id: "rp-caption" },
       state.i === 0 ? t("replay.start") : t("replay.move", { i: state.i, n }),
-      frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor] ?? ""}: `,
+      frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor ?? -1] ?? ""}: `,
         h("span", { class: "action-text", title: frame.action },
           RENDERERS[table.game]?.formatAction?.(frame.action, lang()) ?? frame.action),
         frame.stand_in ? standInTag() : null) : "");
@@ -129,9 +151,10 @@ export function replayPage(gameId) {
     const seat = state.seat === "all" ? null : Number(state.seat);
     if (R && frame.view) {
       R.render(body, { view: frame.view, views: frame.views || null, table, you: seat,
-        last: frame.action ? { turn: frame.turn, actor: frame.actor, action: frame.action } : null,
+        last: frame.action ? { turn: frame.turn, actor: frame.actor ?? -1, action: frame.action }
+          : null,
         lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {},
-        matchLog: R.placesMatchLog ? log : undefined });
+        matchLog: R.placesMatchLog ? log ?? undefined : undefined });
     }
     const said = (state.data.chat || []).filter((m) => m.turn <= frame.turn);
     const chatBox = (state.data.chat || []).length ? h("section", { class: "panel chat",
@@ -146,10 +169,16 @@ export function replayPage(gameId) {
       fairnessPanel()));
   }
 
-  /** The match log up to the frame shown (the stand-in's moves marked), its deal open. */
+  /** The match log up to the frame shown (the stand-in's moves marked), its deal open.
+   * @param {import("./pagetypes.js").ReplayFrame[]} frames
+   * @param {import("./protocol.js").TableSummary} table
+   * @param {string[]} names
+   * @param {number} currentDeal */
   function replayLog(frames, table, names, currentDeal) {
-    const log = frames.slice(1, state.i + 1).map((f, k) => ({ turn: f.turn, actor: f.actor,
-      action: f.action, deal: frames[k].view?.deal_number ?? 1, stand_in: f.stand_in }));
+    /** @type {import("./movelog.js").LogEntry[]} */
+    const log = frames.slice(1, state.i + 1).map((f, k) => ({ turn: f.turn,
+      actor: /** @type {number} */ (f.actor), action: /** @type {string} */ (f.action),
+      deal: frames[k].view?.deal_number ?? 1, stand_in: f.stand_in }));
     return matchLog(log, table.game, names,
       (a) => RENDERERS[table.game].formatAction?.(a, lang()) ?? a, currentDeal);
   }

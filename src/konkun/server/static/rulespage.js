@@ -19,8 +19,11 @@ export function rulesPath(game) {
 }
 
 /** A row of card pictures; "|" puts a gap between groups (the card that takes, then the
- * cards it takes). */
+ * cards it takes).
+ * @param {string[]} cards
+ * @param {string} L the language */
 function cardRow(cards, L) {
+  /** @type {string[][]} */
   const groups = [[]];
   for (const c of cards) {
     if (c === "|") groups.push([]);
@@ -30,6 +33,9 @@ function cardRow(cards, L) {
     g.map((c) => cardElement(c, { lang: L, size: "small" })))));
 }
 
+/** Each card's value in the classic and the Novorossiysk game (a word's key for a jack
+ * and a king).
+ * @type {[string, number | string, number | string][]} */
 const KONCHINKA_LEGEND = [
   ["As", 1, 1], ["2c", 2, 2], ["3d", 3, 3], ["4h", 4, 4], ["5s", 5, 5], ["6c", 6, 6],
   ["7d", 7, 7], ["8h", 8, 8], ["9s", 9, 9], ["Tc", 10, 10], ["Jd", "jack", 11],
@@ -43,7 +49,7 @@ function konchinkaLegend(L) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w.card),
       h("th", { scope: "col" }, w.classic), h("th", { scope: "col" }, w.novo))),
     h("tbody", {}, KONCHINKA_LEGEND.map(([card, classic, novo]) => h("tr", {},
-      h("td", {}, cardElement(card, { lang: L, size: "small" })),
+      h("td", {}, cardElement(String(card), { lang: L, size: "small" })),
       h("td", { class: "value" }, word(classic)), h("td", { class: "value" }, word(novo))))));
 }
 

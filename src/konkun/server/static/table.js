@@ -3,7 +3,7 @@
 import { contributionFor, rematchContribution, rematchStarted } from "./fairness.js";
 import { api, identity, seatLink, seatLinkHolder, storeSeatIdentity, TableSocket } from "./api.js";
 import { askSeatLink } from "./account.js";
-import { h, mount, patch, toast } from "./dom.js";
+import { byId, h, mount, patch, present, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { gameTitle, ratedBadge, RENDERERS, seatNames, tableTerms } from "./catalog.js";
@@ -39,13 +39,54 @@ async function openSeatLink(tableId) {
   storeSeatIdentity(tableId, holder);
 }
 
+/**
+ * A state message as the table page keeps it: with the time it came (the clock counts
+ * from it).
+ * @typedef {import("./protocol.js").StateMessage & {table: {receivedAt?: number}}} TableMessage
+ */
+
+/**
+ * The table page's state.
+ * @typedef {object} TableState
+ * @property {TableMessage | null} msg the state shown
+ * @property {string} conn the socket's state: "connecting", "open" or "retry"
+ * @property {number} retryAt when the next attempt is (ms since the epoch)
+ * @property {Record<string, any>} ui the game module's state kept across redraws
+ * @property {number | null} pending the turn an action was sent for
+ * @property {import("./chat.js").ChatState} chat
+ * @property {import("./movelog.js").LogEntry[]} log
+ * @property {Map<string | undefined, boolean>} logOpen deal → opened or closed by the person
+ * @property {number | null} dealsDone
+ * @property {boolean} wasMine
+ * @property {boolean} holding the end-of-deal screen is up: the next deal waits
+ * @property {TableMessage | null} held the state that came while holding
+ * @property {boolean} gone
+ * @property {ChildNode | null} root
+ * @property {import("./protocol.js").RatedMessage | null} rated
+ * @property {string} rematchKey
+ * @property {{lang: string, node: HTMLElement} | null} [nameForm]
+ */
+
+/** The table page of `tableId` (/t/{id}).
+ * @param {string} tableId */
+/** The view of a state as the shared modules read it (any game's view has these fields).
+ * @param {TableMessage} msg
+ * @returns {import("./pagetypes.js").View | null} */
+function viewOf(msg) {
+  return msg.view;
+}
+
 export function tablePage(tableId) {
+  /** @type {TableState} */
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
     chat: { messages: [] }, log: [], logOpen: new Map(), dealsDone: null, wasMine: false,
     holding: false, held: null, gone: false, root: null, rated: null, rematchKey: "" };
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
+  /** @type {TableSocket | null} */
   let sock = null;
+  /** The table's socket, made below once its handlers exist. */
+  const socket = () => present(sock, "the table's socket");
 
   function drawStatus() {
     statusLine.className = `conn ${state.conn}`;
@@ -67,7 +108,7 @@ export function tablePage(tableId) {
     }
     try {
       await api.sit(tableId, seat, contributionFor(tableId, seat));
-      sock.reconnect();
+      socket().reconnect();
     } catch (err) {
       toast(errorText(err), "error");
     }
@@ -145,7 +186,7 @@ export function tablePage(tableId) {
     const { table, you } = msg;
     const focusKey = focusSelector(document.activeElement);
     const mine = table.status === "playing" && you !== null && !state.holding
-      && (msg.view?.to_move ?? table.to_move) === you;
+      && (viewOf(msg)?.to_move ?? table.to_move) === you;
     document.title = mine ? `▶ ${t("table.yourTurn")} · ${gameTitle(table)} — konkun`
       : `konkun — ${gameTitle(table)}`;
     if (mine && !state.wasMine) {
@@ -166,7 +207,7 @@ export function tablePage(tableId) {
       h("input", { id: "invite", readonly: true, value: url, onfocus: (e) => e.target.select() }),
       h("button", { type: "button", onclick: async (ev) => {
         try { await navigator.clipboard.writeText(url); ev.target.textContent = t("table.copied"); }
-        catch { document.getElementById("invite").select(); }
+        catch { byId("invite", HTMLInputElement).select(); }
       } }, t("table.copy"))) : null;
     // a nameless visitor gets the name form: to sit while the table waits, else to chat
     const needName = you === null && !identity() ? h("div", { class: "panel" },
@@ -181,7 +222,7 @@ export function tablePage(tableId) {
           matchLog: R.placesMatchLog ? tableLog(msg) : undefined,
           play: (action) => {
             if (state.pending === msg.turn) return; // one action per turn; no double clicks
-            if (sock.action(action)) state.pending = msg.turn;
+            if (socket().action(action)) state.pending = msg.turn;
             else toast(t("table.connecting"), "error");
           }, hint: table.hints === false ? null : () => api.hint(tableId) });
       } else {
@@ -214,7 +255,9 @@ export function tablePage(tableId) {
     else mount(main, drawn);
     state.root = main.firstChild;
     drawStatus();
-    if (focusKey) main.querySelector(focusKey)?.focus({ preventScroll: true });
+    if (focusKey) {
+      /** @type {HTMLElement | null} */ (main.querySelector(focusKey))?.focus({ preventScroll: true });
+    }
   }
 
   /** The one move log of the table: the whole match by deal, the current deal open. */
@@ -225,11 +268,12 @@ export function tablePage(tableId) {
     const node = matchLog(state.log, table.game, seatNames(table),
       (a) => RENDERERS[table.game].formatAction(a, lang()), current);
     // a deal the player opened or closed stays so across the redraws of every state
-    for (const deal of node.querySelectorAll("details[data-deal]")) {
+    for (const item of node.querySelectorAll("details[data-deal]")) {
+      const deal = /** @type {HTMLDetailsElement} */ (item);
       const chosen = state.logOpen.get(deal.dataset.deal);
       if (chosen !== undefined) deal.open = chosen;
       // the person's click, not the page's own opening (which fires "toggle" too)
-      deal.querySelector("summary").addEventListener("click", () =>
+      present(deal.querySelector("summary"), "a log deal's summary").addEventListener("click", () =>
         state.logOpen.set(deal.dataset.deal, !deal.open));
     }
     return node;
@@ -241,7 +285,7 @@ export function tablePage(tableId) {
     if (!state.nameForm || state.nameForm.lang !== lang()) {
       state.nameForm = { lang: lang(), node: nameForm(() => {
         state.nameForm = null;
-        sock.reconnect();
+        socket().reconnect();
         draw();
       }) };
     }
@@ -265,7 +309,7 @@ export function tablePage(tableId) {
     const done = (msg.view?.deal_points || []).length;
     const deal = state.dealsDone !== null && done > state.dealsDone ? done : done + 1;
     const known = state.dealsDone !== null;
-    if (known && done > state.dealsDone) {
+    if (state.dealsDone !== null && done > state.dealsDone) {
       // the next deal waits behind the end screen: the table keeps the old deal until then
       state.holding = state.msg !== null && msg.table.status !== "finished";
       state.dealsDone = done;
@@ -315,7 +359,7 @@ export function tablePage(tableId) {
   /** The table is gone (closed or unknown): stop its socket and show this panel for good. */
   function endPage(panel) {
     state.gone = true;
-    sock.close();
+    socket().close();
     mount(main, panel);
   }
 
@@ -363,24 +407,24 @@ export function tablePage(tableId) {
       const you = state.msg?.you ?? null;
       const contribution = you === null ? undefined
         : rematchContribution(tableId, you, state.msg?.table?.rematch?.commitment ?? null);
-      if (!sock.send({ type: "rematch", contribution })) toast(t("table.connecting"), "error");
+      if (!socket().send({ type: "rematch", contribution })) toast(t("table.connecting"), "error");
     },
     back: () => {
-      if (!sock.send({ type: "back" })) toast(t("table.connecting"), "error");
+      if (!socket().send({ type: "back" })) toast(t("table.connecting"), "error");
     },
     resign: () => {
-      if (!sock.send({ type: "resign" })) toast(t("table.connecting"), "error");
+      if (!socket().send({ type: "resign" })) toast(t("table.connecting"), "error");
     },
     abort: () => {
-      if (!sock.send({ type: "abort" })) toast(t("table.connecting"), "error");
+      if (!socket().send({ type: "abort" })) toast(t("table.connecting"), "error");
     },
     chat: (text) => {
-      const sent = sock.send({ type: "chat", text });
+      const sent = socket().send({ type: "chat", text });
       if (!sent) toast(t("table.connecting"), "error");
       return sent;
     },
     voteBot: (seat) => {
-      if (!sock.send({ type: "vote_bot", seat })) toast(t("table.connecting"), "error");
+      if (!socket().send({ type: "vote_bot", seat })) toast(t("table.connecting"), "error");
     },
   };
 
@@ -411,7 +455,7 @@ export function tablePage(tableId) {
         if (state.msg) draw();
       }
     },
-    onState: (msg) => {
+    onState: (/** @type {TableMessage} */ msg) => {
       msg.table.receivedAt = Date.now();
       noteLast(msg);
       if (state.holding) {
@@ -446,18 +490,18 @@ export function tablePage(tableId) {
     tickClock();
     // an absent player's seat may be voted on after 60 s: redraw when that time comes
     const absent = state.msg?.table?.absent;
-    if (absent && Object.keys(absent).length && !state.msg.table.move_seconds
+    if (absent && Object.keys(absent).length && !state.msg?.table.move_seconds
         && ++voteCheck % 4 === 0 && !main.querySelector(".vote-bot")) draw();
   }, 500);
   watchChat(state.chat, () => { if (state.msg) draw(); });
   document.body.classList.add("at-table");
   setPage({ tableId, rerender: draw, destroy: () => {
     clearInterval(ticker);
-    sock.close();
+    socket().close();
     state.chat.stop?.();
     document.body.classList.remove("at-table");
     document.getElementById("deal-end")?.remove();
   } });
   draw();
-  openSeatLink(tableId).finally(() => sock.connect());
+  openSeatLink(tableId).finally(() => socket().connect());
 }

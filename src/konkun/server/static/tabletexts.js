@@ -1,6 +1,8 @@
 // Texts of the table's tools, the end of a match and the notifications (merged into
 // i18n.js's dictionary).
 
+/** Texts by language, then by key (merged into i18n.js).
+ * @type {Record<string, Record<string, string>>} */
 export const TABLE_TEXTS = {
   en: {
     "tools.link": "Link",

@@ -3,7 +3,7 @@
 // lesson, the glowing "hint" on what the step asks to click next.
 
 import { cardElement, cardShort, parseCard, sortCards, splitCards } from "./cards.js";
-import { h } from "./dom.js";
+import { h, present } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
 /** Whether two card texts are the same card (jokers by their text). */
@@ -43,9 +43,16 @@ function konchinkaHints(expect, sel) {
 }
 
 /**
+ * A Konchinka selection: the hand card chosen and the table cards it is to take.
+ * @typedef {{card: string | null, taken: string[]}} KonchinkaSelection
+ */
+
+/**
  * A Konchinka board. `obs`: the seat's observation; `sel`: {card, taken[]};
  * `other`: the other hand face up (a puzzle) or null (its backs); `expect`: the lesson's
  * taught move or null; `on`: {hand(card), table(card), play(), clear()}.
+ * @param {{obs: any, sel: KonchinkaSelection, other?: string[] | null,
+ *   expect?: string | null, on: any, playLabel?: string}} board
  */
 export function konchinkaBoard({ obs, sel, other = null, expect = null, on, playLabel }) {
   const L = lang();
@@ -94,7 +101,10 @@ export function konchinkaWords(text) {
 
 // ---------------------------------------------------------------- Kunken
 
-/** A Kunken action in words, e.g. "laid A♦ A♥ A♠". */
+/** A Kunken action in words, e.g. "laid A♦ A♥ A♠".
+ * @param {string} text
+ * @param {string[] | null} [bank] the bank before it (the card a take took from)
+ * @returns {string} */
 export function kunkenWords(text, bank = null) {
   const L = lang();
   const [verb, ...rest] = text.split(" ");
@@ -111,10 +121,21 @@ export function kunkenWords(text, bank = null) {
   return text;
 }
 
-/** What a lesson's step asks to click next in Kunken. */
+/**
+ * What to mark on a Kunken board: the stock, a bank position, the hand card to choose next,
+ * a meld to lay off on, the lay-down or the discard button.
+ * @typedef {{stock: boolean, bank: number | null, hand: string[], meld: number | null,
+ *   layDown: boolean, discard: boolean}} KunkenHints
+ */
+
+/** What a lesson's step asks to click next in Kunken.
+ * @param {string | null} expect the taught action
+ * @param {string[]} selCards the hand cards chosen
+ * @returns {KunkenHints | null} */
 function kunkenHints(expect, selCards) {
   if (!expect) return null;
   const [verb, ...rest] = expect.split(" ");
+  /** @type {KunkenHints} */
   const out = { stock: false, bank: null, hand: [], meld: null, layDown: false, discard: false };
   if (verb === "draw") out.stock = true;
   else if (verb === "take") out.bank = Number(rest[0]);
@@ -139,6 +160,8 @@ function kunkenHints(expect, selCards) {
  * sorted hand); `expect`: the lesson's taught action or null; `answer`: a puzzle's bank
  * position to mark; `on`: {stock(), bank(i), hand(i), meld(index), layDown(), discard()}
  * (a missing one: not clickable).
+ * @param {{obs: any, sel: number[], expect?: string | null, on: any,
+ *   names: Record<number, string>}} board
  */
 export function kunkenBoard({ obs, sel, expect = null, on, names }) {
   const L = lang();
@@ -152,7 +175,7 @@ export function kunkenBoard({ obs, sel, expect = null, on, names }) {
     class: `stock-pile card ${hint?.stock ? "hint" : ""}`, title: t("play.drawHint"),
     "aria-label": `${t("play.drawHint")} (${obs.stock_size})`,
     disabled: !(on.stock && myTurn && obs.phase === "start"), onclick: on.stock });
-  stock.appendChild(cardElement("back", { lang: L }).firstChild);
+  stock.appendChild(present(cardElement("back", { lang: L }).firstChild, "the card back's picture"));
   const bank = obs.bank.map((c, i) => {
     const node = cardElement(c, { lang: L, extraClass: hint && hint.bank === i ? "hint" : "",
       onClick: on.bank && myTurn && obs.phase === "start" ? () => on.bank(i) : null });

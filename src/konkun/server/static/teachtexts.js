@@ -2,6 +2,8 @@
 // merged into i18n.js's dictionary. The lessons' own steps come from the server in both
 // languages (src/konkun/learn/*.json).
 
+/** Texts by language, then by key (merged into i18n.js).
+ * @type {Record<string, Record<string, string>>} */
 export const TEACH_TEXTS = {
   en: {
     "nav.puzzles": "Puzzles",

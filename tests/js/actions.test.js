@@ -1,0 +1,149 @@
+// The games' action texts as the page reads and shows them: Kunken's parseAction,
+// formatAction, meld points, jokers and hand order (kunkenmoves.js; the chosen order kept
+// by kunken.js); Konchinka's legal moves grouped by hand card, its move text and the score
+// sheet (konchinkamoves.js); card texts (cards.js).
+
+import "./browser_globals.js";
+
+import assert from "node:assert/strict";
+import { afterEach, test } from "node:test";
+
+import { cardName, cardShort, parseCard, sortCards, splitCards }
+  from "../../src/konkun/server/static/cards.js";
+import * as konchinka from "../../src/konkun/server/static/konchinkamoves.js";
+import * as kunken from "../../src/konkun/server/static/kunkenmoves.js";
+import { handSort } from "../../src/konkun/server/static/kunken.js";
+import { setLang } from "../../src/konkun/server/static/i18n.js";
+
+afterEach(() => setLang("en"));
+
+// ---------------------------------------------------------------- cards
+
+test("a card text parses to rank and suit; 10 is read as T; a joker may name its card", () => {
+  assert.deepEqual(parseCard("Td"), { rank: "T", suit: "d", joker: false, text: "Td", as: null });
+  assert.deepEqual(parseCard("10h"), { rank: "T", suit: "h", joker: false, text: "Th", as: null });
+  assert.deepEqual(parseCard(" qs "), { rank: "Q", suit: "s", joker: false, text: "Qs", as: null });
+  assert.deepEqual(parseCard("X=7d"), { rank: null, suit: null, joker: true, text: "X=7d", as: "7d" });
+  assert.equal(parseCard("X").as, null);
+});
+
+test("a run of cards written together splits into card texts", () => {
+  assert.deepEqual(splitCards("As7h2c"), ["As", "7h", "2c"]);
+  assert.deepEqual(splitCards("10dX=Kh3s"), ["10d", "X=Kh", "3s"]);
+  assert.deepEqual(splitCards("-"), []);
+  assert.deepEqual(splitCards(""), []);
+});
+
+test("cards sort by suit (clubs first) then rank (2 to A), jokers last", () => {
+  assert.deepEqual(sortCards(["X", "As", "2s", "Kc", "2c", "Td"]), ["2c", "Kc", "Td", "2s", "As", "X"]);
+});
+
+test("a card's short text and spoken name in both languages", () => {
+  assert.equal(cardShort("Td"), "10♦");
+  assert.equal(cardShort("Qs", "ru"), "Д♠");
+  assert.equal(cardShort("X=Ah", "ru"), "★Т♥");
+  assert.equal(cardName("Qd"), "queen of diamonds");
+  assert.equal(cardName("Qd", "ru"), "дама бубен");
+  assert.equal(cardName("X=7h"), "joker (seven of hearts)");
+});
+
+// ---------------------------------------------------------------- Kunken
+
+test("a Kunken action text parses to its kind, cards and number", () => {
+  assert.deepEqual(kunken.parseAction("take 3"), { kind: "take", number: 3, cards: [] });
+  assert.deepEqual(kunken.parseAction("meld Kc Kd X=Kh"),
+    { kind: "meld", cards: ["Kc", "Kd", "X=Kh"], number: null });
+  assert.deepEqual(kunken.parseAction("layoff 7h 2"), { kind: "layoff", cards: ["7h"], number: 2 });
+  assert.deepEqual(kunken.parseAction("swap 0 Qs"), { kind: "swap", number: 0, cards: ["Qs"] });
+  assert.deepEqual(kunken.parseAction(" discard  5c "), { kind: "discard", cards: ["5c"], number: null });
+  assert.deepEqual(kunken.parseAction("draw"), { kind: "draw", cards: [], number: null });
+});
+
+test("a Kunken move is told in the past in the log and as an offer on its button", () => {
+  assert.equal(kunken.formatAction("draw", "en"), "drew from the stock");
+  assert.equal(kunken.formatAction("draw", "en", true), "Draw from the stock");
+  assert.equal(kunken.formatAction("take 0", "en"), "took the bank from card 1");
+  assert.equal(kunken.formatAction("meld Kc Kd X", "en"), "laid down: K♣ K♦ ★");
+  assert.equal(kunken.formatAction("layoff Th 1", "en", true), "Lay off: 10♥ → #2");
+  assert.equal(kunken.formatAction("discard 2d", "en"), "discarded: 2♦");
+  assert.equal(kunken.formatAction("pass", "en"), "pass", "an unknown kind is shown as sent");
+});
+
+test("a Kunken move in Russian has Russian words and card letters", () => {
+  setLang("ru");
+  assert.equal(kunken.formatAction("meld Ac Ad As", "ru"), "выложил(а): Т♣ Т♦ Т♠");
+  assert.equal(kunken.formatAction("swap 2 X=Qh", "ru"), "заменил(а) джокера: ★Д♥ → #3");
+  assert.equal(kunken.formatAction("take 4", "ru"), "взял(а) банк с карты №5");
+  assert.equal(kunken.formatAction("discard 9s", "ru", true), "Сбросить: 9♠");
+});
+
+test("meld points: A K Q J 10, T to 2 five, a joker as the card it stands for", () => {
+  assert.deepEqual(["As", "Kd", "Qh", "Jc", "Ts", "2d"].map((c) => kunken.meldCardPoints(c)),
+    [10, 10, 10, 10, 5, 5]);
+  assert.equal(kunken.meldCardPoints("X=7h"), 5);
+  assert.equal(kunken.meldCardPoints("X", ["7h", "7d", "X"]), 5, "a set's joker is its rank");
+  assert.equal(kunken.meldCardPoints("X", ["Kh", "Kd", "X"]), 10);
+  assert.equal(kunken.meldCardPoints("X"), 10, "alone, a joker counts 10");
+});
+
+test("the hand sorts by suit, or by rank when the person chose it; jokers last", () => {
+  const hand = ["X", "Kc", "2h", "Kd", "2c", "As"];
+  assert.deepEqual(kunken.sortHand(hand, "suit"), ["2c", "Kc", "Kd", "2h", "As", "X"]);
+  assert.deepEqual(kunken.sortHand(hand, "rank"), ["2c", "2h", "Kc", "Kd", "As", "X"]);
+  assert.deepEqual(hand, ["X", "Kc", "2h", "Kd", "2c", "As"], "the hand itself is left alone");
+});
+
+test("the chosen hand order is kept per player, suit unless rank was chosen", () => {
+  localStorage.removeItem("konkun.kunkenSort.guest");
+  assert.equal(handSort(), "suit");
+  localStorage.setItem("konkun.kunkenSort.guest", "rank");
+  assert.equal(handSort(), "rank");
+  localStorage.setItem("konkun.kunkenSort.guest", "nonsense");
+  assert.equal(handSort(), "suit");
+});
+
+test("a joker's meaning is read from its action; other meanings of the same step are found", () => {
+  assert.deepEqual(kunken.jokerMeanings("meld 7h 8h X=9h X=Th"), ["9h", "Th"]);
+  assert.deepEqual(kunken.jokerMeanings("meld 7h 8h 9h"), []);
+  const legal = ["meld 7h 8h X=9h", "meld 7h 8h X=6h", "meld 7h 8h X=9H", "meld 7c 8c X=9c",
+    "discard 2d"];
+  assert.deepEqual(kunken.jokerAlternatives("meld 7h 8h X=9h", legal),
+    ["meld 7h 8h X=6h", "meld 7h 8h X=9H"]);
+  assert.deepEqual(kunken.jokerAlternatives("discard 2d", legal), [], "no joker: nothing to ask");
+  assert.deepEqual(kunken.jokerAlternatives("meld 7c 8c X=9c", legal), []);
+});
+
+test("a Kunken turn ends with its discard and no other action", () => {
+  assert.deepEqual(["discard 2d", "draw", "take 1", "meld 7c 8c 9c", "layoff 2h 0", "swap 1 X"]
+    .map(kunken.endsTurn), [true, false, false, false, false, false]);
+});
+
+// ---------------------------------------------------------------- Konchinka
+
+test("Konchinka's legal moves group by hand card: its trail and its captures, most cards first", () => {
+  const grouped = konchinka.groupLegal(["Qd", "Qd:Qs", "Qd:As9h", "7h:As6c", "10h:Th"]);
+  assert.deepEqual(Object.keys(grouped).sort(), ["7h", "Qd", "Th"]);
+  assert.deepEqual(grouped.Qd, { trail: "Qd", captures: [
+    { text: "Qd:As9h", cards: ["As", "9h"] }, { text: "Qd:Qs", cards: ["Qs"] }] });
+  assert.deepEqual(grouped["7h"], { trail: null, captures: [{ text: "7h:As6c", cards: ["As", "6c"] }] });
+  assert.equal(grouped.Th.captures[0].text, "10h:Th", "the text is sent back as the server gave it");
+});
+
+test("Konchinka captures of one size keep a stable order by their text", () => {
+  const grouped = konchinka.groupLegal(["Kc:Ts", "Kc:Qh", "Kc:Kd", "Kc:5h5d"]);
+  assert.deepEqual(grouped.Kc.captures.map((c) => c.text), ["Kc:5h5d", "Kc:Kd", "Kc:Qh", "Kc:Ts"]);
+});
+
+test("a Konchinka move as text: a trail, a capture", () => {
+  assert.equal(konchinka.formatAction("Qd", "en"), "Q♦ →");
+  assert.equal(konchinka.formatAction("Qd:Ac7h2c", "en"), "Q♦ × A♣ 7♥ 2♣");
+  assert.equal(konchinka.formatAction("Kh:Td", "ru"), "К♥ × 10♦");
+});
+
+// converted from the browser test test_match_end.py
+test("the score sheet writes a new total only when it changes; an empty column shows 0", () => {
+  assert.deepEqual(konchinka.writtenTotals([0, 0, 1, 3, 3, 5]), [1, 3, 5]);
+  assert.deepEqual(konchinka.writtenTotals([0, 0]), [0]);
+  assert.deepEqual(konchinka.writtenTotals([2, 2, 7]), [2, 7]);
+  assert.deepEqual(konchinka.writtenTotals([]), [0]);
+});
