@@ -124,7 +124,7 @@ def page_steps(env: dict[str, str] | None = None) -> list[list[str]] | None:
     tests = sorted(str(path.relative_to(ROOT)) for path in (ROOT / NODE_TESTS).glob("*.test.js"))
     return [*steps, [node, str(ROOT / "node_modules" / "typescript" / "bin" / "tsc"),
                      "--noEmit", "-p", "jsconfig.json"],
-            [node, "--test", *tests]]
+            [node, "--test", "--test-reporter=dot", *tests]]
 
 
 def run_tests(args: list[str]) -> int:
