@@ -32,6 +32,8 @@ SETTLEMENTS: tuple[Settlement, ...] = ("difference", "pool")
 MIN_SEATS = 2
 MAX_SEATS = 4
 """Konchinka is played by 2 to 4 players (RULES.md)."""
+WHOLE_DECK_RANKS = 13
+"""``deck_ranks`` of the standard game: every rank, Ace to King."""
 
 VARIANT_CHOICES = (
     Choice("classic", Titles("classic", "классическая")),
@@ -68,7 +70,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "the chips each player puts into the pool (settlement pool only)", minimum=1,
         maximum=1000),
     RuleOption.integer(
-        "deck_ranks", 13,
+        "deck_ranks", WHOLE_DECK_RANKS,
         Titles("Ranks in the deck (research)", "Рангов в колоде (для исследований)"),
         "research setting: the deck keeps its lowest ranks only, the Ace first (13: the "
         "whole deck)", minimum=7, maximum=13),
@@ -118,7 +120,7 @@ class KonchinkaRules:
     target: int = 15
     settlement: Settlement = "difference"
     stake: int = 5
-    deck_ranks: int = 13
+    deck_ranks: int = WHOLE_DECK_RANKS
 
     def __post_init__(self) -> None:
         _check_choice("variant", self.variant, VARIANTS)
@@ -178,8 +180,13 @@ class KonchinkaRules:
         return self.variant == "novo"
 
     def to_json(self) -> dict[str, Any]:
-        """The options as JSON data (every field, by name)."""
-        return dataclasses.asdict(self)
+        """The options as JSON data (every field, by name, but ``deck_ranks`` only when it
+        is not the whole deck: the standard game's records, and the fairness digests that
+        hash them, stay as they were before the research setting existed)."""
+        data = dataclasses.asdict(self)
+        if self.deck_ranks == WHOLE_DECK_RANKS:
+            del data["deck_ranks"]
+        return data
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> KonchinkaRules:
