@@ -22,6 +22,8 @@ _Option = tuple[tuple[int, ...], int, int, int, int]
 code, its cards' value in the hand)."""
 _OPTION: Final[dict[Meld, tuple[int, _Option]]] = {}
 """The search's option for a meld, with the meld's lowest card."""
+_NO_OPTIONS: Final[list[_Option]] = []
+"""The options of a card that is the lowest of no meld of the hand (shared, never changed)."""
 
 
 def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
@@ -55,7 +57,9 @@ class HandSearch:
         self.counts = list(counts)
         self.replace = replace
         self.memo: dict[int, tuple[int, int]] = {}
-        by_low: list[list[_Option]] = [[] for _ in range(52)]
+        # Most cards are the lowest of no meld: they share one empty list (never appended
+        # to) instead of 52 new lists per search, each one more object for the collector.
+        by_low: list[list[_Option]] = [_NO_OPTIONS] * 52
         live = [False] * 53
         for meld in hand_melds(counts, replace):
             hit = _OPTION.get(meld)
@@ -63,8 +67,13 @@ class HandSearch:
                 low, reals, used, points = _info(meld)
                 hit = _OPTION[meld] = (low, (reals, used, points, sum(1 << 2 * c for c in reals),
                                              10 * used + sum(VALUE[c] for c in reals)))
-            by_low[hit[0]].append(hit[1])
-            for c in hit[1][0]:
+            low, option = hit
+            options = by_low[low]
+            if options is _NO_OPTIONS:
+                by_low[low] = [option]
+            else:
+                options.append(option)
+            for c in option[0]:
                 live[c] = True
         for lst in by_low:
             if len(lst) > 1:

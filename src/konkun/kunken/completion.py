@@ -32,6 +32,7 @@ from operator import mul
 from typing import Final
 
 from konkun.kunken import solver, third_card
+from konkun.kunken.hand_melds import BITS
 from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, VALUE
 from konkun.kunken.melds import Compact as Compact
 from konkun.kunken.melds import compact as compact
@@ -112,7 +113,7 @@ def layoffs(m: Compact) -> Iterator[tuple[int, Compact]]:
             yield suit * 13 + right, (0, suit, start, length + 1, jmask)
         return
     _, rank, real, decl, n_open = m
-    if real.bit_count() + decl.bit_count() + n_open >= 4:
+    if BITS[real] + BITS[decl] + n_open >= 4:
         return
     for t in range(4):
         if not (real | decl) >> t & 1:
@@ -303,7 +304,7 @@ def _points_bound(hand: list[int], table: Table) -> int:
     each joker on the table."""
     total: int = sum(map(mul, VALUE, hand))
     for m in table:
-        total += 10 * (m[4].bit_count() if m[0] == 0 else m[3].bit_count() + m[4])
+        total += 10 * (BITS[m[4]] if m[0] == 0 else BITS[m[3]] + m[4])
     return total
 
 
@@ -646,9 +647,9 @@ def _table_jokers(table: Table) -> int:
     total = 0
     for m in table:
         if m[4]:
-            total += m[4].bit_count() if m[0] == 0 else m[4]
+            total += BITS[m[4]] if m[0] == 0 else m[4]
         if m[0] and m[3]:
-            total += m[3].bit_count()
+            total += BITS[m[3]]
     return total
 
 

@@ -15,6 +15,9 @@ from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, joker_for, open_joker, sl
 
 Meld = tuple[int, ...]
 FULL: Final = (1 << 13) - 1
+BITS: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(1 << 13))
+"""The number of bits set in each mask of 13 bits or fewer (a suit's rank positions, a
+rank's suits): compiled, ``int.bit_count()`` is a Python method call, an index is not."""
 
 
 def window_mask(window: Sequence[int]) -> int:
@@ -50,7 +53,7 @@ def _relative_sequences(held: int, jokers: int) -> tuple[tuple[tuple[int, ...], 
     if hit is not None:
         return hit
     found: list[tuple[int, int]] = []
-    if held.bit_count() >= 2:
+    if BITS[held] >= 2:
         for start in range(13):
             gaps = 0
             for length in range(1, 14 if start == 0 else 13):
@@ -214,7 +217,7 @@ def melds_with(card: int, counts: list[int], replace: bool = False) -> list[Meld
     p, s = divmod(card, 13)[::-1]
     out: list[Meld] = []
     suits = _rank_mask(counts, p)
-    if suits.bit_count() >= 2:
+    if BITS[suits] >= 2:
         out.extend(m for m in _sets(p, suits, jokers) if card in m)
     melds, positions = _sequences(s, _suit_mask(counts, s * 13), jokers)
     seqs = [melds[i] for i in positions[p]]

@@ -20,6 +20,7 @@ from konkun.kunken.arrangement import (
     reach_points,
 )
 from konkun.kunken.hand_melds import (
+    BITS,
     CARD_PLACE,
     Meld,
     declared_set_variants,
@@ -239,7 +240,7 @@ def _free_take_positions(hand: list[int], bank: list[int],
             if pair and (old_jokers or pair & (pair - 1)):
                 shortest = 3
             elif (old_jokers < 2 and not old_suit[s] & ~(1 << p)) or (
-                    not old_jokers and (old_suit[s] & ~(1 << p)).bit_count() < 2):
+                    not old_jokers and BITS[old_suit[s] & ~(1 << p)] < 2):
                 continue  # too few old cards (and old jokers) of its suit or rank
             else:
                 shortest = shortest_third(p, s, jokers, old_jokers, old_suit[s], old_rank[p],

@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from konkun.kunken.hand_melds import CARD_PLACE, FULL, WINDOWS, Meld, melds_with, window_mask
+from konkun.kunken.hand_melds import (
+    BITS,
+    CARD_PLACE,
+    FULL,
+    WINDOWS,
+    Meld,
+    melds_with,
+    window_mask,
+)
 
 
 def third_card_melds(card: int, counts: list[int], taken: list[int],
@@ -194,8 +202,8 @@ def _joker_third(counts: list[int], taken: list[int], proxies: bool = False) -> 
                              min(jokers - taken[52], jokers - 1), proxies)
 
 
-def joker_third_masks(old_suit: Sequence[int], pool_suit: Sequence[int],
-                      old_rank: Sequence[int], pool_rank: Sequence[int], jokers: int,
+def joker_third_masks(old_suit: list[int], pool_suit: list[int],
+                      old_rank: list[int], pool_rank: list[int], jokers: int,
                       old_jokers: int, proxies: bool = False) -> int:
     """:func:`_joker_third` from the masks of the cards held before the take (``old_``)
     and held now (``pool_``), by suit and by rank position, the jokers held and the old
@@ -209,7 +217,7 @@ def joker_third_masks(old_suit: Sequence[int], pool_suit: Sequence[int],
             best = 4
     for s in range(4):
         old, pool = old_suit[s], pool_suit[s]
-        if pool.bit_count() < 2 or (pool == FULL and not proxies) or (
+        if BITS[pool] < 2 or (pool == FULL and not proxies) or (
                 not old and old_jokers < 2):
             continue
         key = (old, pool, jokers if jokers < 6 else 6, old_jokers if old_jokers < 2 else 2,
@@ -240,13 +248,13 @@ def _joker_sequence_third(old: int, pool: int, jokers: int, old_jokers: int,
     for wmask, length in _ALL_WINDOW_MASKS:
         if best and length >= best:
             break
-        gaps = (wmask & missing).bit_count()
+        gaps = BITS[wmask & missing]
         cap = min(length // 2, jokers)
         if gaps > cap:
             continue
-        old_n = (wmask & old).bit_count()
+        old_n = BITS[wmask & old]
         if proxies:
-            slots = min(cap, gaps + (wmask & held_new).bit_count())
+            slots = min(cap, gaps + BITS[wmask & held_new])
             count = old_n + min(old_jokers, slots - 1) if slots else old_n - 1
         elif not gaps:
             continue
@@ -297,7 +305,7 @@ def shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int, 
     """:func:`third_card_length` from masks: old cards of the card's suit and rank, the
     pool's (old and taken) cards of them, and the jokers (all, and old ones); ``proxies``:
     an old joker may also stand for a card held in the pool (``joker_for_held``)."""
-    a = (old_rank & ~(1 << s)).bit_count()
+    a = BITS[old_rank & ~(1 << s)]
     if a >= 2 or (a == 1 and old_jokers >= 1):
         return 3  # a set of three
     best = 4 if old_jokers >= 2 and pool_rank & ~(1 << s) else 0  # two jokers in a set of 4
@@ -362,12 +370,12 @@ def _sequence_third(old: int, pool: int, jokers: int, old_jokers: int,
     missing = FULL & ~pool
     held_new = pool & ~old & ~1
     for wmask, length in _WINDOWS_AT_ZERO:
-        gaps = (wmask & missing).bit_count()
+        gaps = BITS[wmask & missing]
         if gaps > jokers or gaps * 2 > length:
             continue
         room = gaps
         if proxies:
-            room += min((wmask & held_new).bit_count(), length // 2 - gaps, jokers - gaps)
-        if (wmask & old).bit_count() + (room if room < old_jokers else old_jokers) >= 2:
+            room += min(BITS[wmask & held_new], length // 2 - gaps, jokers - gaps)
+        if BITS[wmask & old] + (room if room < old_jokers else old_jokers) >= 2:
             return length
     return 0
