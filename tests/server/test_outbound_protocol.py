@@ -68,7 +68,7 @@ def _play_to_the_end(client: TestClient, game: str, seats: int,
             try:
                 message = receive_until(ws, lambda m: m["type"] in ("state", "error"),
                                         timeout=5)
-            except TimeoutError:  # a refusal within a second of the last is not answered
+            except TimeoutError:  # no state yet (a loaded machine): send the move again
                 played = -1
                 continue
             if message["type"] == "error":  # refused for speed: send it again

@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +59,13 @@ def _sit(client: TestClient, table_id: str, seat: int, token: str) -> None:
     assert response.status_code == 200, response.text
 
 
-def _socket(client: TestClient, table_id: str, token: str | None) -> Any:
-    ws = client.websocket_connect(f"/ws/tables/{table_id}")
-    session = ws.__enter__()
-    if token is not None:
-        session.send_json({"type": "hello", "token": token})
-    return ws, session
+@contextmanager
+def _socket(client: TestClient, table_id: str, token: str | None) -> Iterator[Any]:
+    """A socket on the table, said hello with ``token`` (a watcher's without one)."""
+    with client.websocket_connect(f"/ws/tables/{table_id}") as session:
+        if token is not None:
+            session.send_json({"type": "hello", "token": token})
+        yield session
 
 
 def _finished(client: TestClient, table_id: str) -> dict[str, Any]:
@@ -99,14 +101,11 @@ def test_resign_ends_a_two_seat_match_the_other_seat_wins_and_it_verifies(
     table = _table(client, ann, game="konchinka", seats=2)
     _sit(client, table["id"], 0, ann)
     _sit(client, table["id"], 1, bob)
-    ws, session = _socket(client, table["id"], ann)
-    try:
+    with _socket(client, table["id"], ann) as session:
         receive_until(session, lambda m: m["type"] == "state")
         session.send_json({"type": "resign"})
         state = receive_until(session, lambda m: m["type"] == "state"
                               and m["table"]["status"] == "finished")
-    finally:
-        ws.__exit__(None, None, None)
     assert state["table"]["winner"] == 1
     assert state["table"]["resigned"] == [0]
     assert state["table"]["ended"]["reason"] == "resigned"
@@ -121,24 +120,18 @@ def test_only_a_seated_player_resigns_and_only_while_the_match_is_played(
     bob, _ = guest(client, "bob")
     table = _table(client, ann, game="konchinka", seats=2)
     _sit(client, table["id"], 0, ann)
-    ws, session = _socket(client, table["id"], ann)
-    try:
+    with _socket(client, table["id"], ann) as session:
         session.send_json({"type": "resign"})
         assert _error(session)["code"] == "not_started"
         _sit(client, table["id"], 1, bob)
-        watcher_ws, watcher = _socket(client, table["id"], None)
-        try:
+        with _socket(client, table["id"], None) as watcher:
             watcher.send_json({"type": "resign"})
             assert _error(watcher)["code"] == "not_seated"
-        finally:
-            watcher_ws.__exit__(None, None, None)
         session.send_json({"type": "resign"})
         receive_until(session, lambda m: m["type"] == "state"
                       and m["table"]["status"] == "finished")
         session.send_json({"type": "resign"})
         assert _error(session)["code"] == "game_over"
-    finally:
-        ws.__exit__(None, None, None)
 
 
 def test_a_resigned_seat_takes_no_more_turns_the_stand_in_plays_it_for_nothing(
@@ -147,8 +140,7 @@ def test_a_resigned_seat_takes_no_more_turns_the_stand_in_plays_it_for_nothing(
     table = _table(client, tokens[0], game="fake", seats=3, rules={"target": "3"})
     for seat, token in enumerate(tokens):
         _sit(client, table["id"], seat, token)
-    ws, session = _socket(client, table["id"], tokens[0])
-    try:
+    with _socket(client, table["id"], tokens[0]) as session:
         state = receive_until(session, lambda m: m["type"] == "state")
         session.send_json({"type": "resign"})
         state = receive_until(session, lambda m: m["type"] == "state"
@@ -158,8 +150,6 @@ def test_a_resigned_seat_takes_no_more_turns_the_stand_in_plays_it_for_nothing(
             state["table"]["to_move"] != 0
         session.send_json({"type": "back"})
         assert _error(session)["code"] == "resigned"
-    finally:
-        ws.__exit__(None, None, None)
     summary = client.get(f"/api/tables/{table['id']}").json()
     assert summary["status"] == "playing"  # two people play on
     # seat 0 never waits for its player: whenever it is to move, the stand-in moves
@@ -201,13 +191,10 @@ def test_the_match_ends_when_only_bots_would_remain(client: TestClient) -> None:
     table = _table(client, ann, game="fake", seats=3, bots={"1": "random", "2": "random"},
                    rules={"target": "20"})
     _sit(client, table["id"], 0, ann)
-    ws, session = _socket(client, table["id"], ann)
-    try:
+    with _socket(client, table["id"], ann) as session:
         session.send_json({"type": "resign"})
         receive_until(session, lambda m: m["type"] == "state"
                       and m["table"]["status"] == "finished")
-    finally:
-        ws.__exit__(None, None, None)
     summary = _finished(client, table["id"])
     assert summary["winner"] != 0
 
@@ -217,14 +204,11 @@ def test_abort_ends_a_table_where_no_person_moved_with_no_winner_and_it_verifies
     ann, _ = guest(client, "ann")
     table = _table(client, ann, game="konchinka", seats=2, bots={"1": "random"})
     _sit(client, table["id"], 0, ann)
-    ws, session = _socket(client, table["id"], ann)
-    try:
+    with _socket(client, table["id"], ann) as session:
         receive_until(session, lambda m: m["type"] == "state")
         session.send_json({"type": "abort"})
         state = receive_until(session, lambda m: m["type"] == "state"
                               and m["table"]["status"] == "finished")
-    finally:
-        ws.__exit__(None, None, None)
     assert state["table"]["ended"]["reason"] == "aborted"
     assert _finished(client, table["id"])["winner"] is None
     _verified(client, table["id"])
@@ -236,11 +220,12 @@ def test_abort_is_refused_once_a_person_has_moved(client: TestClient) -> None:
     table = _table(client, ann, game="konchinka", seats=2)
     _sit(client, table["id"], 0, ann)
     _sit(client, table["id"], 1, bob)
-    sockets = {0: _socket(client, table["id"], ann), 1: _socket(client, table["id"], bob)}
-    try:
+    with ExitStack() as stack:
+        sockets = {seat: stack.enter_context(_socket(client, table["id"], token))
+                   for seat, token in ((0, ann), (1, bob))}
         summary = client.get(f"/api/tables/{table['id']}").json()
         mover = summary["to_move"]
-        session = sockets[mover][1]
+        session = sockets[mover]
         state = receive_until(session, lambda m: m["type"] == "state" and m["you"] == mover)
         session.send_json({"type": "action", "turn": state["turn"],
                            "action": legal(state)[0]})
@@ -248,7 +233,4 @@ def test_abort_is_refused_once_a_person_has_moved(client: TestClient) -> None:
                       and m["turn"] == state["turn"] + 1)
         session.send_json({"type": "abort"})
         assert _error(session)["code"] == "people_moved"
-    finally:
-        for ws, _ in sockets.values():
-            ws.__exit__(None, None, None)
     assert client.get(f"/api/tables/{table['id']}").json()["status"] == "playing"
