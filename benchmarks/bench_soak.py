@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import itertools
 import json
 import multiprocessing
 import os
@@ -314,35 +315,40 @@ def trust_abuses(port: int, honest_tables: list[str], stop: threading.Event,
         status, me = _http(port, "POST", "/api/guest", {"nickname": name}, source=source)
         return str(me["token"]) if status == 200 and isinstance(me, dict) else None
 
-    guessers = iter(range(10**9))
+    guessers = itertools.count()
 
     def password_flood() -> None:
         source = PASSWORD_ADDRESSES[next(guessers) % len(PASSWORD_ADDRESSES)]
         post("password_flood", "/api/account/login",
              {"nickname": OWNER, "password": f"guess {random.random()}"}, source)
 
-    claims = iter(range(10**9))
+    def guest_or_pause(abuse: str, source: str, name: str) -> str | None:
+        """A guest token for ``name`` from ``source``; None (tallied, after a pause) when
+        the server refuses one."""
+        token = guest(source, name)
+        if token is None:
+            tally.add(abuse, "guest refused")
+            stop.wait(0.5)
+        return token
+
+    claims = itertools.count()
 
     def claim_flood() -> None:
         number = next(claims)
         source = CLAIM_ADDRESSES[number % len(CLAIM_ADDRESSES)]
-        token = guest(source, f"c{number}x")
+        token = guest_or_pause("claim_flood", source, f"c{number}x")
         if token is None:
-            tally.add("claim_flood", "guest refused")
-            stop.wait(0.5)
             return
         post("claim_flood", "/api/account/claim", {"password": f"claimed secret {number}"},
              source, token)
 
-    idlers = iter(range(10**9))
+    idlers = itertools.count()
 
     def idle_tables() -> None:
         number = next(idlers)
         source = IDLE_ADDRESSES[number % len(IDLE_ADDRESSES)]
-        token = guest(source, f"idle{number}")
+        token = guest_or_pause("idle_tables", source, f"idle{number}")
         if token is None:
-            tally.add("idle_tables", "guest refused")
-            stop.wait(0.5)
             return
         for _ in range(5):
             status, table = post("idle_tables", "/api/tables", {
