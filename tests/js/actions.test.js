@@ -12,8 +12,14 @@ import { cardName, cardShort, parseCard, sortCards, splitCards }
   from "../../src/konkun/server/static/cards.js";
 import * as konchinka from "../../src/konkun/server/static/konchinkamoves.js";
 import * as kunken from "../../src/konkun/server/static/kunkenmoves.js";
-import { handSort } from "../../src/konkun/server/static/kunken.js";
+import * as kunkenPage from "../../src/konkun/server/static/kunken.js";
+import { registerGamePage } from "../../src/konkun/server/static/gamepage.js";
 import { setLang } from "../../src/konkun/server/static/i18n.js";
+
+const { handSort } = kunkenPage;
+// Kunken's words come with its game page, as the page registry adds them (gamepage.js)
+registerGamePage("kunken", kunkenPage, new URL("../../src/konkun/server/static/kunken.js",
+  import.meta.url));
 
 afterEach(() => setLang("en"));
 

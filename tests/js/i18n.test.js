@@ -8,8 +8,14 @@ import { readFileSync } from "node:fs";
 import { afterEach, test } from "node:test";
 
 import { tx } from "../../src/konkun/server/static/analysis.js";
+import { registerGamePage } from "../../src/konkun/server/static/gamepage.js";
 import { errorText, fill, has, lang, plural, setLang, t }
   from "../../src/konkun/server/static/i18n.js";
+import * as kunken from "../../src/konkun/server/static/kunken.js";
+
+// Kunken's texts come with its game page, as the page registry adds them (gamepage.js)
+registerGamePage("kunken", kunken, new URL("../../src/konkun/server/static/kunken.js",
+  import.meta.url));
 
 afterEach(() => setLang("en"));
 

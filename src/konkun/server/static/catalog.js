@@ -1,8 +1,9 @@
-// The games the server offers (GET /api/catalog), their page modules, the bots it offers,
+// The games the server offers (GET /api/catalog), their page modules (gamepage.js), the bots it offers,
 // and the names and titles the pages show from them.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { loadGamePage, RENDERERS } from "./gamepage.js";
 import { has, lang, t } from "./i18n.js";
 
 /** @typedef {import("./pagetypes.js").Catalog} Catalog */
@@ -12,42 +13,12 @@ import { has, lang, t } from "./i18n.js";
 /** @typedef {import("./pagetypes.js").View} View */
 /** @typedef {import("./protocol.js").LastAction} LastAction */
 
-/**
- * What a game's page module draws its table from (table.js and replay.js build it).
- * @typedef {object} RenderContext
- * @property {View} view the view of the seat shown
- * @property {View[] | null} [views] every seat's view (a replay with all hands open)
- * @property {TableSummary} table
- * @property {number | null} you the seat shown; null for a spectator
- * @property {LastAction | null} last the action just played
- * @property {string} lang
- * @property {string[]} names the seats' display names
- * @property {Record<string, any>} ui the page's state kept across redraws (selection, ...)
- * @property {boolean} readOnly
- * @property {boolean} [replay]
- * @property {HTMLElement} [matchLog] the match log, for a module that places it itself
- * @property {(action: string) => void} play
- * @property {(() => Promise<any>) | null} [hint]
- */
+/** @typedef {import("./gamepage.js").RenderContext} RenderContext */
+/** @typedef {import("./gamepage.js").GamePage} PageModule */
 
-/**
- * A game's page module (docs/web.md, "Page modules"): `render` and `formatAction`, and
- * the optional hooks the shared modules call.
- * @typedef {object} PageModule
- * @property {(container: HTMLElement, ctx: RenderContext) => void} render
- * @property {(action: string, lang: string) => string} formatAction
- * @property {(action: string) => boolean} [endsTurn] whether an action ends the seat's turn
- *   (the move log's grouping)
- * @property {(end: any, names: string[], lang: string) => import("./dom.js").Child}
- *   [dealEndBody] the end-of-deal screen's body
- * @property {import("./fairness.js").FairDeal} [fairDeal] the replay's fair-deal check
- * @property {boolean} [placesMatchLog] the module puts `ctx.matchLog` in its own column
- */
-
-// Each game's page module (the catalog's "page", e.g. konchinka.js), by game name; loaded
-// with the catalog. A game without one cannot be drawn at its table.
-/** @type {Record<string, PageModule>} */
-export const RENDERERS = {};
+// Each game's page module (the catalog's "page"), by game name: the registry of
+// gamepage.js, which loads them with the catalog. A game without one cannot be drawn.
+export { RENDERERS };
 
 // The games, as GET /api/catalog describes them: name, titles, seat range, variants and
 // every rule option's schema (type, default, range or choices, titles). Loaded once.
@@ -139,8 +110,10 @@ export async function loadCatalog() {
     /** @type {Catalog | null} */
     const c = await api.catalog();
     if (c && c.games && c.games.length) {
-      await Promise.all(c.games.filter((g) => /^[a-z0-9_-]+\.js$/.test(g.page || ""))
-        .map(async (g) => { RENDERERS[g.game] = await import(`./${g.page}`); }));
+      // a game whose page fails to load cannot be drawn; the others still can
+      await Promise.all(c.games.map((g) => loadGamePage(g.game, g.page).catch((error) => {
+        console.error(error);
+      })));
       catalog = c;
     }
   } catch { /* offline: the lobby says it is loading, titles fall back to names */ }

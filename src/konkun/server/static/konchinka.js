@@ -9,12 +9,21 @@ import { captureSumText, coachOn, coachPanel, noteFinished, reasonsText,
 import { bindKeys, h, nameTag } from "./dom.js";
 import { flyFrom, flyTo, rectsOf } from "./motion.js";
 import { t } from "./i18n.js";
+import { keepsContract } from "./gamepage.js";
+import * as self from "./konchinka.js";
+import { KONCHINKA_TEXTS } from "./konchinkatexts.js";
 import { formatAction, groupLegal, writtenTotals } from "./konchinkamoves.js";
 import { announceDeals, dealOf, handOf, handSize, legalOf } from "./view.js";
 
-// the page module's hooks (docs/web.md, "Page modules"), kept in konchinkamoves.js with the
-// rest of the moves' logic, which draws nothing
+// the game page's hooks (the contract of gamepage.js), kept in konchinkamoves.js with the rest
+// of the moves' logic, which draws nothing
 export { fairDeal, formatAction } from "./konchinkamoves.js";
+
+/** The game's texts, added to the page's dictionary when the registry loads this module. */
+export const texts = KONCHINKA_TEXTS;
+/** The game's stylesheet, linked once a table of the game is drawn. */
+export const styles = ["konchinka.css"];
+keepsContract(self); // tsc checks that this module keeps the game-page contract
 
 // ---------------------------------------------------------------- reading the view
 

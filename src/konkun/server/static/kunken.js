@@ -9,13 +9,22 @@ import { minis } from "./dealend.js";
 import { coachOn, coachPanel, noteFinished, refusalItems } from "./coach.js";
 import { bindKeys, h, nameTag } from "./dom.js";
 import { t } from "./i18n.js";
+import { keepsContract } from "./gamepage.js";
+import * as self from "./kunken.js";
+import { KUNKEN_TEXTS } from "./kunkentexts.js";
 import { cardsIn, formatAction, jokerAlternatives, jokerMeanings, meldCardPoints, parseAction,
   sortHand } from "./kunkenmoves.js";
 import { announceDeals, handOf, handSize, legalOf } from "./view.js";
 
-// the page module's hooks (docs/web.md, "Page modules"), kept in kunkenmoves.js with the
-// rest of the moves' logic, which draws nothing
+// the game page's hooks (the contract of gamepage.js), kept in kunkenmoves.js with the rest
+// of the moves' logic, which draws nothing
 export { endsTurn, fairDeal, formatAction } from "./kunkenmoves.js";
+
+/** The game's texts, added to the page's dictionary when the registry loads this module. */
+export const texts = KUNKEN_TEXTS;
+/** The game's stylesheet, linked once a table of the game is drawn. */
+export const styles = ["kunken.css"];
+keepsContract(self); // tsc checks that this module keeps the game-page contract
 
 // ---------------------------------------------------------------- actions as text
 

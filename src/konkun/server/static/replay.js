@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { h, mount } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { gameTitle, RENDERERS, seatNames } from "./catalog.js";
+import { gameStyled } from "./gamepage.js";
 import { chatLine } from "./chat.js";
 import { verifyReplay } from "./fairness.js";
 import { errorText, link, main, setPage } from "./shell.js";
@@ -149,7 +150,9 @@ export function replayPage(gameId) {
     const R = RENDERERS[table.game];
     const log = R ? replayLog(frames, table, names, currentDeal) : null;
     const seat = state.seat === "all" ? null : Number(state.seat);
-    if (R && frame.view) {
+    if (R && frame.view && !gameStyled(table.game, () => { if (alive) draw(); })) {
+      body.appendChild(h("p", { class: "loading" }, t("lobby.loading")));
+    } else if (R && frame.view) {
       R.render(body, { view: frame.view, views: frame.views || null, table, you: seat,
         last: frame.action ? { turn: frame.turn, actor: frame.actor ?? -1, action: frame.action }
           : null,

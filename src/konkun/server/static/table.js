@@ -7,6 +7,7 @@ import { byId, h, mount, patch, present, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { gameTitle, ratedBadge, RENDERERS, seatNames, tableTerms } from "./catalog.js";
+import { gameStyled } from "./gamepage.js";
 import { chatPanel, chatSeen, watchChat } from "./chat.js";
 import { clockBadge, tickClock } from "./clock.js";
 import { showDealEnd } from "./dealend.js";
@@ -81,6 +82,7 @@ export function tablePage(tableId) {
   const state = { msg: null, conn: "connecting", retryAt: 0, ui: {}, pending: null,
     chat: { messages: [] }, log: [], logOpen: new Map(), dealsDone: null, wasMine: false,
     holding: false, held: null, gone: false, root: null, rated: null, rematchKey: "" };
+  let shown = true; // false once another page replaced this one
   const statusLine = h("div", { class: "conn", "aria-live": "polite" });
   const body = h("div", { class: "table-body" });
   /** @type {TableSocket | null} */
@@ -216,7 +218,9 @@ export function tablePage(tableId) {
     mount(body);
     if (table.status !== "waiting" && msg.view) {
       const R = RENDERERS[table.game];
-      if (R) {
+      if (R && !gameStyled(table.game, () => { if (shown && state.msg) draw(); })) {
+        body.appendChild(h("p", { class: "loading" }, t("lobby.loading")));
+      } else if (R) {
         R.render(body, { view: msg.view, table, you, last: msg.last, lang: lang(),
           names: seatNames(table), ui: state.ui, readOnly: you === null || state.holding,
           matchLog: R.placesMatchLog ? tableLog(msg) : undefined,
@@ -496,6 +500,7 @@ export function tablePage(tableId) {
   watchChat(state.chat, () => { if (state.msg) draw(); });
   document.body.classList.add("at-table");
   setPage({ tableId, rerender: draw, destroy: () => {
+    shown = false;
     clearInterval(ticker);
     socket().close();
     state.chat.stop?.();
