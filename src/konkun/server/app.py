@@ -38,6 +38,7 @@ from konkun.server.store.storage import Storage
 from konkun.server.web import (
     account_routes,
     analysis,
+    game_page_routes,
     page_routes,
     rules_routes,
     socket_routes,
@@ -185,8 +186,10 @@ ROUTERS_BEFORE_STATIC: tuple[Callable[[Parts], APIRouter], ...] = (
     account_routes.router,
     account_routes.seat_link_router,
     teaching_routes.router,
+    game_page_routes.router,
 )
-"""The routers of the API and of the account pages, in routing order (each module's
+"""The routers of the API, of the account pages and of the games' shipped page files (under
+``/static/games/``, so before the ``/static`` mount), in routing order (each module's
 ``router(parts)`` declares its routes and their rate-limit classes: ``web/parts.py``)."""
 
 ROUTERS_AFTER_STATIC: tuple[Callable[[Parts], APIRouter], ...] = (

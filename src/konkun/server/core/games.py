@@ -12,8 +12,10 @@ Tests add small fake games with :func:`register_game`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from konkun import game as registry
@@ -28,6 +30,76 @@ class ServerAddon:
     advice: Callable[[Any], dict[str, Any]] | None = None
     """The engine solver's advice for one seat's observation (shown with a hint), built
     from nothing but that observation; ``None``: the game has no solver."""
+
+
+GAME_PAGES = "games"
+"""The folder under ``/static/`` where each game's own page directory is served: the files
+of a :class:`GamePage` with a ``directory`` are at ``/static/games/{game}/{file}``."""
+
+_PAGE_FILE = re.compile(r"(?:[a-z0-9_-]+/)*[a-z0-9_-]+\.js")
+"""A page module's file: ``/``-separated segments of lower-case letters, digits, ``_`` and
+``-``, ending in ``.js`` (the page's registry imports nothing else, ``gamepage.js``)."""
+
+_GAME_NAME = re.compile(r"[a-z0-9_-]+")
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """A game's page module (the ``page`` add-on; ``docs/web.md``, "Game pages"): the ES
+    module that draws the game's table in the browser and keeps the page's game-page
+    contract (``static/gamepage.js``). A game of konkun's own names a module among the
+    page's files (``GamePage("konchinka.js")``, or just the text ``"konchinka.js"``); an
+    external package ships its own directory of page files, which the server serves under
+    ``/static/games/{game}/`` (``GamePage("page.js", Path(__file__).parent / "page")``)."""
+
+    module: str
+    """The module's file: in ``directory`` when there is one, else among the page's own
+    files (``src/konkun/server/static``)."""
+    directory: Path | None = None
+    """The game package's directory of page files (the module, its stylesheets, anything
+    it imports relatively); ``None``: the module is one of the page's own files."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.module, str) or not _PAGE_FILE.fullmatch(self.module):
+            raise InvalidRuleError(
+                f"invalid page module {self.module!r}: expected a .js file name of "
+                "lower-case letters, digits, '_' and '-' (in folders: 'page/table.js')",
+                "page")
+
+    def address(self, game: str) -> str:
+        """The module's address under ``/static/`` (the catalog's ``page``): its file for a
+        module of the page's own, ``games/{game}/{module}`` for a shipped one."""
+        if self.directory is None:
+            return self.module
+        if not _GAME_NAME.fullmatch(game):
+            raise InvalidRuleError(f"game {game!r} cannot ship a page module: its name is "
+                                   "not lower-case letters, digits, '_' and '-'", "page")
+        return f"{GAME_PAGES}/{game}/{self.module}"
+
+    def file(self, path: str) -> Path | None:
+        """The shipped file at ``path`` (relative to ``directory``), or ``None`` when there is
+        no such regular file inside the directory (no directory, a hidden or escaping path,
+        a folder)."""
+        if self.directory is None or any(part.startswith(".") or not part
+                                         for part in path.split("/")):
+            return None
+        root = self.directory.resolve()
+        found = (root / path).resolve()
+        return found if found.is_relative_to(root) and found.is_file() else None
+
+
+def page_of(game: Game) -> GamePage | None:
+    """The page module of ``game`` (its ``page`` add-on: a :class:`GamePage`, or the file
+    name of one of the page's own modules), ``None`` when it has none; raise
+    :class:`~konkun.errors.InvalidRuleError` naming the game when the add-on is something
+    else."""
+    found = game.addon("page")
+    if found is None or isinstance(found, GamePage):
+        return found
+    if isinstance(found, str):
+        return GamePage(found)
+    raise InvalidRuleError(f"game {game.name!r}: its 'page' add-on is a "
+                           f"{type(found).__name__}, expected a GamePage", "page")
 
 
 @dataclass(frozen=True)
@@ -104,10 +176,12 @@ class GameAdapter:
 
     def catalog(self) -> dict[str, Any]:
         """What the lobby shows of this game (``GET /api/catalog``): the descriptor's
-        schema, the page module that draws its table (``null``: a generic view) and the
+        schema, the address under ``/static/`` of the page module that draws its table
+        (:class:`GamePage`; ``null``: none, the table cannot be drawn) and the
         rating pools it declares (``ratings``: none, an unrated game)."""
         pools = self.game.addon("ratings") or ()
-        return {**self.game.catalog(), "page": self.game.addon("page"),
+        page = page_of(self.game)
+        return {**self.game.catalog(), "page": page.address(self.name) if page else None,
                 "ratings": [{"pool": p.name, "title": p.title.to_json(),
                              "min_seats": p.min_seats, "max_seats": p.max_seats}
                             for p in pools]}
@@ -123,6 +197,9 @@ def register_game(adapter: GameAdapter | Game) -> None:
     else:
         if not isinstance(adapter.addons.get("server"), str):  # a text loads on first use
             adapter.addon_of("server", ServerAddon)  # a wrong add-on fails here
+        page = adapter.addons.get("page")
+        if not (isinstance(page, str) and ":" in page):
+            page_of(adapter)  # so does a wrong page module
         registry.register_game(adapter)
 
 
