@@ -1,4 +1,4 @@
-"""The page's game-neutral parts read the game's page module (docs/web.md, "Page modules"):
+"""The page's game-neutral parts read the game's page module (docs/web.md, "Game pages"):
 the end-of-deal screen is a hook of each game's module, and a game without a module (here
 "third", no such page module) gets a neutral one. The move log's turns, the other hook,
 are unit-tested without a browser (tests/js/movelog.test.js)."""

@@ -55,7 +55,8 @@ export {};
  * @typedef {object} CatalogGame
  * @property {string} game
  * @property {Title} title
- * @property {string | null} page its page module ("konchinka.js"); null: none
+ * @property {string | null} page its game page's address under /static/ ("konchinka.js",
+ *   "games/{game}/page.js" for a module a game package ships; gamepage.js); null: none
  * @property {number} min_seats
  * @property {number} max_seats
  * @property {{value: string, title?: Title}[]} variants
