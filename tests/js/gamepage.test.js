@@ -89,3 +89,15 @@ test("the registry imports only page addresses under /static/", () => {
     assert.equal(isPagePath(bad), false, String(bad));
   }
 });
+
+test("the modules that draw a table or a replay name no game: they ask the registry", () => {
+  const shared = ["gamepage.js", "catalog.js", "table.js", "replay.js", "movelog.js",
+    "dealend.js", "fairness.js", "view.js", "seats.js", "lifecycle.js", "chat.js",
+    "lobby.js", "shell.js", "style.css"];
+  for (const name of shared) {
+    const code = readFileSync(new URL(name, STATIC), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")  // comments may say which game does what
+      .replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+    assert.doesNotMatch(code, /konchinka|kunken/i, name);
+  }
+});
