@@ -85,8 +85,9 @@ const LINKING = new Map();
 /** The games whose stylesheets have loaded. @type {Set<string>} */
 const STYLED = new Set();
 
-/** A catalog `page` the registry imports: a path under /static/ of letters, digits,
- * `_`, `-` and `.` segments ending in `.js`, never `..` (no other site, no escape). */
+/** A catalog `page` the registry imports: a path under /static/ whose `/`-separated
+ * segments are lower-case letters, digits, `_` and `-`, ending in `.js` (no other site, no
+ * `..`; the server checks the same, GamePage in core/games.py). */
 const PAGE_PATH = /^(?:[a-z0-9_-]+\/)*[a-z0-9_-]+\.js$/;
 
 /** Whether `path` is a page address the registry accepts.
