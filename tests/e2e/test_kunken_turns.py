@@ -32,10 +32,12 @@ HINT_SEED = "e2e-3"  # found by scripted_seed with today's engine; checked, not 
 
 
 def _ambiguous(action: str, legal: list[str]) -> bool:
-    """Whether a joker in ``action`` could stand for another card in a legal action."""
-    key = JOKER_MEANING.sub("X", action)
+    """Whether a joker in ``action`` could stand for another card in a legal action (the
+    same cards of the hand, in any order: ``meld X=6h 7h 8h`` and ``meld 7h 8h X=9h``)."""
+    def key(text: str) -> list[str]:
+        return sorted(JOKER_MEANING.sub("X", text).split())
     return bool(JOKER_MEANING.search(action)) and any(
-        other != action and JOKER_MEANING.sub("X", other) == key for other in legal)
+        other != action and key(other) == key(action) for other in legal)
 
 
 def scripted_choice(legal: list[str], first_of_kind: tuple[str, ...] = FIRST_OF_KIND) -> str:

@@ -1,6 +1,6 @@
-// The games' action texts as the page reads and shows them: Kunken's parseAction,
-// formatAction, meld points, jokers and hand order (kunkenmoves.js; the chosen order kept
-// by kunken.js); Konchinka's legal moves grouped by hand card, its move text and the score
+// The games' actions as the page shows them: Kunken's served steps told in words, the
+// jokers' meanings from the served alternatives, a turn's end and hand order
+// (kunkenmoves.js; the chosen order kept by kunken.js); Konchinka's legal moves grouped by hand card, its move text and the score
 // sheet (konchinkamoves.js); card texts (cards.js).
 
 import "./browser_globals.js";
@@ -55,41 +55,39 @@ test("a card's short text and spoken name in both languages", () => {
 
 // ---------------------------------------------------------------- Kunken
 
-test("a Kunken action text parses to its kind, cards and number", () => {
-  assert.deepEqual(kunken.parseAction("take 3"), { kind: "take", number: 3, cards: [] });
-  assert.deepEqual(kunken.parseAction("meld Kc Kd X=Kh"),
-    { kind: "meld", cards: ["Kc", "Kd", "X=Kh"], number: null });
-  assert.deepEqual(kunken.parseAction("layoff 7h 2"), { kind: "layoff", cards: ["7h"], number: 2 });
-  assert.deepEqual(kunken.parseAction("swap 0 Qs"), { kind: "swap", number: 0, cards: ["Qs"] });
-  assert.deepEqual(kunken.parseAction(" discard  5c "), { kind: "discard", cards: ["5c"], number: null });
-  assert.deepEqual(kunken.parseAction("draw"), { kind: "draw", cards: [], number: null });
+test("a served Kunken step is told in the past in the log and as an offer on its button", () => {
+  assert.equal(kunken.tellStep({ kind: "draw" }, "en"), "drew from the stock");
+  assert.equal(kunken.tellStep({ kind: "draw" }, "en", true), "Draw from the stock");
+  assert.equal(kunken.tellStep({ kind: "take", bank: 0 }, "en"), "took the bank from card 1");
+  assert.equal(kunken.tellStep({ kind: "meld", cards: ["Kc", "Kd", "X"], points: 30 }, "en"),
+    "laid down: K♣ K♦ ★");
+  assert.equal(kunken.tellStep({ kind: "layoff", cards: ["Th"], meld: 1 }, "en", true),
+    "Lay off: 10♥ → #2");
+  assert.equal(kunken.tellStep({ kind: "discard", cards: ["2d"] }, "en"), "discarded: 2♦");
 });
 
-test("a Kunken move is told in the past in the log and as an offer on its button", () => {
-  assert.equal(kunken.formatAction("draw", "en"), "drew from the stock");
-  assert.equal(kunken.formatAction("draw", "en", true), "Draw from the stock");
-  assert.equal(kunken.formatAction("take 0", "en"), "took the bank from card 1");
-  assert.equal(kunken.formatAction("meld Kc Kd X", "en"), "laid down: K♣ K♦ ★");
-  assert.equal(kunken.formatAction("layoff Th 1", "en", true), "Lay off: 10♥ → #2");
-  assert.equal(kunken.formatAction("discard 2d", "en"), "discarded: 2♦");
-  assert.equal(kunken.formatAction("pass", "en"), "pass", "an unknown kind is shown as sent");
+test("the page module's formatAction tells the served parts; without them the text as sent", () => {
+  assert.equal(kunken.formatAction("discard 2d", "en", { kind: "discard", cards: ["2d"] }),
+    "discarded: 2♦");
+  assert.equal(kunken.formatAction("pass", "en"), "pass", "no parts: shown as sent");
 });
 
-test("a Kunken move in Russian has Russian words and card letters", () => {
+test("a served Kunken step in Russian has Russian words and card letters", () => {
   setLang("ru");
-  assert.equal(kunken.formatAction("meld Ac Ad As", "ru"), "выложил(а): Т♣ Т♦ Т♠");
-  assert.equal(kunken.formatAction("swap 2 X=Qh", "ru"), "заменил(а) джокера: ★Д♥ → #3");
-  assert.equal(kunken.formatAction("take 4", "ru"), "взял(а) банк с карты №5");
-  assert.equal(kunken.formatAction("discard 9s", "ru", true), "Сбросить: 9♠");
+  assert.equal(kunken.tellStep({ kind: "meld", cards: ["Ac", "Ad", "As"], points: 30 }, "ru"),
+    "выложил(а): Т♣ Т♦ Т♠");
+  assert.equal(kunken.tellStep({ kind: "swap", cards: ["Qh"], meld: 2 }, "ru"),
+    "заменил(а) джокера: Д♥ → #3");
+  assert.equal(kunken.tellStep({ kind: "take", bank: 4 }, "ru"), "взял(а) банк с карты №5");
+  assert.equal(kunken.tellStep({ kind: "discard", cards: ["9s"] }, "ru", true), "Сбросить: 9♠");
 });
 
-test("meld points: A K Q J 10, T to 2 five, a joker as the card it stands for", () => {
-  assert.deepEqual(["As", "Kd", "Qh", "Jc", "Ts", "2d"].map((c) => kunken.meldCardPoints(c)),
-    [10, 10, 10, 10, 5, 5]);
-  assert.equal(kunken.meldCardPoints("X=7h"), 5);
-  assert.equal(kunken.meldCardPoints("X", ["7h", "7d", "X"]), 5, "a set's joker is its rank");
-  assert.equal(kunken.meldCardPoints("X", ["Kh", "Kd", "X"]), 10);
-  assert.equal(kunken.meldCardPoints("X"), 10, "alone, a joker counts 10");
+test("a step's hand cards: each joker, whatever it stands for, is the hand's X", () => {
+  assert.deepEqual(kunken.handCardsOf({ kind: "meld", cards: ["7h", "8h", "X=9h"] }),
+    ["7h", "8h", "X"]);
+  assert.deepEqual(kunken.handCardsOf({ kind: "draw" }), []);
+  assert.equal(kunken.handCard("X=Qs"), "X");
+  assert.equal(kunken.handCard("10h"), "Th");
 });
 
 test("the hand sorts by suit, or by rank when the person chose it; jokers last", () => {
@@ -108,20 +106,28 @@ test("the chosen hand order is kept per player, suit unless rank was chosen", ()
   assert.equal(handSort(), "suit");
 });
 
-test("a joker's meaning is read from its action; other meanings of the same step are found", () => {
-  assert.deepEqual(kunken.jokerMeanings("meld 7h 8h X=9h X=Th"), ["9h", "Th"]);
-  assert.deepEqual(kunken.jokerMeanings("meld 7h 8h 9h"), []);
-  const legal = ["meld 7h 8h X=9h", "meld 7h 8h X=6h", "meld 7h 8h X=9H", "meld 7c 8c X=9c",
-    "discard 2d"];
-  assert.deepEqual(kunken.jokerAlternatives("meld 7h 8h X=9h", legal),
-    ["meld 7h 8h X=6h", "meld 7h 8h X=9H"]);
-  assert.deepEqual(kunken.jokerAlternatives("discard 2d", legal), [], "no joker: nothing to ask");
-  assert.deepEqual(kunken.jokerAlternatives("meld 7c 8c X=9c", legal), []);
+test("a joker's meaning and its other meanings come from the served steps' alternatives", () => {
+  // as the engine serves them: the first three differ only in the joker's meaning
+  const steps = [
+    { kind: "meld", cards: ["7h", "8h", "X=9h"], points: 15, jokers: ["9h"], alternatives: [1, 2] },
+    { kind: "meld", cards: ["7h", "8h", "X=6h"], points: 15, jokers: ["6h"], alternatives: [0, 2] },
+    { kind: "meld", cards: ["X=6h", "7h", "8h"], points: 15, jokers: ["6h"], alternatives: [0, 1] },
+    { kind: "meld", cards: ["7c", "8c", "X=9c"], points: 15, jokers: ["9c"] },
+    { kind: "discard", cards: ["2d"] }];
+  assert.deepEqual(kunken.jokerChoices(steps, 0), { meant: ["9h"], others: ["6h"] },
+    "another meaning is named once");
+  assert.deepEqual(kunken.jokerChoices(steps, 1), { meant: ["6h"], others: ["9h"] });
+  assert.deepEqual(kunken.jokerChoices(steps, 3), { meant: ["9c"], others: [] });
+  assert.deepEqual(kunken.jokerChoices(steps, 4), { meant: [], others: [] }, "no joker");
 });
 
-test("a Kunken turn ends with its discard and no other action", () => {
-  assert.deepEqual(["discard 2d", "draw", "take 1", "meld 7c 8c 9c", "layoff 2h 0", "swap 1 X"]
-    .map(kunken.endsTurn), [true, false, false, false, false, false]);
+test("a Kunken turn ends with its discard and no other action (the served kind)", () => {
+  const steps = [{ kind: "discard", cards: ["2d"] }, { kind: "draw" }, { kind: "take", bank: 1 },
+    { kind: "meld", cards: ["7c", "8c", "9c"] }, { kind: "layoff", cards: ["2h"], meld: 0 },
+    { kind: "swap", cards: ["Qs"], meld: 1 }];
+  assert.deepEqual(steps.map((p) => kunken.endsTurn("", p)),
+    [true, false, false, false, false, false]);
+  assert.equal(kunken.endsTurn("discard 2d"), false, "without the served parts: not read");
 });
 
 // ---------------------------------------------------------------- Konchinka

@@ -17,14 +17,21 @@ Object.assign(RENDERERS, { konchinka, kunken });
 
 /** @typedef {import("../../src/konkun/server/static/movelog.js").LogEntry} LogEntry */
 
+// A Kunken action's parts as the server serves them with each log entry (GET .../log,
+// the state's `last.parts`: konkun.kunken.parts); the turn's end is read from them.
+const DRAW = { kind: "draw" };
+/** @param {string} card */
+const discard = (card) => ({ kind: "discard", cards: [card] });
+
 // One seat acting three times in a row, then the other seat: Kunken's turn is a draw, a
 // meld and its discard (one entry); any other game shows every action as its own entry.
 /** @type {LogEntry[]} */
-const LOG = [{ turn: 1, actor: 0, action: "draw", deal: 1 },
-  { turn: 2, actor: 0, action: "meld 7c 8c 9c", deal: 1 },
-  { turn: 3, actor: 0, action: "discard 2d", deal: 1 },
-  { turn: 4, actor: 1, action: "draw", deal: 1 },
-  { turn: 5, actor: 1, action: "discard 3d", deal: 1 }];
+const LOG = [{ turn: 1, actor: 0, action: "draw", parts: DRAW, deal: 1 },
+  { turn: 2, actor: 0, action: "meld 7c 8c 9c", deal: 1,
+    parts: { kind: "meld", cards: ["7c", "8c", "9c"], points: 15 } },
+  { turn: 3, actor: 0, action: "discard 2d", parts: discard("2d"), deal: 1 },
+  { turn: 4, actor: 1, action: "draw", parts: DRAW, deal: 1 },
+  { turn: 5, actor: 1, action: "discard 3d", parts: discard("3d"), deal: 1 }];
 
 /** The log's groups as [deal, [actions of each entry]].
  * @param {LogEntry[]} log
@@ -52,8 +59,8 @@ test("a Kunken turn the stand-in played is one entry, marked; the seat's own is 
 });
 
 test("a turn is marked as the stand-in's when it played any of its actions", () => {
-  const log = [{ turn: 1, actor: 0, action: "draw", deal: 1 },
-    { turn: 2, actor: 0, action: "discard 2d", deal: 1, stand_in: true }];
+  const log = [{ turn: 1, actor: 0, action: "draw", parts: DRAW, deal: 1 },
+    { turn: 2, actor: 0, action: "discard 2d", parts: discard("2d"), deal: 1, stand_in: true }];
   assert.deepEqual(groupLog(log, "kunken")[0][1].map((e) => [e.actions, e.standIn]),
     [[["draw", "discard 2d"], true]]);
 });
@@ -67,9 +74,20 @@ test("addLast keeps whether the stand-in played the action", () => {
 });
 
 test("a Kunken seat that acts again after its discard starts a new entry", () => {
-  const log = [{ turn: 1, actor: 0, action: "draw", deal: 1 },
-    { turn: 2, actor: 0, action: "discard 5h", deal: 1 },
-    { turn: 3, actor: 0, action: "draw", deal: 1 }];
+  const log = [{ turn: 1, actor: 0, action: "draw", parts: DRAW, deal: 1 },
+    { turn: 2, actor: 0, action: "discard 5h", parts: discard("5h"), deal: 1 },
+    { turn: 3, actor: 0, action: "draw", parts: DRAW, deal: 1 }];
+  assert.deepEqual(grouped(log, "kunken"), [[1, [["draw", "discard 5h"], ["draw"]]]]);
+});
+
+test("addLast keeps a Kunken action's served parts; the log's groups carry them", () => {
+  /** @type {LogEntry[]} */
+  const log = [];
+  addLast(log, { turn: 1, actor: 0, action: "draw", parts: DRAW }, 1);
+  addLast(log, { turn: 2, actor: 0, action: "discard 5h", parts: discard("5h") }, 1);
+  addLast(log, { turn: 3, actor: 0, action: "draw", parts: DRAW }, 1);
+  assert.deepEqual(groupLog(log, "kunken")[0][1].map((e) => e.parts),
+    [[DRAW, discard("5h")], [DRAW]]);
   assert.deepEqual(grouped(log, "kunken"), [[1, [["draw", "discard 5h"], ["draw"]]]]);
 });
 

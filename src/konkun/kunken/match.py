@@ -17,6 +17,7 @@ from konkun.errors import GameOverError
 from konkun.game import check_seat_count
 from konkun.kunken.actions import Action
 from konkun.kunken.observation import KunkenObservation
+from konkun.kunken.parts import legal_steps
 from konkun.kunken.rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, KunkenRules
 from konkun.kunken.state import KunkenDeal, new_deal
 from konkun.records import GameRecord
@@ -141,7 +142,10 @@ class KunkenMatch:
                             self._imposed_dealer)
 
     def to_json(self, seat: int | None) -> dict[str, Any]:
-        """The match as ``seat`` sees it (``None``: a spectator, who sees no hand)."""
+        """The match as ``seat`` sees it (``None``: a spectator, who sees no hand): the
+        observation JSON, ``steps`` (the parts of each ``legal`` action, in the same order:
+        :func:`konkun.kunken.parts.legal_steps`) and the match's totals (docs/kunken.md,
+        "Match JSON")."""
         deal = self._deal
         if seat is None:
             view = KunkenObservation.from_deal(deal, 0).to_json()
@@ -150,10 +154,13 @@ class KunkenMatch:
             view["legal"] = []
             view["take_refusals"] = []  # drawn from seat 0's hand: not a spectator's
             view["score_parts"] = None
+            view["steps"] = []
         else:
-            view = KunkenObservation.from_deal(deal, seat).to_json()
+            observation = KunkenObservation.from_deal(deal, seat)
+            view = observation.to_json()
             if self._over:
                 view["legal"] = []
+            view["steps"] = legal_steps(observation.legal_actions()) if view["legal"] else []
         view.update({
             "totals": self.totals,
             "deal_points": self.deal_points,

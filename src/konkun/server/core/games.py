@@ -31,6 +31,10 @@ class ServerAddon:
     """The engine solver's advice for one seat's observation (shown with a hint), built
     from nothing but that observation; ``None``: the game has no solver."""
 
+    describe: Callable[[str], dict[str, Any]] | None = None
+    """An action text's parts as the page shows them (the engine's own reading: kind,
+    cards, the bank position or meld it names, ...); ``None``: the page reads the text."""
+
 
 GAME_PAGES = "games"
 """The folder under ``/static/`` where each game's own page directory is served: the files
@@ -133,6 +137,17 @@ class GameAdapter:
     def advice(self) -> Callable[[Any], dict[str, Any]] | None:
         """The add-on's solver advice (see :class:`ServerAddon`)."""
         return self.addon.advice
+
+    def describe(self, text: str) -> dict[str, Any] | None:
+        """The parts of action ``text`` (the add-on's ``describe``), or ``None`` when the
+        game does not describe its actions or ``text`` is none of them."""
+        describe = self.addon.describe
+        if describe is None:
+            return None
+        try:
+            return describe(text)
+        except KonkunError:
+            return None
 
     def read_action(self, deal: Any, text: str) -> Any:
         """The action ``text`` names in ``deal``; raise

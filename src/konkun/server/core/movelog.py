@@ -22,13 +22,17 @@ def move_log(adapter: GameAdapter, rules_value: Any, num_seats: int, seed: str,
     """``[{"turn": k, "actor": seat, "action": text, "deal": d}, ...]``: action ``k``
     (1-based, as ``last.turn``) was played by ``seat`` in deal ``d`` (1-based); the
     actions numbered in ``stand_in_turns`` add ``"stand_in": true`` (the stand-in bot
-    played them for the seat's person)."""
+    played them for the seat's person); a game that describes its actions adds each one's
+    ``"parts"`` (``GameAdapter.describe``: a Kunken action's kind, cards, ...)."""
     match = adapter.new_match(rules_value, num_seats, seed)
     entries = []
     for turn, (actor, text) in enumerate(actions, start=1):
         deal = len(match.deal_points) + 1
         match.play(match.deal.parse_action(text))
         entry: dict[str, Any] = {"turn": turn, "actor": actor, "action": text, "deal": deal}
+        parts = adapter.describe(text)
+        if parts is not None:
+            entry["parts"] = parts
         if turn in stand_in_turns:
             entry["stand_in"] = True
         entries.append(entry)

@@ -166,6 +166,22 @@ class KonchinkaView(TypedDict):
 
 
 @with_config(CLOSED)
+class KunkenStep(TypedDict):
+    """A Kunken action's parts as the engine reads them (``konkun.kunken.parts``): its
+    kind, its cards (``X=7d`` a declared joker), the bank position of a take, the meld of a
+    lay-off or swap, what its jokers stand for, a meld's points, and (a legal step) the
+    positions of the legal steps that differ from it only in a joker's meaning."""
+
+    kind: Literal["draw", "take", "meld", "layoff", "swap", "discard"]
+    cards: NotRequired[list[str]]
+    bank: NotRequired[int]
+    meld: NotRequired[int]
+    jokers: NotRequired[list[str]]
+    points: NotRequired[int]
+    alternatives: NotRequired[list[int]]
+
+
+@with_config(CLOSED)
 class KunkenView(TypedDict):
     """A Kunken match as a seat sees it (``KunkenMatch.to_json``: the deal and the match
     in one object)."""
@@ -191,6 +207,7 @@ class KunkenView(TypedDict):
     express: bool
     points: list[int] | None
     legal: list[str]
+    steps: list[KunkenStep]
     take_refusals: list[Any]
     score_parts: Any
     totals: list[int]
@@ -233,11 +250,13 @@ View = Annotated[
 
 @with_config(CLOSED)
 class LastAction(TypedDict):
-    """The action just played."""
+    """The action just played (``parts``: its parts, for a game that describes its
+    actions, as Kunken)."""
 
     turn: int
     actor: int
     action: str
+    parts: NotRequired[KunkenStep]
 
 
 @with_config(CLOSED)

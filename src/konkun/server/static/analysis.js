@@ -81,7 +81,7 @@ function call(method, gameId) {
 
 /**
  * The analysis panel of a finished game, kept across redraws: `options` are
- * {gameId, table, names, seat (the replay's seat or null), format(action), go(turn)}.
+ * {gameId, table, names, seat (the replay's seat or null), format(action, parts), go(turn)}.
  * Append the returned element wherever the replay page draws it.
  */
 export function analysisPanel(options) {
@@ -229,7 +229,7 @@ function chart(moves, deal, th) {
 
 function movesTable(panel, moves, fmt) {
   const { format, go } = panel.options;
-  const show = (a) => (format ? format(a) : a);
+  const show = (a, parts) => (format ? format(a, parts) : a);
   return h("table", { class: "analysis-table" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, tx("move")),
       h("th", { scope: "col" }, tx("played")), h("th", { scope: "col" }, tx("best")),
@@ -237,9 +237,9 @@ function movesTable(panel, moves, fmt) {
     h("tbody", {}, moves.map((m) => h("tr", { class: m.mark ?? "ok", dataset: { turn: m.turn } },
       h("td", {}, h("button", { type: "button", class: "linkish", title: tx("show"),
         onclick: () => go(m.turn) }, String(m.ply + 1))),
-      h("td", { class: "action-text" }, show(m.played)),
+      h("td", { class: "action-text" }, show(m.played, m.played_parts)),
       // the better move found, whenever it differs from the one played (marked or not)
-      h("td", { class: "action-text" }, m.best !== m.played ? show(m.best) : "—"),
+      h("td", { class: "action-text" }, m.best !== m.played ? show(m.best, m.best_parts) : "—"),
       h("td", { class: "num" }, fmt(m.loss)),
       h("td", {}, markCell(m.mark))))));
 }

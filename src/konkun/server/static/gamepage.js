@@ -45,13 +45,15 @@ import { addTexts } from "./i18n.js";
  * @property {(container: HTMLElement, ctx: RenderContext) => void} render draw the table
  *   of `ctx.view` into `container` (replacing what it holds); a click becomes
  *   `ctx.play(actionText)`
- * @property {(action: string, lang: string) => string} formatAction an action text
- *   in words of the language (the move log, the replay's caption, the analysis)
+ * @property {(action: string, lang: string, parts?: any) => string} formatAction an
+ *   action text in words of the language (the move log, the replay's caption, the
+ *   analysis); `parts` is the action's parts where the server describes the game's actions
+ *   (a Kunken action's kind, cards, ...: docs/kunken.md, "Action parts")
  * @property {GameTexts} texts the game's texts in every language the page has
  * @property {string[]} [styles] the game's stylesheets, addresses relative to the module
  *   ("konchinka.css"); linked once a table of the game is drawn
- * @property {(action: string) => boolean} [endsTurn] whether an action ends the seat's turn
- *   (the move log's grouping; without it every action is an entry)
+ * @property {(action: string, parts?: any) => boolean} [endsTurn] whether an action ends
+ *   the seat's turn (the move log's grouping; without it every action is an entry)
  * @property {(end: any, names: string[], lang: string) => import("./dom.js").Child}
  *   [dealEndBody] the end-of-deal screen's body (without it: each seat's points)
  * @property {import("./fairness.js").FairDeal} [fairDeal] the replay's fair-deal check

@@ -4,16 +4,16 @@
 // The view is Match.to_json(seat) of konkun.kunken (docs/kunken.md).
 
 import { identity } from "./api.js";
-import { cardElement, cardShort, emptyPile, parseCard } from "./cards.js";
+import { cardElement, cardShort, emptyPile } from "./cards.js";
 import { minis } from "./dealend.js";
 import { coachOn, coachPanel, noteFinished, refusalItems } from "./coach.js";
-import { bindKeys, h, nameTag } from "./dom.js";
+import { bindKeys, h, nameTag, present } from "./dom.js";
 import { t } from "./i18n.js";
 import { keepsContract } from "./gamepage.js";
 import * as self from "./kunken.js";
 import { KUNKEN_TEXTS } from "./kunkentexts.js";
-import { cardsIn, formatAction, jokerAlternatives, jokerMeanings, meldCardPoints, parseAction,
-  sortHand } from "./kunkenmoves.js";
+import { formatAction, handCard, handCardsOf, jokerChoices, sortHand, tellStep }
+  from "./kunkenmoves.js";
 import { announceDeals, handOf, handSize, legalOf } from "./view.js";
 
 // the game page's hooks (the contract of gamepage.js), kept in kunkenmoves.js with the rest
@@ -28,33 +28,61 @@ keepsContract(self); // tsc checks that this module keeps the game-page contract
 
 // ---------------------------------------------------------------- actions as text
 
+/** @typedef {import("./kunkenmoves.js").KunkenStep} KunkenStep */
+
+/**
+ * A legal action: its text (what is sent), its position in the view's `legal` and its
+ * parts as the engine serves them (the view's `steps`).
+ * @typedef {{text: string, i: number, step: KunkenStep}} Move
+ */
+
+/** The legal actions of `view` with their served parts (the view's `steps`, in the
+ * order of its `legal`).
+ * @param {any} view
+ * @param {string[]} legal
+ * @returns {Move[]} */
+function movesOf(view, legal) {
+  const steps = view.steps ?? [];
+  return legal.map((text, i) => ({ text, i,
+    step: present(steps[i], `the served parts of the legal action ${text}`) }));
+}
+
+/** The served parts of every legal action, in the order of the view's `legal`.
+ * @param {Move[]} moves
+ * @returns {KunkenStep[]} */
+function stepsOf(moves) {
+  return moves.map((m) => m.step);
+}
+
 const KIND_ORDER = ["meld", "layoff", "swap", "discard", "draw", "take"];
 const KIND_TEXT = { draw: "r.draw", take: "r.takeBank", meld: "r.layDown", layoff: "r.layOff",
   swap: "r.swap", discard: "r.discard" };
 
-/** Play `action`, unless a joker in it could mean another card here: then ask first. */
-function playOrConfirm(action, ctx, legal, rerender) {
-  if (jokerAlternatives(action, legal).length) {
-    ctx.ui.confirm = action;
+/** Play `move`, unless a joker in it could mean another card here (the engine's
+ * `alternatives`): then ask first. */
+function playOrConfirm(move, ctx, rerender) {
+  if (move.step.jokers?.length && move.step.alternatives?.length) {
+    ctx.ui.confirm = move.text;
     rerender();
     return;
   }
-  ctx.play(action);
+  ctx.play(move.text);
 }
 
 /** The question before a move whose joker could stand for another card. */
-function jokerConfirm(ctx, legal, rerender) {
+function jokerConfirm(ctx, moves, rerender) {
   const { ui, lang } = ctx;
   const action = ui.confirm;
-  if (!action || !legal.includes(action)) return null;
-  const means = jokerMeanings(action).map((c) => cardShort(c, lang)).join(", ");
-  const others = [...new Set(jokerAlternatives(action, legal).flatMap(jokerMeanings))]
-    .filter((c) => !jokerMeanings(action).includes(c)).map((c) => cardShort(c, lang));
+  const move = moves.find((m) => m.text === action);
+  if (!action || !move) return null;
+  const choices = jokerChoices(stepsOf(moves), move.i);
+  const means = choices.meant.map((c) => cardShort(c, lang)).join(", ");
+  const others = choices.others.map((c) => cardShort(c, lang));
   return h("div", { class: "joker-confirm", id: "joker-confirm", role: "alertdialog",
     "aria-labelledby": "joker-confirm-text" },
   h("p", { id: "joker-confirm-text" }, t("r.jokerMeans", { card: means }),
     others.length ? ` ${t("r.jokerCouldBe", { cards: others.join(", ") })}` : ""),
-  h("span", { class: "mini" }, parseAction(action).cards.map((c) =>
+  h("span", { class: "mini" }, (move.step.cards ?? []).map((c) =>
     cardElement(c, { lang, size: "tiny" }))),
   h("div", { class: "toolbar" },
     h("button", { type: "button", class: "primary", id: "joker-yes", onclick: () => {
@@ -67,10 +95,13 @@ function jokerConfirm(ctx, legal, rerender) {
     } }, t("k.cancel"))));
 }
 
-/** The discard of hand card `card`, when it is legal now. */
-function discardOf(legal, card) {
-  const text = parseCard(card).joker ? "X" : parseCard(card).text;
-  return legal.find((a) => a.startsWith("discard ") && cardsIn(a)[0] === text) ?? null;
+/** The discard of hand card `card` (its text), when it is legal now.
+ * @param {Move[]} moves
+ * @param {string} card */
+function discardOf(moves, card) {
+  const mine = handCard(card);
+  return moves.find((m) => m.step.kind === "discard" && handCardsOf(m.step)[0] === mine)
+    ?.text ?? null;
 }
 
 const DOUBLE_TAP_MS = 450;
@@ -120,40 +151,45 @@ function draggableToBank(node, discard, ctx) {
   });
 }
 
-function actionButton(action, ctx, i, hinted, onPlay) {
+/** A legal move's button: its cards, what its jokers stand for, a meld's points (the
+ * engine's) or the meld a lay-off or swap goes to.
+ * @param {Move} move */
+function actionButton(move, ctx, i, hinted, onPlay) {
   const { lang, view } = ctx;
-  const a = parseAction(action);
-  const minis = h("span", { class: "mini" }, a.cards.map((c) =>
+  const a = move.step;
+  const minis = h("span", { class: "mini" }, (a.cards ?? []).map((c) =>
     cardElement(c, { lang, size: "tiny" })));
   let extra = null;
   if (a.kind === "meld") {
-    const pts = a.cards.reduce((sum, c) => sum + meldCardPoints(c, a.cards), 0);
-    extra = h("span", { class: "pts" }, `+${pts}`);
+    extra = h("span", { class: "pts" }, `+${a.points ?? 0}`);
   } else if (a.kind === "layoff" || a.kind === "swap") {
-    const target = a.number === null ? undefined : view.melds[a.number];
+    const target = a.meld === undefined ? undefined : view.melds[a.meld];
     extra = h("span", { class: "target-meld" }, "→ ", target ? h("span", { class: "mini" },
       target.cards.map((/** @type {string} */ c) => cardElement(c, { lang, size: "tiny" })))
-      : `#${(a.number ?? 0) + 1}`);
+      : `#${(a.meld ?? 0) + 1}`);
   }
   return h("button", { type: "button", class: `choice action act-${a.kind} ${hinted ? "hinted" : ""}`,
-    dataset: { action, kind: a.kind }, title: formatAction(action, lang, true),
-    onclick: () => onPlay(action),
+    dataset: { action: move.text, kind: a.kind }, title: tellStep(a, lang, true),
+    onclick: () => onPlay(move),
     onmouseenter: () => markMeld(a, true), onmouseleave: () => markMeld(a, false),
     onfocus: () => markMeld(a, true), onblur: () => markMeld(a, false) },
   i < 9 ? h("span", { class: "key" }, String(i + 1)) : null,
-  a.kind === "draw" ? t(KIND_TEXT[a.kind]) : null, minis, jokerNote(action, lang), extra);
+  a.kind === "draw" ? t(KIND_TEXT[a.kind]) : null, minis, jokerNote(a, lang), extra);
 }
 
-/** What the jokers of a step stand for, in words beside its cards ("★ = 7♥"). */
-function jokerNote(action, lang) {
-  const means = jokerMeanings(action);
+/** What the jokers of a step stand for, in words beside its cards ("★ = 7♥").
+ * @param {KunkenStep} step
+ * @param {string} lang */
+function jokerNote(step, lang) {
+  const means = step.jokers ?? [];
   return means.length ? h("span", { class: "joker-as" },
     `★ = ${means.map((c) => cardShort(c, lang)).join(", ")}`) : null;
 }
 
+/** @param {KunkenStep} a @param {boolean} on */
 function markMeld(a, on) {
   if (a.kind !== "layoff" && a.kind !== "swap") return;
-  document.querySelector(`#layouts .meld[data-meld="${a.number}"]`)?.classList.toggle("target", on);
+  document.querySelector(`#layouts .meld[data-meld="${a.meld}"]`)?.classList.toggle("target", on);
 }
 
 // ---------------------------------------------------------------- sorting the hand
@@ -197,9 +233,9 @@ function meldBox(m, ctx) {
  * moment); null after any other step. */
 function touchedMeld(ctx) {
   const { last, view } = ctx;
-  if (!last?.action) return null;
-  const a = parseAction(last.action);
-  if (a.kind === "layoff" || a.kind === "swap") return a.number;
+  const a = last?.parts;
+  if (!last || !a) return null;
+  if (a.kind === "layoff" || a.kind === "swap") return a.meld ?? null;
   if (a.kind !== "meld") return null;
   const theirs = view.melds.filter((m) => m.owner === last.actor).map((m) => m.index);
   return theirs.length ? Math.max(...theirs) : null;
@@ -282,6 +318,7 @@ export function render(container, ctx) {
   const seats = ctx.table.seats.length;
   const myTurn = !readOnly && you !== null && view.to_move === you;
   const legal = myTurn ? legalOf(view) : [];
+  const moves = movesOf(view, legal);
   const turnKey = `${ctx.table.turn ?? ""}:${legal.join("|")}`;
   if (ui.turnKey !== turnKey) {
     ui.turnKey = turnKey;
@@ -297,16 +334,16 @@ export function render(container, ctx) {
   const drawn = drawnCard(ctx, handOf(view, you));
   const bank = view.bank;
   const openAll = Array.isArray(ctx.views);
-  const takes = new Map(legal.filter((a) => a.startsWith("take ")).map((a) =>
-    [parseAction(a).number, a]));
-  const canDraw = legal.includes("draw");
+  const takes = new Map(moves.filter((m) => m.step.kind === "take").map((m) =>
+    [m.step.bank, m.text]));
+  const draw = moves.find((m) => m.step.kind === "draw")?.text ?? null;
 
   // the stock and the bank, oldest first, every card visible
   const bankBox = h("section", { class: "bank-zone" },
     h("div", { class: "center-row" },
       h("div", { class: "stock", id: "stock" },
-        canDraw ? h("button", { type: "button", class: `card-btn ${ui.hint === "draw" ? "hinted" : ""}`,
-          id: "draw", dataset: { action: "draw" }, onclick: () => ctx.play("draw"),
+        draw ? h("button", { type: "button", class: `card-btn ${ui.hint === draw ? "hinted" : ""}`,
+          id: "draw", dataset: { action: draw }, onclick: () => ctx.play(draw),
           title: t("r.draw") }, cardElement("back", { lang, size: "small" }),
         h("span", {}, t("r.draw"))) : view.stock_size ? cardElement("back", { lang, size: "small" })
           : emptyPile("small"),
@@ -341,7 +378,7 @@ export function render(container, ctx) {
       const key = `${c}#${counts[c]}`;
       const picked = ui.picked.includes(key);
       const isDrawn = drawn === c && counts[c] === 1;
-      const discard = myTurn ? discardOf(legal, c) : null;
+      const discard = myTurn ? discardOf(moves, c) : null;
       const node = cardElement(c, { lang, selected: picked,
         extraClass: `${(view.turn?.taken_this_turn || []).includes(c) ? "taken" : ""} ${
           isDrawn ? "drawn" : ""}`,
@@ -358,12 +395,12 @@ export function render(container, ctx) {
       return node;
     })),
     myTurn ? pickedLine(ctx, rerender) : null,
-    myTurn && legal.some((a) => a.startsWith("discard ")) ? h("p", {
+    myTurn && moves.some((m) => m.step.kind === "discard") ? h("p", {
       class: "muted small discard-help", id: "discard-help" }, t("r.discardHelp")) : null,
     drawn ? h("p", { class: "drawn-note", id: "drawn-note" },
       t("r.youDrew", { card: cardShort(drawn, lang) })) : null,
     myTurn ? obligationsBox(view, lang) : null,
-    myTurn ? movesBox(ctx, legal, rerender) : null);
+    myTurn ? movesBox(ctx, moves, rerender) : null);
   }
   const openHands = openAll ? h("div", { class: "opponents" }, ctx.table.seats.map((s) => {
     const hv = ctx.views[s.seat];
@@ -458,7 +495,7 @@ function lastLine(ctx) {
   const { last, names, lang } = ctx;
   if (!last || !last.action) return h("p", { class: "last-move" }, " ");
   return h("p", { class: "last-move", id: "last-move" },
-    `${names[last.actor] ?? "?"}: ${formatAction(last.action, lang)}`);
+    `${names[last.actor] ?? "?"}: ${formatAction(last.action, lang, last.parts)}`);
 }
 
 /** Whether this tap on hand card `key` ends a double tap on a card that was already
@@ -480,18 +517,21 @@ function togglePick(ui, key) {
   else ui.picked.push(key);
 }
 
-function visibleActions(ctx, legal) {
+/** The moves listed under the hand: those using every selected card (no draw, no take),
+ * by kind, the hinted one first.
+ * @param {Move[]} moves
+ * @returns {Move[]} */
+function visibleActions(ctx, moves) {
   const { ui } = ctx;
-  const need = ui.picked.map((k) => k.split("#")[0]).map((c) => (parseCard(c).joker ? "X" : c));
-  const steps = legal.filter((a) => a !== "draw" && !a.startsWith("take "));
-  const filtered = steps.filter((a) => {
-    const have = cardsIn(a);
-    return need.every((c) => have.includes(c));
+  const need = ui.picked.map((/** @type {string} */ k) => handCard(k.split("#")[0]));
+  const steps = moves.filter((m) => m.step.kind !== "draw" && m.step.kind !== "take");
+  const filtered = steps.filter((m) => {
+    const have = handCardsOf(m.step);
+    return need.every((/** @type {string} */ c) => have.includes(c));
   });
-  filtered.sort((x, y) => KIND_ORDER.indexOf(parseAction(x).kind)
-    - KIND_ORDER.indexOf(parseAction(y).kind));
-  const hinted = ui.hint && filtered.includes(ui.hint) ? ui.hint : null;
-  return hinted ? [hinted, ...filtered.filter((a) => a !== hinted)] : filtered;
+  filtered.sort((x, y) => KIND_ORDER.indexOf(x.step.kind) - KIND_ORDER.indexOf(y.step.kind));
+  const hinted = filtered.find((m) => m.text === ui.hint);
+  return hinted ? [hinted, ...filtered.filter((m) => m !== hinted)] : filtered;
 }
 
 /** The cards selected, on a line of its own that is there (empty) when none is, so that
@@ -507,22 +547,24 @@ function pickedLine(ctx, rerender) {
   } }, t("r.clear"))] : null);
 }
 
-function movesBox(ctx, legal, rerender) {
+/** @param {Move[]} moves */
+function movesBox(ctx, moves, rerender) {
   const { ui, lang, view } = ctx;
-  const ordered = visibleActions(ctx, legal);
+  const ordered = visibleActions(ctx, moves);
   const limit = ui.showAll ? ordered.length : 30;
+  /** @type {Map<string, Move[]>} */
   const groups = new Map();
-  ordered.slice(0, limit).forEach((a) => {
-    const k = parseAction(a).kind;
+  ordered.slice(0, limit).forEach((m) => {
+    const k = m.step.kind;
     if (!groups.has(k)) groups.set(k, []);
-    groups.get(k).push(a);
+    groups.get(k)?.push(m);
   });
   let n = 0;
   const sections = [...groups.entries()].map(([kind, acts]) => h("div", {
     class: "move-group", dataset: { kind } },
   h("h3", {}, KIND_TEXT[kind] ? t(KIND_TEXT[kind]) : kind),
-  h("div", { class: "move-list" }, acts.map((a) => actionButton(a, ctx, n++, a === ui.hint,
-    (action) => playOrConfirm(action, ctx, legal, rerender))))));
+  h("div", { class: "move-list" }, acts.map((m) => actionButton(m, ctx, n++, m.text === ui.hint,
+    (/** @type {Move} */ move) => playOrConfirm(move, ctx, rerender))))));
   const phase = view.phase;
   const toolbar = h("div", { class: "toolbar" },
     ctx.hint && h("button", { type: "button", class: "choice", id: "hint", onclick: async () => {
@@ -537,14 +579,14 @@ function movesBox(ctx, legal, rerender) {
       }
       rerender();
     } }, h("span", { class: "key" }, "?"), t("r.hint")));
-  const canTake = legal.some((a) => a.startsWith("take "));
+  const canTake = moves.some((m) => m.step.kind === "take");
   const prompt = phase === "start" ? t(canTake ? "coach.startTakes" : "coach.startNoTake")
     : phase === "drawn" ? t("r.drawnPrompt") : t("r.takenPrompt");
   return h("div", { class: "moves", id: "moves" },
     h("div", { class: "moves-head" }, h("p", { class: "prompt", id: "prompt" }, prompt),
       toolbar),
     coachOn(ctx.table) ? coachWhy(view, phase, lang) : null,
-    jokerConfirm(ctx, legal, rerender),
+    jokerConfirm(ctx, moves, rerender),
     ui.advice ? adviceBox(ui.advice, lang) : null,
     h("div", { class: "move-groups" }, sections),
     ordered.length > limit ? h("button", { type: "button", class: "linkish more", onclick: () => {
@@ -600,12 +642,11 @@ export function dealEndBody(end, names, lang) {
     const own = view.melds.filter((m) => m.owner === s);
     const layoffs = view.melds.flatMap((m) => m.cards.filter((_, i) => m.laid_by[i] === s
       && m.owner !== s).map((c) => ({ card: c, meld: m })));
-    const plus = view.melds.reduce((sum, m) => sum + m.cards.reduce((p, c, i) =>
-      p + (m.laid_by[i] === s ? meldCardPoints(c, m.cards) : 0), 0), 0);
     const total = end.points[s];
-    const parts = v.score_parts || { plus, minus: plus - total, plus_factor: 1, minus_factor: 1 };
-    const partsKey = parts.plus_factor === 2 ? "coach.plusMinusExpress"
-      : parts.minus_factor === 2 ? "coach.plusMinusExpressHand" : "coach.plusMinus";
+    // the engine's plus (the seat's table cards) and minus (its hand), as it scored them
+    const parts = v.score_parts;
+    const partsKey = parts?.plus_factor === 2 ? "coach.plusMinusExpress"
+      : parts?.minus_factor === 2 ? "coach.plusMinusExpressHand" : "coach.plusMinus";
     return h("section", { class: "end-seat", dataset: { seat: s } },
       h("h3", {}, nameTag(names[s]), " ",
         h("span", { class: `pts ${total < 0 ? "neg" : ""}` },
@@ -615,8 +656,8 @@ export function dealEndBody(end, names, lang) {
       layoffs.length ? h("p", {}, t("end.layoffs"), ": ",
         layoffs.map((x) => cardShort(x.card, lang)).join(" ")) : null,
       h("p", {}, t("end.handLeft"), ": ", v.hand.length ? minis(v.hand, lang) : "—"),
-      h("p", { class: "muted small plus-minus" }, t(partsKey, { plus: parts.plus,
-        minus: parts.minus }), ` = ${total < 0 ? `−${-total}` : total}`));
+      parts ? h("p", { class: "muted small plus-minus" }, t(partsKey, { plus: parts.plus,
+        minus: parts.minus }), ` = ${total < 0 ? `−${-total}` : total}`) : null);
   });
   return [h("p", { class: "how", id: "deal-end-how" }, how), h("div", { class: "end-seats" },
     seats)];

@@ -1,7 +1,9 @@
-// Kunken's moves as the page reads them, with nothing drawn (kunken.js draws the table):
-// an action text parsed and told in words, a card's meld points, the jokers' meanings, the
-// hand's order, a turn's end (the match log) and a deal recomputed from the match seed
-// (the replay's fair-deal check). Unit-tested without a browser (tests/js).
+// Kunken's moves as the page shows them, with nothing drawn (kunken.js draws the table):
+// an action's parts, as the engine serves them (kind, cards, bank position or meld, the
+// jokers' meanings and alternatives, a meld's points), told in words; the hand's order, a
+// turn's end (the match log) and a deal recomputed from the match seed (the replay's
+// fair-deal check). Nothing here reads an action's text or counts points: the engine
+// does. Unit-tested without a browser (tests/js).
 
 import { cardShort, parseCard, RANKS, sortCards } from "./cards.js";
 import { present } from "./dom.js";
@@ -10,91 +12,70 @@ import { t } from "./i18n.js";
 
 // ---------------------------------------------------------------- actions as text
 
-/** Points of a card in a meld (RULES.md: A K Q J = 10, T..2 = 5; a joker as its card).
- * @param {string} card
- * @param {string[]} [meldCards] the meld's cards (what a joker of a set stands for)
- * @returns {number} */
-export function meldCardPoints(card, meldCards = []) {
-  const c = parseCard(card);
-  if (c.joker) {
-    if (c.as) return meldCardPoints(c.as);
-    const real = meldCards.map(parseCard).find((x) => !x.joker);
-    return real ? meldCardPoints(real.text) : 10;
-  }
-  return "AKQJ".includes(c.rank) ? 10 : 5;
-}
-
 /**
- * A Kunken action text read: its kind ("take", "meld", ...), its cards, and the number it
- * names (the bank card of a take, the meld of a lay-off or a swap; null for the others).
- * @typedef {{kind: string, cards: string[], number: number | null}} KunkenAction
+ * A Kunken action's parts as the engine serves them (the view's `steps`, the state's
+ * `last.parts`, a log entry's `parts`: docs/kunken.md, "Action parts").
+ * @typedef {import("./protocol.js").KunkenStep} KunkenStep
  */
 
-/** An action text split into {kind, cards, number}: `take 3`, `meld Kc Kd X`, ...
- * @param {string} action
- * @returns {KunkenAction} */
-export function parseAction(action) {
-  const words = String(action).trim().split(/\s+/);
-  const kind = words[0];
-  const rest = words.slice(1);
-  if (kind === "take") return { kind, number: Number(rest[0]), cards: [] };
-  if (kind === "layoff") return { kind, cards: [rest[0]], number: Number(rest[1]) };
-  if (kind === "swap") return { kind, number: Number(rest[0]), cards: [rest[1]] };
-  return { kind, cards: rest, number: null };
-}
-
-/** The cards an action names, each joker as "X".
- * @param {string} action */
-export function cardsIn(action) {
-  return parseAction(action).cards.map((c) => (parseCard(c).joker ? "X" : parseCard(c).text));
-}
-
-/** A move as display text with suit symbols.
- * @param {string} action
+/** A served step told in words, with suit symbols (nothing read from the action's text).
+ * @param {KunkenStep} step
  * @param {string} lang
  * @param {boolean} [offered] as a button offers it ("Discard"), not as the log tells it
  * @returns {string} */
-export function formatAction(action, lang, offered = false) {
-  const a = parseAction(action);
-  const shown = (a.number ?? 0) + 1;  // the bank card or meld counted from 1
-  const cards = a.cards.map((c) => cardShort(c, lang)).join(" ");
+export function tellStep(step, lang, offered = false) {
+  const cards = (step.cards ?? []).map((c) => cardShort(c, lang)).join(" ");
+  // the bank card or meld counted from 1
+  const shown = (step.kind === "take" ? step.bank ?? 0 : step.meld ?? 0) + 1;
   // what a player did, as the log tells it (past: «сбросил(а)»); an offered action's
   // title says what it does («Сбросить»)
   const said = (/** @type {string} */ past, /** @type {string} */ offer) =>
     t(offered ? offer : past);
-  switch (a.kind) {
+  switch (step.kind) {
     case "draw": return said("r.drew", "r.draw");
     case "take": return offered ? t("r.takeBank") : t("r.takeFrom", { n: shown });
     case "meld": return `${said("r.laidDown", "r.layDown")}: ${cards}`;
     case "layoff": return `${said("r.laidOff", "r.layOff")}: ${cards} → #${shown}`;
     case "swap": return `${said("r.swapped", "r.swap")}: ${cards} → #${shown}`;
-    case "discard": return `${said("r.discarded", "r.discard")}: ${cards}`;
-    default: return action;
+    default: return `${said("r.discarded", "r.discard")}: ${cards}`;
   }
 }
 
-/** An action with its jokers' meanings left out: two actions alike but for what a joker
- * stands for have the same key.
- * @param {string} action */
-function jokerFree(action) {
-  return action.replace(/\bX=[2-9TJQKA][cdhs]\b/gi, "X");
+/** The page module's move text (movelog.js, the replay): the served parts told in
+ * words; an action served without them is shown as sent.
+ * @param {string} action
+ * @param {string} lang
+ * @param {KunkenStep} [parts]
+ * @returns {string} */
+export function formatAction(action, lang, parts) {
+  return parts ? tellStep(parts, lang) : action;
 }
 
-/** What each joker of `action` stands for ("X=7h" → "7h").
- * @param {string} action
- * @returns {string[]} */
-export function jokerMeanings(action) {
-  return [...action.matchAll(/\bX=([2-9TJQKA][cdhs])\b/gi)].map((m) => m[1]);
+/** The hand card a step's card takes from a hand: a joker of any meaning is "X".
+ * @param {string} card
+ * @returns {string} */
+export function handCard(card) {
+  const c = parseCard(card);
+  return c.joker ? "X" : c.text;
 }
 
-/** The other legal actions that differ from `action` only in a joker's meaning.
- * @param {string} action
- * @param {string[]} legal
+/** The hand cards a step uses (its cards, each joker as "X").
+ * @param {KunkenStep} step
  * @returns {string[]} */
-export function jokerAlternatives(action, legal) {
-  if (!jokerMeanings(action).length) return [];
-  const key = jokerFree(action);
-  return legal.filter((a) => a !== action && jokerFree(a) === key);
+export function handCardsOf(step) {
+  return (step.cards ?? []).map(handCard);
+}
+
+/** What the jokers of step `i` stand for, and the other meanings of the same step the
+ * engine also allows (its `alternatives`: steps that differ from it only there).
+ * @param {KunkenStep[]} steps
+ * @param {number} i
+ * @returns {{meant: string[], others: string[]}} */
+export function jokerChoices(steps, i) {
+  const meant = steps[i]?.jokers ?? [];
+  const others = (steps[i]?.alternatives ?? []).flatMap((j) => steps[j]?.jokers ?? [])
+    .filter((c, k, all) => !meant.includes(c) && all.indexOf(c) === k);
+  return { meant, others };
 }
 
 // ---------------------------------------------------------------- the hand and the turn
@@ -113,11 +94,12 @@ export function sortHand(cards, order) {
 }
 
 /** The move log's grouping (movelog.js): a turn (a draw or a take, melds, lay-offs,
- * swaps) ends with its discard.
- * @param {string} action
+ * swaps) ends with its discard (the served parts' kind).
+ * @param {string} _action
+ * @param {KunkenStep} [parts]
  * @returns {boolean} */
-export function endsTurn(action) {
-  return /^discard\b/.test(action);
+export function endsTurn(_action, parts) {
+  return parts?.kind === "discard";
 }
 
 // ---------------------------------------------------------------- the fair-deal check

@@ -1,6 +1,6 @@
 // The move log of the whole match, grouped by deal (GET /api/tables/{id}/log, then each
 // state's `last`). A seat's actions in a row make one entry until the game's page module
-// says the turn is over (its `endsTurn(action)`: a Kunken turn ends with the discard); in a
+// says the turn is over (its `endsTurn(action, parts)`: a Kunken turn ends with the discard); in a
 // game without that hook every action is an entry of its own (a Konchinka move). An entry
 // the stand-in bot played for the seat's person (`stand_in`) carries a small "bot" tag.
 
@@ -10,23 +10,25 @@ import { t } from "./i18n.js";
 
 /**
  * One action of the match log: its turn (counted from 1 over the match), the seat that
- * played it, the action text, the deal it belongs to and whether the stand-in bot played
- * it for the seat's person.
- * @typedef {{turn: number, actor: number, action: string, deal: number,
+ * played it, the action text, its parts when the server describes the game's actions (a
+ * Kunken action's kind, cards, ...), the deal it belongs to and whether the stand-in bot
+ * played it for the seat's person.
+ * @typedef {{turn: number, actor: number, action: string, parts?: any, deal: number,
  *   stand_in?: boolean}} LogEntry
  */
 
 /**
- * A row of the log: a seat's actions in a row (one turn), from its first turn; `standIn`
- * when the stand-in bot played any of them.
- * @typedef {{actor: number, actions: string[], turn: number, closed?: boolean,
- *   standIn?: boolean}} LogGroup
+ * A row of the log: a seat's actions in a row (one turn), from its first turn, with each
+ * one's served parts (`parts[k]` of `actions[k]`, undefined when none); `standIn` when the
+ * stand-in bot played any of them.
+ * @typedef {{actor: number, actions: string[], parts: any[], turn: number,
+ *   closed?: boolean, standIn?: boolean}} LogGroup
  */
 
 /** Add the action a state reports; false when the log has a gap (reload it then).
  * @param {LogEntry[]} log
- * @param {{turn: number, actor: number, action?: string | null, stand_in?: boolean}
- *   | null | undefined} last
+ * @param {{turn: number, actor: number, action?: string | null, parts?: any,
+ *   stand_in?: boolean} | null | undefined} last
  * @param {number | null | undefined} dealNumber
  * @returns {boolean} */
 export function addLast(log, last, dealNumber) {
@@ -34,7 +36,8 @@ export function addLast(log, last, dealNumber) {
   if (log.length && log[log.length - 1].turn >= last.turn) return true;
   if (last.turn !== log.length + 1) return false;
   log.push({ turn: last.turn, actor: last.actor, action: last.action,
-    deal: dealNumber ?? 1, stand_in: last.stand_in === true });
+    ...(last.parts ? { parts: last.parts } : {}), deal: dealNumber ?? 1,
+    stand_in: last.stand_in === true });
   return true;
 }
 
@@ -52,23 +55,24 @@ export function groupLog(log, game) {
     const prev = entries[entries.length - 1];
     if (prev && prev.actor === e.actor && !prev.closed) {
       prev.actions.push(e.action);
+      prev.parts.push(e.parts);
       prev.standIn ||= e.stand_in === true;
     } else {
-      entries.push({ actor: e.actor, actions: [e.action], turn: e.turn,
+      entries.push({ actor: e.actor, actions: [e.action], parts: [e.parts], turn: e.turn,
         standIn: e.stand_in === true });
     }
     const now = entries[entries.length - 1];
-    if (endsTurn(e.action)) now.closed = true;
+    if (endsTurn(e.action, e.parts)) now.closed = true;
   }
   return [...deals.entries()].sort((a, b) => b[0] - a[0]);
 }
 
-/** The match log panel. `format(action)` is the game's move text; the `current` deal
+/** The match log panel. `format(action, parts)` is the game's move text; the `current` deal
  * (when given) is listed, even before its first move, and open.
  * @param {LogEntry[]} log
  * @param {string} game
  * @param {string[]} names
- * @param {(action: string) => string} format
+ * @param {(action: string, parts?: any) => string} format
  * @param {number | null} [current]
  * @returns {HTMLElement} */
 export function matchLog(log, game, names, format, current = null) {
@@ -82,7 +86,7 @@ export function matchLog(log, game, names, format, current = null) {
     h("ol", { class: "log", reversed: true }, [...entries].reverse().map((e) => h("li", {
       dataset: e.standIn ? { actor: e.actor, standIn: "1" } : { actor: e.actor } },
     h("strong", {}, names[e.actor] ?? "?"), e.standIn ? standInTag() : null, ": ",
-    e.actions.map(format).join("; "))))))
+    e.actions.map((a, k) => format(a, e.parts[k])).join("; "))))))
       : h("p", { class: "muted small" }, "—"));
 }
 

@@ -151,6 +151,8 @@ export {};
  * @property {number} turn
  * @property {number | null} [actor]
  * @property {string | null} [action]
+ * @property {import("./protocol.js").KunkenStep} [parts] the action's parts, for a game
+ *   whose actions the server describes (Kunken)
  * @property {string} [digest]
  * @property {View} view
  * @property {View[]} [views] every seat's view (a replay with all hands open)

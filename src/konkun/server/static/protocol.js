@@ -162,6 +162,7 @@
  * @property {boolean} express
  * @property {Array<number>|null} points
  * @property {Array<string>} legal
+ * @property {Array<KunkenStep>} steps
  * @property {Array<*>} take_refusals
  * @property {*} score_parts
  * @property {Array<number>} totals
@@ -186,11 +187,12 @@
  */
 
 /**
- * The action just played.
+ * The action just played (`parts`: its parts, for a game that describes its actions, as Kunken).
  * @typedef {Object} LastAction
  * @property {number} turn
  * @property {number} actor
  * @property {string} action
+ * @property {KunkenStep} [parts]
  */
 
 /**
@@ -265,6 +267,18 @@
  * @property {Array<string>} legal
  * @property {Object<string, *>} explain
  * @property {*} score_reasons
+ */
+
+/**
+ * A Kunken action's parts as the engine reads them (`konkun.kunken.parts`): its kind, its cards (`X=7d` a declared joker), the bank position of a take, the meld of a lay-off or swap, what its jokers stand for, a meld's points, and (a legal step) the positions of the legal steps that differ from it only in a joker's meaning.
+ * @typedef {Object} KunkenStep
+ * @property {"draw"|"take"|"meld"|"layoff"|"swap"|"discard"} kind
+ * @property {Array<string>} [cards]
+ * @property {number} [bank]
+ * @property {number} [meld]
+ * @property {Array<string>} [jokers]
+ * @property {number} [points]
+ * @property {Array<number>} [alternatives]
  */
 
 /**

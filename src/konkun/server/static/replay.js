@@ -144,7 +144,8 @@ export function replayPage(gameId) {
       state.i === 0 ? t("replay.start") : t("replay.move", { i: state.i, n }),
       frame.action ? h("span", { class: "muted" }, ` — ${names[frame.actor ?? -1] ?? ""}: `,
         h("span", { class: "action-text", title: frame.action },
-          RENDERERS[table.game]?.formatAction?.(frame.action, lang()) ?? frame.action),
+          RENDERERS[table.game]?.formatAction?.(frame.action, lang(), frame.parts)
+            ?? frame.action),
         frame.stand_in ? standInTag() : null) : "");
     const body = h("div", { class: "table-body" });
     const R = RENDERERS[table.game];
@@ -154,8 +155,8 @@ export function replayPage(gameId) {
       body.appendChild(h("p", { class: "loading" }, t("lobby.loading")));
     } else if (R && frame.view) {
       R.render(body, { view: frame.view, views: frame.views || null, table, you: seat,
-        last: frame.action ? { turn: frame.turn, actor: frame.actor ?? -1, action: frame.action }
-          : null,
+        last: frame.action ? { turn: frame.turn, actor: frame.actor ?? -1, action: frame.action,
+          ...(frame.parts ? { parts: frame.parts } : {}) } : null,
         lang: lang(), names, ui: state.ui, readOnly: true, replay: true, play: () => {},
         matchLog: R.placesMatchLog ? log ?? undefined : undefined });
     }
@@ -168,7 +169,7 @@ export function replayPage(gameId) {
         h("div", { class: "spacer" }),
         h("label", { class: "field inline" }, h("span", {}, t("replay.view")), seatSel)),
       controls, caption, body, R?.placesMatchLog ? null : log, chatBox, analysisPanel({ gameId, table, names, seat, go,
-        format: (a) => R?.formatAction?.(a, lang()) ?? a }),
+        format: (a, parts) => R?.formatAction?.(a, lang(), parts) ?? a }),
       fairnessPanel()));
   }
 
@@ -181,9 +182,9 @@ export function replayPage(gameId) {
     /** @type {import("./movelog.js").LogEntry[]} */
     const log = frames.slice(1, state.i + 1).map((f, k) => ({ turn: f.turn,
       actor: /** @type {number} */ (f.actor), action: /** @type {string} */ (f.action),
-      deal: frames[k].view?.deal_number ?? 1, stand_in: f.stand_in }));
+      parts: f.parts, deal: frames[k].view?.deal_number ?? 1, stand_in: f.stand_in }));
     return matchLog(log, table.game, names,
-      (a) => RENDERERS[table.game].formatAction?.(a, lang()) ?? a, currentDeal);
+      (a, parts) => RENDERERS[table.game].formatAction?.(a, lang(), parts) ?? a, currentDeal);
   }
 
   document.addEventListener("keydown", onKey);

@@ -270,7 +270,7 @@ export function tablePage(tableId) {
     const current = table.status !== "playing" ? null
       : state.holding ? state.dealsDone : (view?.deal_points || []).length + 1;
     const node = matchLog(state.log, table.game, seatNames(table),
-      (a) => RENDERERS[table.game].formatAction(a, lang()), current);
+      (a, parts) => RENDERERS[table.game].formatAction(a, lang(), parts), current);
     // a deal the player opened or closed stays so across the redraws of every state
     for (const item of node.querySelectorAll("details[data-deal]")) {
       const deal = /** @type {HTMLDetailsElement} */ (item);

@@ -159,8 +159,10 @@ def replay_frames(row: StoredTable, seat: int | str | None,
     frames = [_frame(match, 0, None, None, seat)]
     for turn, (actor, text) in enumerate(row.actions, start=1):
         match.play(match.deal.parse_action(text))
+        parts = adapter.describe(text)
         frames.append(_frame(match, turn, text, actor, seat)
-                      | ({"stand_in": True} if turn in row.stand_in_turns else {}))
+                      | ({"stand_in": True} if turn in row.stand_in_turns else {})
+                      | ({"parts": parts} if parts is not None else {}))
     document = {"table": stored_summary(row) | ({"ended": ended} if ended else {}),
                 "record": match.record().to_json(),
                 "seat": seat, "frames": frames}

@@ -107,10 +107,19 @@ class Table:
         """Add an action just played (by the stand-in bot for ``seat``'s person when
         ``stand_in``) to the table's actions and make it the last one."""
         self.actions.append((seat, text))
-        self.last = {"turn": self.turn, "actor": seat, "action": text}
+        self.last = self._last_action(seat, text)
         if stand_in:
             self.stand_in_turns.add(self.turn)
             self.last["stand_in"] = True
+
+    def _last_action(self, seat: int, text: str) -> dict[str, Any]:
+        """The state's ``last``: the latest action, with its parts when the game describes
+        its actions (``GameAdapter.describe``)."""
+        last: dict[str, Any] = {"turn": self.turn, "actor": seat, "action": text}
+        parts = self.adapter.describe(text)
+        if parts is not None:
+            last["parts"] = parts
+        return last
 
     @property
     def to_move(self) -> int | None:
@@ -199,7 +208,7 @@ class Table:
         if row.actions:
             self.stand_in_turns.update(row.stand_in_turns)
             seat, text = self.actions[-1]
-            self.last = {"turn": self.turn, "actor": seat, "action": text}
+            self.last = self._last_action(seat, text)
             if self.turn in self.stand_in_turns:
                 self.last["stand_in"] = True
         if row.status == TableStatus.FINISHED and self.status != TableStatus.FINISHED:

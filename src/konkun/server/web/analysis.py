@@ -35,6 +35,7 @@ from fastapi.responses import JSONResponse
 
 from konkun.bots.analysis import analyze_range, moments, replay_positions, thresholds
 from konkun.errors import KonkunError
+from konkun.server.core.games import get_game
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.web.throttle import READ, WRITE, rate_limit
 
@@ -120,6 +121,25 @@ class Analysis:
         return data
 
 
+def with_parts(game: str, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``moves`` with the parts of each move's ``played`` and ``best`` action
+    (``played_parts``, ``best_parts``) when the game describes its actions
+    (``GameAdapter.describe``: the page tells a Kunken move from them)."""
+    try:
+        adapter = get_game(game)
+    except KeyError:
+        return moves
+    out = []
+    for move in moves:
+        extra = {}
+        for key in ("played", "best"):
+            parts = adapter.describe(str(move.get(key, "")))
+            if parts is not None:
+                extra[f"{key}_parts"] = parts
+        out.append(move | extra)
+    return out
+
+
 def deal_totals(moves: list[dict[str, Any]], num_seats: int) -> list[dict[str, Any]]:
     """Per deal, per seat: the moves analysed, the expected points lost, the marks."""
     deals: dict[int, dict[str, Any]] = {}
@@ -193,7 +213,7 @@ class AnalysisService:
                 stop = min(total, start + settings.step)
                 moves = await self.runner(analyse_step, record, start, stop,
                                           settings.samples, settings.seconds)
-                analysis.moves.extend(moves)
+                analysis.moves.extend(with_parts(analysis.game, moves))
                 analysis.done = stop
             analysis.status = "done"
         except asyncio.CancelledError:
