@@ -60,8 +60,9 @@ def main() -> None:
     many = max(rows, key=lambda r: r[0])
     print(f"positions: {len(rows)} (4 seats, actions {args.start}..{args.stop}, "
           f"{args.matches} matches)")
-    print(f"mean bytes: before {statistics.mean(before):.0f}, after "
-          f"{statistics.mean(after):.0f}, ratio {statistics.mean(after) / statistics.mean(before):.2f}")
+    mean_before, mean_after = statistics.mean(before), statistics.mean(after)
+    print(f"mean bytes: before {mean_before:.0f}, after {mean_after:.0f}, "
+          f"ratio {mean_after / mean_before:.2f}")
     print(f"median bytes: before {statistics.median(before):.0f}, after "
           f"{statistics.median(after):.0f}")
     print(f"most legal actions ({many[0]}): before {many[1]}, after {many[2]}, "
