@@ -16,6 +16,7 @@ import argparse
 import json
 import random
 import statistics
+import zlib
 
 from konkun.kunken import KunkenMatch, KunkenRules
 
@@ -28,8 +29,16 @@ def size(data: object) -> int:
     return len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def measure(matches: int, start: int, stop: int) -> list[tuple[int, int, int]]:
-    """(legal actions, bytes before, bytes after) of every measured position."""
+def deflated(data: object) -> int:
+    """Bytes of ``data`` as compact JSON compressed alone with deflate (what a WebSocket's
+    permessage-deflate sends at most, without the context it keeps between messages)."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return len(zlib.compress(text, 6))
+
+
+def measure(matches: int, start: int, stop: int) -> list[tuple[int, int, int, int, int]]:
+    """(legal actions, bytes before, bytes after, deflated before, deflated after) of
+    every measured position."""
     rows = []
     for seed in range(matches):
         match = KunkenMatch(KunkenRules(), 4, seed)
@@ -41,7 +50,8 @@ def measure(matches: int, start: int, stop: int) -> list[tuple[int, int, int]]:
             if turn >= start and seat is not None:
                 view = match.to_json(seat)
                 before = {k: v for k, v in view.items() if k != "steps"}
-                rows.append((len(view["legal"]), size(before), size(view)))
+                rows.append((len(view["legal"]), size(before), size(view), deflated(before),
+                             deflated(view)))
             actions = match.legal_actions()
             match.play(rng.choices(actions, [PREFERENCE[str(a.kind)] for a in actions])[0])
     return rows
@@ -55,8 +65,8 @@ def main() -> None:
     parser.add_argument("--to", dest="stop", type=int, default=120)
     args = parser.parse_args()
     rows = measure(args.matches, args.start, args.stop)
-    before = [b for _, b, _ in rows]
-    after = [a for _, _, a in rows]
+    before = [r[1] for r in rows]
+    after = [r[2] for r in rows]
     many = max(rows, key=lambda r: r[0])
     print(f"positions: {len(rows)} (4 seats, actions {args.start}..{args.stop}, "
           f"{args.matches} matches)")
@@ -67,6 +77,11 @@ def main() -> None:
           f"{statistics.median(after):.0f}")
     print(f"most legal actions ({many[0]}): before {many[1]}, after {many[2]}, "
           f"ratio {many[2] / many[1]:.2f}")
+    packed_before = statistics.mean(r[3] for r in rows)
+    packed_after = statistics.mean(r[4] for r in rows)
+    print(f"mean deflated bytes: before {packed_before:.0f}, after {packed_after:.0f}, "
+          f"ratio {packed_after / packed_before:.2f}; most legal actions: before {many[3]}, "
+          f"after {many[4]}, ratio {many[4] / many[3]:.2f}")
 
 
 if __name__ == "__main__":
