@@ -35,9 +35,11 @@ CARD = re.compile(r"(?:10|[2-9TJQKA])[cdhs]")
 JOKER_AS = re.compile(r"X=(?:10|[2-9TJQKA])[cdhs]")
 """A joker declared as a card (Kunken ``X=6d``) names what the joker stands for, not where
 a real card is: it is left out of the scan."""
-PUBLIC_KEYS = {"dealer_draws"}
-"""Views keys that show cards of another event: the first-dealer draw is made from a
-pack of its own before the deal and shown to everyone."""
+PUBLIC_KEYS = {"dealer_draws", "jokers", "stands_for"}
+"""Views keys that show no card of the deal: the first-dealer draw is made from a pack of
+its own before the deal and shown to everyone; a Kunken joker's meaning (a step's
+``jokers``, a meld's ``stands_for``) names the card a joker stands for, as ``X=7d`` does
+in an action's text, not a card shown."""
 
 
 def card_texts(data: Any) -> set[str]:
