@@ -31,6 +31,10 @@ JOKER_MEANING = re.compile(r"\bX=[2-9TJQKA][cdhs]\b")
 HINT_SEED = "e2e-3"  # found by scripted_seed with today's engine; checked, not trusted
 
 
+ACTION_TEXT = re.compile(r"\b(draw|take \d|meld \w|layoff \w|swap \d|discard \w)")
+"""An action's text (``discard 5h``), which the page never shows in its log."""
+
+
 def _ambiguous(action: str, legal: list[str]) -> bool:
     """Whether a joker in ``action`` could stand for another card in a legal action (the
     same cards of the hand, in any order: ``meld X=6h 7h 8h`` and ``meld 7h 8h X=9h``)."""
@@ -307,5 +311,10 @@ def test_a_kunken_deal_with_every_kind_of_move_through_the_page(
     dasha.click("#deal-end-close")
     mine = dasha.locator("#match-log li[data-actor='0']")
     assert mine.count() >= 2
+    # the log tells every move in words from the parts the server serves with it (docs/
+    # kunken.md, "Action parts"), never as the action's text
+    for page in (dasha, boris):
+        told = page.locator("#match-log").text_content() or ""
+        assert not ACTION_TEXT.search(told), told
     for page in (dasha, boris):
         assert_no_page_errors(page)
