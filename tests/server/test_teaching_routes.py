@@ -11,6 +11,7 @@ from konkun.konchinka.notation import parse_kpn
 from konkun.kunken.kkn import parse_kkn
 from konkun.learn import load_lesson
 from konkun.puzzles import daily_puzzle
+from konkun.puzzles.collection import puzzles_of
 
 from .conftest import TestClient
 
@@ -69,3 +70,68 @@ def test_learn_unknown_game_and_pages(client: TestClient) -> None:
     for path in ("/learn/konchinka", "/learn/kunken", "/puzzles", "/puzzles/kunken"):
         response = client.get(path)
         assert response.status_code == 200 and "text/html" in response.headers["content-type"]
+
+
+def _verb_and_rest(text: str) -> tuple[str, list[str]]:
+    verb, *rest = text.split()
+    return verb, rest
+
+
+def _assert_parts_of(parts: dict[str, Any], text: str) -> None:
+    """The served parts say what the action's text says (docs/kunken.md, "Action parts")."""
+    verb, rest = _verb_and_rest(text)
+    assert parts["kind"] == verb, (parts, text)
+    if verb == "take":
+        assert parts["bank"] == int(rest[0]) and "cards" not in parts
+    elif verb in ("meld", "discard"):
+        assert parts["cards"] == rest
+    elif verb == "layoff":
+        assert (parts["cards"], parts["meld"]) == ([rest[0]], int(rest[1]))
+    elif verb == "swap":
+        assert (parts["cards"], parts["meld"]) == ([rest[1]], int(rest[0]))
+
+
+def test_kunken_lesson_serves_the_parts_of_the_taught_action_and_the_bots_moves(
+        client: TestClient) -> None:
+    lesson = load_lesson("kunken")
+    moves = [step.move for step in lesson.steps]
+    # the taught melds' points by RULES.md, Values: A, K, Q, J = 10; T..2 = 5
+    points = {"meld Ad Ah As": 30, "meld Td Jd Qd": 25}
+    views = [client.post("/api/learn/kunken", json={"moves": moves[:n]}).json()
+             for n in range(len(moves) + 1)]
+    for n, view in enumerate(views):
+        taught = view["expect"]
+        if taught is None:
+            assert n == len(moves) and view["expect_parts"] is None
+        else:
+            _assert_parts_of(view["expect_parts"], taught)
+            if taught in points:
+                assert view["expect_parts"]["points"] == points[taught]
+        assert len(view["bot_parts"]) == len(view["bot_moves"])
+        for parts, text in zip(view["bot_parts"], view["bot_moves"], strict=True):
+            _assert_parts_of(parts, text)
+    # the bot answers the player's discard of 7c by taking the bank: it took from the bank
+    # as it was after that discard (the bank shown before it, and the 7c)
+    after_discard = views[2]
+    assert after_discard["bot_moves"][0].startswith("take ")
+    assert after_discard["bot_bank"] == [*views[1]["observation"]["bank"], "7c"]
+
+
+def test_konchinka_lesson_serves_no_kunken_parts(client: TestClient) -> None:
+    view = client.post("/api/learn/konchinka", json={"moves": []}).json()
+    assert not {"expect_parts", "bot_parts", "bot_bank"} & set(view)
+
+
+def test_kunken_puzzles_serve_the_parts_of_the_solution_and_of_each_line_move(
+        client: TestClient) -> None:
+    for puzzle in puzzles_of("kunken"):
+        served = client.get(f"/api/puzzles/{puzzle.id}").json()
+        assert served["solution"] == puzzle.solution
+        _assert_parts_of(served["solution_parts"], puzzle.solution)
+        bank = served["board"]["observation"]["bank"]
+        assert 0 <= served["solution_parts"]["bank"] < len(bank)  # a card of the board's bank
+        assert len(served["line_parts"]) == len(puzzle.line)
+        for parts, text in zip(served["line_parts"], puzzle.line, strict=True):
+            _assert_parts_of(parts, text)
+    konchinka = client.get("/api/puzzles/daily?game=konchinka").json()
+    assert not {"solution_parts", "line_parts"} & set(konchinka)

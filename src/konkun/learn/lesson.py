@@ -23,8 +23,10 @@ from konkun.errors import KonkunError
 from konkun.game import Deal
 from konkun.konchinka.dealing import deal_from_seed
 from konkun.konchinka.rules import KonchinkaRules
+from konkun.kunken.melds import card_text
+from konkun.kunken.parts import text_parts
 from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import new_deal
+from konkun.kunken.state import KunkenDeal, new_deal
 
 GAMES: Final = ("konchinka", "kunken")
 """The games that have a lesson."""
@@ -104,12 +106,14 @@ def new_lesson_deal(lesson: Lesson) -> Deal[Any]:
 @dataclass
 class LessonRun:
     """A lesson replayed up to now: the deal, the moves the bot made since the player's
-    last move, and the number of the player's moves played."""
+    last move, the number of the player's moves played and, in Kunken, the bank before
+    the bot's moves."""
 
     lesson: Lesson
     deal: Deal[Any]
     bot_moves: list[str]
     played: int
+    bank_before_bot: tuple[str, ...] = ()
 
     @property
     def step(self) -> Step | None:
@@ -133,7 +137,20 @@ class LessonRun:
                 "step": self.played if step is not None else None,
                 "steps": len(self.lesson.steps), "expect": step.move if step else None,
                 "intro": self.lesson.intro, "say": say, "bot_moves": self.bot_moves,
-                "played": self.played, "over": over}
+                "played": self.played, "over": over} | self.kunken_parts()
+
+    def kunken_parts(self) -> dict[str, Any]:
+        """In Kunken, the parts of the taught action and of the bot's moves (docs/kunken.md,
+        "Action parts"), so that the page tells them and marks what to click without
+        reading action texts: ``expect_parts`` (``None`` in free play), ``bot_parts`` and
+        ``bot_bank`` (the bank the bot's moves started from: a ``take``'s card is
+        ``bot_bank[bank]``); nothing in Konchinka."""
+        if self.lesson.game != "kunken":
+            return {}
+        step = self.step
+        return {"expect_parts": text_parts(step.move) if step else None,
+                "bot_parts": [text_parts(m) for m in self.bot_moves],
+                "bot_bank": list(self.bank_before_bot)}
 
 
 def _bot_turns(deal: Deal[Any], seat: int, rng: random.Random) -> list[str]:
@@ -147,6 +164,11 @@ def _bot_turns(deal: Deal[Any], seat: int, rng: random.Random) -> list[str]:
         moves.append(deal.format_action(action))
         deal.play(action)
     return moves
+
+
+def _bank(deal: Deal[Any]) -> tuple[str, ...]:
+    """The bank's cards of a Kunken deal, oldest first (``()`` for Konchinka)."""
+    return tuple(card_text(k) for k in deal.bank) if isinstance(deal, KunkenDeal) else ()
 
 
 def _same(deal: Deal[Any], action: Any, taught: str) -> bool:
@@ -163,6 +185,7 @@ def replay(lesson: Lesson, moves: list[str]) -> LessonRun:
         raise LessonError(f"{len(moves)} moves: a lesson takes at most {MAX_MOVES}")
     deal = new_lesson_deal(lesson)
     rng = random.Random(lesson.seed + 1000)
+    bank = _bank(deal)
     bot_moves = _bot_turns(deal, lesson.seat, rng)
     for i, text in enumerate(moves):
         if deal.is_over():
@@ -178,8 +201,9 @@ def replay(lesson: Lesson, moves: list[str]) -> LessonRun:
         if problem is not None:
             raise LessonError(f"move {i + 1} {text!r} is not legal: {problem}")
         deal.play(action)
+        bank = _bank(deal)
         bot_moves = _bot_turns(deal, lesson.seat, rng)
-    return LessonRun(lesson, deal, bot_moves, len(moves))
+    return LessonRun(lesson, deal, bot_moves, len(moves), bank)
 
 
 __all__ = ["GAMES", "LANGUAGES", "MAX_MOVES", "Lesson", "LessonError", "LessonRun",

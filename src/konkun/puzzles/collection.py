@@ -139,6 +139,19 @@ def puzzle_board(puzzle: Puzzle) -> dict[str, Any]:
     return {"observation": kunken.observe(puzzle.seat).to_json()}
 
 
+def puzzle_parts(puzzle: Puzzle) -> dict[str, Any]:
+    """In Kunken, the parts of the answer and of each move of the line (docs/kunken.md,
+    "Action parts"), so that a page tells them without reading action texts:
+    ``solution_parts`` and ``line_parts`` (a ``take``'s card is the board's ``bank[bank]``);
+    nothing in Konchinka."""
+    if puzzle.game != "kunken":
+        return {}
+    from konkun.kunken.parts import text_parts
+
+    return {"solution_parts": text_parts(puzzle.solution),
+            "line_parts": [text_parts(m) for m in puzzle.line]}
+
+
 __all__ = ["GAMES", "SHIPPED", "Puzzle", "PuzzleError", "check_game", "daily_puzzle",
-           "load_puzzles", "puzzle_board", "puzzle_by_id", "puzzles_of", "read_puzzles",
-           "shipped_path", "write_puzzles"]
+           "load_puzzles", "puzzle_board", "puzzle_by_id", "puzzle_parts", "puzzles_of",
+           "read_puzzles", "shipped_path", "write_puzzles"]

@@ -3,9 +3,11 @@ puzzles, their API and their pages.
 
 - ``POST /api/learn/{game}`` ``{"moves": [TEXT, ...]}``: the lesson after the player's
   moves (:func:`konkun.learn.replay`); a move the step does not teach, or an illegal one,
-  is ``illegal_move`` and changes nothing (the server keeps no lesson state);
+  is ``illegal_move`` and changes nothing (the server keeps no lesson state); in Kunken
+  with the parts of the taught action and of the bot's moves;
 - ``GET /api/puzzles/daily?game=konchinka|kunken``: today's puzzle (UTC), with its
-  ``position`` in the game's notation and its ``solution``;
+  ``position`` in the game's notation and its ``solution`` (in Kunken with the parts of
+  the solution and its line);
 - ``GET /api/puzzles/{id}``: one puzzle;
 - the pages ``/learn/{game}``, ``/puzzles`` and ``/puzzles/{game}`` (the one browser page,
   which routes on its path).
@@ -23,7 +25,7 @@ from konkun.learn import LessonError, load_lesson, replay
 from konkun.learn.lesson import GAMES as LESSON_GAMES
 from konkun.puzzles import PuzzleError, daily_puzzle, puzzle_by_id
 from konkun.puzzles.collection import GAMES as PUZZLE_GAMES
-from konkun.puzzles.collection import Puzzle, puzzle_board
+from konkun.puzzles.collection import Puzzle, puzzle_board, puzzle_parts
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.web.parts import Parts, json_body, page
 from konkun.server.web.throttle import WRITE, rate_limit
@@ -54,8 +56,9 @@ def lesson_view(game: str, moves: list[str]) -> dict[str, Any]:
 
 
 def _served(puzzle: Puzzle) -> dict[str, Any]:
-    """A puzzle as the API serves it: its JSON and the board the page draws."""
-    return puzzle.to_json() | {"board": puzzle_board(puzzle)}
+    """A puzzle as the API serves it: its JSON, the board the page draws and, in Kunken,
+    the parts of its answer and line."""
+    return puzzle.to_json() | {"board": puzzle_board(puzzle)} | puzzle_parts(puzzle)
 
 
 def router(parts: Parts) -> APIRouter:
