@@ -112,6 +112,14 @@ def test_the_guided_game_refuses_a_move_it_does_not_teach(
     assert_no_page_errors(page)
 
 
+# The bot's answer to the lesson's discard of 7c, in words (the texts of teachtexts.js):
+# it takes the bank from the K♦ and lays its melds, a joker standing for the 6♠ (★6♠).
+BOT_WORDS = {
+    "en": ["took the bank from K♦", "laid K♣ K♦ K♠", "laid 5♠ ★6♠ 7♠ 8♠", "discarded A♠"],
+    "ru": ["взял банк с карты К♦", "выложил К♣ К♦ К♠", "выложил 5♠ ★6♠ 7♠ 8♠", "сбросил Т♠"],
+}
+
+
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
 def test_a_reload_resumes_the_lesson_and_start_again_restarts_it(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
@@ -119,6 +127,9 @@ def test_a_reload_resumes_the_lesson_and_start_again_restarts_it(
     for step in ("0", "1", "1", "2"):  # draw; the card and Discard; the take
         page.locator("#learn[aria-busy=false]").wait_for()
         expect(page.locator("#instruction")).to_have_attribute("data-step", step)
+        if step == "2":  # the bot's moves told from their served parts
+            for words in BOT_WORDS[lang]:
+                expect(page.locator("#bot-moves")).to_contain_text(words)
         page.locator(".teach .hint").first.click()
     expect(page.locator("#instruction")).to_have_attribute("data-step", "3")
     page.reload()
@@ -168,6 +179,14 @@ def _wrong_answer(puzzle: dict[str, Any]) -> str:
 
 
 GO_OUT = next(p.id for p in puzzles_of("kunken") if p.kind == "go_out")
+RANKS = {"en": {"T": "10"}, "ru": {"A": "Т", "K": "К", "Q": "Д", "J": "В", "T": "10"}}
+SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+TOOK_THE_BANK = {"en": "took the bank from", "ru": "взял банк с карты"}
+
+
+def _short(card: str, lang: str) -> str:
+    """A card as the page writes it in a move's words (Q♥; Д♥ in Russian)."""
+    return RANKS[lang].get(card[0], card[0]) + SUITS[card[1]]
 
 
 @pytest.mark.parametrize("game", [*GAMES, "kunken-go-out"])
@@ -195,6 +214,10 @@ def test_the_puzzle_page_accepts_the_right_answer_and_refuses_a_wrong_one(
     _answer(page, game, puzzle["solution"])
     expect(page.locator("#verdict")).to_have_attribute("data-right", "yes")
     expect(page.locator("#solver-line li")).to_have_count(len(puzzle["line"]))
+    if game == "kunken":  # the take told from its served parts names the bank's card
+        taken = puzzle["board"]["observation"]["bank"][int(puzzle["solution"].split()[1])]
+        expect(page.locator("#solver-line li").first).to_contain_text(
+            f"{TOOK_THE_BANK[lang]} {_short(taken, lang)}")
     verdict = page.locator("#verdict").inner_text()
     assert bool(CYRILLIC.search(verdict)) == (lang == "ru")
     width = page.evaluate("() => document.documentElement.scrollWidth")

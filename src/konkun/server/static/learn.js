@@ -23,11 +23,17 @@ export function teachingLinks() {
 
 /**
  * A guided game's state as the server sends it (POST /api/learn/{game}): the seat's
- * observation, the step taught, what to say, and the bot's moves since the last one.
+ * observation, the step taught, what to say, and the bot's moves since the last one; in
+ * Kunken also the served parts of the taught action and of the bot's moves, and the bank
+ * the bot's moves started from (a take's card).
  * @typedef {{observation: any, expect: string | null, seat: number, played: number,
  *   over: boolean, step: number | null, steps: number, intro: Record<string, string>,
- *   say: Record<string, string>, bot_moves: string[]}} LessonView
+ *   say: Record<string, string>, bot_moves: string[],
+ *   expect_parts?: KunkenStep | null, bot_parts?: KunkenStep[],
+ *   bot_bank?: string[]}} LessonView
  */
+
+/** @typedef {import("./teachboard.js").KunkenStep} KunkenStep */
 
 /**
  * The guided game's page state.
@@ -38,7 +44,6 @@ export function teachingLinks() {
  * @property {number[]} hand the Kunken hand positions chosen
  * @property {string | null} error
  * @property {boolean} busy
- * @property {string[] | null} bankBefore the Kunken bank before the last moves
  */
 
 /** The guided game of `game` (/learn/{game}).
@@ -47,7 +52,7 @@ export function learnPage(game) {
   if (!GAMES.includes(game)) game = "konchinka";
   /** @type {LessonState} */
   const st = { moves: [], view: null, sel: { card: null, taken: [] }, hand: [], error: null,
-    busy: false, bankBefore: null };
+    busy: false };
   let alive = true;
   setPage({ destroy() { alive = false; }, rerender: draw });
   mount(main, h("p", { class: "loading" }, t("lobby.loading")));
@@ -73,13 +78,11 @@ export function learnPage(game) {
     st.error = null;
     draw();
     try {
-      const bank = st.view?.observation?.bank ?? null;
       const view = await request("POST", `/api/learn/${game}`, { moves });
       if (!alive) return;
       st.moves = moves;
       localStorage.setItem(KEY, JSON.stringify(moves));
       st.view = view;
-      st.bankBefore = bank;
       st.sel = { card: null, taken: [] };
       st.hand = [];
     } catch (err) {
@@ -145,8 +148,8 @@ export function learnPage(game) {
 
   function botLine(view) {
     if (!view.bot_moves.length) return null;
-    const words = view.bot_moves.map((m) => (game === "konchinka" ? konchinkaWords(m)
-      : kunkenWords(m, st.bankBefore)));
+    const words = game === "konchinka" ? view.bot_moves.map(konchinkaWords)
+      : (view.bot_parts ?? []).map((step) => kunkenWords(step, view.bot_bank));
     return h("p", { class: "bot-moves", id: "bot-moves" }, t("learn.bot", { moves: words.join(", ") }));
   }
 
@@ -171,7 +174,7 @@ export function learnPage(game) {
     const obs = view.observation;
     const board = game === "konchinka"
       ? konchinkaBoard({ obs, sel: st.sel, expect: view.expect, on: konchinkaOn })
-      : kunkenBoard({ obs, sel: st.hand, expect: view.expect, on: kunkenOn,
+      : kunkenBoard({ obs, sel: st.hand, expect: view.expect_parts ?? null, on: kunkenOn,
         names: { [1 - view.seat]: t("learn.opponent") } });
     const other = GAMES.find((g) => g !== game);
     mount(main, h("section", { class: `panel teach learn ${game}`, id: "learn",

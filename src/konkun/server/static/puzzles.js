@@ -4,7 +4,7 @@
 // Kunken: the only card the bank can be taken from to open.
 
 import { request } from "./api.js";
-import { h, mount } from "./dom.js";
+import { h, mount, present } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText, link, main, navigate, setPage } from "./shell.js";
 import { konchinkaBoard, konchinkaMove, konchinkaWords, kunkenBoard, kunkenWords,
@@ -14,10 +14,13 @@ const GAMES = ["konchinka", "kunken"];
 
 /**
  * A puzzle (GET /api/puzzles/daily?game=, /api/puzzles/{id}): the position, its one
- * solution, the solver's line and, in Konchinka, every move's value.
+ * solution, the solver's line and, in Konchinka, every move's value; in Kunken the served
+ * parts of the solution and of each move of the line (told in words from those).
  * @typedef {{id: string, game: string, kind: string, date?: string, seat: number,
  *   board: {observation: any, other_hand?: string[] | null}, solution: string,
- *   line: string[], values: Record<string, number>, [field: string]: any}} Puzzle
+ *   line: string[], values: Record<string, number>,
+ *   solution_parts?: import("./teachboard.js").KunkenStep,
+ *   line_parts?: import("./teachboard.js").KunkenStep[], [field: string]: any}} Puzzle
  */
 
 /**
@@ -83,9 +86,11 @@ export function puzzlesPage(game) {
         : t(out ? "puzzle.wrongOut" : "puzzle.wrongTake");
     }
     const bank = p.board.observation.bank;
+    const steps = p.line_parts ?? [];
     const line = p.line.map((m, i) => {
       const who = i % 2 === 1 && p.game === "konchinka" ? t("puzzle.opponent") : t("learn.you");
-      const words = p.game === "konchinka" ? konchinkaWords(m) : kunkenWords(m, bank);
+      const words = p.game === "konchinka" ? konchinkaWords(m)
+        : kunkenWords(present(steps[i], `the served parts of the line's move ${m}`), bank);
       return h("li", {}, `${who}: ${words}`);
     });
     return h("div", { class: `verdict ${right ? "right" : "wrong"}`, id: "verdict",

@@ -5,6 +5,7 @@
 import { cardElement, cardShort, parseCard, sortCards, splitCards } from "./cards.js";
 import { h, present } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { handCard } from "./kunkenmoves.js";
 
 /** Whether two card texts are the same card (jokers by their text). */
 const same = (a, b) => parseCard(a).text === parseCard(b).text;
@@ -101,66 +102,74 @@ export function konchinkaWords(text) {
 
 // ---------------------------------------------------------------- Kunken
 
-/** A Kunken action in words, e.g. "laid A♦ A♥ A♠".
- * @param {string} text
- * @param {string[] | null} [bank] the bank before it (the card a take took from)
+/**
+ * A Kunken action's parts as the engine serves them next to its text (the lesson's
+ * `expect_parts` and `bot_parts`, a puzzle's `solution_parts` and `line_parts`:
+ * docs/kunken.md, "Action parts"). Nothing here reads an action's text.
+ * @typedef {import("./kunkenmoves.js").KunkenStep} KunkenStep
+ */
+
+/** A Kunken action in words from its served parts, e.g. "laid A♦ A♥ A♠".
+ * @param {KunkenStep} step
+ * @param {string[] | null} [bank] the bank before it (a take names the card at its position)
  * @returns {string} */
-export function kunkenWords(text, bank = null) {
+export function kunkenWords(step, bank = null) {
   const L = lang();
-  const [verb, ...rest] = text.split(" ");
-  const short = (c) => cardShort(c, L);
-  if (verb === "draw") return t("act.draw");
-  if (verb === "take") {
-    const card = bank ? bank[Number(rest[0])] : null;
-    return t("act.take", { card: card ? short(card) : `#${rest[0]}` });
+  const short = (/** @type {string} */ c) => cardShort(c, L);
+  const cards = step.cards ?? [];
+  switch (step.kind) {
+    case "draw": return t("act.draw");
+    case "take": {
+      const at = step.bank ?? 0;
+      const card = bank?.[at];
+      return t("act.take", { card: card ? short(card) : `#${at}` });
+    }
+    case "meld": return t("act.meld", { cards: cards.map(short).join(" ") });
+    case "layoff": return t("act.layoff", { card: short(cards[0]) });
+    case "swap": return t("act.swap", { card: short(cards[0]) });
+    default: return t("act.discard", { card: short(cards[0]) });
   }
-  if (verb === "meld") return t("act.meld", { cards: rest.map(short).join(" ") });
-  if (verb === "layoff") return t("act.layoff", { card: short(rest[0]) });
-  if (verb === "swap") return t("act.swap", { card: short(rest[1]) });
-  if (verb === "discard") return t("act.discard", { card: short(rest[0]) });
-  return text;
 }
 
 /**
  * What to mark on a Kunken board: the stock, a bank position, the hand card to choose next,
- * a meld to lay off on, the lay-down or the discard button.
+ * a meld to lay off on (or to swap a joker of), the lay-down or the discard button.
  * @typedef {{stock: boolean, bank: number | null, hand: string[], meld: number | null,
  *   layDown: boolean, discard: boolean}} KunkenHints
  */
 
-/** What a lesson's step asks to click next in Kunken.
- * @param {string | null} expect the taught action
+/** What a lesson's step asks to click next in Kunken, from the taught action's served
+ * parts: the stock, the bank position, then the hand cards one by one (a joker of any
+ * meaning is the hand's "X") and the button or meld that completes the action.
+ * @param {KunkenStep | null} expect the taught action's parts
  * @param {string[]} selCards the hand cards chosen
  * @returns {KunkenHints | null} */
-function kunkenHints(expect, selCards) {
+export function kunkenHints(expect, selCards) {
   if (!expect) return null;
-  const [verb, ...rest] = expect.split(" ");
   /** @type {KunkenHints} */
   const out = { stock: false, bank: null, hand: [], meld: null, layDown: false, discard: false };
-  if (verb === "draw") out.stock = true;
-  else if (verb === "take") out.bank = Number(rest[0]);
-  else if (verb === "meld" || verb === "discard" || verb === "layoff") {
-    const want = verb === "meld" ? rest : [rest[0]];
+  if (expect.kind === "draw") out.stock = true;
+  else if (expect.kind === "take") out.bank = expect.bank ?? 0;
+  else {
     const left = [...selCards];
     const missing = [];
-    for (const c of want) {
+    for (const c of (expect.cards ?? []).map(handCard)) {
       const i = left.findIndex((s) => same(s, c));
       if (i >= 0) left.splice(i, 1); else missing.push(c);
     }
     if (missing.length || left.length) out.hand = missing.slice(0, 1);
-    else if (verb === "meld") out.layDown = true;
-    else if (verb === "discard") out.discard = true;
-    else out.meld = Number(rest[1]);
+    else if (expect.kind === "meld") out.layDown = true;
+    else if (expect.kind === "discard") out.discard = true;
+    else out.meld = expect.meld ?? null;  // a lay-off or a joker swap: the meld
   }
   return out;
 }
 
 /**
  * A Kunken board. `obs`: the seat's observation; `sel`: the chosen hand positions (in the
- * sorted hand); `expect`: the lesson's taught action or null; `answer`: a puzzle's bank
- * position to mark; `on`: {stock(), bank(i), hand(i), meld(index), layDown(), discard()}
- * (a missing one: not clickable).
- * @param {{obs: any, sel: number[], expect?: string | null, on: any,
+ * sorted hand); `expect`: the parts of the lesson's taught action or null; `on`: {stock(),
+ * bank(i), hand(i), meld(index), layDown(), discard()} (a missing one: not clickable).
+ * @param {{obs: any, sel: number[], expect?: KunkenStep | null, on: any,
  *   names: Record<number, string>}} board
  */
 export function kunkenBoard({ obs, sel, expect = null, on, names }) {
