@@ -82,6 +82,19 @@ def create_table(page: Page, *, game: str, seats: int, bots: dict[int, str],
     return page.url.rstrip("/").rsplit("/", 1)[1]
 
 
+def first_to_move(pages: list[Page], timeout: float = 20) -> Page:
+    """The one of ``pages`` whose turn it is once the deal has reached them all (asked
+    before a page has drawn the dealt table, nobody's turn shows yet)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        moving = [page for page in pages if page.locator(MY_TURN).count()]
+        if len(moving) == 1:
+            return moving[0]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{len(moving)} of {len(pages)} pages show their turn")
+        pages[0].wait_for_timeout(100)
+
+
 def hand(page: Page) -> list[str]:
     """The card texts in the person's hand, as drawn."""
     cards: list[str] = page.locator(".hand .card").evaluate_all(

@@ -17,6 +17,7 @@ from .pages import (
     assert_no_page_errors,
     choose_name,
     create_table,
+    first_to_move,
     hand,
     move_count,
     open_page,
@@ -202,8 +203,8 @@ def test_two_people_meet_by_the_invite_link(browser: Any, live_server: ServerThr
     for page in (anna, boris):
         expect(page.locator(".hand .card")).to_have_count(4)
     assert set(hand(anna)).isdisjoint(hand(boris))
-    first, second = (anna, boris) if anna.locator(MY_TURN).count() else (boris, anna)
-    first.wait_for_selector(MY_TURN)
+    first = first_to_move([anna, boris])
+    second = boris if first is anna else anna
     play_konchinka_move(first)
     expect(second.locator(DEAL_MOVES)).to_have_count(1)
     second.wait_for_selector(MY_TURN)

@@ -19,6 +19,7 @@ from .pages import (
     assert_no_page_errors,
     choose_name,
     copy_seat_link,
+    first_to_move,
     hand,
     play_konchinka_move,
     screen,
@@ -135,8 +136,7 @@ def test_the_tab_title_and_a_chime_announce_your_turn_and_stop_when_it_passes(
     create_two_seat_table(anna, live_server.url, "Anna", target="5")
     sit_at(boris, anna.url, 1, "Boris")
     langs = {id(anna): lang, id(boris): other_lang}
-    first = anna if anna.locator(MY_TURN).count() else boris
-    first.wait_for_selector(MY_TURN)
+    first = first_to_move([anna, boris])
     second = boris if first is anna else anna
     expect(second.locator(".turn.theirs")).to_be_visible()
     assert title(first).startswith(f"▶ {YOUR_TURN[langs[id(first)]]}")
