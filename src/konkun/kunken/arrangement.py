@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from konkun.kunken.hand_melds import Meld, hand_melds, meld_points, melds_with
+from konkun.kunken.hand_melds import Meld, hand_meld_groups, meld_points, melds_with
 from konkun.kunken.melds import VALUE
 
 _INFO: Final[dict[Meld, tuple[int, tuple[int, ...], int, int]]] = {}
@@ -22,6 +22,8 @@ _Option = tuple[tuple[int, ...], int, int, int, int]
 code, its cards' value in the hand)."""
 _OPTION: Final[dict[Meld, tuple[int, _Option]]] = {}
 """The search's option for a meld, with the meld's lowest card."""
+_GROUP_OPTIONS: Final[dict[int, tuple[tuple[int, _Option], ...]]] = {}
+""":data:`_OPTION` of each meld of a group of :func:`hand_meld_groups`, by its key."""
 _NO_OPTIONS: Final[list[_Option]] = []
 """The options of a card that is the lowest of no meld of the hand (shared, never changed)."""
 
@@ -36,7 +38,22 @@ def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
     return hit
 
 
-_CARDS: Final = range(52)
+def _group_options(key: int, melds: tuple[Meld, ...]) -> tuple[tuple[int, _Option], ...]:
+    """The search's options of a group of melds (:func:`hand_meld_groups`), cached by its
+    key."""
+    out = []
+    for meld in melds:
+        hit = _OPTION.get(meld)
+        if hit is None:
+            low, reals, used, points = _info(meld)
+            hit = _OPTION[meld] = (low, (reals, used, points, sum(1 << 2 * c for c in reals),
+                                         10 * used + sum(VALUE[c] for c in reals)))
+        out.append(hit)
+    group = tuple(out)
+    if len(_GROUP_OPTIONS) > 200_000:
+        _GROUP_OPTIONS.clear()
+    _GROUP_OPTIONS[key] = group
+    return group
 
 
 class HandSearch:
@@ -61,20 +78,18 @@ class HandSearch:
         # to) instead of 52 new lists per search, each one more object for the collector.
         by_low: list[list[_Option]] = [_NO_OPTIONS] * 52
         live = [False] * 53
-        for meld in hand_melds(counts, replace):
-            hit = _OPTION.get(meld)
-            if hit is None:
-                low, reals, used, points = _info(meld)
-                hit = _OPTION[meld] = (low, (reals, used, points, sum(1 << 2 * c for c in reals),
-                                             10 * used + sum(VALUE[c] for c in reals)))
-            low, option = hit
-            options = by_low[low]
-            if options is _NO_OPTIONS:
-                by_low[low] = [option]
-            else:
-                options.append(option)
-            for c in option[0]:
-                live[c] = True
+        for key, melds in hand_meld_groups(counts, replace):
+            group = _GROUP_OPTIONS.get(key)
+            if group is None:
+                group = _group_options(key, melds)
+            for low, option in group:
+                options = by_low[low]
+                if options is _NO_OPTIONS:
+                    by_low[low] = [option]
+                else:
+                    options.append(option)
+                for c in option[0]:
+                    live[c] = True
         for lst in by_low:
             if len(lst) > 1:
                 lst.sort(key=lambda m: -m[2])
@@ -90,9 +105,11 @@ class HandSearch:
         dropped: list[int] = []
         total = 10 * counts[52]
         code = 0
-        for k in [k for k in _CARDS if counts[k]]:
+        for k in range(52):
+            n = counts[k]
+            if not n:
+                continue
             if live[k]:
-                n = counts[k]
                 total += VALUE[k] * n
                 code |= n << (2 * k)
             else:

@@ -34,11 +34,27 @@ def window_mask(window: Sequence[int]) -> int:
 Positions = tuple[tuple[int, ...], ...]
 """For each rank position, the indices of the windows (or sequences) holding it."""
 
-_SEQ_CACHE: Final[dict[tuple[int, int, int], tuple[tuple[Meld, ...], Positions]]] = {}
-_SET_CACHE: Final[dict[tuple[int, int, int], tuple[Meld, ...]]] = {}
+# Their keys are small ints (a tuple key costs an allocation and a tuple hash per look-up).
+_SEQ_CACHE: Final[dict[int, tuple[tuple[Meld, ...], Positions]]] = {}
+"""Per :func:`sequence_key`."""
+_SET_CACHE: Final[dict[int, tuple[Meld, ...]]] = {}
+"""Per :func:`set_key`."""
 
 
-_REL_CACHE: Final[dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], Positions]]] = {}
+_REL_CACHE: Final[dict[int, tuple[tuple[tuple[int, ...], ...], Positions]]] = {}
+"""Per held mask and joker count: ``held << 3 | jokers``."""
+
+
+def sequence_key(suit: int, held: int, jokers: int) -> int:
+    """The cache key of the sequences of ``suit`` from the held positions (mask) and
+    ``jokers`` (they depend on at most 6 jokers): below ``1 << 18``."""
+    return (suit << 13 | held) << 3 | (jokers if jokers < 6 else 6)
+
+
+def set_key(position: int, suits: int, jokers: int) -> int:
+    """The cache key of the sets of rank ``position`` from the held suits (mask) and
+    ``jokers`` (they depend on at most 2 jokers): below ``1 << 10``."""
+    return (position << 4 | suits) << 2 | (jokers if jokers < 2 else 2)
 CARD_PLACE: Final[tuple[tuple[int, int], ...]] = tuple((k % 13, k // 13) for k in range(52))
 """Each card index's ``(rank position, suit)``."""
 
@@ -48,7 +64,7 @@ def _relative_sequences(held: int, jokers: int) -> tuple[tuple[tuple[int, ...], 
     """The windows (positions, by length, then start) that make sequences from the
     held positions (mask) and ``jokers``, and for each position the indices of the windows
     holding it as a real card."""
-    key = (held, jokers)
+    key = held << 3 | jokers
     hit = _REL_CACHE.get(key)
     if hit is not None:
         return hit
@@ -87,7 +103,7 @@ def _sequences(suit: int, held: int, jokers: int) -> tuple[tuple[Meld, ...], Pos
     no card is held; and for each position the indices of those holding it as a real
     card."""
     jokers = min(jokers, 6)
-    key = (suit, held, jokers)
+    key = sequence_key(suit, held, jokers)
     hit = _SEQ_CACHE.get(key)
     if hit is not None:
         return hit
@@ -107,7 +123,7 @@ _LOOK_HELD: Final = {base: tuple(range(base, base + 13)) for base in (0, 13, 26,
 
 def _sets(position: int, suits: int, jokers: int) -> tuple[Meld, ...]:
     """Sets of rank ``position`` from the held suits (mask) and open-suit jokers."""
-    key = (position, suits, min(jokers, 2))
+    key = set_key(position, suits, jokers)
     hit = _SET_CACHE.get(key)
     if hit is not None:
         return hit
@@ -159,13 +175,7 @@ def hand_melds(counts: list[int], replace: bool = False) -> list[Meld]:
     for a card the hand holds only with ``replace`` (rule option ``joker_for_held``)."""
     jokers = counts[52]
     out: list[Meld] = []
-    rank_masks = [0] * 13
-    suit_masks = [0, 0, 0, 0]
-    for k in range(52):
-        if counts[k]:
-            p, s = CARD_PLACE[k]
-            rank_masks[p] |= 1 << s
-            suit_masks[s] |= 1 << p
+    rank_masks, suit_masks = _hand_masks(counts)
     for p in range(13):
         suits = rank_masks[p]
         if suits & (suits - 1):
@@ -177,13 +187,57 @@ def hand_melds(counts: list[int], replace: bool = False) -> list[Meld]:
     return out
 
 
-_REPLACED_CACHE: Final[dict[tuple[int, int, int], tuple[Meld, ...]]] = {}
+def _hand_masks(counts: list[int]) -> tuple[list[int], list[int]]:
+    """The held suits of each rank position and the held positions of each suit (masks)."""
+    rank_masks = [0] * 13
+    suit_masks = [0, 0, 0, 0]
+    for k in range(52):
+        if counts[k]:
+            p, s = CARD_PLACE[k]
+            rank_masks[p] |= 1 << s
+            suit_masks[s] |= 1 << p
+    return rank_masks, suit_masks
+
+
+SEQUENCE_GROUP: Final = 1 << 20
+"""Added to a :func:`sequence_key` to name a group of sequences (:func:`hand_meld_groups`)."""
+REPLACED_GROUP: Final = 2 << 20
+"""Added to a :func:`sequence_key` to name a group of sequences with their readings with
+held cards replaced by jokers."""
+
+
+def hand_meld_groups(counts: list[int], replace: bool = False
+                     ) -> list[tuple[int, tuple[Meld, ...]]]:
+    """:func:`hand_melds` in groups, in the same order: each group's melds with a key that
+    names them (the same key, the same melds), so that what is derived from a group's melds
+    can be cached per key (one look-up per group instead of one per meld)."""
+    jokers = counts[52]
+    out: list[tuple[int, tuple[Meld, ...]]] = []
+    rank_masks, suit_masks = _hand_masks(counts)
+    for p in range(13):
+        suits = rank_masks[p]
+        if suits & (suits - 1):
+            out.append((set_key(p, suits, jokers), _sets(p, suits, jokers)))
+    for s in range(4):
+        held = suit_masks[s]
+        if held:
+            if replace and jokers:
+                out.append((REPLACED_GROUP + sequence_key(s, held, jokers),
+                            _replaced_sequences(s, held, jokers)))
+            else:
+                out.append((SEQUENCE_GROUP + sequence_key(s, held, jokers),
+                            _sequences(s, held, jokers)[0]))
+    return out
+
+
+_REPLACED_CACHE: Final[dict[int, tuple[Meld, ...]]] = {}
+"""Per :func:`sequence_key`."""
 
 
 def _replaced_sequences(suit: int, held: int, jokers: int) -> tuple[Meld, ...]:
     """:func:`_sequences` of ``suit``, then their readings with held cards also replaced by
     jokers (:func:`_replacements`), cached per held mask and joker count."""
-    key = (suit, held, min(jokers, 6))
+    key = sequence_key(suit, held, jokers)
     hit = _REPLACED_CACHE.get(key)
     if hit is None:
         seqs = _sequences(suit, held, jokers)[0]
