@@ -10,7 +10,7 @@ the hand holds no copy of the card it stands for unless ``replace`` (rule option
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
 from konkun.kunken.hand_melds import Meld, hand_meld_groups, meld_points, melds_with
 from konkun.kunken.melds import VALUE
@@ -20,10 +20,25 @@ _INFO: Final[dict[Meld, tuple[int, tuple[int, ...], int, int]]] = {}
 _Option = tuple[tuple[int, ...], int, int, int, int]
 """A meld as the search uses it: (real cards, jokers, points, its cards' part of a hand
 code, its cards' value in the hand)."""
-_OPTION: Final[dict[Meld, tuple[int, _Option]]] = {}
-"""The search's option for a meld, with the meld's lowest card."""
-_GROUP_OPTIONS: Final[dict[int, tuple[tuple[int, _Option], ...]]] = {}
+_OPTION: Final[dict[Meld, tuple[int, object]]] = {}
+"""The search's option for a meld (an :data:`_Option`), with the meld's lowest card. Typed
+``object`` so that a compiled module keeps the option's tuple as it is: it would take a
+tuple typed ``_Option`` apart and build a new one each time it stores it in a list."""
+_GROUP_OPTIONS: Final[dict[int, tuple[tuple[int, object], ...]]] = {}
 """:data:`_OPTION` of each meld of a group of :func:`hand_meld_groups`, by its key."""
+_CODE_SHIFT: Final = 4
+"""A remaining hand's code, as :class:`HandSearch` keys its memo: the count of card ``k``
+at bit ``2 * k + _CODE_SHIFT``, the low bits free for the jokers and whether a card must be
+left (one ``|`` makes the key: the code is a large int, each operation on it allocates)."""
+_CARD_CODE: Final[tuple[int, ...]] = tuple(1 << (2 * k + _CODE_SHIFT) for k in range(52))
+"""One card ``k`` in a hand code."""
+_LO: Final = 31
+"""A memo entry of :class:`HandSearch` is ``lo << _LO | hi``: the remaining hand's best is
+at least ``lo`` and less than ``hi`` (both below ``1 << 31``)."""
+_HI: Final = (1 << _LO) - 1
+"""The ``hi`` bits of a memo entry."""
+_UNBOUNDED: Final = 1 << 30
+"""``hi`` when nothing bounds the best from above."""
 _NO_OPTIONS: Final[list[_Option]] = []
 """The options of a card that is the lowest of no meld of the hand (shared, never changed)."""
 
@@ -38,7 +53,7 @@ def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
     return hit
 
 
-def _group_options(key: int, melds: tuple[Meld, ...]) -> tuple[tuple[int, _Option], ...]:
+def _group_options(key: int, melds: tuple[Meld, ...]) -> tuple[tuple[int, object], ...]:
     """The search's options of a group of melds (:func:`hand_meld_groups`), cached by its
     key."""
     out = []
@@ -46,7 +61,7 @@ def _group_options(key: int, melds: tuple[Meld, ...]) -> tuple[tuple[int, _Optio
         hit = _OPTION.get(meld)
         if hit is None:
             low, reals, used, points = _info(meld)
-            hit = _OPTION[meld] = (low, (reals, used, points, sum(1 << 2 * c for c in reals),
+            hit = _OPTION[meld] = (low, (reals, used, points, sum(_CARD_CODE[c] for c in reals),
                                          10 * used + sum(VALUE[c] for c in reals)))
         out.append(hit)
     group = tuple(out)
@@ -73,7 +88,9 @@ class HandSearch:
     def __init__(self, counts: list[int], replace: bool = False) -> None:
         self.counts = list(counts)
         self.replace = replace
-        self.memo: dict[int, tuple[int, int]] = {}
+        # Each bound pair is one int (lo << 31 | hi, :data:`_LO`): a dict of ints only is
+        # never tracked by the cyclic collector, and no tuple is made per entry.
+        self.memo: dict[int, int] = {}
         # Most cards are the lowest of no meld: they share one empty list (never appended
         # to) instead of 52 new lists per search, each one more object for the collector.
         by_low: list[list[_Option]] = [_NO_OPTIONS] * 52
@@ -85,10 +102,10 @@ class HandSearch:
             for low, option in group:
                 options = by_low[low]
                 if options is _NO_OPTIONS:
-                    by_low[low] = [option]
+                    by_low[low] = cast("list[_Option]", [option])
                 else:
-                    options.append(option)
-                for c in option[0]:
+                    cast("list[object]", options).append(option)
+                for c in cast("_Option", option)[0]:
                     live[c] = True
         for lst in by_low:
             if len(lst) > 1:
@@ -104,27 +121,36 @@ class HandSearch:
         live = self.live
         dropped: list[int] = []
         total = 10 * counts[52]
-        code = 0
+        # The hand's code (:data:`_CODE_SHIFT`) in two halves (cards 0..25 and 26..51),
+        # each a small int while it is built: compiled, shifts past 62 bits would allocate
+        # at every card.
+        low = high = 0
         for k in range(52):
             n = counts[k]
             if not n:
                 continue
             if live[k]:
                 total += VALUE[k] * n
-                code |= n << (2 * k)
+                if k < 26:
+                    low |= n << (2 * k + _CODE_SHIFT)
+                else:
+                    high |= n << (2 * k - 52)
             else:
                 dropped.append(k)
         if total < need:
             return False
+        code = high << (52 + _CODE_SHIFT) | low
+        self.counts = counts
+        if not dropped:
+            return self._reach(0, code, total, leave, need)
         saved = [counts[k] for k in dropped]
         for k in dropped:
             counts[k] = 0
-        self.counts = counts
         try:
             return self._reach(0, code, total, leave and not dropped, need)
         finally:
-            for k, n in zip(dropped, saved, strict=True):
-                counts[k] = n
+            for i in range(len(dropped)):
+                counts[dropped[i]] = saved[i]
 
     def _reach(self, start: int, code: int, total: int, leave: bool, need: int) -> bool:
         counts = self.counts
@@ -138,13 +164,13 @@ class HandSearch:
             k += 1
             if k == 52:
                 return False
-        key = code << 4 | jokers << 1 | leave
+        key = code | jokers << 1 | leave
         memo = self.memo
         known = memo.get(key)
         if known is not None:
-            if need <= known[0]:
+            if need <= known >> _LO:
                 return True
-            if need >= known[1]:
+            if need >= known & _HI:
                 return False
         ok = False
         for reals, used, points, delta, lost in self.by_low[k]:
@@ -165,14 +191,16 @@ class HandSearch:
                     break
         if not ok:
             counts[k] -= 1
-            ok = self._reach(k, code - (1 << 2 * k), total - VALUE[k], False, need)
+            ok = self._reach(k, code - _CARD_CODE[k], total - VALUE[k], False, need)
             counts[k] += 1
         if known is None:
-            memo[key] = (need, 1 << 30) if ok else (0, need)
-        elif ok:
-            memo[key] = (need if need > known[0] else known[0], known[1])
+            memo[key] = need << _LO | _UNBOUNDED if ok else need
         else:
-            memo[key] = (known[0], need if need < known[1] else known[1])
+            lo, hi = known >> _LO, known & _HI
+            if ok:
+                memo[key] = (need if need > lo else lo) << _LO | hi
+            else:
+                memo[key] = lo << _LO | (need if need < hi else hi)
         return ok
 
 

@@ -150,9 +150,8 @@ def _winning_cards(m: Compact) -> Iterator[int]:
 
 def any_swap(table: Table, hand: list[int]) -> bool:
     """Whether the hand can swap some joker of the table now."""
-    cached = _SWAP_CARDS.get
     for m in table:
-        cards = cached(m)
+        cards = _SWAP_CARDS.get(m)  # not a bound .get: compiled, that is a Python call
         if cards is None:
             cards = swap_cards(m)
         for k in cards:

@@ -108,10 +108,11 @@ def _sequences(suit: int, held: int, jokers: int) -> tuple[tuple[Meld, ...], Pos
     if hit is not None:
         return hit
     base = suit * 13
-    get = (_LOOK_HELD[base] if held == FULL else tuple(
-        base + p if held >> p & 1 else JOKER_FOR + base + p for p in range(13))).__getitem__
+    slot = _LOOK_HELD[base] if held == FULL else tuple(
+        base + p if held >> p & 1 else JOKER_FOR + base + p for p in range(13))
     windows, positions = _relative_sequences(held, jokers)
-    hit = (tuple(tuple(map(get, window)) for window in windows), positions)
+    # Indexing, not map(slot.__getitem__, ...): compiled, that is a Python call per slot.
+    hit = (tuple([tuple([slot[p] for p in window]) for window in windows]), positions)
     if len(_SEQ_CACHE) > 200_000:
         _SEQ_CACHE.clear()
     _SEQ_CACHE[key] = hit
