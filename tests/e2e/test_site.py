@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import APIResponse, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from playwright.sync_api import expect
 
 from konkun.server.testing import ServerThread, request_json
 
@@ -363,6 +363,44 @@ def test_a_chat_line_arriving_while_a_person_types_keeps_their_typing(
     anna.keyboard.type(", finished")
     anna.keyboard.press("Enter")
     expect(boris.locator("#chat-log li").last).to_have_text("Anna: half a thought, finished")
+
+
+def test_a_chat_line_that_came_while_the_history_was_asked_is_kept(
+        browser: Any, live_server: ServerThread) -> None:
+    """Boris's page asks for the chat's history as its socket opens; the server reads it
+    before Anna's line is stored, and the answer reaches the page after the line came by
+    the socket. The line stays (the history once replaced the page's lines: the spectator
+    chat test below lost Anna's line on Boris's page under load)."""
+    anna = screen(browser, live_server.url, "desktop", "ru")
+    name_and_create(anna, "Anna", 2, {})
+    boris = screen(browser, anna.locator("#invite").input_value(), "phone", "en")
+    join(boris, "Boris", 1)
+    held: list[tuple[Route, APIResponse]] = []
+
+    def read_now_answer_later(route: Route) -> None:
+        response = route.fetch()
+        if held:
+            route.fulfill(response=response)
+        else:
+            held.append((route, response))
+
+    boris.route("**/api/tables/*/chat", read_now_answer_later)
+    boris.reload()
+    expect(boris.locator(".conn.open")).to_be_visible()
+    for _ in range(400):  # the route handler runs while Playwright waits
+        if held:
+            break
+        boris.wait_for_timeout(25)
+    assert held and held[0][1].json()["messages"] == []
+    anna.fill("#chat-input", "good luck")
+    anna.click("#chat-send")
+    expect(boris.locator("#chat-log li")).to_have_text(["Anna: good luck"])
+    route, response = held[0]
+    with boris.expect_event("requestfinished"):
+        route.fulfill(response=response)
+    boris.evaluate("() => new Promise((done) => setTimeout(done, 100))")
+    expect(boris.locator("#chat-log li")).to_have_text(["Anna: good luck"])
+    assert_no_page_errors(boris)
 
 
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("desktop", "ru")])

@@ -17,9 +17,30 @@ const MAX_CHAT = 200; // the server's limit (chat.py), in characters as a person
  * @property {HTMLInputElement} [input]
  * @property {{text: string, after: number} | null} [pending]
  * @property {number} [unread]
+ * @property {number} [heard] how many lines the socket has brought so far
  * @property {boolean} [inView]
  * @property {() => void} [stop]
  */
+
+/** The key a line is known by (a line has no number of its own on the wire).
+ * @param {import("./protocol.js").ChatLine} m */
+function lineKey(m) {
+  return JSON.stringify([m.at, m.seat, m.name, m.text]);
+}
+
+/**
+ * The chat after its history came back: the `stored` lines (as the server read them) and
+ * after them the lines the socket brought while the history was asked (`since`) that the
+ * server read too late to include, in the order they came. A history read before a line
+ * was stored and received after the line came by the socket would otherwise drop it.
+ * @param {import("./protocol.js").ChatLine[]} stored
+ * @param {import("./protocol.js").ChatLine[]} since
+ * @param {number} [keep] the most lines the page keeps
+ */
+export function withLinesSince(stored, since, keep = 200) {
+  const known = new Set(stored.map(lineKey));
+  return [...stored, ...since.filter((m) => !known.has(lineKey(m)))].slice(-keep);
+}
 
 /** A line as the server stores it: trimmed, each run of white space one space. */
 function cleaned(text) {

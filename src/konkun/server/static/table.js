@@ -8,7 +8,7 @@ import { errorText as codeText, lang, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { gameTitle, ratedBadge, RENDERERS, seatNames, tableTerms } from "./catalog.js";
 import { gameStyled } from "./gamepage.js";
-import { chatPanel, chatSeen, watchChat } from "./chat.js";
+import { chatPanel, chatSeen, watchChat, withLinesSince } from "./chat.js";
 import { clockBadge, tickClock } from "./clock.js";
 import { showDealEnd } from "./dealend.js";
 import { lifecyclePanel } from "./lifecycle.js";
@@ -353,8 +353,11 @@ export function tablePage(tableId) {
   }
 
   async function loadChat() {
+    const heard = state.chat.heard || 0;
     try {
-      state.chat.messages = (await api.chat(tableId)).messages || [];
+      const stored = (await api.chat(tableId)).messages || [];
+      const since = (state.chat.heard || 0) - heard;
+      state.chat.messages = withLinesSince(stored, since ? state.chat.messages.slice(-since) : []);
       if (state.msg) chatPanel(state.chat, seatNames(state.msg.table), controls.chat,
         state.msg.table.status === "finished");
     } catch { /* the chat comes with the next line */ }
@@ -435,6 +438,7 @@ export function tablePage(tableId) {
   sock = new TableSocket(tableId, {
     onOther: (msg) => {
       if (msg.type === "chat") {
+        state.chat.heard = (state.chat.heard || 0) + 1;
         state.chat.messages.push(msg);
         if (state.chat.messages.length > 200) state.chat.messages.shift();
         const you = state.msg?.you ?? null;
