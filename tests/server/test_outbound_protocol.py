@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,15 @@ from konkun.server import protocol_js
 from konkun.server.core.connection import Connection
 from konkun.server.core.outbound import SERVER_MESSAGE
 
-from .conftest import TestClient, guest, legal, new_table, receive, receive_until
+from .conftest import (
+    TestClient,
+    WebSocketTestSession,
+    guest,
+    legal,
+    new_table,
+    receive,
+    receive_until,
+)
 
 FRAMES = os.environ.get("KONKUN_DUMP_FRAMES")
 
@@ -43,41 +51,58 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 def _play_to_the_end(client: TestClient, game: str, seats: int,
                      rules: dict[str, str]) -> None:
     """A person (seat 0) plays ``game`` against bots to the end: chat, a ping and a
-    refused action on the way, then a rematch vote."""
+    refused action on the way, then a rematch vote. The person acts on the latest state
+    the socket brought, whatever the message waited for when it came (the bots' moves go
+    on meanwhile), and sends again what the server refused for speed (``rate_limited``
+    naming its type: the server takes ten messages a second from one socket)."""
     table = new_table(client, game=game, seats=seats, rules=rules,
                       bots={str(n): "random" for n in range(1, seats)})
     token, _headers = guest(client, "ann")
     with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
         ws.send_json({"type": "hello", "token": token})
         receive(ws)
-        ws.send_json({"type": "sit", "seat": 0})
-        state = receive_until(ws, lambda m: m["type"] == "state" and m["you"] == 0
-                              and m["table"]["status"] == "playing")
-        ws.send_json({"type": "chat", "text": "hello"})
-        receive_until(ws, lambda m: m["type"] == "chat")
-        ws.send_json({"type": "ping"})
-        receive_until(ws, lambda m: m["type"] == "pong")
-        ws.send_json({"type": "action", "action": "nonsense", "turn": state["turn"]})
-        receive_until(ws, lambda m: m["type"] == "error")
-        played = -1
+        seen: list[dict[str, Any]] = []
+        state = _send(ws, {"type": "sit", "seat": 0}, seen,
+                      lambda m: m["type"] == "state" and m["you"] == 0
+                      and m["table"]["status"] == "playing")
+        seen.clear()  # the states before it
+        _send(ws, {"type": "chat", "text": "hello"}, seen, lambda m: m["type"] == "chat")
+        _send(ws, {"type": "ping"}, seen, lambda m: m["type"] == "pong")
+        _send(ws, {"type": "action", "action": "nonsense", "turn": state["turn"]}, seen,
+              lambda m: m["type"] == "error" and m["code"] != "rate_limited")
+        state = next((m for m in reversed(seen) if m["type"] == "state"), state)
         while state["table"]["status"] == "playing":
-            if state["table"]["to_move"] == 0 and legal(state) and state["turn"] > played:
-                played = state["turn"]
-                ws.send_json({"type": "action", "action": legal(state)[0],
-                              "turn": state["turn"]})
-            try:
-                message = receive_until(ws, lambda m: m["type"] in ("state", "error"),
-                                        timeout=5)
-            except TimeoutError:  # no state yet (a loaded machine): send the move again
-                played = -1
-                continue
-            if message["type"] == "error":  # refused for speed: send it again
-                time.sleep(1.1)
-                played = -1
+            if state["table"]["to_move"] == 0 and legal(state):
+                state = _send(ws, {"type": "action", "action": legal(state)[0],
+                                   "turn": state["turn"]}, seen,
+                              lambda m: m["type"] == "state", timeout=30)
             else:
-                state = message
-        ws.send_json({"type": "rematch"})
-        receive_until(ws, lambda m: m["type"] == "rematch", timeout=30)
+                state = receive_until(ws, lambda m: m["type"] == "state", timeout=30)
+        _send(ws, {"type": "rematch"}, seen, lambda m: m["type"] == "rematch", timeout=30)
+
+
+def _send(ws: WebSocketTestSession, message: dict[str, Any], seen: list[dict[str, Any]],
+          accept: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+    """Send ``message`` and return the first message ``accept`` takes; the others go to
+    ``seen``. A refusal for speed naming the message's type is waited out and the message
+    sent again (the server answers every refused message but a ping)."""
+    while True:
+        ws.send_json(message)
+        answer = receive_until(ws, lambda m: accept(m) or _refused_for_speed(m, message),
+                               timeout, seen)
+        if accept(answer):
+            return answer
+        time.sleep(RATE_WAIT)
+
+
+RATE_WAIT = 0.2
+"""Seconds a refused message waits before it is sent again (the server's bucket refills
+ten messages a second)."""
+
+
+def _refused_for_speed(answer: dict[str, Any], message: dict[str, Any]) -> bool:
+    return answer["type"] == "error" and answer["code"] == "rate_limited" \
+        and answer.get("input") == message["type"]
 
 
 def _validated(frames: list[str]) -> list[dict[str, Any]]:
