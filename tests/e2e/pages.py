@@ -36,9 +36,16 @@ SIZES = {"desktop": (1366, 800), "phone": (390, 844)}
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
 """The page's two languages and the browser locale of each."""
 SCREENS = [(size, lang) for size in SIZES for lang in LOCALES]
+"""Every (size, language) pair."""
+PAIRS = [("desktop", "en"), ("phone", "ru")]
+"""Each size and each language once, in two runs: for a flow whose claim does not depend
+on which language goes with which size (a flow is seen at a desktop and on a phone, in
+English and in Russian)."""
+CROSSED = [("desktop", "ru"), ("phone", "en")]
+"""The other two pairings, given to half of the flows run in two pairings, so that every
+pairing is still run by some flow."""
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
 """A family emoji: one character as a person counts it, five code points."""
-"""Every (size, language) pair."""
 
 
 def screen(browser: Browser, url: str, size: str, lang: str,

@@ -16,7 +16,8 @@ from konkun.server.store.storage import Storage, StoredTable
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
-    SCREENS,
+    CROSSED,
+    PAIRS,
     SIZES,
     assert_no_page_errors,
     choose_name,
@@ -95,7 +96,7 @@ def _rated_history(server: ServerThread) -> str:
     return player
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_the_profile_and_the_leaderboard_in_both_languages_and_sizes(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str,
         lang: str) -> None:
@@ -146,7 +147,7 @@ def test_the_lobby_offers_a_rated_table(browser: Any, live_server: ServerThread)
 RATED = {"en": "Rated", "ru": "Рейтинговая"}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str,
         lang: str) -> None:
@@ -182,7 +183,7 @@ def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
     assert_no_page_errors(page)
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_changing_the_password_rotates_the_session_and_keeps_this_browser_logged_in(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """Issue 33: a password change ends every session, this one's token too; the page keeps

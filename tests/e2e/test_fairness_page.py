@@ -14,7 +14,7 @@ from playwright.sync_api import Route, expect
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
-    SCREENS,
+    CROSSED,
     assert_no_page_errors,
     choose_name,
     create_table,
@@ -83,7 +83,7 @@ UNCHECKED = {"en": "Not checked here: the positions between the moves",
              "ru": "Здесь не проверены: позиции между ходами"}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_the_replay_page_names_what_it_did_not_check_and_refuses_swapped_names(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str,
         lang: str) -> None:

@@ -19,7 +19,15 @@ from konkun.server.core.config import Settings
 from konkun.server.testing import ServerThread, request_json, run_server_in_thread
 
 from .conftest import BOT_DELAY, PAGE_LIMITS, deal_from_seed, verify_finished_games
-from .pages import SCREENS, SIZES, assert_no_page_errors, choose_name, create_table, shot
+from .pages import (
+    CROSSED,
+    PAIRS,
+    SIZES,
+    assert_no_page_errors,
+    choose_name,
+    create_table,
+    shot,
+)
 from .test_kunken_turns import (
     RULES,
     TURN_MOVED,
@@ -154,7 +162,7 @@ def hidden(page: Page, *selectors: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_every_control_of_the_turn_is_in_view_with_a_long_meld_list(
         browser: Any, server: ServerThread, long_deal: list[tuple[int, str]],
         artifacts: Path, size: str, lang: str) -> None:
@@ -259,7 +267,7 @@ BANK_COVERED = """() => [...document.querySelectorAll('#bank .card')].filter((no
 
 @pytest.mark.parametrize("first", ["draw", "take"])
 @pytest.mark.parametrize("seats", [2, 3])
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_the_bank_stays_in_view_after_a_draw_or_a_take_with_thirteen_cards(
         browser: Any, live_server: ServerThread, monkeypatch: pytest.MonkeyPatch,
         artifacts: Path, size: str, lang: str, seats: int, first: str) -> None:

@@ -12,7 +12,7 @@ from konkun.server.testing import ServerThread, request_json
 
 from .conftest import deal_from_seed
 from .pages import (
-    SCREENS,
+    PAIRS,
     assert_no_page_errors,
     choose_name,
     create_table,
@@ -126,7 +126,7 @@ def test_kunken_replay_opens_every_hand_once_the_match_is_over(
     assert_no_page_errors(page)
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_every_open_hand_of_a_kunken_replay_stays_on_the_screen(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """13-card hands, every hand open: each card of each hand is inside the window, on a

@@ -12,8 +12,8 @@ from playwright.sync_api import Route, expect
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
+    CROSSED,
     MY_TURN,
-    SCREENS,
     assert_no_page_errors,
     choose_name,
     create_table,
@@ -24,7 +24,7 @@ from .pages import (
 ENTRIES = "#match-log li"
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_log_answered_before_the_last_move_is_asked_again(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """Anna and a bot play a few moves; she reloads on her turn, and the first answer

@@ -16,9 +16,10 @@ from konkun.game import get_game
 from konkun.server.testing import ServerThread
 
 from .pages import (
+    CROSSED,
     DEAL_MOVES,
     MY_TURN,
-    SCREENS,
+    PAIRS,
     assert_no_page_errors,
     choose_name,
     play_konchinka_move,
@@ -43,7 +44,7 @@ def take_name_and_create(page: Any, game: str, rules: dict[str, str] | None = No
     page.wait_for_url("**/t/*")
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_kunken_deals_and_target_of_0_are_said_in_words(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """RULES.md, Kunken: 0 deals means one deal per player and a target of 0 means no
@@ -89,7 +90,7 @@ CHOICE_UNDER_CARD = """() => {
 }"""
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_konchinka_choices_hang_under_the_card_and_captured_cards_linger(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """The capture choices of a chosen card sit right under that card (its centre above

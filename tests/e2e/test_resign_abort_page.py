@@ -10,8 +10,9 @@ from playwright.sync_api import Browser, expect
 from konkun.server.testing import ServerThread
 
 from .pages import (
+    CROSSED,
     MY_TURN,
-    SCREENS,
+    PAIRS,
     assert_no_page_errors,
     choose_name,
     create_table,
@@ -29,7 +30,7 @@ TEXTS = {
 }
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_a_person_aborts_then_resigns_from_the_page(
         browser: Browser, live_server: ServerThread, size: str, lang: str) -> None:
     page = screen(browser, live_server.url, size, lang)
@@ -65,7 +66,7 @@ MINE = {"en": ("My games", "Rated games are for accounts"),
         "ru": ("Мои игры", "Рейтинговые игры — только для аккаунтов")}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_guest_finds_her_unfinished_games_and_is_told_why_she_cannot_play_rated(
         browser: Browser, live_server: ServerThread, size: str, lang: str) -> None:
     page = screen(browser, live_server.url, size, lang)

@@ -15,8 +15,9 @@ from konkun.server.store.storage import Storage, StoredTable
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
+    CROSSED,
     MY_TURN,
-    SCREENS,
+    PAIRS,
     SIZES,
     assert_no_page_errors,
     choose_name,
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.e2e
 CHAT_NEEDS_NAME = {"en": "Choose a name to chat.", "ru": "Чтобы писать в чат, выберите имя."}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_chat_takes_what_the_server_takes_and_keeps_a_refused_line(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """Anna's field stops at the server's 200 characters; a line the server refuses (a
@@ -137,7 +138,7 @@ def _rated_wide_player(server: ServerThread, days: tuple[int, ...] = (10,),
     return player
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_unknown_addresses_and_pools_are_pages_and_long_names_fit_the_leaderboard(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """An address the site does not have answers 404 with a page in the page's words (not
@@ -177,7 +178,7 @@ RATED_ON = {"en": "hints are off and every move has a clock", "ru": "подск�
 SIXTY = {"en": "60 s a move", "ru": "60 с на ход"}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_the_lobby_form_explains_itself(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """An empty name is refused with the reason in the page's words; the stake is only
@@ -212,7 +213,7 @@ TERMS = {"en": "to 21 points · 30 s a move · Capture is compulsory",
          "ru": "до 21 очка · 30 с на ход · Брать обязательно"}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_tables_clock_target_and_house_rules_show_on_the_invite_the_lobby_and_the_table(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """Anna creates a table to 21 with a 30 s clock where capture is compulsory: her

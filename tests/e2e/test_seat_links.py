@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from konkun.server.testing import ServerThread
 
 from .pages import (
-    SCREENS,
+    PAIRS,
     assert_no_page_errors,
     choose_name,
     copy_seat_link,
@@ -30,7 +30,7 @@ USE = {"en": "Play as Anna here", "ru": "Играть здесь за Anna"}
 LATIN = "abcdefghijklmnopqrstuvwxyz"
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_a_seat_link_asks_before_it_is_used_and_never_replaces_the_visitors_identity(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     anna = screen(browser, live_server.url, size, lang)

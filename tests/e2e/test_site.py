@@ -14,10 +14,11 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from konkun.server.testing import ServerThread, request_json
 
 from .pages import (
+    CROSSED,
     DEAL_MOVES,
     FAMILY,
     MY_TURN,
-    SCREENS,
+    PAIRS,
     assert_no_page_errors,
     choose_name,
     copy_seat_link,
@@ -34,7 +35,7 @@ NAME_OF_SPACES = {"en": "cannot be empty or only spaces", "ru": "не может
 NO_SUCH_TABLE = {"en": "There is no such table.", "ru": "Такого стола нет."}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_names_of_spaces_are_explained_and_emoji_names_taken(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """A name of spaces gets a clear error in the page's language; a family emoji (one
@@ -53,7 +54,7 @@ def test_names_of_spaces_are_explained_and_emoji_names_taken(
     assert_no_page_errors(page)
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_a_name_of_24_family_emoji_is_typed_and_taken_whole(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """24 characters is the limit, whatever each is made of: 24 family emoji (5 code points
@@ -79,7 +80,7 @@ HOLD_THE_BOT_LIST = """
 """The lobby's list of bots arrives only when the test calls ``releaseBotList()``."""
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_name_typed_while_the_lobby_redraws_is_kept_whole(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """A person starts typing a name before the lobby's bot list has arrived; the lobby
@@ -135,7 +136,7 @@ def join(page: Any, name: str, seat: int) -> None:
     expect(page.locator(".seat.me")).to_contain_text(name)
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_a_seat_pressed_while_another_player_sits_down_is_taken(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """Boris presses "Sit here" just as Carol sits down at the same table: the table redraws
@@ -156,7 +157,7 @@ def test_a_seat_pressed_while_another_player_sits_down_is_taken(
     assert_no_page_errors(boris)
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_waiting_table_is_left_cancelled_and_reclaimed_by_the_personal_link(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """A double click on Create makes one table; a person who sat down may leave; the
@@ -198,7 +199,7 @@ def test_a_waiting_table_is_left_cancelled_and_reclaimed_by_the_personal_link(
         assert_no_page_errors(page)
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_a_cancelled_table_stays_closed_when_a_late_answer_comes(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """A spectator's page tells the table was cancelled, and an answer that was still on
@@ -457,7 +458,7 @@ LEFTOVER = {"en": "went to", "ru": "забрал"}
 YOUR_TURN = {"en": "Your turn", "ru": "Ваш ход"}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_konchinka_deal_ends_on_its_own_screen_with_the_whole_log(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """RULES.md: a Konchinka deal is scored by cards, clubs and кончинки, and the cards
@@ -621,7 +622,7 @@ def test_lobby_lists_finished_games_hints_follow_the_people_and_replay_jumps_to_
 BOT_NAME = {"en": "Greedy", "ru": "Жадный"}
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_konchinka_capture_choices_are_in_view_next_to_the_card(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """Choosing a hand card brings its capture choices into view, on both sizes; the bot

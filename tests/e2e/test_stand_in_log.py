@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 from konkun.server.testing import ServerThread, request_json, run_server_in_thread
 
 from .pages import (
+    CROSSED,
     MY_TURN,
-    SCREENS,
     assert_no_page_errors,
     choose_name,
     play_konchinka_move,
@@ -69,7 +69,7 @@ def _entries(page: Any) -> list[tuple[str, str, bool]]:
     return [(actor, text, tagged) for actor, text, tagged in reversed(newest_first)]
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_the_table_log_marks_the_moves_the_stand_in_played(
         browser: Any, quick_stand_in: ServerThread, artifacts: Path, size: str,
         lang: str) -> None:

@@ -17,8 +17,9 @@ from konkun.server.testing import ServerThread
 
 from .conftest import deal_from_seed
 from .pages import (
+    CROSSED,
     MY_TURN,
-    SCREENS,
+    PAIRS,
     assert_no_page_errors,
     choose_name,
     create_table,
@@ -54,7 +55,7 @@ def english_words(page: Page, selector: str) -> list[str]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_rules_page_shows_the_legend_examples_and_every_house_rule(
         browser: Any, live_server: ServerThread, artifacts: Path, game: str, size: str,
         lang: str) -> None:
@@ -91,7 +92,7 @@ def test_rules_page_shows_the_legend_examples_and_every_house_rule(
     assert_no_page_errors(page)
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_rules_section_can_be_linked(browser: Any, live_server: ServerThread, size: str,
                                        lang: str) -> None:
     """/rules/kunken#opening opens the page at the 50-point opening, in either language
@@ -114,7 +115,7 @@ def test_unknown_rules_page_is_not_found(live_server: ServerThread) -> None:
     assert error.value.code == 404
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_lobby_form_explains_every_house_rule_in_words(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """Each house rule of the form has its explanation as text under it (not a tooltip) in
@@ -161,7 +162,7 @@ def take_first_capture(page: Page) -> tuple[str, str] | None:
     return None
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_capture_choice_shows_its_sum_and_the_deal_end_adds_up(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str,
         lang: str) -> None:
@@ -234,7 +235,7 @@ def refusal_seed() -> str:
     raise AssertionError("no seed in 2000 tries")
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_kunken_prompt_says_why_the_bank_cannot_be_taken(
         browser: Any, live_server: ServerThread, monkeypatch: pytest.MonkeyPatch,
         artifacts: Path, size: str, lang: str) -> None:
@@ -273,7 +274,7 @@ def select_each_hand_card(page: Page) -> None:
         page.keyboard.press("Escape")
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_coach_is_off_at_a_rated_table_after_the_first_games(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """The coach is on for a player's first games and at unrated tables: a browser that has
@@ -292,7 +293,7 @@ def test_coach_is_off_at_a_rated_table_after_the_first_games(
     assert_no_page_errors(page)
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_coach_switch_turns_the_explanations_off_and_is_kept(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
     """At an unrated table the coach starts on; switched off, the choices show no sums and

@@ -15,7 +15,13 @@ from playwright.sync_api import Page, expect
 from konkun.puzzles.collection import puzzles_of
 from konkun.server.testing import ServerThread, request_json
 
-from .pages import SCREENS, assert_no_page_errors, screen, shot
+from .pages import (
+    CROSSED,
+    PAIRS,
+    assert_no_page_errors,
+    screen,
+    shot,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -77,7 +83,7 @@ def _play_freely(page: Page, game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_the_guided_game_is_played_to_its_end_following_the_page(
         browser: Any, live_server: ServerThread, artifacts: Path, game: str, size: str,
         lang: str) -> None:
@@ -190,7 +196,7 @@ def _short(card: str, lang: str) -> str:
 
 
 @pytest.mark.parametrize("game", [*GAMES, "kunken-go-out"])
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_the_puzzle_page_accepts_the_right_answer_and_refuses_a_wrong_one(
         browser: Any, live_server: ServerThread, artifacts: Path, game: str, size: str,
         lang: str) -> None:

@@ -12,7 +12,15 @@ from playwright.sync_api import expect
 
 from konkun.server.testing import ServerThread
 
-from .pages import MY_TURN, SCREENS, assert_no_page_errors, choose_name, create_table, screen, shot
+from .pages import (
+    CROSSED,
+    MY_TURN,
+    assert_no_page_errors,
+    choose_name,
+    create_table,
+    screen,
+    shot,
+)
 
 WATCHED = ("#main .panel, #main .felt, #main .hand, #main .prompt, #main .opponent, "
            "button, a, input, select, textarea, summary")
@@ -65,7 +73,7 @@ def _covered(page: Any, before: list[dict[str, Any]]) -> list[str]:
             if after["what"] in watched and _overlaps(after, box)]
 
 
-@pytest.mark.parametrize(("size", "lang"), SCREENS)
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_toast_covers_nothing_when_a_turn_starts_or_down_the_page(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str,
         lang: str) -> None:
