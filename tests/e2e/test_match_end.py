@@ -223,6 +223,7 @@ def test_the_deal_end_screen_shows_the_deal_as_it_ended_and_waits_while_paused(
     table_id, tokens = two_people(url)
     anna = person(browser, url, table_id, tokens[0], size, lang)
     expect(anna.locator(".table-page[data-status=playing]")).to_be_visible()
+    anna.clock.install()  # the page's timers run on, and can be moved on at once
     play_until(url, table_id, tokens, lambda state: deals_done(state) >= 1)
     expect(anna.locator("#deal-end")).to_be_visible()
     end = request_json(f"{url}/api/tables/{table_id}/deals/1")
@@ -238,7 +239,7 @@ def test_the_deal_end_screen_shows_the_deal_as_it_ended_and_waits_while_paused(
     anna.click("#deal-end-pause")
     expect(anna.locator("#deal-end-pause")).to_have_count(0)
     shot(anna, artifacts, f"match-end-paused-{size}-{lang}")
-    anna.wait_for_timeout(13_000)  # past the 12 s the screen closes in when not paused
+    anna.clock.run_for(13_000)  # past the 12 s the screen closes in when not paused
     expect(anna.locator("#deal-end")).to_be_visible()
     expect(anna.locator(".table-page")).to_have_attribute("data-turn", str(end["turn"]))
     anna.click("#deal-end-close")
