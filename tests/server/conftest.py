@@ -18,6 +18,7 @@ from konkun.server.core.config import Settings
 from konkun.server.core.games import register_game, unregister_game
 
 from .fakegame import FAKE
+from .postgres import PostgresServer, postgres_server
 
 with warnings.catch_warnings():  # starlette asks for httpx2; httpx is what we pin
     warnings.simplefilter("ignore")
@@ -30,6 +31,14 @@ def fake_game() -> Iterator[None]:
     register_game(FAKE)
     yield
     unregister_game("fake")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL cluster per test process, started when a test first asks for it
+    (each test makes a database of its own on it: :meth:`PostgresServer.new_database_url`)."""
+    with postgres_server() as server:
+        yield server
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from konkun.server.core.config import Settings
 from konkun.verify import verify_document
 
 from .conftest import TestClient, guest, receive_until, running
-from .postgres import PostgresServer, postgres_server
+from .postgres import PostgresServer
 
 ABANDON = 1.0
 """The abandonment delay these tests run with (the server's default is 300 s)."""
@@ -28,13 +28,6 @@ SWEEP = ABANDON / 10
 FLOOD_ABANDON = 5.0
 """The flood test's delay: long enough that filling the server (36 requests) is over
 before the first table is given up, even on a loaded machine."""
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    """One PostgreSQL cluster for this module."""
-    with postgres_server() as server:
-        yield server
 
 
 def _settings(request: pytest.FixtureRequest, tmp_path: Path, **changes: Any) -> Settings:

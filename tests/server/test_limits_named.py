@@ -10,7 +10,7 @@ import pytest
 from konkun.server.core.config import Settings
 
 from .conftest import TestClient, guest, running
-from .postgres import PostgresServer, postgres_server
+from .postgres import PostgresServer
 
 
 @pytest.fixture
@@ -56,13 +56,6 @@ def test_too_many_seats_names_the_players_limit(settings: Settings) -> None:
                               headers=headers).json()
         assert (refused["code"], refused["limit"], refused["max"]) == \
             ("too_many_seats", "player", 2)
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    """One PostgreSQL cluster for this module."""
-    with postgres_server() as server:
-        yield server
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

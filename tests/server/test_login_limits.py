@@ -8,7 +8,6 @@ those of one account across processes too (leases that a dead process cannot kee
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from konkun.server.core.protocol import ProtocolError
 from konkun.server.store.clusterlimits import LoginLog
 from konkun.server.store.storage import Storage, now_text
 
-from .postgres import PostgresServer, postgres_server
+from .postgres import PostgresServer
 
 PASSWORD = "correct horse battery"
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -65,12 +64,6 @@ class FakeClock:
 async def run_here(function: Any, *args: Any) -> Any:
     """Run a storage function on the event loop (the tests' storage thread)."""
     return function(*args)
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with postgres_server() as server:
-        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,14 +34,7 @@ from konkun.server.store.storage import Base, Storage, make_engine, now_text
 
 from .conftest import app_of, running
 from .old_schema import ACTIONS, C7051C8, C7051C8_SQLITE_DDL, TABLES, WEB_EXTRAS
-from .postgres import PostgresServer, postgres_server
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    """One PostgreSQL cluster for this module (started only if a test asks for it)."""
-    with postgres_server() as server:
-        yield server
+from .postgres import PostgresServer
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -3,7 +3,6 @@ actions stored before they are acknowledged, and a restarted server resuming eve
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,14 +10,7 @@ import pytest
 from konkun.server.core.config import Settings
 
 from . import test_durability
-from .postgres import PostgresServer, postgres_server
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    """One PostgreSQL cluster for this module."""
-    with postgres_server() as server:
-        yield server
+from .postgres import PostgresServer
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from konkun.server.accounts.ratings_service import RatingStore
 
-from .test_ratings_service import bot, finished, human, postgres, store
+from .test_ratings_service import bot, finished, human, store
 
-__all__ = ["postgres", "store"]  # the fixtures this module uses
+__all__ = ["store"]  # the fixture this module uses
 
 
 def test_games_finished_in_the_same_second_keep_their_rating_order(

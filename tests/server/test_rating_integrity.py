@@ -20,7 +20,6 @@ from konkun.server.core.config import Settings
 from .test_rated_games import account, create, sit
 from .test_rated_games import client as client
 from .test_ratings_service import finished, human
-from .test_ratings_service import postgres as postgres
 from .test_ratings_service import store as store
 
 

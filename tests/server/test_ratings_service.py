@@ -23,14 +23,7 @@ from konkun.server.accounts.ratings_service import (
 from konkun.server.core.games import get_game as server_game
 from konkun.server.store.storage import Storage, StoredTable
 
-from .postgres import PostgresServer, postgres_server
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    """One PostgreSQL cluster for this module (started only if a test asks for it)."""
-    with postgres_server() as server:
-        yield server
+from .postgres import PostgresServer
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -20,14 +20,7 @@ from konkun.server.store.storage import Storage, StoredTable
 from konkun.verify import verify_document
 
 from .conftest import TestClient, guest, legal, receive_until, running
-from .postgres import PostgresServer, postgres_server
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    """One PostgreSQL cluster for this module."""
-    with postgres_server() as server:
-        yield server
+from .postgres import PostgresServer
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -26,7 +26,7 @@ from error_checks import KUNKEN_SHORT
 from konkun.server.testing import HOST, ServerProcess, free_port, request_json, wait_until_up
 
 from .conftest import legal
-from .postgres import PostgresServer, postgres_server
+from .postgres import PostgresServer
 
 T = TypeVar("T")
 
@@ -37,12 +37,6 @@ OPEN = ("http_burst=100000", "http_per_second=100000", "read_burst=100000",
         "max_tables_per_player=1000")
 """Every test client comes from 127.0.0.1: the per-address limits are lifted."""
 LIMIT_ARGS = tuple(arg for pair in OPEN for arg in ("--limit", pair))
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with postgres_server() as server:
-        yield server
 
 
 def _servers(stack: ExitStack, url: str, count: int, tmp: Path) -> list[ServerProcess]:
