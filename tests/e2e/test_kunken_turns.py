@@ -110,6 +110,7 @@ def person(browser: Any, url: str, size: str, lang: str) -> Page:
     page.set_default_timeout(20_000)
     sent: list[str | bytes] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))
+    page.clock.install()  # the page's time runs on; a pause between taps is moved on at once
     page.goto(url)
     page.js_errors = errors  # type: ignore[attr-defined]
     page.sent = sent  # type: ignore[attr-defined]
@@ -183,15 +184,16 @@ DOUBLE_TAP_MS = 450
 def select(page: Page, node: Locator, size: str, x: float, y: float) -> None:
     """Tap (or click) hand card ``node`` at (x, y) until the page shows it selected, with
     the double-tap time let pass before and after: the tap is one alone (a person who
-    selects a card and then double-taps it pauses between the two)."""
-    page.wait_for_timeout(DOUBLE_TAP_MS + 100)
+    selects a card and then double-taps it pauses between the two: the page's clock is
+    moved on past the double-tap time)."""
+    page.clock.run_for(DOUBLE_TAP_MS + 100)
     if node.get_attribute("aria-pressed") != "true":
         if size == "phone":
             page.touchscreen.tap(x, y)
         else:
             node.click()
     expect(node).to_have_attribute("aria-pressed", "true")
-    page.wait_for_timeout(DOUBLE_TAP_MS + 100)
+    page.clock.run_for(DOUBLE_TAP_MS + 100)
 
 
 def double_tap(page: Page, node: Locator, size: str, x: float, y: float) -> None:
