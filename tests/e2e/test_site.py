@@ -376,6 +376,7 @@ def test_a_chat_line_that_came_while_the_history_was_asked_is_kept(
     name_and_create(anna, "Anna", 2, {})
     boris = screen(browser, anna.locator("#invite").input_value(), "phone", "en")
     join(boris, "Boris", 1)
+    table_url = boris.url
     held: list[tuple[Route, APIResponse]] = []
 
     def read_now_answer_later(route: Route) -> None:
@@ -385,22 +386,27 @@ def test_a_chat_line_that_came_while_the_history_was_asked_is_kept(
         else:
             held.append((route, response))
 
-    boris.route("**/api/tables/*/chat", read_now_answer_later)
-    boris.reload()
-    expect(boris.locator(".conn.open")).to_be_visible()
+    # Boris opens the table again in a second tab, whose first history answer is held
+    again = boris.context.new_page()
+    errors: list[str] = []
+    again.on("pageerror", lambda error: errors.append(str(error)))
+    again.route("**/api/tables/*/chat", read_now_answer_later)
+    again.goto(table_url)
+    expect(again.locator(".conn.open")).to_be_visible()
     for _ in range(400):  # the route handler runs while Playwright waits
         if held:
             break
-        boris.wait_for_timeout(25)
+        again.wait_for_timeout(25)
     assert held and held[0][1].json()["messages"] == []
     anna.fill("#chat-input", "good luck")
     anna.click("#chat-send")
-    expect(boris.locator("#chat-log li")).to_have_text(["Anna: good luck"])
+    expect(again.locator("#chat-log li")).to_have_text(["Anna: good luck"])
     route, response = held[0]
-    with boris.expect_event("requestfinished"):
+    with again.expect_event("requestfinished", lambda request: "/chat" in request.url):
         route.fulfill(response=response)
-    boris.evaluate("() => new Promise((done) => setTimeout(done, 100))")
-    expect(boris.locator("#chat-log li")).to_have_text(["Anna: good luck"])
+    again.evaluate("() => new Promise((done) => setTimeout(done, 100))")
+    expect(again.locator("#chat-log li")).to_have_text(["Anna: good luck"])
+    assert not errors, errors
     assert_no_page_errors(boris)
 
 
