@@ -156,3 +156,23 @@ def test_a_verified_replay_names_every_field_it_did_not_verify(
     message = verify_document(added).message
     assert "table.note" in message
 
+
+
+def test_kunken_frames_without_the_later_steps_field_verify_and_altered_steps_do_not(
+        tmp_path: Path) -> None:
+    """A Kunken replay exported before views had ``steps`` (the parts of the legal
+    actions) is still verified; a frame whose steps differ from the replay's is not."""
+    document = _served_replay(tmp_path, {"game": "kunken", "seats": 2, "rules": {"deals": "1"},
+                                         "bots": {"0": "random", "1": "greedy"}})
+    turn = next(n for n, frame in enumerate(document["frames"])
+                if any(view["steps"] for view in frame["views"]))
+    older = _copy(document)
+    for frame in older["frames"]:
+        for view in frame["views"]:
+            del view["steps"]
+    assert verify_document(older).ok
+    altered = _copy(document)
+    steps = next(view["steps"] for view in altered["frames"][turn]["views"] if view["steps"])
+    steps[0] = {"kind": "draw"} if steps[0]["kind"] != "draw" else {"kind": "discard"}
+    verdict = verify_document(altered)
+    assert not verdict.ok and f"frame {turn}" in verdict.message, verdict.message
