@@ -40,6 +40,10 @@ def test_a_finished_game_is_analysed_from_its_replay(
     page = screen(browser, f"{live_server.url}/replay/{table_id}", size, lang)
     button = page.locator("#analyse")
     expect(button).to_have_text(BUTTON[lang])
+    pressed = button.element_handle()
+    page.locator("#rp-next").click()  # the replay is drawn again: the button stays
+    expect(page.locator("#rp-slider")).to_have_value("1")
+    assert pressed.evaluate("(b) => b.isConnected")
     button.scroll_into_view_if_needed()
     shot(page, artifacts, f"analysis-01-button-{size}-{lang}")
     button.click()

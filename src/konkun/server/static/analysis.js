@@ -96,7 +96,11 @@ export function analysisPanel(options) {
   }
   panel.options = options;
   if (panel.seat === null) panel.seat = options.seat ?? 0;
-  draw(panel);
+  // nothing analysed yet, drawn: the replay's redraw (a step, its stylesheets arriving)
+  // keeps the button a person may be about to press (the panel's words follow the language
+  // by themselves)
+  const asking = (panel.data?.status ?? "none") === "none" && !panel.busy && !panel.error;
+  if (!(asking && panel.node.firstChild)) draw(panel);
   return panel.node;
 }
 
