@@ -28,7 +28,9 @@ may be taken, else a draw; then a swap if there is one, else a lay-off, else a m
 the first discard (the first of its kind in the engine's order, as the page lists them)."""
 
 JOKER_MEANING = re.compile(r"\bX=[2-9TJQKA][cdhs]\b")
-HINT_SEED = "e2e-3"  # found by scripted_seed with today's engine; checked, not trusted
+HINT_SEED = "e2e-660"
+"""A seed whose scripted deal has every kind of move and ends in 24 moves (of 2,000 seeds
+tried with today's engine, the shortest; e2e-3 took 106): checked, not trusted."""
 
 
 ACTION_TEXT = re.compile(r"\b(draw|take \d|meld \w|layoff \w|swap \d|discard \w)")

@@ -134,12 +134,14 @@ def test_konchinka_choices_hang_under_the_card_and_captured_cards_linger(
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
 def test_the_next_deal_waits_for_the_end_of_deal_screen(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
-    """RULES.md: a Konchinka deal of two players is 24 moves each and the next deal is
-    dealt at once; the page keeps the old deal behind the end-of-deal screen until the
-    player closes it (desktop) or its countdown runs out (phone), then shows the new deal
-    (a fresh hand, an empty log of the deal)."""
+    """RULES.md: when a Konchinka deal ends the next deal is dealt at once; the page keeps
+    the old deal behind the end-of-deal screen until the player closes it (desktop) or its
+    countdown runs out (phone), then shows the new deal (a fresh hand, an empty log of the
+    deal). The deal is the research deck of seven ranks: three rounds of four cards, 12 moves
+    each (the whole deck's 24 each, tests/konchinka/test_deck_ranks_rule.py, take four
+    rounds of six to the same screens)."""
     page = screen(browser, live_server.url, size, lang)
-    take_name_and_create(page, "konchinka")
+    take_name_and_create(page, "konchinka", {"deck_ranks": "7"})
     page.clock.install()  # the page's timers run on, and can be moved on at once
     while True:
         page.wait_for_selector(f"{MY_TURN}, #deal-end")
@@ -152,7 +154,7 @@ def test_the_next_deal_waits_for_the_end_of_deal_screen(
     assert page.locator("#deal-end-countdown").inner_text() != first  # it counts down
     # behind the screen: still the old deal, whose moves fill the deal's log
     assert page.locator(".hand .card").count() <= 1
-    assert page.locator(DEAL_MOVES).count() >= 40
+    assert page.locator(DEAL_MOVES).count() >= 20  # of the deal's 24 moves
     shot(page, artifacts, f"follow-03-deal-end-waits-{size}-{lang}")
     if size == "desktop":
         page.click("#deal-end-close")

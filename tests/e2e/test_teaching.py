@@ -170,10 +170,13 @@ def test_capture_choice_shows_its_sum_and_the_deal_end_adds_up(
     table): a capture choice shows its sum ("7+2+A = 10 = Q"), which adds up to the played
     card's value; a card that can take nothing says why; the deal-end screen breaks each
     seat's points into their reasons (most cards +2, most clubs +1, 2♣ +1, 10♦ +1), which
-    add up to the points, and gives the totals against the target."""
+    add up to the points, and gives the totals against the target. The deal is the
+    research deck of seven ranks (three rounds of four cards, not four of six): the texts
+    of every sum and every reason, 10♦ too, are tests/js/coach.test.js's."""
     page = screen(browser, live_server.url, size, lang)
     choose_name(page, NAMES[lang])
-    create_table(page, game="konchinka", seats=2, bots={1: "greedy"})
+    create_table(page, game="konchinka", seats=2, bots={1: "greedy"},
+                 rules={"deck_ranks": "7"})
     expect(page.locator("#coach")).to_be_checked()
     sums_seen = 0
     while True:

@@ -92,3 +92,18 @@ def test_deck_ranks_deal_from_deck_wants_the_short_deck() -> None:
     with pytest.raises(InvalidPositionError, match="28-card deck"):
         deal_from_deck(SHORT, 2, 0, [Card.from_index(i) for i in range(52)],
                        random.Random(2))
+
+
+def test_a_two_player_deal_of_the_whole_deck_is_24_moves_each() -> None:
+    """RULES.md: four rounds of six cards, every card but the first table's played; the
+    two players alternate, so each makes 24 moves (the end-of-deal browser test plays the
+    seven-rank deck instead, 12 moves each)."""
+    rng = random.Random(11)
+    for _ in range(20):
+        deal = new_deal(KonchinkaRules(), 2, 0, rng)
+        moves = [0, 0]
+        while not deal.is_over():
+            moves[deal.to_move] += 1
+            legal = deal.legal_actions()
+            deal.push(legal[rng.randrange(len(legal))])
+        assert moves == [24, 24]
