@@ -42,6 +42,9 @@ OTHER = {("desktop", "en"): ("phone", "ru"), ("phone", "ru"): ("desktop", "en"),
          ("desktop", "ru"): ("phone", "en"), ("phone", "en"): ("desktop", "ru")}
 """The second person's screen: the other size and language."""
 
+SHORT_MATCH = {"target": "1", "deck_ranks": "7"}
+"""A Konchinka match of short deals: to 1 point, with the smallest deck (A to 7)."""
+
 OUT_OF_BOUNDS = """() => {
     // Every piece of text drawn (what an overflow: hidden/auto ancestor lets show) lies
     // inside the window and inside each box around it: a seat chip, a player's box, a
@@ -194,9 +197,10 @@ def test_long_names_fit_the_lobby_and_a_konchinka_table(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """Three people with names of 24 characters (the widest letters, a long real name and
     24 emoji) play a Konchinka deal: the seats, the players' boxes, the score sheet, the
-    end-of-deal screen, the settlement and the lobby's lists all fit."""
+    end-of-deal screen, the settlement and the lobby's lists all fit. The deck keeps 7
+    ranks (28 cards, not 52): the screens are the same, the deals half as long."""
     anna = screen(browser, live_server.url, size, lang)
-    create(anna, WIDE, "konchinka", 3, {"target": "1"})
+    create(anna, WIDE, "konchinka", 3, SHORT_MATCH)
     invite = anna.locator("#invite").input_value()
     boris = screen(browser, invite, *OTHER[(size, lang)])
     join(boris, LONG, 1)
@@ -250,7 +254,7 @@ def test_finished_games_on_a_phone_do_not_overlap(
     """A Konchinka and a Kunken game of bots, finished: on a phone the lobby's rows show
     the badge, the players and the winner, totals and date apart (both phones, both
     languages: the games are played once and the lobby opened in each)."""
-    games = [("konchinka", {"target": "1"}), ("kunken", {"deals": "1", "hand_size": "7"})]
+    games = [("konchinka", SHORT_MATCH), ("kunken", {"deals": "1", "hand_size": "7"})]
     for game, rules in games:
         table = request_json(f"{live_server.url}/api/tables", "POST",
                              {"game": game, "seats": 2, "rules": rules,
