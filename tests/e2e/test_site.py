@@ -103,6 +103,10 @@ OTHER = {("desktop", "en"): ("phone", "ru"), ("phone", "ru"): ("desktop", "en"),
          ("desktop", "ru"): ("phone", "en"), ("phone", "en"): ("desktop", "ru")}
 """For a test of two people: the second person's screen, the other size and language."""
 
+SHORT_DECK = {"deck_ranks": "7"}
+"""The smallest Konchinka deck (A to 7, 28 cards): a deal half as long as with 52 cards,
+for a flow whose claim is about a deal's end or a game's, not the cards' ranks."""
+
 CANCELLED = {"en": "cancelled by its creator", "ru": "Создатель отменил"}
 
 
@@ -266,14 +270,15 @@ def test_three_seat_konchinka_to_the_end_with_a_rematch(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """Two people and a bot play Konchinka to the end (game to 1 point); one offers a
     rematch, the other accepts, and both are moved to the new table, with the same seats,
-    the bot and the rules."""
+    the bot and the rules. A deal of the small deck (28 cards) is enough to end it."""
+    rules = {"target": "1", **SHORT_DECK}
     anna = screen(browser, live_server.url, size, lang)
-    table_id = name_and_create(anna, "Anna", 3, {2: "greedy"}, rules={"target": "1"})
+    table_id = name_and_create(anna, "Anna", 3, {2: "greedy"}, rules=rules)
     other_size, other_lang = OTHER[(size, lang)]
     boris = screen(browser, anna.locator("#invite").input_value(), other_size, other_lang)
     join(boris, "Борис", 1)
     moves = play_until_over([anna, boris])
-    assert moves >= 32  # 3 players hold 16 cards each in a deal; the people played theirs
+    assert moves >= 16  # 3 players hold 8 of the 28 cards each; the people played theirs
     shot(anna, artifacts, f"site-05-game-over-{size}-{lang}")
     anna.click("#rematch")
     expect(boris.locator("#rematch-status")).to_contain_text("Anna")
@@ -288,7 +293,7 @@ def test_three_seat_konchinka_to_the_end_with_a_rematch(
     old = request_json(f"{live_server.url}/api/tables/{table_id}")
     new = request_json(f"{live_server.url}/api/tables/{new_id}")
     assert [s["name"] for s in new["seats"]] == [s["name"] for s in old["seats"]]
-    assert new["rules"] == old["rules"] == {"target": "1"}
+    assert new["rules"] == old["rules"] == rules
     assert new["rematch"]["of"] == table_id
     shot(anna, artifacts, f"site-07-rematch-{size}-{lang}")
     assert_no_page_errors(anna)
@@ -446,7 +451,8 @@ def test_chat_between_two_browsers_with_a_spectator_and_in_the_replay(
     assert table_id
 
     finished = request_json(f"{live_server.url}/api/tables", "POST",
-                            {"game": "konchinka", "seats": 2, "rules": {"target": "1"},
+                            {"game": "konchinka", "seats": 2,
+                             "rules": {"target": "1", **SHORT_DECK},
                              "bots": {"0": "greedy", "1": "random"}})
     wait_for_status(live_server.url, finished["id"], "finished")
     vera.goto(f"{live_server.url}/t/{finished['id']}")
@@ -470,9 +476,10 @@ def test_a_konchinka_deal_ends_on_its_own_screen_with_the_whole_log(
     """RULES.md: a Konchinka deal is scored by cards, clubs and кончинки, and the cards
     left on the table go to the last capturer. The page announces the turn in the tab
     title (and by a chime that can be turned off), logs every move of the deal, and shows
-    the end of the deal on its own screen with the points the deal score records."""
+    the end of the deal on its own screen with the points the deal score records. The
+    deal is of the small deck (28 cards): the claims do not depend on the ranks."""
     page = screen(browser, live_server.url, size, lang)
-    name_and_create(page, "Anna", 2, {1: "greedy"}, rules={"target": "1"})
+    name_and_create(page, "Anna", 2, {1: "greedy"}, rules={"target": "1", **SHORT_DECK})
     page.wait_for_selector(MY_TURN)
     assert page.evaluate("() => document.title").startswith(f"▶ {YOUR_TURN[lang]}")
     play_konchinka_move(page)
@@ -492,7 +499,7 @@ def test_a_konchinka_deal_ends_on_its_own_screen_with_the_whole_log(
             break
         play_konchinka_move(page)
         moves += 1
-    assert moves == 24  # two players share 48 cards
+    assert moves == 12  # two players share the 24 cards not dealt to the table
     assert page.evaluate("() => window.konkunChimes || 0") == chimes
     end = page.locator("#deal-end")
     expect(end.locator("tbody tr")).to_have_count(2)
@@ -504,7 +511,7 @@ def test_a_konchinka_deal_ends_on_its_own_screen_with_the_whole_log(
     expect(end).to_have_count(0)
     sheet = [int(x) for x in page.locator("#deal-score tbody td strong").all_inner_texts()]
     assert sheet == points
-    expect(page.locator("#match-log .log-deal[data-deal='1'] li")).to_have_count(48)
+    expect(page.locator("#match-log .log-deal[data-deal='1'] li")).to_have_count(24)
     assert_no_page_errors(page)
 
 
@@ -546,6 +553,7 @@ def test_a_kunken_deal_ends_on_its_own_screen(
     page.click("details.rules summary")
     page.fill("#rule-hand_size", "7")
     page.fill("#rule-deals", "1")
+    page.fill("#rule-max_stock_renewals", "0")  # the stock runs out once: a shorter deal
     page.click("#create")
     page.wait_for_url("**/t/*")
     for _ in range(300):
@@ -594,7 +602,8 @@ def test_lobby_lists_finished_games_hints_follow_the_people_and_replay_jumps_to_
     """The lobby lists a finished game with its winner and totals; hints are off by
     default once two people sit at a new table; the replay jumps to the start of a deal."""
     table = request_json(f"{live_server.url}/api/tables", "POST",
-                         {"game": "konchinka", "seats": 2, "rules": {"target": "6"},
+                         {"game": "konchinka", "seats": 2,
+                          "rules": {"target": "6", **SHORT_DECK},
                           "bots": {"0": "greedy", "1": "greedy"}})
     wait_for_status(live_server.url, table["id"], "finished", timeout=120)
     page = screen(browser, live_server.url, size, lang)

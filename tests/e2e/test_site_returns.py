@@ -236,9 +236,11 @@ def test_a_seat_is_taken_back_mid_game_on_another_device_by_its_personal_link(
 def test_the_replay_jumps_to_the_start_of_a_deal(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """Issue 12: "the replay jumps to a deal". Choosing deal 2 shows the first position of
-    deal 2 (a full hand, nothing played in it yet); choosing deal 1 goes back to the start."""
+    deal 2 (a full hand, nothing played in it yet); choosing deal 1 goes back to the start.
+    The bots play with the smallest deck (A to 7, 28 cards): deals half as long."""
     table = request_json(f"{live_server.url}/api/tables", "POST",
-                         {"game": "konchinka", "seats": 2, "rules": {"target": "6"},
+                         {"game": "konchinka", "seats": 2,
+                          "rules": {"target": "6", "deck_ranks": "7"},
                           "bots": {"0": "greedy", "1": "greedy"}})
     wait_for_status(live_server.url, table["id"], "finished", timeout=120)
     replay = request_json(f"{live_server.url}/api/games/{table['id']}/replay")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import konkun.server
+from starlette.testclient import TestClient
 
-from .conftest import TestClient
+import konkun.server
 
 PAGE_TEXTS = Path(konkun.server.__file__).parent / "static" / "i18n.js"
 
