@@ -130,20 +130,6 @@ def test_the_profile_and_the_leaderboard_in_both_languages_and_sizes(
     assert_no_page_errors(page)
 
 
-def test_the_lobby_offers_a_rated_table(browser: Any, live_server: ServerThread) -> None:
-    page = open_page(browser, live_server.url)
-    claim_account(page, live_server.url, "Rita")  # rated tables are for accounts
-    page.goto(live_server.url)
-    page.check("#rated")
-    page.click("#create")
-    page.wait_for_url("**/t/*")
-    table_id = page.url.rsplit("/", 1)[1]
-    summary = request_json(f"{live_server.url}/api/tables/{table_id}")
-    assert summary["rated"] is True and summary["hints"] is False
-    assert summary["move_seconds"] > 0
-    assert_no_page_errors(page)
-
-
 RATED = {"en": "Rated", "ru": "Рейтинговая"}
 
 
@@ -152,7 +138,9 @@ def test_a_rated_table_wears_a_rated_badge_on_its_page_and_in_the_lobby(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str,
         lang: str) -> None:
     """Issue 17: a rated table says so on the table page and in the lobby's row, in the
-    page's language; a casual table says nothing of the kind."""
+    page's language; a casual table says nothing of the kind. (That a rated table has no
+    hints and a move clock is the server's: tests/server/test_rated_games.py,
+    test_a_rated_table_has_hints_off_and_a_move_clock.)"""
     page = screen(browser, live_server.url, size, lang)
     claim_account(page, live_server.url, "Rita")  # rated tables are for accounts
     page.goto(live_server.url)

@@ -250,6 +250,7 @@ def test_the_replay_jumps_to_the_start_of_a_deal(
     page.select_option("#rp-deal", "2")
     start = deals.index(2)
     expect(page.locator("#rp-slider")).to_have_value(str(start))
+    expect(page.locator("#rp-caption")).to_contain_text(f"{start}")
     expect(page.locator("#rp-deal")).to_have_value("2")
     deal_2 = page.locator("#match-log .log-deal[data-deal='2']")
     expect(deal_2).to_have_attribute("open", "")
