@@ -270,15 +270,16 @@ def test_three_seat_konchinka_to_the_end_with_a_rematch(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """Two people and a bot play Konchinka to the end (game to 1 point); one offers a
     rematch, the other accepts, and both are moved to the new table, with the same seats,
-    the bot and the rules. A deal of the small deck (28 cards) is enough to end it."""
-    rules = {"target": "1", **SHORT_DECK}
+    the bot and the rules. (The whole deck: with the 28-card deck the three seats tie
+    for the lead more often and the match took longer, measured.)"""
+    rules = {"target": "1"}
     anna = screen(browser, live_server.url, size, lang)
     table_id = name_and_create(anna, "Anna", 3, {2: "greedy"}, rules=rules)
     other_size, other_lang = OTHER[(size, lang)]
     boris = screen(browser, anna.locator("#invite").input_value(), other_size, other_lang)
     join(boris, "Борис", 1)
     moves = play_until_over([anna, boris])
-    assert moves >= 16  # 3 players hold 8 of the 28 cards each; the people played theirs
+    assert moves >= 32  # 3 players hold 16 cards each in a deal; the people played theirs
     shot(anna, artifacts, f"site-05-game-over-{size}-{lang}")
     anna.click("#rematch")
     expect(boris.locator("#rematch-status")).to_contain_text("Anna")
