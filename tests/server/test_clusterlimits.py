@@ -64,7 +64,9 @@ def test_a_malformed_announcement_is_ignored() -> None:
     assert here.others("a") == 0
 
 
-def test_local_counts_count_connections_by_address_and_player() -> None:
-    counts = local_counts([("1.2.3.4", "p1"), ("1.2.3.4", None), ("5.6.7.8", "p1")])
+def test_local_counts_count_connections_tables_and_seats_by_key() -> None:
+    counts = local_counts([("1.2.3.4", "p1"), ("1.2.3.4", None), ("5.6.7.8", "p1")],
+                          ["1.2.3.4", None], ["5.6.7.8", "5.6.7.8"])
     assert counts == {"conn:address:1.2.3.4": 2, "conn:address:5.6.7.8": 1,
-                      "conn:player:p1": 2}
+                      "conn:player:p1": 2, "tables:address:1.2.3.4": 1,
+                      "seats:address:5.6.7.8": 2}

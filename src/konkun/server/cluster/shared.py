@@ -30,9 +30,9 @@ import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
-from konkun.server.cluster.bus import SYNC_WAIT, Cluster, new_origin
+from konkun.server.cluster.bus import Cluster, new_origin
 from konkun.server.core.announcements import Announcement
-from konkun.server.core.kinds import TableStatus
+from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.outbound import CloseReason
 from konkun.server.core.protocol import ProtocolError, error_payload
 from konkun.server.features.admission import Admission
@@ -92,8 +92,6 @@ class ClusterReplication:
         self._presence: dict[str, Presence] = {}
         self._refreshing: set[str] = set()
         self._dirty: set[str] = set()
-        self._reading: set[str] = set()
-        """Tables being read back now (their lock held by the read)."""
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.counts = ClusterCounts()
@@ -248,11 +246,7 @@ class ClusterReplication:
                 reactions.start_bots(table)
             return
         async with table.lock:
-            self._reading.add(table_id)
-            try:
-                changed = await self.catch_up(table)
-            finally:
-                self._reading.discard(table_id)
+            changed = await self.catch_up(table)
         if changed:
             reactions.broadcast(table)
             reactions.start_bots(table)
@@ -288,7 +282,6 @@ class ClusterReplication:
             self._gone(table, "cancelled")
             return False
         changed = False
-        waited = table.status != TableStatus.PLAYING
         if table.status == TableStatus.WAITING:
             fair = await self.threads.read(self.stores.fair.load, table.id)  # contributions
             if fair != table.fairness.fair:
@@ -298,8 +291,7 @@ class ClusterReplication:
                 and table.match.is_over():
             await self.reactions.finish(table)  # its player stopped before marking it
             changed = True
-        if waited or table.status != TableStatus.PLAYING:
-            # the creator's options, the seats' addresses, the rematch, votes
+        if table.status != TableStatus.PLAYING:  # the creator's options, the rematch, votes
             extras = await self.threads.read(self.stores.extras.load, table.id)
             if extras.stored() != table.extras.stored():
                 started = extras.rematch_to is not None and table.extras.rematch_to is None
@@ -374,8 +366,8 @@ class ClusterReplication:
         cluster = self.cluster
         held = await cluster.hold_keys(["admit " + k for k in keys])
         try:
-            if held and await cluster.sync():
-                await self._read_back()
+            if held:
+                await cluster.sync()
             check()
             self._making.add(keys)
             self.announce_counts()
@@ -396,29 +388,18 @@ class ClusterReplication:
 
     def announce_counts(self, everything: bool = False) -> None:
         """Tell the other processes what changed in this process's admission counts
-        (``everything``: all of them, for a process that just joined): its connections
-        and the tables and seats it is making. The tables and seats once stored are
-        not announced: every process follows them and counts them itself."""
+        (``everything``: all of them, for a process that just joined)."""
         self._counting = None
-        mine = local_counts((c.address, c.player_id)
-                            for t in self.tables.values() for c in t.connections)
+        open_tables = [t for t in self.tables.values() if t.status != TableStatus.FINISHED]
+        mine = local_counts(
+            ((c.address, c.player_id) for t in self.tables.values() for c in t.connections),
+            (t.creator_address for t in open_tables),
+            (address for t in open_tables for n, address in t.seat_addresses.items()
+             if t.seats[n].kind == SeatKind.HUMAN))
         for key, making in self._making.counts.items():
             mine[key] = mine.get(key, 0) + making
         for payload in self.counts.changes(mine, everything):
             self.cluster.send(Announcement.COUNTS, "-", payload)
-
-    async def _read_back(self) -> None:
-        """Wait (up to :data:`~.cluster.bus.SYNC_WAIT`) until the tables whose changes
-        were announced are read back, except those whose lock another holder keeps
-        (this task may be that holder: a seat is admitted at its own table)."""
-        deadline = time.monotonic() + SYNC_WAIT
-
-        def pending(table_id: str) -> bool:
-            table = self.tables.get(table_id)
-            return table is None or table_id in self._reading or not table.lock.locked()
-
-        while time.monotonic() < deadline and any(map(pending, self._refreshing)):
-            await asyncio.sleep(0.005)
 
     # -- bots: the lease ----------------------------------------------------------------
 

@@ -169,14 +169,10 @@ class ExtrasStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def save(self, table_id: str, extras: TableExtras,
-             announce: Callable[[Session], None] | None = None) -> None:
-        """Store (or replace) one table's extras; ``announce`` is called in the
-        transaction (the other processes read them back when they are stored)."""
+    def save(self, table_id: str, extras: TableExtras) -> None:
+        """Store (or replace) one table's extras."""
         with Session(self.engine) as session, session.begin():
             session.merge(ExtrasRow(table_id=table_id, data=extras.stored()))
-            if announce is not None:
-                announce(session)
 
     def vote_rematch(self, table_id: str, seat: int, contribution: str | None,
                      humans: set[int], reserve: str | None = None,

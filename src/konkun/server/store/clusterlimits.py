@@ -222,11 +222,22 @@ def _chunks(items: Iterable[tuple[str, int]]) -> Iterator[str]:
         yield json.dumps(chunk, separators=(",", ":"))
 
 
-def local_counts(connections: Iterable[tuple[str, str | None]]) -> dict[str, int]:
-    """This process's connections (address, player) counted by key."""
+def local_counts(connections: Iterable[tuple[str, str | None]],
+                 tables: Iterable[str | None], seats: Iterable[str]) -> dict[str, int]:
+    """This process's counts by key: its connections (address, player), the addresses
+    that created its open tables and took their seats through it."""
     counts: dict[str, int] = {}
+
+    def add(key: str) -> None:
+        counts[key] = counts.get(key, 0) + 1
+
     for address, player in connections:
-        for key in ("conn:address:" + address,) + (() if player is None
-                                                   else ("conn:player:" + player,)):
-            counts[key] = counts.get(key, 0) + 1
+        add("conn:address:" + address)
+        if player is not None:
+            add("conn:player:" + player)
+    for creator in tables:
+        if creator is not None:
+            add("tables:address:" + creator)
+    for address in seats:
+        add("seats:address:" + address)
     return counts

@@ -81,12 +81,10 @@ class Seating:
                                 "rated games")
 
     async def _store_addresses(self, table: Table) -> None:
-        """Store the seats' addresses with the extras, announced: the per-address counts
-        of every process come from the stored tables (and survive a restart). The seat
-        itself is stored already, so a failure only loses a count."""
+        """Store the seats' addresses with the extras (so the per-address counts survive a
+        restart); the seat itself is stored already, so a failure only loses a count."""
         try:
-            await self.threads.db(self.extras_store.save, table.id, table.extras,
-                                  lambda session: self.storage.announce(session, table.id))
+            await self.threads.db(self.extras_store.save, table.id, table.extras)
         except Exception:
             log.warning("table %s: the seats' addresses could not be stored", table.id)
 
