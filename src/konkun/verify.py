@@ -64,14 +64,14 @@ def fair_record(match: Match[Any], fairness: Fairness) -> JSON:
 
 
 ENDINGS = ("resigned", "abandoned", "aborted")
+"""How a match may end before its last deal (``docs/fairness.md``): a seat resigned, or
+was found idle and given up by the server's abandonment policy (the others played on, or
+the match ended there), or the table was aborted before any person moved."""
 
 ADDED_VIEW_FIELDS = ("steps",)
 """View fields a later version added, each computed from the others (a Kunken view's
 ``steps`` from its ``legal``): a frame without one, exported before it was added, is
 still compared on all the rest; a frame with one must show it as the replay does."""
-"""How a match may end before its last deal (``docs/fairness.md``): a seat resigned, or
-was found idle and given up by the server's abandonment policy (the others played on, or
-the match ended there), or the table was aborted before any person moved."""
 
 
 def ended_winner(totals: Sequence[int], resigned: Sequence[int]) -> int | None:

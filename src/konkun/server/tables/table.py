@@ -107,18 +107,19 @@ class Table:
         """Add an action just played (by the stand-in bot for ``seat``'s person when
         ``stand_in``) to the table's actions and make it the last one."""
         self.actions.append((seat, text))
-        self.last = self._last_action(seat, text)
         if stand_in:
             self.stand_in_turns.add(self.turn)
-            self.last["stand_in"] = True
+        self.last = self._last_action(seat, text)
 
     def _last_action(self, seat: int, text: str) -> dict[str, Any]:
         """The state's ``last``: the latest action, with its parts when the game describes
-        its actions (``GameAdapter.describe``)."""
+        its actions (``GameAdapter.describe``) and marked when the stand-in played it."""
         last: dict[str, Any] = {"turn": self.turn, "actor": seat, "action": text}
         parts = self.adapter.describe(text)
         if parts is not None:
             last["parts"] = parts
+        if self.turn in self.stand_in_turns:
+            last["stand_in"] = True
         return last
 
     @property
@@ -209,8 +210,6 @@ class Table:
             self.stand_in_turns.update(row.stand_in_turns)
             seat, text = self.actions[-1]
             self.last = self._last_action(seat, text)
-            if self.turn in self.stand_in_turns:
-                self.last["stand_in"] = True
         if row.status == TableStatus.FINISHED and self.status != TableStatus.FINISHED:
             self.status, self.finished_at, self.winner = TableStatus.FINISHED, \
                 row.finished_at, row.winner
