@@ -467,6 +467,28 @@ def test_chat_between_two_browsers_with_a_spectator_and_in_the_replay(
         assert_no_page_errors(page)
 
 
+@pytest.mark.parametrize(("size", "lang"), PAIRS)
+def test_sitting_down_keeps_the_table_connection_so_a_line_sent_then_arrives(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Boris takes a name on an invite link and sits down: the WebSocket that already spoke
+    for him goes on. The page once reconnected after every seat taken, and a chat line sent
+    in that moment was lost (a fresh-clone run's quick phrase never reached Anna)."""
+    anna = screen(browser, live_server.url, size, lang)
+    name_and_create(anna, "Anna", 2, {})
+    boris = screen(browser, anna.locator("#invite").input_value(), size, lang)
+    choose_name(boris, "Boris")
+    expect(boris.locator(".conn.open")).to_be_visible()
+    opened: list[str] = []
+    boris.on("websocket", lambda socket: opened.append(socket.url))
+    with boris.expect_response(re.compile(r"/sit$")):
+        boris.click("button[data-sit='1']")
+    expect(boris.locator(".seat.me")).to_contain_text("Boris")
+    boris.click("button[data-quick='0']")
+    expect(anna.locator("#chat-log li").last).to_have_text(f"Boris: {HELLO[lang]}")
+    assert opened == []
+    assert_no_page_errors(boris)
+
+
 LEFTOVER = {"en": "went to", "ru": "забрал"}
 YOUR_TURN = {"en": "Your turn", "ru": "Ваш ход"}
 

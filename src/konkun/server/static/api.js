@@ -332,6 +332,13 @@ export class TableSocket {
     return this.send({ type: "action", action: text, turn: this.turn });
   }
 
+  /** Whether the open socket already speaks for `id`: its hello named the same player.
+   * @param {Identity | null} id */
+  speaksFor(id) {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && id
+      && this.identity?.player_id === id.player_id);
+  }
+
   /** Reconnect now (e.g. after logging in, so the token is sent). */
   reconnect() {
     this.delay = 500;

@@ -1,7 +1,8 @@
 // The table page (/t/{id}): seats, then the game, over the table's WebSocket.
 
 import { contributionFor, rematchContribution, rematchStarted } from "./fairness.js";
-import { api, identity, seatLink, seatLinkHolder, storeSeatIdentity, TableSocket } from "./api.js";
+import { api, identity, seatLink, seatLinkHolder, storeSeatIdentity, tableIdentity,
+  TableSocket } from "./api.js";
 import { askSeatLink } from "./account.js";
 import { byId, h, mount, patch, present, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
@@ -110,7 +111,9 @@ export function tablePage(tableId) {
     }
     try {
       await api.sit(tableId, seat, contributionFor(tableId, seat));
-      socket().reconnect();
+      // the server sends the seat's state to the player's connections: a socket that
+      // already speaks for the player keeps going (a reconnect would drop a line sent then)
+      if (!socket().speaksFor(tableIdentity(tableId))) socket().reconnect();
     } catch (err) {
       toast(errorText(err), "error");
     }
