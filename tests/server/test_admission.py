@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import time
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from konkun.server.core.config import Settings
+from konkun.server.core.kinds import SeatKind, TableStatus
+from konkun.server.core.protocol import ProtocolError
+from konkun.server.features.admission import Admission, held_at, seat_identity
 
 from .conftest import TestClient, guest, new_table, receive, running, sit
 
@@ -198,3 +202,66 @@ def test_the_lobby_list_is_paged(settings: Settings) -> None:
 def test_the_finished_list_is_paged(client: TestClient, path: str) -> None:
     answer = client.get(path + ("&" if "?" in path else "?") + "limit=2").json()
     assert answer["limit"] == 2 and answer["offset"] == 0
+
+
+@dataclass
+class _Seat:
+    kind: SeatKind = SeatKind.EMPTY
+    player_id: str | None = None
+
+
+@dataclass
+class _Extras:
+    creator: str | None = None
+
+
+@dataclass
+class _Table:
+    """The fields the admission checks read of a table."""
+
+    id: str
+    status: TableStatus = TableStatus.WAITING
+    creator_address: str | None = None
+    seat_addresses: dict[int, str] = field(default_factory=dict)
+    connections: list[Any] = field(default_factory=list)
+    seats: list[_Seat] = field(default_factory=lambda: [_Seat(), _Seat()])
+    extras: _Extras = field(default_factory=_Extras)
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        return next((n for n, s in enumerate(self.seats) if s.player_id == player_id), None)
+
+
+def _tables() -> list[_Table]:
+    """Ann's table (from address a) with her at seat 0, a bot at seat 1; a finished one."""
+    mine = _Table("t1", creator_address="a", extras=_Extras("ann"),
+                  seats=[_Seat(SeatKind.HUMAN, "ann"), _Seat(SeatKind.BOT)],
+                  seat_addresses={0: "a"})
+    over = _Table("t0", TableStatus.FINISHED, creator_address="a", extras=_Extras("ann"),
+                  seats=[_Seat(SeatKind.HUMAN, "ann")], seat_addresses={0: "a"})
+    return [mine, over]
+
+
+def test_held_at_names_each_open_table_and_human_seat_under_its_keys() -> None:
+    assert sorted(held_at(_tables())) == [
+        ("seats:address:a", seat_identity("t1", 0)), ("seats:player:ann", "t1:0"),
+        ("tables:address:a", "t1"), ("tables:player:ann", "t1")]
+
+
+def test_a_table_or_seat_both_followed_and_announced_counts_once(settings: Settings) -> None:
+    """What the lobby's tables show and what is held elsewhere (being made, or announced by
+    another process) is united by identity: the same table or seat counts once."""
+    settings.max_tables_per_address = settings.max_seats_per_address = 2
+    settings.max_tables_per_player = settings.max_seats_per_player = 2
+    admission = Admission(settings)
+    announced = {"tables:address:a": {"t1"}, "seats:address:a": {"t1:0"},
+                 "tables:player:ann": {"t1"}, "seats:player:ann": {"t1:0"}}
+    admission.held_elsewhere = lambda key: set(announced.get(key, set()))
+    admission.check_new_table(_tables(), "ann", "a")  # t1 once: one of two
+    admission.check_seat(_tables(), "ann", "a")
+    announced = {"tables:address:a": {"t2"}, "seats:address:a": {"t2:1"}}
+    with pytest.raises(ProtocolError) as refused:  # t1 here and t2 elsewhere: two of two
+        admission.check_new_table(_tables(), None, "a")
+    assert refused.value.code == "too_many_tables"
+    with pytest.raises(ProtocolError) as refused:
+        admission.check_seat(_tables(), "bob", "a")
+    assert refused.value.code == "too_many_seats" and "holds 2 seats" in refused.value.message

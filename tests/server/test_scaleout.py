@@ -624,11 +624,6 @@ def _limited_servers(stack: ExitStack, url: str, limits: dict[str, str],
     return servers
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect since the replication part (issue 32): a process counts the seats of a "
-    "table it follows from another process and also the other process's announced count, "
-    "so an address's seats count twice ('holds 4 seats' for 2) and a second seat may be "
-    "refused as too_many_seats, depending on when the announcement arrives"))
 def test_admission_limits_and_the_login_limiter_count_across_processes(
         postgres: PostgresServer, tmp_path: Path) -> None:
     limits = {"max_address_connections": "3", "max_tables_per_address": "2",
@@ -674,6 +669,30 @@ def test_admission_limits_and_the_login_limiter_count_across_processes(
             assert login(servers[number % 2]) == (401, "wrong_password")
         assert login(one) == (429, "login_limited")
         assert login(two) == (429, "login_limited")
+
+
+def test_a_seat_and_a_table_count_once_in_the_process_that_follows_them(
+        postgres: PostgresServer, tmp_path: Path) -> None:
+    """A table and a seat made through one process count once in the other, which both
+    follows them from the database and hears the first one announce them (counted twice,
+    the address's second table or seat would be refused)."""
+    limits = {"max_tables_per_address": "2", "max_seats_per_address": "2"}
+    with ExitStack() as stack:
+        one, two = _limited_servers(stack, postgres.new_database_url(), limits, tmp_path)
+        first = request_json(f"{one.url}/api/tables", "POST",
+                             {"game": "konchinka", "seats": 2})["id"]
+        time.sleep(SPREAD)  # followed by two, and announced to it
+        second = request_json(f"{two.url}/api/tables", "POST",
+                              {"game": "konchinka", "seats": 2})["id"]
+        assert _sit(one, first, 0, _guest(one, "ann")) == 200
+        time.sleep(SPREAD)
+        assert _sit(two, second, 0, _guest(two, "bob")) == 200
+        time.sleep(SPREAD)
+        assert _sit(two, second, 1, _guest(two, "cid")) == 429  # the limit still holds
+        assert _sit(one, first, 1, _guest(one, "dan")) == 429
+        assert _refusal(lambda: request_json(f"{two.url}/api/tables", "POST",
+                                             {"game": "konchinka", "seats": 2})) \
+            == (503, "too_many_tables")
 
 
 @contextmanager

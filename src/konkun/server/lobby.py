@@ -303,15 +303,17 @@ class Lobby(LobbyBase):
         from (a rematch's, whose commitment its first table published), else a new one."""
         keys = ["tables:address:" + address] + ([] if creator is None
                                                  else ["tables:player:" + creator])
+        table_id = table_id or new_table_id()  # its identity in the counts from now on
         async with self.replication.admitted(lambda: self.admission.check_new_table(
-                self.tables.values(), creator, address), keys):
+                self.tables.values(), creator, address), keys, table_id):
             table = await self._new_table(game, variant, num_seats, rules, bots, address,
                                           TableExtras(creator=creator,
                                                       move_seconds=move_seconds,
                                                       hints=hints, rated=rated,
                                                       rematch_of=rematch_of), table_id,
                                           server_seed)
-        # no await since the admission's count ended: the table now counts in its stead
+        # no await since the admission's count ended: the table now counts in its stead,
+        # under the same identity
         self.tables[table.id] = table
         self.replication.counts_changed()
         async with table.lock:
@@ -320,7 +322,7 @@ class Lobby(LobbyBase):
 
     async def _new_table(self, game: str, variant: str | None, num_seats: int,
                          rules: dict[str, str], bots: dict[int, str], address: str,
-                         extras: TableExtras, table_id: str | None,
+                         extras: TableExtras, table_id: str,
                          server_seed: str | None = None) -> Table:
         """Make and store a new table (:meth:`create_table`, admitted)."""
         try:
@@ -339,7 +341,7 @@ class Lobby(LobbyBase):
                                     f"0..{num_seats - 1}", number)
             canonical = check_bot_spec(spec, game, self.settings.max_bot_seconds)
             seats[number] = SeatInfo(kind=SeatKind.BOT, name=canonical, bot=canonical)
-        table = Table(table_id or new_table_id(), adapter, adapter.variant_of(variant), rules,
+        table = Table(table_id, adapter, adapter.variant_of(variant), rules,
                       rules_value, seats, now_text())
         table.extras = extras
         table.creator_address = address

@@ -32,10 +32,10 @@ from typing import Any
 
 from konkun.server.cluster.bus import Cluster, new_origin
 from konkun.server.core.announcements import Announcement
-from konkun.server.core.kinds import SeatKind, TableStatus
+from konkun.server.core.kinds import TableStatus
 from konkun.server.core.outbound import CloseReason
 from konkun.server.core.protocol import ProtocolError, error_payload
-from konkun.server.features.admission import Admission
+from konkun.server.features.admission import Admission, held_at
 from konkun.server.features.chat import ChatStore
 from konkun.server.features.fair import FairStore, TableFairness
 from konkun.server.features.lifecycle import (
@@ -44,8 +44,8 @@ from konkun.server.features.lifecycle import (
     closed_message,
     rematch_pending,
 )
-from konkun.server.features.replication import MakingCounts, Presence, Reactions
-from konkun.server.store.clusterlimits import ClusterCounts, local_counts
+from konkun.server.features.replication import Making, Presence, Reactions
+from konkun.server.store.clusterlimits import ClusterCounts, Statement, local_counts
 from konkun.server.store.storage import Storage
 from konkun.server.tables.table import Table
 from konkun.server.tables.threads import Threads
@@ -97,13 +97,14 @@ class ClusterReplication:
         self.counts = ClusterCounts()
         self._counting: asyncio.Handle | None = None
         self._counts_all_at = time.monotonic()
-        self._making = MakingCounts()
+        self._making = Making()
         self._rematch_seen: dict[str, float] = {}
         """Tables whose rematch was seen pending, and since when."""
         origin = new_origin()
         self.storage.origin = origin
         self.cluster = Cluster(self.storage.url, origin, self._received)
-        admission.others = self._others_count
+        admission.others = self.counts.others
+        admission.held_elsewhere = self._held_elsewhere
 
     @property
     def reactions(self) -> Reactions[Table]:
@@ -252,6 +253,7 @@ class ClusterReplication:
             reactions.start_bots(table)
             if table.status == TableStatus.FINISHED and not table.connections:
                 self.tables.pop(table_id, None)
+            self.counts_changed()  # a seat taken or left, a table finished
 
     async def _resync(self) -> None:
         """After the listener reconnected: read back every table, find the new ones, the
@@ -282,7 +284,8 @@ class ClusterReplication:
             self._gone(table, "cancelled")
             return False
         changed = False
-        if table.status == TableStatus.WAITING:
+        waited = table.status == TableStatus.WAITING
+        if waited:
             fair = await self.threads.read(self.stores.fair.load, table.id)  # contributions
             if fair != table.fairness.fair:
                 table.fairness, changed = TableFairness(fair), True
@@ -291,7 +294,9 @@ class ClusterReplication:
                 and table.match.is_over():
             await self.reactions.finish(table)  # its player stopped before marking it
             changed = True
-        if table.status != TableStatus.PLAYING:  # the creator's options, the rematch, votes
+        if waited or table.status != TableStatus.PLAYING:
+            # the creator's options, the seats' addresses (also those stored just before
+            # the deal that this read-back found), the rematch, votes
             extras = await self.threads.read(self.stores.extras.load, table.id)
             if extras.stored() != table.extras.stored():
                 started = extras.rematch_to is not None and table.extras.rematch_to is None
@@ -349,27 +354,28 @@ class ClusterReplication:
 
     # -- the admission counts, cluster-wide ---------------------------------------------
 
-    def _others_count(self, key: str) -> int:
-        """What the other processes count under ``key``, and this process's own tables
-        and seats being made (not yet in its tables)."""
-        return self.counts.others(key) + self._making.get(key)
+    def _held_elsewhere(self, key: str) -> set[str]:
+        """The tables or seats under ``key`` the other processes announce, and those this
+        process is making (not yet in its tables)."""
+        return self.counts.held(key) | self._making.held(key)
 
     @contextlib.asynccontextmanager
-    async def admitted(self, check: Callable[[], None],
-                       keys: list[str]) -> AsyncIterator[None]:
+    async def admitted(self, check: Callable[[], None], keys: list[str],
+                       identity: str) -> AsyncIterator[None]:
         """Run the admission ``check`` atomically across the processes: under locks on
         ``keys`` (a process checking the same address or player waits), once every
-        count announced before has arrived (:meth:`~.cluster.Cluster.sync`); what it
-        admits counts under ``keys`` at once, announced before the locks are released,
-        until the block that makes it ends. Without the database (slow or away) the
-        check falls back on the counts this process has heard."""
+        identity announced before has arrived (:meth:`~.cluster.Cluster.sync`); what it
+        admits (the table or seat ``identity``) counts under ``keys`` at once, announced
+        before the locks are released, until the block that makes it ends, when the
+        table shows it under the same identity. Without the database (slow or away) the
+        check falls back on what this process has heard."""
         cluster = self.cluster
         held = await cluster.hold_keys(["admit " + k for k in keys])
         try:
             if held:
                 await cluster.sync()
             check()
-            self._making.add(keys)
+            self._making.add(keys, identity)
             self.announce_counts()
         finally:
             if held:
@@ -377,7 +383,7 @@ class ClusterReplication:
         try:
             yield
         finally:
-            self._making.remove(keys)
+            self._making.remove(keys, identity)
             self.counts_changed()
 
     def counts_changed(self) -> None:
@@ -388,16 +394,14 @@ class ClusterReplication:
 
     def announce_counts(self, everything: bool = False) -> None:
         """Tell the other processes what changed in this process's admission counts
-        (``everything``: all of them, for a process that just joined)."""
+        (``everything``: all of them, replacing what they heard before): its connections
+        counted, and by identity the tables and seats its tables show (made here or
+        followed from the database) and those it is making."""
         self._counting = None
-        open_tables = [t for t in self.tables.values() if t.status != TableStatus.FINISHED]
-        mine = local_counts(
-            ((c.address, c.player_id) for t in self.tables.values() for c in t.connections),
-            (t.creator_address for t in open_tables),
-            (address for t in open_tables for n, address in t.seat_addresses.items()
-             if t.seats[n].kind == SeatKind.HUMAN))
-        for key, making in self._making.counts.items():
-            mine[key] = mine.get(key, 0) + making
+        mine = Statement(
+            local_counts((c.address, c.player_id)
+                         for t in self.tables.values() for c in t.connections),
+            set(held_at(self.tables.values())) | self._making.entries())
         for payload in self.counts.changes(mine, everything):
             self.cluster.send(Announcement.COUNTS, "-", payload)
 

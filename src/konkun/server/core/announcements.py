@@ -22,7 +22,9 @@ class Announcement(StrEnum):
     HELLO = "x"
     """A process joined or listens again: every process tells its presence and counts."""
     COUNTS = "n"
-    """A change of the sender's admission counts (``rest``: the counts)."""
+    """A change of the sender's admission counts (``rest``: its connections counted by
+    key, the tables and seats it holds or is making by key and identity; see
+    :class:`konkun.server.store.clusterlimits.ClusterCounts`)."""
     REVOKED = "r"
     """A token session was revoked (``rest``: the session)."""
     CHAT = "m"

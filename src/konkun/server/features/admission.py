@@ -11,13 +11,16 @@ request arrives, so nothing has to be kept in step with them:
 - seats held at unfinished tables per player and per address (the HTTP and WebSocket
   ``sit`` alike).
 
-With several server processes the per-address and per-player counts include the other
-processes' (:attr:`Admission.others`, :mod:`.clusterlimits`).
+Tables and seats are counted by identity (a table's id, a seat's :func:`seat_identity`):
+those this process's tables show, united with those being made and, with several server
+processes, those the others announce (:attr:`Admission.held_elsewhere`), so one table or
+seat seen both ways counts once. The other processes' connections add up
+(:attr:`Admission.others`; :mod:`konkun.server.store.clusterlimits`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from konkun.server.core.config import Settings
@@ -85,16 +88,51 @@ class Table(Protocol):
         ...
 
 
+def seat_identity(table_id: str, number: int) -> str:
+    """The name of seat ``number`` of table ``table_id`` in the seat counts."""
+    return f"{table_id}:{number}"
+
+
+def held_at(tables: Iterable[Table]) -> Iterator[tuple[str, str]]:
+    """The ``(key, identity)`` pairs the unfinished ``tables`` count under: each table
+    under its creator's ``tables:player:<p>`` and ``tables:address:<a>``, each human seat
+    under its player's ``seats:player:<p>`` and its address's ``seats:address:<a>``."""
+    for table in tables:
+        if table.status not in (TableStatus.WAITING, TableStatus.PLAYING):
+            continue
+        if table.extras.creator is not None:
+            yield "tables:player:" + table.extras.creator, table.id
+        if table.creator_address is not None:
+            yield "tables:address:" + table.creator_address, table.id
+        for number, seat in enumerate(table.seats):
+            if seat.kind != SeatKind.HUMAN:
+                continue
+            identity = seat_identity(table.id, number)
+            if seat.player_id is not None:
+                yield "seats:player:" + seat.player_id, identity
+            address = table.seat_addresses.get(number)
+            if address is not None:
+                yield "seats:address:" + address, identity
+
+
 class Admission:
     """The admission checks of one lobby; each raises a :class:`ProtocolError`."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.others: Callable[[str], int] = lambda _key: 0
-        """What the other server processes count under a key (``conn:address:<a>``,
-        ``conn:player:<p>``, ``tables:address:<a>``, ``seats:address:<a>``, and the tables
-        and seats being made, ``tables:player:<p>`` and ``seats:player:<p>``); none
-        alone."""
+        """How many connections the other server processes count under a key
+        (``conn:address:<a>``, ``conn:player:<p>``); none alone."""
+        self.held_elsewhere: Callable[[str], set[str]] = lambda _key: set()
+        """The identities of the tables and seats counted under a key
+        (``tables:address:<a>``, ``tables:player:<p>``, ``seats:address:<a>``,
+        ``seats:player:<p>``) besides those the lobby's tables show: being made in this
+        process, or announced by the others."""
+
+    def _held(self, tables: Iterable[Table], key: str) -> int:
+        """How many distinct tables or seats count under ``key``."""
+        return len({identity for k, identity in held_at(tables) if k == key}
+                   | self.held_elsewhere(key))
 
     def check_connection(self, tables: Iterable[Table], table: Table,
                          connection: Connection) -> None:
@@ -125,15 +163,15 @@ class Admission:
                         address: str) -> None:
         """Refuse a new table when its creator (player or address) holds too many open ones
         (``too_many_tables``)."""
-        open_tables = [t for t in tables if t.status != TableStatus.FINISHED]
-        if player is not None and sum(1 for t in open_tables if t.extras.creator == player) \
-                + self.others("tables:player:" + player) >= self.settings.max_tables_per_player:
+        open_tables = [t for t in tables
+                       if t.status in (TableStatus.WAITING, TableStatus.PLAYING)]
+        if player is not None and self._held(open_tables, "tables:player:" + player) \
+                >= self.settings.max_tables_per_player:
             raise ProtocolError("too_many_tables", "you already created "
                                 f"{self.settings.max_tables_per_player} unfinished tables: "
                                 "finish, resign or abort one (GET /api/tables/mine)",
                                 details=limit("player", self.settings.max_tables_per_player))
-        if sum(1 for t in open_tables if t.creator_address == address) \
-                + self.others("tables:address:" + address) \
+        if self._held(open_tables, "tables:address:" + address) \
                 >= self.settings.max_tables_per_address:
             raise ProtocolError("too_many_tables", "your address already created "
                                 f"{self.settings.max_tables_per_address} unfinished tables",
@@ -146,17 +184,14 @@ class Admission:
     def check_seat(self, tables: Iterable[Table], player: str, address: str) -> None:
         """Refuse one more seat when the player or the address holds too many at unfinished
         tables (``too_many_seats``)."""
-        held = [(t, n) for t in tables if t.status != TableStatus.FINISHED
-                for n, seat in enumerate(t.seats) if seat.kind == SeatKind.HUMAN]
-        mine = sum(1 for t, n in held if t.seats[n].player_id == player) \
-            + self.others("seats:player:" + player)
+        tables = list(tables)
+        mine = self._held(tables, "seats:player:" + player)
         if mine >= self.settings.max_seats_per_player:
             raise ProtocolError("too_many_seats", f"you already hold {mine} seats at "
                                 "unfinished tables; finish, resign or abort some "
                                 "(GET /api/tables/mine)",
                                 details=limit("player", self.settings.max_seats_per_player))
-        ours = sum(1 for t, n in held if t.seat_addresses.get(n) == address) \
-            + self.others("seats:address:" + address)
+        ours = self._held(tables, "seats:address:" + address)
         if ours >= self.settings.max_seats_per_address:
             raise ProtocolError("too_many_seats", f"your address already holds {ours} seats "
                                 "at unfinished tables",

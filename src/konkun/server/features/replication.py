@@ -50,30 +50,35 @@ class Reactions(Generic[TableT]):
     """Make the table's rematch if every vote is stored and no table was made."""
 
 
-class MakingCounts:
-    """The tables and seats this process is making, by admission key (counted from the
-    admission check until the block that makes them ends, when the tables count)."""
+class Making:
+    """The tables and seats this process is making, by admission key and identity (from
+    the admission check until the block that makes them ends; by then the table shows
+    them, under the same identities)."""
 
     def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
+        self._entries: dict[tuple[str, str], int] = {}
 
-    def get(self, key: str) -> int:
-        """How many are being made under ``key``."""
-        return self.counts.get(key, 0)
+    def held(self, key: str) -> set[str]:
+        """The identities being made under ``key``."""
+        return {identity for k, identity in self._entries if k == key}
 
-    def add(self, keys: list[str]) -> None:
-        """One more is being made under each of ``keys``."""
+    def entries(self) -> set[tuple[str, str]]:
+        """Every ``(key, identity)`` being made."""
+        return set(self._entries)
+
+    def add(self, keys: list[str], identity: str) -> None:
+        """``identity`` is being made under each of ``keys``."""
         for key in keys:
-            self.counts[key] = self.counts.get(key, 0) + 1
+            self._entries[key, identity] = self._entries.get((key, identity), 0) + 1
 
-    def remove(self, keys: list[str]) -> None:
-        """One fewer is being made under each of ``keys``."""
+    def remove(self, keys: list[str], identity: str) -> None:
+        """One making of ``identity`` under each of ``keys`` ended."""
         for key in keys:
-            left = self.counts.get(key, 0) - 1
+            left = self._entries.get((key, identity), 0) - 1
             if left > 0:
-                self.counts[key] = left
+                self._entries[key, identity] = left
             else:
-                self.counts.pop(key, None)
+                self._entries.pop((key, identity), None)
 
 
 class Replication(Protocol[TableT]):
@@ -119,10 +124,10 @@ class Replication(Protocol[TableT]):
     def counts_changed(self) -> None:
         """This process's admission counts changed: tell the other processes soon."""
 
-    def admitted(self, check: Callable[[], None],
-                 keys: list[str]) -> AbstractAsyncContextManager[None]:
+    def admitted(self, check: Callable[[], None], keys: list[str],
+                 identity: str) -> AbstractAsyncContextManager[None]:
         """Run the admission ``check`` atomically across the processes; what it admits
-        counts under ``keys`` until the block ends."""
+        (the table or seat ``identity``) counts under ``keys`` until the block ends."""
 
     def making_rematch(self, table: TableT) -> AbstractAsyncContextManager[bool]:
         """Held while this process makes the table's rematch: whether it may (no other
@@ -135,8 +140,8 @@ class LocalReplication(Generic[TableT]):
 
     def __init__(self, admission: Admission) -> None:
         self.revoked_sessions: set[str] = set()
-        self.making = MakingCounts()
-        admission.others = self.making.get
+        self.making = Making()
+        admission.held_elsewhere = self.making.held
 
     async def start(self, reactions: Reactions[TableT]) -> None:
         """Nothing to listen to."""
@@ -179,16 +184,16 @@ class LocalReplication(Generic[TableT]):
         """Nobody to tell."""
 
     @contextlib.asynccontextmanager
-    async def admitted(self, check: Callable[[], None],
-                       keys: list[str]) -> AsyncIterator[None]:
-        """Run ``check``; what it admits counts under ``keys`` until the block ends (two
-        requests at one instant count each other)."""
+    async def admitted(self, check: Callable[[], None], keys: list[str],
+                       identity: str) -> AsyncIterator[None]:
+        """Run ``check``; what it admits (``identity``) counts under ``keys`` until the
+        block ends (two requests at one instant count each other)."""
         check()
-        self.making.add(keys)
+        self.making.add(keys, identity)
         try:
             yield
         finally:
-            self.making.remove(keys)
+            self.making.remove(keys, identity)
 
     @contextlib.asynccontextmanager
     async def making_rematch(self, table: TableT) -> AsyncIterator[bool]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from sqlalchemy import Float, Integer, String, delete, func, select, text
 from sqlalchemy.engine import Engine
@@ -157,39 +158,110 @@ class LoginLog:
                 LoginEventRow.key == key)) or 0)
 
 
+Held = tuple[str, str]
+"""One table or seat under one admission key: ``(key, identity)``, the identity a table's
+id (``tables:address:<a>``, ``tables:player:<p>``) or a seat's
+(:func:`~konkun.server.features.admission.seat_identity`; ``seats:address:<a>``,
+``seats:player:<p>``)."""
+
+
+class Statement:
+    """What one process announces of its admission counts: its connections counted by key,
+    and the tables and seats it holds or is making, by key and identity."""
+
+    def __init__(self, counts: dict[str, int] | None = None,
+                 held: Iterable[Held] = ()) -> None:
+        self.counts: dict[str, int] = dict(counts or {})
+        self.held: set[Held] = set(held)
+
+
 class ClusterCounts:
-    """The admission counts of the other processes, and the announcing of this one's."""
+    """The admission counts of the other processes, and the announcing of this one's.
+
+    Connections are counted: each process has its own, and the others' add up. Tables and
+    seats are named: every process follows them all from the database, so the same table
+    or seat may be both in this process's tables and announced by others (or by several);
+    it counts once, as the union of the identities (:meth:`held`)."""
 
     def __init__(self) -> None:
-        self._theirs: dict[str, dict[str, int]] = {}
-        """For each other process, its last announced counts by key."""
+        self._theirs: dict[str, Statement] = {}
+        """For each other process, its last announced statement."""
+        self._building: dict[str, Statement] = {}
+        """For each other process telling everything, the statement told so far (it
+        replaces the last one when complete)."""
         self._total: dict[str, int] = {}
-        """The others' counts summed, by key."""
-        self._announced: dict[str, int] = {}
-        """This process's counts as last announced."""
+        """The others' connection counts summed, by key."""
+        self._holders: dict[str, dict[str, int]] = {}
+        """By key, the identities the others announce, each with how many announce it."""
+        self._announced = Statement()
+        """This process's statement as last announced."""
 
     def others(self, key: str) -> int:
-        """What the other processes count under ``key``."""
+        """How many connections the other processes count under ``key``."""
         return self._total.get(key, 0)
 
+    def held(self, key: str) -> set[str]:
+        """The identities of the tables or seats the other processes announce under
+        ``key``."""
+        return set(self._holders.get(key, ()))
+
     def received(self, origin: str, payload: str) -> None:
-        """Another process's changed counts (an ``n`` announcement)."""
+        """Another process's announcement (a ``n`` announcement): changes to its
+        statement, or one part of its whole statement (applied when the last part
+        comes, so that a check never sees half of it)."""
         try:
-            changes = {str(k): int(v) for k, v in dict(json.loads(payload)).items()}
-        except (ValueError, TypeError):
+            part = _Part.parse(payload)
+        except (ValueError, TypeError, KeyError):
             return
-        theirs = self._theirs.setdefault(origin, {})
-        for key, count in changes.items():
-            self._add(key, count - theirs.get(key, 0))
+        if not part.everything:
+            self._apply(origin, part.statement, part.removed)
+            return
+        building = self._building.setdefault(origin, Statement())
+        building.counts.update(part.statement.counts)
+        building.held |= part.statement.held
+        if part.last:
+            whole = self._building.pop(origin)
+            old = self._theirs.get(origin, Statement())
+            gone = {k: 0 for k in old.counts if k not in whole.counts}
+            self._apply(origin, Statement(whole.counts | gone, whole.held),
+                        old.held - whole.held)
+
+    def _apply(self, origin: str, changes: Statement, removed: Iterable[Held]) -> None:
+        """Apply one process's changed counts, then its added and removed identities."""
+        theirs = self._theirs.setdefault(origin, Statement())
+        for key, count in changes.counts.items():
+            self._add(key, count - theirs.counts.get(key, 0))
             if count:
-                theirs[key] = count
+                theirs.counts[key] = count
             else:
-                theirs.pop(key, None)
+                theirs.counts.pop(key, None)
+        for entry in changes.held - theirs.held:
+            theirs.held.add(entry)
+            holders = self._holders.setdefault(entry[0], {})
+            holders[entry[1]] = holders.get(entry[1], 0) + 1
+        for entry in set(removed) & theirs.held:
+            theirs.held.discard(entry)
+            self._drop_holder(entry)
+
+    def _drop_holder(self, entry: Held) -> None:
+        key, identity = entry
+        holders = self._holders.get(key, {})
+        left = holders.get(identity, 0) - 1
+        if left > 0:
+            holders[identity] = left
+        else:
+            holders.pop(identity, None)
+            if not holders:
+                self._holders.pop(key, None)
 
     def forget(self, origin: str) -> None:
-        """A process gone silent: its counts no longer count."""
-        for key, count in self._theirs.pop(origin, {}).items():
+        """A process gone silent: its counts and identities no longer count."""
+        self._building.pop(origin, None)
+        theirs = self._theirs.pop(origin, Statement())
+        for key, count in theirs.counts.items():
             self._add(key, -count)
+        for entry in theirs.held:
+            self._drop_holder(entry)
 
     def _add(self, key: str, delta: int) -> None:
         total = self._total.get(key, 0) + delta
@@ -198,46 +270,97 @@ class ClusterCounts:
         else:
             self._total.pop(key, None)
 
-    def changes(self, mine: dict[str, int], everything: bool = False) -> Iterator[str]:
-        """The announcements (JSON texts) of what changed in this process's counts since
-        the last call (``everything``: all of them, for a process that just joined)."""
-        before = {} if everything else self._announced
-        changed = {k: v for k, v in mine.items() if before.get(k) != v}
-        changed.update({k: 0 for k in before if k not in mine})
-        self._announced = dict(mine)
-        yield from _chunks(changed.items())
+    def changes(self, mine: Statement, everything: bool = False) -> Iterator[str]:
+        """The announcements (JSON texts) of what changed in this process's statement since
+        the last call; ``everything``: the whole statement, which replaces the last one
+        the others heard (for a process that just joined, or one that missed some)."""
+        before = self._announced
+        self._announced = Statement(mine.counts, mine.held)
+        if everything:
+            yield from _parts(mine.counts.items(), sorted(mine.held), [], everything=True)
+            return
+        counts = {k: v for k, v in mine.counts.items() if before.counts.get(k) != v}
+        counts.update({k: 0 for k in before.counts if k not in mine.counts})
+        # the added ones first: a check between two parts counts one too many, never too few
+        yield from _parts(counts.items(), sorted(mine.held - before.held),
+                          sorted(before.held - mine.held), everything=False)
 
 
-def _chunks(items: Iterable[tuple[str, int]]) -> Iterator[str]:
-    chunk: dict[str, int] = {}
-    size = 2
-    for key, count in items:
-        entry = len(json.dumps(key)) + len(str(count)) + 2
-        if chunk and size + entry > MAX_PAYLOAD:
-            yield json.dumps(chunk, separators=(",", ":"))
-            chunk, size = {}, 2
-        chunk[key] = count
+class _Part:
+    """One announcement: ``{"c": {key: count}, "+": [[key, identity]], "-": [...]}``, with
+    ``"all": 1`` in each part of a whole statement and ``"end": 1`` in its last part."""
+
+    def __init__(self, statement: Statement, removed: list[Held], everything: bool,
+                 last: bool) -> None:
+        self.statement = statement
+        self.removed = removed
+        self.everything = everything
+        self.last = last
+
+    @classmethod
+    def parse(cls, payload: str) -> _Part:
+        """The announcement in ``payload`` (``ValueError``, ``TypeError`` or ``KeyError``
+        when malformed)."""
+        data = json.loads(payload)
+        if not isinstance(data, dict):
+            raise TypeError("an announcement of counts is an object")
+        counts = {str(k): int(v) for k, v in dict(data.get("c", {})).items()}
+        return cls(Statement(counts, _entries(data.get("+", []))), _entries(data.get("-", [])),
+                   bool(data.get("all")), bool(data.get("end")))
+
+
+def _entries(value: object) -> list[Held]:
+    if not isinstance(value, list):
+        raise TypeError("identities are a list")
+    entries = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2:
+            raise TypeError("an identity is [key, identity]")
+        entries.append((str(item[0]), str(item[1])))
+    return entries
+
+
+def _parts(counts: Iterable[tuple[str, int]], added: Iterable[Held],
+           removed: Iterable[Held], everything: bool) -> Iterator[str]:
+    """The announcements of these changes, each within :data:`MAX_PAYLOAD` bytes; a whole
+    statement (``everything``) is announced even when empty."""
+    items: list[tuple[str, tuple[str, Any]]] = [("c", item) for item in counts]
+    items += [("+", entry) for entry in added]
+    items += [("-", entry) for entry in removed]
+    chunks: list[list[tuple[str, tuple[str, Any]]]] = [[]]
+    size = 0
+    for field, item in items:
+        entry = len(json.dumps(item)) + 4
+        if chunks[-1] and size + entry > MAX_PAYLOAD - 40:  # 40: the fields' names
+            chunks.append([])
+            size = 0
+        chunks[-1].append((field, item))
         size += entry
-    if chunk:
-        yield json.dumps(chunk, separators=(",", ":"))
+    if chunks == [[]] and not everything:
+        return
+    for number, chunk in enumerate(chunks):
+        yield _text(chunk, everything, last=number == len(chunks) - 1)
 
 
-def local_counts(connections: Iterable[tuple[str, str | None]],
-                 tables: Iterable[str | None], seats: Iterable[str]) -> dict[str, int]:
-    """This process's counts by key: its connections (address, player), the addresses
-    that created its open tables and took their seats through it."""
+def _text(chunk: list[tuple[str, tuple[str, Any]]], everything: bool, last: bool) -> str:
+    data: dict[str, Any] = {}
+    for field, (key, value) in chunk:
+        if field == "c":
+            data.setdefault("c", {})[key] = value
+        else:
+            data.setdefault(field, []).append([key, value])
+    if everything:
+        data["all"] = 1
+        if last:
+            data["end"] = 1
+    return json.dumps(data, separators=(",", ":"))
+
+
+def local_counts(connections: Iterable[tuple[str, str | None]]) -> dict[str, int]:
+    """This process's connections (address, player) counted by key."""
     counts: dict[str, int] = {}
-
-    def add(key: str) -> None:
-        counts[key] = counts.get(key, 0) + 1
-
     for address, player in connections:
-        add("conn:address:" + address)
-        if player is not None:
-            add("conn:player:" + player)
-    for creator in tables:
-        if creator is not None:
-            add("tables:address:" + creator)
-    for address in seats:
-        add("seats:address:" + address)
+        for key in ("conn:address:" + address,) + (() if player is None
+                                                   else ("conn:player:" + player,)):
+            counts[key] = counts.get(key, 0) + 1
     return counts

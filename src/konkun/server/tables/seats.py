@@ -16,7 +16,7 @@ from konkun.server.core.auth import Guest
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.seatinfo import SeatInfo
-from konkun.server.features.admission import Admission
+from konkun.server.features.admission import Admission, seat_identity
 from konkun.server.features.fair import FairStore, TableFairness, checked_contribution
 from konkun.server.features.lifecycle import ExtrasStore
 from konkun.server.store.storage import Storage, now_text
@@ -39,9 +39,9 @@ RETRIES = 3
 """Times a seat change is tried again on seats read back after another process's change."""
 
 
-Admitted = Callable[[Callable[[], None], list[str]], AbstractAsyncContextManager[None]]
+Admitted = Callable[[Callable[[], None], list[str], str], AbstractAsyncContextManager[None]]
 """Run an admission check (it raises a :class:`ProtocolError` to refuse), then the block
-that makes what it admitted, counted under the keys meanwhile
+that makes what it admitted, counted under the keys by its identity meanwhile
 (:meth:`konkun.server.features.replication.Replication.admitted`)."""
 
 
@@ -123,7 +123,8 @@ class Seating:
             async with self.admitted(
                     lambda: self.admission.check_seat(self.tables.values(),
                                                       guest.player_id, address),
-                    ["seats:address:" + address, "seats:player:" + guest.player_id]):
+                    ["seats:address:" + address, "seats:player:" + guest.player_id],
+                    seat_identity(table.id, seat)):
                 await self._contribute(table, {seat: None if contribution is None
                                                else checked_contribution(contribution)})
                 seats = list(table.seats)
@@ -162,6 +163,7 @@ class Seating:
             table.seat_addresses.pop(held, None)
             await self._store_addresses(table)
             self.broadcast(table)
+        self.counts_changed()  # the seat no longer counts in the other processes either
 
     async def seat_players(self, table: Table, taken: dict[int, SeatInfo],
                            contributions: dict[int, str] | None = None) -> None:
