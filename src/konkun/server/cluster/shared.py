@@ -247,13 +247,15 @@ class ClusterReplication:
                 reactions.start_bots(table)
             return
         async with table.lock:
+            held = set(held_at([table]))
             changed = await self.catch_up(table)
         if changed:
             reactions.broadcast(table)
             reactions.start_bots(table)
             if table.status == TableStatus.FINISHED and not table.connections:
                 self.tables.pop(table_id, None)
-            self.counts_changed()  # a seat taken or left, a table finished
+            if set(held_at([table])) != held:  # a seat taken or left, the table finished
+                self.counts_changed()
 
     async def _resync(self) -> None:
         """After the listener reconnected: read back every table, find the new ones, the
@@ -310,6 +312,7 @@ class ClusterReplication:
         table.status = TableStatus.CANCELLED
         self.tables.pop(table.id, None)
         self._presence.pop(table.id, None)
+        self.counts_changed()  # its table and seats no longer count
         for connection in list(table.connections):
             connection.close_with(closed_message(table, reason))
 

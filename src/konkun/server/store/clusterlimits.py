@@ -13,19 +13,19 @@ times its allowance. Two mechanisms make the limits the cluster's:
   the limit (no query). The verifications of one account running at once are rows of the
   same table too (:meth:`LoginLog.hold`), leases that end with the check or, for a
   process that died holding one, after :attr:`LoginRules.lease` seconds.
-- :class:`ClusterCounts`: each process announces its own counts (connections per address
-  and per player, tables and seats per address) whenever they change (``n``
-  announcements of :mod:`.cluster`), and every process adds the others' last counts to
-  its own when it checks. The check stays in memory; a count reaches the others within
-  milliseconds, so only requests that arrive through different processes within that
-  window can pass together. A process gone silent stops counting with its heartbeat.
-  A new table or seat closes that window
-  (:meth:`konkun.server.features.replication.Replication.admitted`):
-  it is checked under a lock per address and player, once every count announced before
-  has arrived, and counted and announced before the lock is released.
-
-The per-player table and seat limits count the open tables every process holds, with
-their creators and their seats' players, plus the ones being made elsewhere.
+- :class:`ClusterCounts`: each process announces its connections counted per address and
+  per player, and the tables and seats it holds or is making by identity (a table's id, a
+  seat's table and number) under their per-address and per-player keys, whenever they
+  change (``n`` announcements of :mod:`.cluster`). Every process adds the others'
+  connection counts to its own, and counts the union of the tables and seats its own
+  tables show with those the others announce: each process follows every table from the
+  database, so one table or seat is often both, and counts once. The check stays in
+  memory; an announcement reaches the others within milliseconds, so only connections
+  that arrive through different processes within that window can pass together. A
+  process gone silent stops counting with its heartbeat. A new table or seat closes
+  that window (:meth:`konkun.server.features.replication.Replication.admitted`): it is
+  checked under a lock per address and player, once everything announced before has
+  arrived, and announced by its identity before the lock is released.
 """
 
 from __future__ import annotations
