@@ -63,10 +63,10 @@ print(konkun.bots.NATIVE, digest.hexdigest())
 def copy_of_the_sources(tmp_path: Path) -> Path:
     """The package's sources the digest reads, copied under ``tmp_path``; its kunken dir."""
     compiled = [f"{package}/{m}" for package, names in native.COMPILED.items() for m in names]
-    for name in (*compiled, *native.IMPORTED):
-        target = tmp_path / "konkun" / f"{name}.py"
+    for name in (*[f"{name}.py" for name in (*compiled, *native.IMPORTED)], native.C_CORE[1]):
+        target = tmp_path / "konkun" / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(KONKUN / f"{name}.py", target)
+        shutil.copy(KONKUN / name, target)
     return tmp_path / "konkun" / "kunken"
 
 
@@ -99,15 +99,17 @@ def test_a_partial_build_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert path == [str(bots)]
 
 
-@pytest.mark.parametrize("edited", ["kunken/legal_steps", "kunken/rules", "cards",
-                                    "bots/kunken_planner"])
+@pytest.mark.parametrize("edited", ["kunken/legal_steps.py", "kunken/rules.py", "cards.py",
+                                    "bots/kunken_planner.py", "kunken/hand_search.c"])
 def test_a_build_of_other_sources_is_not_used(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edited: str) -> None:
+    """An edited source, the C core's among them, makes the build stale."""
     monkeypatch.delenv(native.PURE_VARIABLE, raising=False)
     package_dir = copy_of_the_sources(tmp_path)
     stamp(package_dir)
-    with (tmp_path / "konkun" / f"{edited}.py").open("a") as source:
-        source.write("# edited after the build\n")
+    with (tmp_path / "konkun" / edited).open("a") as source:
+        source.write("/* edited after the build */\n" if edited.endswith(".c")
+                     else "# edited after the build\n")
     path = [str(package_dir)]
     assert not native.activate(path, package_dir)
     assert path == [str(package_dir)]

@@ -1,9 +1,12 @@
-"""The compiled Kunken engine: the same modules built to C extensions with mypyc.
+"""The compiled Kunken engine: the same modules built to C extensions with mypyc, and the C
+core of the hand search.
 
 The engine is pure Python and needs nothing else. Built, it runs about twice as fast (the
 numbers are in docs/kunken.md, "Speed"), and so do the Kunken bots' play-outs.
 ``python -m konkun.native --build`` compiles the modules of :data:`COMPILED` into a
-``_native/`` folder beside each package's sources; ``python3 run.py`` does it for you
+``_native/`` folder beside each package's sources, and with them :data:`C_CORE` (the
+arrangement search written in C, ``kunken/hand_search.c``, whose Python reference is
+``konkun.kunken.arrangement.ReferenceSearch``); ``python3 run.py`` does it for you
 whenever they changed. It needs mypy (the ``native`` extra) and a C compiler; without them
 everything stays pure Python.
 
@@ -47,6 +50,10 @@ IMPORTED = ("bots/base", "bots/policy", "bots/specs", "cards", "errors", "game",
 their sources are part of the build's digest too, since the build was checked against
 them."""
 
+C_CORE = ("konkun.kunken._hand_search", "kunken/hand_search.c")
+"""The C core's module and its source (under the ``konkun`` package): built into
+``konkun/kunken/_native/`` with the compiled modules, so it loads exactly when they do."""
+
 PURE_VARIABLE = "KONKUN_PURE"
 NATIVE_DIR = "_native"
 STAMP = "STAMP"
@@ -66,11 +73,13 @@ def compiled_files(root: Path) -> list[str]:
 
 def sources_digest(konkun: Path) -> str:
     """A digest of the compiled modules' sources under ``konkun`` (the package folder), of
-    the modules they import (:data:`IMPORTED`) and of this Python's extension tag: a build
-    made from other sources, or for another Python, has another digest."""
+    the modules they import (:data:`IMPORTED`), of the C core's source (:data:`C_CORE`) and
+    of this Python's extension tag: a build made from other sources, or for another Python,
+    has another digest."""
     digest = hashlib.sha256(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
     names = [file.removeprefix("konkun/") for file in compiled_files(konkun.parent)]
     names += [f"{name}.py" for name in IMPORTED]
+    names.append(C_CORE[1])
     for name in names:
         digest.update(name.encode() + b"\0" + (konkun / name).read_bytes())
     return digest.hexdigest()
@@ -110,7 +119,8 @@ def build(konkun: Path | None = None, quiet: bool = False) -> None:
     for package in COMPILED:
         (konkun / package / NATIVE_DIR / STAMP).unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="konkun-native-") as work:
-        script = _SETUP.format(files=compiled_files(konkun.parent), group=_GROUP, work=work)
+        script = _SETUP.format(files=compiled_files(konkun.parent), group=_GROUP, work=work,
+                               core=C_CORE[0], core_source=f"konkun/{C_CORE[1]}")
         subprocess.run([sys.executable, "-c", script], cwd=konkun.parent, check=True,
                        stdout=subprocess.DEVNULL if quiet else None)
         for package in COMPILED:
@@ -123,10 +133,11 @@ def build(konkun: Path | None = None, quiet: bool = False) -> None:
 
 
 _SETUP = """
-from setuptools import setup
+from setuptools import Extension, setup
 from mypyc.build import mypycify
+core = Extension({core!r}, [{core_source!r}], extra_compile_args=["-O2"])
 setup(name="konkun-native", ext_modules=mypycify({files!r}, opt_level="3",
-      group_name={group!r}, target_dir={work!r} + "/c"),
+      group_name={group!r}, target_dir={work!r} + "/c") + [core],
       script_args=["build_ext", "--build-lib", {work!r} + "/lib",
                    "--build-temp", {work!r} + "/temp"])
 """
@@ -138,7 +149,8 @@ def status() -> str:
     if os.environ.get(PURE_VARIABLE):
         return f"pure Python ({PURE_VARIABLE} is set)"
     if all_current(konkun_dir()):
-        return "compiled (mypyc), from " + ", ".join(str(folder) for folder in folders)
+        return ("compiled (mypyc, with the C core of the hand search), from "
+                + ", ".join(str(folder) for folder in folders))
     if any(folder.exists() for folder in folders):
         return "pure Python (the compiled build is out of date: python -m konkun.native --build)"
     return "pure Python (not built: python -m konkun.native --build)"

@@ -5,14 +5,25 @@ The search is a depth-first search over the lowest card still undecided (left in
 put in one meld that contains it), memoised on the remaining cards, with a joker only where
 the hand holds no copy of the card it stands for unless ``replace`` (rule option
 ``joker_for_held``): it is exact for such arrangements.
+
+Built (``python -m konkun.native --build``), the search runs in C (``hand_search.c``, the
+module ``konkun.kunken._hand_search``) over the options this module lists
+(:func:`group_options`); :class:`ReferenceSearch` is the same search in Python, used when
+the C core is not built (or ``KONKUN_PURE`` is set) and by the tests that prove both agree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final, cast
+from collections.abc import Callable, Sequence
+from typing import Final, Protocol, cast
 
-from konkun.kunken.hand_melds import Meld, hand_meld_groups, meld_points, melds_with
+from konkun.kunken.hand_melds import (
+    Meld,
+    hand_meld_groups,
+    meld_group,
+    meld_points,
+    melds_with,
+)
 from konkun.kunken.melds import VALUE
 
 _INFO: Final[dict[Meld, tuple[int, tuple[int, ...], int, int]]] = {}
@@ -53,9 +64,8 @@ def _info(meld: Meld) -> tuple[int, tuple[int, ...], int, int]:
     return hit
 
 
-def _group_options(key: int, melds: tuple[Meld, ...]) -> tuple[tuple[int, object], ...]:
-    """The search's options of a group of melds (:func:`hand_meld_groups`), cached by its
-    key."""
+def _options(melds: tuple[Meld, ...]) -> tuple[tuple[int, object], ...]:
+    """The search's options of melds, each with its lowest card (:data:`_OPTION`)."""
     out = []
     for meld in melds:
         hit = _OPTION.get(meld)
@@ -64,16 +74,84 @@ def _group_options(key: int, melds: tuple[Meld, ...]) -> tuple[tuple[int, object
             hit = _OPTION[meld] = (low, (reals, used, points, sum(_CARD_CODE[c] for c in reals),
                                          10 * used + sum(VALUE[c] for c in reals)))
         out.append(hit)
-    group = tuple(out)
+    return tuple(out)
+
+
+def group_options(kind: int, place: int, mask: int, jokers: int
+                  ) -> tuple[tuple[int, object], ...]:
+    """The search's options of one group of melds (:func:`~konkun.kunken.hand_melds.meld_group`
+    of the same arguments), each with its lowest card: what the C core asks for each group
+    it meets."""
+    return _options(meld_group(kind, place, mask, jokers)[1])
+
+
+def _group_options(key: int, melds: tuple[Meld, ...]) -> tuple[tuple[int, object], ...]:
+    """The search's options of a group of melds (:func:`hand_meld_groups`), cached by its
+    key."""
+    group = _options(melds)
     if len(_GROUP_OPTIONS) > 200_000:
         _GROUP_OPTIONS.clear()
     _GROUP_OPTIONS[key] = group
     return group
 
 
+class Search(Protocol):
+    """What :class:`HandSearch` runs: :class:`ReferenceSearch` or the C core's ``Search``."""
+
+    def reach_from(self, counts: list[int], need: int, leave: bool) -> bool:
+        """Whether melds worth ``need`` can be laid from ``counts``, keeping a card when
+        ``leave``."""
+
+    def live_value(self, counts: list[int]) -> int:
+        """The points of the cards of ``counts`` in some meld of the hand, and of its
+        jokers."""
+
+
+def _c_core() -> Callable[[list[int], bool], Search] | None:
+    """The C core's search type, when it is built and its build is in use."""
+    try:
+        from konkun.kunken import _hand_search
+    except ImportError:
+        return None
+    _hand_search.configure(VALUE, group_options)
+    return _hand_search.Search
+
+
+C_SEARCH: Final = _c_core()
+"""The C core's search (``konkun.kunken._hand_search.Search``), or ``None`` when it is not
+built: ``konkun.kunken``'s compiled build (:mod:`konkun.native`) holds it, so it is used
+exactly when that build is current and ``KONKUN_PURE`` is not set."""
+
+
 class HandSearch:
     """A bounded, memoised search for melds worth at least a given number of points, over
-    a hand and any part of it.
+    a hand and any part of it: the C core's when it is built, else :class:`ReferenceSearch`.
+
+    ``counts`` holds 53 counts: copies of each card (at most 3), then the jokers (at most
+    7); the C core refuses anything else with a :class:`ValueError` or :class:`TypeError`.
+    """
+
+    __slots__ = ("replace", "search")
+
+    def __init__(self, counts: list[int], replace: bool = False) -> None:
+        self.replace = replace
+        self.search: Search = (ReferenceSearch(counts, replace) if C_SEARCH is None
+                               else C_SEARCH(counts, replace))
+
+    def reach_from(self, counts: list[int], need: int, leave: bool) -> bool:
+        """Whether melds worth ``need`` can be laid from ``counts`` (a part of the hand the
+        search was built for), keeping a card when ``leave``. ``counts`` is restored."""
+        return self.search.reach_from(counts, need, leave)
+
+    def live_value(self, counts: list[int]) -> int:
+        """The points of the cards of ``counts`` that are in some meld of the hand, and of
+        its jokers: no arrangement of ``counts`` is worth more."""
+        return self.search.live_value(counts)
+
+
+class ReferenceSearch:
+    """A bounded, memoised search for melds worth at least a given number of points, over
+    a hand and any part of it (the reference, in Python, of the C core's search).
 
     Knowledge about each remaining hand (keyed by its code, jokers and whether a card must
     be left) is kept as an interval: its best is at least ``lo`` and less than ``hi``. The
@@ -112,6 +190,12 @@ class HandSearch:
                 lst.sort(key=lambda m: -m[2])
         self.by_low = by_low
         self.live = live
+
+    def live_value(self, counts: list[int]) -> int:
+        """The points of the cards of ``counts`` that are in some meld of the hand, and of
+        its jokers."""
+        live = self.live
+        return VALUE[52] * counts[52] + sum([VALUE[k] * counts[k] for k in range(52) if live[k]])
 
     def reach_from(self, counts: list[int], need: int, leave: bool) -> bool:
         """Whether melds worth ``need`` can be laid from ``counts`` (a part of the hand the
@@ -219,7 +303,7 @@ def max_meld_points(counts: Sequence[int], leave_one: bool = False,
     if leave_one and sum(work) == 0:
         return -1
     search = HandSearch(work, replace)
-    upper = sum(VALUE[k] * work[k] for k in range(53) if k == 52 or search.live[k])
+    upper = search.live_value(work)
     lo, hi = 0, upper + 5  # the best is in [lo, hi)
     while hi - lo > 5:
         mid = (lo + hi) // 10 * 5

@@ -207,27 +207,47 @@ REPLACED_GROUP: Final = 2 << 20
 held cards replaced by jokers."""
 
 
+SET_KIND: Final = 0
+"""A :func:`meld_group` kind: the sets of a rank."""
+SEQUENCE_KIND: Final = 1
+"""A :func:`meld_group` kind: the sequences of a suit."""
+REPLACED_KIND: Final = 2
+"""A :func:`meld_group` kind: the sequences of a suit with their readings with held cards
+replaced by jokers (``joker_for_held``)."""
+
+
+def meld_group(kind: int, place: int, mask: int, jokers: int) -> tuple[int, tuple[Meld, ...]]:
+    """One group of :func:`hand_meld_groups` and its key: the sets of rank position ``place``
+    from the held suits ``mask`` (kind :data:`SET_KIND`), or the sequences of suit
+    ``place`` from its held positions ``mask`` (:data:`SEQUENCE_KIND`), with their readings
+    with held cards replaced (:data:`REPLACED_KIND`); ``jokers`` in the hand."""
+    if kind == SET_KIND:
+        return set_key(place, mask, jokers), _sets(place, mask, jokers)
+    if kind == SEQUENCE_KIND:
+        return SEQUENCE_GROUP + sequence_key(place, mask, jokers), _sequences(place, mask,
+                                                                               jokers)[0]
+    return REPLACED_GROUP + sequence_key(place, mask, jokers), _replaced_sequences(place, mask,
+                                                                                   jokers)
+
+
 def hand_meld_groups(counts: list[int], replace: bool = False
                      ) -> list[tuple[int, tuple[Meld, ...]]]:
-    """:func:`hand_melds` in groups, in the same order: each group's melds with a key that
-    names them (the same key, the same melds), so that what is derived from a group's melds
-    can be cached per key (one look-up per group instead of one per meld)."""
+    """:func:`hand_melds` in groups, in the same order (:func:`meld_group`: each rank's sets,
+    then each suit's sequences): each group's melds with a key that names them (the same
+    key, the same melds), so that what is derived from a group's melds can be cached per key
+    (one look-up per group instead of one per meld)."""
     jokers = counts[52]
     out: list[tuple[int, tuple[Meld, ...]]] = []
     rank_masks, suit_masks = _hand_masks(counts)
     for p in range(13):
         suits = rank_masks[p]
         if suits & (suits - 1):
-            out.append((set_key(p, suits, jokers), _sets(p, suits, jokers)))
+            out.append(meld_group(SET_KIND, p, suits, jokers))
+    kind = REPLACED_KIND if replace and jokers else SEQUENCE_KIND
     for s in range(4):
         held = suit_masks[s]
         if held:
-            if replace and jokers:
-                out.append((REPLACED_GROUP + sequence_key(s, held, jokers),
-                            _replaced_sequences(s, held, jokers)))
-            else:
-                out.append((SEQUENCE_GROUP + sequence_key(s, held, jokers),
-                            _sequences(s, held, jokers)[0]))
+            out.append(meld_group(kind, s, held, jokers))
     return out
 
 
