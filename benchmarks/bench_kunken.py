@@ -1,9 +1,10 @@
 """Kunken engine speed: random play-out decisions per second and deals per second (2 and 4
 seats), and the solver's hands per second. Run: ``.venv/bin/python benchmarks/bench_kunken.py``
 (``--seconds N`` per figure, default 5; ``--rule NAME=VALUE`` for the play-outs). One core;
-the first line says whether the engine runs compiled (``python -m konkun.native``) or pure
-Python (``KONKUN_PURE=1`` asks for it). Rates are per second of this process's CPU time
-(``time.process_time``), so a busy machine does not skew them.
+the first line says whether the engine runs compiled (``python -m konkun.native``), with
+the C core of the hand search, or pure Python (``KONKUN_PURE=1`` asks for it). Rates are
+per second of this process's CPU time (``time.process_time``), so a busy machine does not
+skew them.
 ``--warmup N`` first plays N seconds of untimed 2-seat play-outs (other seeds), so the
 engine's caches are as filled as in a long run (a training loop); the default 0 times a
 fresh process."""
@@ -17,10 +18,19 @@ import time
 
 import konkun.kunken
 from konkun.cards import double_deck
-from konkun.kunken import KunkenRules, new_deal
+from konkun.kunken import KunkenRules, arrangement, new_deal
 from konkun.kunken.completion import take_hints
 from konkun.kunken.solver import best_arrangement, max_meld_points
 from konkun.kunken.state import counts_of
+
+
+def engine() -> str:
+    """Which engine runs: pure Python, compiled, or compiled with the C core of the hand
+    search (read so that the script also runs on trees from before the C core)."""
+    if not konkun.kunken.NATIVE:
+        return "pure Python"
+    core = getattr(arrangement, "C_SEARCH", None) is not None
+    return "compiled (mypyc, with the C core of the hand search)" if core else "compiled (mypyc)"
 
 
 def playouts(seats: int, seconds: float, seed: int | None = None,
@@ -89,7 +99,7 @@ def main() -> None:
                         help="a rule option for the play-outs (repeatable)")
     args = parser.parse_args()
     rules = KunkenRules.from_options(dict(r.split("=", 1) for r in args.rule))
-    print("engine:", "compiled (mypyc)" if konkun.kunken.NATIVE else "pure Python")
+    print("engine:", engine())
     if args.warmup > 0:
         playouts(2, args.warmup, seed=1000)
     for seats in (2, 4):
