@@ -12,7 +12,7 @@ import pytest
 
 from konkun.arena.games import load_game
 from konkun.bots import Budget, parse_spec
-from konkun.bots.analysis import analyze_move, analyze_record, mark
+from konkun.bots.analysis import analyze_move, analyze_record, mark, thresholds
 from konkun.cli import main
 from konkun.konchinka.dealing import new_deal
 from konkun.konchinka.game import KonchinkaMatch
@@ -46,6 +46,18 @@ def test_marks_follow_the_documented_thresholds() -> None:
         [None, "inaccuracy", "mistake", "blunder"]
     assert [mark("kunken", loss) for loss in (4, 5, 15, 30)] == \
         [None, "inaccuracy", "mistake", "blunder"]
+
+
+
+@pytest.mark.parametrize("game", ["konchinka", "kunken"])
+def test_a_move_shown_losing_exactly_a_threshold_carries_its_mark(game: str) -> None:
+    """A loss just under a threshold is reported (to three places) as the threshold itself:
+    its mark is that threshold's, or the page would show "0.3 lost" with no mark beside the
+    documented "an inaccuracy from 0.3" (seen in a server analysis: 0.29996 unmarked)."""
+    for threshold, name in zip(thresholds(game), ("inaccuracy", "mistake", "blunder"),
+                               strict=True):
+        assert mark(game, threshold - 0.0004) == name
+        assert mark(game, threshold - 0.0006) != name
 
 
 def konchinka_midgame() -> Any:

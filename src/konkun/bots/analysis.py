@@ -44,8 +44,15 @@ def thresholds(game: str) -> tuple[float, float, float]:
     return policy_for(game).loss_marks
 
 
+LOSS_PLACES = 3
+"""The decimal places of the values and losses an analysis reports."""
+
+
 def mark(game: str, loss: float) -> str | None:
-    """The mark of a move that loses ``loss`` expected points (``None``: a good move)."""
+    """The mark of a move that loses ``loss`` expected points (``None``: a good move),
+    judged on the loss as reported (to :data:`LOSS_PLACES` places), so that a move shown
+    losing exactly a threshold carries its mark."""
+    loss = round(loss, LOSS_PLACES)
     inaccuracy, mistake, blunder = thresholds(game)
     if loss >= blunder:
         return "blunder"
@@ -126,8 +133,9 @@ class MoveReport:
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data."""
         return {"deal": self.deal, "ply": self.ply, "played": self.played,
-                "best": self.best, "played_value": round(self.played_value, 3),
-                "best_value": round(self.best_value, 3), "loss": round(self.loss, 3),
+                "best": self.best, "played_value": round(self.played_value, LOSS_PLACES),
+                "best_value": round(self.best_value, LOSS_PLACES),
+                "loss": round(self.loss, LOSS_PLACES),
                 "mark": self.mark, "samples": self.samples, "exact": self.exact}
 
 
