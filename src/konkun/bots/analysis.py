@@ -259,7 +259,7 @@ def summary(reports: Sequence[MoveReport]) -> dict[str, Any]:
         entry["lost"] += report.loss
         if report.mark:
             entry[report.mark] += 1
-    return {"deals": [dict(d, lost=round(d["lost"], 3)) for d in deals.values()]}
+    return {"deals": [dict(d, lost=round(d["lost"], LOSS_PLACES)) for d in deals.values()]}
 
 
 __all__ = ["Moment", "MoveReport", "Position", "analyze_move", "analyze_range",
