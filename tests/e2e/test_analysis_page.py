@@ -25,8 +25,12 @@ MARKS = {"en": {"good", "inaccuracy", "mistake", "blunder"},
 
 
 def _finished_konchinka(url: str) -> str:
+    """A finished bot-only Konchinka game of short deals (to 1 point with the smallest deck,
+    A to 7: half the moves to play and to analyse; the claim is the page's, not the
+    cards')."""
     table = request_json(f"{url}/api/tables", "POST",
-                         {"game": "konchinka", "seats": 2, "rules": {"target": "1"},
+                         {"game": "konchinka", "seats": 2,
+                          "rules": {"target": "1", "deck_ranks": "7"},
                           "bots": {"0": "greedy", "1": "random"}})
     wait_for_status(url, table["id"], "finished", timeout=240)
     return str(table["id"])
