@@ -107,7 +107,8 @@ def test_the_replay_log_marks_the_moves_the_stand_in_played(
     """Anna and Boris took seats and never came: the stand-in played the whole match for
     both. The replay's log and its caption mark every move; an opponent's own move in a
     game without stand-ins (a bot seat) is not marked."""
-    request = {"game": "konchinka", "seats": 2, "move_seconds": 15, "rules": {"target": "1"}}
+    short = {"target": "1", "deck_ranks": "7"}  # short deals: the claim is the marks'
+    request = {"game": "konchinka", "seats": 2, "move_seconds": 15, "rules": short}
     table_id = request_json(f"{quick_stand_in.url}/api/tables", "POST", request)["id"]
     _sit(quick_stand_in, table_id, 0, "Anna")
     _sit(quick_stand_in, table_id, 1, "Boris")
@@ -123,7 +124,7 @@ def test_the_replay_log_marks_the_moves_the_stand_in_played(
     shot(page, artifacts, f"stand-in-replay-{size}-{lang}")
     page.click("#rp-first")
     expect(page.locator("#rp-caption .tag.stand-in")).to_have_count(0)
-    bots = {"game": "konchinka", "seats": 2, "rules": {"target": "1"},
+    bots = {"game": "konchinka", "seats": 2, "rules": short,
             "bots": {"0": "greedy", "1": "greedy"}}
     played = request_json(f"{quick_stand_in.url}/api/tables", "POST", bots)["id"]
     wait_for_status(quick_stand_in.url, played, "finished", timeout=120)
