@@ -23,7 +23,14 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
 from error_checks import KUNKEN_SHORT
-from konkun.server.testing import HOST, ServerProcess, free_port, request_json, wait_until_up
+from konkun.server.testing import (
+    HOST,
+    ServerProcess,
+    free_port,
+    request_json,
+    start_together,
+    wait_until_up,
+)
 
 from .conftest import legal
 from .postgres import PostgresServer
@@ -42,12 +49,11 @@ LIMIT_ARGS = tuple(arg for pair in OPEN for arg in ("--limit", pair))
 def _servers(stack: ExitStack, url: str, count: int, tmp: Path) -> list[ServerProcess]:
     """``count`` processes on one database (each its own data directory: the secret is
     shared through ``KONKUN_SECRET``)."""
-    servers = []
-    for number in range(count):
-        server = ServerProcess(url, data_dir=tmp / f"p{number}", args=LIMIT_ARGS)
+    servers = [ServerProcess(url, data_dir=tmp / f"p{number}", args=LIMIT_ARGS)
+               for number in range(count)]
+    for server in servers:
         stack.callback(server.kill)
-        servers.append(server.start(timeout=180))
-    return servers
+    return start_together(servers, timeout=180)
 
 
 def _eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -616,12 +622,11 @@ def _limited_servers(stack: ExitStack, url: str, limits: dict[str, str],
     args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
                  for arg in ("--limit", pair))
     args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
-    servers = []
-    for number in range(2):
-        server = ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
+    servers = [ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
+               for number in range(2)]
+    for server in servers:
         stack.callback(server.kill)
-        servers.append(server.start(timeout=180))
-    return servers
+    return start_together(servers, timeout=180)
 
 
 def test_admission_limits_and_the_login_limiter_count_across_processes(

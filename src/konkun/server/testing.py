@@ -30,6 +30,7 @@ import time
 import urllib.error
 import urllib.request
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -186,6 +187,10 @@ class ServerProcess(_Server):
 
     def start(self, timeout: float = 60.0) -> Self:
         """Start the process; return when it answers."""
+        return self.launch().wait_up(timeout)
+
+    def launch(self) -> Self:
+        """Start the process without waiting for it (:meth:`wait_up` waits)."""
         command = [sys.executable, "-m", "konkun", "serve", "--host", HOST,
                    "--port", str(self.port), "--data-dir", str(self.data_dir),
                    "--bot-delay", str(self.bot_delay)]
@@ -197,6 +202,10 @@ class ServerProcess(_Server):
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                             env=os.environ | {"KONKUN_SECRET": self.secret},
                                             preexec_fn=self._limits)
+        return self
+
+    def wait_up(self, timeout: float = 60.0) -> Self:
+        """Return when the launched process answers; kill it when it does not in time."""
         try:
             wait_until_up(self.url, timeout)
         except TimeoutError:
@@ -240,3 +249,12 @@ class ServerProcess(_Server):
         else:
             self.stop()
         self.start()
+
+
+def start_together(servers: Iterable[ServerProcess], timeout: float = 60.0) -> list[ServerProcess]:
+    """Launch every server at once, then wait for each to answer (their start-ups overlap;
+    several on one PostgreSQL database take turns at its migrations, as in production)."""
+    launched = [server.launch() for server in servers]
+    for server in launched:
+        server.wait_up(timeout)
+    return launched
