@@ -5,10 +5,11 @@ The engine is pure Python and needs nothing else. Built, it runs about twice as 
 numbers are in docs/kunken.md, "Speed"), and so do the Kunken bots' play-outs.
 ``python -m konkun.native --build`` compiles the modules of :data:`COMPILED` into a
 ``_native/`` folder beside each package's sources, and with them :data:`C_CORE` (the
-arrangement search written in C, ``kunken/hand_search.c``, whose Python reference is
-``konkun.kunken.arrangement.ReferenceSearch``); ``python3 run.py`` does it for you
-whenever they changed. It needs mypy (the ``native`` extra) and a C compiler; without them
-everything stays pure Python.
+arrangement search and the listing of the melds it searches, written in C,
+``kunken/hand_search.c``, whose Python references are
+``konkun.kunken.arrangement.ReferenceSearch`` and ``group_options``); ``python3 run.py``
+does it for you whenever they changed. It needs mypy (the ``native`` extra) and a C
+compiler; without them everything stays pure Python.
 
 The build is used only while it matches the sources: its stamp holds a digest of the
 files it was built from, and :func:`activate` (called by ``konkun.kunken`` and

@@ -1,19 +1,23 @@
 """The C core of the arrangement search (``konkun.kunken._hand_search``, built with the
 compiled engine) against its Python reference (``arrangement.ReferenceSearch``): the same
 answers on random hands and on the hands of seeded play over every rule option and 2-5
-seats, and bad input refused with an error, never a crash."""
+seats, the same melds listed for every group (``arrangement.group_options``), and bad input
+refused with an error, never a crash."""
 
 from __future__ import annotations
 
 import os
 import random
+from typing import cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from konkun.kunken import KunkenRules, new_deal
-from konkun.kunken.arrangement import C_SEARCH, HandSearch, ReferenceSearch, Search
+from konkun.kunken.arrangement import C_SEARCH, HandSearch, ReferenceSearch, Search, group_options
+from konkun.kunken.hand_melds import REPLACED_KIND, SEQUENCE_KIND, SET_KIND
+from konkun.kunken.melds import POSITION_VALUE, VALUE
 
 CARDS = 52
 
@@ -183,3 +187,101 @@ def test_a_hand_the_c_search_cannot_code_is_refused_before_the_search(counts: li
         c_search(counts, False)
     with pytest.raises((TypeError, ValueError), match="count"):
         c_search([0] * 53, False).reach_from(counts, 10, False)
+
+
+def c_listing(kind: int, place: int, mask: int, jokers: int
+              ) -> tuple[tuple[int, tuple[tuple[int, ...], int, int, int]], ...]:
+    from konkun.kunken import _hand_search
+    return _hand_search.group_options(kind, place, mask, jokers)
+
+
+def reference_listing(kind: int, place: int, mask: int, jokers: int
+                      ) -> tuple[tuple[int, tuple[tuple[int, ...], int, int, int]], ...]:
+    """``arrangement.group_options`` without the hand code (the C core keeps its own)."""
+    out = []
+    for low, option in group_options(kind, place, mask, jokers):
+        reals, used, points, _code, value = cast("tuple[tuple[int, ...], int, int, int, int]",
+                                                 option)
+        out.append((low, (reals, used, points, value)))
+    return tuple(out)
+
+
+def test_the_c_core_lists_every_group_of_sets_as_the_reference() -> None:
+    """Every rank, every choice of held suits and 0-2 jokers: the same sets, in order."""
+    require_c_core()
+    for place in range(13):
+        for mask in range(16):
+            for jokers in range(3):
+                assert c_listing(SET_KIND, place, mask, jokers) == reference_listing(
+                    SET_KIND, place, mask, jokers), (place, mask, jokers)
+
+
+def test_the_c_core_lists_every_group_of_sequences_as_the_reference() -> None:
+    """Every held pattern of a suit (the suit turning with the pattern) and 0-6 jokers: the
+    same sequences, in order; some sequences of 12 and 13 cards among them."""
+    require_c_core()
+    longest = 0
+    for mask in range(1 << 13):
+        for jokers in range(7):
+            listed = c_listing(SEQUENCE_KIND, mask % 4, mask, jokers)
+            assert listed == reference_listing(SEQUENCE_KIND, mask % 4, mask, jokers), (
+                mask, jokers)
+            longest = max([longest, *(len(reals) + used for _, (reals, used, _, _) in listed)])
+    assert longest == 13
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 3), st.integers(0, (1 << 13) - 1), st.integers(0, 6))
+def test_the_c_core_lists_sequences_with_jokers_for_held_cards_as_the_reference(
+        suit: int, mask: int, jokers: int) -> None:
+    """joker_for_held: the sequences, then their readings with held cards replaced by
+    jokers, in order (random patterns: the long ones with many jokers list thousands)."""
+    require_c_core()
+    assert c_listing(REPLACED_KIND, suit, mask, jokers) == reference_listing(
+        REPLACED_KIND, suit, mask, jokers)
+
+
+def test_the_c_core_lists_the_readings_of_a_whole_suit_with_six_jokers() -> None:
+    """The largest group: all 13 cards of a suit held and 6 jokers."""
+    require_c_core()
+    listed = c_listing(REPLACED_KIND, 2, (1 << 13) - 1, 6)
+    assert listed == reference_listing(REPLACED_KIND, 2, (1 << 13) - 1, 6)
+    assert max(used for _, (_, used, _, _) in listed) == 6
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.integers(-2, 20), st.none(), st.floats(), st.booleans()),
+       st.one_of(st.integers(-2, 20), st.text(max_size=2), st.integers(2**62, 2**70)),
+       st.one_of(st.integers(-5, 1 << 14), st.none()), st.one_of(st.integers(-2, 9), st.floats()))
+def test_bad_input_to_the_c_listing_raises_an_error_naming_it(
+        kind: object, place: object, mask: object, jokers: object) -> None:
+    """Random group arguments, most out of range: an error naming the argument, never a
+    crash; good ones list as the reference does."""
+    require_c_core()
+    arguments = {"kind": kind, "place": place, "mask": mask, "jokers": jokers}
+    is_set = kind == 0
+    limits = {"kind": 2, "place": 12 if is_set else 3, "mask": 15 if is_set else (1 << 13) - 1,
+              "jokers": 2 if is_set else 6}
+    bad = [name for name, value in arguments.items()
+           if type(value) is not int or not 0 <= value <= limits[name]]
+    if bad:
+        with pytest.raises((TypeError, ValueError), match=bad[0]):
+            c_listing(kind, place, mask, jokers)  # type: ignore[arg-type]
+        return
+    assert c_listing(kind, place, mask, jokers) == reference_listing(  # type: ignore[arg-type]
+        kind, place, mask, jokers)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("values", "positions", "named"), [
+    (VALUE[:52], POSITION_VALUE, "values"), ((*VALUE[:52], -1), POSITION_VALUE, "values"),
+    (VALUE, (*POSITION_VALUE, 5), "position_values"), (VALUE, None, "sequences of ints"),
+    ((*VALUE[:52], "10"), POSITION_VALUE, "values"),
+])
+def test_a_bad_configuration_of_the_c_core_is_refused_and_changes_nothing(
+        values: object, positions: object, named: str) -> None:
+    require_c_core()
+    from konkun.kunken import _hand_search
+    with pytest.raises((TypeError, ValueError), match=named):
+        _hand_search.configure(values, positions)  # type: ignore[arg-type]
+    assert c_listing(SET_KIND, 3, 7, 1) == reference_listing(SET_KIND, 3, 7, 1)
+    agree(counts_of([0, 1, 2, 13, 26, 52]), True, [(counts_of([0, 1, 2, 13, 26, 52]), 40, True)])

@@ -1,13 +1,17 @@
 """The C core of :class:`konkun.kunken.arrangement.HandSearch` (``hand_search.c``), built by
 ``python -m konkun.native --build``."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-def configure(values: Sequence[int],
-              group_options: Callable[[int, int, int, int], Sequence[tuple[int, object]]],
-              ) -> None:
-    """Each card's points in hand (the joker last) and the function listing a group's
-    options (:func:`konkun.kunken.arrangement.group_options`)."""
+def configure(values: Sequence[int], position_values: Sequence[int]) -> None:
+    """Each card's points in hand (the joker last) and the points of an open set joker of
+    each rank position; forgets the groups listed so far."""
+
+def group_options(kind: int, place: int, mask: int, jokers: int
+                  ) -> tuple[tuple[int, tuple[tuple[int, ...], int, int, int]], ...]:
+    """The options the C core lists for one group of melds: (lowest card, (real cards,
+    jokers, points, value)) for each meld of ``hand_melds.meld_group`` of the same
+    arguments (:func:`konkun.kunken.arrangement.group_options` without the hand code)."""
 
 class Search:
     """The memoised search over the melds of a hand (``counts``: copies of each card, then

@@ -7,9 +7,10 @@ the hand holds no copy of the card it stands for unless ``replace`` (rule option
 ``joker_for_held``): it is exact for such arrangements.
 
 Built (``python -m konkun.native --build``), the search runs in C (``hand_search.c``, the
-module ``konkun.kunken._hand_search``) over the options this module lists
-(:func:`group_options`); :class:`ReferenceSearch` is the same search in Python, used when
-the C core is not built (or ``KONKUN_PURE`` is set) and by the tests that prove both agree.
+module ``konkun.kunken._hand_search``), which also lists each group's melds itself;
+:class:`ReferenceSearch` is the same search in Python and :func:`group_options` the same
+listing, used when the C core is not built (or ``KONKUN_PURE`` is set) and by the tests that
+prove both agree.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from konkun.kunken.hand_melds import (
     meld_points,
     melds_with,
 )
-from konkun.kunken.melds import VALUE
+from konkun.kunken.melds import POSITION_VALUE, VALUE
 
 _INFO: Final[dict[Meld, tuple[int, tuple[int, ...], int, int]]] = {}
 
@@ -80,8 +81,9 @@ def _options(melds: tuple[Meld, ...]) -> tuple[tuple[int, object], ...]:
 def group_options(kind: int, place: int, mask: int, jokers: int
                   ) -> tuple[tuple[int, object], ...]:
     """The search's options of one group of melds (:func:`~konkun.kunken.hand_melds.meld_group`
-    of the same arguments), each with its lowest card: what the C core asks for each group
-    it meets."""
+    of the same arguments), each with its lowest card: the reference of what the C core
+    lists for each group it meets (``_hand_search.group_options``, the same without the
+    hand code)."""
     return _options(meld_group(kind, place, mask, jokers)[1])
 
 
@@ -113,7 +115,7 @@ def _c_core() -> Callable[[list[int], bool], Search] | None:
         from konkun.kunken import _hand_search
     except ImportError:
         return None
-    _hand_search.configure(VALUE, group_options)
+    _hand_search.configure(VALUE, POSITION_VALUE)
     return _hand_search.Search
 
 

@@ -2,12 +2,12 @@
  * worth at least a number of points (docs/kunken.md, "Speed", "The C core").
  *
  * It runs the search of arrangement.ReferenceSearch (the pure Python reference, used when
- * this module is not built) over the same options in the same order. The melds stay defined
- * in Python only: a Search asks arrangement.group_options (given to configure()) for the
- * options of each group of melds of hand_melds.hand_meld_groups (a rank's sets, a suit's
- * sequences) the first time it meets the group, and keeps them. Every argument, and every
- * option Python returns, is checked before the search uses it: bad input raises TypeError or
- * ValueError, and nothing reads or writes outside the arrays.
+ * this module is not built) over the same options in the same order. The melds of each group
+ * of hand_melds.hand_meld_groups (a rank's sets, a suit's sequences, with the readings of
+ * joker_for_held) are listed here, in hand_melds.meld_group's order, the first time a search
+ * meets the group, and kept; arrangement.group_options is their Python reference, and the
+ * tests compare both over every group. Every argument is checked before the search uses it:
+ * bad input raises TypeError or ValueError, and nothing reads or writes outside the arrays.
  *
  * A remaining hand's code is two 64-bit words: the count of card k (0..25) at bits 2k of
  * the first, of card k (26..51) at bits 2(k-26) of the second; the memo key adds the jokers
@@ -24,6 +24,10 @@
 #define MAX_COPIES 3           /* two bits per card in a hand code */
 #define MAX_JOKERS 7           /* three bits in a memo key */
 #define MAX_REALS 13           /* a sequence of 13 cards */
+#define RANKS 13
+#define SUITS 4
+#define SET_JOKERS 2           /* a set depends on at most 2 jokers */
+#define SEQUENCE_JOKERS 6      /* a sequence on at most 6 */
 #define BOUND (1 << 30)        /* |need| stays below it */
 #define SMALL (1 << 16)        /* points and values stay below it (no int overflows) */
 #define UNBOUNDED (1 << 30)    /* hi when nothing bounds the best from above */
@@ -55,11 +59,11 @@ typedef struct {
     size_t memo_used;
 } SearchObject;
 
-/* Set once by configure(): each card's points in hand (value[52]: a joker), and the Python
- * function that lists a group's options. */
+/* Set by configure(): each card's points in hand (value[52]: a joker), and the points of an
+ * open set joker of each rank position. */
 static int value[SLOTS];
-static PyObject *group_source = NULL;
-static int calling = 0;        /* inside group_source: the group cache is not emptied */
+static int position_value[RANKS];
+static int configured = 0;
 
 static uint64_t card_code(int k, int *word) {
     *word = k >= 26;
@@ -212,58 +216,6 @@ static int int_in(PyObject *item, long low, long high, const char *what, Py_ssiz
     return 0;
 }
 
-/* One (low, option) pair of a group, option = (reals, jokers, points, code, value), as
- * arrangement.group_options returns it. */
-static int read_option(PyObject *pair, Option *o) {
-    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-        PyErr_Format(PyExc_TypeError, "a group's option must be a (low, option) pair, not %R",
-                     pair);
-        return -1;
-    }
-    if (int_in(PyTuple_GET_ITEM(pair, 0), 0, CARDS - 1, "an option's lowest card", -1,
-               &o->low) < 0)
-        return -1;
-    PyObject *item = PyTuple_GET_ITEM(pair, 1);
-    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5) {
-        PyErr_Format(PyExc_TypeError, "an option must be a tuple of 5 items, not %R", item);
-        return -1;
-    }
-    PyObject *reals = PyTuple_GET_ITEM(item, 0);
-    if (!PyTuple_Check(reals) || PyTuple_GET_SIZE(reals) < 1 ||
-        PyTuple_GET_SIZE(reals) > MAX_REALS) {
-        PyErr_Format(PyExc_ValueError, "an option's real cards must be a tuple of 1 to %d "
-                     "cards, not %R", MAX_REALS, reals);
-        return -1;
-    }
-    o->n_reals = (int)PyTuple_GET_SIZE(reals);
-    o->code_lo = o->code_hi = 0;
-    uint64_t seen = 0;
-    for (int r = 0; r < o->n_reals; r++) {
-        int c, word;
-        if (int_in(PyTuple_GET_ITEM(reals, r), o->low, CARDS - 1, "real card", r, &c) < 0)
-            return -1;
-        if (seen >> c & 1) {
-            PyErr_Format(PyExc_ValueError, "an option's real cards %R repeat card %d", reals, c);
-            return -1;
-        }
-        seen |= (uint64_t)1 << c;
-        o->reals[r] = (uint8_t)c;
-        uint64_t bit = card_code(c, &word);
-        if (word) o->code_hi += bit; else o->code_lo += bit;
-    }
-    if (!(seen >> o->low & 1)) {
-        PyErr_Format(PyExc_ValueError, "an option of lowest card %d does not hold it: %R",
-                     o->low, reals);
-        return -1;
-    }
-    if (int_in(PyTuple_GET_ITEM(item, 1), 0, MAX_REALS, "an option's jokers", -1, &o->used) < 0
-        || int_in(PyTuple_GET_ITEM(item, 2), 0, SMALL, "an option's points", -1,
-                  &o->points) < 0
-        || int_in(PyTuple_GET_ITEM(item, 4), 0, SMALL, "an option's value", -1, &o->lost) < 0)
-        return -1;
-    return 0;
-}
-
 /* The groups met so far, by group key (kind, place, mask, jokers), each its options. */
 typedef struct {
     uint32_t key_plus_one;     /* 0: a free slot */
@@ -306,9 +258,143 @@ static int groups_grow(void) {
     return 0;
 }
 
+/* A group's options as they are listed: a growing array. */
+typedef struct {
+    Option *options;
+    Py_ssize_t n, size;
+} Listing;
+
+/* Append the meld of the real cards reals[0..n_reals) and used jokers, worth points, to
+ * the listing. */
+static int list_meld(Listing *out, const int *reals, int n_reals, int used, int points) {
+    if (out->n == out->size) {
+        Py_ssize_t size = out->size ? out->size * 2 : 16;
+        Option *grown = PyMem_Realloc(out->options, size * sizeof(Option));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        out->options = grown;
+        out->size = size;
+    }
+    Option *o = &out->options[out->n++];
+    o->n_reals = n_reals;
+    o->used = used;
+    o->points = points;
+    o->lost = value[CARDS] * used;
+    o->low = CARDS;
+    o->code_lo = o->code_hi = 0;
+    for (int r = 0; r < n_reals; r++) {
+        int c = reals[r], word;
+        o->reals[r] = (uint8_t)c;
+        o->lost += value[c];
+        if (c < o->low) o->low = c;
+        uint64_t bit = card_code(c, &word);
+        if (word) o->code_hi += bit; else o->code_lo += bit;
+    }
+    return 0;
+}
+
+/* The next combination of k of n indices after idx (ascending), in itertools.combinations'
+ * order; 0 after the last. */
+static int next_combination(int *idx, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && idx[i] == n - k + i) i--;
+    if (i < 0) return 0;
+    idx[i]++;
+    for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+    return 1;
+}
+
+/* hand_melds._sets: the sets of rank position place from the held suits (mask), each
+ * choice of two or more of them (in combinations' order) with 0, 1 or 2 open jokers, where
+ * the set has 3 or 4 cards and jokers are at most half of it. */
+static int list_sets(Listing *out, int place, int mask, int jokers) {
+    int held[SUITS], n_held = 0;
+    for (int s = 0; s < SUITS; s++)
+        if (mask >> s & 1) held[n_held++] = s;
+    for (int size = 2; size <= n_held; size++) {
+        int idx[SUITS];
+        for (int i = 0; i < size; i++) idx[i] = i;
+        do {
+            int reals[SUITS];
+            int points = 0;
+            for (int i = 0; i < size; i++) {
+                reals[i] = held[idx[i]] * RANKS + place;
+                points += value[reals[i]];
+            }
+            for (int j = 0; j <= jokers && size + j <= SUITS; j++) {
+                int n = size + j;
+                if (n >= 3 && j * 2 <= n &&
+                    list_meld(out, reals, size, j, points + j * position_value[place]) < 0)
+                    return -1;
+            }
+        } while (next_combination(idx, size, n_held));
+    }
+    return 0;
+}
+
+static int bits(int mask) {
+    int n = 0;
+    for (; mask; mask &= mask - 1) n++;
+    return n;
+}
+
+/* hand_melds._sequences, and with replace hand_melds._replaced_sequences: the sequences of
+ * suit place from its held positions (mask) and jokers, each window of 3 to 13 positions
+ * (13 only from the first; a window wraps past the ace) whose missing positions jokers fill,
+ * at most half of it, by length then start; with replace, then each one's readings with k =
+ * 1, 2, ... of its real cards also replaced by jokers (in combinations' order), while the
+ * jokers stay at most half of it and at most those of the hand. */
+static int list_sequences(Listing *out, int place, int mask, int jokers, int replace) {
+    if (bits(mask) < 2) return 0;
+    int starts[RANKS * RANKS], lengths[RANKS * RANKS], n_windows = 0;
+    for (int length = 3; length <= RANKS; length++) {
+        for (int start = 0; start < RANKS; start++) {
+            if (length == RANKS && start) continue;
+            int gaps = 0;
+            for (int i = 0; i < length; i++) gaps += !(mask >> ((start + i) % RANKS) & 1);
+            if (gaps <= jokers && gaps * 2 <= length) {
+                starts[n_windows] = start;
+                lengths[n_windows++] = length;
+            }
+        }
+    }
+    for (int pass = 0; pass < 1 + replace; pass++) {
+        for (int w = 0; w < n_windows; w++) {
+            int held[RANKS], n_held = 0, points = 0;
+            for (int i = 0; i < lengths[w]; i++) {
+                int card = place * RANKS + (starts[w] + i) % RANKS;
+                points += value[card];
+                if (mask >> (card % RANKS) & 1) held[n_held++] = card;
+            }
+            int gaps = lengths[w] - n_held;
+            if (!pass) {
+                if (list_meld(out, held, n_held, gaps, points) < 0) return -1;
+                continue;
+            }
+            int spare = (jokers < lengths[w] / 2 ? jokers : lengths[w] / 2) - gaps;
+            for (int k = 1; k <= spare; k++) {
+                int idx[RANKS];
+                for (int i = 0; i < k; i++) idx[i] = i;
+                do {
+                    int reals[RANKS], n_reals = 0;
+                    for (int i = 0, j = 0; i < n_held; i++) {
+                        if (j < k && idx[j] == i) j++;
+                        else reals[n_reals++] = held[i];
+                    }
+                    if (list_meld(out, reals, n_reals, gaps + k, points) < 0) return -1;
+                } while (next_combination(idx, k, n_held));
+            }
+        }
+    }
+    return 0;
+}
+
 /* The options of a group (kind 0: the sets of rank position place from the held suits
  * mask, 1: the sequences of suit place from its held positions mask, 2: those and their
- * readings with held cards replaced by jokers), asked of Python the first time. */
+ * readings with held cards replaced by jokers), listed the first time; NULL with an
+ * exception set when memory runs out. */
 static const Group *group_of(int kind, int place, int mask, int jokers) {
     uint32_t key_plus_one = ((((uint32_t)kind * 16 + (uint32_t)place) << 13 | (uint32_t)mask) << 3
                              | (uint32_t)jokers) + 1;
@@ -319,37 +405,18 @@ static const Group *group_of(int kind, int place, int mask, int jokers) {
             i = (i + 1) & (groups_size - 1);
         }
     }
-    calling++;
-    PyObject *found = PyObject_CallFunction(group_source, "iiii", kind, place, mask, jokers);
-    calling--;
-    if (found == NULL) return NULL;
-    PyObject *items = PySequence_Tuple(found);
-    Py_DECREF(found);
-    if (items == NULL) return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(items);
-    Option *options = PyMem_Malloc((n ? n : 1) * sizeof(Option));
-    if (options == NULL) {
-        Py_DECREF(items);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (read_option(PyTuple_GET_ITEM(items, i), &options[i]) < 0) {
-            PyMem_Free(options);
-            Py_DECREF(items);
-            return NULL;
-        }
-    }
-    Py_DECREF(items);
-    if ((groups_used + 1) * 2 > groups_size && groups_grow() < 0) {
-        PyMem_Free(options);
+    Listing listing = {NULL, 0, 0};
+    int failed = kind == 0 ? list_sets(&listing, place, mask, jokers)
+                           : list_sequences(&listing, place, mask, jokers, kind == 2);
+    if (failed || ((groups_used + 1) * 2 > groups_size && groups_grow() < 0)) {
+        PyMem_Free(listing.options);
         return NULL;
     }
     size_t i = group_slot(key_plus_one, groups_size);
     while (groups[i].key_plus_one) i = (i + 1) & (groups_size - 1);
     groups[i].key_plus_one = key_plus_one;
-    groups[i].n = n;
-    groups[i].options = options;
+    groups[i].n = listing.n;
+    groups[i].options = listing.options;
     groups_used++;
     return &groups[i];
 }
@@ -395,12 +462,12 @@ static int search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_TypeError, "a Search is made once");
         return -1;
     }
-    if (group_source == NULL) {
+    if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
         return -1;
     }
     if (read_counts(counts_arg, counts) < 0) return -1;
-    if (groups_used > GROUP_LIMIT && !calling) groups_clear();
+    if (groups_used > GROUP_LIMIT) groups_clear();
     int jokers = counts[CARDS];
     int rank_masks[13] = {0}, suit_masks[4] = {0};
     for (int k = 0; k < CARDS; k++) {
@@ -419,7 +486,7 @@ static int search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
         int mask = is_set ? rank_masks[place] : suit_masks[place - 13];
         if (is_set ? !(mask & (mask - 1)) : !mask) continue;
         int kind = is_set ? 0 : replace && jokers ? 2 : 1;
-        int cap = is_set ? 2 : 6;
+        int cap = is_set ? SET_JOKERS : SEQUENCE_JOKERS;
         const Group *group = group_of(kind, is_set ? place : place - 13, mask,
                                       jokers < cap ? jokers : cap);
         if (group == NULL) return -1;
@@ -550,51 +617,107 @@ static PyTypeObject SearchType = {
     .tp_new = PyType_GenericNew,
 };
 
-PyDoc_STRVAR(configure_doc,
-"configure(values, group_options)\n\n"
-"values: each card's points in hand (53 ints, the joker last); group_options(kind, place,\n"
-"mask, jokers): the (lowest card, option) pairs of a group of melds. Forgets the groups\n"
-"known so far.");
-
-static PyObject *configure(PyObject *module, PyObject *args) {
-    (void)module;
-    PyObject *values_arg, *source;
-    int read[SLOTS];
-    if (!PyArg_ParseTuple(args, "OO:configure", &values_arg, &source)) return NULL;
-    if (!PyCallable_Check(source)) {
-        PyErr_Format(PyExc_TypeError, "group_options must be callable, not %.100s",
-                     Py_TYPE(source)->tp_name);
-        return NULL;
-    }
-    PyObject *fast = PySequence_Fast(values_arg, "values must be a sequence of 53 ints");
-    if (fast == NULL) return NULL;
-    if (PySequence_Fast_GET_SIZE(fast) != SLOTS) {
-        PyErr_Format(PyExc_ValueError, "values must have %d items, not %zd", SLOTS,
+/* A sequence of n ints, each in 0..SMALL, read into out (what names it in errors). */
+static int read_values(PyObject *arg, int n, const char *what, int *out) {
+    PyObject *fast = PySequence_Fast(arg, "values must be sequences of ints");
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s must have %d items, not %zd", what, n,
                      PySequence_Fast_GET_SIZE(fast));
         Py_DECREF(fast);
-        return NULL;
+        return -1;
     }
-    for (int k = 0; k < SLOTS; k++) {
-        if (int_in(PySequence_Fast_GET_ITEM(fast, k), 0, SMALL, "value of card", k,
-                   &read[k]) < 0) {
+    for (int k = 0; k < n; k++) {
+        if (int_in(PySequence_Fast_GET_ITEM(fast, k), 0, SMALL, what, k, &out[k]) < 0) {
             Py_DECREF(fast);
-            return NULL;
+            return -1;
         }
     }
     Py_DECREF(fast);
-    if (calling) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() while a group is being listed");
+    return 0;
+}
+
+PyDoc_STRVAR(configure_doc,
+"configure(values, position_values)\n\n"
+"values: each card's points in hand (53 ints, the joker last); position_values: the points\n"
+"of an open set joker of each rank position (13 ints). Forgets the groups listed so far.");
+
+static PyObject *configure(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *values_arg, *positions_arg;
+    int read[SLOTS], read_positions[RANKS];
+    if (!PyArg_ParseTuple(args, "OO:configure", &values_arg, &positions_arg)) return NULL;
+    if (read_values(values_arg, SLOTS, "values", read) < 0
+        || read_values(positions_arg, RANKS, "position_values", read_positions) < 0)
         return NULL;
-    }
     memcpy(value, read, sizeof(value));
-    Py_INCREF(source);
-    Py_XSETREF(group_source, source);
+    memcpy(position_value, read_positions, sizeof(position_value));
+    configured = 1;
     groups_clear();
     Py_RETURN_NONE;
 }
 
+/* A tuple of the n ints of items. */
+static PyObject *int_tuple(const uint8_t *items, int n) {
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromLong(items[i]);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(group_options_doc,
+"group_options(kind, place, mask, jokers) -> tuple\n\n"
+"The options a search lists for one group of melds (hand_melds.meld_group of the same\n"
+"arguments; jokers at most 2 for sets, 6 for sequences), each (lowest card, (real cards,\n"
+"jokers, points, value)): arrangement.group_options without the hand code.");
+
+static PyObject *group_options(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *kind_arg, *place_arg, *mask_arg, *jokers_arg;
+    int kind, place, mask, jokers;
+    if (!PyArg_ParseTuple(args, "OOOO:group_options", &kind_arg, &place_arg, &mask_arg,
+                          &jokers_arg))
+        return NULL;
+    if (int_in(kind_arg, 0, 2, "kind", -1, &kind) < 0) return NULL;
+    int is_set = kind == 0;
+    if (int_in(place_arg, 0, is_set ? RANKS - 1 : SUITS - 1, "place", -1, &place) < 0
+        || int_in(mask_arg, 0, is_set ? (1 << SUITS) - 1 : (1 << RANKS) - 1, "mask", -1,
+                  &mask) < 0
+        || int_in(jokers_arg, 0, is_set ? SET_JOKERS : SEQUENCE_JOKERS, "jokers", -1,
+                  &jokers) < 0)
+        return NULL;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return NULL;
+    }
+    const Group *group = group_of(kind, place, mask, jokers);
+    if (group == NULL) return NULL;
+    PyObject *out = PyTuple_New(group->n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < group->n; i++) {
+        const Option *o = &group->options[i];
+        PyObject *reals = int_tuple(o->reals, o->n_reals);
+        PyObject *pair = reals == NULL ? NULL
+            : Py_BuildValue("(i(Niii))", o->low, reals, o->used, o->points, o->lost);
+        if (pair == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, pair);
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
+    {"group_options", group_options, METH_VARARGS, group_options_doc},
     {NULL, NULL, 0, NULL},
 };
 
