@@ -51,7 +51,7 @@ IMPORTED = ("bots/base", "bots/policy", "bots/specs", "cards", "errors", "game",
 their sources are part of the build's digest too, since the build was checked against
 them."""
 
-C_CORE = ("konkun.kunken._hand_search", "kunken/hand_search.c")
+C_CORE = ("konkun.kunken.hand_search", "kunken/hand_search.c")
 """The C core's module and its source (under the ``konkun`` package): built into
 ``konkun/kunken/_native/`` with the compiled modules, so it loads exactly when they do."""
 

@@ -1,4 +1,4 @@
-"""The C core of the arrangement search (``konkun.kunken._hand_search``, built with the
+"""The C core of the arrangement search (``konkun.kunken.hand_search``, built with the
 compiled engine) against its Python reference (``arrangement.ReferenceSearch``): the same
 answers on random hands and on the hands of seeded play over every rule option and 2-5
 seats, the same melds listed for every group (``arrangement.group_options``), and bad input
@@ -191,8 +191,8 @@ def test_a_hand_the_c_search_cannot_code_is_refused_before_the_search(counts: li
 
 def c_listing(kind: int, place: int, mask: int, jokers: int
               ) -> tuple[tuple[int, tuple[tuple[int, ...], int, int, int]], ...]:
-    from konkun.kunken import _hand_search
-    return _hand_search.group_options(kind, place, mask, jokers)
+    from konkun.kunken import hand_search
+    return hand_search.group_options(kind, place, mask, jokers)
 
 
 def reference_listing(kind: int, place: int, mask: int, jokers: int
@@ -280,8 +280,8 @@ def test_bad_input_to_the_c_listing_raises_an_error_naming_it(
 def test_a_bad_configuration_of_the_c_core_is_refused_and_changes_nothing(
         values: object, positions: object, named: str) -> None:
     require_c_core()
-    from konkun.kunken import _hand_search
+    from konkun.kunken import hand_search
     with pytest.raises((TypeError, ValueError), match=named):
-        _hand_search.configure(values, positions)  # type: ignore[arg-type]
+        hand_search.configure(values, positions)  # type: ignore[arg-type]
     assert c_listing(SET_KIND, 3, 7, 1) == reference_listing(SET_KIND, 3, 7, 1)
     agree(counts_of([0, 1, 2, 13, 26, 52]), True, [(counts_of([0, 1, 2, 13, 26, 52]), 40, True)])

@@ -7,7 +7,7 @@ the hand holds no copy of the card it stands for unless ``replace`` (rule option
 ``joker_for_held``): it is exact for such arrangements.
 
 Built (``python -m konkun.native --build``), the search runs in C (``hand_search.c``, the
-module ``konkun.kunken._hand_search``), which also lists each group's melds itself;
+module ``konkun.kunken.hand_search``), which also lists each group's melds itself;
 :class:`ReferenceSearch` is the same search in Python and :func:`group_options` the same
 listing, used when the C core is not built (or ``KONKUN_PURE`` is set) and by the tests that
 prove both agree.
@@ -82,7 +82,7 @@ def group_options(kind: int, place: int, mask: int, jokers: int
                   ) -> tuple[tuple[int, object], ...]:
     """The search's options of one group of melds (:func:`~konkun.kunken.hand_melds.meld_group`
     of the same arguments), each with its lowest card: the reference of what the C core
-    lists for each group it meets (``_hand_search.group_options``, the same without the
+    lists for each group it meets (``hand_search.group_options``, the same without the
     hand code)."""
     return _options(meld_group(kind, place, mask, jokers)[1])
 
@@ -112,15 +112,15 @@ class Search(Protocol):
 def _c_core() -> Callable[[list[int], bool], Search] | None:
     """The C core's search type, when it is built and its build is in use."""
     try:
-        from konkun.kunken import _hand_search
+        from konkun.kunken import hand_search
     except ImportError:
         return None
-    _hand_search.configure(VALUE, POSITION_VALUE)
-    return _hand_search.Search
+    hand_search.configure(VALUE, POSITION_VALUE)
+    return hand_search.Search
 
 
 C_SEARCH: Final = _c_core()
-"""The C core's search (``konkun.kunken._hand_search.Search``), or ``None`` when it is not
+"""The C core's search (``konkun.kunken.hand_search.Search``), or ``None`` when it is not
 built: ``konkun.kunken``'s compiled build (:mod:`konkun.native`) holds it, so it is used
 exactly when that build is current and ``KONKUN_PURE`` is not set."""
 

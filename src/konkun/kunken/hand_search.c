@@ -607,7 +607,7 @@ PyDoc_STRVAR(search_doc,
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "konkun.kunken._hand_search.Search",
+    .tp_name = "konkun.kunken.hand_search.Search",
     .tp_basicsize = sizeof(SearchObject),
     .tp_dealloc = (destructor)search_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -723,13 +723,13 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "konkun.kunken._hand_search",
+    .m_name = "konkun.kunken.hand_search",
     .m_doc = "The C core of konkun.kunken.arrangement.HandSearch (docs/kunken.md, Speed).",
     .m_size = -1,
     .m_methods = module_methods,
 };
 
-PyMODINIT_FUNC PyInit__hand_search(void) {
+PyMODINIT_FUNC PyInit_hand_search(void) {
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
