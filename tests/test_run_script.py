@@ -11,12 +11,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-pytest_args = runpy.run_path(str(ROOT / "run.py"))["pytest_args"]  # run.py is a script
+RUN = runpy.run_path(str(ROOT / "run.py"))  # run.py is a script
+pytest_args = RUN["pytest_args"]
+workers = RUN["workers"]
 
 
 @pytest.mark.parametrize("args", [[], ["-x"], ["tests/rl", "-k", "vector"], ["--no-header"]])
 def test_the_test_command_runs_each_file_in_one_worker_on_every_core(args: list[str]) -> None:
-    assert pytest_args(args) == ["-n", "auto", "--dist", "loadfile", *args]
+    assert pytest_args(args) == ["-n", str(workers()), "--dist", "loadfile", *args]
+
+
+@pytest.mark.parametrize(("cores", "expected"), [(1, 1), (2, 3), (4, 6), (8, 12)])
+def test_the_workers_are_half_again_as_many_as_the_cores(cores: int, expected: int) -> None:
+    assert workers(cores) == expected
 
 
 @pytest.mark.parametrize("args", [["-n", "0"], ["-n0"], ["-n4", "-x"], ["-nauto"],
@@ -25,7 +32,7 @@ def test_workers_or_a_distribution_given_are_kept_as_given(args: list[str]) -> N
     assert pytest_args(args) == args
 
 
-page_steps = runpy.run_path(str(ROOT / "run.py"))["page_steps"]
+page_steps = RUN["page_steps"]
 
 
 def _without(program: str, monkeypatch: pytest.MonkeyPatch) -> None:
