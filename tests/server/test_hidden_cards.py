@@ -205,9 +205,15 @@ def play_random_game(client: TestClient, sent: SentLog, game: str, num_seats: in
         spectator = stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}"))
         latest: dict[int, dict[str, Any]] = {}
 
-        def drain(seat: int, until_turn: int) -> None:
+        def drain(seat: int, until_turn: int, moving: bool = False) -> None:
+            """Receive until the seat's latest state is of ``until_turn`` or later and, when
+            ``moving``, gives the seat a move: the table's mover and turn are read here while
+            the server's thread applies a bot's move, so the mover may already be the seat
+            while the turn read is still the bot's."""
             while seat not in latest or latest[seat]["turn"] < until_turn \
-                    or latest[seat]["table"]["status"] == "waiting":
+                    or latest[seat]["table"]["status"] == "waiting" \
+                    or (moving and not legal(latest[seat])
+                        and not is_final_state(latest[seat])):
                 message = receive(sockets[seat])
                 received[seat].append(message)
                 if message["type"] == "state":
@@ -220,7 +226,7 @@ def play_random_game(client: TestClient, sent: SentLog, game: str, num_seats: in
             if seat is None or seat not in sockets:
                 time.sleep(0.002)  # a bot thinks in its thread; let the server's loop run
                 continue
-            drain(seat, table.turn)
+            drain(seat, table.turn, moving=True)
             state = latest[seat]
             assert state["you"] == seat
             actions = legal(state)
