@@ -46,10 +46,11 @@ OPEN = ("http_burst=100000", "http_per_second=100000", "read_burst=100000",
 LIMIT_ARGS = tuple(arg for pair in OPEN for arg in ("--limit", pair))
 
 
-def _servers(stack: ExitStack, url: str, count: int, tmp: Path) -> list[ServerProcess]:
+def _servers(stack: ExitStack, url: str, count: int, tmp: Path,
+             args: tuple[str, ...] = LIMIT_ARGS) -> list[ServerProcess]:
     """``count`` processes on one database (each its own data directory: the secret is
-    shared through ``KONKUN_SECRET``)."""
-    servers = [ServerProcess(url, data_dir=tmp / f"p{number}", args=LIMIT_ARGS)
+    shared through ``KONKUN_SECRET``), started together with ``args``."""
+    servers = [ServerProcess(url, data_dir=tmp / f"p{number}", args=args)
                for number in range(count)]
     for server in servers:
         stack.callback(server.kill)
@@ -622,11 +623,7 @@ def _limited_servers(stack: ExitStack, url: str, limits: dict[str, str],
     args = tuple(arg for pair in OPEN if pair.split("=")[0] not in limits
                  for arg in ("--limit", pair))
     args += tuple(arg for name, value in limits.items() for arg in ("--limit", f"{name}={value}"))
-    servers = [ServerProcess(url, data_dir=tmp_path / f"p{number}", args=args)
-               for number in range(2)]
-    for server in servers:
-        stack.callback(server.kill)
-    return start_together(servers, timeout=180)
+    return _servers(stack, url, 2, tmp_path, args)
 
 
 def test_admission_limits_and_the_login_limiter_count_across_processes(
