@@ -163,12 +163,18 @@ def test_websocket_sit_and_leave_count_against_the_address_rate_limit(
 
 
 def test_waiting_tables_expire(settings: Settings) -> None:
-    settings.waiting_table_seconds = 0.3
+    """A table nobody joined closes after ``waiting_table_seconds``, and the address that
+    made it may make another. The wait is long while the limit is checked (a loaded machine
+    once took the 0.3 s between the two requests, and the second table was made) and short
+    after it: the server reads the setting at every sweep."""
+    settings.waiting_table_seconds = 0.3  # the sweeps' period follows the starting value
     settings.max_tables_per_address = 1
     with running(settings) as client:
+        settings.waiting_table_seconds = 3600.0
         table = new_table(client)["id"]
         assert client.post("/api/tables", json={"game": "fake", "seats": 2}) \
             .json()["code"] == "too_many_tables"
+        settings.waiting_table_seconds = 0.3
         deadline = time.monotonic() + 5
         while client.get(f"/api/tables/{table}").status_code != 404:
             assert time.monotonic() < deadline, "the waiting table never expired"
