@@ -12,8 +12,8 @@ The virtual environment lives in .venv beside this file. It is (re)installed whe
 pyproject.toml changes, from the pinned versions written there. ``test`` also installs
 the ``train`` extra (PyTorch and Stable-Baselines3) that the reinforcement-learning example's
 tests need; ``serve`` does without it. The Kunken engine and bots are then compiled with
-mypyc (``python -m konkun.native``) whenever their sources changed; ``KONKUN_PURE=1`` keeps
-them pure Python.
+mypyc (``python -m konkun.native``) whenever their sources changed (for ``test``, while the
+linters and the page's checks run); ``KONKUN_PURE=1`` keeps them pure Python.
 
 The web page has no build step; its checks need node and npm: ``npm ci`` installs the pinned
 TypeScript (package-lock.json) when node_modules is missing, then ``tsc --noEmit -p
@@ -63,14 +63,21 @@ def ensure_environment(extras: tuple[str, ...] = EXTRAS) -> None:
     STAMP.write_text(_requirements_digest(extras))
 
 
-def ensure_native_engine() -> None:
-    """Compile the Kunken engine and bots (``python -m konkun.native``) when their build is
-    missing or out of date; without a C compiler they stay pure Python, which is slower but
-    the same. ``KONKUN_PURE=1`` skips this."""
+def start_native_build() -> subprocess.Popen[bytes] | None:
+    """Start compiling the Kunken engine and bots (``python -m konkun.native``) when their
+    build is missing or out of date; without a C compiler they stay pure Python, which is
+    slower but the same. ``None`` with ``KONKUN_PURE=1``, which skips this."""
     if os.environ.get("KONKUN_PURE"):
-        return
-    subprocess.run([str(BIN / "python"), "-m", "konkun.native", "--build", "--if-stale",
-                    "--quiet"], stdout=subprocess.DEVNULL)
+        return None
+    return subprocess.Popen([str(BIN / "python"), "-m", "konkun.native", "--build",
+                             "--if-stale", "--quiet"], stdout=subprocess.DEVNULL)
+
+
+def ensure_native_engine() -> None:
+    """:func:`start_native_build` and wait for it."""
+    build = start_native_build()
+    if build is not None:
+        build.wait()
 
 
 def workers(cores: int | None = None) -> int:
@@ -132,19 +139,8 @@ def page_steps(env: dict[str, str] | None = None) -> list[list[str]] | None:
             [node, "--test", "--test-reporter=dot", *tests]]
 
 
-def run_tests(args: list[str]) -> int:
-    """Lint, type-check, check the import layers, check the page and run the whole test
-    suite; return the first failing status."""
-    page = page_steps()
-    if page is None:
-        return 1
-    steps = [
-        [str(BIN / "ruff"), "check", "src", "tests", "benchmarks"],
-        [str(BIN / "mypy")],
-        [str(BIN / "lint-imports")],
-        *page,
-        [str(BIN / "python"), "-m", "pytest", *pytest_args(args)],
-    ]
+def _run_steps(steps: list[list[str]]) -> int:
+    """Run ``steps`` one after the other, each shown first; the first failing status."""
     for step in steps:
         print("+", " ".join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step)),
               flush=True)
@@ -154,6 +150,27 @@ def run_tests(args: list[str]) -> int:
     return 0
 
 
+def run_tests(args: list[str]) -> int:
+    """Lint, type-check, check the import layers and check the page while the native
+    engine compiles (each takes a core for most of a minute), then run the whole test
+    suite on the compiled engine; return the first failing status."""
+    build = start_native_build()
+    try:
+        page = page_steps()
+        status = 1 if page is None else _run_steps([
+            [str(BIN / "ruff"), "check", "src", "tests", "benchmarks"],
+            [str(BIN / "mypy")],
+            [str(BIN / "lint-imports")],
+            *page,
+        ])
+    finally:
+        if build is not None:
+            build.wait()
+    if status != 0:
+        return status
+    return _run_steps([[str(BIN / "python"), "-m", "pytest", *pytest_args(args)]])
+
+
 def main(argv: list[str]) -> int:
     """Dispatch ``serve``, ``test`` or ``konkun`` after bootstrapping the environment."""
     if not argv or argv[0] not in {"serve", "test", "konkun"}:
@@ -161,9 +178,9 @@ def main(argv: list[str]) -> int:
         return 2
     command, rest = argv[0], argv[1:]
     ensure_environment(TEST_EXTRAS if command == "test" else EXTRAS)
-    ensure_native_engine()
     if command == "test":
         return run_tests(rest)
+    ensure_native_engine()
     konkun_args = ["serve", *rest] if command == "serve" else rest
     os.execv(str(BIN / "konkun"), [str(BIN / "konkun"), *konkun_args])
     return 0  # not reached

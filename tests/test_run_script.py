@@ -3,15 +3,20 @@ arguments choose the workers or their distribution."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import runpy
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-RUN = runpy.run_path(str(ROOT / "run.py"))  # run.py is a script
+_SPEC = importlib.util.spec_from_file_location("run_script", ROOT / "run.py")
+assert _SPEC is not None and _SPEC.loader is not None
+_SCRIPT = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_SCRIPT)  # run.py is a script, not a module of the package
+RUN = vars(_SCRIPT)  # its globals themselves: a name set here is the one it calls
 pytest_args = RUN["pytest_args"]
 workers = RUN["workers"]
 
@@ -95,3 +100,47 @@ def test_npm_ci_runs_first_when_the_locked_typescript_is_not_installed(
     version = locked["packages"]["node_modules/typescript"]["version"]
     (installed / "package.json").write_text(json.dumps({"version": version}))
     assert page_steps({})[0][1] != "ci", "the locked version is there"
+
+
+class _Build:
+    """A stand-in for the native build's process that notes when it is waited for."""
+
+    def __init__(self, events: list[str]) -> None:
+        self.events = events
+        events.append("build started")
+
+    def wait(self) -> int:
+        self.events.append("build finished")
+        return 0
+
+
+def _record_steps(events: list[str], failing: str | None = None) -> Any:
+    def run_steps(steps: list[list[str]]) -> int:
+        for step in steps:
+            name = Path(step[0]).name if Path(step[0]).name != "python" else step[2]
+            events.append(name)
+            if name == failing:
+                return 1
+        return 0
+    return run_steps
+
+
+def test_the_native_engine_compiles_while_the_checks_run_and_before_the_tests(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    events: list[str] = []
+    monkeypatch.setitem(RUN, "start_native_build", lambda: _Build(events))
+    monkeypatch.setitem(RUN, "page_steps", list)
+    monkeypatch.setitem(RUN, "_run_steps", _record_steps(events))
+    assert RUN["run_tests"](["-x"]) == 0
+    assert events == ["build started", "ruff", "mypy", "lint-imports", "build finished",
+                      "pytest"]
+
+
+def test_a_failing_check_waits_for_the_build_and_runs_no_test(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    events: list[str] = []
+    monkeypatch.setitem(RUN, "start_native_build", lambda: _Build(events))
+    monkeypatch.setitem(RUN, "page_steps", list)
+    monkeypatch.setitem(RUN, "_run_steps", _record_steps(events, failing="mypy"))
+    assert RUN["run_tests"]([]) == 1
+    assert events == ["build started", "ruff", "mypy", "build finished"]
