@@ -491,6 +491,39 @@ def test_sitting_down_keeps_the_table_connection_so_a_line_sent_then_arrives(
     assert_no_page_errors(boris)
 
 
+@pytest.mark.parametrize(("size", "lang"), CROSSED)
+def test_a_chat_button_pressed_while_a_line_arrives_still_sends(
+        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+    """Boris presses a quick phrase and Anna's line arrives before he lets go: the chat
+    redraws, and his phrase still goes out; so does Anna's line when she holds the send
+    button while his line arrives. The page once drew new buttons on every redraw, so a
+    press and its release fell on different buttons, no click followed, and the line was
+    lost (a fresh-clone run's quick phrase never reached Anna)."""
+    anna = screen(browser, live_server.url, size, lang)
+    name_and_create(anna, "Anna", 2, {})
+    boris = screen(browser, anna.locator("#invite").input_value(), size, lang)
+    join(boris, "Boris", 1)
+    expect(boris.locator(".seat.me")).to_contain_text("Boris")
+    boris.locator("button[data-quick='0']").hover()
+    boris.mouse.down()
+    anna.fill("#chat-input", "ready")
+    anna.keyboard.press("Enter")
+    expect(boris.locator("#chat-log li").last).to_have_text("Anna: ready")
+    boris.mouse.up()
+    expect(anna.locator("#chat-log li").last).to_have_text(f"Boris: {HELLO[lang]}")
+
+    anna.fill("#chat-input", "again")
+    anna.locator("#chat-send").hover()
+    anna.mouse.down()
+    boris.fill("#chat-input", "go")
+    boris.keyboard.press("Enter")
+    expect(anna.locator("#chat-log li").last).to_have_text("Boris: go")
+    anna.mouse.up()
+    expect(boris.locator("#chat-log li").last).to_have_text("Anna: again")
+    for page in (anna, boris):
+        assert_no_page_errors(page)
+
+
 LEFTOVER = {"en": "went to", "ru": "забрал"}
 YOUR_TURN = {"en": "Your turn", "ru": "Ваш ход"}
 

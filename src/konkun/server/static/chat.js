@@ -3,8 +3,8 @@
 // hidden) are counted until it comes into view.
 
 import { identity } from "./api.js";
-import { h, keepingFocus, mount } from "./dom.js";
-import { t } from "./i18n.js";
+import { h, kept, keepingFocus, patch } from "./dom.js";
+import { lang, t } from "./i18n.js";
 
 const QUICK_PHRASES = 6;
 const MAX_CHAT = 200; // the server's limit (chat.py), in characters as a person counts them
@@ -15,11 +15,21 @@ const MAX_CHAT = 200; // the server's limit (chat.py), in characters as a person
  * @typedef {object} ChatState
  * @property {import("./protocol.js").ChatLine[]} messages
  * @property {HTMLInputElement} [input]
+ * @property {ChatControls} [controls]
+ * @property {(text: string) => boolean} [send] how a line goes out (the latest given)
  * @property {{text: string, after: number} | null} [pending]
  * @property {number} [unread]
  * @property {number} [heard] how many lines the socket has brought so far
  * @property {boolean} [inView]
  * @property {() => void} [stop]
+ */
+
+/**
+ * The quick phrases and the line's form, kept across redraws in one language.
+ * @typedef {object} ChatControls
+ * @property {string} lang
+ * @property {HTMLElement} quick
+ * @property {HTMLElement} form
  */
 
 /** The key a line is known by (a line has no number of its own on the wire).
@@ -96,8 +106,28 @@ function observe(chat, box) {
   chat.observer.observe(box);
 }
 
+/** The quick phrases and the line's form, made once for each language: the chat redraws
+ * with every line, and a button drawn anew between a person's press and release would
+ * take no click (the line would be lost). */
+function controls(chat, input) {
+  if (chat.controls?.lang === lang()) return chat.controls;
+  const quick = h("div", { class: "quick-phrases" }, Array.from({ length: QUICK_PHRASES },
+    (_, i) => h("button", { type: "button", class: "quick", dataset: { quick: i },
+      onclick: () => chat.send?.(t(`chat.q${i}`)) }, t(`chat.q${i}`))));
+  const form = h("form", { class: "chat-form", onsubmit: (ev) => {
+    ev.preventDefault();
+    if (!input.value.trim()) return;
+    if (chat.send?.(input.value)) {
+      chat.pending = { text: cleaned(input.value), after: chat.messages.length };
+    }
+  } }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send")));
+  chat.controls = { lang: lang(), quick, form };
+  return chat.controls;
+}
+
 /** The table's chat: its lines, quick phrases and a line to type (kept across redraws);
- * once the game is over (`closed`) only its lines, and a note that it is closed. */
+ * once the game is over (`closed`) only its lines, and a note that it is closed. Returns
+ * the chat's box for the page's tree (`kept`: a stand-in while the box is in the page). */
 export function chatPanel(chat, names, send, closed = false) {
   if (!chat.box) {
     chat.box = h("section", { class: "panel chat", id: "chat", "aria-label": t("chat.title") });
@@ -111,28 +141,22 @@ export function chatPanel(chat, names, send, closed = false) {
   clearIfEchoed(chat);
   const log = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" },
     chat.messages.map((m) => chatLine(m, names)));
-  const quick = h("div", { class: "quick-phrases" }, Array.from({ length: QUICK_PHRASES },
-    (_, i) => h("button", { type: "button", class: "quick", dataset: { quick: i },
-      onclick: () => send(t(`chat.q${i}`)) }, t(`chat.q${i}`))));
-  // the kept input moves into the new form, which drops its focus: a person typing keeps it
+  chat.send = send;
+  const { quick, form } = controls(chat, input);
   const unread = chat.unread ? h("span", { class: "tag unread", id: "chat-unread" },
     t("chat.unread", { n: chat.unread })) : null;
-  keepingFocus(() => mount(box, h("h3", {}, t("chat.title"), " ", unread), log,
-    identity() && !closed ? quick : null,
+  // patched, the buttons and the field stay in the page (a new language moves the field)
+  keepingFocus(() => patch(box, h("h3", {}, t("chat.title"), " ", unread), log,
+    identity() && !closed ? kept(quick) : null,
     closed ? h("p", { class: "muted small", id: "chat-closed" }, t("chat.closed"))
-    : identity() ? h("form", { class: "chat-form", onsubmit: (ev) => {
-      ev.preventDefault();
-      if (!input.value.trim()) return;
-      if (send(input.value)) {
-        chat.pending = { text: cleaned(input.value), after: chat.messages.length };
-      }
-    } }, input, h("button", { type: "submit", id: "chat-send" }, t("chat.send")))
+    : identity() ? kept(form)
       : h("p", { class: "muted small need-name" }, h("a", { href: "#nickname", onclick: (ev) => {
         const field = document.getElementById("nickname");
         if (!field) return;
         ev.preventDefault();
         field.focus();
       } }, t("chat.needName")))));
-  log.scrollTop = log.scrollHeight;
-  return box;
+  const shown = box.querySelector(".chat-log");
+  if (shown) shown.scrollTop = shown.scrollHeight;
+  return kept(box);
 }

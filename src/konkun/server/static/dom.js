@@ -5,6 +5,44 @@
  * @type {WeakSet<Node>} */
 const listening = new WeakSet();
 
+/** The node each stand-in of `kept` puts back in the page.
+ * @type {WeakMap<Node, Node>} */
+const standsFor = new WeakMap();
+
+/**
+ * `node`, a node the page keeps across redraws (a form, the chat), for a tree about to be
+ * drawn with `patch` or `mount`. While `node` is in the page, a stand-in takes its place
+ * in the new tree, so that building the tree does not take `node` out of the page: taking
+ * a button out, even to put it back, cancels the click a person is making on it (a press
+ * and a release then make no click). `patch` leaves `node` where it is when it stays
+ * there, and puts it in place of its stand-in otherwise.
+ * @param {Node} node
+ * @returns {Node}
+ */
+export function kept(node) {
+  if (!node.isConnected) return node;
+  const stand = document.createComment("kept");
+  standsFor.set(stand, node);
+  return stand;
+}
+
+/** The kept node that `child` stands for, or `child` itself.
+ * @param {Node} child */
+function keptNode(child) {
+  return standsFor.get(child) ?? child;
+}
+
+/** Put back, in `node`'s tree, the kept nodes that stand-ins hold places for.
+ * @param {Node} node */
+function putBackKept(node) {
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_COMMENT);
+  const stands = [];
+  for (let c = walker.nextNode(); c; c = walker.nextNode()) {
+    if (standsFor.has(c)) stands.push(c);
+  }
+  for (const stand of stands) stand.parentNode?.replaceChild(keptNode(stand), stand);
+}
+
 /**
  * What `h`, `mount` and `patch` take as children: nodes, texts and numbers, nested arrays
  * of them; null, undefined and false are skipped.
@@ -103,6 +141,7 @@ export function nameTag(name, attrs = {}) {
 export function mount(node, ...children) {
   node.replaceChildren();
   append(node, children);
+  putBackKept(node);
   return node;
 }
 
@@ -127,13 +166,19 @@ export function patch(node, ...children) {
 
 /** @param {Node} node @param {ChildNode[]} wanted */
 function patchChildren(node, wanted) {
-  wanted.forEach((child, at) => {
+  wanted.forEach((given, at) => {
+    const child = keptNode(given);
     const olds = [...node.childNodes].slice(at);
-    const same = olds.findIndex((old) => old === child || old.isEqualNode(child));
+    // a kept node is itself or nothing: an old copy drawn the same is not it
+    const same = olds.findIndex((old) => old === child
+      || (child === given && old.isEqualNode(child)));
     if (same >= 0) olds.slice(0, same).forEach((dropped) => dropped.remove());
-    else if (olds[0] && updatable(olds[0], child)) {
+    else if (olds[0] && child === given && updatable(olds[0], child)) {
       updateInPlace(/** @type {Element} */ (olds[0]), /** @type {Element} */ (child));
-    } else node.insertBefore(child, olds[0] ?? null);
+    } else {
+      node.insertBefore(child, olds[0] ?? null);
+      putBackKept(child);
+    }
   });
   [...node.childNodes].slice(wanted.length).forEach((extra) => extra.remove());
 }

@@ -4,7 +4,7 @@ import { contributionFor, rematchContribution, rematchStarted } from "./fairness
 import { api, identity, seatLink, seatLinkHolder, storeSeatIdentity, tableIdentity,
   TableSocket } from "./api.js";
 import { askSeatLink } from "./account.js";
-import { byId, h, mount, patch, present, toast } from "./dom.js";
+import { byId, h, kept, mount, patch, present, toast } from "./dom.js";
 import { errorText as codeText, lang, t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { gameTitle, ratedBadge, RENDERERS, seatNames, tableTerms } from "./catalog.js";
@@ -296,7 +296,7 @@ export function tablePage(tableId) {
         draw();
       }) };
     }
-    return state.nameForm.node;
+    return kept(state.nameForm.node);
   }
 
   async function loadLog(again = 2) {
