@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Route, expect
 
-from konkun.server.core.config import Settings
-from konkun.server.testing import ServerThread, request_json, run_server_in_thread
+from konkun.server.testing import ServerThread, request_json
 
-from .conftest import BOT_DELAY, PAGE_LIMITS, verify_finished_games
+from .conftest import finished_bot_games
 from .pages import (
     CROSSED,
     assert_no_page_errors,
@@ -25,7 +24,6 @@ from .pages import (
     play_konchinka_move,
     screen,
     shot,
-    wait_for_status,
 )
 
 pytestmark = pytest.mark.e2e
@@ -52,17 +50,9 @@ BOT_GAMES = {
 def finished(tmp_path_factory: pytest.TempPathFactory
              ) -> Iterator[tuple[ServerThread, dict[str, str]]]:
     """A server on which the games of :data:`BOT_GAMES` were played at once to their end,
-    and their table ids by name: every size and language reads the same finished games
-    (each is also checked by ``konkun verify`` afterwards)."""
-    data_dir = tmp_path_factory.mktemp("fairness") / "data"
-    with run_server_in_thread(data_dir=data_dir, bot_delay=BOT_DELAY,
-                              **PAGE_LIMITS) as server:
-        tables = {name: str(request_json(f"{server.url}/api/tables", "POST", body)["id"])
-                  for name, body in BOT_GAMES.items()}
-        for table_id in tables.values():
-            wait_for_status(server.url, table_id, "finished")
-        yield server, tables
-    verify_finished_games(Settings(data_dir=data_dir).database_url())
+    and their table ids by name: every size and language reads the same finished games."""
+    with finished_bot_games(tmp_path_factory.mktemp("fairness") / "data", BOT_GAMES) as games:
+        yield games
 
 
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
