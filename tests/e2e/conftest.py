@@ -13,7 +13,9 @@ Without ``/usr/bin/chromium`` the tests are skipped, unless ``KONKUN_REQUIRE_BRO
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,12 @@ from konkun.server.features.fair import FairStore
 from konkun.server.features.lifecycle import ExtrasStore
 from konkun.server.store.storage import Storage
 from konkun.server.tables.replayframes import replay_frames
-from konkun.server.testing import ServerProcess, ServerThread, run_server_in_thread
+from konkun.server.testing import (
+    ServerProcess,
+    ServerThread,
+    request_json,
+    run_server_in_thread,
+)
 from konkun.verify import verify_document
 
 CHROMIUM = Path(os.environ.get("KONKUN_CHROMIUM", "/usr/bin/chromium"))
@@ -49,6 +56,28 @@ def live_server(tmp_path: Path) -> Iterator[ServerThread]:
                               **PAGE_LIMITS) as server:
         yield server
     verify_finished_games(Settings(data_dir=tmp_path / "data").database_url())
+
+
+@contextmanager
+def finished_bot_games(data_dir: Path, bodies: Mapping[str, dict[str, Any]],
+                       timeout: float = 120) -> Iterator[tuple[ServerThread, dict[str, str]]]:
+    """A server on a fresh database in ``data_dir`` on which the bot-only tables of
+    ``bodies`` (table requests by name) were played at once to their end, and their ids by
+    name: for a module whose tests read the same finished games at every size and
+    language (a module fixture), so the games are played once. Afterwards every game
+    finished on it must pass ``konkun verify``."""
+    with run_server_in_thread(data_dir=data_dir, bot_delay=BOT_DELAY,
+                              **PAGE_LIMITS) as server:
+        tables = {name: str(request_json(f"{server.url}/api/tables", "POST", body)["id"])
+                  for name, body in bodies.items()}
+        deadline = time.monotonic() + timeout
+        for name, table_id in tables.items():
+            while request_json(f"{server.url}/api/tables/{table_id}")["status"] != "finished":
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"the bots' game {name} did not end in {timeout} s")
+                time.sleep(0.1)
+        yield server, tables
+    verify_finished_games(Settings(data_dir=data_dir).database_url())
 
 
 @pytest.fixture

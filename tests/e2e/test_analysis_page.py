@@ -5,6 +5,7 @@ on a desktop and a phone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,8 @@ from playwright.sync_api import expect
 
 from konkun.server.testing import ServerThread, request_json
 
-from .pages import SIZES, assert_no_page_errors, screen, shot, wait_for_status
+from .conftest import finished_bot_games
+from .pages import SIZES, assert_no_page_errors, screen, shot
 
 pytestmark = pytest.mark.e2e
 
@@ -24,24 +26,33 @@ MARKS = {"en": {"good", "inaccuracy", "mistake", "blunder"},
          "ru": {"хорошо", "неточность", "ошибка", "грубая ошибка"}}
 
 
-def _finished_konchinka(url: str) -> str:
-    """A finished bot-only Konchinka game of short deals (to 1 point with the smallest deck,
-    A to 7: half the moves to play and to analyse; the claim is the page's, not the
-    cards')."""
-    table = request_json(f"{url}/api/tables", "POST",
-                         {"game": "konchinka", "seats": 2,
-                          "rules": {"target": "1", "deck_ranks": "7"},
-                          "bots": {"0": "greedy", "1": "random"}})
-    wait_for_status(url, table["id"], "finished", timeout=240)
-    return str(table["id"])
+SCREENS = [("desktop", "en"), ("phone", "ru"), ("desktop", "ru"), ("phone", "en")]
+"""Every size with every language: the analysis is read at each."""
+SHORT_GAME = {"game": "konchinka", "seats": 2, "rules": {"target": "1", "deck_ranks": "7"},
+              "bots": {"0": "greedy", "1": "random"}}
+"""A bot-only Konchinka game of short deals (to 1 point with the smallest deck, A to 7:
+half the moves to play and to analyse; the claim is the page's, not the cards')."""
 
 
-@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru"),
-                                            ("desktop", "ru"), ("phone", "en")])
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[tuple[ServerThread, dict[str, str]]]:
+    """A server on which one game of :data:`SHORT_GAME` per size and language was played,
+    all at once, to its end, and their table ids by ``size-lang``: each test analyses a
+    game of its own (an analysed game shows its analysis at once, with no button)."""
+    with finished_bot_games(tmp_path_factory.mktemp("analysis") / "data",
+                            {f"{size}-{lang}": SHORT_GAME for size, lang in SCREENS},
+                            timeout=240) as games:
+        yield games
+
+
+@pytest.mark.parametrize(("size", "lang"), SCREENS)
 def test_a_finished_game_is_analysed_from_its_replay(
-        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
-    table_id = _finished_konchinka(live_server.url)
-    page = screen(browser, f"{live_server.url}/replay/{table_id}", size, lang)
+        browser: Any, finished: tuple[ServerThread, dict[str, str]], artifacts: Path,
+        size: str, lang: str) -> None:
+    server, tables = finished
+    table_id = tables[f"{size}-{lang}"]
+    page = screen(browser, f"{server.url}/replay/{table_id}", size, lang)
     button = page.locator("#analyse")
     expect(button).to_have_text(BUTTON[lang])
     pressed = button.element_handle()
@@ -54,7 +65,7 @@ def test_a_finished_game_is_analysed_from_its_replay(
     result = page.locator("#analysis-result")
     expect(result).to_be_visible(timeout=300_000)  # a loaded machine is slow
 
-    answer: dict[str, Any] = request_json(f"{live_server.url}/api/games/{table_id}/analysis")
+    answer: dict[str, Any] = request_json(f"{server.url}/api/games/{table_id}/analysis")
     assert answer["status"] == "done"
     mine = [m for m in answer["moves"] if m["seat"] == 0 and m["deal"] == 0]
     assert mine, answer

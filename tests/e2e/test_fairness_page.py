@@ -5,6 +5,7 @@ value when it takes a seat, and the replay page checks the finished game with We
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from playwright.sync_api import Route, expect
 
 from konkun.server.testing import ServerThread, request_json
 
+from .conftest import finished_bot_games
 from .pages import (
     CROSSED,
     assert_no_page_errors,
@@ -22,7 +24,6 @@ from .pages import (
     play_konchinka_move,
     screen,
     shot,
-    wait_for_status,
 )
 
 pytestmark = pytest.mark.e2e
@@ -31,33 +32,36 @@ VERIFIED = {"en": "Verified", "ru": "Проверено"}
 NOT_VERIFIED = {"en": "Not verified", "ru": "Не проверено"}
 
 
-def _bots_game(server: ServerThread, body: dict[str, Any]) -> str:
-    table = request_json(f"{server.url}/api/tables", "POST", body)
-    wait_for_status(server.url, table["id"], "finished")
-    return str(table["id"])
+BOT_GAMES = {
+    "konchinka-3": {"game": "konchinka", "seats": 3, "rules": {"target": "1"},
+                    "bots": {"0": "greedy", "1": "random", "2": "greedy"}},
+    # two Kunken deals whose stock runs out once (shorter deals; the claim is the check of
+    # every deal, not their length)
+    "kunken-2": {"game": "kunken", "seats": 2,
+                 "rules": {"deals": "2", "max_stock_renewals": "0"},
+                 "bots": {"0": "greedy", "1": "random"}},
+    "konchinka-2": {"game": "konchinka", "seats": 2, "rules": {"target": "1"},
+                    "bots": {"0": "greedy", "1": "random"}},
+}
+"""The bot-only games whose replays the pages check, by name."""
 
 
-def _bots_games(server: ServerThread, bodies: list[dict[str, Any]]) -> list[str]:
-    """Bot-only games of ``bodies``, played at once, each waited for to its end."""
-    tables = [str(request_json(f"{server.url}/api/tables", "POST", body)["id"])
-              for body in bodies]
-    for table_id in tables:
-        wait_for_status(server.url, table_id, "finished")
-    return tables
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[tuple[ServerThread, dict[str, str]]]:
+    """A server on which the games of :data:`BOT_GAMES` were played at once to their end,
+    and their table ids by name: every size and language reads the same finished games."""
+    with finished_bot_games(tmp_path_factory.mktemp("fairness") / "data", BOT_GAMES) as games:
+        yield games
 
 
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "ru")])
 def test_the_replay_page_verifies_a_finished_game_of_each_game(
-        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
-    # two Kunken deals whose stock runs out once (shorter deals; the claim is the check of
-    # every deal, not their length)
-    games = _bots_games(live_server, [
-        {"game": "konchinka", "seats": 3, "rules": {"target": "1"},
-         "bots": {"0": "greedy", "1": "random", "2": "greedy"}},
-        {"game": "kunken", "seats": 2, "rules": {"deals": "2", "max_stock_renewals": "0"},
-         "bots": {"0": "greedy", "1": "random"}}])
-    for table_id in games:
-        page = screen(browser, f"{live_server.url}/replay/{table_id}", size, lang)
+        browser: Any, finished: tuple[ServerThread, dict[str, str]], size: str,
+        lang: str) -> None:
+    server, tables = finished
+    for table_id in (tables["konchinka-3"], tables["kunken-2"]):
+        page = screen(browser, f"{server.url}/replay/{table_id}", size, lang)
         verdict = page.locator("#fair-verdict[data-verdict=ok]")
         expect(verdict).to_contain_text(VERIFIED[lang], timeout=30_000)
         expect(page.locator("#replay-fair")).to_be_visible()
@@ -96,12 +100,11 @@ UNCHECKED = {"en": "Not checked here: the positions between the moves",
 
 @pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_the_replay_page_names_what_it_did_not_check_and_refuses_swapped_names(
-        browser: Any, live_server: ServerThread, artifacts: Path, size: str,
-        lang: str) -> None:
-    table_id = _bots_game(live_server, {"game": "konchinka", "seats": 2,
-                                        "rules": {"target": "1"},
-                                        "bots": {"0": "greedy", "1": "random"}})
-    page = screen(browser, f"{live_server.url}/replay/{table_id}", size, lang)
+        browser: Any, finished: tuple[ServerThread, dict[str, str]], artifacts: Path,
+        size: str, lang: str) -> None:
+    server, tables = finished
+    table_id = tables["konchinka-2"]
+    page = screen(browser, f"{server.url}/replay/{table_id}", size, lang)
     expect(page.locator("#fair-verdict[data-verdict=ok]")).to_contain_text(
         VERIFIED[lang], timeout=30_000)
     expect(page.locator("#fair-unchecked")).to_contain_text(UNCHECKED[lang])
@@ -123,7 +126,7 @@ def test_the_replay_page_names_what_it_did_not_check_and_refuses_swapped_names(
 
     forged = screen(browser, "about:blank", size, lang)
     forged.route("**/api/games/*/replay*", swapped)
-    forged.goto(f"{live_server.url}/replay/{table_id}")
+    forged.goto(f"{server.url}/replay/{table_id}")
     expect(forged.locator("#fair-verdict[data-verdict=bad]")).to_contain_text(
         NOT_VERIFIED[lang], timeout=30_000)
     assert_no_page_errors(forged)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from konkun.server.testing import ServerThread, request_json
+from konkun.server.testing import ServerThread
 
-from .conftest import deal_from_seed
+from .conftest import deal_from_seed, finished_bot_games
 from .pages import (
     PAIRS,
     assert_no_page_errors,
@@ -19,7 +20,6 @@ from .pages import (
     open_page,
     screen,
     shot,
-    wait_for_status,
 )
 
 pytestmark = pytest.mark.e2e
@@ -103,16 +103,33 @@ def test_person_takes_the_bank_and_lays_down_an_opening(
     assert_no_page_errors(page)
 
 
+BOT_MATCHES = {
+    "sevens": {"game": "kunken", "seats": 2, "rules": {"deals": "1", "hand_size": "7"},
+               "bots": {"0": "greedy", "1": "greedy"}},
+    # the stock runs out once (a shorter deal: the claim is about the dealt hands)
+    "three-seats": {"game": "kunken", "seats": 3,
+                    "rules": {"deals": "1", "max_stock_renewals": "0"},
+                    "bots": {"0": "greedy", "1": "random", "2": "random"}},
+}
+"""The bots' Kunken matches whose replays the tests open, by name."""
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[tuple[ServerThread, dict[str, str]]]:
+    """A server on which the matches of :data:`BOT_MATCHES` were played at once to their
+    end, and their table ids by name (read at every size and language)."""
+    with finished_bot_games(tmp_path_factory.mktemp("kunken") / "data",
+                            BOT_MATCHES) as games:
+        yield games
+
+
 def test_kunken_replay_opens_every_hand_once_the_match_is_over(
-        browser: Any, live_server: ServerThread, artifacts: Path) -> None:
+        browser: Any, finished: tuple[ServerThread, dict[str, str]], artifacts: Path) -> None:
     """A finished Kunken match replays from the deal (the first bank card face up, every
     hand open) to its end (the match result), and from one seat's view."""
-    table = request_json(f"{live_server.url}/api/tables", "POST",
-                         {"game": "kunken", "seats": 2,
-                          "rules": {"deals": "1", "hand_size": "7"},
-                          "bots": {"0": "greedy", "1": "greedy"}})
-    wait_for_status(live_server.url, table["id"], "finished")
-    page = open_page(browser, f"{live_server.url}/replay/{table['id']}")
+    server, tables = finished
+    page = open_page(browser, f"{server.url}/replay/{tables['sevens']}")
     expect(page.locator("#bank .card")).to_have_count(1)
     for seat in (0, 1):
         expect(page.locator(f".opponent[data-seat='{seat}'] .card")).to_have_count(7)
@@ -128,14 +145,12 @@ def test_kunken_replay_opens_every_hand_once_the_match_is_over(
 
 @pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_every_open_hand_of_a_kunken_replay_stays_on_the_screen(
-        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+        browser: Any, finished: tuple[ServerThread, dict[str, str]], artifacts: Path,
+        size: str, lang: str) -> None:
     """13-card hands, every hand open: each card of each hand is inside the window, on a
     phone too (the row of cards wraps instead of running off both edges)."""
-    table = request_json(f"{live_server.url}/api/tables", "POST",
-                         {"game": "kunken", "seats": 3, "rules": {"deals": "1"},
-                          "bots": {"0": "greedy", "1": "random", "2": "random"}})
-    wait_for_status(live_server.url, table["id"], "finished")
-    page = screen(browser, f"{live_server.url}/replay/{table['id']}", size, lang)
+    server, tables = finished
+    page = screen(browser, f"{server.url}/replay/{tables['three-seats']}", size, lang)
     expect(page.locator(".opponent[data-seat='1'] .card")).to_have_count(13)
     shot(page, artifacts, f"kunken-07-replay-open-hands-{size}-{lang}")
     width = page.evaluate("() => window.innerWidth")

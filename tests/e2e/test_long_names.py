@@ -17,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from konkun.server.testing import ServerThread, request_json
 
+from .conftest import deal_from_seed
 from .pages import (
     FAMILY,
     LOCALES,
@@ -44,6 +45,12 @@ OTHER = {("desktop", "en"): ("phone", "ru"), ("phone", "ru"): ("desktop", "en"),
 
 SHORT_MATCH = {"target": "1", "deck_ranks": "7"}
 """A Konchinka match of short deals: to 1 point, with the smallest deck (A to 7)."""
+DECIDING_SEED = "e2e-109"
+"""A match seed whose first three-seat deal of :data:`SHORT_MATCH` gives one seat the
+highest total, ending the match, in 193 of 200 plays of random legal moves (the best of
+the seeds ``e2e-0`` to ``e2e-299``; a secret seed's match went on to a second or third
+deal about one time in three, as all three may score 1): the test still plays on while
+the lead is shared, so the seed only saves time."""
 
 OUT_OF_BOUNDS = """() => {
     // Every piece of text drawn (what an overflow: hidden/auto ancestor lets show) lies
@@ -194,11 +201,14 @@ def finish_the_match(server: ServerThread, invite: str, pages: list[Page]) -> No
 
 @pytest.mark.parametrize(("size", "lang"), PAIRS)
 def test_long_names_fit_the_lobby_and_a_konchinka_table(
-        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+        browser: Any, live_server: ServerThread, artifacts: Path,
+        monkeypatch: pytest.MonkeyPatch, size: str, lang: str) -> None:
     """Three people with names of 24 characters (the widest letters, a long real name and
     24 emoji) play a Konchinka deal: the seats, the players' boxes, the score sheet, the
     end-of-deal screen, the settlement and the lobby's lists all fit. The deck keeps 7
-    ranks (28 cards, not 52): the screens are the same, the deals half as long."""
+    ranks (28 cards, not 52): the screens are the same, the deals half as long; the cards
+    are dealt from :data:`DECIDING_SEED`, so the first deal mostly ends the match."""
+    deal_from_seed(monkeypatch, DECIDING_SEED)
     anna = screen(browser, live_server.url, size, lang)
     create(anna, WIDE, "konchinka", 3, SHORT_MATCH)
     invite = anna.locator("#invite").input_value()

@@ -5,6 +5,7 @@ at a running table gets a name form and can then chat."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from konkun.server.accounts.ratings_service import RatingStore
 from konkun.server.store.storage import Storage, StoredTable
 from konkun.server.testing import ServerThread, request_json
 
+from .conftest import finished_bot_games
 from .pages import (
     CROSSED,
     MY_TURN,
@@ -24,7 +26,6 @@ from .pages import (
     create_table,
     play_konchinka_move,
     screen,
-    wait_for_status,
 )
 
 pytestmark = pytest.mark.e2e
@@ -225,20 +226,29 @@ def _analysis(best_differs: str) -> dict[str, Any]:
                        "best": "9h", "loss": 0.0, "mark": None}]}
 
 
+@pytest.fixture(scope="module")
+def bots_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThread, str]]:
+    """A server with one finished bots' game with the small deck (28 cards), and its table
+    id: its replay is read at both sizes and languages (with the analysis routed in, the
+    server analyses nothing), so it is played once."""
+    body = {"game": "konchinka", "seats": 2, "rules": {"target": "1", "deck_ranks": "7"},
+            "bots": {"0": "greedy", "1": "random"}}
+    with finished_bot_games(tmp_path_factory.mktemp("rough") / "data", {"game": body},
+                            timeout=240) as (server, tables):
+        yield server, tables["game"]
+
+
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
 def test_the_analysis_names_the_best_move_whenever_it_differs(
-        browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
+        browser: Any, bots_game: tuple[ServerThread, str], size: str, lang: str) -> None:
     """A move that lost too little for a mark still shows the better move found; a move
     that was the best shows none. The finished game is of bots with the small deck
     (28 cards): the analysis shown is the one routed in."""
-    table = request_json(f"{live_server.url}/api/tables", "POST", {
-        "game": "konchinka", "seats": 2, "rules": {"target": "1", "deck_ranks": "7"},
-        "bots": {"0": "greedy", "1": "random"}})
-    wait_for_status(live_server.url, table["id"], "finished", timeout=240)
+    server, table_id = bots_game
     page = screen(browser, "about:blank", size, lang)
     page.route("**/api/games/*/analysis", lambda route: route.fulfill(
         json=_analysis("Kc:Kd")))
-    page.goto(f"{live_server.url}/replay/{table['id']}")
+    page.goto(f"{server.url}/replay/{table_id}")
     rows = page.locator(".analysis-deal[data-deal='0'] tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(0).locator("td").nth(2)).to_have_text(re.compile("^[KК]♣ × [KК]♦$"))

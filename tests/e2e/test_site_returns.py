@@ -6,6 +6,7 @@ mid-game; the replay jumps to a deal. Desktop in English and phone in Russian.""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 
 from konkun.server.testing import ServerThread, request_json
 
+from .conftest import finished_bot_games
 from .pages import (
     MY_TURN,
     assert_no_page_errors,
@@ -24,7 +26,6 @@ from .pages import (
     play_konchinka_move,
     screen,
     shot,
-    wait_for_status,
 )
 from .test_site import OTHER, YOUR_TURN
 
@@ -232,21 +233,30 @@ def test_a_seat_is_taken_back_mid_game_on_another_device_by_its_personal_link(
     assert_no_page_errors(phone)
 
 
+@pytest.fixture(scope="module")
+def bots_match(tmp_path_factory: pytest.TempPathFactory
+               ) -> Iterator[tuple[ServerThread, str]]:
+    """A server with one finished bots' match of several deals, and its table id: the
+    replay of the same match is read at both sizes and languages, so it is played once.
+    The bots play with the smallest deck (A to 7, 28 cards): deals half as long."""
+    body = {"game": "konchinka", "seats": 2, "rules": {"target": "6", "deck_ranks": "7"},
+            "bots": {"0": "greedy", "1": "greedy"}}
+    with finished_bot_games(tmp_path_factory.mktemp("returns") / "data",
+                            {"match": body}) as (server, tables):
+        yield server, tables["match"]
+
+
 @pytest.mark.parametrize(("size", "lang"), SCREENS)
 def test_the_replay_jumps_to_the_start_of_a_deal(
-        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+        browser: Any, bots_match: tuple[ServerThread, str], artifacts: Path, size: str,
+        lang: str) -> None:
     """Issue 12: "the replay jumps to a deal". Choosing deal 2 shows the first position of
-    deal 2 (a full hand, nothing played in it yet); choosing deal 1 goes back to the start.
-    The bots play with the smallest deck (A to 7, 28 cards): deals half as long."""
-    table = request_json(f"{live_server.url}/api/tables", "POST",
-                         {"game": "konchinka", "seats": 2,
-                          "rules": {"target": "6", "deck_ranks": "7"},
-                          "bots": {"0": "greedy", "1": "greedy"}})
-    wait_for_status(live_server.url, table["id"], "finished", timeout=120)
-    replay = request_json(f"{live_server.url}/api/games/{table['id']}/replay")
+    deal 2 (a full hand, nothing played in it yet); choosing deal 1 goes back to the start."""
+    server, table_id = bots_match
+    replay = request_json(f"{server.url}/api/games/{table_id}/replay")
     deals = [f["view"]["deal_number"] for f in replay["frames"]]
     assert max(deals) >= 2  # a deal is worth at most 5 points
-    page = screen(browser, f"{live_server.url}/replay/{table['id']}", size, lang)
+    page = screen(browser, f"{server.url}/replay/{table_id}", size, lang)
     page.select_option("#rp-deal", "2")
     start = deals.index(2)
     expect(page.locator("#rp-slider")).to_have_value(str(start))

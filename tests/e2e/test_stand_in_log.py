@@ -112,6 +112,10 @@ def test_the_replay_log_marks_the_moves_the_stand_in_played(
     table_id = request_json(f"{quick_stand_in.url}/api/tables", "POST", request)["id"]
     _sit(quick_stand_in, table_id, 0, "Anna")
     _sit(quick_stand_in, table_id, 1, "Boris")
+    bots = {"game": "konchinka", "seats": 2, "rules": short,
+            "bots": {"0": "greedy", "1": "greedy"}}
+    # the bots' game, checked after, is played meanwhile
+    played = request_json(f"{quick_stand_in.url}/api/tables", "POST", bots)["id"]
     wait_for_status(quick_stand_in.url, table_id, "finished", timeout=120)
     page = screen(browser, f"{quick_stand_in.url}/replay/{table_id}", size, lang)
     page.click("#rp-last")
@@ -124,9 +128,6 @@ def test_the_replay_log_marks_the_moves_the_stand_in_played(
     shot(page, artifacts, f"stand-in-replay-{size}-{lang}")
     page.click("#rp-first")
     expect(page.locator("#rp-caption .tag.stand-in")).to_have_count(0)
-    bots = {"game": "konchinka", "seats": 2, "rules": short,
-            "bots": {"0": "greedy", "1": "greedy"}}
-    played = request_json(f"{quick_stand_in.url}/api/tables", "POST", bots)["id"]
     wait_for_status(quick_stand_in.url, played, "finished", timeout=120)
     page.goto(f"{quick_stand_in.url}/replay/{played}")
     page.click("#rp-last")
