@@ -20,6 +20,12 @@ lay-offs and the final discard:
   the order matters (a card laid first, in a meld or a lay-off, frees the joker to stand
   for it): the search then tries every meld, lay-off and swap, step by step.
 
+Built (``python -m konkun.native --build``), the judge (:func:`completable`: its checks,
+its memo) runs in C (``hand_search.c``, :data:`C_JUDGE`), asking the searches here where
+its checks do not decide; :func:`reference_completable` is the same judge in Python, used
+when the C core is not built (or ``KONKUN_PURE`` is set) and by the tests that prove both
+agree.
+
 The table is given as *compact melds* (:func:`compact`): a sequence
 ``(0, suit, start, length, joker positions mask)``, a set
 ``(1, rank position, real suits mask, declared joker suits mask, open jokers)``.
@@ -27,10 +33,11 @@ The table is given as *compact melds* (:func:`compact`): a sequence
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final
 
 from konkun.kunken import solver, third_card
+from konkun.kunken.arrangement import C_SEARCH
 from konkun.kunken.hand_melds import BITS
 from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, VALUE
 from konkun.kunken.melds import Compact as Compact
@@ -171,7 +178,23 @@ def _key_table(table: Table, replace: bool) -> Table:
 def completable(hand: list[int], notold: list[int], card: int, need: int,
                 pending: bool, layout: bool, table: Table, replace: bool,
                 melds_fail: bool = False) -> bool:
-    """Whether a take turn can still be completed, exactly (module docstring).
+    """Whether a take turn can still be completed, exactly (module docstring): the C
+    core's judge when it is built (:data:`C_JUDGE`), else :func:`reference_completable`
+    (which documents the arguments). The C judge refuses bad input (counts out of range, a
+    card index past 52, a table meld of the wrong shape) with a :class:`ValueError` or
+    :class:`TypeError` naming it."""
+    if C_JUDGE is not None:
+        return C_JUDGE(hand, notold, card, need, pending, layout, table, replace, melds_fail)
+    return reference_completable(hand, notold, card, need, pending, layout, table, replace,
+                                 melds_fail)
+
+
+def reference_completable(hand: list[int], notold: list[int], card: int, need: int,
+                pending: bool, layout: bool, table: Table, replace: bool,
+                melds_fail: bool = False) -> bool:
+    """Whether a take turn can still be completed, exactly (module docstring): the
+    reference, in Python, of the C core's judge (:data:`C_JUDGE`), which
+    :func:`completable` runs when it is built.
 
     ``hand``: the count vector now; ``notold``: the cards in it that were not held before
     the take (taken, or jokers swapped in this turn); ``card``: the taken card; ``need``:
@@ -198,7 +221,7 @@ def completable(hand: list[int], notold: list[int], card: int, need: int,
     if replace and not any_swap(table, hand):
         return False  # cards only leave the hand: no swap ever, and melds alone cannot
     if replace and pending and need <= 0 and layout:
-        return _third_card_by_swaps(hand, notold, card, size, table)
+        return third_card_by_swaps(hand, notold, card, size, table)
     if not replace and not completable(hand, notold, card, need, pending, layout, table,
                                        True):
         # Every step allowed without joker_for_held is allowed with it. (Not melds_fail:
@@ -210,15 +233,21 @@ def completable(hand: list[int], notold: list[int], card: int, need: int,
     if known is not None:
         return known
     _MEMO[key] = False  # a state revisited on its own path completes nothing new
-    if replace:
-        ok = _search_free(list(hand), need, table) if not pending else _search_pending(
-            list(hand), list(notold), card, need, layout, table)
-    else:
-        ok = _search_steps(list(hand), list(notold), card, need, pending, layout, table)
+    ok = search_completion(hand, notold, card, need, pending, layout, table, replace)
     if len(_MEMO) > _MEMO_LIMIT:
         _MEMO.clear()
     _MEMO[key] = ok
     return ok
+
+
+def search_completion(hand: list[int], notold: list[int], card: int, need: int,
+                      pending: bool, layout: bool, table: Table, replace: bool) -> bool:
+    """The search of :func:`reference_completable` (and of the C judge) where its checks
+    do not decide: over copies of the hand and its cards not held before the take."""
+    if replace:
+        return _search_free(list(hand), need, table) if not pending else _search_pending(
+            list(hand), list(notold), card, need, layout, table)
+    return _search_steps(list(hand), list(notold), card, need, pending, layout, table)
 
 
 def completable_marked(hand: list[int], notold: list[int], card: int, need: int,
@@ -397,7 +426,7 @@ def _search_pending(hand: list[int], notold: list[int], card: int, need: int, la
     return False
 
 
-def _third_card_by_swaps(hand: list[int], notold: list[int], card: int, size: int,
+def third_card_by_swaps(hand: list[int], notold: list[int], card: int, size: int,
                          table: Table) -> bool:
     """The taken card still to be melded, no points due, a layout, ``joker_for_held``:
     whether some choice of table swaps leaves a third-card meld shorter than the hand
@@ -455,7 +484,7 @@ def swap_third_length(hand: list[int], notold: list[int], card: int,
     """The shortest meld of the taken ``card`` (not a joker) with two old cards (or old
     jokers) over every choice of swaps with the ``table``, none included (joker_for_held);
     0 when there is none. With no points due and a layout the turn can be completed
-    exactly when it is shorter than the hand (:func:`_third_card_by_swaps`).
+    exactly when it is shorter than the hand (:func:`third_card_by_swaps`).
 
     Memoised on what it reads (:func:`_swap_third_key`): the hand's cards of the taken
     card's suit and rank, its jokers, and the swaps it can make."""
@@ -859,3 +888,38 @@ def take_hints(hand: list[int], bank: list[int], need: int,
     ``need`` is the opening minimum (0 with a layout). For bots and the UI's hints."""
     return [(i, [slots for kind, _, slots in steps if kind == "meld"])
             for i, steps in take_plans(hand, bank, need, table, replace, layout)]
+
+
+# ------------------------------------------------------------------ the C judge
+
+Judge = Callable[[list[int], list[int], int, int, bool, bool, Table, bool, bool], bool]
+""":func:`completable`'s signature."""
+
+
+def _c_judge() -> Judge | None:
+    """The C core's judge (``hand_search.completable``), configured with the Python parts
+    it asks (melds alone, the swaps-only case, the search), when the C core is built and in
+    use (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    hand_search.configure_judge(solver.can_complete, third_card_by_swaps,
+                                search_completion)
+    return hand_search.completable
+
+
+C_JUDGE: Final = _c_judge()
+"""The C core's :func:`completable` (``konkun.kunken.hand_search.completable``), or ``None``
+when it is not built: then :func:`reference_completable` judges. Used exactly when the C
+search is (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
+
+
+def forget_judged() -> None:
+    """Empty the memo of the judge that runs (:data:`C_JUDGE`'s, else
+    :func:`reference_completable`'s) and of the reference: an answer never depends on them,
+    but a state met again on its own search's path is judged from where it was first met,
+    so a test comparing the two judges starts both from empty memos."""
+    _MEMO.clear()
+    if C_JUDGE is not None:
+        from konkun.kunken import hand_search
+        hand_search.forget_judged()

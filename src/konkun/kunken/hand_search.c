@@ -1,5 +1,6 @@
 /* The C core of konkun.kunken.arrangement.HandSearch: the bounded, memoised search for melds
- * worth at least a number of points (docs/kunken.md, "Speed", "The C core").
+ * worth at least a number of points (docs/kunken.md, "Speed", "The C core"); and, at the end
+ * of this file, the exact completion judge of a take turn (completion.completable).
  *
  * It runs the search of arrangement.ReferenceSearch (the pure Python reference, used when
  * this module is not built) over the same options in the same order. The melds of each group
@@ -715,16 +716,475 @@ static PyObject *group_options(PyObject *module, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------------ the completion judge
+ *
+ * completion.completable (the exact completion check of a take turn) runs here: its
+ * necessary and sufficient checks (the third-card room with every table joker won, the
+ * points bound, whether any swap is left), its memo, and the rule that a state revisited on
+ * its own path completes nothing new. Where the checks do not decide, it asks the Python
+ * functions configure_judge() gave it: melds alone (solver.can_complete), the swaps-only
+ * case (completion._third_card_by_swaps) and the search over steps (completion._search),
+ * each of which asks this judge again of the states it reaches. completion's
+ * reference_completable is the same judge in Python; the tests compare both. */
+
+#define MAX_TABLE 64           /* melds on the table: two decks make at most 36 */
+#define MEMO_LIMIT 200000      /* the memo is emptied past it, as the reference's */
+#define FULL ((1 << RANKS) - 1)
+#define KEY_HEAD (2 * SLOTS + 7)
+
+static PyObject *melds_complete = NULL;    /* solver.can_complete */
+static PyObject *third_card_by_swaps = NULL;
+static PyObject *search_steps = NULL;
+static PyObject *judge_memo = NULL;        /* bytes key -> True/False */
+
+typedef struct {
+    int kind;                  /* 0 a sequence, 1 a set */
+    int a, b, c, d;            /* (suit, start, length, joker mask) or (rank, real, decl, open) */
+} Compact;
+
+static int bit_length(unsigned int x) {
+    return x ? 32 - __builtin_clz(x) : 0;
+}
+
+/* third_card._run_third: the shortest sequence without jokers holding position 0 and two
+ * old cards, the masks turned so that the card is at position 0; 0 when none. */
+static int run_third(int old, int pool) {
+    int right, left;
+    if (pool == FULL) {
+        right = left = 12;
+    } else {
+        unsigned int gaps = (unsigned int)(~pool & FULL);
+        right = bit_length(gaps & (0u - gaps)) - 2;
+        left = 12 - (bit_length(gaps) - 1);
+    }
+    int r1 = 0, r2 = 0, l1 = 0, l2 = 0;
+    for (int d = 1; d <= right; d++) {
+        if (old >> d & 1) {
+            if (r1) {
+                r2 = d;
+                break;
+            }
+            r1 = d;
+        }
+    }
+    for (int d = 1; d <= left; d++) {
+        if (old >> (13 - d) & 1) {
+            if (l1) {
+                l2 = d;
+                break;
+            }
+            l1 = d;
+        }
+    }
+    int lengths[3] = {r2 ? r2 + 1 : 0, l2 ? l2 + 1 : 0,
+                      l1 && r1 && l1 + r1 < 13 ? l1 + r1 + 1 : 0};
+    int best = 0;
+    for (int i = 0; i < 3; i++)
+        if (lengths[i] && (!best || lengths[i] < best)) best = lengths[i];
+    return best;
+}
+
+/* third_card._sequence_third: the shortest sequence holding position 0 and two old cards
+ * (or old jokers), the windows holding position 0 by length, then start. */
+static int sequence_third(int old, int pool, int jokers, int old_jokers, int proxies) {
+    int missing = FULL & ~pool;
+    int held_new = pool & ~old & ~1;
+    for (int length = 3; length <= RANKS; length++) {
+        for (int start = 0; start < (length < RANKS ? RANKS : 1); start++) {
+            if (start && start + length - 1 < RANKS) continue;   /* not holding position 0 */
+            int wmask = 0;
+            for (int i = 0; i < length; i++) wmask |= 1 << ((start + i) % RANKS);
+            int gaps = bits(wmask & missing);
+            if (gaps > jokers || gaps * 2 > length) continue;
+            int room = gaps;
+            if (proxies) {
+                int extra = bits(wmask & held_new);
+                if (length / 2 - gaps < extra) extra = length / 2 - gaps;
+                if (jokers - gaps < extra) extra = jokers - gaps;
+                room += extra;
+            }
+            if (bits(wmask & old) + (room < old_jokers ? room : old_jokers) >= 2) return length;
+        }
+    }
+    return 0;
+}
+
+/* third_card.shortest_third, from masks of 13 bits (suit) and 4 bits (rank). */
+static int shortest_third(int p, int s, int jokers, int old_jokers, int old_suit, int old_rank,
+                          int pool_suit, int pool_rank, int proxies) {
+    int a = bits(old_rank & ~(1 << s));
+    if (a >= 2 || (a == 1 && old_jokers >= 1)) return 3;
+    int best = old_jokers >= 2 && (pool_rank & ~(1 << s)) ? 4 : 0;
+    int old = old_suit & ~(1 << p);
+    if ((old == 0 && old_jokers < 2) || ((old & (old - 1)) == 0 && !old_jokers)) return best;
+    old = ((old >> p) | (old << (13 - p))) & FULL;
+    int pool = ((pool_suit >> p) | (pool_suit << (13 - p))) & FULL;
+    int seq;
+    if (!jokers)
+        seq = run_third(old, pool);
+    else  /* the reference's memo key caps them: the same values reach its search */
+        seq = sequence_third(old, pool, jokers < 6 ? jokers : 6, old_jokers < 2 ? old_jokers : 2,
+                             proxies && old_jokers > 0);
+    return seq && (!best || seq < best) ? seq : best;
+}
+
+/* The number of jokers on meld m (completion._table_jokers of one meld). */
+static int meld_jokers(const Compact *m) {
+    return m->kind == 0 ? bits(m->d) : bits(m->c) + m->d;
+}
+
+/* Whether some card the hand holds wins a joker of m (completion.swap_cards). */
+static int meld_swappable(const Compact *m, const int *hand) {
+    if (m->kind == 0) {
+        for (int q = 0; q < RANKS; q++)
+            if (m->d >> q & 1 && hand[m->a * RANKS + q]) return 1;
+        return 0;
+    }
+    for (int t = 0; t < SUITS; t++)
+        if ((m->c >> t & 1 || (m->d && !((m->b | m->c) >> t & 1))) && hand[t * RANKS + m->a])
+            return 1;
+    return 0;
+}
+
+static int any_swap(const Compact *table, int n, const int *hand) {
+    for (int i = 0; i < n; i++)
+        if (meld_swappable(&table[i], hand)) return 1;
+    return 0;
+}
+
+/* completion._third_card_possible: room for the taken card's meld with two old cards, every
+ * table joker counted as one that might be won. */
+static int third_card_possible(const int *hand, const int *notold, int card, int size,
+                               const Compact *table, int n) {
+    if (card == CARDS) return 1;
+    int extra = 0;
+    for (int i = 0; i < n; i++) extra += meld_jokers(&table[i]);
+    int p = card % RANKS, s = card / RANKS;
+    int old_suit = 0, pool_suit = 0, old_rank = 0, pool_rank = 0;
+    for (int q = 0; q < RANKS; q++) {
+        int k = s * RANKS + q;
+        if (hand[k]) {
+            pool_suit |= 1 << q;
+            if (hand[k] > notold[k]) old_suit |= 1 << q;
+        }
+    }
+    for (int t = 0; t < SUITS; t++) {
+        int k = t * RANKS + p;
+        if (hand[k]) {
+            pool_rank |= 1 << t;
+            if (hand[k] > notold[k]) old_rank |= 1 << t;
+        }
+    }
+    int shortest = shortest_third(p, s, hand[CARDS] + extra, hand[CARDS] - notold[CARDS],
+                                  old_suit, old_rank, pool_suit, pool_rank, 1);
+    return 0 < shortest && shortest < size;
+}
+
+/* completion._points_bound minus completion._lowest. */
+static long points_margin(const int *hand, const Compact *table, int n) {
+    long total = 0;
+    int lowest = 10;
+    for (int k = 0; k < SLOTS; k++) {
+        total += (long)value[k] * hand[k];
+        if (k < CARDS && hand[k] && value[k] == 5) lowest = 5;
+    }
+    for (int i = 0; i < n; i++) total += 10L * meld_jokers(&table[i]);
+    return total - lowest;
+}
+
+/* A meld's place in a memo key: distinct melds, distinct codes. */
+static uint32_t meld_code(const Compact *m) {
+    return (uint32_t)m->kind << 31 | (uint32_t)m->a << 26 | (uint32_t)m->b << 21
+        | (uint32_t)m->c << 16 | (uint32_t)m->d;
+}
+
+static int code_order(const void *x, const void *y) {
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* A table argument: a tuple of compact melds (5-tuples of ints) read into table. */
+static int read_table(PyObject *arg, Compact *table, int *n) {
+    if (!PyTuple_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "table must be a tuple of compact melds, not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(arg);
+    if (size > MAX_TABLE) {
+        PyErr_Format(PyExc_ValueError, "table has %zd melds, more than %d", size, MAX_TABLE);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *m = PyTuple_GET_ITEM(arg, i);
+        if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 5) {
+            PyErr_Format(PyExc_ValueError, "table meld %zd is %R, not a compact meld "
+                         "(a tuple of 5 ints)", i, m);
+            return -1;
+        }
+        Compact *c = &table[i];
+        if (int_in(PyTuple_GET_ITEM(m, 0), 0, 1, "kind of table meld", i, &c->kind) < 0)
+            return -1;
+        int seq = c->kind == 0;
+        /* a sequence: suit, start, length, joker positions; a set: rank, real suits,
+         * declared joker suits, open jokers */
+        if (int_in(PyTuple_GET_ITEM(m, 1), 0, seq ? SUITS - 1 : RANKS - 1,
+                   seq ? "suit of table meld" : "rank of table meld", i, &c->a) < 0
+            || int_in(PyTuple_GET_ITEM(m, 2), 0, seq ? RANKS - 1 : (1 << SUITS) - 1,
+                      seq ? "start of table meld" : "real suits of table meld", i, &c->b) < 0
+            || int_in(PyTuple_GET_ITEM(m, 3), seq ? 1 : 0, seq ? RANKS : (1 << SUITS) - 1,
+                      seq ? "length of table meld" : "joker suits of table meld", i, &c->c) < 0
+            || int_in(PyTuple_GET_ITEM(m, 4), 0, seq ? FULL : SUITS,
+                      seq ? "joker positions of table meld" : "open jokers of table meld", i,
+                      &c->d) < 0)
+            return -1;
+    }
+    *n = (int)size;
+    return 0;
+}
+
+/* A hand argument (or the cards of it not held before the take): a list of 53 counts. */
+static int read_hand(PyObject *arg, const char *what, int *counts) {
+    if (!PyList_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list of 53 counts, not %.100s", what,
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    if (PyList_GET_SIZE(arg) != SLOTS) {
+        PyErr_Format(PyExc_ValueError, "%s must have %d counts, not %zd", what, SLOTS,
+                     PyList_GET_SIZE(arg));
+        return -1;
+    }
+    /* Reading an int runs no Python code, so the list cannot change while it is read. */
+    for (int k = 0; k < SLOTS; k++) {
+        if (int_in(PyList_GET_ITEM(arg, k), 0, k < CARDS ? MAX_COPIES : MAX_JOKERS, what, k,
+                   &counts[k]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    PyObject *hand_arg, *notold_arg, *table_arg;
+    int hand[SLOTS], notold[SLOTS];
+    int card, need, pending, layout, replace;
+    Compact table[MAX_TABLE];
+    int n;
+} Turn;
+
+/* The answer of a Python judge (1, 0, or -1 with an error set) for result. */
+static int truth_of(PyObject *result) {
+    if (result == NULL) return -1;
+    int ok = PyObject_IsTrue(result);
+    Py_DECREF(result);
+    return ok;
+}
+
+/* completion.completable over a checked turn: 1, 0, or -1 with an error set. */
+static int judge(const Turn *t, int melds_fail) {
+    const int *hand = t->hand, *notold = t->notold;
+    int size = 0;
+    for (int k = 0; k < SLOTS; k++) size += hand[k];
+    if (size < 1) return 0;
+    if (!t->pending && t->need <= 0) return 1;
+    int swap_left = -1;        /* any_swap, computed when first asked */
+    if (melds_fail && t->replace && !(swap_left = any_swap(t->table, t->n, hand))) return 0;
+    if (t->pending && (!hand[t->card]
+                       || !third_card_possible(hand, notold, t->card, size, t->table, t->n)))
+        return 0;
+    if (t->need > 0 && points_margin(hand, t->table, t->n) < t->need) return 0;
+    if (!melds_fail) {
+        int ok = truth_of(PyObject_CallFunction(
+            melds_complete, "OOiiOOiOO", t->hand_arg, t->notold_arg, t->card, t->need,
+            t->pending ? Py_True : Py_False, Py_None, size, Py_False,
+            t->replace ? Py_True : Py_False));
+        if (ok != 0) return ok;
+    }
+    if (t->replace && swap_left < 0) swap_left = any_swap(t->table, t->n, hand);
+    if (t->replace && !swap_left) return 0;
+    if (t->replace && t->pending && t->need <= 0 && t->layout)
+        return truth_of(PyObject_CallFunction(third_card_by_swaps, "OOiiO", t->hand_arg,
+                                              t->notold_arg, t->card, size, t->table_arg));
+    if (!t->replace) {
+        Turn with = *t;
+        with.replace = 1;
+        int ok = judge(&with, 0);
+        if (ok <= 0) return ok;   /* every step allowed without joker_for_held is allowed with it */
+    }
+    /* The memo key: what completion._MEMO's key holds, as bytes. */
+    uint8_t key[KEY_HEAD + 4 * MAX_TABLE];
+    for (int k = 0; k < SLOTS; k++) {
+        key[k] = (uint8_t)hand[k];
+        key[SLOTS + k] = (uint8_t)(t->pending ? notold[k] : 0);
+    }
+    int need = t->need > 0 ? t->need : 0;
+    uint8_t *head = key + 2 * SLOTS;
+    head[0] = (uint8_t)(t->pending ? t->card + 1 : 0);
+    head[1] = (uint8_t)(t->pending | t->layout << 1 | t->replace << 2);
+    memcpy(head + 2, &need, 4);
+    uint32_t codes[MAX_TABLE];
+    int n_codes = 0;
+    for (int i = 0; i < t->n; i++)
+        if (!t->replace || meld_jokers(&t->table[i])) codes[n_codes++] = meld_code(&t->table[i]);
+    qsort(codes, (size_t)n_codes, sizeof(uint32_t), code_order);
+    head[6] = (uint8_t)n_codes;
+    memcpy(key + KEY_HEAD, codes, 4 * (size_t)n_codes);
+    PyObject *key_bytes = PyBytes_FromStringAndSize((const char *)key,
+                                                    KEY_HEAD + 4 * n_codes);
+    if (key_bytes == NULL) return -1;
+    PyObject *known = PyDict_GetItemWithError(judge_memo, key_bytes);
+    if (known != NULL) {
+        Py_DECREF(key_bytes);
+        return known == Py_True;
+    }
+    if (PyErr_Occurred() || PyDict_SetItem(judge_memo, key_bytes, Py_False) < 0) {
+        Py_DECREF(key_bytes);
+        return -1;
+    }
+    /* a state revisited on its own path (above, False) completes nothing new */
+    int ok = truth_of(PyObject_CallFunction(
+        search_steps, "OOiiOOOO", t->hand_arg, t->notold_arg, t->card, t->need,
+        t->pending ? Py_True : Py_False, t->layout ? Py_True : Py_False, t->table_arg,
+        t->replace ? Py_True : Py_False));
+    if (ok >= 0) {
+        if (PyDict_GET_SIZE(judge_memo) > MEMO_LIMIT) PyDict_Clear(judge_memo);
+        if (PyDict_SetItem(judge_memo, key_bytes, ok ? Py_True : Py_False) < 0) ok = -1;
+    }
+    Py_DECREF(key_bytes);
+    return ok;
+}
+
+/* A bool argument (True or False, as the typed reference requires), else TypeError. */
+static int bool_arg(PyObject *arg, const char *what, int *out) {
+    if (!PyBool_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a bool, not %.100s", what,
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    *out = arg == Py_True;
+    return 0;
+}
+
+PyDoc_STRVAR(completable_doc,
+"completable(hand, notold, card, need, pending, layout, table, replace, melds_fail=False)\n\n"
+"Whether a take turn can still be completed, exactly: completion.completable (its\n"
+"reference, completion.reference_completable, documents the arguments). hand and notold:\n"
+"lists of 53 counts (cards at most 3, jokers at most 7); card 0..52;\n"
+"table: a tuple of compact melds. Bad input raises TypeError or ValueError.");
+
+static PyObject *completable(PyObject *module, PyObject *args, PyObject *kwds) {
+    (void)module;
+    static char *names[] = {"hand", "notold", "card", "need", "pending", "layout", "table",
+                            "replace", "melds_fail", NULL};
+    PyObject *card_arg, *need_arg, *pending_arg, *layout_arg, *replace_arg;
+    PyObject *melds_fail_arg = Py_False;
+    Turn t;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOO|O:completable", names,
+                                     &t.hand_arg, &t.notold_arg, &card_arg, &need_arg,
+                                     &pending_arg, &layout_arg, &t.table_arg, &replace_arg,
+                                     &melds_fail_arg))
+        return NULL;
+    int melds_fail;
+    if (bool_arg(pending_arg, "pending", &t.pending) < 0
+        || bool_arg(layout_arg, "layout", &t.layout) < 0
+        || bool_arg(replace_arg, "replace", &t.replace) < 0
+        || bool_arg(melds_fail_arg, "melds_fail", &melds_fail) < 0)
+        return NULL;
+    if (melds_complete == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_judge() was not called");
+        return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return NULL;
+    }
+    if (read_hand(t.hand_arg, "hand", t.hand) < 0
+        || read_hand(t.notold_arg, "notold", t.notold) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+        || read_table(t.table_arg, t.table, &t.n) < 0)
+        return NULL;
+    int ok = judge(&t, melds_fail);
+    if (ok < 0) return NULL;
+    return PyBool_FromLong(ok);
+}
+
+PyDoc_STRVAR(configure_judge_doc,
+"configure_judge(melds_complete, third_card_by_swaps, search)\n\n"
+"The Python parts completable() asks: solver.can_complete, completion._third_card_by_swaps\n"
+"and completion._search (callables). Forgets the judged states.");
+
+static PyObject *configure_judge(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *a, *b, *c;
+    if (!PyArg_ParseTuple(args, "OOO:configure_judge", &a, &b, &c)) return NULL;
+    if (!PyCallable_Check(a) || !PyCallable_Check(b) || !PyCallable_Check(c)) {
+        PyErr_SetString(PyExc_TypeError, "configure_judge() takes three callables");
+        return NULL;
+    }
+    if (judge_memo == NULL && (judge_memo = PyDict_New()) == NULL) return NULL;
+    PyDict_Clear(judge_memo);
+    Py_INCREF(a);
+    Py_INCREF(b);
+    Py_INCREF(c);
+    Py_XSETREF(melds_complete, a);
+    Py_XSETREF(third_card_by_swaps, b);
+    Py_XSETREF(search_steps, c);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(forget_judged_doc,
+"forget_judged() -> int\n\nEmpties completable()'s memo; returns how many states it held.");
+
+static PyObject *forget_judged(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    if (judge_memo == NULL) return PyLong_FromLong(0);
+    Py_ssize_t held = PyDict_GET_SIZE(judge_memo);
+    PyDict_Clear(judge_memo);
+    return PyLong_FromSsize_t(held);
+}
+
+PyDoc_STRVAR(shortest_third_doc,
+"shortest_third(p, s, jokers, old_jokers, old_suit, old_rank, pool_suit, pool_rank,\n"
+"               proxies) -> int\n\n"
+"third_card.shortest_third as completable() computes it (p 0..12, s 0..3, jokers 0..99,\n"
+"old_jokers -99..99, suit masks 13 bits, rank masks 4 bits).");
+
+static PyObject *shortest_third_py(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *items[8];
+    int v[8], proxies;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOp:shortest_third", &items[0], &items[1], &items[2],
+                          &items[3], &items[4], &items[5], &items[6], &items[7], &proxies))
+        return NULL;
+    static const char *what[8] = {"p", "s", "jokers", "old_jokers", "old_suit", "old_rank",
+                                  "pool_suit", "pool_rank"};
+    static const long low[8] = {0, 0, 0, -99, 0, 0, 0, 0};
+    static const long high[8] = {RANKS - 1, SUITS - 1, 99, 99, FULL, (1 << SUITS) - 1, FULL,
+                                 (1 << SUITS) - 1};
+    for (int i = 0; i < 8; i++)
+        if (int_in(items[i], low[i], high[i], what[i], -1, &v[i]) < 0) return NULL;
+    return PyLong_FromLong(shortest_third(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
+                                          proxies));
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"group_options", group_options, METH_VARARGS, group_options_doc},
+    {"completable", (PyCFunction)(void (*)(void))completable, METH_VARARGS | METH_KEYWORDS,
+     completable_doc},
+    {"configure_judge", configure_judge, METH_VARARGS, configure_judge_doc},
+    {"forget_judged", forget_judged, METH_NOARGS, forget_judged_doc},
+    {"shortest_third", shortest_third_py, METH_VARARGS, shortest_third_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "konkun.kunken.hand_search",
-    .m_doc = "The C core of konkun.kunken.arrangement.HandSearch (docs/kunken.md, Speed).",
+    .m_doc = "The C core of konkun.kunken.arrangement.HandSearch and of "
+             "konkun.kunken.completion.completable (docs/kunken.md, Speed).",
     .m_size = -1,
     .m_methods = module_methods,
 };

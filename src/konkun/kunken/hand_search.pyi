@@ -1,7 +1,8 @@
-"""The C core of :class:`konkun.kunken.arrangement.HandSearch` (``hand_search.c``), built by
+"""The C core of :class:`konkun.kunken.arrangement.HandSearch` and of
+:func:`konkun.kunken.completion.completable` (``hand_search.c``), built by
 ``python -m konkun.native --build``."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 def configure(values: Sequence[int], position_values: Sequence[int]) -> None:
     """Each card's points in hand (the joker last) and the points of an open set joker of
@@ -23,3 +24,24 @@ class Search:
         ``leave``."""
     def live_value(self, counts: Sequence[int]) -> int:
         """The points of the cards of ``counts`` in some meld of the hand, and its jokers."""
+
+def completable(hand: list[int], notold: list[int], card: int, need: int, pending: bool,
+                layout: bool, table: tuple[tuple[int, int, int, int, int], ...],
+                replace: bool, melds_fail: bool = False) -> bool:
+    """The exact completion judge of a take turn
+    (:func:`konkun.kunken.completion.reference_completable` in C): bad input raises
+    ``TypeError`` or ``ValueError`` naming it."""
+
+def configure_judge(melds_complete: Callable[..., bool],
+                    third_card_by_swaps: Callable[..., bool],
+                    search: Callable[..., bool]) -> None:
+    """The Python parts :func:`completable` asks: ``solver.can_complete``,
+    ``completion._third_card_by_swaps`` and ``completion._search``; forgets the judged
+    states."""
+
+def forget_judged() -> int:
+    """Empties :func:`completable`'s memo; returns how many states it held."""
+
+def shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int,
+                   old_rank: int, pool_suit: int, pool_rank: int, proxies: bool) -> int:
+    """:func:`konkun.kunken.third_card.shortest_third` as :func:`completable` computes it."""
