@@ -346,20 +346,25 @@ def test_random_input_to_the_c_judge_raises_a_typed_error_or_answers_as_the_refe
 
 
 def test_the_c_judge_keeps_no_references_and_no_memory() -> None:
-    """Many questions reaching the search, its memo emptied between rounds: the arguments'
-    reference counts are as before, and memory does not grow."""
+    """Many questions reaching the search and the walk over the swaps, the memo emptied
+    between rounds: the arguments' reference counts are as before, and memory does not
+    grow."""
     hand_search = c_module()
     assert completion.C_JUDGE is not None
-    # Kc Kd 5h 6h 7h, Ks taken: the kings' set needs the open joker of the table's set.
+    # Kc Kd 5h 6h 7h, Ks taken; Ks can win the open joker of the table's set of kings.
     hand = counts_of([11, 24, 29, 30, 31, 50])
     notold = counts_of([50])
     table = ((1, 11, 0b0011, 0, 1), (0, 0, 0, 4, 0b0100))
     args = (hand, notold, 50, 40, True, True, table, True)
 
+    swaps_only = (hand, notold, 50, 0, True, True, table, True)  # the walk over the swaps
+
     def ask(rounds: int) -> None:
         for _ in range(rounds):
             hand_search.forget_judged()
             completion.C_JUDGE(*args)
+            completion.C_JUDGE(*swaps_only)
+            assert hand_search.swap_third_length(hand, notold, 50, table) == 3
             for bad in (53, -1):
                 with pytest.raises(ValueError, match="card is"):
                     completion.C_JUDGE(hand, notold, bad, 40, True, True, table, True)
@@ -390,3 +395,80 @@ def test_an_opening_worth_exactly_the_points_bound_completes() -> None:
         for pending_notold in ([0] * 53,):
             args: Args = (hand, pending_notold, 11, need, False, True, (), True)
             assert agree(args) is expected
+
+
+def swap_third_agrees(hand: list[int], notold: list[int], card: int,
+                      table: completion.Table) -> int:
+    """The C core's swap_third_length and the reference's answer alike; the answer."""
+    assert completion.C_SWAP_THIRD is not None
+    expected = completion.reference_swap_third_length(hand, notold, card, table)
+    assert completion.C_SWAP_THIRD(hand, notold, card, table) == expected, (hand, notold,
+                                                                            card, table)
+    return expected
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_c_swap_walk_answers_as_the_reference_in_seeded_play(seats: int) -> None:
+    """completion.swap_third_length over every rule option in seeded play: the take scan's
+    questions (the hand with each part of the bank) and, in a take turn with a card still
+    to be melded, the hand now and without each of its cards, with the table's jokers."""
+    c_module()
+    asked = shorter = 0
+    for v, options in enumerate(VARIANTS):
+        rules = KunkenRules.from_options(options)
+        rng = random.Random(900 * v + seats)
+        deal = new_deal(rules, seats, 0, rng)
+        while not deal.is_over():
+            seat = deal.to_move
+            assert seat is not None
+            hand, table = deal.hands[seat], deal.compact_table()
+            jokers = tuple(m for m in table if completion.has_jokers(m))
+            questions: list[tuple[list[int], list[int], int]] = []
+            if deal.take_card < 0:
+                for i in range(len(deal.bank)):
+                    if deal.bank[i] != 52:
+                        after, taken = solver.after_take(hand, deal.bank, i)
+                        questions.append((after, taken, deal.bank[i]))
+            elif deal.pending and deal.take_card != 52:
+                questions.append((hand, deal.turn_notold, deal.take_card))
+                for k in range(53):
+                    if hand[k]:
+                        less, less_notold = list(hand), list(deal.turn_notold)
+                        less[k] -= 1
+                        less_notold[k] = min(less_notold[k], less[k])
+                        questions.append((less, less_notold, deal.take_card))
+            for after, taken, card in questions:
+                plain = third_card.third_card_length(card, after, taken, True)
+                length = swap_third_agrees(after, taken, card, jokers)
+                shorter += bool(length and (not plain or length < plain))
+                asked += 1
+            deal.push(rng.choice(deal.legal_actions()))
+    assert asked > 100 * len(VARIANTS)
+    assert shorter > 0  # some swaps made the taken card's meld shorter
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(turn_states())
+def test_the_c_swap_walk_answers_as_the_reference_on_random_states(state: Args) -> None:
+    c_module()
+    hand, notold, card, _, _, _, table, _ = state
+    if card != 52:
+        swap_third_agrees(hand, notold, card, table)
+
+
+@pytest.mark.parametrize(("index", "bad", "message"), [
+    (0, [0] * 54, "hand must have 53"),
+    (1, [0] * 52 + [9], "notold 52 is 9"),
+    (2, 52, "card is 52"),
+    (3, ((1, 0, 1, 0, 9),), "open jokers of table meld 0"),
+    (3, [], "table must be a tuple"),
+])
+def test_bad_input_to_the_c_swap_walk_raises_an_error_naming_it(index: int, bad: object,
+                                                               message: str) -> None:
+    c_module()
+    assert completion.C_SWAP_THIRD is not None
+    args: list[object] = [[0] * 53, [0] * 53, 0, ()]
+    assert completion.C_SWAP_THIRD(*args) == 0  # type: ignore[arg-type]
+    args[index] = bad
+    with pytest.raises((TypeError, ValueError), match=message):
+        completion.C_SWAP_THIRD(*args)  # type: ignore[arg-type]

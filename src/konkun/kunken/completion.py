@@ -481,6 +481,15 @@ def swap_third_cards(card: int, table: Table) -> list[bool]:
 
 def swap_third_length(hand: list[int], notold: list[int], card: int,
                       table: Table) -> int:
+    """:func:`reference_swap_third_length` (which documents it): the C core's
+    (:data:`C_SWAP_THIRD`, which computes it afresh, without a memo) when it is built."""
+    if C_SWAP_THIRD is not None:
+        return C_SWAP_THIRD(hand, notold, card, table)
+    return reference_swap_third_length(hand, notold, card, table)
+
+
+def reference_swap_third_length(hand: list[int], notold: list[int], card: int,
+                                table: Table) -> int:
     """The shortest meld of the taken ``card`` (not a joker) with two old cards (or old
     jokers) over every choice of swaps with the ``table``, none included (joker_for_held);
     0 when there is none. With no points due and a layout the turn can be completed
@@ -912,6 +921,19 @@ C_JUDGE: Final = _c_judge()
 """The C core's :func:`completable` (``konkun.kunken.hand_search.completable``), or ``None``
 when it is not built: then :func:`reference_completable` judges. Used exactly when the C
 search is (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
+
+
+def _c_swap_third() -> Callable[[list[int], list[int], int, Table], int] | None:
+    """The C core's :func:`swap_third_length`, when the C core is built and in use."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.swap_third_length
+
+
+C_SWAP_THIRD: Final = _c_swap_third()
+"""The C core's :func:`swap_third_length` (``konkun.kunken.hand_search.swap_third_length``),
+or ``None`` when it is not built (then :func:`reference_swap_third_length`)."""
 
 
 def forget_judged() -> None:

@@ -721,11 +721,14 @@ static PyObject *group_options(PyObject *module, PyObject *args) {
  * completion.completable (the exact completion check of a take turn) runs here: its
  * necessary and sufficient checks (the third-card room with every table joker won, the
  * points bound, whether any swap is left), its memo, and the rule that a state revisited on
- * its own path completes nothing new. Where the checks do not decide, it asks the Python
- * functions configure_judge() gave it: melds alone (solver.can_complete), the swaps-only
- * case (completion._third_card_by_swaps) and the search over steps (completion._search),
- * each of which asks this judge again of the states it reaches. completion's
- * reference_completable is the same judge in Python; the tests compare both. */
+ * its own path completes nothing new, and the swaps-only case of a taken card that is not a
+ * joker (completion.third_card_by_swaps: the walk over every choice of swaps, which
+ * swap_third_length() also gives the take scan and the legal lists). Where they do not
+ * decide, it asks the Python functions configure_judge() gave it: melds alone
+ * (solver.can_complete), the swaps-only case of a taken joker and the search over steps
+ * (completion.search_completion), each of which asks this judge again of the states it
+ * reaches. completion's reference_completable and reference_swap_third_length are the same
+ * in Python; the tests compare both. */
 
 #define MAX_TABLE 64           /* melds on the table: two decks make at most 36 */
 #define MEMO_LIMIT 200000      /* the memo is emptied past it, as the reference's */
@@ -852,13 +855,16 @@ static int any_swap(const Compact *table, int n, const int *hand) {
     return 0;
 }
 
-/* completion._third_card_possible: room for the taken card's meld with two old cards, every
- * table joker counted as one that might be won. */
-static int third_card_possible(const int *hand, const int *notold, int card, int size,
-                               const Compact *table, int n) {
-    if (card == CARDS) return 1;
-    int extra = 0;
-    for (int i = 0; i < n; i++) extra += meld_jokers(&table[i]);
+/* A meld's place in a memo key: distinct melds, distinct codes. */
+static uint32_t meld_code(const Compact *m) {
+    return (uint32_t)m->kind << 31 | (uint32_t)m->a << 26 | (uint32_t)m->b << 21
+        | (uint32_t)m->c << 16 | (uint32_t)m->d;
+}
+
+/* third_card.third_card_length of a card that is not a joker (joker_for_held), with extra
+ * jokers more in the hand, neither old nor taken. */
+static int card_third(const int *hand, const int *notold, int card, int extra) {
+    if (!hand[card]) return 0;
     int p = card % RANKS, s = card / RANKS;
     int old_suit = 0, pool_suit = 0, old_rank = 0, pool_rank = 0;
     for (int q = 0; q < RANKS; q++) {
@@ -875,9 +881,102 @@ static int third_card_possible(const int *hand, const int *notold, int card, int
             if (hand[k] > notold[k]) old_rank |= 1 << t;
         }
     }
-    int shortest = shortest_third(p, s, hand[CARDS] + extra, hand[CARDS] - notold[CARDS],
-                                  old_suit, old_rank, pool_suit, pool_rank, 1);
+    return shortest_third(p, s, hand[CARDS] + extra, hand[CARDS] - notold[CARDS], old_suit,
+                          old_rank, pool_suit, pool_rank, 1);
+}
+
+/* completion._third_card_possible: room for the taken card's meld with two old cards, every
+ * table joker counted as one that might be won. */
+static int third_card_possible(const int *hand, const int *notold, int card, int size,
+                               const Compact *table, int n) {
+    if (card == CARDS) return 1;
+    int extra = 0;
+    for (int i = 0; i < n; i++) extra += meld_jokers(&table[i]);
+    int shortest = card_third(hand, notold, card, extra);
     return 0 < shortest && shortest < size;
+}
+
+/* The walk of completion._swap_states over every choice of swaps with the melds from start
+ * on (each hand and table met once: seen, a set of bytes), in its order, for the taken card
+ * (not a joker): the shortest third-card meld of the states it reaches (0: none) into best,
+ * stopping early once one is shorter than stop (0: never). 0, or -1 with an error set. */
+static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, int card,
+                     PyObject *seen, int stop, int *best) {
+    for (int i = start; i < n; i++) {
+        Compact *m = &table[i];
+        if (!meld_jokers(m)) continue;
+        const Compact before = *m;
+        for (int j = 0; j < (m->kind == 0 ? RANKS : SUITS); j++) {
+            int given;
+            if (before.kind == 0) {     /* completion.swaps: a sequence's joker by its card */
+                if (!(before.d >> j & 1)) continue;
+                given = before.a * RANKS + j;
+                if (!hand[given]) continue;
+                m->d = before.d & ~(1 << j);
+            } else {                    /* a set's: a declared suit, or an open joker's */
+                given = j * RANKS + before.a;
+                if (!hand[given]) continue;
+                int bit = 1 << j;
+                if (before.c & bit) {
+                    m->b = before.b | bit;
+                    m->c = before.c & ~bit;
+                } else if (before.d && !((before.b | before.c) & bit)) {
+                    m->b = before.b | bit;
+                    m->d = before.d - 1;
+                } else {
+                    continue;
+                }
+            }
+            int had_notold = notold[given];
+            hand[given]--;
+            if (had_notold) notold[given]--;
+            hand[CARDS]++;
+            notold[CARDS]++;
+            uint8_t key[SLOTS + 4 * MAX_TABLE];
+            for (int k = 0; k < SLOTS; k++) key[k] = (uint8_t)hand[k];
+            for (int t = 0; t < n; t++) {
+                uint32_t code = meld_code(&table[t]);
+                memcpy(key + SLOTS + 4 * t, &code, 4);
+            }
+            PyObject *key_bytes = PyBytes_FromStringAndSize((const char *)key, SLOTS + 4 * n);
+            int fresh = key_bytes == NULL ? -1 : PySet_Contains(seen, key_bytes);
+            int status = fresh < 0 ? -1 : 0;
+            if (fresh == 0) {
+                status = PySet_Add(seen, key_bytes);
+                if (status == 0) {
+                    int length = card_third(hand, notold, card, 0);
+                    if (length && (!*best || length < *best)) *best = length;
+                    if (!(stop && *best && *best < stop))
+                        status = swap_walk(hand, notold, table, n, i, card, seen, stop, best);
+                }
+            }
+            Py_XDECREF(key_bytes);
+            hand[given]++;
+            if (had_notold) notold[given]++;
+            hand[CARDS]--;
+            notold[CARDS]--;
+            *m = before;
+            if (status < 0) return -1;
+            if (stop && *best && *best < stop) return 0;
+        }
+    }
+    return 0;
+}
+
+/* The shortest third-card meld over the swap states (completion._swap_states, the hand as it
+ * is not among them) into best, as swap_walk. */
+static int swap_states_third(const int *hand_in, const int *notold_in, const Compact *table_in,
+                             int n, int card, int stop, int *best) {
+    int hand[SLOTS], notold[SLOTS];
+    Compact table[MAX_TABLE];
+    memcpy(hand, hand_in, sizeof(hand));
+    memcpy(notold, notold_in, sizeof(notold));
+    memcpy(table, table_in, sizeof(Compact) * (size_t)n);
+    PyObject *seen = PySet_New(NULL);
+    if (seen == NULL) return -1;
+    int status = swap_walk(hand, notold, table, n, 0, card, seen, stop, best);
+    Py_DECREF(seen);
+    return status;
 }
 
 /* completion._points_bound minus completion._lowest. */
@@ -890,12 +989,6 @@ static long points_margin(const int *hand, const Compact *table, int n) {
     }
     for (int i = 0; i < n; i++) total += 10L * meld_jokers(&table[i]);
     return total - lowest;
-}
-
-/* A meld's place in a memo key: distinct melds, distinct codes. */
-static uint32_t meld_code(const Compact *m) {
-    return (uint32_t)m->kind << 31 | (uint32_t)m->a << 26 | (uint32_t)m->b << 21
-        | (uint32_t)m->c << 16 | (uint32_t)m->d;
 }
 
 static int code_order(const void *x, const void *y) {
@@ -1002,9 +1095,15 @@ static int judge(const Turn *t, int melds_fail) {
     }
     if (t->replace && swap_left < 0) swap_left = any_swap(t->table, t->n, hand);
     if (t->replace && !swap_left) return 0;
-    if (t->replace && t->pending && t->need <= 0 && t->layout)
-        return truth_of(PyObject_CallFunction(third_card_by_swaps, "OOiiO", t->hand_arg,
-                                              t->notold_arg, t->card, size, t->table_arg));
+    if (t->replace && t->pending && t->need <= 0 && t->layout) {
+        if (t->card == CARDS)  /* a taken joker: completion.third_card_by_swaps, in Python */
+            return truth_of(PyObject_CallFunction(third_card_by_swaps, "OOiiO", t->hand_arg,
+                                                  t->notold_arg, t->card, size, t->table_arg));
+        int best = 0;   /* completion.third_card_by_swaps: some swap state's meld is short */
+        if (swap_states_third(hand, notold, t->table, t->n, t->card, size, &best) < 0)
+            return -1;
+        return 0 < best && best < size;
+    }
     if (!t->replace) {
         Turn with = *t;
         with.replace = 1;
@@ -1109,10 +1208,36 @@ static PyObject *completable(PyObject *module, PyObject *args, PyObject *kwds) {
     return PyBool_FromLong(ok);
 }
 
+PyDoc_STRVAR(swap_third_length_doc,
+"swap_third_length(hand, notold, card, table) -> int\n\n"
+"completion.swap_third_length (its reference, completion.reference_swap_third_length): the\n"
+"shortest meld of the taken card (0..51) with two old cards over every choice of swaps with\n"
+"the table, 0 when none. Arguments as completable()'s; bad input raises TypeError or\n"
+"ValueError.");
+
+static PyObject *swap_third_length(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *hand_arg, *notold_arg, *card_arg, *table_arg;
+    int hand[SLOTS], notold[SLOTS], card, n;
+    Compact table[MAX_TABLE];
+    if (!PyArg_ParseTuple(args, "OOOO:swap_third_length", &hand_arg, &notold_arg, &card_arg,
+                          &table_arg))
+        return NULL;
+    if (read_hand(hand_arg, "hand", hand) < 0 || read_hand(notold_arg, "notold", notold) < 0
+        || int_in(card_arg, 0, CARDS - 1, "card", -1, &card) < 0
+        || read_table(table_arg, table, &n) < 0)
+        return NULL;
+    if (!hand[card]) return PyLong_FromLong(0);   /* a swap never brings it back */
+    int best = card_third(hand, notold, card, 0);
+    if (any_swap(table, n, hand) && swap_states_third(hand, notold, table, n, card, 0, &best) < 0)
+        return NULL;
+    return PyLong_FromLong(best);
+}
+
 PyDoc_STRVAR(configure_judge_doc,
 "configure_judge(melds_complete, third_card_by_swaps, search)\n\n"
-"The Python parts completable() asks: solver.can_complete, completion._third_card_by_swaps\n"
-"and completion._search (callables). Forgets the judged states.");
+"The Python parts completable() asks: solver.can_complete, completion.third_card_by_swaps\n"
+"and completion.search_completion (callables). Forgets the judged states.");
 
 static PyObject *configure_judge(PyObject *module, PyObject *args) {
     (void)module;
@@ -1177,6 +1302,7 @@ static PyMethodDef module_methods[] = {
     {"configure_judge", configure_judge, METH_VARARGS, configure_judge_doc},
     {"forget_judged", forget_judged, METH_NOARGS, forget_judged_doc},
     {"shortest_third", shortest_third_py, METH_VARARGS, shortest_third_doc},
+    {"swap_third_length", swap_third_length, METH_VARARGS, swap_third_length_doc},
     {NULL, NULL, 0, NULL},
 };
 

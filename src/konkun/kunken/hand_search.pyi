@@ -45,3 +45,8 @@ def forget_judged() -> int:
 def shortest_third(p: int, s: int, jokers: int, old_jokers: int, old_suit: int,
                    old_rank: int, pool_suit: int, pool_rank: int, proxies: bool) -> int:
     """:func:`konkun.kunken.third_card.shortest_third` as :func:`completable` computes it."""
+
+def swap_third_length(hand: list[int], notold: list[int], card: int,
+                      table: tuple[tuple[int, int, int, int, int], ...]) -> int:
+    """:func:`konkun.kunken.completion.reference_swap_third_length` in C (``card`` not a
+    joker): bad input raises ``TypeError`` or ``ValueError`` naming it."""
