@@ -861,9 +861,9 @@ static uint32_t meld_code(const Compact *m) {
         | (uint32_t)m->c << 16 | (uint32_t)m->d;
 }
 
-/* third_card.third_card_length of a card that is not a joker (joker_for_held), with extra
- * jokers more in the hand, neither old nor taken. */
-static int card_third(const int *hand, const int *notold, int card, int extra) {
+/* third_card.third_card_length of a card that is not a joker (proxies: joker_for_held), with
+ * extra jokers more in the hand, neither old nor taken. */
+static int card_third(const int *hand, const int *notold, int card, int extra, int proxies) {
     if (!hand[card]) return 0;
     int p = card % RANKS, s = card / RANKS;
     int old_suit = 0, pool_suit = 0, old_rank = 0, pool_rank = 0;
@@ -882,7 +882,7 @@ static int card_third(const int *hand, const int *notold, int card, int extra) {
         }
     }
     return shortest_third(p, s, hand[CARDS] + extra, hand[CARDS] - notold[CARDS], old_suit,
-                          old_rank, pool_suit, pool_rank, 1);
+                          old_rank, pool_suit, pool_rank, proxies);
 }
 
 /* completion._third_card_possible: room for the taken card's meld with two old cards, every
@@ -892,7 +892,7 @@ static int third_card_possible(const int *hand, const int *notold, int card, int
     if (card == CARDS) return 1;
     int extra = 0;
     for (int i = 0; i < n; i++) extra += meld_jokers(&table[i]);
-    int shortest = card_third(hand, notold, card, extra);
+    int shortest = card_third(hand, notold, card, extra, 1);
     return 0 < shortest && shortest < size;
 }
 
@@ -944,7 +944,7 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
             if (fresh == 0) {
                 status = PySet_Add(seen, key_bytes);
                 if (status == 0) {
-                    int length = card_third(hand, notold, card, 0);
+                    int length = card_third(hand, notold, card, 0, 1);
                     if (length && (!*best || length < *best)) *best = length;
                     if (!(stop && *best && *best < stop))
                         status = swap_walk(hand, notold, table, n, i, card, seen, stop, best);
@@ -1073,6 +1073,20 @@ static int truth_of(PyObject *result) {
     return ok;
 }
 
+/* solver.can_complete (melds alone): with no points due and the taken card, not a joker,
+ * still to be melded, whether its shortest meld with two old cards leaves a card
+ * (third_card_length is the shortest of third_card_melds); else asked of Python. */
+static int melds_alone(const Turn *t, int size) {
+    if (t->pending && t->need <= 0 && t->card != CARDS) {
+        int length = card_third(t->hand, t->notold, t->card, 0, t->replace);
+        return 0 < length && length < size;
+    }
+    return truth_of(PyObject_CallFunction(
+        melds_complete, "OOiiOOiOO", t->hand_arg, t->notold_arg, t->card, t->need,
+        t->pending ? Py_True : Py_False, Py_None, size, Py_False,
+        t->replace ? Py_True : Py_False));
+}
+
 /* completion.completable over a checked turn: 1, 0, or -1 with an error set. */
 static int judge(const Turn *t, int melds_fail) {
     const int *hand = t->hand, *notold = t->notold;
@@ -1087,10 +1101,7 @@ static int judge(const Turn *t, int melds_fail) {
         return 0;
     if (t->need > 0 && points_margin(hand, t->table, t->n) < t->need) return 0;
     if (!melds_fail) {
-        int ok = truth_of(PyObject_CallFunction(
-            melds_complete, "OOiiOOiOO", t->hand_arg, t->notold_arg, t->card, t->need,
-            t->pending ? Py_True : Py_False, Py_None, size, Py_False,
-            t->replace ? Py_True : Py_False));
+        int ok = melds_alone(t, size);
         if (ok != 0) return ok;
     }
     if (t->replace && swap_left < 0) swap_left = any_swap(t->table, t->n, hand);
@@ -1228,7 +1239,7 @@ static PyObject *swap_third_length(PyObject *module, PyObject *args) {
         || read_table(table_arg, table, &n) < 0)
         return NULL;
     if (!hand[card]) return PyLong_FromLong(0);   /* a swap never brings it back */
-    int best = card_third(hand, notold, card, 0);
+    int best = card_third(hand, notold, card, 0, 1);
     if (any_swap(table, n, hand) && swap_states_third(hand, notold, table, n, card, 0, &best) < 0)
         return NULL;
     return PyLong_FromLong(best);
