@@ -44,13 +44,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import konkun.kunken
 from konkun.bots.base import Agent
 from konkun.bots.specs import BotSpec
 from konkun.kunken import KunkenDeal, KunkenRules, new_deal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_kunken import playouts  # a sibling script, not a package
+from bench_kunken import engine, playouts  # a sibling script, not a package
 
 GIN = "gin_rummy"
 HAS_PYSPIEL = importlib.util.find_spec("pyspiel") is not None
@@ -349,7 +348,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="a measure or group (playouts, legal, ismcts); repeatable")
     args = parser.parse_args(argv)
-    print("engine:", "compiled (mypyc)" if konkun.kunken.NATIVE else "pure Python")
+    print("engine:", engine())
     all_measures, notes = measures(args.iters)
     for note in notes:
         print(note)
