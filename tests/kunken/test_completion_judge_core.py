@@ -163,28 +163,42 @@ def pure_answers(calls: list[tuple[str, list[Any]]]) -> list[bool]:
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_the_c_judge_answers_as_a_pure_process_in_seeded_play(seats: int) -> None:
     """The engine's own questions, C judge against a pure Python process (every judge the
-    reference): each take turn's state in seeded play over every rule option, with the
-    turn's joker marks (completion.completable_marked, which stays Python and asks
-    completable), and without."""
+    reference): each take turn's state in seeded play over every rule option, and the
+    state after some of its candidate steps, with the turn's joker marks
+    (completion.completable_marked, which stays Python and asks completable), and
+    without."""
     c_module()
     calls: list[tuple[str, list[Any]]] = []
     answers: list[bool] = []
+    marked = 0
     for v, options in enumerate(VARIANTS):
         rules = KunkenRules.from_options(options)
         rng = random.Random(700 * v + seats)
         deal = new_deal(rules, seats, 0, rng)
         while not deal.is_over():
+            seat = deal.to_move
+            assert seat is not None
             if deal.take_card >= 0 and not deal.obligations_met():
-                args = list(turn_args(deal))
-                marks = list(deal.turn_marks)
-                for name, call in (("completable", args),
-                                   ("completable_marked", [*args, marks])):
-                    forget()
-                    answers.append(bool(getattr(completion, name)(
-                        *call[:8], *([tuple(marks)] if name == "completable_marked" else []))))
-                    calls.append((name, call))
+                turns = [deal]
+                for action in deal.taken_candidates(seat, deal.hands[seat])[:12]:
+                    after = deal.scratch_copy(action)
+                    after.push(action)
+                    if not after.obligations_met():
+                        turns.append(after)
+                for turn in turns:
+                    args = list(turn_args(turn))
+                    marks = list(turn.turn_marks)
+                    marked += bool(marks)
+                    for name, call in (("completable", args),
+                                       ("completable_marked", [*args, marks])):
+                        forget()
+                        answers.append(bool(getattr(completion, name)(
+                            *call[:8],
+                            *([tuple(marks)] if name == "completable_marked" else []))))
+                        calls.append((name, call))
             deal.push(rng.choice(deal.legal_actions()))
     assert len(calls) > 20 * len(VARIANTS)
+    assert marked > 0
     assert sum(answers) and not all(answers)
     assert pure_answers(calls) == answers
 
