@@ -486,3 +486,46 @@ def test_bad_input_to_the_c_swap_walk_raises_an_error_naming_it(index: int, bad:
     args[index] = bad
     with pytest.raises((TypeError, ValueError), match=message):
         completion.C_SWAP_THIRD(*args)  # type: ignore[arg-type]
+
+
+def searched_state() -> Args:
+    """A state of seeded play whose judging reaches the search over steps."""
+    rng = random.Random(11)
+    deal = new_deal(KunkenRules(), 4, 0, rng)
+    while True:
+        if deal.is_over():
+            deal = new_deal(KunkenRules(), 4, 0, rng)
+        seat = deal.to_move
+        assert seat is not None
+        if deal.take_card >= 0 and not deal.obligations_met():
+            for action in deal.taken_candidates(seat, deal.hands[seat]):
+                after = deal.scratch_copy(action)
+                after.push(action)
+                with Recorder() as recorder:
+                    completion.forget_judged()
+                    completion.completable(*turn_args(after))
+                if recorder.states:
+                    return recorder.states[0]
+        deal.push(rng.choice(deal.legal_actions()))
+
+
+def test_reconfiguring_the_judge_from_its_own_search_frees_nothing_in_use() -> None:
+    """A search part that gives the judge new parts while it runs (dropping the last
+    reference to itself) runs to its end, and the answer is the reference's."""
+    hand_search = c_module()
+    state = searched_state()
+
+    class Once:
+        def search(self, *args: Any) -> bool:
+            hand_search.configure_judge(solver.can_complete, completion.third_card_by_swaps,
+                                        completion.search_completion)
+            gc.collect()
+            return bool(completion.search_completion(*args))
+
+    hand_search.configure_judge(solver.can_complete, completion.third_card_by_swaps,
+                                Once().search)
+    hand_search.forget_judged()
+    assert completion.C_JUDGE is not None
+    answer = completion.C_JUDGE(*state, False)
+    completion.forget_judged()
+    assert answer == completion.reference_completable(*state)

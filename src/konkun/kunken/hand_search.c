@@ -17,6 +17,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -1065,6 +1066,21 @@ typedef struct {
     int n;
 } Turn;
 
+/* A call of one of the Python parts configure_judge() gave (held while it runs, so that a
+ * configure_judge() meanwhile cannot free it), its positional arguments built by format. */
+static PyObject *call_part(PyObject *part, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    PyObject *tuple = Py_VaBuildValue(format, args);
+    va_end(args);
+    if (tuple == NULL) return NULL;
+    Py_INCREF(part);
+    PyObject *result = PyObject_Call(part, tuple, NULL);
+    Py_DECREF(part);
+    Py_DECREF(tuple);
+    return result;
+}
+
 /* The answer of a Python judge (1, 0, or -1 with an error set) for result. */
 static int truth_of(PyObject *result) {
     if (result == NULL) return -1;
@@ -1081,8 +1097,8 @@ static int melds_alone(const Turn *t, int size) {
         int length = card_third(t->hand, t->notold, t->card, 0, t->replace);
         return 0 < length && length < size;
     }
-    return truth_of(PyObject_CallFunction(
-        melds_complete, "OOiiOOiOO", t->hand_arg, t->notold_arg, t->card, t->need,
+    return truth_of(call_part(
+        melds_complete, "(OOiiOOiOO)", t->hand_arg, t->notold_arg, t->card, t->need,
         t->pending ? Py_True : Py_False, Py_None, size, Py_False,
         t->replace ? Py_True : Py_False));
 }
@@ -1108,7 +1124,7 @@ static int judge(const Turn *t, int melds_fail) {
     if (t->replace && !swap_left) return 0;
     if (t->replace && t->pending && t->need <= 0 && t->layout) {
         if (t->card == CARDS)  /* a taken joker: completion.third_card_by_swaps, in Python */
-            return truth_of(PyObject_CallFunction(third_card_by_swaps, "OOiiO", t->hand_arg,
+            return truth_of(call_part(third_card_by_swaps, "(OOiiO)", t->hand_arg,
                                                   t->notold_arg, t->card, size, t->table_arg));
         int best = 0;   /* completion.third_card_by_swaps: some swap state's meld is short */
         if (swap_states_third(hand, notold, t->table, t->n, t->card, size, &best) < 0)
@@ -1152,8 +1168,8 @@ static int judge(const Turn *t, int melds_fail) {
         return -1;
     }
     /* a state revisited on its own path (above, False) completes nothing new */
-    int ok = truth_of(PyObject_CallFunction(
-        search_steps, "OOiiOOOO", t->hand_arg, t->notold_arg, t->card, t->need,
+    int ok = truth_of(call_part(
+        search_steps, "(OOiiOOOO)", t->hand_arg, t->notold_arg, t->card, t->need,
         t->pending ? Py_True : Py_False, t->layout ? Py_True : Py_False, t->table_arg,
         t->replace ? Py_True : Py_False));
     if (ok >= 0) {
