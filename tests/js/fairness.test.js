@@ -1,6 +1,8 @@
 // The replay page's fair-deal recomputation (fairness.js and each game's `fairDeal`) deals
 // exactly what the Python engines deal from the same text seed: the first dealer, the
-// first deal and the next one, for every seat count of the golden files. And the page's
+// first deal and the next one, for every seat count of the golden files, and with the rule
+// options that change the cards (short Konchinka decks, Kunken's jokers and hand size:
+// tests/golden/konchinka_short.deals and kunken_options.deals). And the page's
 // whole check (verifyReplay) on replays the server served (tests/js/replays, which
 // `konkun verify` accepts too), as they came and altered.
 
@@ -16,6 +18,7 @@ import { cardText, firstDealer, sorted, Stream, verifyReplay }
   from "../../src/konkun/server/static/fairness.js";
 import { setLang, t } from "../../src/konkun/server/static/i18n.js";
 import * as konchinka from "../../src/konkun/server/static/konchinka.js";
+import { deckCards as konchinkaDeck } from "../../src/konkun/server/static/konchinkamoves.js";
 import * as kunken from "../../src/konkun/server/static/kunken.js";
 import { goldenDeals } from "./golden.js";
 
@@ -78,6 +81,58 @@ for (const entry of textSeeded("kunken")) {
       kunkenDeal(entry.next_deal));
   });
 }
+
+// the rule options that change the cards: short Konchinka decks (deck_ranks) at every seat
+// count they deal to, Kunken's jokers and hand size; the rules as the record holds them
+for (const entry of goldenDeals("konchinka_short")) {
+  const table = entry.rules.table_excludes_jacks ? "" : ", jacks allowed on the table";
+  test(`konchinka deck_ranks ${entry.rules.deck_ranks}${table}, ${entry.seats} seats, seed `
+       + `${entry.seed.slice(0, 12)}: the page deals the engine's first dealer and two deals`,
+  async () => {
+    const stream = new Stream(entry.seed);
+    const first = await firstDealer(stream, entry.seats);
+    assert.equal(first, entry.first_dealer);
+    assert.deepEqual(await konchinka.fairDeal.deal(stream, entry.seats, first, entry.rules),
+      kpnDeal(entry.deal));
+    assert.deepEqual(await konchinka.fairDeal.deal(stream, entry.seats,
+      (first + 1) % entry.seats, entry.rules), kpnDeal(entry.next_deal));
+  });
+}
+
+for (const entry of goldenDeals("kunken_options")) {
+  test(`kunken jokers ${entry.rules.jokers}, hand size ${entry.rules.hand_size}, `
+       + `${entry.seats} seats, seed ${entry.seed.slice(0, 12)}: `
+       + "the page deals the engine's first dealer and two deals", async () => {
+    const stream = new Stream(entry.seed);
+    const first = await firstDealer(stream, entry.seats);
+    assert.equal(first, entry.first_dealer);
+    assert.deepEqual(await kunken.fairDeal.deal(stream, entry.seats, first, entry.rules),
+      kunkenDeal(entry.deal));
+    assert.deepEqual(await kunken.fairDeal.deal(stream, entry.seats, (first + 1) % entry.seats,
+      entry.rules), kunkenDeal(entry.next_deal));
+  });
+}
+
+test("a short Konchinka deck keeps its lowest ranks and the Ace of each suit", () => {
+  assert.deepEqual(konchinkaDeck(7).map(cardText).filter((c) => c.endsWith("c")),
+    ["2c", "3c", "4c", "5c", "6c", "7c", "Ac"]);
+  assert.equal(konchinkaDeck(7).length, 28);
+  assert.equal(konchinkaDeck(10).map(cardText).filter((c) => c.endsWith("s")).join(""),
+    "2s3s4s5s6s7s8s9sTsAs");
+  assert.deepEqual(konchinkaDeck(13), [...Array(52).keys()]);
+});
+
+test("a rule that changes the cards outside its range is refused, never dealt", async () => {
+  for (const deckRanks of [1, 14, 7.5, "7", null]) {
+    const rules = deckRanks === null ? { deck_ranks: {} } : { deck_ranks: deckRanks };
+    await assert.rejects(konchinka.fairDeal.deal(new Stream("a"), 2, 0, rules),
+      (err) => err instanceof RangeError && /^rule deck_ranks /.test(err.message));
+  }
+  for (const rules of [{ jokers: -1 }, { jokers: 1e9 }, { hand_size: 0 }, { hand_size: 21 }]) {
+    await assert.rejects(kunken.fairDeal.deal(new Stream("a"), 2, 0, rules),
+      (err) => err instanceof RangeError && /^rule (jokers|hand_size) /.test(err.message));
+  }
+});
 
 test("another seed deals other cards (the comparison can fail)", async () => {
   const [entry] = textSeeded("kunken");

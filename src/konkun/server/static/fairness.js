@@ -163,6 +163,24 @@ export const cardText = (n) => (n === 52 ? "X" : "23456789TJQKA"[n % 13] + "cdhs
  * @returns {string} */
 export const sorted = (cards) => [...cards].sort().join(" ");
 
+/** A rule option a deal is recomputed with (a record's `rules`): `fallback` when absent,
+ * else an integer in `low..high`. A record altered to hold anything else is refused here
+ * (a RangeError naming the option: the replay page says the deal is not verified), not
+ * dealt from a deck too small to cut or too large to build.
+ * @param {Record<string, any>} rules
+ * @param {string} name
+ * @param {number} fallback
+ * @param {number} low
+ * @param {number} high
+ * @returns {number} */
+export function ruleInteger(rules, name, fallback, low, high) {
+  const value = rules[name] ?? fallback;
+  if (!Number.isInteger(value) || value < low || value > high) {
+    throw new RangeError(`rule ${name} ${JSON.stringify(value)} is not an integer ${low}..${high}`);
+  }
+  return value;
+}
+
 /** The first dealer drawn from the stream: each contender draws a card, the highest rank
  * deals, a tie draws again among the tied (RULES.md).
  * @param {Stream} stream

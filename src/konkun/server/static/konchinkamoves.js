@@ -5,7 +5,7 @@
 
 import { cardShort, parseCard, splitCards } from "./cards.js";
 import { present } from "./dom.js";
-import { cardText, sorted } from "./fairness.js";
+import { cardText, ruleInteger, sorted } from "./fairness.js";
 
 // ---------------------------------------------------------------- moves
 
@@ -61,13 +61,26 @@ export function writtenTotals(column) {
 
 // ---------------------------------------------------------------- the fair-deal check
 
-// The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the shuffle, the cut, four rounds of one card to each hand and one to the table,
-// and the table's jacks and pairs put back in the stock.
+/** The ranks of the whole deck (the rule `deck_ranks` absent: the standard game). */
+const WHOLE_DECK_RANKS = 13;
+
+/** The card numbers of a deck of the `ranks` lowest ranks and the Ace (the research rule
+ * `deck_ranks`, Python's `konchinka.deck.deck_indices`), ascending: 0..51 for 13 ranks.
+ * @param {number} ranks
+ * @returns {number[]} */
+export function deckCards(ranks) {
+  return [...Array(52).keys()].filter((n) => n % 13 === 12 || n % 13 < ranks - 1);
+}
+
+// The deal recomputed from the match seed's stream (fairness.js; docs/fairness.md): the
+// deck of the rules' ranks shuffled and cut, four rounds of one card to each hand and one to
+// the table, and the table's jacks and pairs put back in the stock.
 /** @type {import("./fairness.js").FairDeal["deal"]} */
 async function konchinkaDeal(stream, seats, dealer, rules) {
-  let deck = [...Array(52).keys()];
+  // 2 ranks at least: a deck of 8 cards or more can be cut (4 cards each side)
+  let deck = deckCards(ruleInteger(rules, "deck_ranks", WHOLE_DECK_RANKS, 2, WHOLE_DECK_RANKS));
   await stream.shuffle(deck);
-  const cut = await stream.integer(4, 48);
+  const cut = await stream.integer(4, deck.length - 4);
   deck = deck.slice(cut).concat(deck.slice(0, cut));
   const next = () => present(deck.shift(), "the next card of the deck");
   /** @type {number[][]} */

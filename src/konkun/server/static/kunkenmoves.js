@@ -7,7 +7,7 @@
 
 import { cardShort, parseCard, RANKS, sortCards } from "./cards.js";
 import { present } from "./dom.js";
-import { cardText, sorted } from "./fairness.js";
+import { cardText, ruleInteger, sorted } from "./fairness.js";
 import { t } from "./i18n.js";
 
 // ---------------------------------------------------------------- actions as text
@@ -108,12 +108,14 @@ export function endsTurn(_action, parts) {
 // bank's first card.
 /** @type {import("./fairness.js").FairDeal["deal"]} */
 async function kunkenDeal(stream, seats, dealer, rules) {
+  // the options' ranges (konkun.kunken.rules.OPTIONS): jokers 0..4, hand size 1..20
   const pack = [...Array(52).keys(), ...Array(52).keys(),
-    ...Array(rules.jokers ?? 4).fill(52)];
+    ...Array(ruleInteger(rules, "jokers", 4, 0, 4)).fill(52)];
+  const handSize = ruleInteger(rules, "hand_size", 13, 1, 20);
   await stream.shuffle(pack);
   /** @type {number[][]} */
   const hands = Array.from({ length: seats }, () => []);
-  for (let round = 0; round < (rules.hand_size ?? 13); round++) {
+  for (let round = 0; round < handSize; round++) {
     for (let k = 0; k < seats; k++) {
       hands[(dealer + 1 + k) % seats].push(present(pack.shift(), "the next card of the pack"));
     }
