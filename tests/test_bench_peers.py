@@ -5,11 +5,12 @@ peer not installed is skipped with a note. (Speed itself is never judged in a te
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_peers.py"
 HAS_PYSPIEL = importlib.util.find_spec("pyspiel") is not None
@@ -17,12 +18,7 @@ HAS_RLCARD = importlib.util.find_spec("rlcard") is not None
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_peers", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_peers", module)  # its dataclass looks its module up
-    spec.loader.exec_module(sys.modules["bench_peers"])
-    return sys.modules["bench_peers"]
+    return load_script("bench_peers", SCRIPT)
 
 
 def _table_rows(output: str) -> dict[str, str]:

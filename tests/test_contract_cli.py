@@ -10,7 +10,6 @@ on standard error that names the offending input, never a traceback.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import re
 import subprocess
@@ -20,18 +19,13 @@ from types import ModuleType
 
 import pytest
 
+from scripts import load_script
+
 HERE = Path(__file__).resolve().parent
 
 
 def _load(name: str, path: Path) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(name, path)
 
 
 bf = _load("konkun_tests_konchinka_bruteforce", HERE / "konchinka" / "bruteforce.py")

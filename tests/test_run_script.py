@@ -3,7 +3,6 @@ arguments choose the workers or their distribution."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -11,12 +10,11 @@ from typing import Any
 
 import pytest
 
+from scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
-_SPEC = importlib.util.spec_from_file_location("run_script", ROOT / "run.py")
-assert _SPEC is not None and _SPEC.loader is not None
-_SCRIPT = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(_SCRIPT)  # run.py is a script, not a module of the package
-RUN = vars(_SCRIPT)  # its globals themselves: a name set here is the one it calls
+# run.py's globals themselves: a name a test sets here is the one run.py calls
+RUN = vars(load_script("run_script", ROOT / "run.py"))
 pytest_args = RUN["pytest_args"]
 workers = RUN["workers"]
 

@@ -8,26 +8,18 @@ for both games, every seat count, integer seeds and text (``HashRandom``) keys.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from scripts import load_script
+
 HERE = Path(__file__).parent
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("generate_deals", HERE / "generate_deals.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GENERATE = _generator()
+GENERATE = load_script("generate_deals", HERE / "generate_deals.py")
 
 
 def golden(game: str) -> list[dict[str, Any]]:

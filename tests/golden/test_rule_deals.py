@@ -5,27 +5,18 @@ deals: regenerated in memory they equal the files, so the page's check
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from scripts import load_script
+
 HERE = Path(__file__).parent
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("generate_rule_deals",
-                                                  HERE / "generate_rule_deals.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GENERATE = _generator()
+GENERATE = load_script("generate_rule_deals", HERE / "generate_rule_deals.py")
 
 
 def stored(game: str) -> list[dict[str, Any]]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib.util
 import io
 import json
 import subprocess
@@ -32,20 +31,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scripts import load_script
+
 HERE = Path(__file__).resolve().parent
 GOLDEN_DIR = HERE / "perft"
 
 
 def _load_oracle() -> ModuleType:
-    name = "konkun_tests_konchinka_bruteforce"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HERE / "bruteforce.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("konkun_tests_konchinka_bruteforce", HERE / "bruteforce.py")
 
 
 bf = _load_oracle()

@@ -10,7 +10,6 @@ from hypothesis then compare the engine with the oracle directly.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
 import subprocess
@@ -23,19 +22,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scripts import load_script
+
 HERE = Path(__file__).resolve().parent
 
 
 def _load_oracle() -> ModuleType:
-    name = "konkun_tests_kunken_oracle"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HERE / "oracle.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("konkun_tests_kunken_oracle", HERE / "oracle.py")
 
 
 oracle = _load_oracle()

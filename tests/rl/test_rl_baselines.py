@@ -3,23 +3,18 @@ the arena gives exactly its figures, and the table in ``docs/rl.md`` is the file
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from scripts import load_script
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "baselines.py"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("baselines", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("baselines", module)  # its dataclass looks its module up
-    spec.loader.exec_module(sys.modules["baselines"])
-    return sys.modules["baselines"]
+    return load_script("baselines", SCRIPT)
 
 
 def test_the_check_row_of_the_baseline_table_reproduces() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
@@ -10,16 +9,13 @@ import pytest
 
 from konkun.arena import ArenaConfig, run_arena
 from konkun.bots import specs
+from scripts import load_script
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "evaluate_agent.py"
 
 
 def _example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("evaluate_agent", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("evaluate_agent", EXAMPLE)
 
 
 def test_the_example_agent_plays_konchinka_against_greedy_in_the_arena(
@@ -42,10 +38,7 @@ def test_the_ppo_example_trains_saves_and_plays_in_the_arena(
     """A few hundred steps only (the point is the plumbing: masks reach MaskablePPO, the
     saved model loads as a policy: spec and plays whole deals in the arena)."""
     pytest.importorskip("sb3_contrib")
-    spec = importlib.util.spec_from_file_location("train_ppo", TRAIN)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_script("train_ppo", TRAIN)
     monkeypatch.setenv("KONKUN_POLICIES", "")
     model = example.train("kunken", 2, ["random"], 256, seed=1, num_envs=2,
                           n_steps=64, batch_size=64)
@@ -66,10 +59,7 @@ def test_a_saved_model_is_refused_by_another_game_and_by_another_number_of_playe
     from konkun.rl.envs import kunken_gym_env
     from konkun.rl.policy_bot import make_policy_bot
 
-    spec = importlib.util.spec_from_file_location("train_ppo", TRAIN)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_script("train_ppo", TRAIN)
     out = tmp_path / "model.zip"
     example.save(example.train("konchinka", 2, ["random"], 64, seed=2, num_envs=2,
                                n_steps=32, batch_size=64), out,
