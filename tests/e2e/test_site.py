@@ -491,6 +491,19 @@ def test_sitting_down_keeps_the_table_connection_so_a_line_sent_then_arrives(
     assert_no_page_errors(boris)
 
 
+def _hold_while_a_line_arrives(holder: Any, button: str, sender: Any, name: str,
+                               line: str) -> None:
+    """``holder`` presses ``button`` and holds it while ``sender`` (called ``name``) sends
+    ``line``; once the line is in the holder's chat (the chat redrawn), the button is let
+    go."""
+    holder.locator(button).hover()
+    holder.mouse.down()
+    sender.fill("#chat-input", line)
+    sender.keyboard.press("Enter")
+    expect(holder.locator("#chat-log li").last).to_have_text(f"{name}: {line}")
+    holder.mouse.up()
+
+
 @pytest.mark.parametrize(("size", "lang"), CROSSED)
 def test_a_chat_button_pressed_while_a_line_arrives_still_sends(
         browser: Any, live_server: ServerThread, size: str, lang: str) -> None:
@@ -504,21 +517,10 @@ def test_a_chat_button_pressed_while_a_line_arrives_still_sends(
     boris = screen(browser, anna.locator("#invite").input_value(), size, lang)
     join(boris, "Boris", 1)
     expect(boris.locator(".seat.me")).to_contain_text("Boris")
-    boris.locator("button[data-quick='0']").hover()
-    boris.mouse.down()
-    anna.fill("#chat-input", "ready")
-    anna.keyboard.press("Enter")
-    expect(boris.locator("#chat-log li").last).to_have_text("Anna: ready")
-    boris.mouse.up()
+    _hold_while_a_line_arrives(boris, "button[data-quick='0']", anna, "Anna", "ready")
     expect(anna.locator("#chat-log li").last).to_have_text(f"Boris: {HELLO[lang]}")
-
     anna.fill("#chat-input", "again")
-    anna.locator("#chat-send").hover()
-    anna.mouse.down()
-    boris.fill("#chat-input", "go")
-    boris.keyboard.press("Enter")
-    expect(anna.locator("#chat-log li").last).to_have_text("Boris: go")
-    anna.mouse.up()
+    _hold_while_a_line_arrives(anna, "#chat-send", boris, "Boris", "go")
     expect(boris.locator("#chat-log li").last).to_have_text("Anna: again")
     for page in (anna, boris):
         assert_no_page_errors(page)
