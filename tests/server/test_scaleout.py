@@ -57,6 +57,17 @@ def _servers(stack: ExitStack, url: str, count: int, tmp: Path,
     return start_together(servers, timeout=180)
 
 
+@pytest.fixture(scope="module")
+def two_processes(postgres: PostgresServer,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
+    """Two processes on one database with the open limits, shared by this module's tests
+    that kill, restart and limit nothing: each plays tables and guests of its own, and
+    tables are independent by id (a pair's start-up is seconds on a loaded machine)."""
+    with ExitStack() as stack:
+        yield _servers(stack, postgres.new_database_url(), 2,
+                       tmp_path_factory.mktemp("two-processes"))
+
+
 def _eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
     """Wait until ``check()`` holds (an announcement takes milliseconds, a busy machine
     longer)."""
@@ -278,9 +289,9 @@ def test_three_processes_play_many_tables_and_one_killed_loses_nothing(
 
 
 def test_one_move_per_turn_when_two_processes_receive_one_each(
-        postgres: PostgresServer, tmp_path: Path) -> None:
+        two_processes: list[ServerProcess]) -> None:
+    servers = two_processes
     with ExitStack() as stack:
-        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
         table_id = request_json(f"{servers[0].url}/api/tables", "POST",
                                 {"game": "konchinka", "seats": 2})["id"]
         tokens = [_guest(servers[0], "ann"), _guest(servers[1], "bob")]
@@ -399,9 +410,9 @@ def _finished_games(servers: list[ServerProcess], tokens: list[str], count: int)
 
 
 def test_rematch_votes_are_seen_through_every_process(
-        postgres: PostgresServer, tmp_path: Path) -> None:
+        two_processes: list[ServerProcess]) -> None:
+    servers = two_processes
     with ExitStack() as stack:
-        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
         tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
         (table_id,) = _finished_games(servers, tokens, 1)
         sockets = [stack.enter_context(connect(
@@ -452,9 +463,9 @@ def test_the_action_log_and_the_row_refuse_a_second_writer(postgres: PostgresSer
 
 
 def test_two_rematch_votes_at_one_instant_through_two_processes_both_count(
-        postgres: PostgresServer, tmp_path: Path) -> None:
+        two_processes: list[ServerProcess]) -> None:
+    servers = two_processes
     with ExitStack() as stack:
-        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
         tokens = [_guest(servers[n], name) for n, name in enumerate(("ann", "bob"))]
         tables = _finished_games(servers, tokens, 3)
         contributions = ["ab" * 32, "cd" * 32]
@@ -539,6 +550,26 @@ def _play_through_first(sockets: dict[tuple[int, int], Any],
 def _log_lines(server: ServerProcess, words: str) -> list[str]:
     return [line for line in server.log.read_text(errors="replace").splitlines()
             if words in line]
+
+
+def test_chat_lines_sent_at_one_instant_through_two_processes_reach_every_connection(
+        two_processes: list[ServerProcess]) -> None:
+    servers = two_processes
+    with ExitStack() as stack:
+        table_id, sockets = _human_table(servers, stack)
+        for ws in sockets.values():
+            _until(ws, lambda m: m["type"] == "state" and m["you"] is not None)
+
+        def say(seat: int) -> None:
+            sockets[(seat, seat)].send(json.dumps({"type": "chat",
+                                                   "text": f"hello from {seat}"}))
+
+        at_one_instant(2, say)  # seat n through process n
+        for key, ws in sockets.items():
+            lines = [_until(ws, lambda m: m["type"] == "chat")["text"] for _ in range(2)]
+            assert sorted(lines) == ["hello from 0", "hello from 1"], key
+        history = request_json(f"{servers[1].url}/api/tables/{table_id}/chat")["messages"]
+        assert sorted(m["text"] for m in history) == ["hello from 0", "hello from 1"]
 
 
 def test_a_killed_listener_reconnects_and_reads_back_what_it_missed(
@@ -895,26 +926,6 @@ def test_a_rematch_whose_maker_crashed_starts_when_the_restarted_server_is_reach
         new = request_json(f"{server.url}/api/tables/{reserved}")
         assert [s["name"] for s in new["seats"]] == ["ann", "bob"]
         assert new["status"] == "playing" and new["contributed"] == [0, 1]
-
-
-def test_chat_lines_sent_at_one_instant_through_two_processes_reach_every_connection(
-        postgres: PostgresServer, tmp_path: Path) -> None:
-    with ExitStack() as stack:
-        servers = _servers(stack, postgres.new_database_url(), 2, tmp_path)
-        table_id, sockets = _human_table(servers, stack)
-        for ws in sockets.values():
-            _until(ws, lambda m: m["type"] == "state" and m["you"] is not None)
-
-        def say(seat: int) -> None:
-            sockets[(seat, seat)].send(json.dumps({"type": "chat",
-                                                   "text": f"hello from {seat}"}))
-
-        at_one_instant(2, say)  # seat n through process n
-        for key, ws in sockets.items():
-            lines = [_until(ws, lambda m: m["type"] == "chat")["text"] for _ in range(2)]
-            assert sorted(lines) == ["hello from 0", "hello from 1"], key
-        history = request_json(f"{servers[1].url}/api/tables/{table_id}/chat")["messages"]
-        assert sorted(m["text"] for m in history) == ["hello from 0", "hello from 1"]
 
 
 def test_one_session_revoked_at_one_instant_through_two_processes_is_recorded_once(
