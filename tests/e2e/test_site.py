@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,10 @@ import pytest
 from playwright.sync_api import APIResponse, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from konkun.server.testing import ServerThread, request_json
+from konkun.server.core.config import Settings
+from konkun.server.testing import ServerThread, request_json, run_server_in_thread
 
-from .conftest import deal_from_seed
+from .conftest import BOT_DELAY, PAGE_LIMITS, deal_from_seed, verify_finished_games
 from .pages import (
     CROSSED,
     DEAL_MOVES,
@@ -311,12 +313,24 @@ def log_entries(page: Any, name: str) -> int:
     return int(page.locator(DEAL_MOVES, has_text=name).count())
 
 
+@pytest.fixture
+def quick_stand_in_server(tmp_path: Path) -> Iterator[ServerThread]:
+    """The test server (:func:`live_server`) on which an away seat's move waits 0.5 s for
+    its stand-in bot (not 2 s); afterwards every game finished on it must verify."""
+    with run_server_in_thread(data_dir=tmp_path / "data", bot_delay=BOT_DELAY,
+                              away_grace=0.5, **PAGE_LIMITS) as server:
+        yield server
+    verify_finished_games(Settings(data_dir=tmp_path / "data").database_url())
+
+
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "ru"), ("phone", "en")])
 def test_a_player_who_closes_the_browser_is_played_by_the_bot_and_comes_back_by_link(
-        browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
+        browser: Any, quick_stand_in_server: ServerThread, artifacts: Path, size: str,
+        lang: str) -> None:
     """On a table with a move clock, Anna closes her browser: her seat is marked away and
-    the greedy bot plays her moves after a short grace; she opens her personal link in
-    another browser and takes her seat back at once."""
+    the greedy bot plays her moves after a short grace (0.5 s here); she opens her personal
+    link in another browser and takes her seat back at once."""
+    live_server = quick_stand_in_server
     anna = screen(browser, live_server.url, size, lang)
     anna.context.grant_permissions(["clipboard-read", "clipboard-write"])
     table_id = name_and_create(anna, "Anna", 3, {2: "greedy"}, move_seconds=15)
@@ -422,7 +436,12 @@ def test_a_chat_line_that_came_while_the_history_was_asked_is_kept(
 def test_chat_between_two_browsers_with_a_spectator_and_in_the_replay(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
     """Anna and Boris chat at their table (text shown as text, a quick phrase in the
-    sender's language); a spectator's line is marked; a finished game's chat is closed."""
+    sender's language); a spectator's line is marked; a finished game's chat is closed.
+    (The bots' game whose chat is closed plays while the people chat.)"""
+    finished = request_json(f"{live_server.url}/api/tables", "POST",
+                            {"game": "konchinka", "seats": 2,
+                             "rules": {"target": "1", **SHORT_DECK},
+                             "bots": {"0": "greedy", "1": "random"}})
     anna = screen(browser, live_server.url, size, lang)
     table_id = name_and_create(anna, "Anna", 2, {})
     other_size, other_lang = OTHER[(size, lang)]
@@ -453,10 +472,6 @@ def test_chat_between_two_browsers_with_a_spectator_and_in_the_replay(
     shot(boris, artifacts, f"site-10-chat-{other_size}-{other_lang}")
     assert table_id
 
-    finished = request_json(f"{live_server.url}/api/tables", "POST",
-                            {"game": "konchinka", "seats": 2,
-                             "rules": {"target": "1", **SHORT_DECK},
-                             "bots": {"0": "greedy", "1": "random"}})
     wait_for_status(live_server.url, finished["id"], "finished")
     vera.goto(f"{live_server.url}/t/{finished['id']}")
     expect(vera.locator("#chat-closed")).to_be_visible()  # no writing into a finished game
