@@ -159,9 +159,11 @@ def test_language_comes_from_the_browser_and_the_switch_is_kept(
 def test_replay_steps_through_a_finished_game(browser: Any, live_server: ServerThread,
                                               artifacts: Path) -> None:
     """A finished game is kept; its replay steps move by move, from one seat's view or
-    with every hand open."""
+    with every hand open. (The bots' game is of the small deck, A to 7: the replay's
+    steps do not depend on the ranks.)"""
     table = request_json(f"{live_server.url}/api/tables", "POST",
-                         {"game": "konchinka", "seats": 2, "rules": {"target": "1"},
+                         {"game": "konchinka", "seats": 2,
+                          "rules": {"target": "1", "deck_ranks": "7"},
                           "bots": {"0": "greedy", "1": "random"}})
     wait_for_status(live_server.url, table["id"], "finished")
     page = open_page(browser, live_server.url, locale="ru-RU")
