@@ -190,8 +190,8 @@ def completable(hand: list[int], notold: list[int], card: int, need: int,
 
 
 def reference_completable(hand: list[int], notold: list[int], card: int, need: int,
-                pending: bool, layout: bool, table: Table, replace: bool,
-                melds_fail: bool = False) -> bool:
+                          pending: bool, layout: bool, table: Table, replace: bool,
+                          melds_fail: bool = False) -> bool:
     """Whether a take turn can still be completed, exactly (module docstring): the
     reference, in Python, of the C core's judge (:data:`C_JUDGE`), which
     :func:`completable` runs when it is built.
@@ -427,7 +427,7 @@ def _search_pending(hand: list[int], notold: list[int], card: int, need: int, la
 
 
 def third_card_by_swaps(hand: list[int], notold: list[int], card: int, size: int,
-                         table: Table) -> bool:
+                        table: Table) -> bool:
     """The taken card still to be melded, no points due, a layout, ``joker_for_held``:
     whether some choice of table swaps leaves a third-card meld shorter than the hand
     (:func:`konkun.kunken.solver.third_card_length`, from masks). This is
