@@ -13,7 +13,6 @@ Without ``/usr/bin/chromium`` the tests are skipped, unless ``KONKUN_REQUIRE_BRO
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +32,8 @@ from konkun.server.testing import (
     run_server_in_thread,
 )
 from konkun.verify import verify_document
+
+from .pages import wait_for_status
 
 CHROMIUM = Path(os.environ.get("KONKUN_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -70,12 +71,8 @@ def finished_bot_games(data_dir: Path, bodies: Mapping[str, dict[str, Any]],
                               **PAGE_LIMITS) as server:
         tables = {name: str(request_json(f"{server.url}/api/tables", "POST", body)["id"])
                   for name, body in bodies.items()}
-        deadline = time.monotonic() + timeout
-        for name, table_id in tables.items():
-            while request_json(f"{server.url}/api/tables/{table_id}")["status"] != "finished":
-                if time.monotonic() > deadline:
-                    raise AssertionError(f"the bots' game {name} did not end in {timeout} s")
-                time.sleep(0.1)
+        for table_id in tables.values():
+            wait_for_status(server.url, table_id, "finished", timeout)
         yield server, tables
     verify_finished_games(Settings(data_dir=data_dir).database_url())
 
