@@ -3,8 +3,11 @@ table options, and the rematch that moves every connection to a new table."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
+
+import pytest
 
 from konkun.server.core.config import Settings
 
@@ -17,6 +20,7 @@ from .conftest import (
     running,
     sit,
 )
+from .postgres import PostgresServer
 
 
 def _connect(client: TestClient, table_id: str, token: str | None = None) -> Any:
@@ -186,3 +190,69 @@ def test_a_finished_deal_is_shown_with_every_seats_end_and_points(client: TestCl
     assert [v["seat"] for v in first["views"]] == [0, 1]
     missing = client.get(f"/api/tables/{table['id']}/deals/99")
     assert missing.json()["code"] == "not_finished"
+
+
+def test_a_connection_to_a_finished_table_that_left_memory_meanwhile_still_hears_it(
+        client: TestClient, monkeypatch: Any) -> None:
+    # Seen with two processes: a player's socket came to a finished table while a read-back
+    # of the other process's change held its lock; the read-back found nobody connected and
+    # let the table leave memory, the socket was attached to the table let go, and it never
+    # heard the rematch the other process then made.
+    table = new_table(client, bots={"0": "random", "1": "random"}, rules={"target": 1})
+    _wait_finished(client, table["id"])
+    lobby = app_of(client).state.lobby
+    assert client.portal is not None
+    held = client.portal.call(lobby.get_table, table["id"], True)
+
+    async def read_back_that_lets_it_go(waited_for: Any) -> Any:
+        lobby.tables.pop(waited_for.id, None)  # finished, nobody connected: it leaves memory
+        return waited_for
+
+    monkeypatch.setattr(lobby.replication, "up_to_date", read_back_that_lets_it_go)
+    with _connect(client, table["id"]) as watcher:
+        receive_until(watcher, lambda m: m["type"] == "state")
+        kept = lobby.tables.get(table["id"])
+        assert kept is not None and kept is not held  # read back again, and kept
+        assert len(kept.connections) == 1
+
+
+def test_a_read_back_lets_go_only_the_table_object_it_read(
+        settings: Settings, postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seen with two processes: a read-back of the other process's change waited for a
+    # finished table's lock; meanwhile its last connection left (it left memory) and a new
+    # one read it back as a new object. The read-back, done, found its own object unwatched
+    # and let go of the table under that id: the new connection's.
+    settings = settings.model_copy(update={"db_url": postgres.new_database_url()})
+    with running(settings) as client:
+        table = new_table(client, bots={"0": "random", "1": "random"}, rules={"target": 1})
+        _wait_finished(client, table["id"])
+        lobby = app_of(client).state.lobby
+        replication = lobby.replication
+        portal = client.portal
+        assert portal is not None
+        stale = portal.call(lobby.get_table, table["id"], True)
+
+        async def found_a_change(read: Any) -> bool:
+            read.behind = False
+            return True
+
+        monkeypatch.setattr(replication, "catch_up", found_a_change)
+
+        async def read_back_waits_while_the_table_leaves_memory() -> None:
+            await stale.lock.acquire()
+            replication._want_refresh(table["id"])
+            for _ in range(3):
+                await asyncio.sleep(0)  # the read-back starts and waits for the lock
+            del lobby.tables[table["id"]]  # its last connection left
+
+        portal.call(read_back_waits_while_the_table_leaves_memory)
+        with _connect(client, table["id"]) as watcher:
+            receive_until(watcher, lambda m: m["type"] == "state")
+            fresh = lobby.tables[table["id"]]
+            assert fresh is not stale and len(fresh.connections) == 1
+            portal.call(stale.lock.release)
+            deadline = time.monotonic() + 10
+            while table["id"] in replication._refreshing:
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            assert lobby.tables.get(table["id"]) is fresh

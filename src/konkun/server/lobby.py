@@ -356,7 +356,16 @@ class Lobby(LobbyBase):
     async def get_table(self, table_id: str, keep: bool = False) -> Table:
         """The table ``table_id``. A finished table is read back from the database and
         replayed; it stays in memory only with ``keep`` (a connection), until the last
-        connection closes."""
+        connection closes: then the table returned is the one this lobby holds, so a
+        connection attached to it hears every later change."""
+        while True:
+            table = await self._find_table(table_id, keep)
+            # a read-back that waited for the table's lock may have let a finished table
+            # nobody watched leave memory meanwhile: read it back again
+            if not keep or self.tables.get(table_id) is table:
+                return table
+
+    async def _find_table(self, table_id: str, keep: bool) -> Table:
         table = self.tables.get(table_id)
         if table is not None:
             return await self.replication.up_to_date(table)

@@ -44,6 +44,7 @@ from konkun.server.features.lifecycle import (
     closed_message,
     rematch_pending,
 )
+from konkun.server.features.ports import let_go
 from konkun.server.features.replication import Making, Presence, Reactions
 from konkun.server.store.clusterlimits import ClusterCounts, Statement, local_counts
 from konkun.server.store.storage import Storage
@@ -253,7 +254,7 @@ class ClusterReplication:
             reactions.broadcast(table)
             reactions.start_bots(table)
             if table.status == TableStatus.FINISHED and not table.connections:
-                self.tables.pop(table_id, None)
+                let_go(self.tables, table)
             if set(held_at([table])) != held:  # a seat taken or left, the table finished
                 self.counts_changed()
 

@@ -62,3 +62,13 @@ class RunsInThreads(Protocol):
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """Run ``function(*args)`` in a bot thread."""
+
+
+TableU = TypeVar("TableU", bound=SeatedTable)
+
+
+def let_go(tables: dict[str, TableU], table: TableU) -> None:
+    """Take ``table`` out of memory if it is still the one held under its id: one read
+    back again meanwhile (a connection came) is another object, and stays."""
+    if tables.get(table.id) is table:
+        del tables[table.id]

@@ -15,6 +15,7 @@ from konkun.server.core.kinds import TableStatus
 from konkun.server.core.outbound import LastAction, StateMessage, TableSummary, View
 from konkun.server.core.stagetimes import current_move, timed
 from konkun.server.features.admission import Admission
+from konkun.server.features.ports import let_go
 from konkun.server.tables.table import PRESENCE_DELAY, Table
 
 
@@ -87,7 +88,7 @@ class Broadcaster:
         connection.close()
         self.connections_changed(table)
         if table.status == TableStatus.FINISHED and not table.connections:
-            self.tables.pop(table.id, None)
+            let_go(self.tables, table)
         elif self._presence_changed(table):
             self.broadcast(table)
 

@@ -18,6 +18,7 @@ from konkun.errors import KonkunError
 from konkun.server.core.kinds import SeatKind, TableStatus
 from konkun.server.core.protocol import ProtocolError
 from konkun.server.core.stagetimes import current_move, timed
+from konkun.server.features.ports import let_go
 from konkun.server.store.commits import GroupCommit
 from konkun.server.store.storage import Storage, TurnTakenError, now_text
 from konkun.server.tables.table import Table
@@ -135,7 +136,7 @@ class MovePipeline:
             await self.finish(table)
         self.broadcast(table)
         if table.status == TableStatus.FINISHED and not table.connections:
-            self.tables.pop(table.id, None)  # kept in the database; read back on demand
+            let_go(self.tables, table)  # kept in the database; read back on demand
         self.start_bots(table)
 
     async def finish_if_over(self, table: Table) -> None:
@@ -151,7 +152,7 @@ class MovePipeline:
         await self.finish(table)
         self.broadcast(table)
         if not table.connections:
-            self.tables.pop(table.id, None)
+            let_go(self.tables, table)
 
     @staticmethod
     def winner(table: Table) -> int | None:
