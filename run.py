@@ -59,8 +59,21 @@ def ensure_environment(extras: tuple[str, ...] = EXTRAS) -> None:
     print("konkun: installing dependencies into .venv ...", file=sys.stderr)
     pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[{','.join(extras)}]"], check=True)
+    subprocess.run([*pip, "--no-compile", "-e", f"{ROOT}[{','.join(extras)}]"], check=True)
     STAMP.write_text(_requirements_digest(extras))
+    start_compiling_bytecode()
+
+
+def start_compiling_bytecode() -> subprocess.Popen[bytes]:
+    """Compile the installed packages' and the project's bytecode in the background, at
+    the lowest priority, while the next steps run (pip compiled it itself in about half of
+    the install's time, with a core of the two idle). Nothing waits for it: a module it has
+    not reached yet is compiled by whatever imports it, as before."""
+    return subprocess.Popen(
+        [str(BIN / "python"), "-m", "compileall", "-qq", "-j", "0",
+         *map(str, VENV.glob("lib/python*/site-packages")), str(ROOT / "src")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=lambda: os.nice(19))
 
 
 def start_native_build() -> subprocess.Popen[bytes] | None:

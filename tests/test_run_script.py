@@ -142,3 +142,17 @@ def test_a_failing_check_waits_for_the_build_and_runs_no_test(
     monkeypatch.setitem(RUN, "_run_steps", _record_steps(events, failing="mypy"))
     assert RUN["run_tests"]([]) == 1
     assert events == ["build started", "ruff", "mypy", "build finished"]
+
+
+def test_bytecode_is_compiled_in_the_background_after_an_install(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "package"
+    site.mkdir(parents=True)
+    (site / "module.py").write_text("VALUE = 1\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "ours.py").write_text("VALUE = 2\n")
+    monkeypatch.setitem(RUN, "VENV", tmp_path / "venv")
+    monkeypatch.setitem(RUN, "ROOT", tmp_path)
+    assert RUN["start_compiling_bytecode"]().wait() == 0
+    assert list((site / "__pycache__").glob("module.*.pyc"))
+    assert list((tmp_path / "src" / "__pycache__").glob("ours.*.pyc"))
