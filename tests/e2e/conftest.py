@@ -123,11 +123,39 @@ def verify_finished_games(db_url: str) -> None:
         storage.close()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Declare the ``motion`` marker."""
+    config.addinivalue_line("markers", "motion: the test's pages move (cards fly, the turn "
+                            "pulses), as without a reduced-motion preference")
+
+
+class _Motion:
+    """``chromium`` whose new contexts have a reduced-motion preference unless told."""
+
+    def __init__(self, chromium: Any, motion: str) -> None:
+        self._chromium = chromium
+        self._motion = motion
+
+    def new_context(self, **options: Any) -> Any:
+        """A new context; ``reduced_motion`` is this browser's unless given."""
+        return self._chromium.new_context(**{"reduced_motion": self._motion, **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._chromium, name)
+
+
 @pytest.fixture
-def browser(chromium: Any) -> Iterator[Any]:
+def browser(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """The browser for one test; every page the test opened is closed after it (so no
-    page keeps polling or reconnecting while later tests run)."""
-    yield chromium
+    page keeps polling or reconnecting while later tests run).
+
+    Its pages prefer reduced motion (the page then draws each state at once: no card flies,
+    the turn does not pulse), which spares the machine a repaint every frame of every open
+    page; the tests marked ``motion`` (the whole-game flows of test_site.py and
+    test_kunken_turns.py, how the page follows a move, and test_table_fits.py, which sets
+    each context's preference itself) see the page move as most players do."""
+    marked = request.node.get_closest_marker("motion") is not None
+    yield _Motion(chromium, "no-preference" if marked else "reduce")
     for context in list(chromium.contexts):
         context.close()
 

@@ -19,7 +19,7 @@ from konkun.server.testing import ServerThread
 from .conftest import deal_from_seed
 from .pages import LOCALES, SIZES, assert_no_page_errors, choose_name, shot
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.motion]
 
 RULES = {"deals": "1", "empty_stock": "end"}
 FIRST_OF_KIND = ("swap", "layoff", "meld", "discard")

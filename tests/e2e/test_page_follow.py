@@ -27,7 +27,7 @@ from .pages import (
     shot,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.motion]
 
 
 

@@ -269,6 +269,7 @@ def play_until_over(pages: list[Any]) -> int:
         moves += 1
 
 
+@pytest.mark.motion  # the whole game as most players see it: every card flies
 @pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "en")])
 def test_three_seat_konchinka_to_the_end_with_a_rematch(
         browser: Any, live_server: ServerThread, artifacts: Path, size: str, lang: str) -> None:
@@ -511,11 +512,14 @@ def _hold_while_a_line_arrives(holder: Any, button: str, sender: Any, name: str,
     """``holder`` presses ``button`` and holds it while ``sender`` (called ``name``) sends
     ``line``; once the line is in the holder's chat (the chat redrawn), the button is let
     go."""
-    holder.locator(button).hover()
+    held = holder.locator(button)
+    held.hover()
+    where = held.bounding_box()
     holder.mouse.down()
     sender.fill("#chat-input", line)
     sender.keyboard.press("Enter")
     expect(holder.locator("#chat-log li").last).to_have_text(f"{name}: {line}")
+    assert held.bounding_box() == where, "the button moved from under the pointer"
     holder.mouse.up()
 
 
@@ -532,6 +536,8 @@ def test_a_chat_button_pressed_while_a_line_arrives_still_sends(
     boris = screen(browser, anna.locator("#invite").input_value(), size, lang)
     join(boris, "Boris", 1)
     expect(boris.locator(".seat.me")).to_contain_text("Boris")
+    for page in (anna, boris):  # dealt: the table takes its place before a button is held
+        expect(page.locator(".hand .card").first).to_be_visible()
     _hold_while_a_line_arrives(boris, "button[data-quick='0']", anna, "Anna", "ready")
     expect(anna.locator("#chat-log li").last).to_have_text(f"Boris: {HELLO[lang]}")
     anna.fill("#chat-input", "again")
