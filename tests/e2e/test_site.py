@@ -254,8 +254,9 @@ def play_until_over(pages: list[Any]) -> int:
                 page.wait_for_selector("#deal-end")
                 dismiss_deal_end(page)
             return moves
-        for page in pages:
-            dismiss_deal_end(page)
+        for page in pages:  # the match's last deal end stays, to be seen below
+            if not page.locator(".turn.over").count():
+                dismiss_deal_end(page)
         mover = next((p for p in pages if p.locator(MY_TURN).count()), None)
         if mover is None:
             pages[0].wait_for_timeout(50)
