@@ -16,7 +16,7 @@ import pytest
 from konkun.server.core.config import Settings
 from konkun.verify import verify_document
 
-from .conftest import TestClient, guest, receive_until, running
+from .conftest import TestClient, app_of, guest, receive_until, running
 from .postgres import PostgresServer
 
 ABANDON = 1.0
@@ -159,12 +159,15 @@ def patient(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClie
 def test_the_others_claim_an_idle_seat_once_it_idled_the_documented_time(
         patient: TestClient) -> None:
     client = patient
+    settings = app_of(client).state.lobby.settings  # read at each claim
+    settings.idle_claim_seconds = 3600.0  # so that no machine is slow enough to reach it
     table_id, tokens = _two_people(client)
     mover = _summary(client, table_id)["to_move"]
     ws, other = _socket(client, table_id, tokens[1 - mover])
     try:
         other.send_json({"type": "claim"})
         assert receive_until(other, lambda m: m["type"] == "error")["code"] == "not_idle"
+        settings.idle_claim_seconds = CLAIM
         time.sleep(CLAIM + 0.1)
         other.send_json({"type": "claim"})
         state = receive_until(other, lambda m: m["type"] == "state"
