@@ -218,6 +218,23 @@ static int int_in(PyObject *item, long low, long high, const char *what, Py_ssiz
     return 0;
 }
 
+/* The interpreter's int objects 0..7, kept from import on: a count that is one of them is
+ * read by its identity (ints are immutable), the common case, since CPython shares its small
+ * ints; any other object is read and checked by int_in. */
+static PyObject *small_ints[MAX_JOKERS + 1];
+
+/* A count of at most high (at most MAX_JOKERS), as int_in(item, 0, high, ...). */
+static inline int count_in(PyObject *item, int high, const char *what, Py_ssize_t index,
+                           int *out) {
+    for (int v = 0; v <= high; v++) {
+        if (item == small_ints[v]) {
+            *out = v;
+            return 0;
+        }
+    }
+    return int_in(item, 0, high, what, index, out);
+}
+
 /* The groups met so far, by group key (kind, place, mask, jokers), each its options. */
 typedef struct {
     uint32_t key_plus_one;     /* 0: a free slot */
@@ -441,8 +458,8 @@ static int read_counts(PyObject *arg, int *counts) {
     }
     /* Reading an int runs no Python code, so the list cannot change while it is read. */
     for (int k = 0; k < SLOTS; k++) {
-        if (int_in(PySequence_Fast_GET_ITEM(fast, k), 0, k < CARDS ? MAX_COPIES : MAX_JOKERS,
-                   "count of card", k, &counts[k]) < 0) {
+        if (count_in(PySequence_Fast_GET_ITEM(fast, k), k < CARDS ? MAX_COPIES : MAX_JOKERS,
+                     "count of card", k, &counts[k]) < 0) {
             Py_DECREF(fast);
             return -1;
         }
@@ -1051,8 +1068,8 @@ static int read_hand(PyObject *arg, const char *what, int *counts) {
     }
     /* Reading an int runs no Python code, so the list cannot change while it is read. */
     for (int k = 0; k < SLOTS; k++) {
-        if (int_in(PyList_GET_ITEM(arg, k), 0, k < CARDS ? MAX_COPIES : MAX_JOKERS, what, k,
-                   &counts[k]) < 0)
+        if (count_in(PyList_GET_ITEM(arg, k), k < CARDS ? MAX_COPIES : MAX_JOKERS, what, k,
+                     &counts[k]) < 0)
             return -1;
     }
     return 0;
@@ -1343,6 +1360,9 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit_hand_search(void) {
+    for (int v = 0; v <= MAX_JOKERS; v++) {
+        if (small_ints[v] == NULL && (small_ints[v] = PyLong_FromLong(v)) == NULL) return NULL;
+    }
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
