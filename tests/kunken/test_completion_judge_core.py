@@ -73,12 +73,12 @@ class Recorder:
         return bool(completion.search_completion(*args))
 
     def __enter__(self) -> Recorder:
-        c_module().configure_judge(solver.can_complete, completion.third_card_by_swaps,
+        c_module().configure_judge(completion.third_card_by_swaps,
                                    self.search)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        c_module().configure_judge(solver.can_complete, completion.third_card_by_swaps,
+        c_module().configure_judge(completion.third_card_by_swaps,
                                    completion.search_completion)
 
 
@@ -517,12 +517,12 @@ def test_reconfiguring_the_judge_from_its_own_search_frees_nothing_in_use() -> N
 
     class Once:
         def search(self, *args: Any) -> bool:
-            hand_search.configure_judge(solver.can_complete, completion.third_card_by_swaps,
+            hand_search.configure_judge(completion.third_card_by_swaps,
                                         completion.search_completion)
             gc.collect()
             return bool(completion.search_completion(*args))
 
-    hand_search.configure_judge(solver.can_complete, completion.third_card_by_swaps,
+    hand_search.configure_judge(completion.third_card_by_swaps,
                                 Once().search)
     hand_search.forget_judged()
     assert completion.C_JUDGE is not None
