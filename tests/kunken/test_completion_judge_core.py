@@ -203,6 +203,76 @@ def test_the_c_judge_answers_as_a_pure_process_in_seeded_play(seats: int) -> Non
     assert pure_answers(calls) == answers
 
 
+REACHED_SCRIPT = """
+import json, random, sys
+from konkun.kunken import KunkenRules, completion, new_deal
+assert completion.C_JUDGE is None
+variants, seats = json.loads(sys.argv[1]), int(sys.argv[2])
+judge = completion.completable
+reached = []
+def recording(*args):
+    reached.append(args)
+    return judge(*args)
+out = []
+for v, options in enumerate(variants):
+    rng = random.Random(900 * v + seats)
+    deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
+    steps, first = 0, len(out)
+    while not deal.is_over() and steps < 70 and len(out) - first < 200:
+        steps += 1
+        seat = deal.to_move
+        if deal.take_card >= 0 and not deal.obligations_met():
+            turns = [deal]
+            for action in deal.taken_candidates(seat, deal.hands[seat])[:8]:
+                after = deal.scratch_copy(action)
+                after.push(action)
+                if not after.obligations_met():
+                    turns.append(after)
+            for turn in turns:
+                args = (list(turn.hands[seat]), list(turn.turn_notold), turn.take_card,
+                        turn.need, turn.pending, turn.layout[seat], turn.compact_table(),
+                        turn.rules.joker_for_held)
+                reached.clear()
+                completion._MEMO.clear()
+                completion.completable = recording  # the searches' own questions
+                judge(*args)
+                completion.completable = judge
+                for state in [args, *reached[:20]]:
+                    completion._MEMO.clear()
+                    out.append([[list(state[0]), list(state[1]), *state[2:6],
+                                 [list(m) for m in state[6]], state[7]], judge(*state)])
+        deal.push(rng.choice(deal.legal_actions()))
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_c_search_answers_the_states_the_reference_search_reaches(seats: int) -> None:
+    """A pure Python process (``KONKUN_PURE=1``) plays seeded deals over every rule option
+    and records each take turn's state and every state its search asks the judge about
+    (the taken card's melds, swaps, a meld to gain a layout, each a level deeper), with the
+    reference's answers; the C judge, whose search over those steps runs in C with
+    ``joker_for_held`` and the taken card still to be melded, answers each alike."""
+    c_module()
+    env = {**os.environ, "KONKUN_PURE": "1"}
+    done = subprocess.run([sys.executable, "-c", REACHED_SCRIPT, json.dumps(VARIANTS),
+                           str(seats)], env=env, capture_output=True, text=True, check=True)
+    cases = json.loads(done.stdout)
+    deep = 0
+    assert completion.C_JUDGE is not None
+    for state, expected in cases:
+        hand, notold, card, need, pending, layout, table, replace = state
+        args: Args = (hand, notold, card, need, pending, layout,
+                      tuple(tuple(m) for m in table), replace)
+        forget()
+        assert completion.C_JUDGE(*args) == expected, args
+        deep += pending and replace and len(table) > 0
+    assert len(cases) > 40 * len(VARIANTS), len(cases)
+    assert deep > 100, deep
+    answers = [expected for _, expected in cases]
+    assert any(answers) and not all(answers)
+
+
 @st.composite
 def compact_melds(draw: st.DrawFn) -> completion.Compact:
     """A table meld in compact form: a sequence with jokers in at most half of it, or a

@@ -248,6 +248,7 @@ typedef struct {
 static Group *groups = NULL;
 static size_t groups_size = 0; /* a power of two */
 static size_t groups_used = 0;
+static int groups_held = 0;    /* while a search reads groups' options, none is emptied */
 
 static void groups_clear(void) {
     for (size_t i = 0; i < groups_size; i++) PyMem_Free(groups[i].options);
@@ -504,7 +505,7 @@ static int search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
  * as HandSearch(counts, replace): 0, or -1 with an exception set. It may empty the groups
  * listed so far (their options are copied). */
 static int build_search(SearchObject *self, const int *counts, int replace) {
-    if (groups_used > GROUP_LIMIT) groups_clear();
+    if (groups_used > GROUP_LIMIT && !groups_held) groups_clear();
     int jokers = counts[CARDS];
     int rank_masks[13] = {0}, suit_masks[4] = {0};
     for (int k = 0; k < CARDS; k++) {
@@ -775,6 +776,8 @@ static PyObject *group_options(PyObject *module, PyObject *args) {
  * in Python; the tests compare both. */
 
 #define MAX_TABLE 64           /* melds on the table: two decks make at most 36 */
+#define TABLE_ROOM (MAX_TABLE + 56)  /* and those a search lays: a meld takes 3 of at most
+                                      * 163 cards */
 #define MEMO_LIMIT 200000      /* the memo is emptied past it, as the reference's */
 #define FULL ((1 << RANKS) - 1)
 #define KEY_HEAD (2 * SLOTS + 7)
@@ -975,7 +978,7 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
             if (had_notold) notold[given]--;
             hand[CARDS]++;
             notold[CARDS]++;
-            uint8_t key[SLOTS + 4 * MAX_TABLE];
+            uint8_t key[SLOTS + 4 * TABLE_ROOM];
             for (int k = 0; k < SLOTS; k++) key[k] = (uint8_t)hand[k];
             for (int t = 0; t < n; t++) {
                 uint32_t code = meld_code(&table[t]);
@@ -1011,7 +1014,7 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
 static int swap_states_third(const int *hand_in, const int *notold_in, const Compact *table_in,
                              int n, int card, int stop, int *best) {
     int hand[SLOTS], notold[SLOTS];
-    Compact table[MAX_TABLE];
+    Compact table[TABLE_ROOM];
     memcpy(hand, hand_in, sizeof(hand));
     memcpy(notold, notold_in, sizeof(notold));
     memcpy(table, table_in, sizeof(Compact) * (size_t)n);
@@ -1291,7 +1294,7 @@ typedef struct {
     PyObject *hand_arg, *notold_arg, *table_arg;
     int hand[SLOTS], notold[SLOTS];
     int card, need, pending, layout, replace;
-    Compact table[MAX_TABLE];
+    Compact table[TABLE_ROOM];
     int n;
 } Turn;
 
@@ -1330,6 +1333,207 @@ static int melds_alone(const Turn *t, int size) {
                           t->replace);
 }
 
+/* A list of the 53 counts (a new reference), or NULL with an exception set. */
+static PyObject *counts_list(const int *counts) {
+    PyObject *list = PyList_New(SLOTS);
+    if (list == NULL) return NULL;
+    for (int k = 0; k < SLOTS; k++) {
+        PyObject *n = PyLong_FromLong(counts[k]);
+        if (n == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, n);
+    }
+    return list;
+}
+
+/* The table as a tuple of compact melds (a new reference), or NULL with an exception set. */
+static PyObject *table_tuple(const Compact *table, int n) {
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        const Compact *m = &table[i];
+        PyObject *meld = Py_BuildValue("(iiiii)", m->kind, m->a, m->b, m->c, m->d);
+        if (meld == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, meld);
+    }
+    return tuple;
+}
+
+/* The turn's hand, notold and table as Python objects for a call of a Python part: the
+ * caller's arguments, or for a turn the C search reached, made now (new references); 0, or
+ * -1 with an exception set. */
+static int turn_objects(const Turn *t, PyObject **hand, PyObject **notold, PyObject **table) {
+    if (t->hand_arg != NULL) {
+        *hand = Py_NewRef(t->hand_arg);
+        *notold = Py_NewRef(t->notold_arg);
+        *table = Py_NewRef(t->table_arg);
+        return 0;
+    }
+    *hand = counts_list(t->hand);
+    *notold = *hand == NULL ? NULL : counts_list(t->notold);
+    *table = *notold == NULL ? NULL : table_tuple(t->table, t->n);
+    if (*table == NULL) {
+        Py_XDECREF(*hand);
+        Py_XDECREF(*notold);
+        return -1;
+    }
+    return 0;
+}
+
+/* The compact form of option o as a table meld (melds.compact): a sequence's jokers at the
+ * window's positions no real card holds, a set's open. */
+static Compact option_compact(const Option *o) {
+    Compact c;
+    if (o->length) {
+        int window = 0, held = 0;
+        for (int i = 0; i < o->length; i++) window |= 1 << ((o->start + i) % RANKS);
+        for (int r = 0; r < o->n_reals; r++) held |= 1 << (o->reals[r] % RANKS);
+        c.kind = 0;
+        c.a = o->reals[0] / RANKS;
+        c.b = o->start;
+        c.c = o->length;
+        c.d = window & ~held;
+    } else {
+        int real = 0;
+        for (int r = 0; r < o->n_reals; r++) real |= 1 << (o->reals[r] / RANKS);
+        c.kind = 1;
+        c.a = o->reals[0] % RANKS;
+        c.b = real;
+        c.c = 0;
+        c.d = o->used;
+    }
+    return c;
+}
+
+/* The turn next after laying option o (completion._laid; a taken joker, held, stays:
+ * keep), the points due less its points, a layout, o on the table; pending as given. */
+static void lay_option(const Turn *t, const Option *o, int pending, Turn *next) {
+    *next = *t;
+    next->hand_arg = next->notold_arg = next->table_arg = NULL;
+    int keep = t->card == CARDS;
+    for (int r = 0; r < o->n_reals; r++) {
+        int c = o->reals[r];
+        next->hand[c]--;
+        if (next->notold[c]) next->notold[c]--;
+    }
+    for (int j = 0; j < o->used; j++) {
+        next->hand[CARDS]--;
+        if (next->notold[CARDS] > keep) next->notold[CARDS]--;
+    }
+    next->need = t->need > 0 ? t->need - o->points : 0;
+    next->pending = pending;
+    next->layout = 1;
+    next->table[next->n++] = option_compact(o);
+}
+
+static int judge(const Turn *t, int melds_fail);
+
+/* completion._search_pending (joker_for_held, the taken card still to be melded) over the
+ * groups' options, asking judge() of every turn it reaches: the taken card's meld now, then
+ * the rest; or with a layout a swap first; or without one a meld first to gain one. 1, 0,
+ * or -1 with an exception set. The groups read stay listed while it runs (groups_held). */
+static int search_pending(const Turn *t) {
+    const int *hand = t->hand;
+    int size = 0;
+    for (int k = 0; k < SLOTS; k++) size += hand[k];
+    if (t->n >= TABLE_ROOM) {
+        PyErr_SetString(PyExc_ValueError, "the search laid more melds than a hand holds");
+        return -1;
+    }
+    Turn *next = PyMem_Malloc(sizeof(Turn));
+    if (next == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    groups_held++;
+    const Option *options[MELD_GROUPS];
+    Py_ssize_t sizes[MELD_GROUPS];
+    int ok = 0;
+    int n = hand[t->card] ? card_groups(hand, t->card, 1, options, sizes) : 0;
+    if (n < 0) ok = -1;
+    for (int g = 0; g < n && !ok; g++) {         /* the taken card's meld */
+        for (Py_ssize_t i = 0; i < sizes[g] && !ok; i++) {
+            const Option *o = &options[g][i];
+            if (o->n_reals + o->used >= size || (t->card == CARDS && !o->used)
+                || !is_third(o, t->card, hand, t->notold))
+                continue;
+            lay_option(t, o, 0, next);
+            ok = judge(next, 0);
+        }
+    }
+    if (!ok && t->layout) {                      /* a swap first */
+        for (int i = 0; i < t->n && !ok; i++) {
+            const Compact before = t->table[i];
+            if (!meld_jokers(&before)) continue;
+            for (int j = 0; j < (before.kind == 0 ? RANKS : SUITS) && !ok; j++) {
+                Compact after = before;
+                int given;
+                if (before.kind == 0) {          /* completion.swaps, as swap_walk */
+                    if (!(before.d >> j & 1)) continue;
+                    given = before.a * RANKS + j;
+                    after.d = before.d & ~(1 << j);
+                } else {
+                    given = j * RANKS + before.a;
+                    int bit = 1 << j;
+                    if (before.c & bit) {
+                        after.b = before.b | bit;
+                        after.c = before.c & ~bit;
+                    } else if (before.d && !((before.b | before.c) & bit)) {
+                        after.b = before.b | bit;
+                        after.d = before.d - 1;
+                    } else {
+                        continue;
+                    }
+                }
+                if (!hand[given]) continue;
+                *next = *t;
+                next->hand_arg = next->notold_arg = next->table_arg = NULL;
+                next->hand[given]--;
+                if (next->notold[given]) next->notold[given]--;
+                next->hand[CARDS]++;
+                next->notold[CARDS]++;
+                next->table[i] = after;
+                next->layout = 1;
+                if (next->hand[CARDS] > MAX_JOKERS || next->notold[CARDS] > MAX_JOKERS) {
+                    /* as the judge's own input check would refuse the turn */
+                    PyErr_Format(PyExc_ValueError, "%s 52 is %d, not in 0..%d",
+                                 next->hand[CARDS] > MAX_JOKERS ? "hand" : "notold",
+                                 next->hand[CARDS] > MAX_JOKERS ? next->hand[CARDS]
+                                                                : next->notold[CARDS],
+                                 MAX_JOKERS);
+                    ok = -1;
+                    break;
+                }
+                ok = judge(next, 0);
+            }
+        }
+    } else if (!ok) {                            /* a meld first, to gain a layout */
+        int jokers_left = 0;
+        for (int i = 0; i < t->n; i++) jokers_left |= meld_jokers(&t->table[i]) > 0;
+        n = jokers_left ? card_groups(hand, CARDS, 1, options, sizes) : 0;
+        if (n < 0) ok = -1;
+        for (int g = 0; g < n && !ok; g++) {
+            for (Py_ssize_t i = 0; i < sizes[g] && !ok; i++) {
+                const Option *o = &options[g][i];
+                if (o->n_reals + o->used >= size
+                    || (t->card == CARDS && o->used >= hand[CARDS]))  /* lays_taken_joker */
+                    continue;
+                lay_option(t, o, 1, next);
+                if (!next->hand[t->card] || !any_swap(t->table, t->n, next->hand)) continue;
+                ok = judge(next, 0);
+            }
+        }
+    }
+    groups_held--;
+    PyMem_Free(next);
+    return ok;
+}
+
 /* completion.completable over a checked turn: 1, 0, or -1 with an error set. */
 static int judge(const Turn *t, int melds_fail) {
     const int *hand = t->hand, *notold = t->notold;
@@ -1350,9 +1554,16 @@ static int judge(const Turn *t, int melds_fail) {
     if (t->replace && swap_left < 0) swap_left = any_swap(t->table, t->n, hand);
     if (t->replace && !swap_left) return 0;
     if (t->replace && t->pending && t->need <= 0 && t->layout) {
-        if (t->card == CARDS)  /* a taken joker: completion.third_card_by_swaps, in Python */
-            return truth_of(call_part(third_card_by_swaps, "(OOiiO)", t->hand_arg,
-                                                  t->notold_arg, t->card, size, t->table_arg));
+        if (t->card == CARDS) {  /* a taken joker: completion.third_card_by_swaps, in Python */
+            PyObject *hand_obj, *notold_obj, *table_obj;
+            if (turn_objects(t, &hand_obj, &notold_obj, &table_obj) < 0) return -1;
+            int ok = truth_of(call_part(third_card_by_swaps, "(OOiiO)", hand_obj, notold_obj,
+                                        t->card, size, table_obj));
+            Py_DECREF(hand_obj);
+            Py_DECREF(notold_obj);
+            Py_DECREF(table_obj);
+            return ok;
+        }
         int best = 0;   /* completion.third_card_by_swaps: some swap state's meld is short */
         if (swap_states_third(hand, notold, t->table, t->n, t->card, size, &best) < 0)
             return -1;
@@ -1365,7 +1576,7 @@ static int judge(const Turn *t, int melds_fail) {
         if (ok <= 0) return ok;   /* every step allowed without joker_for_held is allowed with it */
     }
     /* The memo key: what completion._MEMO's key holds, as bytes. */
-    uint8_t key[KEY_HEAD + 4 * MAX_TABLE];
+    uint8_t key[KEY_HEAD + 4 * TABLE_ROOM];
     for (int k = 0; k < SLOTS; k++) {
         key[k] = (uint8_t)hand[k];
         key[SLOTS + k] = (uint8_t)(t->pending ? notold[k] : 0);
@@ -1375,7 +1586,7 @@ static int judge(const Turn *t, int melds_fail) {
     head[0] = (uint8_t)(t->pending ? t->card + 1 : 0);
     head[1] = (uint8_t)(t->pending | t->layout << 1 | t->replace << 2);
     memcpy(head + 2, &need, 4);
-    uint32_t codes[MAX_TABLE];
+    uint32_t codes[TABLE_ROOM];
     int n_codes = 0;
     for (int i = 0; i < t->n; i++)
         if (!t->replace || meld_jokers(&t->table[i])) codes[n_codes++] = meld_code(&t->table[i]);
@@ -1395,10 +1606,22 @@ static int judge(const Turn *t, int melds_fail) {
         return -1;
     }
     /* a state revisited on its own path (above, False) completes nothing new */
-    int ok = truth_of(call_part(
-        search_steps, "(OOiiOOOO)", t->hand_arg, t->notold_arg, t->card, t->need,
-        t->pending ? Py_True : Py_False, t->layout ? Py_True : Py_False, t->table_arg,
-        t->replace ? Py_True : Py_False));
+    int ok;
+    if (t->replace && t->pending) {
+        ok = search_pending(t);
+    } else {      /* completion.search_completion's other searches, in Python */
+        PyObject *hand_obj, *notold_obj, *table_obj;
+        ok = turn_objects(t, &hand_obj, &notold_obj, &table_obj);
+        if (ok == 0) {
+            ok = truth_of(call_part(
+                search_steps, "(OOiiOOOO)", hand_obj, notold_obj, t->card, t->need,
+                t->pending ? Py_True : Py_False, t->layout ? Py_True : Py_False, table_obj,
+                t->replace ? Py_True : Py_False));
+            Py_DECREF(hand_obj);
+            Py_DECREF(notold_obj);
+            Py_DECREF(table_obj);
+        }
+    }
     if (ok >= 0) {
         if (PyDict_GET_SIZE(judge_memo) > MEMO_LIMIT) PyDict_Clear(judge_memo);
         if (PyDict_SetItem(judge_memo, key_bytes, ok ? Py_True : Py_False) < 0) ok = -1;
