@@ -18,7 +18,7 @@ import time
 
 import konkun.kunken
 from konkun.cards import double_deck
-from konkun.kunken import KunkenRules, arrangement, completion, new_deal
+from konkun.kunken import KunkenRules, arrangement, completion, new_deal, solver
 from konkun.kunken.completion import take_hints
 from konkun.kunken.solver import best_arrangement, max_meld_points
 from konkun.kunken.state import counts_of
@@ -26,10 +26,13 @@ from konkun.kunken.state import counts_of
 
 def engine() -> str:
     """Which engine runs: pure Python, compiled, or compiled with the C core of the hand
-    search and of the completion judge (read so that the script also runs on trees from
-    before either)."""
+    search, of the melds-alone check and of the completion judge (read so that the script
+    also runs on trees from before any of them)."""
     if not konkun.kunken.NATIVE:
         return "pure Python"
+    if getattr(solver, "C_CAN_COMPLETE", None) is not None:
+        return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check "
+                "and of the completion judge)")
     if getattr(completion, "C_JUDGE", None) is not None:
         return "compiled (mypyc, with the C core of the hand search and of the completion judge)"
     core = getattr(arrangement, "C_SEARCH", None) is not None

@@ -1,13 +1,15 @@
 """The compiled Kunken engine: the same modules built to C extensions with mypyc, and the C
-core of the hand search and of the completion judge.
+core of the hand search, of the melds-alone check and of the completion judge.
 
 The engine is pure Python and needs nothing else. Built, it runs about twice as fast (the
 numbers are in docs/kunken.md, "Speed"), and so do the Kunken bots' play-outs.
 ``python -m konkun.native --build`` compiles the modules of :data:`COMPILED` into a
 ``_native/`` folder beside each package's sources, and with them :data:`C_CORE` (the
-arrangement search, the listing of the melds it searches and the exact completion judge of a
-take turn, written in C, ``kunken/hand_search.c``, whose Python references are
-``konkun.kunken.arrangement.ReferenceSearch``, ``group_options`` and
+arrangement search, the listing of the melds it searches, the check whether a take turn can
+be completed by melds alone and the exact completion judge of a take turn, written in C,
+``kunken/hand_search.c``, whose Python references are
+``konkun.kunken.arrangement.ReferenceSearch``, ``group_options``,
+``konkun.kunken.solver.reference_can_complete`` and
 ``konkun.kunken.completion.reference_completable``); ``python3 run.py``
 does it for you whenever they changed. It needs mypy (the ``native`` extra) and a C
 compiler; without them everything stays pure Python.
@@ -151,8 +153,8 @@ def status() -> str:
     if os.environ.get(PURE_VARIABLE):
         return f"pure Python ({PURE_VARIABLE} is set)"
     if all_current(konkun_dir()):
-        return ("compiled (mypyc, with the C core of the hand search and of the completion "
-                "judge), from "
+        return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check "
+                "and of the completion judge), from "
                 + ", ".join(str(folder) for folder in folders))
     if any(folder.exists() for folder in folders):
         return "pure Python (the compiled build is out of date: python -m konkun.native --build)"

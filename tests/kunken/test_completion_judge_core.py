@@ -73,12 +73,12 @@ class Recorder:
         return bool(completion.search_completion(*args))
 
     def __enter__(self) -> Recorder:
-        c_module().configure_judge(solver.can_complete, completion.third_card_by_swaps,
+        c_module().configure_judge(completion.third_card_by_swaps,
                                    self.search)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        c_module().configure_judge(solver.can_complete, completion.third_card_by_swaps,
+        c_module().configure_judge(completion.third_card_by_swaps,
                                    completion.search_completion)
 
 
@@ -201,6 +201,76 @@ def test_the_c_judge_answers_as_a_pure_process_in_seeded_play(seats: int) -> Non
     assert marked > 0
     assert sum(answers) and not all(answers)
     assert pure_answers(calls) == answers
+
+
+REACHED_SCRIPT = """
+import json, random, sys
+from konkun.kunken import KunkenRules, completion, new_deal
+assert completion.C_JUDGE is None
+variants, seats = json.loads(sys.argv[1]), int(sys.argv[2])
+judge = completion.completable
+reached = []
+def recording(*args):
+    reached.append(args)
+    return judge(*args)
+out = []
+for v, options in enumerate(variants):
+    rng = random.Random(900 * v + seats)
+    deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
+    steps, first = 0, len(out)
+    while not deal.is_over() and steps < 70 and len(out) - first < 200:
+        steps += 1
+        seat = deal.to_move
+        if deal.take_card >= 0 and not deal.obligations_met():
+            turns = [deal]
+            for action in deal.taken_candidates(seat, deal.hands[seat])[:8]:
+                after = deal.scratch_copy(action)
+                after.push(action)
+                if not after.obligations_met():
+                    turns.append(after)
+            for turn in turns:
+                args = (list(turn.hands[seat]), list(turn.turn_notold), turn.take_card,
+                        turn.need, turn.pending, turn.layout[seat], turn.compact_table(),
+                        turn.rules.joker_for_held)
+                reached.clear()
+                completion._MEMO.clear()
+                completion.completable = recording  # the searches' own questions
+                judge(*args)
+                completion.completable = judge
+                for state in [args, *reached[:20]]:
+                    completion._MEMO.clear()
+                    out.append([[list(state[0]), list(state[1]), *state[2:6],
+                                 [list(m) for m in state[6]], state[7]], judge(*state)])
+        deal.push(rng.choice(deal.legal_actions()))
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_c_search_answers_the_states_the_reference_search_reaches(seats: int) -> None:
+    """A pure Python process (``KONKUN_PURE=1``) plays seeded deals over every rule option
+    and records each take turn's state and every state its search asks the judge about
+    (the taken card's melds, swaps, a meld to gain a layout, each a level deeper), with the
+    reference's answers; the C judge, whose search over those steps runs in C with
+    ``joker_for_held`` and the taken card still to be melded, answers each alike."""
+    c_module()
+    env = {**os.environ, "KONKUN_PURE": "1"}
+    done = subprocess.run([sys.executable, "-c", REACHED_SCRIPT, json.dumps(VARIANTS),
+                           str(seats)], env=env, capture_output=True, text=True, check=True)
+    cases = json.loads(done.stdout)
+    deep = 0
+    assert completion.C_JUDGE is not None
+    for state, expected in cases:
+        hand, notold, card, need, pending, layout, table, replace = state
+        args: Args = (hand, notold, card, need, pending, layout,
+                      tuple(tuple(m) for m in table), replace)
+        forget()
+        assert completion.C_JUDGE(*args) == expected, args
+        deep += pending and replace and len(table) > 0
+    assert len(cases) > 40 * len(VARIANTS), len(cases)
+    assert deep > 100, deep
+    answers = [expected for _, expected in cases]
+    assert any(answers) and not all(answers)
 
 
 @st.composite
@@ -517,12 +587,12 @@ def test_reconfiguring_the_judge_from_its_own_search_frees_nothing_in_use() -> N
 
     class Once:
         def search(self, *args: Any) -> bool:
-            hand_search.configure_judge(solver.can_complete, completion.third_card_by_swaps,
+            hand_search.configure_judge(completion.third_card_by_swaps,
                                         completion.search_completion)
             gc.collect()
             return bool(completion.search_completion(*args))
 
-    hand_search.configure_judge(solver.can_complete, completion.third_card_by_swaps,
+    hand_search.configure_judge(completion.third_card_by_swaps,
                                 Once().search)
     hand_search.forget_judged()
     assert completion.C_JUDGE is not None

@@ -285,3 +285,22 @@ def test_a_bad_configuration_of_the_c_core_is_refused_and_changes_nothing(
         hand_search.configure(values, positions)  # type: ignore[arg-type]
     assert c_listing(SET_KIND, 3, 7, 1) == reference_listing(SET_KIND, 3, 7, 1)
     agree(counts_of([0, 1, 2, 13, 26, 52]), True, [(counts_of([0, 1, 2, 13, 26, 52]), 40, True)])
+
+
+def test_a_count_of_an_int_subclass_is_read_by_its_value() -> None:
+    """Counts are read by the identity of the interpreter's small ints when they are ones,
+    else by value: counts of an int subclass get the answers of plain ints; a bool is
+    refused, as before."""
+    require_c_core()
+
+    class Count(int):
+        pass
+
+    hand = counts_of([11, 24, 37, 42, 43, 44])  # Kc Kd Kh 5s 6s 7s
+    odd: list[int] = [Count(n) for n in hand]
+    search = c_search(hand, True)
+    for need in (30, 45, 46, 60):
+        assert search.reach_from(odd, need, True) == search.reach_from(hand, need, True)
+    assert c_search(odd, True).live_value(odd) == search.live_value(hand) > 0
+    with pytest.raises(TypeError, match="count of card 0 must be an int"):
+        search.reach_from([True, *hand[1:]], 30, True)

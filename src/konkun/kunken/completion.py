@@ -21,10 +21,10 @@ lay-offs and the final discard:
   for it): the search then tries every meld, lay-off and swap, step by step.
 
 Built (``python -m konkun.native --build``), the judge (:func:`completable`: its checks,
-its memo) runs in C (``hand_search.c``, :data:`C_JUDGE`), asking the searches here where
-its checks do not decide; :func:`reference_completable` is the same judge in Python, used
-when the C core is not built (or ``KONKUN_PURE`` is set) and by the tests that prove both
-agree.
+its memo, and the search of :func:`_search_pending`) runs in C (``hand_search.c``,
+:data:`C_JUDGE`), asking the other searches here where its checks do not decide;
+:func:`reference_completable` is the same judge in Python, used when the C core is not built
+(or ``KONKUN_PURE`` is set) and by the tests that prove both agree.
 
 The table is given as *compact melds* (:func:`compact`): a sequence
 ``(0, suit, start, length, joker positions mask)``, a set
@@ -242,8 +242,9 @@ def reference_completable(hand: list[int], notold: list[int], card: int, need: i
 
 def search_completion(hand: list[int], notold: list[int], card: int, need: int,
                       pending: bool, layout: bool, table: Table, replace: bool) -> bool:
-    """The search of :func:`reference_completable` (and of the C judge) where its checks
-    do not decide: over copies of the hand and its cards not held before the take."""
+    """The search of :func:`reference_completable` (and of the C judge, which runs
+    :func:`_search_pending`'s itself) where its checks do not decide: over copies of the
+    hand and its cards not held before the take."""
     if replace:
         return _search_free(list(hand), need, table) if not pending else _search_pending(
             list(hand), list(notold), card, need, layout, table)
@@ -395,7 +396,8 @@ def _all_swaps(hand: list[int], table: Table) -> Iterator[tuple[int, Table]]:
 def _search_pending(hand: list[int], notold: list[int], card: int, need: int, layout: bool,
                     table: Table) -> bool:
     """The taken card still to be melded (``joker_for_held``): its meld now, then the rest;
-    or a swap first (with a layout); or, without a layout, a meld first to gain one."""
+    or a swap first (with a layout); or, without a layout, a meld first to gain one. The
+    reference of the C judge's search (``search_pending`` in ``hand_search.c``)."""
     size = sum(hand)
     for meld in solver.third_card_melds(card, hand, notold, True):
         if len(meld) >= size:
@@ -907,13 +909,12 @@ Judge = Callable[[list[int], list[int], int, int, bool, bool, Table, bool, bool]
 
 def _c_judge() -> Judge | None:
     """The C core's judge (``hand_search.completable``), configured with the Python parts
-    it asks (melds alone, the swaps-only case, the search), when the C core is built and in
-    use (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
+    it asks (the swaps-only case of a taken joker, the searches it does not run), when the
+    C core is built and in use (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
     if C_SEARCH is None:
         return None
     from konkun.kunken import hand_search
-    hand_search.configure_judge(solver.can_complete, third_card_by_swaps,
-                                search_completion)
+    hand_search.configure_judge(third_card_by_swaps, search_completion)
     return hand_search.completable
 
 

@@ -1,6 +1,7 @@
 /* The C core of konkun.kunken.arrangement.HandSearch: the bounded, memoised search for melds
  * worth at least a number of points (docs/kunken.md, "Speed", "The C core"); and, at the end
- * of this file, the exact completion judge of a take turn (completion.completable).
+ * of this file, whether a take turn can be completed by melds alone (solver.can_complete)
+ * and the exact completion judge of a take turn (completion.completable).
  *
  * It runs the search of arrangement.ReferenceSearch (the pure Python reference, used when
  * this module is not built) over the same options in the same order. The melds of each group
@@ -44,6 +45,7 @@ typedef struct {
     int points;
     int lost;                  /* its cards' value in the hand */
     uint64_t code_lo, code_hi; /* its cards' part of a hand code */
+    uint8_t start, length;     /* a sequence's window (length 0: a set, its jokers open) */
 } Option;
 
 typedef struct {
@@ -218,6 +220,23 @@ static int int_in(PyObject *item, long low, long high, const char *what, Py_ssiz
     return 0;
 }
 
+/* The interpreter's int objects 0..7, kept from import on: a count that is one of them is
+ * read by its identity (ints are immutable), the common case, since CPython shares its small
+ * ints; any other object is read and checked by int_in. */
+static PyObject *small_ints[MAX_JOKERS + 1];
+
+/* A count of at most high (at most MAX_JOKERS), as int_in(item, 0, high, ...). */
+static inline int count_in(PyObject *item, int high, const char *what, Py_ssize_t index,
+                           int *out) {
+    for (int v = 0; v <= high; v++) {
+        if (item == small_ints[v]) {
+            *out = v;
+            return 0;
+        }
+    }
+    return int_in(item, 0, high, what, index, out);
+}
+
 /* The groups met so far, by group key (kind, place, mask, jokers), each its options. */
 typedef struct {
     uint32_t key_plus_one;     /* 0: a free slot */
@@ -229,6 +248,7 @@ typedef struct {
 static Group *groups = NULL;
 static size_t groups_size = 0; /* a power of two */
 static size_t groups_used = 0;
+static int groups_held = 0;    /* while a search reads groups' options, none is emptied */
 
 static void groups_clear(void) {
     for (size_t i = 0; i < groups_size; i++) PyMem_Free(groups[i].options);
@@ -267,8 +287,11 @@ typedef struct {
 } Listing;
 
 /* Append the meld of the real cards reals[0..n_reals) and used jokers, worth points, to
- * the listing. */
-static int list_meld(Listing *out, const int *reals, int n_reals, int used, int points) {
+ * the listing: a sequence over the window of length positions from start (its jokers
+ * standing for the window's cards not among reals), or with length 0 a set (its jokers
+ * open). */
+static int list_meld(Listing *out, const int *reals, int n_reals, int used, int points,
+                     int start, int length) {
     if (out->n == out->size) {
         Py_ssize_t size = out->size ? out->size * 2 : 16;
         Option *grown = PyMem_Realloc(out->options, size * sizeof(Option));
@@ -286,6 +309,8 @@ static int list_meld(Listing *out, const int *reals, int n_reals, int used, int 
     o->lost = value[CARDS] * used;
     o->low = CARDS;
     o->code_lo = o->code_hi = 0;
+    o->start = (uint8_t)start;
+    o->length = (uint8_t)length;
     for (int r = 0; r < n_reals; r++) {
         int c = reals[r], word;
         o->reals[r] = (uint8_t)c;
@@ -328,7 +353,7 @@ static int list_sets(Listing *out, int place, int mask, int jokers) {
             for (int j = 0; j <= jokers && size + j <= SUITS; j++) {
                 int n = size + j;
                 if (n >= 3 && j * 2 <= n &&
-                    list_meld(out, reals, size, j, points + j * position_value[place]) < 0)
+                    list_meld(out, reals, size, j, points + j * position_value[place], 0, 0) < 0)
                     return -1;
             }
         } while (next_combination(idx, size, n_held));
@@ -372,7 +397,8 @@ static int list_sequences(Listing *out, int place, int mask, int jokers, int rep
             }
             int gaps = lengths[w] - n_held;
             if (!pass) {
-                if (list_meld(out, held, n_held, gaps, points) < 0) return -1;
+                if (list_meld(out, held, n_held, gaps, points, starts[w], lengths[w]) < 0)
+                    return -1;
                 continue;
             }
             int spare = (jokers < lengths[w] / 2 ? jokers : lengths[w] / 2) - gaps;
@@ -385,7 +411,8 @@ static int list_sequences(Listing *out, int place, int mask, int jokers, int rep
                         if (j < k && idx[j] == i) j++;
                         else reals[n_reals++] = held[i];
                     }
-                    if (list_meld(out, reals, n_reals, gaps + k, points) < 0) return -1;
+                    if (list_meld(out, reals, n_reals, gaps + k, points, starts[w], lengths[w]) < 0)
+                        return -1;
                 } while (next_combination(idx, k, n_held));
             }
         }
@@ -441,8 +468,8 @@ static int read_counts(PyObject *arg, int *counts) {
     }
     /* Reading an int runs no Python code, so the list cannot change while it is read. */
     for (int k = 0; k < SLOTS; k++) {
-        if (int_in(PySequence_Fast_GET_ITEM(fast, k), 0, k < CARDS ? MAX_COPIES : MAX_JOKERS,
-                   "count of card", k, &counts[k]) < 0) {
+        if (count_in(PySequence_Fast_GET_ITEM(fast, k), k < CARDS ? MAX_COPIES : MAX_JOKERS,
+                     "count of card", k, &counts[k]) < 0) {
             Py_DECREF(fast);
             return -1;
         }
@@ -452,6 +479,8 @@ static int read_counts(PyObject *arg, int *counts) {
 }
 
 #define MAX_GROUPS 17          /* 13 ranks' sets and 4 suits' sequences */
+
+static int build_search(SearchObject *self, const int *counts, int replace);
 
 static int search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"counts", "replace", NULL};
@@ -469,7 +498,14 @@ static int search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (read_counts(counts_arg, counts) < 0) return -1;
-    if (groups_used > GROUP_LIMIT) groups_clear();
+    return build_search(self, counts, replace);
+}
+
+/* Make self (options NULL, memo empty) a search over the melds of the hand counts (checked),
+ * as HandSearch(counts, replace): 0, or -1 with an exception set. It may empty the groups
+ * listed so far (their options are copied). */
+static int build_search(SearchObject *self, const int *counts, int replace) {
+    if (groups_used > GROUP_LIMIT && !groups_held) groups_clear();
     int jokers = counts[CARDS];
     int rank_masks[13] = {0}, suit_masks[4] = {0};
     for (int k = 0; k < CARDS; k++) {
@@ -550,6 +586,8 @@ PyDoc_STRVAR(reach_from_doc,
 "Whether melds worth need points can be laid from counts (a part of the hand the search\n"
 "was made for), keeping a card when leave: HandSearch.reach_from.");
 
+static int reach_counts(SearchObject *self, int *counts, int need, int leave);
+
 static PyObject *search_reach_from(SearchObject *self, PyObject *args) {
     PyObject *counts_arg, *need_arg, *leave_arg;
     int counts[SLOTS];
@@ -560,13 +598,21 @@ static PyObject *search_reach_from(SearchObject *self, PyObject *args) {
     if (int_in(need_arg, -BOUND, BOUND, "need", -1, &need) < 0) return NULL;
     int leave = PyObject_IsTrue(leave_arg);
     if (leave < 0 || read_counts(counts_arg, counts) < 0) return NULL;
+    int ok = reach_counts(self, counts, need, leave);
+    if (ok < 0) return NULL;
+    return PyBool_FromLong(ok);
+}
+
+/* HandSearch.reach_from over checked counts (changed: cards in no option are dropped): 1, 0,
+ * or -1 with an exception set. */
+static int reach_counts(SearchObject *self, int *counts, int need, int leave) {
     if (need <= 0) {
         int held = 0;
         for (int k = 0; k < SLOTS; k++) held += counts[k];
-        return PyBool_FromLong(!leave || held > 0);
+        return !leave || held > 0;
     }
     int total = live_total(self, counts);
-    if (total < need) Py_RETURN_FALSE;
+    if (total < need) return 0;
     int dropped = 0;
     uint64_t lo = 0, hi = 0;
     for (int k = 0; k < CARDS; k++) {
@@ -580,9 +626,7 @@ static PyObject *search_reach_from(SearchObject *self, PyObject *args) {
             counts[k] = 0;
         }
     }
-    int ok = reach(self, counts, 0, lo, hi, total, leave && !dropped, need);
-    if (ok < 0) return NULL;
-    return PyBool_FromLong(ok);
+    return reach(self, counts, 0, lo, hi, total, leave && !dropped, need);
 }
 
 PyDoc_STRVAR(live_value_doc,
@@ -732,11 +776,12 @@ static PyObject *group_options(PyObject *module, PyObject *args) {
  * in Python; the tests compare both. */
 
 #define MAX_TABLE 64           /* melds on the table: two decks make at most 36 */
+#define TABLE_ROOM (MAX_TABLE + 56)  /* and those a search lays: a meld takes 3 of at most
+                                      * 163 cards */
 #define MEMO_LIMIT 200000      /* the memo is emptied past it, as the reference's */
 #define FULL ((1 << RANKS) - 1)
 #define KEY_HEAD (2 * SLOTS + 7)
 
-static PyObject *melds_complete = NULL;    /* solver.can_complete */
 static PyObject *third_card_by_swaps = NULL;
 static PyObject *search_steps = NULL;
 static PyObject *judge_memo = NULL;        /* bytes key -> True/False */
@@ -933,7 +978,7 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
             if (had_notold) notold[given]--;
             hand[CARDS]++;
             notold[CARDS]++;
-            uint8_t key[SLOTS + 4 * MAX_TABLE];
+            uint8_t key[SLOTS + 4 * TABLE_ROOM];
             for (int k = 0; k < SLOTS; k++) key[k] = (uint8_t)hand[k];
             for (int t = 0; t < n; t++) {
                 uint32_t code = meld_code(&table[t]);
@@ -969,7 +1014,7 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
 static int swap_states_third(const int *hand_in, const int *notold_in, const Compact *table_in,
                              int n, int card, int stop, int *best) {
     int hand[SLOTS], notold[SLOTS];
-    Compact table[MAX_TABLE];
+    Compact table[TABLE_ROOM];
     memcpy(hand, hand_in, sizeof(hand));
     memcpy(notold, notold_in, sizeof(notold));
     memcpy(table, table_in, sizeof(Compact) * (size_t)n);
@@ -1051,18 +1096,205 @@ static int read_hand(PyObject *arg, const char *what, int *counts) {
     }
     /* Reading an int runs no Python code, so the list cannot change while it is read. */
     for (int k = 0; k < SLOTS; k++) {
-        if (int_in(PyList_GET_ITEM(arg, k), 0, k < CARDS ? MAX_COPIES : MAX_JOKERS, what, k,
-                   &counts[k]) < 0)
+        if (count_in(PyList_GET_ITEM(arg, k), k < CARDS ? MAX_COPIES : MAX_JOKERS, what, k,
+                     &counts[k]) < 0)
             return -1;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------ melds alone
+ * solver.can_complete (its reference, solver.reference_can_complete): whether a take turn
+ * can still be completed by laying melds from the hand alone, no swaps with the table. The
+ * taken card's melds are the options of the C listing that hold it (hand_melds.melds_with:
+ * a rank's sets and a suit's sequences, with the readings of joker_for_held) and hold two
+ * cards held before the take (third_card.is_third_card_meld). */
+
+#define MELD_GROUPS 17         /* at most 13 ranks' sets and 4 suits' sequences */
+
+/* The options of the groups hand_melds.melds_with(card, counts, replace) reads (every
+ * group for a taken joker, else the card's rank's sets and its suit's sequences) into
+ * options and sizes: how many groups, or -1 with an exception set. The options stay valid
+ * until a search is built (build_search may empty the groups). */
+static int card_groups(const int *counts, int card, int replace, const Option **options,
+                       Py_ssize_t *sizes) {
+    int jokers = counts[CARDS], n = 0;
+    int rank_masks[RANKS] = {0}, suit_masks[SUITS] = {0};
+    for (int k = 0; k < CARDS; k++) {
+        if (counts[k]) {
+            rank_masks[k % RANKS] |= 1 << (k / RANKS);
+            suit_masks[k / RANKS] |= 1 << (k % RANKS);
+        }
+    }
+    for (int place = 0; place < RANKS + SUITS; place++) {
+        int is_set = place < RANKS;
+        int at = is_set ? place : place - RANKS;
+        if (card != CARDS && at != (is_set ? card % RANKS : card / RANKS)) continue;
+        int mask = is_set ? rank_masks[at] : suit_masks[at];
+        if (is_set ? !(mask & (mask - 1)) : !mask) continue;
+        int cap = is_set ? SET_JOKERS : SEQUENCE_JOKERS;
+        const Group *group = group_of(is_set ? 0 : replace && jokers ? 2 : 1, at, mask,
+                                      jokers < cap ? jokers : cap);
+        if (group == NULL) return -1;
+        options[n] = group->options;
+        sizes[n++] = group->n;
+    }
+    return n;
+}
+
+/* third_card.is_third_card_meld of option o for the taken card (52: a joker), laid from
+ * counts (taken: its cards not held before the take); o holds the card (card_groups). */
+static int is_third(const Option *o, int card, const int *counts, const int *taken) {
+    int jokers = o->used, old = 0;
+    int has_card = card == CARDS;
+    for (int r = 0; r < o->n_reals; r++) {
+        int c = o->reals[r];
+        if (c == card) has_card = 1;
+        else if (counts[c] > taken[c]) old++;
+    }
+    int old_jokers = counts[CARDS] - taken[CARDS];
+    if (card == CARDS) {
+        if (!jokers) return 0;
+        jokers--;             /* the taken joker itself */
+        if (counts[CARDS] - 1 < old_jokers) old_jokers = counts[CARDS] - 1;
+    } else if (!has_card) {
+        return 0;
+    }
+    if (jokers > old_jokers) jokers = old_jokers;
+    return old + (jokers > 0 ? jokers : 0) >= 2;
+}
+
+/* solver.won_back's choices for option o: per joker the cards that win it (a sequence's:
+ * the card it stands for; a set's open jokers: the suits of its rank no real card holds),
+ * into winners (up to SUITS each) and counts; how many jokers. */
+static int joker_winners(const Option *o, int winners[][SUITS], int *n_winners) {
+    int n = 0;
+    if (o->length) {
+        int suit = o->reals[0] / RANKS;
+        for (int i = 0; i < o->length; i++) {
+            int c = suit * RANKS + (o->start + i) % RANKS, r;
+            for (r = 0; r < o->n_reals && o->reals[r] != c; r++) {}
+            if (r == o->n_reals) {
+                winners[n][0] = c;
+                n_winners[n++] = 1;
+            }
+        }
+        return n;
+    }
+    int rank = o->reals[0] % RANKS, present = 0;
+    for (int r = 0; r < o->n_reals; r++) present |= 1 << (o->reals[r] / RANKS);
+    for (int j = 0; j < o->used; j++) {
+        n_winners[n] = 0;
+        for (int t = 0; t < SUITS; t++)
+            if (!(present >> t & 1)) winners[n][n_winners[n]++] = t * RANKS + rank;
+        n++;
+    }
+    return n;
+}
+
+/* solver._choose_won_back with the search's question asked of each hand it reaches: whether
+ * some non-empty choice of the jokers' winners from i on (each card given once: given),
+ * each given for a joker, leaves hand able to lay melds worth need keeping a card. hand is
+ * restored. 1, 0, or -1 with an exception set. */
+static int won_back_reaches(SearchObject *search, int winners[][SUITS], const int *n_winners,
+                            int n, int i, uint64_t given, int *hand, int need) {
+    if (i == n) {
+        if (!given) return 0;
+        int copy[SLOTS];
+        memcpy(copy, hand, sizeof(copy));
+        return reach_counts(search, copy, need, 1);
+    }
+    int ok = won_back_reaches(search, winners, n_winners, n, i + 1, given, hand, need);
+    for (int w = 0; w < n_winners[i] && !ok; w++) {
+        int c = winners[i][w];
+        if (!hand[c] || given >> c & 1) continue;
+        hand[c]--;
+        hand[CARDS]++;
+        ok = won_back_reaches(search, winners, n_winners, n, i + 1, given | (uint64_t)1 << c,
+                              hand, need);
+        hand[c]++;
+        hand[CARDS]--;
+    }
+    return ok;
+}
+
+/* solver.can_complete over checked counts: search (NULL: one is built for counts when
+ * needed) as its search; size < 0: the hand's. 1, 0, or -1 with an exception set. */
+static int melds_complete(SearchObject *search, const int *counts, const int *taken,
+                          int card, int need, int pending, int size, int checked,
+                          int replace) {
+    if (size < 0) {
+        size = 0;
+        for (int k = 0; k < SLOTS; k++) size += counts[k];
+    }
+    if (!pending && need <= 0) return size >= 1;
+    if (pending && (!counts[card] || (!checked && card != CARDS
+                                      && !card_third(counts, taken, card, 0, replace))))
+        return 0;   /* (a taken joker: no third-card meld lists none below) */
+    SearchObject made;
+    int built = 0;
+    if (search == NULL && need > 0) {
+        /* built first: building may empty the groups whose options are read below */
+        memset(&made, 0, sizeof(made));
+        if (build_search(&made, counts, replace) < 0) {
+            PyMem_Free(made.options);
+            return -1;
+        }
+        search = &made;
+        built = 1;
+    }
+    int work[SLOTS];
+    memcpy(work, counts, sizeof(work));
+    int ok = 0;
+    if (!pending) {
+        ok = reach_counts(search, work, need, 1);
+    } else {
+        const Option *options[MELD_GROUPS];
+        Py_ssize_t sizes[MELD_GROUPS];
+        int n = card_groups(counts, card, replace, options, sizes);
+        if (n < 0) ok = -1;
+        /* any of the taken card's melds worth the points leaving a card, then the rest */
+        for (int pass = 0; pass < 2 && !ok; pass++) {
+            if (pass && need <= 0) break;
+            for (int g = 0; g < n && !ok; g++) {
+                for (Py_ssize_t i = 0; i < sizes[g] && !ok; i++) {
+                    const Option *o = &options[g][i];
+                    if (o->n_reals + o->used >= size || (card == CARDS && !o->used)
+                        || !is_third(o, card, counts, taken))
+                        continue;
+                    if (!pass) {
+                        ok = need - o->points <= 0;
+                        continue;
+                    }
+                    for (int r = 0; r < o->n_reals; r++) work[o->reals[r]]--;
+                    work[CARDS] -= o->used;
+                    int rest[SLOTS];
+                    memcpy(rest, work, sizeof(rest));
+                    ok = reach_counts(search, rest, need - o->points, 1);
+                    if (!ok && replace) {
+                        int winners[MAX_REALS][SUITS], n_winners[MAX_REALS];
+                        int jokers = joker_winners(o, winners, n_winners);
+                        ok = won_back_reaches(search, winners, n_winners, jokers, 0, 0, work,
+                                              need - o->points);
+                    }
+                    for (int r = 0; r < o->n_reals; r++) work[o->reals[r]]++;
+                    work[CARDS] += o->used;
+                }
+            }
+        }
+    }
+    if (built) {
+        PyMem_Free(made.options);
+        PyMem_Free(made.memo);
+    }
+    return ok;
 }
 
 typedef struct {
     PyObject *hand_arg, *notold_arg, *table_arg;
     int hand[SLOTS], notold[SLOTS];
     int card, need, pending, layout, replace;
-    Compact table[MAX_TABLE];
+    Compact table[TABLE_ROOM];
     int n;
 } Turn;
 
@@ -1091,16 +1323,215 @@ static int truth_of(PyObject *result) {
 
 /* solver.can_complete (melds alone): with no points due and the taken card, not a joker,
  * still to be melded, whether its shortest meld with two old cards leaves a card
- * (third_card_length is the shortest of third_card_melds); else asked of Python. */
+ * (third_card_length is the shortest of third_card_melds); else melds_complete. */
 static int melds_alone(const Turn *t, int size) {
     if (t->pending && t->need <= 0 && t->card != CARDS) {
         int length = card_third(t->hand, t->notold, t->card, 0, t->replace);
         return 0 < length && length < size;
     }
-    return truth_of(call_part(
-        melds_complete, "(OOiiOOiOO)", t->hand_arg, t->notold_arg, t->card, t->need,
-        t->pending ? Py_True : Py_False, Py_None, size, Py_False,
-        t->replace ? Py_True : Py_False));
+    return melds_complete(NULL, t->hand, t->notold, t->card, t->need, t->pending, size, 0,
+                          t->replace);
+}
+
+/* A list of the 53 counts (a new reference), or NULL with an exception set. */
+static PyObject *counts_list(const int *counts) {
+    PyObject *list = PyList_New(SLOTS);
+    if (list == NULL) return NULL;
+    for (int k = 0; k < SLOTS; k++) {
+        PyObject *n = PyLong_FromLong(counts[k]);
+        if (n == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, n);
+    }
+    return list;
+}
+
+/* The table as a tuple of compact melds (a new reference), or NULL with an exception set. */
+static PyObject *table_tuple(const Compact *table, int n) {
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        const Compact *m = &table[i];
+        PyObject *meld = Py_BuildValue("(iiiii)", m->kind, m->a, m->b, m->c, m->d);
+        if (meld == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, meld);
+    }
+    return tuple;
+}
+
+/* The turn's hand, notold and table as Python objects for a call of a Python part: the
+ * caller's arguments, or for a turn the C search reached, made now (new references); 0, or
+ * -1 with an exception set. */
+static int turn_objects(const Turn *t, PyObject **hand, PyObject **notold, PyObject **table) {
+    if (t->hand_arg != NULL) {
+        *hand = Py_NewRef(t->hand_arg);
+        *notold = Py_NewRef(t->notold_arg);
+        *table = Py_NewRef(t->table_arg);
+        return 0;
+    }
+    *hand = counts_list(t->hand);
+    *notold = *hand == NULL ? NULL : counts_list(t->notold);
+    *table = *notold == NULL ? NULL : table_tuple(t->table, t->n);
+    if (*table == NULL) {
+        Py_XDECREF(*hand);
+        Py_XDECREF(*notold);
+        return -1;
+    }
+    return 0;
+}
+
+/* The compact form of option o as a table meld (melds.compact): a sequence's jokers at the
+ * window's positions no real card holds, a set's open. */
+static Compact option_compact(const Option *o) {
+    Compact c;
+    if (o->length) {
+        int window = 0, held = 0;
+        for (int i = 0; i < o->length; i++) window |= 1 << ((o->start + i) % RANKS);
+        for (int r = 0; r < o->n_reals; r++) held |= 1 << (o->reals[r] % RANKS);
+        c.kind = 0;
+        c.a = o->reals[0] / RANKS;
+        c.b = o->start;
+        c.c = o->length;
+        c.d = window & ~held;
+    } else {
+        int real = 0;
+        for (int r = 0; r < o->n_reals; r++) real |= 1 << (o->reals[r] / RANKS);
+        c.kind = 1;
+        c.a = o->reals[0] % RANKS;
+        c.b = real;
+        c.c = 0;
+        c.d = o->used;
+    }
+    return c;
+}
+
+/* The turn next after laying option o (completion._laid; a taken joker, held, stays:
+ * keep), the points due less its points, a layout, o on the table; pending as given. */
+static void lay_option(const Turn *t, const Option *o, int pending, Turn *next) {
+    *next = *t;
+    next->hand_arg = next->notold_arg = next->table_arg = NULL;
+    int keep = t->card == CARDS;
+    for (int r = 0; r < o->n_reals; r++) {
+        int c = o->reals[r];
+        next->hand[c]--;
+        if (next->notold[c]) next->notold[c]--;
+    }
+    for (int j = 0; j < o->used; j++) {
+        next->hand[CARDS]--;
+        if (next->notold[CARDS] > keep) next->notold[CARDS]--;
+    }
+    next->need = t->need > 0 ? t->need - o->points : 0;
+    next->pending = pending;
+    next->layout = 1;
+    next->table[next->n++] = option_compact(o);
+}
+
+static int judge(const Turn *t, int melds_fail);
+
+/* completion._search_pending (joker_for_held, the taken card still to be melded) over the
+ * groups' options, asking judge() of every turn it reaches: the taken card's meld now, then
+ * the rest; or with a layout a swap first; or without one a meld first to gain one. 1, 0,
+ * or -1 with an exception set. The groups read stay listed while it runs (groups_held). */
+static int search_pending(const Turn *t) {
+    const int *hand = t->hand;
+    int size = 0;
+    for (int k = 0; k < SLOTS; k++) size += hand[k];
+    if (t->n >= TABLE_ROOM) {
+        PyErr_SetString(PyExc_ValueError, "the search laid more melds than a hand holds");
+        return -1;
+    }
+    Turn *next = PyMem_Malloc(sizeof(Turn));
+    if (next == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    groups_held++;
+    const Option *options[MELD_GROUPS];
+    Py_ssize_t sizes[MELD_GROUPS];
+    int ok = 0;
+    int n = hand[t->card] ? card_groups(hand, t->card, 1, options, sizes) : 0;
+    if (n < 0) ok = -1;
+    for (int g = 0; g < n && !ok; g++) {         /* the taken card's meld */
+        for (Py_ssize_t i = 0; i < sizes[g] && !ok; i++) {
+            const Option *o = &options[g][i];
+            if (o->n_reals + o->used >= size || (t->card == CARDS && !o->used)
+                || !is_third(o, t->card, hand, t->notold))
+                continue;
+            lay_option(t, o, 0, next);
+            ok = judge(next, 0);
+        }
+    }
+    if (!ok && t->layout) {                      /* a swap first */
+        for (int i = 0; i < t->n && !ok; i++) {
+            const Compact before = t->table[i];
+            if (!meld_jokers(&before)) continue;
+            for (int j = 0; j < (before.kind == 0 ? RANKS : SUITS) && !ok; j++) {
+                Compact after = before;
+                int given;
+                if (before.kind == 0) {          /* completion.swaps, as swap_walk */
+                    if (!(before.d >> j & 1)) continue;
+                    given = before.a * RANKS + j;
+                    after.d = before.d & ~(1 << j);
+                } else {
+                    given = j * RANKS + before.a;
+                    int bit = 1 << j;
+                    if (before.c & bit) {
+                        after.b = before.b | bit;
+                        after.c = before.c & ~bit;
+                    } else if (before.d && !((before.b | before.c) & bit)) {
+                        after.b = before.b | bit;
+                        after.d = before.d - 1;
+                    } else {
+                        continue;
+                    }
+                }
+                if (!hand[given]) continue;
+                *next = *t;
+                next->hand_arg = next->notold_arg = next->table_arg = NULL;
+                next->hand[given]--;
+                if (next->notold[given]) next->notold[given]--;
+                next->hand[CARDS]++;
+                next->notold[CARDS]++;
+                next->table[i] = after;
+                next->layout = 1;
+                if (next->hand[CARDS] > MAX_JOKERS || next->notold[CARDS] > MAX_JOKERS) {
+                    /* as the judge's own input check would refuse the turn */
+                    PyErr_Format(PyExc_ValueError, "%s 52 is %d, not in 0..%d",
+                                 next->hand[CARDS] > MAX_JOKERS ? "hand" : "notold",
+                                 next->hand[CARDS] > MAX_JOKERS ? next->hand[CARDS]
+                                                                : next->notold[CARDS],
+                                 MAX_JOKERS);
+                    ok = -1;
+                    break;
+                }
+                ok = judge(next, 0);
+            }
+        }
+    } else if (!ok) {                            /* a meld first, to gain a layout */
+        int jokers_left = 0;
+        for (int i = 0; i < t->n; i++) jokers_left |= meld_jokers(&t->table[i]) > 0;
+        n = jokers_left ? card_groups(hand, CARDS, 1, options, sizes) : 0;
+        if (n < 0) ok = -1;
+        for (int g = 0; g < n && !ok; g++) {
+            for (Py_ssize_t i = 0; i < sizes[g] && !ok; i++) {
+                const Option *o = &options[g][i];
+                if (o->n_reals + o->used >= size
+                    || (t->card == CARDS && o->used >= hand[CARDS]))  /* lays_taken_joker */
+                    continue;
+                lay_option(t, o, 1, next);
+                if (!next->hand[t->card] || !any_swap(t->table, t->n, next->hand)) continue;
+                ok = judge(next, 0);
+            }
+        }
+    }
+    groups_held--;
+    PyMem_Free(next);
+    return ok;
 }
 
 /* completion.completable over a checked turn: 1, 0, or -1 with an error set. */
@@ -1123,9 +1554,16 @@ static int judge(const Turn *t, int melds_fail) {
     if (t->replace && swap_left < 0) swap_left = any_swap(t->table, t->n, hand);
     if (t->replace && !swap_left) return 0;
     if (t->replace && t->pending && t->need <= 0 && t->layout) {
-        if (t->card == CARDS)  /* a taken joker: completion.third_card_by_swaps, in Python */
-            return truth_of(call_part(third_card_by_swaps, "(OOiiO)", t->hand_arg,
-                                                  t->notold_arg, t->card, size, t->table_arg));
+        if (t->card == CARDS) {  /* a taken joker: completion.third_card_by_swaps, in Python */
+            PyObject *hand_obj, *notold_obj, *table_obj;
+            if (turn_objects(t, &hand_obj, &notold_obj, &table_obj) < 0) return -1;
+            int ok = truth_of(call_part(third_card_by_swaps, "(OOiiO)", hand_obj, notold_obj,
+                                        t->card, size, table_obj));
+            Py_DECREF(hand_obj);
+            Py_DECREF(notold_obj);
+            Py_DECREF(table_obj);
+            return ok;
+        }
         int best = 0;   /* completion.third_card_by_swaps: some swap state's meld is short */
         if (swap_states_third(hand, notold, t->table, t->n, t->card, size, &best) < 0)
             return -1;
@@ -1138,7 +1576,7 @@ static int judge(const Turn *t, int melds_fail) {
         if (ok <= 0) return ok;   /* every step allowed without joker_for_held is allowed with it */
     }
     /* The memo key: what completion._MEMO's key holds, as bytes. */
-    uint8_t key[KEY_HEAD + 4 * MAX_TABLE];
+    uint8_t key[KEY_HEAD + 4 * TABLE_ROOM];
     for (int k = 0; k < SLOTS; k++) {
         key[k] = (uint8_t)hand[k];
         key[SLOTS + k] = (uint8_t)(t->pending ? notold[k] : 0);
@@ -1148,7 +1586,7 @@ static int judge(const Turn *t, int melds_fail) {
     head[0] = (uint8_t)(t->pending ? t->card + 1 : 0);
     head[1] = (uint8_t)(t->pending | t->layout << 1 | t->replace << 2);
     memcpy(head + 2, &need, 4);
-    uint32_t codes[MAX_TABLE];
+    uint32_t codes[TABLE_ROOM];
     int n_codes = 0;
     for (int i = 0; i < t->n; i++)
         if (!t->replace || meld_jokers(&t->table[i])) codes[n_codes++] = meld_code(&t->table[i]);
@@ -1168,10 +1606,22 @@ static int judge(const Turn *t, int melds_fail) {
         return -1;
     }
     /* a state revisited on its own path (above, False) completes nothing new */
-    int ok = truth_of(call_part(
-        search_steps, "(OOiiOOOO)", t->hand_arg, t->notold_arg, t->card, t->need,
-        t->pending ? Py_True : Py_False, t->layout ? Py_True : Py_False, t->table_arg,
-        t->replace ? Py_True : Py_False));
+    int ok;
+    if (t->replace && t->pending) {
+        ok = search_pending(t);
+    } else {      /* completion.search_completion's other searches, in Python */
+        PyObject *hand_obj, *notold_obj, *table_obj;
+        ok = turn_objects(t, &hand_obj, &notold_obj, &table_obj);
+        if (ok == 0) {
+            ok = truth_of(call_part(
+                search_steps, "(OOiiOOOO)", hand_obj, notold_obj, t->card, t->need,
+                t->pending ? Py_True : Py_False, t->layout ? Py_True : Py_False, table_obj,
+                t->replace ? Py_True : Py_False));
+            Py_DECREF(hand_obj);
+            Py_DECREF(notold_obj);
+            Py_DECREF(table_obj);
+        }
+    }
     if (ok >= 0) {
         if (PyDict_GET_SIZE(judge_memo) > MEMO_LIMIT) PyDict_Clear(judge_memo);
         if (PyDict_SetItem(judge_memo, key_bytes, ok ? Py_True : Py_False) < 0) ok = -1;
@@ -1216,7 +1666,7 @@ static PyObject *completable(PyObject *module, PyObject *args, PyObject *kwds) {
         || bool_arg(replace_arg, "replace", &t.replace) < 0
         || bool_arg(melds_fail_arg, "melds_fail", &melds_fail) < 0)
         return NULL;
-    if (melds_complete == NULL) {
+    if (search_steps == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "configure_judge() was not called");
         return NULL;
     }
@@ -1231,6 +1681,60 @@ static PyObject *completable(PyObject *module, PyObject *args, PyObject *kwds) {
         || read_table(t.table_arg, t.table, &t.n) < 0)
         return NULL;
     int ok = judge(&t, melds_fail);
+    if (ok < 0) return NULL;
+    return PyBool_FromLong(ok);
+}
+
+PyDoc_STRVAR(can_complete_doc,
+"can_complete(counts, taken, card, need, pending, search=None, size=-1, checked=False,\n"
+"             replace=False) -> bool\n\n"
+"solver.can_complete (its reference, solver.reference_can_complete, documents the\n"
+"arguments): whether a take turn can still be completed by laying melds. counts and taken:\n"
+"lists of 53 counts (cards at most 3, jokers at most 7); card 0..52; search: None or a\n"
+"Search (HandSearch.search). Bad input raises TypeError or ValueError.");
+
+static PyObject *can_complete(PyObject *module, PyObject *args, PyObject *kwds) {
+    (void)module;
+    static char *names[] = {"counts", "taken", "card", "need", "pending", "search", "size",
+                            "checked", "replace", NULL};
+    PyObject *counts_arg, *taken_arg, *card_arg, *need_arg, *pending_arg;
+    PyObject *search_arg = Py_None, *size_arg = NULL, *checked_arg = Py_False;
+    PyObject *replace_arg = Py_False;
+    int counts[SLOTS], taken[SLOTS], card, need, size = -1, pending, checked, replace;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO|OOOO:can_complete", names,
+                                     &counts_arg, &taken_arg, &card_arg, &need_arg,
+                                     &pending_arg, &search_arg, &size_arg, &checked_arg,
+                                     &replace_arg))
+        return NULL;
+    SearchObject *search = NULL;
+    if (search_arg != Py_None) {
+        if (!PyObject_TypeCheck(search_arg, &SearchType)) {
+            PyErr_Format(PyExc_TypeError, "search must be None or a Search, not %.100s",
+                         Py_TYPE(search_arg)->tp_name);
+            return NULL;
+        }
+        search = (SearchObject *)search_arg;
+        if (check_made(search) < 0) return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return NULL;
+    }
+    if (bool_arg(pending_arg, "pending", &pending) < 0
+        || bool_arg(checked_arg, "checked", &checked) < 0
+        || bool_arg(replace_arg, "replace", &replace) < 0
+        || read_hand(counts_arg, "counts", counts) < 0
+        || read_hand(taken_arg, "taken", taken) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &card) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &need) < 0
+        || (size_arg != NULL && int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0))
+        return NULL;
+    /* The search is held: nothing here runs Python code, but a search made by Python code
+     * is freed only by it. */
+    Py_XINCREF(search_arg);
+    int ok = melds_complete(search, counts, taken, card, need, pending, size, checked,
+                            replace);
+    Py_XDECREF(search_arg);
     if (ok < 0) return NULL;
     return PyBool_FromLong(ok);
 }
@@ -1262,24 +1766,22 @@ static PyObject *swap_third_length(PyObject *module, PyObject *args) {
 }
 
 PyDoc_STRVAR(configure_judge_doc,
-"configure_judge(melds_complete, third_card_by_swaps, search)\n\n"
-"The Python parts completable() asks: solver.can_complete, completion.third_card_by_swaps\n"
-"and completion.search_completion (callables). Forgets the judged states.");
+"configure_judge(third_card_by_swaps, search)\n\n"
+"The Python parts completable() asks: completion.third_card_by_swaps and\n"
+"completion.search_completion (callables). Forgets the judged states.");
 
 static PyObject *configure_judge(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *a, *b, *c;
-    if (!PyArg_ParseTuple(args, "OOO:configure_judge", &a, &b, &c)) return NULL;
-    if (!PyCallable_Check(a) || !PyCallable_Check(b) || !PyCallable_Check(c)) {
-        PyErr_SetString(PyExc_TypeError, "configure_judge() takes three callables");
+    PyObject *b, *c;
+    if (!PyArg_ParseTuple(args, "OO:configure_judge", &b, &c)) return NULL;
+    if (!PyCallable_Check(b) || !PyCallable_Check(c)) {
+        PyErr_SetString(PyExc_TypeError, "configure_judge() takes two callables");
         return NULL;
     }
     if (judge_memo == NULL && (judge_memo = PyDict_New()) == NULL) return NULL;
     PyDict_Clear(judge_memo);
-    Py_INCREF(a);
     Py_INCREF(b);
     Py_INCREF(c);
-    Py_XSETREF(melds_complete, a);
     Py_XSETREF(third_card_by_swaps, b);
     Py_XSETREF(search_steps, c);
     Py_RETURN_NONE;
@@ -1327,6 +1829,8 @@ static PyMethodDef module_methods[] = {
     {"completable", (PyCFunction)(void (*)(void))completable, METH_VARARGS | METH_KEYWORDS,
      completable_doc},
     {"configure_judge", configure_judge, METH_VARARGS, configure_judge_doc},
+    {"can_complete", (PyCFunction)(void (*)(void))can_complete, METH_VARARGS | METH_KEYWORDS,
+     can_complete_doc},
     {"forget_judged", forget_judged, METH_NOARGS, forget_judged_doc},
     {"shortest_third", shortest_third_py, METH_VARARGS, shortest_third_doc},
     {"swap_third_length", swap_third_length, METH_VARARGS, swap_third_length_doc},
@@ -1343,6 +1847,9 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit_hand_search(void) {
+    for (int v = 0; v <= MAX_JOKERS; v++) {
+        if (small_ints[v] == NULL && (small_ints[v] = PyLong_FromLong(v)) == NULL) return NULL;
+    }
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

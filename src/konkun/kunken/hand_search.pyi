@@ -32,12 +32,18 @@ def completable(hand: list[int], notold: list[int], card: int, need: int, pendin
     (:func:`konkun.kunken.completion.reference_completable` in C): bad input raises
     ``TypeError`` or ``ValueError`` naming it."""
 
-def configure_judge(melds_complete: Callable[..., bool],
-                    third_card_by_swaps: Callable[..., bool],
+def configure_judge(third_card_by_swaps: Callable[..., bool],
                     search: Callable[..., bool]) -> None:
-    """The Python parts :func:`completable` asks: ``solver.can_complete``,
-    ``completion._third_card_by_swaps`` and ``completion._search``; forgets the judged
-    states."""
+    """The Python parts :func:`completable` asks: ``completion.third_card_by_swaps`` and
+    ``completion.search_completion``; forgets the judged states."""
+
+def can_complete(counts: list[int], taken: list[int], card: int, need: int, pending: bool,
+                 search: Search | None = None, size: int = -1, checked: bool = False,
+                 replace: bool = False) -> bool:
+    """Whether a take turn can still be completed by laying melds
+    (:func:`konkun.kunken.solver.reference_can_complete` in C; ``search``: the C search of
+    a :class:`konkun.kunken.arrangement.HandSearch`): bad input raises ``TypeError`` or
+    ``ValueError`` naming it."""
 
 def forget_judged() -> int:
     """Empties :func:`completable`'s memo; returns how many states it held."""

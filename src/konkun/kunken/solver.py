@@ -10,9 +10,11 @@ also gives their public names, as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Final
 
 from konkun.kunken.arrangement import (
+    C_SEARCH,
     HandSearch,
     arrangement_worth,
     best_arrangement,
@@ -44,18 +46,36 @@ Step = tuple[str, int, tuple[int, ...]]
 (``layoff``, meld, (card,))."""
 
 __all__ = [
-    "HandSearch", "Meld", "Step", "ThirdCardCheck", "after_take", "best_arrangement",
-    "can_complete", "completion_witness", "declared_set_variants", "hand_melds",
-    "is_third_card_meld", "max_meld_points", "meld_points", "melds_with", "reach_points",
-    "take_options", "take_positions", "third_card_length", "third_card_melds",
-    "won_back",
+    "C_CAN_COMPLETE", "HandSearch", "Meld", "Step", "ThirdCardCheck", "after_take",
+    "best_arrangement", "can_complete", "completion_witness", "declared_set_variants",
+    "hand_melds", "is_third_card_meld", "max_meld_points", "meld_points", "melds_with",
+    "reach_points", "reference_can_complete", "take_options", "take_positions",
+    "third_card_length", "third_card_melds", "won_back",
 ]
 
 
 def can_complete(counts: list[int], taken: list[int], card: int, need: int,
                  pending: bool, search: HandSearch | None = None,
                  size: int = -1, checked: bool = False, replace: bool = False) -> bool:
-    """Whether a take turn can still be completed by laying melds: when ``pending``, a meld
+    """Whether a take turn can still be completed by laying melds
+    (:func:`reference_can_complete`, which documents the arguments): the C core's
+    (:data:`C_CAN_COMPLETE`) when it is built. The C core refuses bad input (counts out of
+    range, a card index past 52) with a :class:`ValueError` or :class:`TypeError` naming
+    it."""
+    if C_CAN_COMPLETE is not None:
+        return C_CAN_COMPLETE(counts, taken, card, need, pending,
+                              None if search is None else search.search, size, checked,
+                              replace)
+    return reference_can_complete(counts, taken, card, need, pending, search, size, checked,
+                                  replace)
+
+
+def reference_can_complete(counts: list[int], taken: list[int], card: int, need: int,
+                           pending: bool, search: HandSearch | None = None,
+                           size: int = -1, checked: bool = False,
+                           replace: bool = False) -> bool:
+    """Whether a take turn can still be completed by laying melds (the reference, in
+    Python, of the C core's :data:`C_CAN_COMPLETE`): when ``pending``, a meld
     holding ``card`` with two old cards (:func:`third_card_melds`), melds worth ``need``
     more points in all, and a card left to discard. ``search``: a :class:`HandSearch` built
     for ``counts`` or a hand holding it (reused across calls); ``size``: the number of cards
@@ -95,6 +115,21 @@ def can_complete(counts: list[int], taken: list[int], card: int, need: int,
         if ok:
             return True
     return False
+
+
+def _c_can_complete() -> Callable[..., bool] | None:
+    """The C core's :func:`can_complete` (``hand_search.can_complete``, which takes the C
+    search of a :class:`HandSearch`), when the C core is built and in use."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.can_complete
+
+
+C_CAN_COMPLETE: Final = _c_can_complete()
+"""The C core's :func:`can_complete` (``konkun.kunken.hand_search.can_complete``), or
+``None`` when it is not built: then :func:`reference_can_complete` answers. Used exactly when
+the C search is (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
 
 
 def won_back(rest: Sequence[int], meld: Meld) -> list[list[int]]:
