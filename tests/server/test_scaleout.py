@@ -543,7 +543,11 @@ def _play_through_first(sockets: dict[tuple[int, int], Any],
     sockets[(mover, 0)].send(json.dumps({"type": "action", "turn": turn,
                                          "action": legal(seen[(mover, 0)])[0]}))
     for key, ws in sockets.items():
-        seen[key] = _state_at(ws, turn + 1, timeout)
+        try:
+            seen[key] = _state_at(ws, turn + 1, timeout)
+        except TimeoutError:
+            raise AssertionError(f"the socket of seat {key[0]} through process {key[1]} "
+                                 f"was not shown turn {turn + 1} in {timeout} s") from None
         assert seen[key]["turn"] == turn + 1
 
 
