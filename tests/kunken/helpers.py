@@ -69,3 +69,18 @@ def _meld_slots(text: str) -> list[int]:
 def texts(deal: KunkenDeal) -> list[str]:
     """The legal actions as texts."""
     return [a.text() for a in deal.legal_actions()]
+
+
+def unfinished_take_turns(deal: KunkenDeal, most: int | None = None) -> list[KunkenDeal]:
+    """A take turn still to be completed (``deal``), then the turn after each of its first
+    ``most`` candidate steps (all of them with ``None``) that leaves it still to be
+    completed: the states the completion checks are asked about."""
+    seat = deal.to_move
+    assert seat is not None
+    turns = [deal]
+    for action in deal.taken_candidates(seat, deal.hands[seat])[:most]:
+        after = deal.scratch_copy(action)
+        after.push(action)
+        if not after.obligations_met():
+            turns.append(after)
+    return turns

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from konkun.kunken import KunkenRules, completion, new_deal, solver, third_card
 from konkun.kunken.state import KunkenDeal
 
+from .helpers import unfinished_take_turns
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -111,12 +112,7 @@ def test_the_c_judge_answers_as_the_reference_in_seeded_play(seats: int) -> None
             seat = deal.to_move
             assert seat is not None
             if deal.take_card >= 0 and not deal.obligations_met():
-                states = [turn_args(deal)]
-                for action in deal.taken_candidates(seat, deal.hands[seat]):
-                    after = deal.scratch_copy(action)
-                    after.push(action)
-                    if not after.obligations_met():
-                        states.append(turn_args(after))
+                states = [turn_args(turn) for turn in unfinished_take_turns(deal)]
                 with Recorder() as recorder:
                     forget()
                     for args in states:
@@ -179,13 +175,7 @@ def test_the_c_judge_answers_as_a_pure_process_in_seeded_play(seats: int) -> Non
             seat = deal.to_move
             assert seat is not None
             if deal.take_card >= 0 and not deal.obligations_met():
-                turns = [deal]
-                for action in deal.taken_candidates(seat, deal.hands[seat])[:12]:
-                    after = deal.scratch_copy(action)
-                    after.push(action)
-                    if not after.obligations_met():
-                        turns.append(after)
-                for turn in turns:
+                for turn in unfinished_take_turns(deal, 12):
                     args = list(turn_args(turn))
                     marks = list(turn.turn_marks)
                     marked += bool(marks)

@@ -23,6 +23,7 @@ from konkun.kunken import KunkenRules, new_deal, solver
 from konkun.kunken.arrangement import HandSearch
 from konkun.kunken.state import KunkenDeal
 
+from .helpers import unfinished_take_turns
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -92,13 +93,7 @@ def test_the_c_melds_check_answers_as_the_reference_in_seeded_play(seats: int) -
             seat = deal.to_move
             assert seat is not None
             if deal.take_card >= 0 and not deal.obligations_met():
-                turns = [deal]
-                for action in deal.taken_candidates(seat, deal.hands[seat])[:8]:
-                    after = deal.scratch_copy(action)
-                    after.push(action)
-                    if not after.obligations_met():
-                        turns.append(after)
-                for turn in turns:
+                for turn in unfinished_take_turns(deal, 8):
                     for question in turn_questions(turn):
                         yes += agree(question)
                         asked += 1
