@@ -151,9 +151,9 @@ def browser(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
 
     Its pages prefer reduced motion (the page then draws each state at once: no card flies,
     the turn does not pulse), which spares the machine a repaint every frame of every open
-    page; the tests marked ``motion`` (the whole-game flows of test_site.py and
-    test_kunken_turns.py, how the page follows a move, and test_table_fits.py, which sets
-    each context's preference itself) see the page move as most players do."""
+    page. The tests marked ``motion`` (the whole-game flows of test_site.py and
+    test_kunken_turns.py, and how the page follows a move) see the page move as most
+    players do; test_table_fits.py gives each of its contexts its own preference."""
     marked = request.node.get_closest_marker("motion") is not None
     yield _Motion(chromium, "no-preference" if marked else "reduce")
     for context in list(chromium.contexts):
