@@ -11,8 +11,10 @@ from .conftest import app_of, legal, new_table, receive_until, running, sit
 
 
 def test_bot_only_games_are_pruned_and_games_of_humans_kept(settings: Settings) -> None:
-    settings.bot_game_seconds = 0.2
+    settings.bot_game_seconds = 0.2  # the server's pruning loop then runs every 0.05 s
     with running(settings) as client:
+        lobby_settings = app_of(client).state.lobby.settings
+        lobby_settings.bot_game_seconds = 3600  # nothing is pruned while both games are played
         bots_only = new_table(client, bots={"0": "random", "1": "random"})["id"]
         with client.websocket_connect(f"/ws/tables/{bots_only}") as ws:
             receive_until(ws, lambda m: m["table"]["status"] == "finished")
@@ -27,6 +29,7 @@ def test_bot_only_games_are_pruned_and_games_of_humans_kept(settings: Settings) 
                     ws.send_json({"type": "action", "turn": state["turn"],
                                   "action": legal(state)[0]})
         assert client.get(f"/api/games/{bots_only}/replay").status_code == 200
+        lobby_settings.bot_game_seconds = 0.2  # read at each pruning
         deadline = time.monotonic() + 10
         while client.get(f"/api/tables/{bots_only}").status_code != 404:
             assert time.monotonic() < deadline, "the bot game was never pruned"
