@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from konkun.server.core.config import Settings
+from konkun.server.store.storage import Storage
 
 from .conftest import (
     TestClient,
@@ -256,3 +257,42 @@ def test_a_read_back_lets_go_only_the_table_object_it_read(
                 assert time.monotonic() < deadline
                 time.sleep(0.01)
             assert lobby.tables.get(table["id"]) is fresh
+
+
+def test_a_change_read_back_under_the_lock_by_another_part_is_still_shown(
+        settings: Settings, postgres: PostgresServer) -> None:
+    # Seen with two processes after a database restart (leases lost, taken again): the
+    # lease claim read the other process's move back under the table's lock and showed it
+    # to nobody; the read-back the move's announcement asked for then found nothing new,
+    # so this process's players never saw the move.
+    settings = settings.model_copy(update={"db_url": postgres.new_database_url()})
+    with running(settings) as client:
+        table_id = new_table(client)["id"]
+        tokens = [sit(client, table_id, seat, name) for seat, name in enumerate(("ann", "bob"))]
+        lobby = app_of(client).state.lobby
+        replication = lobby.replication
+        portal = client.portal
+        assert portal is not None
+        with _connect(client, table_id, tokens[0]) as ann:
+            receive_until(ann, lambda m: m["type"] == "state"
+                          and m["table"]["status"] == "playing")
+            table = lobby.tables[table_id]
+            assert table.match is not None and table.to_move is not None
+            deal = table.match.deal
+            move = deal.format_action(deal.legal_actions()[0])  # whoever's turn it is
+            other_process = Storage(settings.database_url())
+            other_process.origin = "another-process"
+            try:
+                portal.call(table.lock.acquire)
+                portal.start_task_soon(replication._claim, [table_id])  # waits for the lock
+                other_process.append_action(table_id, 0, table.to_move, move)
+                deadline = time.monotonic() + 10
+                while table_id not in replication._refreshing:  # the announcement came
+                    assert time.monotonic() < deadline, "the move was never announced"
+                    time.sleep(0.01)
+                portal.call(table.lock.release)  # the claim reads the move back first
+                moved = receive_until(ann, lambda m: m["type"] == "state" and m["turn"] > 0,
+                                      timeout=10)
+            finally:
+                other_process.close()
+            assert moved["turn"] == 1

@@ -249,8 +249,8 @@ class ClusterReplication:
             return
         async with table.lock:
             held = set(held_at([table]))
-            changed = await self.catch_up(table)
-        if changed:
+            await self.catch_up(table)
+        if table.unshown:  # read back now, or before by a part that did not broadcast
             reactions.broadcast(table)
             reactions.start_bots(table)
             if table.status == TableStatus.FINISHED and not table.connections:
@@ -306,6 +306,7 @@ class ClusterReplication:
                 table.extras, changed = extras, True
                 if started:  # the rematch began through another process
                     announce_rematch(table)
+        table.unshown = table.unshown or changed
         return changed
 
     def _gone(self, table: Table, reason: CloseReason) -> None:

@@ -133,6 +133,8 @@ class Broadcaster:
         """Send every connection of the table its own seat's state."""
         with timed("broadcast"):
             self._broadcast(table)
+        if table.broadcast_only is None:
+            table.unshown = False
         self.broadcasted(table)
 
     @staticmethod

@@ -73,6 +73,12 @@ class Table:
         self.behind = False
         """Whether other processes played actions this process has not read back yet (it
         reads them when it needs the table: a connection, the lease, a summary)."""
+        self.unshown = False
+        """Whether a read-back of other processes' changes changed the table since its last
+        broadcast (:meth:`ClusterReplication.catch_up
+        <konkun.server.cluster.shared.ClusterReplication.catch_up>`): the part that read it
+        back under the lock may not broadcast (a lease claim, a refused resign), so the
+        read-back the change's announcement asks for shows it then."""
         self.claim_tried = float("-inf")
         """When this process last tried to take the table's bot lease."""
         self.broadcast_only: Connection | None = None
