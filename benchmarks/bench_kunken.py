@@ -26,10 +26,13 @@ from konkun.kunken.state import counts_of
 
 def engine() -> str:
     """Which engine runs: pure Python, compiled, or compiled with the C core of the hand
-    search, of the melds-alone check and of the completion judge (read so that the script
-    also runs on trees from before any of them)."""
+    search, of the melds-alone check, of the completion judge and of the take scan (read so
+    that the script also runs on trees from before any of them)."""
     if not konkun.kunken.NATIVE:
         return "pure Python"
+    if getattr(solver, "C_TAKE_SCAN", None) is not None:
+        return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check, "
+                "of the completion judge and of the take scan)")
     if getattr(solver, "C_CAN_COMPLETE", None) is not None:
         return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check "
                 "and of the completion judge)")

@@ -471,6 +471,28 @@ def test_an_opening_worth_exactly_the_points_bound_completes() -> None:
             assert agree(args) is expected
 
 
+def test_the_taken_cards_meld_of_two_jokers_then_a_swap_opens() -> None:
+    """joker_for_held, no layout, 30 to 50 points due: 4c taken with 5c, the hand also
+    holds two old jokers, 7s, Qh, Kh and 2d; the table has 6s X(=7s) 8s. The taken card's
+    only meld with two old cards is 4c 5c X X (its two jokers: 20 points); laid, it gives
+    the layout, 7s wins the table's joker, and X Qh Kh (30) completes the opening, 2d kept
+    to discard. Melds alone cannot (nothing else melds), nor a meld first (the taken card's
+    meld then lacks old cards), so the search must lay the taken card's meld of two jokers;
+    without 7s, or with 55 due, nothing completes."""
+    c_module()
+    hand = counts_of([2, 3, 44, 36, 37, 13])  # 4c 5c 7s Qh Kh 2d
+    hand[CARDS] = 2
+    notold = counts_of([2, 3])
+    table: completion.Table = ((0, 3, 4, 3, 1 << 5),)  # 6s X(=7s) 8s
+    for need in (30, 40, 50):
+        assert not solver.can_complete(hand, notold, 2, need, True, replace=True)
+        assert agree((hand, notold, 2, need, True, False, table, True))
+    assert not agree((hand, notold, 2, 55, True, False, table, True))
+    without = list(hand)
+    without[44] = 0
+    assert not agree((without, notold, 2, 30, True, False, table, True))
+
+
 def swap_third_agrees(hand: list[int], notold: list[int], card: int,
                       table: completion.Table) -> int:
     """The C core's swap_third_length and the reference's answer alike; the answer."""

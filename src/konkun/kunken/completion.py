@@ -619,10 +619,23 @@ def _search_steps(hand: list[int], notold: list[int], card: int, need: int, pend
 
 def take_positions(hand: list[int], bank: list[int], need: int, table: Table,
                    layout: bool, replace: bool) -> list[int]:
+    """The bank positions the hand may take the bank from now, exactly
+    (:func:`reference_take_positions`, which documents the arguments): the C core's take
+    scan (:data:`konkun.kunken.solver.C_TAKE_SCAN`) when it is built. The C core refuses bad
+    input (as :func:`konkun.kunken.solver.take_positions` and :func:`completable` do) with a
+    :class:`ValueError` or :class:`TypeError` naming it."""
+    if solver.C_TAKE_SCAN is not None:
+        return solver.C_TAKE_SCAN(hand, bank, need, table, layout, replace)
+    return reference_take_positions(hand, bank, need, table, layout, replace)
+
+
+def reference_take_positions(hand: list[int], bank: list[int], need: int, table: Table,
+                             layout: bool, replace: bool) -> list[int]:
     """The bank positions the hand may take the bank from now (``need``: the opening
-    minimum, 0 with a ``layout``), exactly: the fast path first
-    (:func:`konkun.kunken.solver.take_positions`), the exact check for the others that
-    pass its first necessary conditions (:func:`_take_candidates`)."""
+    minimum, 0 with a ``layout``; ``table``: the table's compact melds; ``replace``:
+    ``joker_for_held``), exactly: the reference, in Python, of the C core's take scan. The
+    fast path first (:func:`konkun.kunken.solver.take_positions`), the exact check for the
+    others that pass its first necessary conditions (:func:`_take_candidates`)."""
     fast = solver.take_positions(hand, bank, need, replace)
     jokers = tuple(m for m in table if has_jokers(m))
     if replace and not jokers:

@@ -1765,6 +1765,337 @@ static PyObject *swap_third_length(PyObject *module, PyObject *args) {
     return PyLong_FromLong(best);
 }
 
+/* ------------------------------------------------------------------ the take scan
+ * completion.take_positions (its reference, completion.reference_take_positions) and its
+ * fast path by melds alone, solver.take_positions (solver.reference_take_positions): the
+ * bank positions a hand may take the bank from, walking the bank from the newest card. */
+
+#define MAX_BANK (SLOTS * MAX_COPIES)   /* more would put more copies of a card in the hand */
+
+/* third_card._joker_sequence_third: the shortest window of a suit (held positions pool, old
+ * ones old) with a joker in a gap and two old cards, all but one joker counting as old up to
+ * old_jokers; 0 when none. The windows by length, then start. */
+static int joker_sequence_third(int old, int pool, int jokers, int old_jokers, int proxies) {
+    int missing = FULL & ~pool, held_new = pool & ~old;
+    for (int length = 3; length <= RANKS; length++) {
+        for (int start = 0; start < (length < RANKS ? RANKS : 1); start++) {
+            int wmask = 0;
+            for (int i = 0; i < length; i++) wmask |= 1 << ((start + i) % RANKS);
+            int gaps = bits(wmask & missing);
+            int cap = length / 2 < jokers ? length / 2 : jokers;
+            if (gaps > cap) continue;
+            int old_n = bits(wmask & old), count;
+            if (proxies) {
+                int slots = gaps + bits(wmask & held_new);
+                if (slots > cap) slots = cap;
+                count = slots ? old_n + (old_jokers < slots - 1 ? old_jokers : slots - 1)
+                              : old_n - 1;
+            } else if (!gaps) {
+                continue;
+            } else {
+                count = old_n + (gaps - 1 < old_jokers ? gaps - 1 : old_jokers);
+            }
+            if (count >= 2) return length;
+        }
+    }
+    return 0;
+}
+
+/* third_card.joker_third_masks: the shortest meld of a taken joker with two old cards, from
+ * the masks of the cards held before the take (old_) and held now (pool_). */
+static int joker_third(const int *old_suit, const int *pool_suit, const int *old_rank,
+                       const int *pool_rank, int jokers, int old_jokers, int proxies) {
+    int best = 0;
+    for (int p = 0; p < RANKS; p++) {
+        int old = old_rank[p];
+        if (old & (old - 1)) return 3;
+        if (old && pool_rank[p] != old && jokers >= 2 && old_jokers >= 1) best = 4;
+    }
+    for (int s = 0; s < SUITS; s++) {
+        int old = old_suit[s], pool = pool_suit[s];
+        if (bits(pool) < 2 || (pool == FULL && !proxies) || (!old && old_jokers < 2)) continue;
+        int seq = joker_sequence_third(old, pool, jokers < 6 ? jokers : 6,
+                                       old_jokers < 2 ? old_jokers : 2, proxies);
+        if (seq && (!best || seq < best)) best = seq;
+    }
+    return best;
+}
+
+/* The masks of the cards counts holds: each suit's positions, each rank position's suits. */
+static void counts_masks(const int *counts, int *suit_masks, int *rank_masks) {
+    memset(suit_masks, 0, SUITS * sizeof(int));
+    memset(rank_masks, 0, RANKS * sizeof(int));
+    for (int k = 0; k < CARDS; k++) {
+        if (counts[k]) {
+            suit_masks[k / RANKS] |= 1 << (k % RANKS);
+            rank_masks[k % RANKS] |= 1 << (k / RANKS);
+        }
+    }
+}
+
+/* solver._free_take_positions (no points due): a position whose taken card's shortest
+ * third-card meld leaves a card, into out (newest first); how many. */
+static int free_take_scan(const int *hand, const int *bank, int n_bank, int replace,
+                          int *out) {
+    int old_suit[SUITS], old_rank[RANKS], pool_suit[SUITS], pool_rank[RANKS];
+    counts_masks(hand, old_suit, old_rank);
+    memcpy(pool_suit, old_suit, sizeof(pool_suit));
+    memcpy(pool_rank, old_rank, sizeof(pool_rank));
+    int old_jokers = hand[CARDS], jokers = hand[CARDS], size = n_bank, found = 0;
+    for (int k = 0; k < SLOTS; k++) size += hand[k];
+    for (int i = n_bank - 1; i >= 0; i--) {
+        int card = bank[i], shortest;
+        if (card == CARDS) {
+            jokers++;
+            shortest = joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
+                                   old_jokers < jokers - 1 ? old_jokers : jokers - 1, replace);
+        } else {
+            int p = card % RANKS, s = card / RANKS;
+            pool_suit[s] |= 1 << p;
+            pool_rank[p] |= 1 << s;
+            shortest = shortest_third(p, s, jokers, old_jokers, old_suit[s], old_rank[p],
+                                      pool_suit[s], pool_rank[p], replace);
+        }
+        if (shortest && shortest < size - i) out[found++] = i;
+    }
+    return found;
+}
+
+/* solver.take_positions over checked arguments (hand and bank together within the counts a
+ * search holds): the positions into out, newest first; how many, or -1 with an error set. */
+static int melds_take_scan(const int *hand, const int *bank, int n_bank, int need,
+                           int replace, int *out) {
+    if (need <= 0) return free_take_scan(hand, bank, n_bank, replace, out);
+    int old_suit[SUITS], old_rank[RANKS], pool_suit[SUITS], pool_rank[RANKS];
+    counts_masks(hand, old_suit, old_rank);
+    memcpy(pool_suit, old_suit, sizeof(pool_suit));
+    memcpy(pool_rank, old_rank, sizeof(pool_rank));
+    int after[SLOTS], taken[SLOTS] = {0};
+    memcpy(after, hand, sizeof(after));
+    int hand_size = 0, found = 0, status = 0, built = 0;
+    for (int k = 0; k < SLOTS; k++) hand_size += hand[k];
+    SearchObject search;
+    memset(&search, 0, sizeof(search));
+    for (int i = n_bank - 1; i >= 0 && status >= 0; i--) {
+        int card = bank[i];
+        after[card]++;
+        taken[card]++;
+        if (card != CARDS) {
+            int p = card % RANKS, s = card / RANKS;
+            pool_suit[s] |= 1 << p;
+            pool_rank[p] |= 1 << s;
+            if (!shortest_third(p, s, after[CARDS], hand[CARDS], old_suit[s], old_rank[p],
+                                pool_suit[s], pool_rank[p], replace))
+                continue;
+        } else {
+            int jokers = after[CARDS], old = jokers - taken[CARDS];
+            if (!joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
+                             old < jokers - 1 ? old : jokers - 1, replace))
+                continue;
+        }
+        if (!built) {
+            int whole[SLOTS];
+            memcpy(whole, hand, sizeof(whole));
+            for (int j = 0; j < n_bank; j++) whole[bank[j]]++;
+            built = 1;
+            if (build_search(&search, whole, replace) < 0) {
+                status = -1;
+                break;
+            }
+            status = reach_counts(&search, whole, need, 1);
+            if (status <= 0) break;  /* not even the whole bank with the hand is worth it */
+        }
+        status = melds_complete(&search, after, taken, card, need, 1,
+                                hand_size + n_bank - i, 1, replace);
+        if (status > 0) out[found++] = i;
+    }
+    PyMem_Free(search.options);
+    PyMem_Free(search.memo);
+    return status < 0 ? -1 : found;
+}
+
+/* Marks in winning the cards that win a joker of m (completion.swap_cards; as
+ * meld_swappable reads them). */
+static void meld_winners(const Compact *m, char *winning) {
+    if (m->kind == 0) {
+        for (int q = 0; q < RANKS; q++)
+            if (m->d >> q & 1) winning[m->a * RANKS + q] = 1;
+        return;
+    }
+    for (int t = 0; t < SUITS; t++)
+        if (m->c >> t & 1 || (m->d && !((m->b | m->c) >> t & 1))) winning[t * RANKS + m->a] = 1;
+}
+
+/* completion.take_positions over checked arguments: the fast path, then the exact judge of
+ * the candidates of completion._take_candidates it did not offer. offered: by position. */
+static int exact_take_scan(const int *hand, const int *bank, int n_bank, int need,
+                           const Compact *table, int n, int layout, int replace,
+                           char *offered) {
+    int out[MAX_BANK];
+    int fast = melds_take_scan(hand, bank, n_bank, need, replace, out);
+    if (fast < 0) return -1;
+    for (int j = 0; j < fast; j++) offered[out[j]] = 1;
+    int extra = 0;
+    for (int m = 0; m < n; m++) extra += meld_jokers(&table[m]);
+    if (replace && !extra) return 0;
+    /* completion._take_candidates: some swap with the table, and room for the taken card's
+     * meld with every table joker won */
+    char winning[CARDS] = {0};
+    int can_swap = !replace;
+    for (int m = 0; m < n; m++) meld_winners(&table[m], winning);
+    for (int k = 0; k < CARDS; k++)
+        if (winning[k] && hand[k]) can_swap = 1;
+    int bank_wins = 0;
+    for (int j = 0; j < n_bank; j++)
+        if (bank[j] != CARDS && winning[bank[j]]) bank_wins = 1;
+    if (!can_swap && !bank_wins) return 0;
+    int old_suit[SUITS], old_rank[RANKS], pool_suit[SUITS], pool_rank[RANKS];
+    counts_masks(hand, old_suit, old_rank);
+    memcpy(pool_suit, old_suit, sizeof(pool_suit));
+    memcpy(pool_rank, old_rank, sizeof(pool_rank));
+    int jokers = hand[CARDS], hand_size = 0, size;
+    for (int k = 0; k < SLOTS; k++) hand_size += hand[k];
+    size = hand_size;
+    int by_swaps = replace && need <= 0 && layout;
+    for (int i = n_bank - 1; i >= 0; i--) {
+        int card = bank[i], candidate;
+        size++;
+        if (card == CARDS) {
+            jokers++;
+            candidate = can_swap;
+        } else {
+            int p = card % RANKS, s = card / RANKS;
+            pool_suit[s] |= 1 << p;
+            pool_rank[p] |= 1 << s;
+            if (winning[card]) can_swap = 1;
+            int shortest = can_swap ? shortest_third(p, s, jokers + extra, hand[CARDS],
+                                                     old_suit[s], old_rank[p], pool_suit[s],
+                                                     pool_rank[p], 1) : 0;
+            candidate = 0 < shortest && shortest < size;
+        }
+        if (!candidate || offered[i]) continue;
+        Turn t;
+        t.hand_arg = t.notold_arg = t.table_arg = NULL;
+        memcpy(t.hand, hand, sizeof(t.hand));
+        memset(t.notold, 0, sizeof(t.notold));
+        for (int j = i; j < n_bank; j++) {
+            t.hand[bank[j]]++;
+            t.notold[bank[j]]++;
+        }
+        int ok;
+        if (by_swaps && card != CARDS) {
+            /* completion.swap_third_length over the table's melds with jokers */
+            Compact with[MAX_TABLE];
+            int n_with = 0;
+            for (int m = 0; m < n; m++)
+                if (meld_jokers(&table[m])) with[n_with++] = table[m];
+            int best = card_third(t.hand, t.notold, card, 0, 1);
+            if (any_swap(with, n_with, t.hand)
+                && swap_states_third(t.hand, t.notold, with, n_with, card, 0, &best) < 0)
+                return -1;
+            ok = 0 < best && best < hand_size + n_bank - i;
+        } else {
+            t.card = card;
+            t.need = need;
+            t.pending = 1;
+            t.layout = layout;
+            t.replace = replace;
+            memcpy(t.table, table, sizeof(Compact) * (size_t)n);
+            t.n = n;
+            ok = judge(&t, replace);
+            if (ok < 0) return -1;
+        }
+        if (ok) offered[i] = 1;
+    }
+    return 0;
+}
+
+/* A bank argument: a list of at most MAX_BANK cards (0..52) read into bank, which with the
+ * hand holds at most MAX_COPIES of a card and MAX_JOKERS jokers (what a search holds). */
+static int read_bank(PyObject *arg, const int *hand, int *bank, int *n_bank) {
+    if (!PyList_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "bank must be a list of cards, not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    Py_ssize_t size = PyList_GET_SIZE(arg);
+    if (size > MAX_BANK) {
+        PyErr_Format(PyExc_ValueError, "bank has %zd cards, more than %d", size, MAX_BANK);
+        return -1;
+    }
+    int whole[SLOTS];
+    memcpy(whole, hand, sizeof(whole));
+    /* Reading an int runs no Python code, so the list cannot change while it is read. */
+    for (Py_ssize_t i = 0; i < size; i++) {
+        if (int_in(PyList_GET_ITEM(arg, i), 0, CARDS, "bank card", i, &bank[i]) < 0) return -1;
+        int c = bank[i];
+        if (++whole[c] > (c < CARDS ? MAX_COPIES : MAX_JOKERS)) {
+            PyErr_Format(PyExc_ValueError, "bank card %zd (%d) makes %d of it with the hand, "
+                         "more than %d", i, c, whole[c], c < CARDS ? MAX_COPIES : MAX_JOKERS);
+            return -1;
+        }
+    }
+    *n_bank = (int)size;
+    return 0;
+}
+
+PyDoc_STRVAR(take_positions_doc,
+"take_positions(hand, bank, need, table, layout, replace) -> list[int]\n\n"
+"The bank positions hand may take the bank from, in order: with table None,\n"
+"solver.take_positions (melds alone; its reference solver.reference_take_positions), else\n"
+"completion.take_positions (exact, with swaps; completion.reference_take_positions). hand:\n"
+"a list of 53 counts; bank: a list of cards 0..52, with the hand at most 3 copies of a card\n"
+"and 7 jokers; need within 2**30; table None or a tuple of compact melds; layout and\n"
+"replace bools. Bad input raises TypeError or ValueError.");
+
+static PyObject *take_positions(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *hand_arg, *bank_arg, *need_arg, *table_arg, *layout_arg, *replace_arg;
+    int hand[SLOTS], bank[MAX_BANK], n_bank, need, layout, replace, n = 0;
+    Compact table[MAX_TABLE];
+    if (!PyArg_ParseTuple(args, "OOOOOO:take_positions", &hand_arg, &bank_arg, &need_arg,
+                          &table_arg, &layout_arg, &replace_arg))
+        return NULL;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return NULL;
+    }
+    int exact = table_arg != Py_None;
+    if (exact && search_steps == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_judge() was not called");
+        return NULL;
+    }
+    if (read_hand(hand_arg, "hand", hand) < 0 || read_bank(bank_arg, hand, bank, &n_bank) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &need) < 0
+        || (exact && read_table(table_arg, table, &n) < 0)
+        || bool_arg(layout_arg, "layout", &layout) < 0
+        || bool_arg(replace_arg, "replace", &replace) < 0)
+        return NULL;
+    char offered[MAX_BANK] = {0};
+    if (exact) {
+        if (exact_take_scan(hand, bank, n_bank, need, table, n, layout, replace, offered) < 0)
+            return NULL;
+    } else {
+        int out[MAX_BANK];
+        int found = melds_take_scan(hand, bank, n_bank, need, replace, out);
+        if (found < 0) return NULL;
+        for (int j = 0; j < found; j++) offered[out[j]] = 1;
+    }
+    PyObject *list = PyList_New(0);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < n_bank; i++) {
+        if (!offered[i]) continue;
+        PyObject *position = PyLong_FromLong(i);
+        if (position == NULL || PyList_Append(list, position) < 0) {
+            Py_XDECREF(position);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(position);
+    }
+    return list;
+}
+
 PyDoc_STRVAR(configure_judge_doc,
 "configure_judge(third_card_by_swaps, search)\n\n"
 "The Python parts completable() asks: completion.third_card_by_swaps and\n"
@@ -1834,6 +2165,7 @@ static PyMethodDef module_methods[] = {
     {"forget_judged", forget_judged, METH_NOARGS, forget_judged_doc},
     {"shortest_third", shortest_third_py, METH_VARARGS, shortest_third_doc},
     {"swap_third_length", swap_third_length, METH_VARARGS, swap_third_length_doc},
+    {"take_positions", take_positions, METH_VARARGS, take_positions_doc},
     {NULL, NULL, 0, NULL},
 };
 

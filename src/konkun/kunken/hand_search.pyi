@@ -56,3 +56,12 @@ def swap_third_length(hand: list[int], notold: list[int], card: int,
                       table: tuple[tuple[int, int, int, int, int], ...]) -> int:
     """:func:`konkun.kunken.completion.reference_swap_third_length` in C (``card`` not a
     joker): bad input raises ``TypeError`` or ``ValueError`` naming it."""
+
+def take_positions(hand: list[int], bank: list[int], need: int,
+                   table: tuple[tuple[int, int, int, int, int], ...] | None, layout: bool,
+                   replace: bool) -> list[int]:
+    """The take scan: with ``table`` ``None``
+    :func:`konkun.kunken.solver.reference_take_positions` in C, else
+    :func:`konkun.kunken.completion.reference_take_positions`; bad input (a bank card past
+    52, more copies of a card in the hand and the bank than a search holds) raises
+    ``TypeError`` or ``ValueError`` naming it."""

@@ -30,7 +30,7 @@ from konkun.kunken.hand_melds import (
     meld_points,
     melds_with,
 )
-from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER
+from konkun.kunken.melds import JOKER_FOR, OPEN_JOKER, Compact
 from konkun.kunken.third_card import (
     ThirdCardCheck,
     hand_masks,
@@ -46,11 +46,11 @@ Step = tuple[str, int, tuple[int, ...]]
 (``layoff``, meld, (card,))."""
 
 __all__ = [
-    "C_CAN_COMPLETE", "HandSearch", "Meld", "Step", "ThirdCardCheck", "after_take",
+    "C_CAN_COMPLETE", "C_TAKE_SCAN", "HandSearch", "Meld", "Step", "ThirdCardCheck", "after_take",
     "best_arrangement", "can_complete", "completion_witness", "declared_set_variants",
     "hand_melds", "is_third_card_meld", "max_meld_points", "meld_points", "melds_with",
-    "reach_points", "reference_can_complete", "take_options", "take_positions",
-    "third_card_length", "third_card_melds", "won_back",
+    "reach_points", "reference_can_complete", "reference_take_positions", "take_options",
+    "take_positions", "third_card_length", "third_card_melds", "won_back",
 ]
 
 
@@ -132,6 +132,28 @@ C_CAN_COMPLETE: Final = _c_can_complete()
 the C search is (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
 
 
+TakeScan = Callable[[list[int], list[int], int, tuple[Compact, ...] | None, bool, bool],
+                    list[int]]
+"""The C core's take scan (``hand_search.take_positions``): hand, bank, need, the table of
+compact melds (``None``: melds alone, :func:`take_positions`; else
+:func:`konkun.kunken.completion.take_positions`), layout, ``joker_for_held``."""
+
+
+def _c_take_scan() -> TakeScan | None:
+    """The C core's take scan, when the C core is built and in use."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.take_positions
+
+
+C_TAKE_SCAN: Final = _c_take_scan()
+"""The C core's take scan (``konkun.kunken.hand_search.take_positions``), or ``None`` when
+it is not built: then :func:`reference_take_positions` (and
+:func:`konkun.kunken.completion.reference_take_positions`) answer. Used exactly when the C
+search is (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
+
+
 def won_back(rest: Sequence[int], meld: Meld) -> list[list[int]]:
     """The hands after laying ``meld`` (``rest``: the hand without it) and then winning
     back some of its jokers by swaps (RULES.md: a joker of a meld laid earlier this turn may
@@ -210,8 +232,21 @@ def after_take(hand: list[int], bank: list[int], i: int) -> tuple[list[int], lis
 def take_positions(hand: list[int], bank: list[int], need: int,
                    replace: bool = False) -> list[int]:
     """The bank positions from which ``hand`` can take the bank and complete the turn by
+    laying melds (:func:`reference_take_positions`, which documents the arguments): the C
+    core's take scan (:data:`C_TAKE_SCAN`) when it is built. The C core refuses bad input
+    (counts out of range, a bank card past 52, more copies of a card in the hand and the
+    bank than a search holds) with a :class:`ValueError` or :class:`TypeError` naming it."""
+    if C_TAKE_SCAN is not None:
+        return C_TAKE_SCAN(hand, bank, need, None, False, replace)
+    return reference_take_positions(hand, bank, need, replace)
+
+
+def reference_take_positions(hand: list[int], bank: list[int], need: int,
+                             replace: bool = False) -> list[int]:
+    """The bank positions from which ``hand`` can take the bank and complete the turn by
     laying melds (``need``: the opening minimum, 0 with a layout; ``replace``: rule option
-    ``joker_for_held``), in order. Joker swaps are not looked at: this is the fast path of
+    ``joker_for_held``), in order: the reference, in Python, of the C core's
+    :data:`C_TAKE_SCAN`. Joker swaps are not looked at: this is the fast path of
     :func:`konkun.kunken.completion.take_positions`, exact when no swap can help."""
     if need <= 0:
         return _free_take_positions(hand, bank, replace)
@@ -252,8 +287,8 @@ def take_positions(hand: list[int], bank: list[int], need: int,
 
 def _free_take_positions(hand: list[int], bank: list[int],
                          replace: bool = False) -> list[int]:
-    """:func:`take_positions` with no points due: the taken card's shortest third-card meld
-    must leave a card to discard."""
+    """:func:`reference_take_positions` with no points due: the taken card's shortest
+    third-card meld must leave a card to discard."""
     old_suit, old_rank = hand_masks(hand)
     pool_suit = old_suit.copy()
     pool_rank = old_rank.copy()
