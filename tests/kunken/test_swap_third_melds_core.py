@@ -267,3 +267,24 @@ def test_the_c_swap_third_melds_keep_no_references_or_memory() -> None:
     grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     assert grown < 20_000, grown
     assert [sys.getrefcount(x) for x in held] == counts
+
+
+def test_a_meld_leaving_as_many_cards_as_the_shortest_third_card_meld_after_swaps_is_refused(
+        ) -> None:
+    """2d taken, 4d 6d 8d 9d Ad and two jokers held before the take, the table's Jd-Qd-Kd
+    with a joker for Jd: laying X=6d X=7d 8d 9d leaves 2d 4d 6d Ad, which make no meld of 2d
+    with two old cards, and after winning back the joker for 6d one of 4 (Ad 2d X 4d): as
+    long as the hand left, so the turn could not be completed and the meld is refused; in a
+    hand of 9 it leaves room (the walk's verdict at its bound)."""
+    hand = counts_of([13, 15, 17, 19, 20, 25, 52, 52])
+    notold = counts_of([13])
+    table = ((0, 1, 9, 3, 1 << 9),)
+    laid = (70, 71, 19, 20)
+    rest = counts_of([13, 15, 17, 25])
+    assert solver.third_card_length(13, rest, notold, True) == 0
+    assert completion.reference_swap_third_length(rest, notold, 13,
+                                                  (*table, compact(laid))) == 4
+    args: Args = (hand, notold, 13, table, [laid], 8)
+    assert defined_melds(args) == []
+    assert c_melds()(*args) == []
+    assert c_melds()(hand, notold, 13, table, [laid], 9) == [laid]
