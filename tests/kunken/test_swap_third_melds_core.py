@@ -95,8 +95,9 @@ def test_the_c_swap_third_melds_answer_as_the_reference_in_seeded_play(seats: in
             continue
         before = [list(args[0]), list(args[1]), list(args[4])]
         expected = deal.reference_swap_third_melds(seat, args[0], args[4])
-        answer = swap_third_melds(*args)
+        floor, answer = swap_third_melds(*args)
         assert answer == expected, args
+        assert floor == completion.reference_swap_third_length(*args[:4])
         assert [list(args[0]), list(args[1]), list(args[4])] == before
         asked += 1
         offered += len(answer)
@@ -154,7 +155,9 @@ def random_args(draw: st.DrawFn) -> Args:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_args())
 def test_the_c_swap_third_melds_answer_as_the_definition_on_random_states(args: Args) -> None:
-    assert c_melds()(*args) == defined_melds(args)
+    """The melds of :func:`defined_melds`, and the length now."""
+    assert c_melds()(*args) == (completion.reference_swap_third_length(*args[:4]),
+                                defined_melds(args))
 
 
 GOOD: list[object] = [counts_of([0, 1, 2, 3]), [0] * 53, 0, (), [(0, 1, 2)], 4]
@@ -197,7 +200,7 @@ def test_bad_input_to_the_c_swap_third_melds_raises(index: int, bad: object,
     args[index] = bad
     with pytest.raises((TypeError, ValueError), match=message):
         swap_third_melds(*args)
-    assert swap_third_melds(*GOOD) == [(0, 1, 2)]
+    assert swap_third_melds(*GOOD) == (3, [(0, 1, 2)])
 
 
 slots = st.integers(-2, 120)
@@ -227,9 +230,10 @@ def test_random_input_to_the_c_swap_third_melds_is_refused_or_answered(
         args: list[object]) -> None:
     """An error naming the input, or melds of those given, in order (the same objects)."""
     try:
-        answer = c_melds()(*args)
+        floor, answer = c_melds()(*args)
     except (TypeError, ValueError):
         return
+    assert floor >= 0
     melds = args[4]
     assert isinstance(melds, list)
     given_ids = [id(m) for m in melds]
@@ -286,5 +290,5 @@ def test_a_meld_leaving_as_many_cards_as_the_shortest_third_card_meld_after_swap
                                                   (*table, compact(laid))) == 4
     args: Args = (hand, notold, 13, table, [laid], 8)
     assert defined_melds(args) == []
-    assert c_melds()(*args) == []
-    assert c_melds()(hand, notold, 13, table, [laid], 9) == [laid]
+    assert c_melds()(*args)[1] == []
+    assert c_melds()(hand, notold, 13, table, [laid], 9)[1] == [laid]

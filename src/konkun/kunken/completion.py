@@ -951,9 +951,10 @@ or ``None`` when it is not built (then :func:`reference_swap_third_length`)."""
 
 
 SwapThirdMelds = Callable[[list[int], list[int], int, Table, list[tuple[int, ...]], int],
-                          list[tuple[int, ...]]]
-"""The C core's ``hand_search.swap_third_melds``: hand, the cards not held before the take,
-the taken card, the table's melds with jokers, the candidate melds and the hand's size."""
+                          tuple[int, list[tuple[int, ...]]]]
+"""The C core's ``hand_search.swap_third_melds``: given the hand, the cards not held before
+the take, the taken card, the table's melds with jokers, the candidate melds and the hand's
+size, the :func:`swap_third_length` of now and the legal melds."""
 
 
 def _c_swap_third_melds() -> SwapThirdMelds | None:
@@ -969,7 +970,8 @@ C_SWAP_THIRD_MELDS: Final = _c_swap_third_melds()
 """The legal melds of ``LegalSteps._swap_third_actions`` in C
 (``konkun.kunken.hand_search.swap_third_melds``: a meld is legal when it is the taken card's
 meld or the shortest third-card meld over every choice of swaps after it, its own jokers'
-too, is shorter than the hand it leaves), or ``None`` when it is not built (then
+too, is shorter than the hand it leaves), with the :func:`swap_third_length` of now, which
+it computes first; or ``None`` when it is not built (then
 ``LegalSteps.reference_swap_third_melds``)."""
 
 

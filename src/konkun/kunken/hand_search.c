@@ -1904,9 +1904,10 @@ static int meld_leaves_third(const int *hand, const int *notold, int card, const
 }
 
 PyDoc_STRVAR(swap_third_melds_doc,
-"swap_third_melds(hand, notold, card, table, melds, size) -> list[tuple[int, ...]]\n\n"
-"The melds of melds (candidate melds in canonical form, laid from hand) that a legal list\n"
-"after a take offers while only the taken card's meld is due, with a layout and\n"
+"swap_third_melds(hand, notold, card, table, melds, size) -> (int, list[tuple[int, ...]])\n\n"
+"The shortest third-card meld over every choice of swaps now (completion.swap_third_length)\n"
+"and the melds of melds (candidate melds in canonical form, laid from hand) that a legal\n"
+"list after a take offers while only the taken card's meld is due, with a layout and\n"
 "joker_for_held (LegalSteps.reference_swap_third_melds in C), in order, the same objects.\n"
 "hand, notold: lists of 53 counts; card 0..51 (not a joker); table: the table's melds with\n"
 "jokers, a tuple of compact melds; size: the hand's size, within 2**30. Bad input (a hand\n"
@@ -1982,7 +1983,7 @@ static PyObject *swap_third_melds(PyObject *module, PyObject *args) {
         }
         if (verdict && PyList_Append(out, m) < 0) goto fail;
     }
-    return out;
+    return Py_BuildValue("(iN)", floor, out);
 fail:
     Py_DECREF(out);
     return NULL;
