@@ -26,10 +26,13 @@ from konkun.kunken.state import counts_of
 
 def engine() -> str:
     """Which engine runs: pure Python, compiled, or compiled with the C core of the hand
-    search, of the melds-alone check, of the completion judge and of the take scan (read so
-    that the script also runs on trees from before any of them)."""
+    search, of the melds-alone check, of the completion judge, of the take scan and of the
+    swap-third melds (read so that the script also runs on trees from before any of them)."""
     if not konkun.kunken.NATIVE:
         return "pure Python"
+    if getattr(completion, "C_SWAP_THIRD_MELDS", None) is not None:
+        return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check, "
+                "of the completion judge, of the take scan and of the swap-third melds)")
     if getattr(solver, "C_TAKE_SCAN", None) is not None:
         return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check, "
                 "of the completion judge and of the take scan)")

@@ -950,6 +950,31 @@ C_SWAP_THIRD: Final = _c_swap_third()
 or ``None`` when it is not built (then :func:`reference_swap_third_length`)."""
 
 
+SwapThirdMelds = Callable[[list[int], list[int], int, Table, list[tuple[int, ...]], int],
+                          tuple[int, list[tuple[int, ...]]]]
+"""The C core's ``hand_search.swap_third_melds``: given the hand, the cards not held before
+the take, the taken card, the table's melds with jokers, the candidate melds and the hand's
+size, the :func:`swap_third_length` of now and the legal melds."""
+
+
+def _c_swap_third_melds() -> SwapThirdMelds | None:
+    """The C core's verdicts on the melds of a legal list while only the taken card's meld
+    is due with a layout, when the C core is built and in use."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.swap_third_melds
+
+
+C_SWAP_THIRD_MELDS: Final = _c_swap_third_melds()
+"""The legal melds of ``LegalSteps._swap_third_actions`` in C
+(``konkun.kunken.hand_search.swap_third_melds``: a meld is legal when it is the taken card's
+meld or the shortest third-card meld over every choice of swaps after it, its own jokers'
+too, is shorter than the hand it leaves), with the :func:`swap_third_length` of now, which
+it computes first; or ``None`` when it is not built (then
+``LegalSteps.reference_swap_third_melds``)."""
+
+
 def forget_judged() -> None:
     """Empty the memo of the judge that runs (:data:`C_JUDGE`'s, else
     :func:`reference_completable`'s) and of the reference: an answer never depends on them,

@@ -1765,6 +1765,230 @@ static PyObject *swap_third_length(PyObject *module, PyObject *args) {
     return PyLong_FromLong(best);
 }
 
+/* ------------------------------------------------------------------ the swap-third melds
+ * The melds of a legal list after a take while only the taken card's meld is due, with a
+ * layout, joker_for_held and a taken card that is not a joker
+ * (LegalSteps._swap_third_actions; its reference, LegalSteps.reference_swap_third_melds):
+ * a meld is legal exactly when it is the taken card's meld, or when the shortest
+ * third-card meld over every choice of swaps after it (its own jokers among them) is
+ * shorter than the hand it leaves. */
+
+#define JOKER_FOR (CARDS + 1)          /* melds.JOKER_FOR: a joker declared as card k */
+#define OPEN_JOKER (JOKER_FOR + CARDS)  /* melds.OPEN_JOKER: an open set joker of a rank */
+#define MELD_MAX 13                    /* a sequence of 13 cards */
+
+/* A candidate meld's slots read and checked: a tuple of 3..13 slots in the canonical form
+ * hand_melds lists (a sequence's slots in window order, each its real card or the joker
+ * declared as it, at most half jokers; a set's real cards by suit, then jokers declared as
+ * its missing suits by suit, then open jokers, 3 or 4 in all, at most half jokers), laid
+ * from cards the hand holds. Its cards into removed (52 for a joker) and its compact form
+ * into c; its length, or -1 with an exception set. */
+static int read_meld(PyObject *m, Py_ssize_t index, const int *hand, int *removed,
+                     Compact *c) {
+    if (!PyTuple_Check(m)) {
+        PyErr_Format(PyExc_TypeError, "meld %zd must be a tuple of slots, not %.100s", index,
+                     Py_TYPE(m)->tp_name);
+        return -1;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(m);
+    if (size < 3 || size > MELD_MAX) {
+        PyErr_Format(PyExc_ValueError, "meld %zd is %R: not 3 to %d slots", index, m,
+                     MELD_MAX);
+        return -1;
+    }
+    int slots[MELD_MAX], n = (int)size, jokers = 0, reals[2], n_reals = 0;
+    for (int i = 0; i < n; i++) {
+        if (int_in(PyTuple_GET_ITEM(m, i), 0, OPEN_JOKER + RANKS - 1, "slot of meld", index,
+                   &slots[i]) < 0)
+            return -1;
+        if (slots[i] >= CARDS) {
+            jokers++;
+        } else if (n_reals < 2) {
+            reals[n_reals++] = slots[i];
+        }
+    }
+    int ok = n_reals == 2 && jokers * 2 <= n;
+    if (ok && reals[0] % RANKS == reals[1] % RANKS) {   /* melds.meld_kind: a set */
+        int rank = reals[0] % RANKS, real = 0, decl = 0, open = 0, stage = 0, last = -1;
+        ok = n <= SUITS;
+        for (int i = 0; ok && i < n; i++) {
+            int x = slots[i];
+            if (x < CARDS) {
+                int suit = x / RANKS;
+                ok = stage == 0 && x % RANKS == rank && suit > last;
+                if (ok) { real |= 1 << suit; last = suit; }
+            } else if (x >= JOKER_FOR && x < OPEN_JOKER) {
+                int k = x - JOKER_FOR, suit = k / RANKS;
+                if (stage == 0) { stage = 1; last = -1; }
+                ok = stage == 1 && k % RANKS == rank && suit > last && !(real >> suit & 1);
+                if (ok) { decl |= 1 << suit; last = suit; }
+            } else {
+                stage = 2;
+                ok = x == OPEN_JOKER + rank;
+                open++;
+            }
+        }
+        *c = (Compact){1, rank, real, decl, open};
+    } else if (ok) {                                     /* a sequence */
+        /* its first slot a real card or a declared joker (a bare or open joker: no) */
+        int first = slots[0] < CARDS ? slots[0]
+            : slots[0] >= JOKER_FOR && slots[0] < OPEN_JOKER ? slots[0] - JOKER_FOR : 0;
+        int suit = first / RANKS, start = first % RANKS, mask = 0;
+        ok = (slots[0] < CARDS || (slots[0] >= JOKER_FOR && slots[0] < OPEN_JOKER))
+            && (n < RANKS || start == 0);
+        for (int i = 0; ok && i < n; i++) {
+            int want = suit * RANKS + (start + i) % RANKS;
+            if (slots[i] == JOKER_FOR + want) mask |= 1 << (start + i) % RANKS;
+            else ok = slots[i] == want;
+        }
+        *c = (Compact){0, suit, start, n, mask};
+    }
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "meld %zd is %R, not a meld in canonical form", index,
+                     m);
+        return -1;
+    }
+    int used[SLOTS] = {0};
+    for (int i = 0; i < n; i++) {
+        int k = slots[i] < CARDS ? slots[i] : CARDS;
+        removed[i] = k;
+        if (++used[k] > hand[k]) {
+            PyErr_Format(PyExc_ValueError, "meld %zd is %R, more than the hand holds", index,
+                         m);
+            return -1;
+        }
+    }
+    return n;
+}
+
+/* third_card.is_third_card_meld of a meld's cards (removed) for a taken card that is not a
+ * joker, laid from hand (notold: its cards not held before the take). */
+static int cards_third(const int *removed, int n, int card, const int *hand,
+                       const int *notold) {
+    int old = 0, jokers = 0, has_card = 0;
+    for (int i = 0; i < n; i++) {
+        int k = removed[i];
+        if (k == CARDS) jokers++;
+        else if (k == card) has_card = 1;
+        else if (hand[k] > notold[k]) old++;
+    }
+    int old_jokers = hand[CARDS] - notold[CARDS];
+    if (jokers > old_jokers) jokers = old_jokers;
+    return has_card && old + (jokers > 0 ? jokers : 0) >= 2;
+}
+
+/* Whether the turn can be completed after laying the meld (cards removed, compact form laid,
+ * leaving left cards): the shortest third-card meld over the swap states of the table with
+ * it, the hand as it is first, shorter than left. 1 or 0, or -1 with an exception set. */
+static int meld_leaves_third(const int *hand, const int *notold, int card, const Compact *table,
+                             int n, const int *removed, int n_removed, const Compact *laid,
+                             int left) {
+    int rest[SLOTS], rest_notold[SLOTS];
+    Compact after[MAX_TABLE + 1];
+    memcpy(rest, hand, sizeof(rest));
+    memcpy(rest_notold, notold, sizeof(rest_notold));
+    for (int i = 0; i < n_removed; i++) {
+        int k = removed[i];
+        rest[k]--;
+        if (rest_notold[k]) rest_notold[k]--;
+    }
+    int best = card_third(rest, rest_notold, card, 0, 1);
+    if (0 < best && best < left) return 1;        /* with no swap at all */
+    if (!rest[card]) return 0;
+    memcpy(after, table, sizeof(Compact) * (size_t)n);
+    int m = n;
+    if (meld_jokers(laid)) after[m++] = *laid;
+    if (!any_swap(after, m, rest)) return 0;
+    if (swap_states_third(rest, rest_notold, after, m, card, left, &best) < 0) return -1;
+    return 0 < best && best < left;
+}
+
+PyDoc_STRVAR(swap_third_melds_doc,
+"swap_third_melds(hand, notold, card, table, melds, size) -> (int, list[tuple[int, ...]])\n\n"
+"The shortest third-card meld over every choice of swaps now (completion.swap_third_length)\n"
+"and the melds of melds (candidate melds in canonical form, laid from hand) that a legal\n"
+"list after a take offers while only the taken card's meld is due, with a layout and\n"
+"joker_for_held (LegalSteps.reference_swap_third_melds in C), in order, the same objects.\n"
+"hand, notold: lists of 53 counts; card 0..51 (not a joker); table: the table's melds with\n"
+"jokers, a tuple of compact melds; size: the hand's size, within 2**30. Bad input (a hand\n"
+"without the taken card among it) raises TypeError or ValueError.");
+
+static PyObject *swap_third_melds(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *hand_arg, *notold_arg, *card_arg, *table_arg, *melds_arg, *size_arg;
+    int hand[SLOTS], notold[SLOTS], card, n, size;
+    Compact table[MAX_TABLE];
+    if (!PyArg_ParseTuple(args, "OOOOOO:swap_third_melds", &hand_arg, &notold_arg, &card_arg,
+                          &table_arg, &melds_arg, &size_arg))
+        return NULL;
+    if (read_hand(hand_arg, "hand", hand) < 0 || read_hand(notold_arg, "notold", notold) < 0
+        || int_in(card_arg, 0, CARDS - 1, "card", -1, &card) < 0
+        || read_table(table_arg, table, &n) < 0
+        || int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0)
+        return NULL;
+    if (!hand[card]) {
+        /* The reference's fast judge then reads the hand as if it held the card: a state
+         * no legal step leads to, left to the reference (LegalSteps._swap_third_actions). */
+        PyErr_Format(PyExc_ValueError, "hand does not hold the taken card %d", card);
+        return NULL;
+    }
+    if (!PyList_Check(melds_arg)) {
+        PyErr_Format(PyExc_TypeError, "melds must be a list of melds, not %.100s",
+                     Py_TYPE(melds_arg)->tp_name);
+        return NULL;
+    }
+    /* The cards the length reads (completion.swap_third_cards): the taken card's suit and
+     * rank, the cards that win a table joker, and the joker. A meld of none of them leaves
+     * the length as it is now (floor). */
+    char read[SLOTS] = {0};
+    for (int q = 0; q < RANKS; q++) read[card / RANKS * RANKS + q] = 1;
+    for (int t = 0; t < SUITS; t++) read[t * RANKS + card % RANKS] = 1;
+    for (int i = 0; i < n; i++) {
+        const Compact *m = &table[i];
+        for (int k = 0; k < CARDS; k++) {
+            int one[SLOTS] = {0};
+            if (read[k]) continue;
+            one[k] = 1;
+            if (meld_swappable(m, one)) read[k] = 1;
+        }
+    }
+    read[CARDS] = 1;
+    int floor = card_third(hand, notold, card, 0, 1);
+    if (any_swap(table, n, hand) && swap_states_third(hand, notold, table, n, card, 0, &floor)
+        < 0)
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    /* The list is read item by item, and nothing here runs Python code that could change
+     * it; each meld is checked before use. */
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds_arg); i++) {
+        PyObject *m = PyList_GET_ITEM(melds_arg, i);
+        int removed[MELD_MAX];
+        Compact laid;
+        int length = read_meld(m, i, hand, removed, &laid);
+        if (length < 0) goto fail;
+        int left = size - length, verdict;
+        if (left <= 0) continue;
+        if (cards_third(removed, length, card, hand, notold)) {
+            verdict = 1;
+        } else if (left <= floor) {
+            verdict = 0;     /* a step only lengthens it: no card becomes old */
+        } else {
+            int reads = 0;
+            for (int j = 0; j < length; j++) reads |= read[removed[j]];
+            verdict = !reads ? 0 < floor && floor < left
+                : meld_leaves_third(hand, notold, card, table, n, removed, length, &laid,
+                                    left);
+            if (verdict < 0) goto fail;
+        }
+        if (verdict && PyList_Append(out, m) < 0) goto fail;
+    }
+    return Py_BuildValue("(iN)", floor, out);
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ the take scan
  * completion.take_positions (its reference, completion.reference_take_positions) and its
  * fast path by melds alone, solver.take_positions (solver.reference_take_positions): the
@@ -2166,6 +2390,7 @@ static PyMethodDef module_methods[] = {
     {"shortest_third", shortest_third_py, METH_VARARGS, shortest_third_doc},
     {"swap_third_length", swap_third_length, METH_VARARGS, swap_third_length_doc},
     {"take_positions", take_positions, METH_VARARGS, take_positions_doc},
+    {"swap_third_melds", swap_third_melds, METH_VARARGS, swap_third_melds_doc},
     {NULL, NULL, 0, NULL},
 };
 

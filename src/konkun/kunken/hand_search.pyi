@@ -65,3 +65,14 @@ def take_positions(hand: list[int], bank: list[int], need: int,
     :func:`konkun.kunken.completion.reference_take_positions`; bad input (a bank card past
     52, more copies of a card in the hand and the bank than a search holds) raises
     ``TypeError`` or ``ValueError`` naming it."""
+
+def swap_third_melds(hand: list[int], notold: list[int], card: int,
+                     table: tuple[tuple[int, int, int, int, int], ...],
+                     melds: list[tuple[int, ...]], size: int
+                     ) -> tuple[int, list[tuple[int, ...]]]:
+    """The shortest third-card meld over every choice of swaps now
+    (:func:`konkun.kunken.completion.swap_third_length`) and the legal melds among ``melds``
+    while only the taken ``card``'s meld is due, with a layout and ``joker_for_held``
+    (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_swap_third_melds` in C): bad
+    input (a meld not in canonical form, or not laid from the hand, a hand without ``card``)
+    raises ``TypeError`` or ``ValueError`` naming it."""

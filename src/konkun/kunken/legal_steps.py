@@ -621,38 +621,30 @@ class LegalSteps(DealFields):
         The other steps (a lay-off onto a set with jokers, a swap) are judged as in
         :meth:`_taken_actions`: the fast judge, then the exact one."""
         fast = self._third_card_judges(hand, size)
-        judged = SwapThirdJudge(self, seat, hand)
-        floor, swappable = judged.floor, judged.swappable
-        card, notold = self.take_card, self.turn_notold
         # Cards only leave the hand: with no swap, the length after a step is no shorter.
-        alone = 0 < solver.third_card_length(card, hand, notold, True) < size
-
-        def plain_meld(slots: tuple[int, ...], left: int) -> bool:
-            if not swappable:
-                return fast[0](slots)
-            return (alone and fast[0](slots)) or judged.plain(slots, left)
+        alone = 0 < solver.third_card_length(self.take_card, hand, self.turn_notold,
+                                             True) < size
+        if melds is None:
+            melds = self.candidate_melds(hand)
+        table = self.compact_table()
+        # A hand without the taken card (after no legal step) is left to the reference.
+        if completion.C_SWAP_THIRD_MELDS is not None and hand[self.take_card]:
+            # The C core's verdicts, and the length now, which the judge needs no more.
+            floor, laid = completion.C_SWAP_THIRD_MELDS(
+                hand, self.turn_notold, self.take_card,
+                tuple(m for m in table if completion.has_jokers(m)), melds, size)
+            judged = SwapThirdJudge(self, seat, hand, table, floor)
+        else:
+            judged = SwapThirdJudge(self, seat, hand, table)
+            laid = self._swap_third_melds(hand, size, melds, fast, judged, alone)
+        floor, swappable = judged.floor, judged.swappable
 
         def plain_layoff(k: int) -> bool:
             if not swappable:
                 return fast[1](k)
             return (alone and fast[1](k)) or judged.plain((k,), size - 1)
 
-        out: list[Action] = []
-        if melds is None:
-            melds = self.candidate_melds(hand)
-        for slots in melds:
-            left = size - len(slots)
-            if left <= 0:
-                continue
-            if card in slots and self._meld_is_third(hand, notold, slots):
-                out.append(meld(slots))
-            elif left <= floor:
-                continue
-            elif max(slots) < BARE_JOKER or not self._wins_laid_joker(hand, slots):
-                if plain_meld(slots, left):
-                    out.append(meld(slots))
-            elif (alone and fast[0](slots)) or judged.laid_back(slots, left):
-                out.append(meld(slots))
+        out = [meld(slots) for slots in laid]
         if size - 1 > floor:
             verdicts: dict[int, bool] = {}  # plain, by card
             fast_verdicts: dict[int, bool] = {}
@@ -682,6 +674,48 @@ class LegalSteps(DealFields):
                         out.append(layoff(m, slot))
         out.extend(action for action in self.swap_steps(seat, hand)
                    if fast[2](action.slots[0]) or judged.judge(action))
+        return out
+
+    def reference_swap_third_melds(self, seat: int, hand: list[int],
+                                   melds: list[tuple[int, ...]] | None = None
+                                   ) -> list[tuple[int, ...]]:
+        """The melds of :meth:`_swap_third_actions` (``melds``: the candidates, by default
+        :meth:`candidate_melds`), in Python: the reference of the C core's
+        (:data:`completion.C_SWAP_THIRD_MELDS`), which is what runs when it is built."""
+        size = self.hand_sizes[seat]
+        alone = 0 < solver.third_card_length(self.take_card, hand, self.turn_notold,
+                                             True) < size
+        return self._swap_third_melds(
+            hand, size, self.candidate_melds(hand) if melds is None else melds,
+            self._third_card_judges(hand, size), SwapThirdJudge(self, seat, hand), alone)
+
+    def _swap_third_melds(self, hand: list[int], size: int, melds: list[tuple[int, ...]],
+                          fast: _Judges, judged: SwapThirdJudge, alone: bool
+                          ) -> list[tuple[int, ...]]:
+        """The legal melds of :meth:`_swap_third_actions` among ``melds``, in order
+        (``alone``: whether melds alone could complete the turn now)."""
+        floor, swappable = judged.floor, judged.swappable
+        card, notold = self.take_card, self.turn_notold
+
+        def plain_meld(slots: tuple[int, ...], left: int) -> bool:
+            if not swappable:
+                return fast[0](slots)
+            return (alone and fast[0](slots)) or judged.plain(slots, left)
+
+        out: list[tuple[int, ...]] = []
+        for slots in melds:
+            left = size - len(slots)
+            if left <= 0:
+                continue
+            if card in slots and self._meld_is_third(hand, notold, slots):
+                out.append(slots)
+            elif left <= floor:
+                continue
+            elif max(slots) < BARE_JOKER or not self._wins_laid_joker(hand, slots):
+                if plain_meld(slots, left):
+                    out.append(slots)
+            elif (alone and fast[0](slots)) or judged.laid_back(slots, left):
+                out.append(slots)
         return out
 
     def _won_back_completes(self, seat: int, hand: list[int], action: Action,
@@ -992,11 +1026,14 @@ class SwapThirdJudge:
     reference cycle, which the compiled engine left to the cyclic collector on every
     legal-action list in this case."""
 
-    def __init__(self, deal: LegalSteps, seat: int, hand: list[int]) -> None:
+    def __init__(self, deal: LegalSteps, seat: int, hand: list[int],
+                 table: completion.Table | None = None, floor: int = -1) -> None:
+        """``table``: the deal's compact table, when the caller has it; ``floor``: the
+        length now (:func:`completion.swap_third_length`), when the caller has it."""
         self.deal = deal
         self.seat = seat
         self.hand = hand
-        self.table = deal.compact_table()
+        self.table = deal.compact_table() if table is None else table
         self.jokers = tuple(m for m in self.table if completion.has_jokers(m))
         self.card = deal.take_card
         self.read = completion.swap_third_cards(self.card, self.jokers)
@@ -1008,7 +1045,11 @@ class SwapThirdJudge:
         # this judge is asked).
         self.swappable = any(hand[k] for m in self.jokers for k in completion.swap_cards(m))
         self.alone = [-1] * 53  # the length once one card leaves the hand (-1: not asked)
-        self.floor = self.length_after((), None)
+        if floor >= 0:
+            self.known[((), 0, None)] = floor  # length_after((), None)'s key
+            self.floor = floor
+        else:
+            self.floor = self.length_after((), None)
 
     def length_after(self, removed: Sequence[int], after: completion.Table | None,
                      fresh: int = 0, change: object = None) -> int:
