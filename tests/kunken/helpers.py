@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import tracemalloc
+from collections.abc import Callable
+
 from konkun.cards import Card, parse_cards
 from konkun.kunken.melds import TableMeld, parse_slots
 from konkun.kunken.position import KunkenPosition, MeldPosition
@@ -84,3 +88,19 @@ def unfinished_take_turns(deal: KunkenDeal, most: int | None = None) -> list[Kun
         if not after.obligations_met():
             turns.append(after)
     return turns
+
+
+def memory_grown_by(ask: Callable[[int], None], warm: int, rounds: int) -> int:
+    """The bytes of traced memory that ``ask(rounds)`` leaves allocated, measured after
+    ``ask(warm)`` under tracing has filled every cache (a C function that leaks shows here)."""
+    tracemalloc.start()
+    try:
+        ask(warm)
+        gc.collect()
+        before = tracemalloc.take_snapshot()
+        ask(rounds)
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    return sum(stat.size_diff for stat in after.compare_to(before, "filename"))

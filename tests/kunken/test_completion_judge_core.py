@@ -15,7 +15,6 @@ import os
 import random
 import subprocess
 import sys
-import tracemalloc
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ from hypothesis import strategies as st
 from konkun.kunken import KunkenRules, completion, new_deal, solver, third_card
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import unfinished_take_turns
+from .helpers import memory_grown_by, unfinished_take_turns
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -445,16 +444,7 @@ def test_the_c_judge_keeps_no_references_and_no_memory() -> None:
 
     counts = [sys.getrefcount(x) for x in (hand, notold, table, *table, True, False)]
     ask(200)
-    gc.collect()
-    tracemalloc.start()
-    ask(50)
-    gc.collect()
-    before = tracemalloc.take_snapshot()
-    ask(2000)
-    gc.collect()
-    after = tracemalloc.take_snapshot()
-    tracemalloc.stop()
-    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    grown = memory_grown_by(ask, 50, 2000)
     assert grown < 20_000, grown
     assert [sys.getrefcount(x) for x in (hand, notold, table, *table)] == counts[:-2]
 

@@ -9,10 +9,8 @@ references or memory kept."""
 
 from __future__ import annotations
 
-import gc
 import random
 import sys
-import tracemalloc
 from typing import Any
 
 import pytest
@@ -23,7 +21,7 @@ from konkun.kunken import KunkenRules, new_deal, solver
 from konkun.kunken.arrangement import HandSearch
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import unfinished_take_turns
+from .helpers import memory_grown_by, unfinished_take_turns
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -249,15 +247,6 @@ def test_the_c_melds_check_keeps_no_references_and_no_memory() -> None:
 
     counts = [sys.getrefcount(x) for x in (hand, taken, search)]
     ask(200)
-    gc.collect()
-    tracemalloc.start()
-    ask(50)
-    gc.collect()
-    before = tracemalloc.take_snapshot()
-    ask(2000)
-    gc.collect()
-    after = tracemalloc.take_snapshot()
-    tracemalloc.stop()
-    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    grown = memory_grown_by(ask, 50, 2000)
     assert grown < 20_000, grown
     assert [sys.getrefcount(x) for x in (hand, taken, search)] == counts

@@ -9,10 +9,8 @@ crash, no references or memory kept."""
 
 from __future__ import annotations
 
-import gc
 import random
 import sys
-import tracemalloc
 from typing import Any
 
 import pytest
@@ -23,7 +21,7 @@ from konkun.kunken import KunkenRules, completion, new_deal, solver
 from konkun.kunken.melds import BARE_JOKER, compact, slot_card
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import unfinished_take_turns
+from .helpers import memory_grown_by, unfinished_take_turns
 from .test_completion_judge_core import compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
@@ -260,15 +258,7 @@ def test_the_c_swap_third_melds_keep_no_references_or_memory() -> None:
                 with pytest.raises(ValueError, match="canonical form"):
                     swap_third_melds(*args[:4], [*args[4], bad], args[5])
 
-    tracemalloc.start()
-    ask(5)
-    gc.collect()
-    before = tracemalloc.take_snapshot()
-    ask(100)
-    gc.collect()
-    after = tracemalloc.take_snapshot()
-    tracemalloc.stop()
-    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    grown = memory_grown_by(ask, 5, 100)
     assert grown < 20_000, grown
     assert [sys.getrefcount(x) for x in held] == counts
 

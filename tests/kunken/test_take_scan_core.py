@@ -9,13 +9,11 @@ error, never a crash; no references or memory kept."""
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import random
 import subprocess
 import sys
-import tracemalloc
 from typing import Any
 
 import pytest
@@ -26,6 +24,7 @@ from konkun.kunken import KunkenRules, completion, new_deal, solver
 from konkun.kunken.deal_fields import START
 from konkun.kunken.state import KunkenDeal
 
+from .helpers import memory_grown_by
 from .test_completion_judge_core import compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
@@ -271,15 +270,6 @@ def test_the_c_take_scan_keeps_no_references_and_no_memory() -> None:
 
     counts = [sys.getrefcount(x) for x in (hand, bank, table)]
     ask(100)
-    gc.collect()
-    tracemalloc.start()
-    ask(30)
-    gc.collect()
-    before = tracemalloc.take_snapshot()
-    ask(600)
-    gc.collect()
-    after = tracemalloc.take_snapshot()
-    tracemalloc.stop()
-    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    grown = memory_grown_by(ask, 30, 600)
     assert grown < 20_000, grown
     assert [sys.getrefcount(x) for x in (hand, bank, table)] == counts
