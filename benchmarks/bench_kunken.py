@@ -23,26 +23,28 @@ from konkun.kunken.completion import take_hints
 from konkun.kunken.solver import best_arrangement, max_meld_points
 from konkun.kunken.state import counts_of
 
+C_PARTS = (
+    (arrangement, "C_SEARCH", "the hand search"),
+    (solver, "C_CAN_COMPLETE", "the melds-alone check"),
+    (completion, "C_JUDGE", "the completion judge"),
+    (solver, "C_TAKE_SCAN", "the take scan"),
+    (completion, "C_SWAP_THIRD_MELDS", "the swap-third melds"),
+)
+"""The C core's parts, each with the constant that holds it when it runs (read with
+``getattr``, so that the script also runs on trees from before some of them)."""
+
 
 def engine() -> str:
-    """Which engine runs: pure Python, compiled, or compiled with the C core of the hand
-    search, of the melds-alone check, of the completion judge, of the take scan and of the
-    swap-third melds (read so that the script also runs on trees from before any of them)."""
+    """Which engine runs: pure Python, compiled, or compiled with the parts of the C core
+    that run (:data:`C_PARTS`)."""
     if not konkun.kunken.NATIVE:
         return "pure Python"
-    if getattr(completion, "C_SWAP_THIRD_MELDS", None) is not None:
-        return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check, "
-                "of the completion judge, of the take scan and of the swap-third melds)")
-    if getattr(solver, "C_TAKE_SCAN", None) is not None:
-        return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check, "
-                "of the completion judge and of the take scan)")
-    if getattr(solver, "C_CAN_COMPLETE", None) is not None:
-        return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check "
-                "and of the completion judge)")
-    if getattr(completion, "C_JUDGE", None) is not None:
-        return "compiled (mypyc, with the C core of the hand search and of the completion judge)"
-    core = getattr(arrangement, "C_SEARCH", None) is not None
-    return "compiled (mypyc, with the C core of the hand search)" if core else "compiled (mypyc)"
+    parts = [f"of {name}" for module, constant, name in C_PARTS
+             if getattr(module, constant, None) is not None]
+    if not parts:
+        return "compiled (mypyc)"
+    listed = parts[-1] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return f"compiled (mypyc, with the C core {listed})"
 
 
 def playouts(seats: int, seconds: float, seed: int | None = None,

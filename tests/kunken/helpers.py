@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import gc
+import random
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 
 from konkun.cards import Card, parse_cards
 from konkun.kunken.melds import TableMeld, parse_slots
 from konkun.kunken.position import KunkenPosition, MeldPosition
 from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import KunkenDeal, counts_of
+from konkun.kunken.state import KunkenDeal, counts_of, new_deal
 
 
 def idx(text: str) -> list[int]:
@@ -73,6 +74,22 @@ def _meld_slots(text: str) -> list[int]:
 def texts(deal: KunkenDeal) -> list[str]:
     """The legal actions as texts."""
     return [a.text() for a in deal.legal_actions()]
+
+
+def seeded_play(variants: Sequence[dict[str, str]], seats: int, seed: Callable[[int], int],
+                steps: int | None = None) -> Iterator[tuple[int, KunkenDeal, random.Random]]:
+    """Each position of seeded random play: a deal for each rule options ``variants[v]``,
+    its generator seeded ``seed(v)``, played at random for ``steps`` positions at most (to
+    its end with ``None``). Yields ``(v, deal, generator)``; the deal goes on (a random
+    legal action, drawn from that generator) once the caller has left it as it was."""
+    for v, options in enumerate(variants):
+        rng = random.Random(seed(v))
+        deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
+        played = 0
+        while not deal.is_over() and (steps is None or played < steps):
+            played += 1
+            yield v, deal, rng
+            deal.push(rng.choice(deal.legal_actions()))
 
 
 def unfinished_take_turns(deal: KunkenDeal, most: int | None = None) -> list[KunkenDeal]:

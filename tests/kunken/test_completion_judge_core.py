@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from konkun.kunken import KunkenRules, completion, new_deal, solver, third_card
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, unfinished_take_turns
+from .helpers import memory_grown_by, seeded_play, unfinished_take_turns
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -101,34 +101,27 @@ def test_the_c_judge_answers_as_the_reference_in_seeded_play(seats: int) -> None
     :func:`key_variants`), each asked afresh and all asked in one run of the memo."""
     c_module()
     asked = searched = 0
-    for v, options in enumerate(VARIANTS):
-        rules = KunkenRules.from_options(options)
-        rng = random.Random(300 * v + seats)
-        deal = new_deal(rules, seats, 0, rng)
-        steps = 0
-        while not deal.is_over() and steps < 400:
-            steps += 1
-            seat = deal.to_move
-            assert seat is not None
-            if deal.take_card >= 0 and not deal.obligations_met():
-                states = [turn_args(turn) for turn in unfinished_take_turns(deal)]
-                with Recorder() as recorder:
-                    forget()
-                    for args in states:
-                        completion.completable(*args)
-                states += [variant for args in recorder.states[:10]
-                           for variant in key_variants(args)]
-                searched += len(recorder.states)
+    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: 300 * v + seats, 400):
+        seat = deal.to_move
+        assert seat is not None
+        if deal.take_card >= 0 and not deal.obligations_met():
+            states = [turn_args(turn) for turn in unfinished_take_turns(deal)]
+            with Recorder() as recorder:
+                forget()
                 for args in states:
-                    agree(args)
-                    agree(args, True)
-                    asked += 1
-                # The engine's judge keeps its memo across the questions of a turn: asked
-                # in one run, each answer is still the reference's.
-                expected = [completion.reference_completable(*args) for args in states]
-                completion.forget_judged()
-                assert [completion.completable(*args) for args in states] == expected
-            deal.push(rng.choice(deal.legal_actions()))
+                    completion.completable(*args)
+            states += [variant for args in recorder.states[:10]
+                       for variant in key_variants(args)]
+            searched += len(recorder.states)
+            for args in states:
+                agree(args)
+                agree(args, True)
+                asked += 1
+            # The engine's judge keeps its memo across the questions of a turn: asked
+            # in one run, each answer is still the reference's.
+            expected = [completion.reference_completable(*args) for args in states]
+            completion.forget_judged()
+            assert [completion.completable(*args) for args in states] == expected
     assert asked > 50 * len(VARIANTS)
     assert searched > 10
 
@@ -166,26 +159,21 @@ def test_the_c_judge_answers_as_a_pure_process_in_seeded_play(seats: int) -> Non
     calls: list[tuple[str, list[Any]]] = []
     answers: list[bool] = []
     marked = 0
-    for v, options in enumerate(VARIANTS):
-        rules = KunkenRules.from_options(options)
-        rng = random.Random(700 * v + seats)
-        deal = new_deal(rules, seats, 0, rng)
-        while not deal.is_over():
-            seat = deal.to_move
-            assert seat is not None
-            if deal.take_card >= 0 and not deal.obligations_met():
-                for turn in unfinished_take_turns(deal, 12):
-                    args = list(turn_args(turn))
-                    marks = list(turn.turn_marks)
-                    marked += bool(marks)
-                    for name, call in (("completable", args),
-                                       ("completable_marked", [*args, marks])):
-                        forget()
-                        answers.append(bool(getattr(completion, name)(
-                            *call[:8],
-                            *([tuple(marks)] if name == "completable_marked" else []))))
-                        calls.append((name, call))
-            deal.push(rng.choice(deal.legal_actions()))
+    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: 700 * v + seats):
+        seat = deal.to_move
+        assert seat is not None
+        if deal.take_card >= 0 and not deal.obligations_met():
+            for turn in unfinished_take_turns(deal, 12):
+                args = list(turn_args(turn))
+                marks = list(turn.turn_marks)
+                marked += bool(marks)
+                for name, call in (("completable", args),
+                                   ("completable_marked", [*args, marks])):
+                    forget()
+                    answers.append(bool(getattr(completion, name)(
+                        *call[:8],
+                        *([tuple(marks)] if name == "completable_marked" else []))))
+                    calls.append((name, call))
     assert len(calls) > 20 * len(VARIANTS)
     assert marked > 0
     assert sum(answers) and not all(answers)
@@ -500,35 +488,30 @@ def test_the_c_swap_walk_answers_as_the_reference_in_seeded_play(seats: int) -> 
     to be melded, the hand now and without each of its cards, with the table's jokers."""
     c_module()
     asked = shorter = 0
-    for v, options in enumerate(VARIANTS):
-        rules = KunkenRules.from_options(options)
-        rng = random.Random(900 * v + seats)
-        deal = new_deal(rules, seats, 0, rng)
-        while not deal.is_over():
-            seat = deal.to_move
-            assert seat is not None
-            hand, table = deal.hands[seat], deal.compact_table()
-            jokers = tuple(m for m in table if completion.has_jokers(m))
-            questions: list[tuple[list[int], list[int], int]] = []
-            if deal.take_card < 0:
-                for i in range(len(deal.bank)):
-                    if deal.bank[i] != 52:
-                        after, taken = solver.after_take(hand, deal.bank, i)
-                        questions.append((after, taken, deal.bank[i]))
-            elif deal.pending and deal.take_card != 52:
-                questions.append((hand, deal.turn_notold, deal.take_card))
-                for k in range(53):
-                    if hand[k]:
-                        less, less_notold = list(hand), list(deal.turn_notold)
-                        less[k] -= 1
-                        less_notold[k] = min(less_notold[k], less[k])
-                        questions.append((less, less_notold, deal.take_card))
-            for after, taken, card in questions:
-                plain = third_card.third_card_length(card, after, taken, True)
-                length = swap_third_agrees(after, taken, card, jokers)
-                shorter += bool(length and (not plain or length < plain))
-                asked += 1
-            deal.push(rng.choice(deal.legal_actions()))
+    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: 900 * v + seats):
+        seat = deal.to_move
+        assert seat is not None
+        hand, table = deal.hands[seat], deal.compact_table()
+        jokers = tuple(m for m in table if completion.has_jokers(m))
+        questions: list[tuple[list[int], list[int], int]] = []
+        if deal.take_card < 0:
+            for i in range(len(deal.bank)):
+                if deal.bank[i] != 52:
+                    after, taken = solver.after_take(hand, deal.bank, i)
+                    questions.append((after, taken, deal.bank[i]))
+        elif deal.pending and deal.take_card != 52:
+            questions.append((hand, deal.turn_notold, deal.take_card))
+            for k in range(53):
+                if hand[k]:
+                    less, less_notold = list(hand), list(deal.turn_notold)
+                    less[k] -= 1
+                    less_notold[k] = min(less_notold[k], less[k])
+                    questions.append((less, less_notold, deal.take_card))
+        for after, taken, card in questions:
+            plain = third_card.third_card_length(card, after, taken, True)
+            length = swap_third_agrees(after, taken, card, jokers)
+            shorter += bool(length and (not plain or length < plain))
+            asked += 1
     assert asked > 100 * len(VARIANTS)
     assert shorter > 0  # some swaps made the taken card's meld shorter
 

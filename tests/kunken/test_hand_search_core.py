@@ -7,17 +7,17 @@ refused with an error, never a crash."""
 from __future__ import annotations
 
 import os
-import random
 from typing import cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from konkun.kunken import KunkenRules, new_deal
 from konkun.kunken.arrangement import C_SEARCH, HandSearch, ReferenceSearch, Search, group_options
 from konkun.kunken.hand_melds import REPLACED_KIND, SEQUENCE_KIND, SET_KIND
 from konkun.kunken.melds import POSITION_VALUE, VALUE
+
+from .helpers import seeded_play
 
 CARDS = 52
 
@@ -98,22 +98,18 @@ def test_the_c_search_answers_as_the_reference_in_seeded_play(seats: int) -> Non
     whole bank, asked for the opening minimum and for random amounts."""
     require_c_core()
     asked = 0
-    for v, options in enumerate(VARIANTS):
-        rules = KunkenRules.from_options(options)
-        rng = random.Random(100 * v + seats)
-        deal = new_deal(rules, seats, 0, rng)
-        while not deal.is_over():
-            assert deal.to_move is not None
-            hand = deal.hands[deal.to_move]
-            whole = list(hand)
-            for card in deal.bank:
-                whole[card] += 1
-            for counts in (hand, whole):
-                agree(counts, rules.joker_for_held,
-                      [(counts, rules.opening_minimum, True), (hand, rng.randrange(0, 120, 5),
-                                                               rng.random() < 0.5)])
-                asked += 1
-            deal.push(rng.choice(deal.legal_actions()))
+    for _v, deal, rng in seeded_play(VARIANTS, seats, lambda v: 100 * v + seats):
+        rules = deal.rules
+        assert deal.to_move is not None
+        hand = deal.hands[deal.to_move]
+        whole = list(hand)
+        for card in deal.bank:
+            whole[card] += 1
+        for counts in (hand, whole):
+            agree(counts, rules.joker_for_held,
+                  [(counts, rules.opening_minimum, True), (hand, rng.randrange(0, 120, 5),
+                                                           rng.random() < 0.5)])
+            asked += 1
     assert asked > 100 * len(VARIANTS)
 
 

@@ -9,7 +9,6 @@ references or memory kept."""
 
 from __future__ import annotations
 
-import random
 import sys
 from typing import Any
 
@@ -17,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from konkun.kunken import KunkenRules, new_deal, solver
+from konkun.kunken import solver
 from konkun.kunken.arrangement import HandSearch
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, unfinished_take_turns
+from .helpers import memory_grown_by, seeded_play, unfinished_take_turns
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -81,21 +80,14 @@ def test_the_c_melds_check_answers_as_the_reference_in_seeded_play(seats: int) -
     the hand now and after each candidate step (:func:`turn_questions`)."""
     c_check()
     asked = yes = 0
-    for v, options in enumerate(VARIANTS):
-        rules = KunkenRules.from_options(options)
-        rng = random.Random(500 * v + seats)
-        deal = new_deal(rules, seats, 0, rng)
-        steps = 0
-        while not deal.is_over() and steps < 300:
-            steps += 1
-            seat = deal.to_move
-            assert seat is not None
-            if deal.take_card >= 0 and not deal.obligations_met():
-                for turn in unfinished_take_turns(deal, 8):
-                    for question in turn_questions(turn):
-                        yes += agree(question)
-                        asked += 1
-            deal.push(rng.choice(deal.legal_actions()))
+    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: 500 * v + seats, 300):
+        seat = deal.to_move
+        assert seat is not None
+        if deal.take_card >= 0 and not deal.obligations_met():
+            for turn in unfinished_take_turns(deal, 8):
+                for question in turn_questions(turn):
+                    yes += agree(question)
+                    asked += 1
     assert asked > 200 * len(VARIANTS)
     assert 0 < yes < asked
 

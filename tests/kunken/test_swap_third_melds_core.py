@@ -9,7 +9,6 @@ crash, no references or memory kept."""
 
 from __future__ import annotations
 
-import random
 import sys
 from typing import Any
 
@@ -17,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from konkun.kunken import KunkenRules, completion, new_deal, solver
+from konkun.kunken import completion, solver
 from konkun.kunken.melds import BARE_JOKER, compact, slot_card
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, unfinished_take_turns
+from .helpers import memory_grown_by, seeded_play, unfinished_take_turns
 from .test_completion_judge_core import compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
@@ -51,19 +50,12 @@ def swap_third_turns(seats: int, seed: int, steps: int) -> list[KunkenDeal]:
     ``joker_for_held`` and a taken card that is not a joker, and the turns after each of its
     candidate steps still in that case."""
     turns: list[KunkenDeal] = []
-    for v, options in enumerate(VARIANTS):
-        rules = KunkenRules.from_options(options)
-        rng = random.Random(seed * (v + 1) + seats)
-        deal = new_deal(rules, seats, 0, rng)
-        played = 0
-        while not deal.is_over() and played < steps:
-            played += 1
-            seat = deal.to_move
-            assert seat is not None
-            if in_swap_third_case(deal, seat):
-                turns.extend(t for t in unfinished_take_turns(deal.copy(), 6)
-                             if in_swap_third_case(t, seat))
-            deal.push(rng.choice(deal.legal_actions()))
+    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: seed * (v + 1) + seats, steps):
+        seat = deal.to_move
+        assert seat is not None
+        if in_swap_third_case(deal, seat):
+            turns.extend(t for t in unfinished_take_turns(deal.copy(), 6)
+                         if in_swap_third_case(t, seat))
     return turns
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from typing import Any
@@ -20,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from konkun.kunken import KunkenRules, completion, new_deal, solver
+from konkun.kunken import completion, solver
 from konkun.kunken.deal_fields import START
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by
+from .helpers import memory_grown_by, seeded_play
 from .test_completion_judge_core import compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
@@ -88,16 +87,9 @@ def seeded_starts(seats: int, seed: int, steps: int) -> list[tuple[int, KunkenDe
     """(variant, deal) at each turn's start with a bank, in seeded random play over every
     rule option."""
     starts: list[tuple[int, KunkenDeal]] = []
-    for v, options in enumerate(VARIANTS):
-        rules = KunkenRules.from_options(options)
-        rng = random.Random(seed * (v + 1) + seats)
-        deal = new_deal(rules, seats, 0, rng)
-        played = 0
-        while not deal.is_over() and played < steps:
-            played += 1
-            if deal.phase == START and deal.bank:
-                starts.append((v, deal.copy()))
-            deal.push(rng.choice(deal.legal_actions()))
+    for v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: seed * (v + 1) + seats, steps):
+        if deal.phase == START and deal.bank:
+            starts.append((v, deal.copy()))
     return starts
 
 

@@ -895,6 +895,18 @@ static int meld_swappable(const Compact *m, const int *hand) {
     return 0;
 }
 
+/* Marks in winning the cards that win a joker of m (completion.swap_cards; as
+ * meld_swappable reads them). */
+static void meld_winners(const Compact *m, char *winning) {
+    if (m->kind == 0) {
+        for (int q = 0; q < RANKS; q++)
+            if (m->d >> q & 1) winning[m->a * RANKS + q] = 1;
+        return;
+    }
+    for (int t = 0; t < SUITS; t++)
+        if (m->c >> t & 1 || (m->d && !((m->b | m->c) >> t & 1))) winning[t * RANKS + m->a] = 1;
+}
+
 static int any_swap(const Compact *table, int n, const int *hand) {
     for (int i = 0; i < n; i++)
         if (meld_swappable(&table[i], hand)) return 1;
@@ -1943,15 +1955,7 @@ static PyObject *swap_third_melds(PyObject *module, PyObject *args) {
     char read[SLOTS] = {0};
     for (int q = 0; q < RANKS; q++) read[card / RANKS * RANKS + q] = 1;
     for (int t = 0; t < SUITS; t++) read[t * RANKS + card % RANKS] = 1;
-    for (int i = 0; i < n; i++) {
-        const Compact *m = &table[i];
-        for (int k = 0; k < CARDS; k++) {
-            int one[SLOTS] = {0};
-            if (read[k]) continue;
-            one[k] = 1;
-            if (meld_swappable(m, one)) read[k] = 1;
-        }
-    }
+    for (int i = 0; i < n; i++) meld_winners(&table[i], read);
     read[CARDS] = 1;
     int floor = card_third(hand, notold, card, 0, 1);
     if (any_swap(table, n, hand) && swap_states_third(hand, notold, table, n, card, 0, &floor)
@@ -2136,18 +2140,6 @@ static int melds_take_scan(const int *hand, const int *bank, int n_bank, int nee
     PyMem_Free(search.options);
     PyMem_Free(search.memo);
     return status < 0 ? -1 : found;
-}
-
-/* Marks in winning the cards that win a joker of m (completion.swap_cards; as
- * meld_swappable reads them). */
-static void meld_winners(const Compact *m, char *winning) {
-    if (m->kind == 0) {
-        for (int q = 0; q < RANKS; q++)
-            if (m->d >> q & 1) winning[m->a * RANKS + q] = 1;
-        return;
-    }
-    for (int t = 0; t < SUITS; t++)
-        if (m->c >> t & 1 || (m->d && !((m->b | m->c) >> t & 1))) winning[t * RANKS + m->a] = 1;
 }
 
 /* completion.take_positions over checked arguments: the fast path, then the exact judge of

@@ -621,9 +621,7 @@ class LegalSteps(DealFields):
         The other steps (a lay-off onto a set with jokers, a swap) are judged as in
         :meth:`_taken_actions`: the fast judge, then the exact one."""
         fast = self._third_card_judges(hand, size)
-        # Cards only leave the hand: with no swap, the length after a step is no shorter.
-        alone = 0 < solver.third_card_length(self.take_card, hand, self.turn_notold,
-                                             True) < size
+        alone = self._third_card_meld_fits(hand, size)
         if melds is None:
             melds = self.candidate_melds(hand)
         table = self.compact_table()
@@ -683,11 +681,17 @@ class LegalSteps(DealFields):
         :meth:`candidate_melds`), in Python: the reference of the C core's
         (:data:`completion.C_SWAP_THIRD_MELDS`), which is what runs when it is built."""
         size = self.hand_sizes[seat]
-        alone = 0 < solver.third_card_length(self.take_card, hand, self.turn_notold,
-                                             True) < size
         return self._swap_third_melds(
             hand, size, self.candidate_melds(hand) if melds is None else melds,
-            self._third_card_judges(hand, size), SwapThirdJudge(self, seat, hand), alone)
+            self._third_card_judges(hand, size), SwapThirdJudge(self, seat, hand),
+            self._third_card_meld_fits(hand, size))
+
+    def _third_card_meld_fits(self, hand: list[int], size: int) -> bool:
+        """Whether the taken card's shortest meld with two old cards, with no swap, leaves
+        a card of the ``size`` held: then melds alone may complete the turn (cards only
+        leave the hand, so with no swap the length after a step is no shorter)."""
+        return 0 < solver.third_card_length(self.take_card, hand, self.turn_notold,
+                                            True) < size
 
     def _swap_third_melds(self, hand: list[int], size: int, melds: list[tuple[int, ...]],
                           fast: _Judges, judged: SwapThirdJudge, alone: bool
@@ -1046,7 +1050,7 @@ class SwapThirdJudge:
         self.swappable = any(hand[k] for m in self.jokers for k in completion.swap_cards(m))
         self.alone = [-1] * 53  # the length once one card leaves the hand (-1: not asked)
         if floor >= 0:
-            self.known[((), 0, None)] = floor  # length_after((), None)'s key
+            self.known[self._key((), 0, None)] = floor  # what length_after((), None) finds
             self.floor = floor
         else:
             self.floor = self.length_after((), None)
@@ -1058,8 +1062,7 @@ class SwapThirdJudge:
         jokers ``after`` (``None``: as they are); ``change`` names how the step changes
         them, so that steps taking the same cards it reads and changing the table alike
         are asked once."""
-        read = self.read
-        key = (tuple(k for k in removed if read[k]), fresh, change)
+        key = self._key(removed, fresh, change)
         found = self.known.get(key)
         if found is None:
             left, left_notold = self.hand.copy(), self.notold.copy()
@@ -1072,6 +1075,11 @@ class SwapThirdJudge:
             found = self.known[key] = completion.swap_third_length(
                 left, left_notold, self.card, self.jokers if after is None else after)
         return found
+
+    def _key(self, removed: Sequence[int], fresh: int, change: object) -> tuple[object, ...]:
+        """The memo key of :meth:`length_after`: only the removed cards it reads count."""
+        read = self.read
+        return (tuple(k for k in removed if read[k]), fresh, change)
 
     def bounded(self, slots: Sequence[int], left: int) -> bool:
         """Whether the length once each real card of ``slots`` leaves alone, a lower
