@@ -374,6 +374,7 @@ def test_bad_input_to_the_c_judge_raises_an_error_naming_it(index: int, bad: obj
 
 RANDOM_VALUES = st.one_of(st.integers(-3, 60), st.none(), st.floats(), st.text(max_size=2),
                           st.booleans(), st.integers(2**62, 2**70))
+"""Values of every kind, as random input to a C part (good ones among them)."""
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

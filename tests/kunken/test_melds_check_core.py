@@ -21,6 +21,7 @@ from konkun.kunken.arrangement import HandSearch
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import memory_grown_by, seeded_play, unfinished_take_turns
+from .test_completion_judge_core import RANDOM_VALUES
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -191,10 +192,6 @@ def test_a_count_that_is_an_int_of_a_subclass_is_read_by_its_value() -> None:
     assert check(odd, taken, 8, 40, True, *rest) is True
     with pytest.raises(TypeError, match="counts 52 must be an int"):
         check([*hand[:52], True], taken, 8, 40, True, *rest)
-
-
-RANDOM_VALUES = st.one_of(st.integers(-3, 60), st.none(), st.floats(), st.text(max_size=2),
-                          st.booleans(), st.integers(2**62, 2**70))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

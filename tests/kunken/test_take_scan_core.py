@@ -24,7 +24,7 @@ from konkun.kunken.deal_fields import START
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import memory_grown_by, seeded_play
-from .test_completion_judge_core import compact_melds
+from .test_completion_judge_core import RANDOM_VALUES, compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -211,10 +211,6 @@ def test_a_bank_that_would_put_a_fourth_copy_in_the_hand_is_refused() -> None:
     for table in (None, ()):
         with pytest.raises(ValueError, match="bank card 1 \\(0\\) makes 4 of it"):
             scan(hand, [5, 0], 0, table, True, True)
-
-
-RANDOM_VALUES = st.one_of(st.integers(-3, 60), st.none(), st.floats(), st.text(max_size=2),
-                          st.booleans(), st.integers(2**62, 2**70))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
