@@ -2370,6 +2370,209 @@ static PyObject *shortest_third_py(PyObject *module, PyObject *args) {
                                           proxies));
 }
 
+/* ------------------------------------------------------------------ the opening melds
+ * The verdicts on the melds of a legal list after a take while opening points are due
+ * (LegalSteps._count_taken_actions with the completion judges; its reference,
+ * LegalSteps.reference_opening_melds): a meld is legal exactly when it leaves a card and
+ * the turn can still be completed after it, by melds alone (solver.can_complete after the
+ * meld, the fast judge: LegalSteps._completes_after_meld) or else by any steps (the judge,
+ * completion.completable, as LegalSteps.completes_after_step asks it), after the quick
+ * sufficient test of one swap then melds alone (LegalSteps._won_back_completes). The
+ * reference's other quick tests (a known completion that survives the meld, the step
+ * filter's rejections) are sufficient or exact, so they change no verdict and are not run
+ * here (the judge's own first checks are the step filter's). */
+
+/* third_card.is_third_card_meld of a meld's cards (removed; 52 a joker) laid from hand, the
+ * taken card a joker (52) or not (cards_third). */
+static int meld_third(const int *removed, int n, int card, const int *hand,
+                      const int *notold) {
+    if (card != CARDS) return cards_third(removed, n, card, hand, notold);
+    int old = 0, jokers = 0;
+    for (int i = 0; i < n; i++) {
+        int k = removed[i];
+        if (k == CARDS) jokers++;
+        else if (hand[k] > notold[k]) old++;
+    }
+    if (!jokers) return 0;
+    jokers--;                  /* the taken joker itself */
+    int old_jokers = hand[CARDS] - notold[CARDS];
+    if (hand[CARDS] - 1 < old_jokers) old_jokers = hand[CARDS] - 1;
+    if (jokers > old_jokers) jokers = old_jokers;
+    return old + (jokers > 0 ? jokers : 0) >= 2;
+}
+
+/* melds.slot_value summed over a meld read_meld has checked (a joker worth its card). */
+static int meld_points(PyObject *m) {
+    int points = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(m); i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(m, i));
+        points += x < CARDS ? value[x] : x == CARDS ? 10
+            : x < OPEN_JOKER ? value[x - JOKER_FOR] : position_value[x - OPEN_JOKER];
+    }
+    return points;
+}
+
+/* LegalSteps._won_back_completes of a meld (joker_for_held; not while a taken joker is to be
+ * melded): a quick sufficient test that once the meld is laid (leaving rest, rest_notold;
+ * need points due, pending as given) one swap of a card left for a joker it laid or a table
+ * joker, then melds alone (search: the turn's), complete the turn. 1, 0, or -1 with an
+ * exception set. */
+static int won_back_completes(const Turn *t, const int *rest, const int *rest_notold,
+                              const Compact *laid, int need, int pending,
+                              SearchObject *search) {
+    if (!t->replace || (t->pending && t->card == CARDS) || rest[CARDS] >= MAX_JOKERS
+        || rest_notold[CARDS] >= MAX_JOKERS)
+        return 0;            /* (a joker more than a hand code holds: left to the judge) */
+    char winning[SLOTS] = {0};
+    meld_winners(laid, winning);
+    for (int i = 0; i < t->n; i++) meld_winners(&t->table[i], winning);
+    int size = 0;
+    for (int k = 0; k < SLOTS; k++) size += rest[k];
+    for (int k = 0; k < CARDS; k++) {
+        if (!winning[k] || !rest[k]) continue;
+        int after[SLOTS], after_notold[SLOTS];
+        memcpy(after, rest, sizeof(after));
+        memcpy(after_notold, rest_notold, sizeof(after_notold));
+        after[k]--;
+        if (after_notold[k]) after_notold[k]--;
+        after[CARDS]++;
+        after_notold[CARDS]++;
+        int ok = melds_complete(search, after, after_notold, t->card, need, pending, size, 0, 1);
+        if (ok != 0) return ok;
+    }
+    return 0;
+}
+
+/* Whether the turn t (checked) can still be completed after laying a meld (its cards
+ * removed, n of them, its compact form laid, its points; pending: the taken card still to be
+ * melded after it): melds alone first (LegalSteps._completes_after_meld, with search over
+ * the hand and size cards held), then one swap and melds alone (won_back_completes), then
+ * the judge (LegalSteps.completes_after_step). 1, 0, or -1 with an exception set. */
+static int meld_completes(const Turn *t, const int *removed, int n, const Compact *laid,
+                          int points, int opening, int pending, SearchObject *search,
+                          int size) {
+    int need = opening ? t->need - points : 0;
+    if (!pending && need <= 0) return 1;     /* the caller keeps a card to discard */
+    int rest[SLOTS], rest_notold[SLOTS], jokers = 0;
+    memcpy(rest, t->hand, sizeof(rest));
+    memcpy(rest_notold, t->notold, sizeof(rest_notold));
+    for (int i = 0; i < n; i++) {
+        rest[removed[i]]--;
+        if (rest_notold[removed[i]]) rest_notold[removed[i]]--;
+        jokers += removed[i] == CARDS;
+    }
+    int ok = melds_complete(search, rest, rest_notold, t->card, need, pending, size - n, 0,
+                            t->replace);
+    if (ok != 0) return ok;
+    ok = won_back_completes(t, rest, rest_notold, laid, opening ? t->need - points : t->need,
+                            pending, search);
+    if (ok != 0) return ok;
+    if (t->replace && !jokers && !any_swap(t->table, t->n, t->hand))
+        return 0;            /* no joker to swap, ever: melds alone decide, and they cannot */
+    Turn next = *t;
+    next.hand_arg = next.notold_arg = next.table_arg = NULL;
+    int keep = t->card == CARDS;   /* a joker laid is a new one first; the taken one stays */
+    for (int i = 0; i < n; i++) {
+        int k = removed[i];
+        next.hand[k]--;
+        if (next.notold[k] > (k == CARDS ? keep : 0)) next.notold[k]--;
+    }
+    next.need = opening ? t->need - points : t->need;
+    next.pending = pending;
+    next.layout = 1;
+    next.table[next.n++] = *laid;
+    return judge(&next, 1);
+}
+
+PyDoc_STRVAR(opening_melds_doc,
+"opening_melds(hand, notold, card, need, pending, opening, table, replace, melds, size,\n"
+"              search) -> list[tuple[int, ...]]\n\n"
+"The melds of melds (candidate melds in canonical form, laid from hand) that a legal list\n"
+"after a take offers while opening points are due (LegalSteps.reference_opening_melds in\n"
+"C), in order, the same objects: those leaving a card after which the turn can still be\n"
+"completed. hand, notold: lists of 53 counts; card 0..52 (52: the taken joker); need and\n"
+"size (the hand's size) within 2**30; pending, opening, replace: bools; table: a tuple of\n"
+"compact melds; search: None or the Search of the hand (built here when None). Bad input\n"
+"raises TypeError or ValueError.");
+
+static PyObject *opening_melds(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *card_arg, *need_arg, *pending_arg, *opening_arg, *replace_arg, *melds_arg;
+    PyObject *size_arg, *search_arg;
+    Turn t;
+    int opening, size;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO:opening_melds", &t.hand_arg, &t.notold_arg,
+                          &card_arg, &need_arg, &pending_arg, &opening_arg, &t.table_arg,
+                          &replace_arg, &melds_arg, &size_arg, &search_arg))
+        return NULL;
+    if (search_steps == NULL || !configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
+        return NULL;
+    }
+    if (read_hand(t.hand_arg, "hand", t.hand) < 0
+        || read_hand(t.notold_arg, "notold", t.notold) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+        || bool_arg(pending_arg, "pending", &t.pending) < 0
+        || bool_arg(opening_arg, "opening", &opening) < 0
+        || read_table(t.table_arg, t.table, &t.n) < 0
+        || bool_arg(replace_arg, "replace", &t.replace) < 0
+        || int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0)
+        return NULL;
+    t.layout = 0;
+    if (!PyList_Check(melds_arg)) {
+        PyErr_Format(PyExc_TypeError, "melds must be a list of melds, not %.100s",
+                     Py_TYPE(melds_arg)->tp_name);
+        return NULL;
+    }
+    SearchObject made, *search;
+    if (search_arg != Py_None) {
+        if (!PyObject_TypeCheck(search_arg, &SearchType)) {
+            PyErr_Format(PyExc_TypeError, "search must be None or a Search, not %.100s",
+                         Py_TYPE(search_arg)->tp_name);
+            return NULL;
+        }
+        search = (SearchObject *)search_arg;
+        if (check_made(search) < 0) return NULL;
+    } else {
+        memset(&made, 0, sizeof(made));
+        if (build_search(&made, t.hand, t.replace) < 0) {
+            PyMem_Free(made.options);
+            return NULL;
+        }
+        search = &made;
+    }
+    /* The judge runs Python parts: the arguments are held while it does (and the list is
+     * read item by item, each meld checked before use). */
+    Py_INCREF(melds_arg);
+    if (search_arg != Py_None) Py_INCREF(search_arg);
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(melds_arg); i++) {
+        PyObject *m = PyList_GET_ITEM(melds_arg, i);
+        Py_INCREF(m);
+        int removed[MELD_MAX];
+        Compact laid;
+        int length = read_meld(m, i, t.hand, removed, &laid), verdict = 0;
+        if (length < 0) {
+            verdict = -1;
+        } else if (length < size) {
+            int pending = t.pending && !meld_third(removed, length, t.card, t.hand, t.notold);
+            verdict = meld_completes(&t, removed, length, &laid, opening ? meld_points(m) : 0,
+                                     opening, pending, search, size);
+        }
+        if (verdict < 0 || (verdict && PyList_Append(out, m) < 0)) Py_CLEAR(out);
+        Py_DECREF(m);
+    }
+    Py_DECREF(melds_arg);
+    if (search_arg == Py_None) {
+        PyMem_Free(made.options);
+        PyMem_Free(made.memo);
+    } else {
+        Py_DECREF(search_arg);
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"group_options", group_options, METH_VARARGS, group_options_doc},
@@ -2383,6 +2586,7 @@ static PyMethodDef module_methods[] = {
     {"swap_third_length", swap_third_length, METH_VARARGS, swap_third_length_doc},
     {"take_positions", take_positions, METH_VARARGS, take_positions_doc},
     {"swap_third_melds", swap_third_melds, METH_VARARGS, swap_third_melds_doc},
+    {"opening_melds", opening_melds, METH_VARARGS, opening_melds_doc},
     {NULL, NULL, 0, NULL},
 };
 

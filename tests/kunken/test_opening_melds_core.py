@@ -1,0 +1,317 @@
+"""The C core's verdicts on the melds of a legal list after a take while opening points are
+due (``hand_search.opening_melds``, run by ``LegalSteps._count_taken_actions`` when built:
+``completion.C_OPENING_MELDS``) against its Python reference
+(``LegalSteps.reference_opening_melds``): the same melds in the same order at every such
+position of seeded play over every rule option and 2-5 seats (the turn as the engine meets
+it and after each of its candidate steps), and in a pure Python process; the same as the
+two judges' references on random hands and tables; bad input refused with an error and
+never a crash; no references or memory kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from konkun.kunken import completion, solver
+from konkun.kunken.deal_fields import TAKEN
+from konkun.kunken.melds import BARE_JOKER, compact, slot_card
+from konkun.kunken.state import KunkenDeal
+
+from .helpers import memory_grown_by, seeded_play, unfinished_take_turns
+from .test_completion_judge_core import RANDOM_VALUES, compact_melds
+from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
+
+Args = tuple[list[int], list[int], int, int, bool, bool, completion.Table, bool,
+             list[tuple[int, ...]], int, Any]
+"""``opening_melds``' arguments: hand, the cards not held before the take, the taken card,
+the points due, pending, opening, the table, ``joker_for_held``, the candidate melds, the
+hand's size, the C search of the hand (or ``None``)."""
+
+
+def c_melds() -> Any:
+    require_c_core()
+    assert completion.C_OPENING_MELDS is not None
+    return completion.C_OPENING_MELDS
+
+
+def in_opening_case(deal: KunkenDeal, seat: int) -> bool:
+    """Whether ``seat`` is to move in a take turn still to be completed with opening points
+    due, and the C core judges its melds (not while the taken joker lies on the table)."""
+    return deal.to_move == seat and deal.phase == TAKEN and not deal.obligations_met() \
+        and deal.need > 0 and not (deal.take_card == BARE_JOKER and bool(deal.turn_marks)
+                                   and deal.taken_joker_out())
+
+
+def opening_turns(seats: int, seed: int, steps: int, after: bool = True) -> list[KunkenDeal]:
+    """Every position of seeded random play over every rule option where the seat to move
+    is in :func:`in_opening_case`, and (``after``) the turns after each of its first
+    candidate steps still in that case."""
+    turns: list[KunkenDeal] = []
+    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: seed * (v + 1) + seats, steps):
+        seat = deal.to_move
+        assert seat is not None
+        if in_opening_case(deal, seat):
+            found = unfinished_take_turns(deal.copy(), 6) if after else [deal.copy()]
+            turns.extend(t for t in found if in_opening_case(t, seat))
+    return turns
+
+
+def engine_args(deal: KunkenDeal) -> Args:
+    """The arguments the engine gives the C core at ``deal``'s position."""
+    seat = deal.to_move
+    assert seat is not None
+    hand = deal.hands[seat]
+    search = solver.HandSearch(hand, deal.rules.joker_for_held)
+    return (hand, deal.turn_notold, deal.take_card, deal.need, deal.pending, deal.opening,
+            deal.compact_table(), deal.rules.joker_for_held, deal.candidate_melds(hand),
+            deal.hand_sizes[seat], search.search)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_c_opening_melds_answer_as_the_reference_in_seeded_play(seats: int) -> None:
+    """At each position of :func:`opening_turns` the C core offers the melds of the Python
+    reference, in its order, and leaves its arguments as they were."""
+    opening_melds = c_melds()
+    asked = offered = candidates = 0
+    for deal in opening_turns(seats, 600, 300):
+        seat = deal.to_move
+        assert seat is not None
+        args = engine_args(deal)
+        before = [list(args[0]), list(args[1]), list(args[8])]
+        expected = deal.reference_opening_melds(seat, args[0], args[8])
+        answer = opening_melds(*args)
+        assert answer == expected, args[:10]
+        assert [list(args[0]), list(args[1]), list(args[8])] == before
+        asked += 1
+        offered += len(answer)
+        candidates += len(args[8])
+    assert asked > 100
+    assert 0 < offered < candidates
+
+
+PURE_SCRIPT = """
+import json, random, sys
+from konkun.kunken import completion
+from konkun.kunken.rules import KunkenRules
+from konkun.kunken.state import new_deal
+assert completion.C_OPENING_MELDS is None
+variants, seats, seeds, steps, wanted = json.load(sys.stdin)
+out = []
+for options, seed in zip(variants, seeds):
+    rng = random.Random(seed)
+    deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
+    played = 0
+    while not deal.is_over() and played < steps:
+        if played in wanted.get(str(seed), []):
+            seat = deal.to_move
+            out.append(deal.reference_opening_melds(seat, deal.hands[seat]))
+        played += 1
+        deal.push(rng.choice(deal.legal_actions()))
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_c_opening_melds_answer_as_a_pure_process_in_seeded_play(seats: int) -> None:
+    """The positions of seeded play in the case, the C core against a pure Python process
+    (``KONKUN_PURE=1``: every part the reference, the judges too) playing the same deals."""
+    opening_melds = c_melds()
+    steps = 200
+    seeds = [601 * (v + 1) + seats for v in range(len(VARIANTS))]
+    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
+    played = dict.fromkeys(seeds, 0)
+    answers = []
+    for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
+        seed, seat = seeds[v], deal.to_move
+        assert seat is not None
+        if in_opening_case(deal, seat):
+            wanted[str(seed)].append(played[seed])
+            answers.append([list(m) for m in opening_melds(*engine_args(deal))])
+        played[seed] += 1
+    env = {**os.environ, "KONKUN_PURE": "1"}
+    done = subprocess.run([sys.executable, "-c", PURE_SCRIPT],
+                          input=json.dumps([VARIANTS, seats, seeds, steps, wanted]), env=env,
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == answers
+    assert len(answers) > 50
+    assert any(answers) and not all(answers)
+
+
+def defined_melds(args: Args) -> list[tuple[int, ...]]:
+    """The two judges' references on each meld leaving a card: melds alone after it
+    (:func:`solver.reference_can_complete`, ``LegalSteps._completes_after_meld``), else
+    any steps (:func:`completion.reference_completable`, as
+    ``LegalSteps.completes_after_step`` asks it)."""
+    hand, notold, card, need, pending, opening, table, replace, melds, size, _ = args
+    out = []
+    for slots in melds:
+        if len(slots) >= size:
+            continue
+        after_pending = pending and not solver.is_third_card_meld(slots, card, hand, notold)
+        after_need = need - solver.meld_points(slots) if opening else need
+        if not after_pending and (after_need if opening else 0) <= 0:
+            out.append(slots)
+            continue
+        rest, rest_notold = list(hand), list(notold)
+        judged, judged_notold = list(hand), list(notold)
+        keep = 1 if card == BARE_JOKER else 0
+        for x in slots:
+            k = slot_card(x)
+            rest[k] -= 1
+            judged[k] -= 1
+            if rest_notold[k]:
+                rest_notold[k] -= 1
+            if judged_notold[k] > (keep if k == BARE_JOKER else 0):
+                judged_notold[k] -= 1
+        if solver.reference_can_complete(rest, rest_notold, card, after_need if opening else 0,
+                                         after_pending, None, size - len(slots), False,
+                                         replace) or \
+                completion.reference_completable(judged, judged_notold, card, after_need,
+                                                 after_pending, True, (*table, compact(slots)),
+                                                 replace):
+            out.append(slots)
+    return out
+
+
+@st.composite
+def random_args(draw: st.DrawFn) -> Args:
+    """A hand of up to 16 cards of the two decks and up to 4 jokers, some not held before
+    the take, a taken card (a joker too), points due, a table of up to 3 melds, and every
+    meld the hand can lay (with the declared set jokers) as the candidates."""
+    cards = draw(st.lists(st.sampled_from(range(len(DOUBLE_DECK))), min_size=1, max_size=16,
+                          unique=True))
+    hand = counts_of([DOUBLE_DECK[i] for i in cards])
+    hand[BARE_JOKER] = min(hand[BARE_JOKER] + draw(st.integers(0, 3)), 7)
+    notold = [draw(st.integers(0, n)) if n and draw(st.booleans()) else 0 for n in hand]
+    card = DOUBLE_DECK[draw(st.sampled_from(cards))]
+    notold[card] = max(notold[card], 1)
+    replace = draw(st.booleans())
+    table = tuple(draw(st.lists(compact_melds(), max_size=3)))
+    melds = solver.hand_melds(hand, replace)
+    melds += [v for m in list(melds) for v in solver.declared_set_variants(m)
+              if replace or not hand[v[2] - 53]]
+    size = sum(hand) + draw(st.sampled_from([0, 0, 0, -1, 2]))
+    need = draw(st.sampled_from([30, 51, 70, draw(st.integers(1, 150))]))
+    search = solver.HandSearch(hand, replace).search if draw(st.booleans()) else None
+    return (hand, notold, card, need, draw(st.booleans()), draw(st.booleans()), table,
+            replace, melds, size, search)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_args())
+def test_the_c_opening_melds_answer_as_the_judges_on_random_states(args: Args) -> None:
+    """The melds of :func:`defined_melds`."""
+    assert c_melds()(*args) == defined_melds(args)
+
+
+GOOD: list[object] = [counts_of([0, 1, 2, 3, 4, 5]), counts_of([3]), 3, 10, True, True, (),
+                      True, [(0, 1, 2), (1, 2, 3)], 6, None]
+
+
+@pytest.mark.parametrize(("index", "bad", "message"), [
+    (0, [0] * 52, "hand must have 53"),
+    (0, (0,) * 53, "hand must be a list"),
+    (1, [0] * 54, "notold must have 53"),
+    (1, [4] * 53, "notold 0 is 4"),
+    (2, 53, "card is 53"),
+    (2, -1, "card is -1"),
+    (2, "Ac", "card must be an int"),
+    (3, 2**40, "need is"),
+    (3, None, "need must be an int"),
+    (4, 1, "pending must be a bool"),
+    (5, None, "opening must be a bool"),
+    (6, [(0, 0, 0, 3, 1)], "table must be a tuple"),
+    (6, ((0, 0, 0, 14, 1),), "length of table meld 0 is 14"),
+    (7, 0, "replace must be a bool"),
+    (8, ((0, 1, 2),), "melds must be a list"),
+    (8, [[0, 1, 2]], "meld 0 must be a tuple"),
+    (8, [(0, 1)], "meld 0 is \\(0, 1\\): not 3 to 13 slots"),
+    (8, [(0, 1, "2c")], "slot of meld 0 must be an int"),
+    (8, [(0, 1, 200)], "slot of meld 0 is 200"),
+    (8, [(0, 2, 3)], "meld 0 is \\(0, 2, 3\\), not a meld in canonical form"),
+    (8, [(0, 1, 2), (52, 0, 1)], "meld 1 is .*not a meld in canonical form"),
+    (8, [(4, 5, 6)], "meld 0 is \\(4, 5, 6\\), more than the hand holds"),
+    (9, 2**40, "size is"),
+    (9, None, "size must be an int"),
+    (10, [0] * 53, "search must be None or a Search"),
+])
+def test_bad_input_to_the_c_opening_melds_raises(index: int, bad: object,
+                                                 message: str) -> None:
+    opening_melds = c_melds()
+    args = list(GOOD)
+    args[index] = bad
+    with pytest.raises((TypeError, ValueError), match=message):
+        opening_melds(*args)
+    assert opening_melds(*GOOD) == [(1, 2, 3)]
+
+
+slots = st.integers(-2, 120)
+junk = st.one_of(st.none(), st.text(max_size=2), st.floats(), st.booleans(), slots)
+
+
+@st.composite
+def random_input(draw: st.DrawFn) -> list[object]:
+    """Arguments that are mostly well formed, with random melds (of random slots, lengths
+    and types) and now and then a random value anywhere (:data:`RANDOM_VALUES`)."""
+    hand = [draw(st.integers(0, 3)) for _ in range(52)] + [draw(st.integers(0, 7))]
+    notold = [draw(st.integers(0, n)) for n in hand]
+    melds = draw(st.lists(st.one_of(
+        st.lists(slots, min_size=2, max_size=14).map(tuple),
+        st.lists(junk, max_size=4).map(tuple), junk), max_size=6))
+    args: list[object] = [hand, notold, draw(st.integers(-1, 53)), draw(st.integers(-5, 80)),
+                          draw(st.booleans()), draw(st.booleans()),
+                          tuple(draw(st.lists(compact_melds(), max_size=3))),
+                          draw(st.booleans()), melds, draw(st.integers(-3, 60)), None]
+    while draw(st.integers(0, 3)) == 0:
+        args[draw(st.integers(0, 10))] = draw(RANDOM_VALUES)
+    return args
+
+
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(random_input())
+def test_random_input_to_the_c_opening_melds_is_refused_or_answered(args: list[object]
+                                                                    ) -> None:
+    """An error naming the input, or melds of those given, in order (the same objects)."""
+    try:
+        answer = c_melds()(*args)
+    except (TypeError, ValueError):
+        return
+    melds = args[8]
+    assert isinstance(melds, list)
+    given_ids = [id(m) for m in melds]
+    at = 0
+    for m in answer:
+        at = given_ids.index(id(m), at) + 1
+
+
+def test_the_c_opening_melds_keep_no_references_or_memory() -> None:
+    """Many calls (answered and refused, the judge's memo emptied between rounds) leave the
+    arguments' reference counts and the traced memory as they were."""
+    opening_melds = c_melds()
+    argss = [engine_args(deal) for deal in opening_turns(2, 601, 200)][:20]
+    assert argss
+    bad = (0, 2, 3)
+    held = [x for args in argss
+            for x in (args[0], args[1], args[6], args[8], args[10], *args[8])
+            if x != ()]  # the empty table: a shared tuple others hold too
+    counts = [sys.getrefcount(x) for x in held]
+
+    def ask(rounds: int) -> None:
+        for _ in range(rounds):
+            completion.forget_judged()
+            for args in argss:
+                opening_melds(*args)
+                with pytest.raises(ValueError, match="canonical form"):
+                    opening_melds(*args[:8], [*args[8], bad], *args[9:])
+
+    grown = memory_grown_by(ask, 3, 30)
+    assert grown < 20_000, grown
+    assert [sys.getrefcount(x) for x in held] == counts
