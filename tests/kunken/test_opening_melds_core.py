@@ -182,8 +182,8 @@ def defined_melds(args: Args) -> list[tuple[int, ...]]:
 
 @st.composite
 def random_args(draw: st.DrawFn) -> Args:
-    """A hand of up to 16 cards of the two decks and up to 4 jokers, some not held before
-    the take, a taken card (a joker too), points due, a table of up to 3 melds, and every
+    """A hand of up to 16 cards of the two decks and up to 7 jokers, some not held before
+    the take, a taken card (a third of the time a joker), points due, a table of up to 3 melds, and every
     meld the hand can lay (with the declared set jokers) as the candidates."""
     cards = draw(st.lists(st.sampled_from(range(len(DOUBLE_DECK))), min_size=1, max_size=16,
                           unique=True))
@@ -191,6 +191,9 @@ def random_args(draw: st.DrawFn) -> Args:
     hand[BARE_JOKER] = min(hand[BARE_JOKER] + draw(st.integers(0, 3)), 7)
     notold = [draw(st.integers(0, n)) if n and draw(st.booleans()) else 0 for n in hand]
     card = DOUBLE_DECK[draw(st.sampled_from(cards))]
+    if draw(st.integers(0, 2)) == 0:  # a taken joker, a third of the time
+        card = BARE_JOKER
+        hand[BARE_JOKER] = max(hand[BARE_JOKER], 1)
     notold[card] = max(notold[card], 1)
     replace = draw(st.booleans())
     table = tuple(draw(st.lists(compact_melds(), max_size=3)))
