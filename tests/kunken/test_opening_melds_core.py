@@ -24,9 +24,10 @@ from konkun.kunken.deal_fields import TAKEN
 from konkun.kunken.melds import BARE_JOKER, compact, slot_card
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, seeded_play, unfinished_take_turns
+from .helpers import assert_given_in_order, memory_grown_by, seeded_play, unfinished_take_turns
 from .test_completion_judge_core import RANDOM_VALUES, compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
+from .test_swap_third_melds_core import RANDOM_MELDS
 
 Args = tuple[list[int], list[int], int, int, bool, bool, completion.Table, bool,
              list[tuple[int, ...]], int, Any]
@@ -183,8 +184,9 @@ def defined_melds(args: Args) -> list[tuple[int, ...]]:
 @st.composite
 def random_args(draw: st.DrawFn) -> Args:
     """A hand of up to 16 cards of the two decks and up to 7 jokers, some not held before
-    the take, a taken card (a third of the time a joker), points due, a table of up to 3 melds, and every
-    meld the hand can lay (with the declared set jokers) as the candidates."""
+    the take, a taken card (a third of the time a joker), points due, a table of up to 3
+    melds, and every meld the hand can lay (with the declared set jokers) as the
+    candidates."""
     cards = draw(st.lists(st.sampled_from(range(len(DOUBLE_DECK))), min_size=1, max_size=16,
                           unique=True))
     hand = counts_of([DOUBLE_DECK[i] for i in cards])
@@ -255,19 +257,13 @@ def test_bad_input_to_the_c_opening_melds_raises(index: int, bad: object,
     assert opening_melds(*GOOD) == [(1, 2, 3)]
 
 
-slots = st.integers(-2, 120)
-junk = st.one_of(st.none(), st.text(max_size=2), st.floats(), st.booleans(), slots)
-
-
 @st.composite
 def random_input(draw: st.DrawFn) -> list[object]:
     """Arguments that are mostly well formed, with random melds (of random slots, lengths
     and types) and now and then a random value anywhere (:data:`RANDOM_VALUES`)."""
     hand = [draw(st.integers(0, 3)) for _ in range(52)] + [draw(st.integers(0, 7))]
     notold = [draw(st.integers(0, n)) for n in hand]
-    melds = draw(st.lists(st.one_of(
-        st.lists(slots, min_size=2, max_size=14).map(tuple),
-        st.lists(junk, max_size=4).map(tuple), junk), max_size=6))
+    melds = draw(RANDOM_MELDS)
     args: list[object] = [hand, notold, draw(st.integers(-1, 53)), draw(st.integers(-5, 80)),
                           draw(st.booleans()), draw(st.booleans()),
                           tuple(draw(st.lists(compact_melds(), max_size=3))),
@@ -289,10 +285,7 @@ def test_random_input_to_the_c_opening_melds_is_refused_or_answered(args: list[o
         return
     melds = args[8]
     assert isinstance(melds, list)
-    given_ids = [id(m) for m in melds]
-    at = 0
-    for m in answer:
-        at = given_ids.index(id(m), at) + 1
+    assert_given_in_order(answer, melds)
 
 
 def test_the_c_opening_melds_keep_no_references_or_memory() -> None:

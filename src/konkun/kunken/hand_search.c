@@ -1697,6 +1697,20 @@ static PyObject *completable(PyObject *module, PyObject *args, PyObject *kwds) {
     return PyBool_FromLong(ok);
 }
 
+/* A search argument: None (NULL into search) or a built Search; 0, or -1 with an exception
+ * set. */
+static int read_search(PyObject *arg, SearchObject **search) {
+    *search = NULL;
+    if (arg == Py_None) return 0;
+    if (!PyObject_TypeCheck(arg, &SearchType)) {
+        PyErr_Format(PyExc_TypeError, "search must be None or a Search, not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    *search = (SearchObject *)arg;
+    return check_made(*search);
+}
+
 PyDoc_STRVAR(can_complete_doc,
 "can_complete(counts, taken, card, need, pending, search=None, size=-1, checked=False,\n"
 "             replace=False) -> bool\n\n"
@@ -1718,16 +1732,8 @@ static PyObject *can_complete(PyObject *module, PyObject *args, PyObject *kwds) 
                                      &pending_arg, &search_arg, &size_arg, &checked_arg,
                                      &replace_arg))
         return NULL;
-    SearchObject *search = NULL;
-    if (search_arg != Py_None) {
-        if (!PyObject_TypeCheck(search_arg, &SearchType)) {
-            PyErr_Format(PyExc_TypeError, "search must be None or a Search, not %.100s",
-                         Py_TYPE(search_arg)->tp_name);
-            return NULL;
-        }
-        search = (SearchObject *)search_arg;
-        if (check_made(search) < 0) return NULL;
-    }
+    SearchObject *search;
+    if (read_search(search_arg, &search) < 0) return NULL;
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
         return NULL;
@@ -2526,15 +2532,8 @@ static PyObject *opening_melds(PyObject *module, PyObject *args) {
         return NULL;
     }
     SearchObject made, *search;
-    if (search_arg != Py_None) {
-        if (!PyObject_TypeCheck(search_arg, &SearchType)) {
-            PyErr_Format(PyExc_TypeError, "search must be None or a Search, not %.100s",
-                         Py_TYPE(search_arg)->tp_name);
-            return NULL;
-        }
-        search = (SearchObject *)search_arg;
-        if (check_made(search) < 0) return NULL;
-    } else {
+    if (read_search(search_arg, &search) < 0) return NULL;
+    if (search == NULL) {
         memset(&made, 0, sizeof(made));
         if (build_search(&made, t.hand, t.replace) < 0) {
             PyMem_Free(made.options);
