@@ -1,11 +1,12 @@
-"""The C core's verdicts on the melds of a legal list after a take while opening points are
-due (``hand_search.opening_melds``, run by ``LegalSteps._count_taken_actions`` when built:
-``completion.C_OPENING_MELDS``) against its Python reference
-(``LegalSteps.reference_opening_melds``): the same melds in the same order at every such
-position of seeded play over every rule option and 2-5 seats (the turn as the engine meets
-it and after each of its candidate steps), and in a pure Python process; the same as the
-two judges' references on random hands and tables; bad input refused with an error and
-never a crash; no references or memory kept."""
+"""The C core's verdicts on the melds and lay-offs of a legal list after a take while
+opening points are due (``hand_search.opening_melds`` and, without a layout,
+``opening_layoffs``, run by ``LegalSteps._count_taken_actions`` when built:
+``completion.C_OPENING_MELDS``, ``C_OPENING_LAYOFFS``) against their Python references
+(``LegalSteps.reference_opening_melds``, ``reference_opening_layoffs``): the same steps in
+the same order at every such position of seeded play over every rule option and 2-5 seats
+(the turn as the engine meets it and after each of its candidate steps), and in a pure
+Python process; the same as the two judges' references on random hands and tables; bad
+input refused with an error and never a crash; no references or memory kept."""
 
 from __future__ import annotations
 
@@ -21,7 +22,17 @@ from hypothesis import strategies as st
 
 from konkun.kunken import completion, solver
 from konkun.kunken.deal_fields import TAKEN
-from konkun.kunken.melds import BARE_JOKER, compact, slot_card
+from konkun.kunken.melds import (
+    BARE_JOKER,
+    JOKER_FOR,
+    OPEN_JOKER,
+    SEQUENCE,
+    SET,
+    Compact,
+    TableMeld,
+    compact,
+    slot_card,
+)
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import assert_given_in_order, memory_grown_by, seeded_play, unfinished_take_turns
@@ -34,12 +45,27 @@ Args = tuple[list[int], list[int], int, int, bool, bool, completion.Table, bool,
 """``opening_melds``' arguments: hand, the cards not held before the take, the taken card,
 the points due, pending, opening, the table, ``joker_for_held``, the candidate melds, the
 hand's size, the C search of the hand (or ``None``)."""
+LayoffArgs = tuple[list[int], list[int], int, int, bool, completion.Table, bool, Any]
+"""``opening_layoffs``' arguments: those of ``opening_melds`` but opening, the candidate
+melds and the size."""
 
 
 def c_melds() -> Any:
     require_c_core()
     assert completion.C_OPENING_MELDS is not None
     return completion.C_OPENING_MELDS
+
+
+def c_layoffs() -> Any:
+    require_c_core()
+    assert completion.C_OPENING_LAYOFFS is not None
+    return completion.C_OPENING_LAYOFFS
+
+
+def layoff_args(deal: KunkenDeal) -> LayoffArgs:
+    """The arguments the engine gives the C core's lay-offs at ``deal``'s position."""
+    args = engine_args(deal)
+    return (*args[:5], args[6], args[7], args[10])
 
 
 def in_opening_case(deal: KunkenDeal, seat: int) -> bool:
@@ -97,6 +123,26 @@ def test_the_c_opening_melds_answer_as_the_reference_in_seeded_play(seats: int) 
     assert 0 < offered < candidates
 
 
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_c_opening_layoffs_answer_as_the_reference_in_seeded_play(seats: int) -> None:
+    """At each position of :func:`opening_turns` without a layout, a hand of 2 cards or
+    more, the C core offers the lay-offs of the Python reference, in its order."""
+    opening_layoffs = c_layoffs()
+    asked = offered = 0
+    for deal in opening_turns(seats, 602, 400):
+        seat = deal.to_move
+        assert seat is not None
+        if deal.layout[seat] or deal.hand_sizes[seat] < 2:
+            continue
+        expected = [(a.number, a.slots[0])
+                    for a in deal.reference_opening_layoffs(seat, deal.hands[seat])]
+        assert opening_layoffs(*layoff_args(deal)) == expected
+        asked += 1
+        offered += len(expected)
+    assert asked > 25
+    assert offered > 0
+
+
 PURE_SCRIPT = """
 import json, random, sys
 from konkun.kunken import completion
@@ -112,7 +158,10 @@ for options, seed in zip(variants, seeds):
     while not deal.is_over() and played < steps:
         if played in wanted.get(str(seed), []):
             seat = deal.to_move
-            out.append(deal.reference_opening_melds(seat, deal.hands[seat]))
+            hand = deal.hands[seat]
+            layoffs = [] if deal.layout[seat] or deal.hand_sizes[seat] < 2 else [
+                (a.number, a.slots[0]) for a in deal.reference_opening_layoffs(seat, hand)]
+            out.append([deal.reference_opening_melds(seat, hand), layoffs])
         played += 1
         deal.push(rng.choice(deal.legal_actions()))
 print(json.dumps(out))
@@ -134,7 +183,9 @@ def test_the_c_opening_melds_answer_as_a_pure_process_in_seeded_play(seats: int)
         assert seat is not None
         if in_opening_case(deal, seat):
             wanted[str(seed)].append(played[seed])
-            answers.append([list(m) for m in opening_melds(*engine_args(deal))])
+            layoffs = [] if deal.layout[seat] or deal.hand_sizes[seat] < 2 else [
+                list(pair) for pair in c_layoffs()(*layoff_args(deal))]
+            answers.append([[list(m) for m in opening_melds(*engine_args(deal))], layoffs])
         played[seed] += 1
     env = {**os.environ, "KONKUN_PURE": "1"}
     done = subprocess.run([sys.executable, "-c", PURE_SCRIPT],
@@ -142,7 +193,8 @@ def test_the_c_opening_melds_answer_as_a_pure_process_in_seeded_play(seats: int)
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == answers
     assert len(answers) > 50
-    assert any(answers) and not all(answers)
+    assert any(a[0] for a in answers) and not all(a[0] for a in answers)
+    assert any(a[1] for a in answers)
 
 
 def defined_melds(args: Args) -> list[tuple[int, ...]]:
@@ -216,6 +268,61 @@ def test_the_c_opening_melds_answer_as_the_judges_on_random_states(args: Args) -
     assert c_melds()(*args) == defined_melds(args)
 
 
+def table_meld(m: Compact) -> TableMeld:
+    """A table meld of the compact form ``m``."""
+    if m[0] == 0:
+        _, suit, start, length, jokers = m
+        cards = [suit * 13 + (start + i) % 13 for i in range(length)]
+        return TableMeld(0, [JOKER_FOR + k if jokers >> k % 13 & 1 else k for k in cards],
+                         kind=SEQUENCE)
+    _, rank, real, declared, n_open = m
+    return TableMeld(0, [t * 13 + rank for t in range(4) if real >> t & 1]
+                     + [JOKER_FOR + t * 13 + rank for t in range(4) if declared >> t & 1]
+                     + [OPEN_JOKER + rank] * n_open, kind=SET)
+
+
+def defined_layoffs(args: LayoffArgs) -> list[tuple[int, int]]:
+    """Each lay-off option of each table meld (``TableMeld.layoff_options``) the hand holds
+    (a joker declared as a held card only with ``joker_for_held``) after which melds alone
+    (:func:`solver.reference_can_complete`) or any steps
+    (:func:`completion.reference_completable`, no layout, the meld as ``TableMeld.lay_off``
+    leaves it) complete the turn."""
+    hand, notold, card, need, pending, table, replace, _ = args
+    out = []
+    for number, m in enumerate(table):
+        for k, slot in table_meld(m).layoff_options():
+            if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
+                               and hand[slot - JOKER_FOR]):
+                continue
+            rest, rest_notold = list(hand), list(notold)
+            rest[k] -= 1
+            judged_notold = list(notold)
+            if rest_notold[k]:
+                rest_notold[k] -= 1
+            if judged_notold[k] > (1 if k == card == BARE_JOKER else 0):
+                judged_notold[k] -= 1
+            after = table_meld(m)
+            after.lay_off(slot, 0)
+            changed = (*table[:number], after.compact(), *table[number + 1:])
+            if solver.reference_can_complete(rest, rest_notold, card, need, pending, None,
+                                             -1, False, replace) or \
+                    completion.reference_completable(rest, judged_notold, card, need, pending,
+                                                     False, changed, replace):
+                out.append((number, slot))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_args())
+def test_the_c_opening_layoffs_answer_as_the_judges_on_random_states(args: Args) -> None:
+    """The lay-offs of :func:`defined_layoffs`; the tables' compact forms are those of
+    their table melds."""
+    table = args[6]
+    assert tuple(table_meld(m).compact() for m in table) == table
+    layoff = (*args[:5], table, args[7], args[10])
+    assert c_layoffs()(*layoff) == defined_layoffs(layoff)
+
+
 GOOD: list[object] = [counts_of([0, 1, 2, 3, 4, 5]), counts_of([3]), 3, 10, True, True, (),
                       True, [(0, 1, 2), (1, 2, 3)], 6, None]
 
@@ -257,6 +364,55 @@ def test_bad_input_to_the_c_opening_melds_raises(index: int, bad: object,
     assert opening_melds(*GOOD) == [(1, 2, 3)]
 
 
+LAYOFF_GOOD: list[object] = [counts_of([0, 1, 2, 3, 4, 5]), counts_of([3]), 3, 10, True,
+                             ((0, 0, 6, 3, 0),), True, None]
+
+
+@pytest.mark.parametrize(("index", "bad", "message"), [
+    (0, [0] * 52, "hand must have 53"),
+    (1, None, "notold must be a list"),
+    (2, 53, "card is 53"),
+    (3, 2**40, "need is"),
+    (4, 1, "pending must be a bool"),
+    (5, ((0, 0, 0, 14, 1),), "length of table meld 0 is 14"),
+    (5, ((1, 0, 0, 0),), "table meld 0 is .*not a compact meld"),
+    (6, None, "replace must be a bool"),
+    (7, (), "search must be None or a Search"),
+])
+def test_bad_input_to_the_c_opening_layoffs_raises(index: int, bad: object,
+                                                   message: str) -> None:
+    opening_layoffs = c_layoffs()
+    args = list(LAYOFF_GOOD)
+    args[index] = bad
+    with pytest.raises((TypeError, ValueError), match=message):
+        opening_layoffs(*args)
+    assert opening_layoffs(*LAYOFF_GOOD) == [(0, 5)]
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(st.data())
+def test_random_input_to_the_c_opening_layoffs_is_refused_or_answered(
+        data: st.DataObject) -> None:
+    """Random values anywhere (:data:`RANDOM_VALUES`) among random counts and tables: an
+    error naming the input, or lay-offs onto the table's melds."""
+    hand = [data.draw(st.integers(0, 3)) for _ in range(52)] + [data.draw(st.integers(0, 7))]
+    args: list[object] = [hand, [data.draw(st.integers(0, n)) for n in hand],
+                          data.draw(st.integers(-1, 53)), data.draw(st.integers(-5, 80)),
+                          data.draw(st.booleans()),
+                          tuple(data.draw(st.lists(compact_melds(), max_size=4))),
+                          data.draw(st.booleans()), None]
+    while data.draw(st.integers(0, 2)) == 0:
+        args[data.draw(st.integers(0, 7))] = data.draw(RANDOM_VALUES)
+    try:
+        answer = c_layoffs()(*args)
+    except (TypeError, ValueError):
+        return
+    table = args[5]
+    assert isinstance(table, tuple)
+    assert all(0 <= number < len(table) for number, _ in answer)
+
+
 @st.composite
 def random_input(draw: st.DrawFn) -> list[object]:
     """Arguments that are mostly well formed, with random melds (of random slots, lengths
@@ -289,8 +445,8 @@ def test_random_input_to_the_c_opening_melds_is_refused_or_answered(args: list[o
 
 
 def test_the_c_opening_melds_keep_no_references_or_memory() -> None:
-    """Many calls (answered and refused, the judge's memo emptied between rounds) leave the
-    arguments' reference counts and the traced memory as they were."""
+    """Many calls of both (answered and refused, the judge's memo emptied between rounds)
+    leave the arguments' reference counts and the traced memory as they were."""
     opening_melds = c_melds()
     argss = [engine_args(deal) for deal in opening_turns(2, 601, 200)][:20]
     assert argss
@@ -300,11 +456,14 @@ def test_the_c_opening_melds_keep_no_references_or_memory() -> None:
             if x != ()]  # the empty table: a shared tuple others hold too
     counts = [sys.getrefcount(x) for x in held]
 
+    opening_layoffs = c_layoffs()
+
     def ask(rounds: int) -> None:
         for _ in range(rounds):
             completion.forget_judged()
             for args in argss:
                 opening_melds(*args)
+                opening_layoffs(*args[:5], args[6], args[7], args[10])
                 with pytest.raises(ValueError, match="canonical form"):
                     opening_melds(*args[:8], [*args[8], bad], *args[9:])
 

@@ -2572,6 +2572,171 @@ static PyObject *opening_melds(PyObject *module, PyObject *args) {
     return out;
 }
 
+/* The lay-offs of a legal list after a take while opening points are due, without a layout
+ * (LegalSteps._count_taken_actions; its reference, LegalSteps.reference_opening_layoffs):
+ * each (hand card, slot) of each table meld's lay-off options (TableMeld.layoff_options,
+ * read off its compact form in the same order) that the hand holds, kept when melds alone
+ * complete the turn without the card (LegalSteps._completes_after_removal; by card), else
+ * when the judge says so after it (LegalSteps.completes_after_step; by card for a real card
+ * laid off onto a meld whose swaps it leaves as they are). The reference's step filter is
+ * exact and its one-swap test needs a layout: neither changes a verdict here. */
+
+#define MAX_LAYOFFS 6          /* a meld's lay-off options: 4 suits and a joker, or 2 ends and
+                                * 2 jokers */
+
+/* TableMeld.layoff_options of the compact meld m: (hand card, slot) pairs into options; how
+ * many. */
+static int compact_layoffs(const Compact *m, int options[][2]) {
+    int n = 0;
+    if (m->kind == 1) {
+        int size = bits(m->b) + bits(m->c) + m->d;
+        if (size >= SUITS) return 0;
+        for (int s = 0; s < SUITS; s++) {
+            if (!((m->b | m->c) >> s & 1)) {
+                options[n][0] = options[n][1] = s * RANKS + m->a;
+                n++;
+            }
+        }
+        if ((bits(m->c) + m->d + 1) * 2 <= size + 1) {
+            options[n][0] = CARDS;
+            options[n][1] = OPEN_JOKER + m->a;
+            n++;
+        }
+        return n;
+    }
+    if (m->c >= RANKS) return 0;
+    int left = m->a * RANKS + (m->b + RANKS - 1) % RANKS;
+    int right = m->a * RANKS + (m->b + m->c) % RANKS;
+    options[n][0] = options[n][1] = left;
+    n++;
+    if (right != left) {
+        options[n][0] = options[n][1] = right;
+        n++;
+    }
+    if ((bits(m->d) + 1) * 2 <= m->c + 1) {
+        options[n][0] = CARDS;
+        options[n][1] = JOKER_FOR + left;
+        n++;
+        if (right != left) {
+            options[n][0] = CARDS;
+            options[n][1] = JOKER_FOR + right;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The compact meld m with slot laid off onto it (TableMeld.lay_off): a sequence grows at
+ * the end the slot's card is at (the left first, unless that makes 13), a set gains the
+ * suit or an open joker. */
+static Compact laid_off(const Compact *m, int slot) {
+    Compact c = *m;
+    if (m->kind == 1) {
+        if (slot < CARDS) c.b |= 1 << (slot / RANKS);
+        else c.d++;
+        return c;
+    }
+    int q = (slot < CARDS ? slot : slot - JOKER_FOR) % RANKS;
+    if (q == (m->b + RANKS - 1) % RANKS && m->c + 1 < RANKS) c.b = q;
+    c.c++;
+    if (slot >= CARDS) c.d |= 1 << q;
+    return c;
+}
+
+/* Whether the turn t (checked, no layout) can still be completed after laying off the card
+ * k as slot onto its meld number (after: that meld then): the judge, after
+ * LegalSteps.completes_after_step's no-swap shortcut. 1, 0, or -1 with an exception set. */
+static int layoff_judged(const Turn *t, int k, int slot, int number, const Compact *after) {
+    if (t->replace && slot < CARDS && !any_swap(t->table, t->n, t->hand)) return 0;
+    Turn next = *t;
+    next.hand_arg = next.notold_arg = next.table_arg = NULL;
+    next.hand[k]--;
+    if (next.notold[k] > (k == CARDS && t->card == CARDS ? 1 : 0)) next.notold[k]--;
+    next.table[number] = *after;
+    return judge(&next, 1);
+}
+
+PyDoc_STRVAR(opening_layoffs_doc,
+"opening_layoffs(hand, notold, card, need, pending, table, replace, search)\n"
+"    -> list[tuple[int, int]]\n\n"
+"The lay-offs (meld number, slot) that a legal list after a take offers while opening\n"
+"points are due, without a layout (LegalSteps.reference_opening_layoffs in C), in order:\n"
+"those after which the turn can still be completed. table: every table meld, compact, in\n"
+"order; the other arguments as opening_melds'. Bad input raises TypeError or ValueError.");
+
+static PyObject *opening_layoffs(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *card_arg, *need_arg, *pending_arg, *replace_arg, *search_arg;
+    Turn t;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO:opening_layoffs", &t.hand_arg, &t.notold_arg,
+                          &card_arg, &need_arg, &pending_arg, &t.table_arg, &replace_arg,
+                          &search_arg))
+        return NULL;
+    if (search_steps == NULL || !configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
+        return NULL;
+    }
+    SearchObject *search;
+    if (read_hand(t.hand_arg, "hand", t.hand) < 0
+        || read_hand(t.notold_arg, "notold", t.notold) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+        || bool_arg(pending_arg, "pending", &t.pending) < 0
+        || read_table(t.table_arg, t.table, &t.n) < 0
+        || bool_arg(replace_arg, "replace", &t.replace) < 0
+        || read_search(search_arg, &search) < 0)
+        return NULL;
+    t.layout = 0;
+    if (search != NULL) Py_INCREF(search_arg);   /* held while the judge runs Python parts */
+    signed char fast[SLOTS], exact[SLOTS];       /* verdicts by card, -1: not yet asked */
+    memset(fast, -1, sizeof(fast));
+    memset(exact, -1, sizeof(exact));
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out != NULL && i < t.n; i++) {
+        const Compact *m = &t.table[i];
+        int same_swaps = t.replace && (!meld_jokers(m) || m->kind == 0);
+        int options[MAX_LAYOFFS][2];
+        int n_options = compact_layoffs(m, options);
+        for (int j = 0; j < n_options; j++) {
+            int k = options[j][0], slot = options[j][1];
+            if (!t.hand[k] || (slot >= JOKER_FOR && slot < OPEN_JOKER && !t.replace
+                               && t.hand[slot - JOKER_FOR]))
+                continue;
+            int ok = fast[k];
+            if (ok < 0) {
+                int rest[SLOTS], rest_notold[SLOTS];
+                memcpy(rest, t.hand, sizeof(rest));
+                memcpy(rest_notold, t.notold, sizeof(rest_notold));
+                rest[k]--;
+                if (rest_notold[k]) rest_notold[k]--;
+                ok = fast[k] = (signed char)melds_complete(search, rest, rest_notold, t.card,
+                                                           t.need, t.pending, -1, 0,
+                                                           t.replace);
+            }
+            if (ok == 0) {
+                Compact after = laid_off(m, slot);
+                if (same_swaps && slot < CARDS) {
+                    ok = exact[k];
+                    if (ok < 0) ok = exact[k] = (signed char)layoff_judged(&t, k, slot, i, &after);
+                } else {
+                    ok = layoff_judged(&t, k, slot, i, &after);
+                }
+            }
+            if (ok < 0) {
+                Py_CLEAR(out);
+                break;
+            }
+            if (ok) {
+                PyObject *pair = Py_BuildValue("(ii)", i, slot);
+                if (pair == NULL || PyList_Append(out, pair) < 0) Py_CLEAR(out);
+                Py_XDECREF(pair);
+            }
+        }
+    }
+    if (search != NULL) Py_DECREF(search_arg);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"group_options", group_options, METH_VARARGS, group_options_doc},
@@ -2586,6 +2751,7 @@ static PyMethodDef module_methods[] = {
     {"take_positions", take_positions, METH_VARARGS, take_positions_doc},
     {"swap_third_melds", swap_third_melds, METH_VARARGS, swap_third_melds_doc},
     {"opening_melds", opening_melds, METH_VARARGS, opening_melds_doc},
+    {"opening_layoffs", opening_layoffs, METH_VARARGS, opening_layoffs_doc},
     {NULL, NULL, 0, NULL},
 };
 
