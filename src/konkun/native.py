@@ -9,14 +9,15 @@ numbers are in docs/kunken.md, "Speed"), and so do the Kunken bots' play-outs.
 arrangement search, the listing of the melds it searches, the check whether a take turn can
 be completed by melds alone, the exact completion judge of a take turn, the take scan, the
 verdicts on the melds of a legal list while only the taken card's meld is due with a layout
-and those while opening points are due, written in C, ``kunken/hand_search.c``, whose
-Python references are ``konkun.kunken.arrangement.ReferenceSearch``, ``group_options``,
+and those on the melds and lay-offs while opening points are due, written in C,
+``kunken/hand_search.c``, whose Python references are
+``konkun.kunken.arrangement.ReferenceSearch``, ``group_options``,
 ``konkun.kunken.solver.reference_can_complete``,
 ``konkun.kunken.completion.reference_completable``,
 ``konkun.kunken.solver.reference_take_positions``,
 ``konkun.kunken.completion.reference_take_positions``,
-``konkun.kunken.legal_steps.LegalSteps.reference_swap_third_melds`` and
-``reference_opening_melds``); ``python3 run.py``
+``konkun.kunken.legal_steps.LegalSteps.reference_swap_third_melds``,
+``reference_opening_melds`` and ``reference_opening_layoffs``); ``python3 run.py``
 does it for you whenever they changed. It needs mypy (the ``native`` extra) and a C
 compiler; without them everything stays pure Python.
 
