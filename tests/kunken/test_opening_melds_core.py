@@ -470,3 +470,19 @@ def test_the_c_opening_melds_keep_no_references_or_memory() -> None:
     grown = memory_grown_by(ask, 3, 30)
     assert grown < 20_000, grown
     assert [sys.getrefcount(x) for x in held] == counts
+
+
+def test_a_card_laid_off_onto_a_set_with_a_joker_is_judged_apart_from_the_same_card_elsewhere(
+        ) -> None:
+    """Th taken, 3d Jd Ad 8h 8h Jh Qh and a joker held before, 51 points due, no layout; on
+    the table 8c 8d and 8c 8d X: laying 8h off onto the first leaves the other 8h able to
+    win the second's joker (once a meld gives a layout), and the judge finds a completion;
+    onto the second, only 8s could win that joker, which the hand lacks, and it finds none:
+    the judge's answer for 8h is not the card's alone there (found by a random search for
+    the mutant that kept it; melds alone complete neither)."""
+    hand = counts_of([14, 22, 25, 32, 32, 34, 35, 36, BARE_JOKER])
+    notold = counts_of([34])
+    args: LayoffArgs = (hand, notold, 34, 51, True, ((1, 6, 3, 0, 0), (1, 6, 3, 0, 1)), True,
+                        None)
+    assert defined_layoffs(args) == [(0, 32), (0, OPEN_JOKER + 6)]
+    assert c_layoffs()(*args) == [(0, 32), (0, OPEN_JOKER + 6)]
