@@ -29,6 +29,7 @@ C_PARTS = (
     (completion, "C_JUDGE", "the completion judge"),
     (solver, "C_TAKE_SCAN", "the take scan"),
     (completion, "C_SWAP_THIRD_MELDS", "the swap-third melds"),
+    (completion, "C_OPENING_MELDS", "the opening melds"),
 )
 """The C core's parts, each with the constant that holds it when it runs (read with
 ``getattr``, so that the script also runs on trees from before some of them)."""

@@ -107,6 +107,15 @@ def unfinished_take_turns(deal: KunkenDeal, most: int | None = None) -> list[Kun
     return turns
 
 
+def assert_given_in_order(answer: Sequence[object], given: Sequence[object]) -> None:
+    """That ``answer`` holds objects of ``given`` (the same objects, not equal ones), in
+    its order: what a C part that keeps some of its arguments' items returns."""
+    given_ids = [id(x) for x in given]
+    at = 0
+    for x in answer:
+        at = given_ids.index(id(x), at) + 1
+
+
 def memory_grown_by(ask: Callable[[int], None], warm: int, rounds: int) -> int:
     """The bytes of traced memory that ``ask(rounds)`` leaves allocated, measured after
     ``ask(warm)`` under tracing has filled every cache (a C function that leaks shows here)."""

@@ -20,7 +20,7 @@ from konkun.kunken import completion, solver
 from konkun.kunken.melds import BARE_JOKER, compact, slot_card
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, seeded_play, unfinished_take_turns
+from .helpers import assert_given_in_order, memory_grown_by, seeded_play, unfinished_take_turns
 from .test_completion_judge_core import compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
@@ -195,6 +195,10 @@ def test_bad_input_to_the_c_swap_third_melds_raises(index: int, bad: object,
 
 slots = st.integers(-2, 120)
 junk = st.one_of(st.none(), st.text(max_size=2), st.floats(), st.booleans(), slots)
+RANDOM_MELDS = st.lists(st.one_of(st.lists(slots, min_size=2, max_size=14).map(tuple),
+                                  st.lists(junk, max_size=4).map(tuple), junk), max_size=6)
+"""Candidate melds as random input: tuples of random slots and lengths, tuples of anything,
+or not tuples."""
 
 
 @st.composite
@@ -203,9 +207,7 @@ def random_input(draw: st.DrawFn) -> list[object]:
     and types) and now and then a random object anywhere."""
     hand = [draw(st.integers(0, 3)) for _ in range(52)] + [draw(st.integers(0, 7))]
     notold = [draw(st.integers(0, n)) for n in hand]
-    melds = draw(st.lists(st.one_of(
-        st.lists(slots, min_size=2, max_size=14).map(tuple),
-        st.lists(junk, max_size=4).map(tuple), junk), max_size=6))
+    melds = draw(RANDOM_MELDS)
     args: list[object] = [hand, notold, draw(st.integers(-1, 53)),
                           tuple(draw(st.lists(compact_melds(), max_size=3))), melds,
                           draw(st.integers(-3, 60))]
@@ -226,10 +228,7 @@ def test_random_input_to_the_c_swap_third_melds_is_refused_or_answered(
     assert floor >= 0
     melds = args[4]
     assert isinstance(melds, list)
-    given_ids = [id(m) for m in melds]
-    at = 0
-    for m in answer:
-        at = given_ids.index(id(m), at) + 1
+    assert_given_in_order(answer, melds)
 
 
 def test_the_c_swap_third_melds_keep_no_references_or_memory() -> None:

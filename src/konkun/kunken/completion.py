@@ -975,6 +975,46 @@ it computes first; or ``None`` when it is not built (then
 ``LegalSteps.reference_swap_third_melds``)."""
 
 
+def _c_opening_melds() -> Callable[..., list[tuple[int, ...]]] | None:
+    """The C core's verdicts on the melds of a legal list while opening points are due
+    (``hand_search.opening_melds``, which takes the C search of a
+    :class:`~konkun.kunken.solver.HandSearch`), when the C core is built and in use."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.opening_melds
+
+
+C_OPENING_MELDS: Final = _c_opening_melds()
+"""The legal melds of ``LegalSteps._count_taken_actions`` while opening points are due, in
+C (``konkun.kunken.hand_search.opening_melds``: given the hand, the cards not held before
+the take, the taken card, the points due, whether the taken card is still to be melded,
+whether a meld's points count, the table, ``joker_for_held``, the candidate melds, the
+hand's size and the C search of the hand, the melds leaving a card after which the turn can
+still be completed: by melds alone, else by any steps, :func:`completable`); or ``None``
+when it is not built (then ``LegalSteps.reference_opening_melds``)."""
+
+
+def _c_opening_layoffs() -> Callable[..., list[tuple[int, int]]] | None:
+    """The C core's verdicts on the lay-offs of a legal list while opening points are due,
+    without a layout (``hand_search.opening_layoffs``), when the C core is built and in
+    use."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.opening_layoffs
+
+
+C_OPENING_LAYOFFS: Final = _c_opening_layoffs()
+"""The legal lay-offs of ``LegalSteps._count_taken_actions`` while opening points are due,
+without a layout, in C (``konkun.kunken.hand_search.opening_layoffs``: given the hand, the
+cards not held before the take, the taken card, the points due, whether the taken card is
+still to be melded, the table (every meld, in order), ``joker_for_held`` and the C search
+of the hand, the (meld number, slot) pairs of each table meld's lay-off options the hand
+holds after which the turn can still be completed: by melds alone, else by any steps); or
+``None`` when it is not built (then ``LegalSteps.reference_opening_layoffs``)."""
+
+
 def forget_judged() -> None:
     """Empty the memo of the judge that runs (:data:`C_JUDGE`'s, else
     :func:`reference_completable`'s) and of the reference: an answer never depends on them,

@@ -1697,6 +1697,20 @@ static PyObject *completable(PyObject *module, PyObject *args, PyObject *kwds) {
     return PyBool_FromLong(ok);
 }
 
+/* A search argument: None (NULL into search) or a built Search; 0, or -1 with an exception
+ * set. */
+static int read_search(PyObject *arg, SearchObject **search) {
+    *search = NULL;
+    if (arg == Py_None) return 0;
+    if (!PyObject_TypeCheck(arg, &SearchType)) {
+        PyErr_Format(PyExc_TypeError, "search must be None or a Search, not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    *search = (SearchObject *)arg;
+    return check_made(*search);
+}
+
 PyDoc_STRVAR(can_complete_doc,
 "can_complete(counts, taken, card, need, pending, search=None, size=-1, checked=False,\n"
 "             replace=False) -> bool\n\n"
@@ -1718,16 +1732,8 @@ static PyObject *can_complete(PyObject *module, PyObject *args, PyObject *kwds) 
                                      &pending_arg, &search_arg, &size_arg, &checked_arg,
                                      &replace_arg))
         return NULL;
-    SearchObject *search = NULL;
-    if (search_arg != Py_None) {
-        if (!PyObject_TypeCheck(search_arg, &SearchType)) {
-            PyErr_Format(PyExc_TypeError, "search must be None or a Search, not %.100s",
-                         Py_TYPE(search_arg)->tp_name);
-            return NULL;
-        }
-        search = (SearchObject *)search_arg;
-        if (check_made(search) < 0) return NULL;
-    }
+    SearchObject *search;
+    if (read_search(search_arg, &search) < 0) return NULL;
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
         return NULL;
@@ -2370,6 +2376,367 @@ static PyObject *shortest_third_py(PyObject *module, PyObject *args) {
                                           proxies));
 }
 
+/* ------------------------------------------------------------------ the opening melds
+ * The verdicts on the melds of a legal list after a take while opening points are due
+ * (LegalSteps._count_taken_actions with the completion judges; its reference,
+ * LegalSteps.reference_opening_melds): a meld is legal exactly when it leaves a card and
+ * the turn can still be completed after it, by melds alone (solver.can_complete after the
+ * meld, the fast judge: LegalSteps._completes_after_meld) or else by any steps (the judge,
+ * completion.completable, as LegalSteps.completes_after_step asks it), after the quick
+ * sufficient test of one swap then melds alone (LegalSteps._won_back_completes). The
+ * reference's other quick tests (a known completion that survives the meld, the step
+ * filter's rejections) are sufficient or exact, so they change no verdict and are not run
+ * here (the judge's own first checks are the step filter's). */
+
+/* third_card.is_third_card_meld of a meld's cards (removed; 52 a joker) laid from hand, the
+ * taken card a joker (52) or not (cards_third). */
+static int meld_third(const int *removed, int n, int card, const int *hand,
+                      const int *notold) {
+    if (card != CARDS) return cards_third(removed, n, card, hand, notold);
+    int old = 0, jokers = 0;
+    for (int i = 0; i < n; i++) {
+        int k = removed[i];
+        if (k == CARDS) jokers++;
+        else if (hand[k] > notold[k]) old++;
+    }
+    if (!jokers) return 0;
+    jokers--;                  /* the taken joker itself */
+    int old_jokers = hand[CARDS] - notold[CARDS];
+    if (hand[CARDS] - 1 < old_jokers) old_jokers = hand[CARDS] - 1;
+    if (jokers > old_jokers) jokers = old_jokers;
+    return old + (jokers > 0 ? jokers : 0) >= 2;
+}
+
+/* melds.slot_value summed over a meld read_meld has checked (a joker worth its card). */
+static int meld_points(PyObject *m) {
+    int points = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(m); i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(m, i));
+        points += x < CARDS ? value[x] : x == CARDS ? 10
+            : x < OPEN_JOKER ? value[x - JOKER_FOR] : position_value[x - OPEN_JOKER];
+    }
+    return points;
+}
+
+/* LegalSteps._won_back_completes of a meld (joker_for_held; not while a taken joker is to be
+ * melded): a quick sufficient test that once the meld is laid (leaving rest, rest_notold;
+ * need points due, pending as given) one swap of a card left for a joker it laid or a table
+ * joker, then melds alone (search: the turn's), complete the turn. 1, 0, or -1 with an
+ * exception set. */
+static int won_back_completes(const Turn *t, const int *rest, const int *rest_notold,
+                              const Compact *laid, int need, int pending,
+                              SearchObject *search) {
+    if (!t->replace || (t->pending && t->card == CARDS) || rest[CARDS] >= MAX_JOKERS
+        || rest_notold[CARDS] >= MAX_JOKERS)
+        return 0;            /* (a joker more than a hand code holds: left to the judge) */
+    char winning[SLOTS] = {0};
+    meld_winners(laid, winning);
+    for (int i = 0; i < t->n; i++) meld_winners(&t->table[i], winning);
+    int size = 0;
+    for (int k = 0; k < SLOTS; k++) size += rest[k];
+    for (int k = 0; k < CARDS; k++) {
+        if (!winning[k] || !rest[k]) continue;
+        int after[SLOTS], after_notold[SLOTS];
+        memcpy(after, rest, sizeof(after));
+        memcpy(after_notold, rest_notold, sizeof(after_notold));
+        after[k]--;
+        if (after_notold[k]) after_notold[k]--;
+        after[CARDS]++;
+        after_notold[CARDS]++;
+        int ok = melds_complete(search, after, after_notold, t->card, need, pending, size, 0, 1);
+        if (ok != 0) return ok;
+    }
+    return 0;
+}
+
+/* Whether the turn t (checked) can still be completed after laying a meld (its cards
+ * removed, n of them, its compact form laid, its points; pending: the taken card still to be
+ * melded after it): melds alone first (LegalSteps._completes_after_meld, with search over
+ * the hand and size cards held), then one swap and melds alone (won_back_completes), then
+ * the judge (LegalSteps.completes_after_step). 1, 0, or -1 with an exception set. */
+static int meld_completes(const Turn *t, const int *removed, int n, const Compact *laid,
+                          int points, int opening, int pending, SearchObject *search,
+                          int size) {
+    int need = opening ? t->need - points : 0;
+    if (!pending && need <= 0) return 1;     /* the caller keeps a card to discard */
+    int rest[SLOTS], rest_notold[SLOTS], jokers = 0;
+    memcpy(rest, t->hand, sizeof(rest));
+    memcpy(rest_notold, t->notold, sizeof(rest_notold));
+    for (int i = 0; i < n; i++) {
+        rest[removed[i]]--;
+        if (rest_notold[removed[i]]) rest_notold[removed[i]]--;
+        jokers += removed[i] == CARDS;
+    }
+    int ok = melds_complete(search, rest, rest_notold, t->card, need, pending, size - n, 0,
+                            t->replace);
+    if (ok != 0) return ok;
+    ok = won_back_completes(t, rest, rest_notold, laid, opening ? t->need - points : t->need,
+                            pending, search);
+    if (ok != 0) return ok;
+    if (t->replace && !jokers && !any_swap(t->table, t->n, t->hand))
+        return 0;            /* no joker to swap, ever: melds alone decide, and they cannot */
+    Turn next = *t;
+    next.hand_arg = next.notold_arg = next.table_arg = NULL;
+    int keep = t->card == CARDS;   /* a joker laid is a new one first; the taken one stays */
+    for (int i = 0; i < n; i++) {
+        int k = removed[i];
+        next.hand[k]--;
+        if (next.notold[k] > (k == CARDS ? keep : 0)) next.notold[k]--;
+    }
+    next.need = opening ? t->need - points : t->need;
+    next.pending = pending;
+    next.layout = 1;
+    next.table[next.n++] = *laid;
+    return judge(&next, 1);
+}
+
+PyDoc_STRVAR(opening_melds_doc,
+"opening_melds(hand, notold, card, need, pending, opening, table, replace, melds, size,\n"
+"              search) -> list[tuple[int, ...]]\n\n"
+"The melds of melds (candidate melds in canonical form, laid from hand) that a legal list\n"
+"after a take offers while opening points are due (LegalSteps.reference_opening_melds in\n"
+"C), in order, the same objects: those leaving a card after which the turn can still be\n"
+"completed. hand, notold: lists of 53 counts; card 0..52 (52: the taken joker); need and\n"
+"size (the hand's size) within 2**30; pending, opening, replace: bools; table: a tuple of\n"
+"compact melds; search: None or the Search of the hand (built here when None). Bad input\n"
+"raises TypeError or ValueError.");
+
+static PyObject *opening_melds(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *card_arg, *need_arg, *pending_arg, *opening_arg, *replace_arg, *melds_arg;
+    PyObject *size_arg, *search_arg;
+    Turn t;
+    int opening, size;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO:opening_melds", &t.hand_arg, &t.notold_arg,
+                          &card_arg, &need_arg, &pending_arg, &opening_arg, &t.table_arg,
+                          &replace_arg, &melds_arg, &size_arg, &search_arg))
+        return NULL;
+    if (search_steps == NULL || !configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
+        return NULL;
+    }
+    if (read_hand(t.hand_arg, "hand", t.hand) < 0
+        || read_hand(t.notold_arg, "notold", t.notold) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+        || bool_arg(pending_arg, "pending", &t.pending) < 0
+        || bool_arg(opening_arg, "opening", &opening) < 0
+        || read_table(t.table_arg, t.table, &t.n) < 0
+        || bool_arg(replace_arg, "replace", &t.replace) < 0
+        || int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0)
+        return NULL;
+    t.layout = 0;
+    if (!PyList_Check(melds_arg)) {
+        PyErr_Format(PyExc_TypeError, "melds must be a list of melds, not %.100s",
+                     Py_TYPE(melds_arg)->tp_name);
+        return NULL;
+    }
+    SearchObject made, *search;
+    if (read_search(search_arg, &search) < 0) return NULL;
+    if (search == NULL) {
+        memset(&made, 0, sizeof(made));
+        if (build_search(&made, t.hand, t.replace) < 0) {
+            PyMem_Free(made.options);
+            return NULL;
+        }
+        search = &made;
+    }
+    /* The judge runs Python parts: the arguments are held while it does (and the list is
+     * read item by item, each meld checked before use). */
+    Py_INCREF(melds_arg);
+    if (search_arg != Py_None) Py_INCREF(search_arg);
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(melds_arg); i++) {
+        PyObject *m = PyList_GET_ITEM(melds_arg, i);
+        Py_INCREF(m);
+        int removed[MELD_MAX];
+        Compact laid;
+        int length = read_meld(m, i, t.hand, removed, &laid), verdict = 0;
+        if (length < 0) {
+            verdict = -1;
+        } else if (length < size) {
+            int pending = t.pending && !meld_third(removed, length, t.card, t.hand, t.notold);
+            verdict = meld_completes(&t, removed, length, &laid, opening ? meld_points(m) : 0,
+                                     opening, pending, search, size);
+        }
+        if (verdict < 0 || (verdict && PyList_Append(out, m) < 0)) Py_CLEAR(out);
+        Py_DECREF(m);
+    }
+    Py_DECREF(melds_arg);
+    if (search_arg == Py_None) {
+        PyMem_Free(made.options);
+        PyMem_Free(made.memo);
+    } else {
+        Py_DECREF(search_arg);
+    }
+    return out;
+}
+
+/* The lay-offs of a legal list after a take while opening points are due, without a layout
+ * (LegalSteps._count_taken_actions; its reference, LegalSteps.reference_opening_layoffs):
+ * each (hand card, slot) of each table meld's lay-off options (TableMeld.layoff_options,
+ * read off its compact form in the same order) that the hand holds, kept when melds alone
+ * complete the turn without the card (LegalSteps._completes_after_removal; by card), else
+ * when the judge says so after it (LegalSteps.completes_after_step; by card for a real card
+ * laid off onto a meld whose swaps it leaves as they are). The reference's step filter is
+ * exact and its one-swap test needs a layout: neither changes a verdict here. */
+
+#define MAX_LAYOFFS 6          /* a meld's lay-off options: 4 suits and a joker, or 2 ends and
+                                * 2 jokers */
+
+/* TableMeld.layoff_options of the compact meld m: (hand card, slot) pairs into options; how
+ * many. */
+static int compact_layoffs(const Compact *m, int options[][2]) {
+    int n = 0;
+    if (m->kind == 1) {
+        int size = bits(m->b) + bits(m->c) + m->d;
+        if (size >= SUITS) return 0;
+        for (int s = 0; s < SUITS; s++) {
+            if (!((m->b | m->c) >> s & 1)) {
+                options[n][0] = options[n][1] = s * RANKS + m->a;
+                n++;
+            }
+        }
+        if ((bits(m->c) + m->d + 1) * 2 <= size + 1) {
+            options[n][0] = CARDS;
+            options[n][1] = OPEN_JOKER + m->a;
+            n++;
+        }
+        return n;
+    }
+    if (m->c >= RANKS) return 0;
+    int left = m->a * RANKS + (m->b + RANKS - 1) % RANKS;
+    int right = m->a * RANKS + (m->b + m->c) % RANKS;
+    options[n][0] = options[n][1] = left;
+    n++;
+    if (right != left) {
+        options[n][0] = options[n][1] = right;
+        n++;
+    }
+    if ((bits(m->d) + 1) * 2 <= m->c + 1) {
+        options[n][0] = CARDS;
+        options[n][1] = JOKER_FOR + left;
+        n++;
+        if (right != left) {
+            options[n][0] = CARDS;
+            options[n][1] = JOKER_FOR + right;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The compact meld m with slot laid off onto it (TableMeld.lay_off): a sequence grows at
+ * the end the slot's card is at (the left first, unless that makes 13), a set gains the
+ * suit or an open joker. */
+static Compact laid_off(const Compact *m, int slot) {
+    Compact c = *m;
+    if (m->kind == 1) {
+        if (slot < CARDS) c.b |= 1 << (slot / RANKS);
+        else c.d++;
+        return c;
+    }
+    int q = (slot < CARDS ? slot : slot - JOKER_FOR) % RANKS;
+    if (q == (m->b + RANKS - 1) % RANKS && m->c + 1 < RANKS) c.b = q;
+    c.c++;
+    if (slot >= CARDS) c.d |= 1 << q;
+    return c;
+}
+
+/* Whether the turn t (checked, no layout) can still be completed after laying off the card
+ * k as slot onto its meld number (after: that meld then): the judge, after
+ * LegalSteps.completes_after_step's no-swap shortcut. 1, 0, or -1 with an exception set. */
+static int layoff_judged(const Turn *t, int k, int slot, int number, const Compact *after) {
+    if (t->replace && slot < CARDS && !any_swap(t->table, t->n, t->hand)) return 0;
+    Turn next = *t;
+    next.hand_arg = next.notold_arg = next.table_arg = NULL;
+    next.hand[k]--;
+    if (next.notold[k] > (k == CARDS && t->card == CARDS ? 1 : 0)) next.notold[k]--;
+    next.table[number] = *after;
+    return judge(&next, 1);
+}
+
+PyDoc_STRVAR(opening_layoffs_doc,
+"opening_layoffs(hand, notold, card, need, pending, table, replace, search)\n"
+"    -> list[tuple[int, int]]\n\n"
+"The lay-offs (meld number, slot) that a legal list after a take offers while opening\n"
+"points are due, without a layout (LegalSteps.reference_opening_layoffs in C), in order:\n"
+"those after which the turn can still be completed. table: every table meld, compact, in\n"
+"order; the other arguments as opening_melds'. Bad input raises TypeError or ValueError.");
+
+static PyObject *opening_layoffs(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *card_arg, *need_arg, *pending_arg, *replace_arg, *search_arg;
+    Turn t;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO:opening_layoffs", &t.hand_arg, &t.notold_arg,
+                          &card_arg, &need_arg, &pending_arg, &t.table_arg, &replace_arg,
+                          &search_arg))
+        return NULL;
+    if (search_steps == NULL || !configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
+        return NULL;
+    }
+    SearchObject *search;
+    if (read_hand(t.hand_arg, "hand", t.hand) < 0
+        || read_hand(t.notold_arg, "notold", t.notold) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+        || bool_arg(pending_arg, "pending", &t.pending) < 0
+        || read_table(t.table_arg, t.table, &t.n) < 0
+        || bool_arg(replace_arg, "replace", &t.replace) < 0
+        || read_search(search_arg, &search) < 0)
+        return NULL;
+    t.layout = 0;
+    if (search != NULL) Py_INCREF(search_arg);   /* held while the judge runs Python parts */
+    signed char fast[SLOTS], exact[SLOTS];       /* verdicts by card, -1: not yet asked */
+    memset(fast, -1, sizeof(fast));
+    memset(exact, -1, sizeof(exact));
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out != NULL && i < t.n; i++) {
+        const Compact *m = &t.table[i];
+        int same_swaps = t.replace && (!meld_jokers(m) || m->kind == 0);
+        int options[MAX_LAYOFFS][2];
+        int n_options = compact_layoffs(m, options);
+        for (int j = 0; j < n_options; j++) {
+            int k = options[j][0], slot = options[j][1];
+            if (!t.hand[k] || (slot >= JOKER_FOR && slot < OPEN_JOKER && !t.replace
+                               && t.hand[slot - JOKER_FOR]))
+                continue;
+            int ok = fast[k];
+            if (ok < 0) {
+                int rest[SLOTS], rest_notold[SLOTS];
+                memcpy(rest, t.hand, sizeof(rest));
+                memcpy(rest_notold, t.notold, sizeof(rest_notold));
+                rest[k]--;
+                if (rest_notold[k]) rest_notold[k]--;
+                ok = fast[k] = (signed char)melds_complete(search, rest, rest_notold, t.card,
+                                                           t.need, t.pending, -1, 0,
+                                                           t.replace);
+            }
+            if (ok == 0) {
+                Compact after = laid_off(m, slot);
+                if (same_swaps && slot < CARDS) {
+                    ok = exact[k];
+                    if (ok < 0) ok = exact[k] = (signed char)layoff_judged(&t, k, slot, i, &after);
+                } else {
+                    ok = layoff_judged(&t, k, slot, i, &after);
+                }
+            }
+            if (ok < 0) {
+                Py_CLEAR(out);
+                break;
+            }
+            if (ok) {
+                PyObject *pair = Py_BuildValue("(ii)", i, slot);
+                if (pair == NULL || PyList_Append(out, pair) < 0) Py_CLEAR(out);
+                Py_XDECREF(pair);
+            }
+        }
+    }
+    if (search != NULL) Py_DECREF(search_arg);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"group_options", group_options, METH_VARARGS, group_options_doc},
@@ -2383,6 +2750,8 @@ static PyMethodDef module_methods[] = {
     {"swap_third_length", swap_third_length, METH_VARARGS, swap_third_length_doc},
     {"take_positions", take_positions, METH_VARARGS, take_positions_doc},
     {"swap_third_melds", swap_third_melds, METH_VARARGS, swap_third_melds_doc},
+    {"opening_melds", opening_melds, METH_VARARGS, opening_melds_doc},
+    {"opening_layoffs", opening_layoffs, METH_VARARGS, opening_layoffs_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -76,3 +76,22 @@ def swap_third_melds(hand: list[int], notold: list[int], card: int,
     (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_swap_third_melds` in C): bad
     input (a meld not in canonical form, or not laid from the hand, a hand without ``card``)
     raises ``TypeError`` or ``ValueError`` naming it."""
+
+def opening_melds(hand: list[int], notold: list[int], card: int, need: int, pending: bool,
+                  opening: bool, table: tuple[tuple[int, int, int, int, int], ...],
+                  replace: bool, melds: list[tuple[int, ...]], size: int,
+                  search: Search | None) -> list[tuple[int, ...]]:
+    """The legal melds among ``melds`` while opening points are due
+    (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_opening_melds` in C): those
+    leaving a card after which the turn can still be completed, by melds alone
+    (:func:`can_complete`) or else exactly (:func:`completable`); ``search``: the C search of
+    the hand, or ``None`` to build one. Bad input (a meld not in canonical form, or not laid
+    from the hand) raises ``TypeError`` or ``ValueError`` naming it."""
+
+def opening_layoffs(hand: list[int], notold: list[int], card: int, need: int, pending: bool,
+                    table: tuple[tuple[int, int, int, int, int], ...], replace: bool,
+                    search: Search | None) -> list[tuple[int, int]]:
+    """The legal lay-offs (meld number, slot) onto ``table`` (every table meld, in order)
+    while opening points are due, without a layout
+    (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_opening_layoffs` in C): bad input
+    raises ``TypeError`` or ``ValueError`` naming it."""

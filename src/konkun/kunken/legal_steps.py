@@ -503,50 +503,106 @@ class LegalSteps(DealFields):
         if not done and self._swap_third_case(seat):
             return self._swap_third_actions(seat, hand, size, melds)
         judges: _Judges | None = None
+        search = self._turn_search(hand) if not done else None
         if not done:
             judges = (self._third_card_judges(hand, size) if self.need <= 0
-                      else self._completion_judges(seat, hand))
+                      else self._completion_judges(seat, hand, search))
         replace = self.rules.joker_for_held
         exact = self._exact_judge(seat, hand) if judges is not None else None
         if melds is None:
             melds = self.candidate_melds(hand)
-        out = [meld(slots) for slots in melds
-               if len(slots) < size and (judges is None or judges[0](slots)
-                                         or exact is None or exact(meld(slots)))]
+        # The taken joker on the table makes no meld the taken card's (_meld_is_third),
+        # which the C core does not read: left to the reference.
+        c_search = search.search if search is not None and not (
+            self.take_card == BARE_JOKER and self.turn_marks and self.taken_joker_out()) \
+            else None
+        table = self.compact_table() if c_search is not None else ()
+        if c_search is not None and completion.C_OPENING_MELDS is not None:
+            laid = completion.C_OPENING_MELDS(
+                hand, self.turn_notold, self.take_card, self.need, self.pending,
+                self.opening, table, replace, melds, size, c_search)
+        else:
+            laid = self._judged_melds(melds, size, judges, exact)
+        out = [meld(slots) for slots in laid]
         if size >= 2:
-            verdicts: dict[int, bool] = {}
-            exact_verdicts: dict[int, bool] = {}
-            for m, tm in enumerate(self.melds):
-                # With joker_for_held the exact check reads the table only through its
-                # swaps, which a real card laid off onto a meld without jokers or onto a
-                # sequence leaves as they are: its verdict is the card's alone.
-                same_swaps = replace and (not tm.jokers or tm.kind != SET)
-                for k, slot in tm.layoff_options():
-                    if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
-                                       and hand[slot - JOKER_FOR]):
-                        continue
-                    action = layoff(m, slot)
-                    if judges is not None and exact is not None:
-                        ok = verdicts.get(k)
-                        if ok is None:
-                            ok = verdicts[k] = judges[1](k)
-                        if not ok:
-                            if same_swaps and slot < BARE_JOKER:
-                                known = exact_verdicts.get(k)
-                                if known is None:
-                                    known = exact_verdicts[k] = exact(action)
-                                ok = known
-                            else:
-                                ok = exact(action)
-                        if not ok:
-                            continue
-                    out.append(action)
+            # Without a layout (the C core's lay-offs ask no swap after the step).
+            if c_search is not None and completion.C_OPENING_LAYOFFS is not None and \
+                    not self.layout[seat]:
+                out += [layoff(m, slot) for m, slot in completion.C_OPENING_LAYOFFS(
+                    hand, self.turn_notold, self.take_card, self.need, self.pending, table,
+                    replace, c_search)]
+            else:
+                out += self._judged_layoffs(hand, judges, exact)
         out.extend(action for action in self.swap_steps(seat, hand)
                    if judges is None or judges[2](action.slots[0])
                    or exact is None or exact(action))
         if done:
             out += [DISCARDS[k] for k in range(53) if hand[k]]
         return out
+
+    def _judged_layoffs(self, hand: list[int], judges: _Judges | None,
+                        exact: Callable[[Action], bool] | None) -> list[Action]:
+        """The lay-offs the hand may make now that the fast judge (``judges[1]``, by card),
+        else the exact one, keeps: every one with no judges (the turn's obligations met)."""
+        out: list[Action] = []
+        replace = self.rules.joker_for_held
+        verdicts: dict[int, bool] = {}
+        exact_verdicts: dict[int, bool] = {}
+        for m, tm in enumerate(self.melds):
+            # With joker_for_held the exact check reads the table only through its swaps,
+            # which a real card laid off onto a meld without jokers or onto a sequence
+            # leaves as they are: its verdict is the card's alone.
+            same_swaps = replace and (not tm.jokers or tm.kind != SET)
+            for k, slot in tm.layoff_options():
+                if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
+                                   and hand[slot - JOKER_FOR]):
+                    continue
+                action = layoff(m, slot)
+                if judges is not None and exact is not None:
+                    ok = verdicts.get(k)
+                    if ok is None:
+                        ok = verdicts[k] = judges[1](k)
+                    if not ok:
+                        if same_swaps and slot < BARE_JOKER:
+                            known = exact_verdicts.get(k)
+                            if known is None:
+                                known = exact_verdicts[k] = exact(action)
+                            ok = known
+                        else:
+                            ok = exact(action)
+                    if not ok:
+                        continue
+                out.append(action)
+        return out
+
+    def reference_opening_layoffs(self, seat: int, hand: list[int]) -> list[Action]:
+        """The lay-offs of :meth:`_count_taken_actions` while opening points are due (the
+        hand's size at least 2), in Python: the reference of the C core's
+        (:data:`completion.C_OPENING_LAYOFFS`, asked without a layout), which is what runs
+        when it is built."""
+        return self._judged_layoffs(hand, self._completion_judges(seat, hand),
+                                    self._exact_judge(seat, hand))
+
+    @staticmethod
+    def _judged_melds(melds: list[tuple[int, ...]], size: int, judges: _Judges | None,
+                      exact: Callable[[Action], bool] | None) -> list[tuple[int, ...]]:
+        """The melds of ``melds`` leaving a card of the ``size`` held that the fast judge
+        (``judges[0]``), else the exact one, keeps: every one with no judges (the turn's
+        obligations met)."""
+        return [slots for slots in melds
+                if len(slots) < size and (judges is None or judges[0](slots)
+                                          or exact is None or exact(meld(slots)))]
+
+    def reference_opening_melds(self, seat: int, hand: list[int],
+                                melds: list[tuple[int, ...]] | None = None
+                                ) -> list[tuple[int, ...]]:
+        """The melds of :meth:`_count_taken_actions` while opening points are due
+        (``melds``: the candidates, by default :meth:`candidate_melds`), in Python: the
+        reference of the C core's (:data:`completion.C_OPENING_MELDS`), which is what runs
+        when it is built."""
+        return self._judged_melds(
+            self.candidate_melds(hand) if melds is None else melds, self.hand_sizes[seat],
+            self._completion_judges(seat, hand), self._exact_judge(seat, hand))
 
     def candidate_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
         """Every meld the hand may lay now: :func:`solver.hand_melds` and each set of three
@@ -869,19 +925,25 @@ class LegalSteps(DealFields):
 
         return meld_ok, layoff_ok, swap_ok
 
-    def _completion_judges(self, seat: int, hand: list[int]) -> _Judges:
+    def _completion_judges(self, seat: int, hand: list[int],
+                           search: solver.HandSearch | None = None) -> _Judges:
         """The same judges when opening points are due: the full completion check, after a
-        quick test that a known completion survives."""
-        search = self._turn_search(hand)
+        quick test (for melds) that a known completion survives (``search``: the turn's,
+        :meth:`_turn_search`, when the caller has it)."""
+        if search is None:
+            search = self._turn_search(hand)
         assert search is not None  # reached only while opening points are due
-        witness: list[tuple[int, ...]] | None = None
-        if self.take_card != BARE_JOKER:
-            witness = solver.completion_witness(hand, self.turn_notold, self.take_card,
-                                                self.need, self.pending, search)
+        witnesses: list[list[tuple[int, ...]] | None] = []  # found when first asked
         size = self.hand_sizes[seat]
         swap_search: list[solver.HandSearch | None] = []
 
         def meld_ok(meld: tuple[int, ...]) -> bool:
+            if not witnesses:
+                witnesses.append(None if self.take_card == BARE_JOKER else
+                                 solver.completion_witness(hand, self.turn_notold,
+                                                           self.take_card, self.need,
+                                                           self.pending, search))
+            witness = witnesses[0]
             if witness and self._witness_survives(hand, meld, witness, size):
                 return True
             return self._completes_after_meld(seat, meld, search)
