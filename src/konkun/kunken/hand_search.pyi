@@ -4,6 +4,8 @@
 
 from collections.abc import Callable, Sequence
 
+from konkun.kunken.actions import Action
+
 def configure(values: Sequence[int], position_values: Sequence[int]) -> None:
     """Each card's points in hand (the joker last) and the points of an open set joker of
     each rank position; forgets the groups listed so far."""
@@ -76,3 +78,18 @@ def swap_third_melds(hand: list[int], notold: list[int], card: int,
     (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_swap_third_melds` in C): bad
     input (a meld not in canonical form, or not laid from the hand, a hand without ``card``)
     raises ``TypeError`` or ``ValueError`` naming it."""
+
+def swap_third_list(hand: list[int], notold: list[int], card: int,
+                    table: tuple[tuple[int, int, int, int, int], ...],
+                    melds: list[tuple[int, ...]], size: int,
+                    options: list[list[tuple[int, int]]], swaps: list[Action]
+                    ) -> tuple[list[tuple[int, ...]], list[tuple[int, int]], list[Action]]:
+    """The legal list after a take while only the taken ``card``'s meld is due, with a
+    layout and ``joker_for_held``
+    (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_swap_third_actions` in C): the
+    legal melds among ``melds`` (as :func:`swap_third_melds`), the legal lay-offs (meld
+    number, slot) among ``options`` (each meld of ``table``'s
+    :meth:`~konkun.kunken.melds.TableMeld.layoff_options`, in order; ``table``: every meld's
+    compact form) and the legal swaps among the candidate ``swaps``, each in order: bad
+    input (a lay-off or swap that is not one the hand can make onto that meld, and what
+    :func:`swap_third_melds` refuses) raises ``TypeError`` or ``ValueError`` naming it."""
