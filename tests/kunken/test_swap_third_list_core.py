@@ -246,6 +246,7 @@ def good_args() -> list[Any]:
     (6, [[("7d", 17)], []], "card of option 0 must be an int"),
     (6, [[(17, 118)], []], "slot of option 0 is 118"),
     (6, [[(17, 4)], []], "option 0 of meld 0 is \\(17, 4\\), not a lay-off onto it"),
+    (6, [[(17, 13)], []], "option 0 of meld 0 is \\(17, 13\\), not a lay-off onto it"),
     (6, [[(4, 4)], []], "option 0 of meld 0 is \\(4, 4\\), not a lay-off onto it"),
     (6, [[], [(BARE_JOKER, JOKER_FOR + 31)]], "not a lay-off onto it"),
     (6, [[(BARE_JOKER, OPEN_JOKER + 4)], []], "not a lay-off onto it"),
