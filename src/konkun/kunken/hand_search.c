@@ -1946,6 +1946,17 @@ static int third_now(const int *hand, const int *notold, int card, const Compact
     return 0;
 }
 
+/* A new empty list for the answers on the items of arg, which must be a list (named name,
+ * of what); NULL with an exception set when it is not. */
+static PyObject *answers_for(PyObject *arg, const char *name, const char *what) {
+    if (!PyList_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list of %s, not %.100s", name, what,
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    return PyList_New(0);
+}
+
 /* The legal melds of melds_arg (a list of candidate melds, each checked before use) for a
  * hand of size cards, the table's n melds with jokers, the cards the length reads and the
  * length now (third_now): a new list of the same objects, in order, or NULL with an
@@ -1953,12 +1964,7 @@ static int third_now(const int *hand, const int *notold, int card, const Compact
 static PyObject *legal_melds(const int *hand, const int *notold, int card, const Compact *table,
                              int n, const char *read, int floor, PyObject *melds_arg,
                              int size) {
-    if (!PyList_Check(melds_arg)) {
-        PyErr_Format(PyExc_TypeError, "melds must be a list of melds, not %.100s",
-                     Py_TYPE(melds_arg)->tp_name);
-        return NULL;
-    }
-    PyObject *out = PyList_New(0);
+    PyObject *out = answers_for(melds_arg, "melds", "melds");
     if (out == NULL) return NULL;
     /* The list is read item by item, and nothing here runs Python code that could change
      * it; each meld is checked before use. */
@@ -2246,12 +2252,7 @@ static int read_swap(PyObject *step, Py_ssize_t index, int n, int *number, int *
 /* The legal swaps among swaps (candidate Actions): a new list of the same objects, in
  * order, or NULL with an exception set. A swap is judged with the table as it leaves it. */
 static PyObject *legal_swaps(const ThirdList *l, PyObject *swaps) {
-    if (!PyList_Check(swaps)) {
-        PyErr_Format(PyExc_TypeError, "swaps must be a list of actions, not %.100s",
-                     Py_TYPE(swaps)->tp_name);
-        return NULL;
-    }
-    PyObject *out = PyList_New(0);
+    PyObject *out = answers_for(swaps, "swaps", "actions");
     if (out == NULL) return NULL;
     /* Reading an action's fields may run Python code: each item is held while read, and the
      * list's size read again each time. */
