@@ -18,7 +18,7 @@ import time
 
 import konkun.kunken
 from konkun.cards import double_deck
-from konkun.kunken import KunkenRules, arrangement, completion, new_deal, solver
+from konkun.kunken import KunkenRules, arrangement, completion, legal_steps, new_deal, solver
 from konkun.kunken.completion import take_hints
 from konkun.kunken.solver import best_arrangement, max_meld_points
 from konkun.kunken.state import counts_of
@@ -29,7 +29,9 @@ C_PARTS = (
     (completion, "C_JUDGE", "the completion judge"),
     (solver, "C_TAKE_SCAN", "the take scan"),
     (completion, "C_SWAP_THIRD_MELDS", "the swap-third melds"),
+    (legal_steps, "C_SWAP_THIRD_LIST", "the swap-third list"),
     (completion, "C_OPENING_MELDS", "the opening melds"),
+    (completion, "C_OPENING_LAYOFFS", "the opening lay-offs"),
 )
 """The C core's parts, each with the constant that holds it when it runs (read with
 ``getattr``, so that the script also runs on trees from before some of them)."""

@@ -954,6 +954,28 @@ static int third_card_possible(const int *hand, const int *notold, int card, int
     return 0 < shortest && shortest < size;
 }
 
+/* completion.swaps of one card: the card that wins a joker of m at place j (a sequence's
+ * rank, a set's suit), with m after the swap into after; -1 when no card wins one there. */
+static int swap_meld(const Compact *m, int j, Compact *after) {
+    *after = *m;
+    if (m->kind == 0) {     /* a sequence's joker, by its card */
+        if (!(m->d >> j & 1)) return -1;
+        after->d = m->d & ~(1 << j);
+        return m->a * RANKS + j;
+    }
+    int bit = 1 << j;       /* a set's: a declared suit, or an open joker's */
+    if (m->c & bit) {
+        after->b = m->b | bit;
+        after->c = m->c & ~bit;
+    } else if (m->d && !((m->b | m->c) & bit)) {
+        after->b = m->b | bit;
+        after->d = m->d - 1;
+    } else {
+        return -1;
+    }
+    return j * RANKS + m->a;
+}
+
 /* The walk of completion._swap_states over every choice of swaps with the melds from start
  * on (each hand and table met once: seen, a set of bytes), in its order, for the taken card
  * (not a joker): the shortest third-card meld of the states it reaches (0: none) into best,
@@ -965,26 +987,10 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
         if (!meld_jokers(m)) continue;
         const Compact before = *m;
         for (int j = 0; j < (m->kind == 0 ? RANKS : SUITS); j++) {
-            int given;
-            if (before.kind == 0) {     /* completion.swaps: a sequence's joker by its card */
-                if (!(before.d >> j & 1)) continue;
-                given = before.a * RANKS + j;
-                if (!hand[given]) continue;
-                m->d = before.d & ~(1 << j);
-            } else {                    /* a set's: a declared suit, or an open joker's */
-                given = j * RANKS + before.a;
-                if (!hand[given]) continue;
-                int bit = 1 << j;
-                if (before.c & bit) {
-                    m->b = before.b | bit;
-                    m->c = before.c & ~bit;
-                } else if (before.d && !((before.b | before.c) & bit)) {
-                    m->b = before.b | bit;
-                    m->d = before.d - 1;
-                } else {
-                    continue;
-                }
-            }
+            Compact after;
+            int given = swap_meld(&before, j, &after);
+            if (given < 0 || !hand[given]) continue;
+            *m = after;
             int had_notold = notold[given];
             hand[given]--;
             if (had_notold) notold[given]--;
@@ -1895,6 +1901,19 @@ static int cards_third(const int *removed, int n, int card, const int *hand,
     return has_card && old + (jokers > 0 ? jokers : 0) >= 2;
 }
 
+/* Whether the turn can be completed from the state after a step (hand, notold: the cards
+ * left; table: the n melds with jokers after it), which leaves left cards: the shortest
+ * third-card meld over its swap states, the state itself first, shorter than left. 1 or 0,
+ * or -1 with an exception set. */
+static int state_leaves_third(const int *hand, const int *notold, int card,
+                              const Compact *table, int n, int left) {
+    int best = card_third(hand, notold, card, 0, 1);
+    if (0 < best && best < left) return 1;        /* with no swap at all */
+    if (!hand[card] || !any_swap(table, n, hand)) return 0;
+    if (swap_states_third(hand, notold, table, n, card, left, &best) < 0) return -1;
+    return 0 < best && best < left;
+}
+
 /* Whether the turn can be completed after laying the meld (cards removed, compact form laid,
  * leaving left cards): the shortest third-card meld over the swap states of the table with
  * it, the hand as it is first, shorter than left. 1 or 0, or -1 with an exception set. */
@@ -1910,64 +1929,48 @@ static int meld_leaves_third(const int *hand, const int *notold, int card, const
         rest[k]--;
         if (rest_notold[k]) rest_notold[k]--;
     }
-    int best = card_third(rest, rest_notold, card, 0, 1);
-    if (0 < best && best < left) return 1;        /* with no swap at all */
-    if (!rest[card]) return 0;
     memcpy(after, table, sizeof(Compact) * (size_t)n);
     int m = n;
     if (meld_jokers(laid)) after[m++] = *laid;
-    if (!any_swap(after, m, rest)) return 0;
-    if (swap_states_third(rest, rest_notold, after, m, card, left, &best) < 0) return -1;
-    return 0 < best && best < left;
+    return state_leaves_third(rest, rest_notold, card, after, m, left);
 }
 
-PyDoc_STRVAR(swap_third_melds_doc,
-"swap_third_melds(hand, notold, card, table, melds, size) -> (int, list[tuple[int, ...]])\n\n"
-"The shortest third-card meld over every choice of swaps now (completion.swap_third_length)\n"
-"and the melds of melds (candidate melds in canonical form, laid from hand) that a legal\n"
-"list after a take offers while only the taken card's meld is due, with a layout and\n"
-"joker_for_held (LegalSteps.reference_swap_third_melds in C), in order, the same objects.\n"
-"hand, notold: lists of 53 counts; card 0..51 (not a joker); table: the table's melds with\n"
-"jokers, a tuple of compact melds; size: the hand's size, within 2**30. Bad input (a hand\n"
-"without the taken card among it) raises TypeError or ValueError.");
-
-static PyObject *swap_third_melds(PyObject *module, PyObject *args) {
-    (void)module;
-    PyObject *hand_arg, *notold_arg, *card_arg, *table_arg, *melds_arg, *size_arg;
-    int hand[SLOTS], notold[SLOTS], card, n, size;
-    Compact table[MAX_TABLE];
-    if (!PyArg_ParseTuple(args, "OOOOOO:swap_third_melds", &hand_arg, &notold_arg, &card_arg,
-                          &table_arg, &melds_arg, &size_arg))
-        return NULL;
-    if (read_hand(hand_arg, "hand", hand) < 0 || read_hand(notold_arg, "notold", notold) < 0
-        || int_in(card_arg, 0, CARDS - 1, "card", -1, &card) < 0
-        || read_table(table_arg, table, &n) < 0
-        || int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0)
-        return NULL;
-    if (!hand[card]) {
-        /* The reference's fast judge then reads the hand as if it held the card: a state
-         * no legal step leads to, left to the reference (LegalSteps._swap_third_actions). */
-        PyErr_Format(PyExc_ValueError, "hand does not hold the taken card %d", card);
-        return NULL;
-    }
-    if (!PyList_Check(melds_arg)) {
-        PyErr_Format(PyExc_TypeError, "melds must be a list of melds, not %.100s",
-                     Py_TYPE(melds_arg)->tp_name);
-        return NULL;
-    }
-    /* The cards the length reads (completion.swap_third_cards): the taken card's suit and
-     * rank, the cards that win a table joker, and the joker. A meld of none of them leaves
-     * the length as it is now (floor). */
-    char read[SLOTS] = {0};
+/* The cards the length now reads (completion.swap_third_cards: the taken card's suit and
+ * rank, the cards that win a joker of the table's n melds with jokers, and the joker) marked
+ * in read, and that length (completion.swap_third_length) into floor. 0, or -1 with an
+ * exception set. */
+static int third_now(const int *hand, const int *notold, int card, const Compact *table, int n,
+                     char *read, int *floor) {
     for (int q = 0; q < RANKS; q++) read[card / RANKS * RANKS + q] = 1;
     for (int t = 0; t < SUITS; t++) read[t * RANKS + card % RANKS] = 1;
     for (int i = 0; i < n; i++) meld_winners(&table[i], read);
     read[CARDS] = 1;
-    int floor = card_third(hand, notold, card, 0, 1);
-    if (any_swap(table, n, hand) && swap_states_third(hand, notold, table, n, card, 0, &floor)
+    *floor = card_third(hand, notold, card, 0, 1);
+    if (any_swap(table, n, hand) && swap_states_third(hand, notold, table, n, card, 0, floor)
         < 0)
+        return -1;
+    return 0;
+}
+
+/* A new empty list for the answers on the items of arg, which must be a list (named name,
+ * of what); NULL with an exception set when it is not. */
+static PyObject *answers_for(PyObject *arg, const char *name, const char *what) {
+    if (!PyList_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list of %s, not %.100s", name, what,
+                     Py_TYPE(arg)->tp_name);
         return NULL;
-    PyObject *out = PyList_New(0);
+    }
+    return PyList_New(0);
+}
+
+/* The legal melds of melds_arg (a list of candidate melds, each checked before use) for a
+ * hand of size cards, the table's n melds with jokers, the cards the length reads and the
+ * length now (third_now): a new list of the same objects, in order, or NULL with an
+ * exception set. A meld of none of the cards the length reads leaves it as it is (floor). */
+static PyObject *legal_melds(const int *hand, const int *notold, int card, const Compact *table,
+                             int n, const char *read, int floor, PyObject *melds_arg,
+                             int size) {
+    PyObject *out = answers_for(melds_arg, "melds", "melds");
     if (out == NULL) return NULL;
     /* The list is read item by item, and nothing here runs Python code that could change
      * it; each meld is checked before use. */
@@ -1993,10 +1996,338 @@ static PyObject *swap_third_melds(PyObject *module, PyObject *args) {
         }
         if (verdict && PyList_Append(out, m) < 0) goto fail;
     }
-    return Py_BuildValue("(iN)", floor, out);
+    return out;
 fail:
     Py_DECREF(out);
     return NULL;
+}
+
+/* The arguments the swap-third parts share read and checked: hand, notold, card, table and
+ * size. 0, or -1 with an exception set. */
+static int read_third_turn(PyObject *hand_arg, PyObject *notold_arg, PyObject *card_arg,
+                           PyObject *table_arg, PyObject *size_arg, int *hand, int *notold,
+                           int *card, Compact *table, int *n, int *size) {
+    if (read_hand(hand_arg, "hand", hand) < 0 || read_hand(notold_arg, "notold", notold) < 0
+        || int_in(card_arg, 0, CARDS - 1, "card", -1, card) < 0
+        || read_table(table_arg, table, n) < 0
+        || int_in(size_arg, -BOUND, BOUND, "size", -1, size) < 0)
+        return -1;
+    if (!hand[*card]) {
+        /* The reference's fast judge then reads the hand as if it held the card: a state
+         * no legal step leads to, left to the reference (LegalSteps._swap_third_actions). */
+        PyErr_Format(PyExc_ValueError, "hand does not hold the taken card %d", *card);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(swap_third_melds_doc,
+"swap_third_melds(hand, notold, card, table, melds, size) -> (int, list[tuple[int, ...]])\n\n"
+"The shortest third-card meld over every choice of swaps now (completion.swap_third_length)\n"
+"and the melds of melds (candidate melds in canonical form, laid from hand) that a legal\n"
+"list after a take offers while only the taken card's meld is due, with a layout and\n"
+"joker_for_held (LegalSteps.reference_swap_third_melds in C), in order, the same objects.\n"
+"hand, notold: lists of 53 counts; card 0..51 (not a joker); table: the table's melds with\n"
+"jokers, a tuple of compact melds; size: the hand's size, within 2**30. Bad input (a hand\n"
+"without the taken card among it) raises TypeError or ValueError.");
+
+static PyObject *swap_third_melds(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *hand_arg, *notold_arg, *card_arg, *table_arg, *melds_arg, *size_arg;
+    int hand[SLOTS], notold[SLOTS], card, n, size, floor;
+    Compact table[MAX_TABLE];
+    char read[SLOTS] = {0};
+    if (!PyArg_ParseTuple(args, "OOOOOO:swap_third_melds", &hand_arg, &notold_arg, &card_arg,
+                          &table_arg, &melds_arg, &size_arg)
+        || read_third_turn(hand_arg, notold_arg, card_arg, table_arg, size_arg, hand, notold,
+                           &card, table, &n, &size) < 0
+        || third_now(hand, notold, card, table, n, read, &floor) < 0)
+        return NULL;
+    PyObject *out = legal_melds(hand, notold, card, table, n, read, floor, melds_arg, size);
+    return out == NULL ? NULL : Py_BuildValue("(iN)", floor, out);
+}
+
+/* ------------------------------------------------------------------ the swap-third list
+ * The whole legal list of LegalSteps._swap_third_actions (its reference,
+ * LegalSteps.reference_swap_third_actions): its melds as swap_third_melds judges them, then
+ * its candidate lay-offs and swaps (Actions, listed by the engine), each legal exactly when
+ * the shortest third-card meld over every choice of swaps after it, with the table as the
+ * step leaves it, is shorter than the hand it leaves. */
+
+static PyObject *str_kind = NULL, *str_number = NULL, *str_slots = NULL;
+
+/* The compact meld m once slot is laid off onto it (TableMeld.lay_off, as compact reads it)
+ * into after: 0, or -1 when slot is not a lay-off onto m (TableMeld.layoff_options). */
+static int laid_off(const Compact *m, int slot, Compact *after) {
+    *after = *m;
+    int joker = slot >= CARDS;
+    if (m->kind == 0) {
+        int n = m->c;
+        int k = !joker ? slot : slot >= JOKER_FOR && slot < OPEN_JOKER ? slot - JOKER_FOR : -1;
+        if (k < 0 || n >= RANKS || k / RANKS != m->a) return -1;
+        int q = k % RANKS, left = (m->b + RANKS - 1) % RANKS, right = (m->b + n) % RANKS;
+        if ((q != left && q != right) || (joker && (bits(m->d) + 1) * 2 > n + 1)) return -1;
+        if (q == left && n + 1 < RANKS) after->b = q;      /* laid before its first slot */
+        after->c = n + 1;
+        if (joker) after->d = m->d | 1 << q;
+        return 0;
+    }
+    int n = bits(m->b) + bits(m->c) + m->d;
+    if (n >= SUITS) return -1;
+    if (joker) {
+        if (slot != OPEN_JOKER + m->a || (bits(m->c) + m->d + 1) * 2 > n + 1) return -1;
+        after->d = m->d + 1;
+        return 0;
+    }
+    int bit = 1 << slot / RANKS;
+    if (slot % RANKS != m->a || (m->b | m->c) & bit) return -1;
+    after->b = m->b | bit;
+    return 0;
+}
+
+/* Whether the turn can be completed after a step that takes the n_removed cards removed
+ * (52: a joker) from the hand, taken copies first, then brings fresh jokers in (a swap's),
+ * and leaves meld i of the table's n as after (i < 0: the table's swaps as they are),
+ * leaving left cards. 1 or 0, or -1 with an exception set. */
+static int step_leaves_third(const int *hand, const int *notold, int card, const Compact *table,
+                             int n, int i, const Compact *after, const int *removed,
+                             int n_removed, int fresh, int left) {
+    int rest[SLOTS], rest_notold[SLOTS];
+    Compact jokered[MAX_TABLE];
+    memcpy(rest, hand, sizeof(rest));
+    memcpy(rest_notold, notold, sizeof(rest_notold));
+    for (int r = 0; r < n_removed; r++) {
+        int k = removed[r];
+        rest[k]--;
+        if (rest_notold[k]) rest_notold[k]--;
+    }
+    rest[CARDS] += fresh;
+    rest_notold[CARDS] += fresh;
+    int m = 0;
+    for (int t = 0; t < n; t++) {
+        const Compact *c = t == i ? after : &table[t];
+        if (meld_jokers(c)) jokered[m++] = *c;
+    }
+    return state_leaves_third(rest, rest_notold, card, jokered, m, left);
+}
+
+/* What the verdicts of one list share: the turn (hand, notold, card, size), the table's n
+ * melds, the cards the length reads and the length now (third_now), and the verdicts known
+ * on steps that leave the table's swaps as they are (0 not asked, 1 no, 2 yes): a real
+ * card laid off, by card; a joker laid off that only given cards win, with the table as it
+ * is (joker_gone), and then won back by card k (won_back[k]). */
+typedef struct {
+    const int *hand, *notold;
+    int card, size, n, floor;
+    const Compact *table;
+    const char *read;
+    char plain[CARDS], joker_gone, won_back[CARDS];
+} ThirdList;
+
+/* A verdict of step_leaves_third with the table's swaps as they are, kept in *known. */
+static int known_verdict(const ThirdList *l, char *known, const int *removed, int n_removed,
+                         int fresh, int left) {
+    if (!*known) {
+        int verdict = step_leaves_third(l->hand, l->notold, l->card, l->table, l->n, -1, NULL,
+                                        removed, n_removed, fresh, left);
+        if (verdict < 0) return -1;
+        *known = (char)(1 + verdict);
+    }
+    return *known - 1;
+}
+
+/* The verdict on laying off slot onto meld i (its compact form after: after), a lay-off
+ * of a card the hand holds. A real card that leaves the table's swaps as they are (onto a
+ * sequence, or a set without open jokers) is judged by the card alone; a joker onto a
+ * sequence or a set without jokers puts one joker on the table that only its winners win:
+ * the turn can be completed with it left there or won back at once by one of them (swaps
+ * commute), each with the table as it is. 1 or 0, or -1 with an exception set. */
+static int layoff_verdict(ThirdList *l, int i, int slot, const Compact *after) {
+    int left = l->size - 1;
+    if (left <= l->floor) return 0;     /* a step only lengthens it: no card becomes old */
+    const Compact *m = &l->table[i];
+    if (slot < CARDS) {
+        if (m->kind == 1 && m->d)       /* the open jokers' winners change */
+            return step_leaves_third(l->hand, l->notold, l->card, l->table, l->n, i, after,
+                                     &slot, 1, 0, left);
+        if (!l->read[slot]) return 0 < l->floor && l->floor < left;
+        return known_verdict(l, &l->plain[slot], &slot, 1, 0, left);
+    }
+    if (meld_jokers(m) && m->kind == 1)
+        return step_leaves_third(l->hand, l->notold, l->card, l->table, l->n, i, after,
+                                 (const int[]){CARDS}, 1, 0, left);
+    char winning[SLOTS] = {0};
+    Compact laid = *after;
+    laid.d = m->kind == 0 ? after->d & ~m->d : after->d;   /* the joker laid alone */
+    if (m->kind == 1) laid.c = 0;
+    meld_winners(&laid, winning);
+    int verdict = known_verdict(l, &l->joker_gone, (const int[]){CARDS}, 1, 0, left);
+    for (int k = 0; verdict == 0 && k < CARDS; k++) {
+        if (winning[k] && l->hand[k])
+            verdict = known_verdict(l, &l->won_back[k], (const int[]){CARDS, k}, 2, 1, left);
+    }
+    return verdict;
+}
+
+/* The legal lay-offs among options (TableMeld.layoff_options of each of the table's melds,
+ * in order: (card, slot) pairs; those of cards the hand lacks are not candidates, and only
+ * their card is read): a new list of (meld number, slot) pairs, in order, or NULL with an
+ * exception set. */
+static PyObject *legal_layoffs(ThirdList *l, PyObject *options) {
+    if (!PyList_Check(options) || PyList_GET_SIZE(options) != l->n) {
+        PyErr_Format(PyExc_TypeError, "options must be a list of %d lists, one for each "
+                     "table meld, not %R", l->n, options);
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    /* Nothing here runs Python code that could change the lists; each pair is checked. */
+    for (int i = 0; i < l->n; i++) {
+        PyObject *pairs = PyList_GET_ITEM(options, i);
+        if (!PyList_Check(pairs)) {
+            PyErr_Format(PyExc_TypeError, "options %d must be a list of (card, slot) pairs, "
+                         "not %.100s", i, Py_TYPE(pairs)->tp_name);
+            goto fail;
+        }
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(pairs); j++) {
+            PyObject *pair = PyList_GET_ITEM(pairs, j);
+            int k, slot;
+            Compact after;
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+                PyErr_Format(PyExc_ValueError, "option %zd of meld %d is %R, not a (card, "
+                             "slot) pair", j, i, pair);
+                goto fail;
+            }
+            if (int_in(PyTuple_GET_ITEM(pair, 0), 0, CARDS, "card of option", j, &k) < 0)
+                goto fail;
+            if (!l->hand[k]) continue;  /* not a candidate: its slot is never read */
+            if (int_in(PyTuple_GET_ITEM(pair, 1), 0, OPEN_JOKER + RANKS - 1, "slot of option",
+                       j, &slot) < 0)
+                goto fail;
+            if (k != (slot < CARDS ? slot : CARDS) || laid_off(&l->table[i], slot, &after) < 0) {
+                PyErr_Format(PyExc_ValueError, "option %zd of meld %d is %R, not a lay-off "
+                             "onto it", j, i, pair);
+                goto fail;
+            }
+            int verdict = layoff_verdict(l, i, slot, &after);
+            if (verdict < 0) goto fail;
+            if (verdict) {
+                PyObject *step = Py_BuildValue("(ii)", i, slot);
+                if (step == NULL) goto fail;
+                int status = PyList_Append(out, step);
+                Py_DECREF(step);
+                if (status < 0) goto fail;
+            }
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* A candidate swap (an Action: kind "swap", number, slots) read and checked: its meld
+ * number, 0..n-1, and the card it gives. 0, or -1 with an exception set. */
+static int read_swap(PyObject *step, Py_ssize_t index, int n, int *number, int *given) {
+    PyObject *kind = PyObject_GetAttr(step, str_kind);
+    if (kind == NULL) return -1;
+    int same = PyUnicode_Check(kind) && PyUnicode_CompareWithASCIIString(kind, "swap") == 0;
+    Py_DECREF(kind);
+    if (!same) {
+        PyErr_Format(PyExc_ValueError, "swap %zd is %R, not a swap", index, step);
+        return -1;
+    }
+    PyObject *number_obj = PyObject_GetAttr(step, str_number);
+    if (number_obj == NULL) return -1;
+    int status = int_in(number_obj, 0, n - 1, "meld number of swap", index, number);
+    Py_DECREF(number_obj);
+    if (status < 0) return -1;
+    PyObject *slots = PyObject_GetAttr(step, str_slots);
+    if (slots == NULL) return -1;
+    if (!PyTuple_Check(slots) || PyTuple_GET_SIZE(slots) != 1) {
+        PyErr_Format(PyExc_ValueError, "swap %zd has slots %R, not one card", index, slots);
+        status = -1;
+    } else {
+        status = int_in(PyTuple_GET_ITEM(slots, 0), 0, CARDS - 1, "card of swap", index,
+                        given);
+    }
+    Py_DECREF(slots);
+    return status;
+}
+
+/* The legal swaps among swaps (candidate Actions): a new list of the same objects, in
+ * order, or NULL with an exception set. A swap is judged with the table as it leaves it. */
+static PyObject *legal_swaps(const ThirdList *l, PyObject *swaps) {
+    PyObject *out = answers_for(swaps, "swaps", "actions");
+    if (out == NULL) return NULL;
+    /* Reading an action's fields may run Python code: each item is held while read, and the
+     * list's size read again each time. */
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(swaps); index++) {
+        PyObject *step = PyList_GET_ITEM(swaps, index);
+        Py_INCREF(step);
+        int i, k, verdict = -1;
+        Compact after;
+        if (read_swap(step, index, l->n, &i, &k) == 0) {
+            const Compact *m = &l->table[i];
+            if (!l->hand[k] || swap_meld(m, m->kind == 0 ? k % RANKS : k / RANKS, &after) != k)
+                PyErr_Format(PyExc_ValueError, "swap %zd is %R, not one the hand can make",
+                             index, step);
+            else if (l->size <= l->floor)
+                verdict = 0;            /* a swap only lengthens it: its states are now's */
+            else
+                verdict = step_leaves_third(l->hand, l->notold, l->card, l->table, l->n, i,
+                                            &after, &k, 1, 1, l->size);
+        }
+        if (verdict > 0 && PyList_Append(out, step) < 0) verdict = -1;
+        Py_DECREF(step);
+        if (verdict < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+PyDoc_STRVAR(swap_third_list_doc,
+"swap_third_list(hand, notold, card, table, melds, size, options, swaps)\n"
+"    -> (list[tuple[int, ...]], list[tuple[int, int]], list[Action])\n\n"
+"The legal list after a take while only the taken card's meld is due, with a layout and\n"
+"joker_for_held (LegalSteps.reference_swap_third_actions in C): the legal melds of melds\n"
+"(as swap_third_melds), the legal lay-offs (meld number, slot) among options (each table\n"
+"meld's TableMeld.layoff_options, in order; those of cards the hand lacks are not\n"
+"candidates) and the legal swaps of swaps (candidate Actions), each in order. hand, notold,\n"
+"card and size as swap_third_melds'; table: every meld of the table (its compact form, in\n"
+"order). Bad input raises TypeError or ValueError.");
+
+static PyObject *swap_third_list(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *hand_arg, *notold_arg, *card_arg, *table_arg, *melds_arg, *size_arg;
+    PyObject *options_arg, *swaps_arg;
+    int hand[SLOTS], notold[SLOTS], card, n, size, n_jokered = 0;
+    Compact table[MAX_TABLE], jokered[MAX_TABLE];
+    char read[SLOTS] = {0};
+    if (!PyArg_ParseTuple(args, "OOOOOOOO:swap_third_list", &hand_arg, &notold_arg,
+                          &card_arg, &table_arg, &melds_arg, &size_arg, &options_arg,
+                          &swaps_arg)
+        || read_third_turn(hand_arg, notold_arg, card_arg, table_arg, size_arg, hand, notold,
+                           &card, table, &n, &size) < 0)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (meld_jokers(&table[i])) jokered[n_jokered++] = table[i];
+    ThirdList l = {.hand = hand, .notold = notold, .card = card, .size = size, .n = n,
+                   .table = table, .read = read};
+    if (third_now(hand, notold, card, jokered, n_jokered, read, &l.floor) < 0) return NULL;
+    PyObject *melds = legal_melds(hand, notold, card, jokered, n_jokered, read, l.floor,
+                                  melds_arg, size);
+    if (melds == NULL) return NULL;
+    PyObject *layoffs = legal_layoffs(&l, options_arg);
+    PyObject *swaps = layoffs == NULL ? NULL : legal_swaps(&l, swaps_arg);
+    if (swaps == NULL) {
+        Py_DECREF(melds);
+        Py_XDECREF(layoffs);
+        return NULL;
+    }
+    return Py_BuildValue("(NNN)", melds, layoffs, swaps);
 }
 
 /* ------------------------------------------------------------------ the take scan
@@ -2626,23 +2957,6 @@ static int compact_layoffs(const Compact *m, int options[][2]) {
     return n;
 }
 
-/* The compact meld m with slot laid off onto it (TableMeld.lay_off): a sequence grows at
- * the end the slot's card is at (the left first, unless that makes 13), a set gains the
- * suit or an open joker. */
-static Compact laid_off(const Compact *m, int slot) {
-    Compact c = *m;
-    if (m->kind == 1) {
-        if (slot < CARDS) c.b |= 1 << (slot / RANKS);
-        else c.d++;
-        return c;
-    }
-    int q = (slot < CARDS ? slot : slot - JOKER_FOR) % RANKS;
-    if (q == (m->b + RANKS - 1) % RANKS && m->c + 1 < RANKS) c.b = q;
-    c.c++;
-    if (slot >= CARDS) c.d |= 1 << q;
-    return c;
-}
-
 /* Whether the turn t (checked, no layout) can still be completed after laying off the card
  * k as slot onto its meld number (after: that meld then): the judge, after
  * LegalSteps.completes_after_step's no-swap shortcut. 1, 0, or -1 with an exception set. */
@@ -2713,8 +3027,12 @@ static PyObject *opening_layoffs(PyObject *module, PyObject *args) {
                                                            t.need, t.pending, -1, 0,
                                                            t.replace);
             }
+            Compact after;
+            if (ok == 0 && laid_off(m, slot, &after) < 0) {
+                PyErr_Format(PyExc_ValueError, "table meld %d: no lay-off of slot %d", i, slot);
+                ok = -1;
+            }
             if (ok == 0) {
-                Compact after = laid_off(m, slot);
                 if (same_swaps && slot < CARDS) {
                     ok = exact[k];
                     if (ok < 0) ok = exact[k] = (signed char)layoff_judged(&t, k, slot, i, &after);
@@ -2752,6 +3070,7 @@ static PyMethodDef module_methods[] = {
     {"swap_third_melds", swap_third_melds, METH_VARARGS, swap_third_melds_doc},
     {"opening_melds", opening_melds, METH_VARARGS, opening_melds_doc},
     {"opening_layoffs", opening_layoffs, METH_VARARGS, opening_layoffs_doc},
+    {"swap_third_list", swap_third_list, METH_VARARGS, swap_third_list_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2768,6 +3087,10 @@ PyMODINIT_FUNC PyInit_hand_search(void) {
     for (int v = 0; v <= MAX_JOKERS; v++) {
         if (small_ints[v] == NULL && (small_ints[v] = PyLong_FromLong(v)) == NULL) return NULL;
     }
+    if ((str_kind == NULL && (str_kind = PyUnicode_InternFromString("kind")) == NULL)
+        || (str_number == NULL && (str_number = PyUnicode_InternFromString("number")) == NULL)
+        || (str_slots == NULL && (str_slots = PyUnicode_InternFromString("slots")) == NULL))
+        return NULL;
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

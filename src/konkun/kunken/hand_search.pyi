@@ -4,6 +4,8 @@
 
 from collections.abc import Callable, Sequence
 
+from konkun.kunken.actions import Action
+
 def configure(values: Sequence[int], position_values: Sequence[int]) -> None:
     """Each card's points in hand (the joker last) and the points of an open set joker of
     each rank position; forgets the groups listed so far."""
@@ -95,3 +97,18 @@ def opening_layoffs(hand: list[int], notold: list[int], card: int, need: int, pe
     while opening points are due, without a layout
     (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_opening_layoffs` in C): bad input
     raises ``TypeError`` or ``ValueError`` naming it."""
+
+def swap_third_list(hand: list[int], notold: list[int], card: int,
+                    table: tuple[tuple[int, int, int, int, int], ...],
+                    melds: list[tuple[int, ...]], size: int,
+                    options: list[list[tuple[int, int]]], swaps: list[Action]
+                    ) -> tuple[list[tuple[int, ...]], list[tuple[int, int]], list[Action]]:
+    """The legal list after a take while only the taken ``card``'s meld is due, with a
+    layout and ``joker_for_held``
+    (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_swap_third_actions` in C): the
+    legal melds among ``melds`` (as :func:`swap_third_melds`), the legal lay-offs (meld
+    number, slot) among ``options`` (each meld of ``table``'s
+    :meth:`~konkun.kunken.melds.TableMeld.layoff_options`, in order; ``table``: every meld's
+    compact form) and the legal swaps among the candidate ``swaps``, each in order: bad
+    input (a lay-off or swap that is not one the hand can make onto that meld, and what
+    :func:`swap_third_melds` refuses) raises ``TypeError`` or ``ValueError`` naming it."""

@@ -42,6 +42,34 @@ IDENTITY_TAKEN: Final = 3
 """:meth:`LegalSteps.identity_kind`: the step lays the taken joker, which only winning it
 back can make the third card again."""
 
+SwapThirdList = Callable[
+    [list[int], list[int], int, completion.Table, list[tuple[int, ...]], int,
+     list[list[tuple[int, int]]], list[Action]],
+    tuple[list[tuple[int, ...]], list[tuple[int, int]], list[Action]]]
+"""The C core's ``hand_search.swap_third_list``: given the hand, the cards not held before
+the take, the taken card, the table (every meld's compact form), the candidate melds, the
+hand's size, each table meld's lay-off options (:meth:`TableMeld.layoff_options`) and the
+candidate swaps, the legal melds, lay-offs (meld number, slot) and swaps of
+:meth:`LegalSteps.reference_swap_third_actions`."""
+
+
+def _c_swap_third_list() -> SwapThirdList | None:
+    """The C core's legal list while only the taken card's meld is due with a layout, when
+    the C core is built and in use."""
+    if completion.C_SWAP_THIRD_MELDS is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.swap_third_list
+
+
+C_SWAP_THIRD_LIST: Final = _c_swap_third_list()
+"""The legal list of :meth:`LegalSteps._swap_third_actions` in C
+(``konkun.kunken.hand_search.swap_third_list``: its melds as
+:data:`completion.C_SWAP_THIRD_MELDS` judges them, then each candidate lay-off and swap
+legal when the shortest third-card meld over every choice of swaps after it, with the table
+as it leaves it, is shorter than the hand it leaves), or ``None`` when it is not built (then
+:meth:`LegalSteps.reference_swap_third_actions`)."""
+
 _T = TypeVar("_T")
 _Judge = Callable[[_T], bool]
 _Judges = tuple[_Judge[tuple[int, ...]], _Judge[int], _Judge[int]]
@@ -501,7 +529,7 @@ class LegalSteps(DealFields):
         size = self.hand_sizes[seat]
         done = self.obligations_met()
         if not done and self._swap_third_case(seat):
-            return self._swap_third_actions(seat, hand, size, melds)
+            return self._swap_third_actions(seat, hand, melds)
         judges: _Judges | None = None
         search = self._turn_search(hand) if not done else None
         if not done:
@@ -659,9 +687,32 @@ class LegalSteps(DealFields):
         return self.pending and self.need <= 0 and self.layout[seat] and \
             self.rules.joker_for_held and self.take_card != BARE_JOKER
 
-    def _swap_third_actions(self, seat: int, hand: list[int], size: int,
+    def _swap_third_actions(self, seat: int, hand: list[int],
                             melds: list[tuple[int, ...]] | None = None) -> list[Action]:
-        """:meth:`_taken_actions` in :meth:`_swap_third_case`. A step of real cards only (a
+        """:meth:`_taken_actions` in :meth:`_swap_third_case` (``melds``:
+        :meth:`candidate_melds`, when the caller has them): the C core's list
+        (:data:`C_SWAP_THIRD_LIST`) when it is built, else
+        :meth:`reference_swap_third_actions`."""
+        if melds is None:
+            melds = self.candidate_melds(hand)
+        # A hand without the taken card (after no legal step) is left to the reference.
+        if C_SWAP_THIRD_LIST is None or not hand[self.take_card]:
+            return self.reference_swap_third_actions(seat, hand, melds)
+        laid, layoffs, swaps = C_SWAP_THIRD_LIST(
+            hand, self.turn_notold, self.take_card, self.compact_table(), melds,
+            self.hand_sizes[seat], [tm.layoff_options() for tm in self.melds],
+            self.swap_steps(seat, hand))
+        out = [meld(slots) for slots in laid]
+        out += [layoff(m, slot) for m, slot in layoffs]
+        out += swaps
+        return out
+
+    def reference_swap_third_actions(self, seat: int, hand: list[int],
+                                     melds: list[tuple[int, ...]] | None = None
+                                     ) -> list[Action]:
+        """:meth:`_swap_third_actions` in Python (``melds``: the candidates, by default
+        :meth:`candidate_melds`): the reference of the C core's (:data:`C_SWAP_THIRD_LIST`),
+        which is what runs when it is built. A step of real cards only (a
         meld without jokers or whose jokers no card left in the hand wins back, a real card
         laid off onto a meld whose swaps it leaves as they are) is legal exactly when it
         lays the taken card's meld or the shortest such meld over every choice of swaps
@@ -676,21 +727,13 @@ class LegalSteps(DealFields):
         ``won_back``: a winner gone, a fresh joker in), each asked of the table as it is.
         The other steps (a lay-off onto a set with jokers, a swap) are judged as in
         :meth:`_taken_actions`: the fast judge, then the exact one."""
+        size = self.hand_sizes[seat]
         fast = self._third_card_judges(hand, size)
         alone = self._third_card_meld_fits(hand, size)
         if melds is None:
             melds = self.candidate_melds(hand)
-        table = self.compact_table()
-        # A hand without the taken card (after no legal step) is left to the reference.
-        if completion.C_SWAP_THIRD_MELDS is not None and hand[self.take_card]:
-            # The C core's verdicts, and the length now, which the judge needs no more.
-            floor, laid = completion.C_SWAP_THIRD_MELDS(
-                hand, self.turn_notold, self.take_card,
-                tuple(m for m in table if completion.has_jokers(m)), melds, size)
-            judged = SwapThirdJudge(self, seat, hand, table, floor)
-        else:
-            judged = SwapThirdJudge(self, seat, hand, table)
-            laid = self._swap_third_melds(hand, size, melds, fast, judged, alone)
+        judged = SwapThirdJudge(self, seat, hand, self.compact_table())
+        laid = self._swap_third_melds(hand, size, melds, fast, judged, alone)
         floor, swappable = judged.floor, judged.swappable
 
         def plain_layoff(k: int) -> bool:
@@ -1093,9 +1136,8 @@ class SwapThirdJudge:
     legal-action list in this case."""
 
     def __init__(self, deal: LegalSteps, seat: int, hand: list[int],
-                 table: completion.Table | None = None, floor: int = -1) -> None:
-        """``table``: the deal's compact table, when the caller has it; ``floor``: the
-        length now (:func:`completion.swap_third_length`), when the caller has it."""
+                 table: completion.Table | None = None) -> None:
+        """``table``: the deal's compact table, when the caller has it."""
         self.deal = deal
         self.seat = seat
         self.hand = hand
@@ -1111,11 +1153,7 @@ class SwapThirdJudge:
         # this judge is asked).
         self.swappable = any(hand[k] for m in self.jokers for k in completion.swap_cards(m))
         self.alone = [-1] * 53  # the length once one card leaves the hand (-1: not asked)
-        if floor >= 0:
-            self.known[self._key((), 0, None)] = floor  # what length_after((), None) finds
-            self.floor = floor
-        else:
-            self.floor = self.length_after((), None)
+        self.floor = self.length_after((), None)
 
     def length_after(self, removed: Sequence[int], after: completion.Table | None,
                      fresh: int = 0, change: object = None) -> int:
