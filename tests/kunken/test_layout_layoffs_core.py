@@ -19,19 +19,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from konkun.kunken import completion, solver
-from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER
+from konkun.kunken import completion
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import memory_grown_by, seeded_play
-from .test_completion_judge_core import RANDOM_VALUES, compact_melds
-from .test_hand_search_core import VARIANTS, counts_of, require_c_core
+from .test_hand_search_core import VARIANTS, require_c_core
 from .test_opening_melds_core import (
-    LayoffArgs,
+    LAYOFF_BAD,
+    LAYOFF_GOOD,
+    defined_layoffs,
     in_opening_case,
     layoff_args,
     opening_turns,
     random_args,
+    random_layoffs_refused_or_answered,
     table_meld,
 )
 
@@ -128,37 +129,6 @@ def test_the_c_layout_layoffs_answer_as_a_pure_process_in_seeded_play(seats: int
     assert any(answers)
 
 
-def defined_layoffs(args: LayoffArgs) -> list[tuple[int, int]]:
-    """Each lay-off option of each table meld (``TableMeld.layoff_options``) the hand holds
-    (a joker declared as a held card only with ``joker_for_held``) after which melds alone
-    (:func:`solver.reference_can_complete`) or any steps
-    (:func:`completion.reference_completable`, with a layout, the meld as
-    ``TableMeld.lay_off`` leaves it) complete the turn."""
-    hand, notold, card, need, pending, table, replace, _ = args
-    out = []
-    for number, m in enumerate(table):
-        for k, slot in table_meld(m).layoff_options():
-            if not hand[k] or (JOKER_FOR <= slot < OPEN_JOKER and not replace
-                               and hand[slot - JOKER_FOR]):
-                continue
-            rest, rest_notold = list(hand), list(notold)
-            rest[k] -= 1
-            judged_notold = list(notold)
-            if rest_notold[k]:
-                rest_notold[k] -= 1
-            if judged_notold[k] > (1 if k == card == BARE_JOKER else 0):
-                judged_notold[k] -= 1
-            after = table_meld(m)
-            after.lay_off(slot, 0)
-            changed = (*table[:number], after.compact(), *table[number + 1:])
-            if solver.reference_can_complete(rest, rest_notold, card, need, pending, None,
-                                             -1, False, replace) or \
-                    completion.reference_completable(rest, judged_notold, card, need, pending,
-                                                     True, changed, replace):
-                out.append((number, slot))
-    return out
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_args())
 def test_the_c_layout_layoffs_answer_as_the_judges_on_random_states(args: Any) -> None:
@@ -167,28 +137,10 @@ def test_the_c_layout_layoffs_answer_as_the_judges_on_random_states(args: Any) -
     table = args[6]
     assert tuple(table_meld(m).compact() for m in table) == table
     layoff = (*args[:5], table, args[7], args[10])
-    assert c_layoffs()(*layoff) == defined_layoffs(layoff)
+    assert c_layoffs()(*layoff) == defined_layoffs(layoff, layout=True)
 
 
-LAYOFF_GOOD: list[object] = [counts_of([0, 1, 2, 3, 4, 5]), counts_of([3]), 3, 10, True,
-                             ((0, 0, 6, 3, 0),), True, None]
-
-
-@pytest.mark.parametrize(("index", "bad", "message"), [
-    (0, [0] * 52, "hand must have 53"),
-    (0, (0,) * 53, "hand must be a list"),
-    (1, None, "notold must be a list"),
-    (1, [4] * 53, "notold 0 is 4"),
-    (2, 53, "card is 53"),
-    (2, "Ac", "card must be an int"),
-    (3, 2**40, "need is"),
-    (4, 1, "pending must be a bool"),
-    (5, [(0, 0, 6, 3, 0)], "table must be a tuple"),
-    (5, ((0, 0, 0, 14, 1),), "length of table meld 0 is 14"),
-    (5, ((1, 0, 0, 0),), "table meld 0 is .*not a compact meld"),
-    (6, None, "replace must be a bool"),
-    (7, (), "search must be None or a Search"),
-])
+@pytest.mark.parametrize(("index", "bad", "message"), LAYOFF_BAD)
 def test_bad_input_to_the_c_layout_layoffs_raises(index: int, bad: object,
                                                   message: str) -> None:
     layout_layoffs = c_layoffs()
@@ -204,23 +156,8 @@ def test_bad_input_to_the_c_layout_layoffs_raises(index: int, bad: object,
 @given(st.data())
 def test_random_input_to_the_c_layout_layoffs_is_refused_or_answered(
         data: st.DataObject) -> None:
-    """Random values anywhere (:data:`RANDOM_VALUES`) among random counts and tables: an
-    error naming the input, or lay-offs onto the table's melds."""
-    hand = [data.draw(st.integers(0, 3)) for _ in range(52)] + [data.draw(st.integers(0, 7))]
-    args: list[object] = [hand, [data.draw(st.integers(0, n)) for n in hand],
-                          data.draw(st.integers(-1, 53)), data.draw(st.integers(-5, 80)),
-                          data.draw(st.booleans()),
-                          tuple(data.draw(st.lists(compact_melds(), max_size=4))),
-                          data.draw(st.booleans()), None]
-    while data.draw(st.integers(0, 2)) == 0:
-        args[data.draw(st.integers(0, 7))] = data.draw(RANDOM_VALUES)
-    try:
-        answer = c_layoffs()(*args)
-    except (TypeError, ValueError):
-        return
-    table = args[5]
-    assert isinstance(table, tuple)
-    assert all(0 <= number < len(table) for number, _ in answer)
+    """:func:`random_layoffs_refused_or_answered` of the lay-offs with a layout."""
+    random_layoffs_refused_or_answered(c_layoffs(), data)
 
 
 def test_the_c_layout_layoffs_keep_no_references_or_memory() -> None:
