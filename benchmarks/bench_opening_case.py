@@ -3,10 +3,13 @@ are due (``LegalSteps._count_taken_actions`` with the completion judges, the cas
 36's seventh slice), collected from seeded random play-outs, then listed again and timed.
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_opening_case.py [--deals 60] [--rounds 5]
+        [--layout]
 
 Prints, per seat count, ``opening lists, N seats: LISTS/s`` (CPU time; the best of the
 rounds, the judge's memo emptied before each), a figure ``compare_revisions.py`` reads
-(``--script benchmarks/bench_opening_case.py``)."""
+(``--script benchmarks/bench_opening_case.py``). ``--layout``: only the positions where the
+seat to move has a layout (the ninth slice's case: its lay-offs then ask a swap after the
+step), printed as ``opening lists with a layout, N seats``."""
 
 from __future__ import annotations
 
@@ -27,15 +30,16 @@ def in_case(deal: KunkenDeal) -> bool:
         not deal.obligations_met() and deal.need > 0
 
 
-def positions(seats: int, deals: int, seed: int) -> list[KunkenDeal]:
-    """Copies of every position of the case met in ``deals`` seeded random play-outs."""
+def positions(seats: int, deals: int, seed: int, layout: bool = False) -> list[KunkenDeal]:
+    """Copies of every position of the case met in ``deals`` seeded random play-outs (only
+    those where the seat to move has a layout, with ``layout``)."""
     rng = random.Random(seed)
     out = []
     for _ in range(deals):
         deal = new_deal(KunkenRules(), seats, 0, rng)
         while not deal.is_over():
             actions = deal.legal_actions()
-            if in_case(deal):
+            if in_case(deal) and (not layout or deal.layout[deal.to_move or 0]):
                 out.append(deal.copy())
             deal.push(rng.choice(actions))
     return out
@@ -57,11 +61,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--layout", action="store_true")
     args = parser.parse_args()
     print("engine:", "compiled" if konkun.kunken.NATIVE else "pure Python")
     for seats in (2, 4):
-        found = positions(seats, args.deals, seats)
-        print(f"opening lists, {seats} seats: {lists_per_second(found, args.rounds):,.0f} "
+        found = positions(seats, args.deals, seats, args.layout)
+        label = "opening lists with a layout" if args.layout else "opening lists"
+        print(f"{label}, {seats} seats: {lists_per_second(found, args.rounds):,.0f} "
               f"lists/s over {len(found)} positions")
 
 

@@ -178,7 +178,8 @@ def test_the_status_names_the_c_core_of_the_hand_search_and_konkun_pure_turns_it
               "completion.C_SWAP_THIRD_MELDS is not None, "
               "legal_steps.C_SWAP_THIRD_LIST is not None, "
               "completion.C_OPENING_MELDS is not None, "
-              "completion.C_OPENING_LAYOFFS is not None)")
+              "completion.C_OPENING_LAYOFFS is not None, "
+              "completion.C_LAYOUT_LAYOFFS is not None)")
     built = subprocess.run([sys.executable, "-c", script], env=env, check=True,
                            capture_output=True, text=True).stdout.splitlines()
     pure = subprocess.run([sys.executable, "-c", script],
@@ -187,10 +188,10 @@ def test_the_status_names_the_c_core_of_the_hand_search_and_konkun_pure_turns_it
     assert built[0].startswith("compiled (mypyc, with the C core of the hand search, of the "
                                "melds-alone check, of the completion judge, of the take scan, "
                                "of the swap-third melds, of the swap-third list and of the "
-                               "opening melds and lay-offs)")
-    assert built[1] == "True True True True True True True True"
+                               "opening melds and lay-offs, with a layout too)")
+    assert built[1] == "True True True True True True True True True"
     assert pure == [f"pure Python ({native.PURE_VARIABLE} is set)",
-                    "False False False False False False False False"]
+                    "False False False False False False False False False"]
 
 
 def test_the_compiled_bots_choose_the_same_moves_as_the_pure_ones() -> None:

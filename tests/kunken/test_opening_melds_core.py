@@ -281,12 +281,12 @@ def table_meld(m: Compact) -> TableMeld:
                      + [OPEN_JOKER + rank] * n_open, kind=SET)
 
 
-def defined_layoffs(args: LayoffArgs) -> list[tuple[int, int]]:
+def defined_layoffs(args: LayoffArgs, layout: bool = False) -> list[tuple[int, int]]:
     """Each lay-off option of each table meld (``TableMeld.layoff_options``) the hand holds
     (a joker declared as a held card only with ``joker_for_held``) after which melds alone
     (:func:`solver.reference_can_complete`) or any steps
-    (:func:`completion.reference_completable`, no layout, the meld as ``TableMeld.lay_off``
-    leaves it) complete the turn."""
+    (:func:`completion.reference_completable`, with a layout or not, the meld as
+    ``TableMeld.lay_off`` leaves it) complete the turn."""
     hand, notold, card, need, pending, table, replace, _ = args
     out = []
     for number, m in enumerate(table):
@@ -307,7 +307,7 @@ def defined_layoffs(args: LayoffArgs) -> list[tuple[int, int]]:
             if solver.reference_can_complete(rest, rest_notold, card, need, pending, None,
                                              -1, False, replace) or \
                     completion.reference_completable(rest, judged_notold, card, need, pending,
-                                                     False, changed, replace):
+                                                     layout, changed, replace):
                 out.append((number, slot))
     return out
 
@@ -368,17 +368,26 @@ LAYOFF_GOOD: list[object] = [counts_of([0, 1, 2, 3, 4, 5]), counts_of([3]), 3, 1
                              ((0, 0, 6, 3, 0),), True, None]
 
 
-@pytest.mark.parametrize(("index", "bad", "message"), [
+LAYOFF_BAD: list[tuple[int, object, str]] = [
     (0, [0] * 52, "hand must have 53"),
+    (0, (0,) * 53, "hand must be a list"),
     (1, None, "notold must be a list"),
+    (1, [4] * 53, "notold 0 is 4"),
     (2, 53, "card is 53"),
+    (2, "Ac", "card must be an int"),
     (3, 2**40, "need is"),
     (4, 1, "pending must be a bool"),
+    (5, [(0, 0, 6, 3, 0)], "table must be a tuple"),
     (5, ((0, 0, 0, 14, 1),), "length of table meld 0 is 14"),
     (5, ((1, 0, 0, 0),), "table meld 0 is .*not a compact meld"),
     (6, None, "replace must be a bool"),
     (7, (), "search must be None or a Search"),
-])
+]
+"""Bad arguments of the lay-offs' C parts (in :data:`LAYOFF_GOOD`) and the errors they
+raise."""
+
+
+@pytest.mark.parametrize(("index", "bad", "message"), LAYOFF_BAD)
 def test_bad_input_to_the_c_opening_layoffs_raises(index: int, bad: object,
                                                    message: str) -> None:
     opening_layoffs = c_layoffs()
@@ -394,8 +403,14 @@ def test_bad_input_to_the_c_opening_layoffs_raises(index: int, bad: object,
 @given(st.data())
 def test_random_input_to_the_c_opening_layoffs_is_refused_or_answered(
         data: st.DataObject) -> None:
-    """Random values anywhere (:data:`RANDOM_VALUES`) among random counts and tables: an
-    error naming the input, or lay-offs onto the table's melds."""
+    """:func:`random_layoffs_refused_or_answered` of the opening lay-offs."""
+    random_layoffs_refused_or_answered(c_layoffs(), data)
+
+
+def random_layoffs_refused_or_answered(layoffs: Any, data: st.DataObject) -> None:
+    """Random values anywhere (:data:`RANDOM_VALUES`) among random counts and tables given
+    to the C part ``layoffs``: an error naming the input, or lay-offs onto the table's
+    melds."""
     hand = [data.draw(st.integers(0, 3)) for _ in range(52)] + [data.draw(st.integers(0, 7))]
     args: list[object] = [hand, [data.draw(st.integers(0, n)) for n in hand],
                           data.draw(st.integers(-1, 53)), data.draw(st.integers(-5, 80)),
@@ -405,7 +420,7 @@ def test_random_input_to_the_c_opening_layoffs_is_refused_or_answered(
     while data.draw(st.integers(0, 2)) == 0:
         args[data.draw(st.integers(0, 7))] = data.draw(RANDOM_VALUES)
     try:
-        answer = c_layoffs()(*args)
+        answer = layoffs(*args)
     except (TypeError, ValueError):
         return
     table = args[5]

@@ -1015,6 +1015,23 @@ holds after which the turn can still be completed: by melds alone, else by any s
 ``None`` when it is not built (then ``LegalSteps.reference_opening_layoffs``)."""
 
 
+def _c_layout_layoffs() -> Callable[..., list[tuple[int, int]]] | None:
+    """The C core's verdicts on the lay-offs of a legal list while opening points are due,
+    with a layout (``hand_search.layout_layoffs``), when the C core is built and in use."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.layout_layoffs
+
+
+C_LAYOUT_LAYOFFS: Final = _c_layout_layoffs()
+"""The legal lay-offs of ``LegalSteps._count_taken_actions`` while opening points are due,
+with a layout, in C (``konkun.kunken.hand_search.layout_layoffs``: the arguments and answer
+of :data:`C_OPENING_LAYOFFS`, each lay-off kept by melds alone, else by one swap and melds
+alone, else by any steps); or ``None`` when it is not built (then
+``LegalSteps.reference_layout_layoffs``)."""
+
+
 def forget_judged() -> None:
     """Empty the memo of the judge that runs (:data:`C_JUDGE`'s, else
     :func:`reference_completable`'s) and of the reference: an answer never depends on them,

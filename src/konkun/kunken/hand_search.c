@@ -2754,6 +2754,9 @@ static int meld_points(PyObject *m) {
  * need points due, pending as given) one swap of a card left for a joker it laid or a table
  * joker, then melds alone (search: the turn's), complete the turn. 1, 0, or -1 with an
  * exception set. */
+static int won_back_reached(const Turn *t, const int *rest, const int *rest_notold,
+                            const char *winning, int need, int pending, SearchObject *search);
+
 static int won_back_completes(const Turn *t, const int *rest, const int *rest_notold,
                               const Compact *laid, int need, int pending,
                               SearchObject *search) {
@@ -2763,6 +2766,13 @@ static int won_back_completes(const Turn *t, const int *rest, const int *rest_no
     char winning[SLOTS] = {0};
     meld_winners(laid, winning);
     for (int i = 0; i < t->n; i++) meld_winners(&t->table[i], winning);
+    return won_back_reached(t, rest, rest_notold, winning, need, pending, search);
+}
+
+/* The loop of won_back_completes: whether one swap of a card of rest marked in winning for a
+ * joker, then melds alone, complete the turn. 1, 0, or -1 with an exception set. */
+static int won_back_reached(const Turn *t, const int *rest, const int *rest_notold,
+                            const char *winning, int need, int pending, SearchObject *search) {
     int size = 0;
     for (int k = 0; k < SLOTS; k++) size += rest[k];
     for (int k = 0; k < CARDS; k++) {
@@ -2957,10 +2967,41 @@ static int compact_layoffs(const Compact *m, int options[][2]) {
     return n;
 }
 
-/* Whether the turn t (checked, no layout) can still be completed after laying off the card
- * k as slot onto its meld number (after: that meld then): the judge, after
- * LegalSteps.completes_after_step's no-swap shortcut. 1, 0, or -1 with an exception set. */
-static int layoff_judged(const Turn *t, int k, int slot, int number, const Compact *after) {
+/* LegalSteps._won_back_completes of a lay-off (a layout, joker_for_held; not while a taken
+ * joker is to be melded): a quick sufficient test that once the card k is laid off as slot
+ * onto the meld number, one swap of a card left for the joker it laid (the card it stands
+ * for, or a suit the set's real cards lack) or for a joker of another table meld, then melds
+ * alone (search: the turn's), complete the turn. 1, 0, or -1 with an exception set. */
+static int layoff_won_back(const Turn *t, int k, int slot, int number, SearchObject *search) {
+    if (!t->replace || !t->layout || (t->pending && t->card == CARDS)) return 0;
+    int rest[SLOTS], rest_notold[SLOTS];
+    memcpy(rest, t->hand, sizeof(rest));
+    memcpy(rest_notold, t->notold, sizeof(rest_notold));
+    rest[k]--;
+    if (rest_notold[k]) rest_notold[k]--;
+    if (rest[CARDS] >= MAX_JOKERS || rest_notold[CARDS] >= MAX_JOKERS)
+        return 0;            /* (a joker more than a hand code holds: left to the judge) */
+    char winning[SLOTS] = {0};
+    const Compact *m = &t->table[number];
+    if (slot >= JOKER_FOR && slot < OPEN_JOKER) {
+        winning[slot - JOKER_FOR] = 1;
+    } else if (slot >= OPEN_JOKER) {
+        for (int s = 0; s < SUITS; s++)
+            if (!(m->b >> s & 1)) winning[s * RANKS + slot - OPEN_JOKER] = 1;
+    }
+    for (int i = 0; i < t->n; i++)
+        if (i != number) meld_winners(&t->table[i], winning);
+    return won_back_reached(t, rest, rest_notold, winning, t->need, t->pending, search);
+}
+
+/* Whether the turn t (checked) can still be completed after laying off the card k as slot
+ * onto its meld number (after: that meld then): with a layout one swap and melds alone first
+ * (layoff_won_back), then the judge, after LegalSteps.completes_after_step's no-swap
+ * shortcut. 1, 0, or -1 with an exception set. */
+static int layoff_judged(const Turn *t, int k, int slot, int number, const Compact *after,
+                         SearchObject *search) {
+    int ok = layoff_won_back(t, k, slot, number, search);
+    if (ok != 0) return ok;
     if (t->replace && slot < CARDS && !any_swap(t->table, t->n, t->hand)) return 0;
     Turn next = *t;
     next.hand_arg = next.notold_arg = next.table_arg = NULL;
@@ -2970,21 +3011,72 @@ static int layoff_judged(const Turn *t, int k, int slot, int number, const Compa
     return judge(&next, 1);
 }
 
-PyDoc_STRVAR(opening_layoffs_doc,
-"opening_layoffs(hand, notold, card, need, pending, table, replace, search)\n"
-"    -> list[tuple[int, int]]\n\n"
-"The lay-offs (meld number, slot) that a legal list after a take offers while opening\n"
-"points are due, without a layout (LegalSteps.reference_opening_layoffs in C), in order:\n"
-"those after which the turn can still be completed. table: every table meld, compact, in\n"
-"order; the other arguments as opening_melds'. Bad input raises TypeError or ValueError.");
+/* The legal lay-offs (meld number, slot) of the turn t (checked) onto its table, in order:
+ * each table meld's lay-off options the hand holds, kept when melds alone complete the turn
+ * without the card (by card), else when layoff_judged says so (by card for a real card laid
+ * off onto a meld whose swaps it leaves as they are). A new list, or NULL with an exception
+ * set. */
+static PyObject *points_layoffs(const Turn *t, SearchObject *search) {
+    signed char fast[SLOTS], exact[SLOTS];       /* verdicts by card, -1: not yet asked */
+    memset(fast, -1, sizeof(fast));
+    memset(exact, -1, sizeof(exact));
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out != NULL && i < t->n; i++) {
+        const Compact *m = &t->table[i];
+        int same_swaps = t->replace && (!meld_jokers(m) || m->kind == 0);
+        int options[MAX_LAYOFFS][2];
+        int n_options = compact_layoffs(m, options);
+        for (int j = 0; j < n_options; j++) {
+            int k = options[j][0], slot = options[j][1];
+            if (!t->hand[k] || (slot >= JOKER_FOR && slot < OPEN_JOKER && !t->replace
+                                && t->hand[slot - JOKER_FOR]))
+                continue;
+            int ok = fast[k];
+            if (ok < 0) {
+                int rest[SLOTS], rest_notold[SLOTS];
+                memcpy(rest, t->hand, sizeof(rest));
+                memcpy(rest_notold, t->notold, sizeof(rest_notold));
+                rest[k]--;
+                if (rest_notold[k]) rest_notold[k]--;
+                ok = fast[k] = (signed char)melds_complete(search, rest, rest_notold, t->card,
+                                                           t->need, t->pending, -1, 0,
+                                                           t->replace);
+            }
+            Compact after;
+            if (ok == 0 && laid_off(m, slot, &after) < 0) {
+                PyErr_Format(PyExc_ValueError, "table meld %d: no lay-off of slot %d", i, slot);
+                ok = -1;
+            }
+            if (ok == 0) {
+                if (same_swaps && slot < CARDS) {
+                    ok = exact[k];
+                    if (ok < 0)
+                        ok = exact[k] = (signed char)layoff_judged(t, k, slot, i, &after, search);
+                } else {
+                    ok = layoff_judged(t, k, slot, i, &after, search);
+                }
+            }
+            if (ok < 0) {
+                Py_CLEAR(out);
+                break;
+            }
+            if (ok) {
+                PyObject *pair = Py_BuildValue("(ii)", i, slot);
+                if (pair == NULL || PyList_Append(out, pair) < 0) Py_CLEAR(out);
+                Py_XDECREF(pair);
+            }
+        }
+    }
+    return out;
+}
 
-static PyObject *opening_layoffs(PyObject *module, PyObject *args) {
-    (void)module;
+/* opening_layoffs and layout_layoffs: their arguments read and checked, then points_layoffs
+ * with the turn's layout as given (the argument list's name in format). */
+static PyObject *layoffs_call(PyObject *args, const char *format, int layout) {
     PyObject *card_arg, *need_arg, *pending_arg, *replace_arg, *search_arg;
     Turn t;
-    if (!PyArg_ParseTuple(args, "OOOOOOOO:opening_layoffs", &t.hand_arg, &t.notold_arg,
-                          &card_arg, &need_arg, &pending_arg, &t.table_arg, &replace_arg,
-                          &search_arg))
+    if (!PyArg_ParseTuple(args, format, &t.hand_arg, &t.notold_arg, &card_arg, &need_arg,
+                          &pending_arg, &t.table_arg, &replace_arg, &search_arg))
         return NULL;
     if (search_steps == NULL || !configured) {
         PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
@@ -3000,59 +3092,41 @@ static PyObject *opening_layoffs(PyObject *module, PyObject *args) {
         || bool_arg(replace_arg, "replace", &t.replace) < 0
         || read_search(search_arg, &search) < 0)
         return NULL;
-    t.layout = 0;
+    t.layout = layout;
     if (search != NULL) Py_INCREF(search_arg);   /* held while the judge runs Python parts */
-    signed char fast[SLOTS], exact[SLOTS];       /* verdicts by card, -1: not yet asked */
-    memset(fast, -1, sizeof(fast));
-    memset(exact, -1, sizeof(exact));
-    PyObject *out = PyList_New(0);
-    for (int i = 0; out != NULL && i < t.n; i++) {
-        const Compact *m = &t.table[i];
-        int same_swaps = t.replace && (!meld_jokers(m) || m->kind == 0);
-        int options[MAX_LAYOFFS][2];
-        int n_options = compact_layoffs(m, options);
-        for (int j = 0; j < n_options; j++) {
-            int k = options[j][0], slot = options[j][1];
-            if (!t.hand[k] || (slot >= JOKER_FOR && slot < OPEN_JOKER && !t.replace
-                               && t.hand[slot - JOKER_FOR]))
-                continue;
-            int ok = fast[k];
-            if (ok < 0) {
-                int rest[SLOTS], rest_notold[SLOTS];
-                memcpy(rest, t.hand, sizeof(rest));
-                memcpy(rest_notold, t.notold, sizeof(rest_notold));
-                rest[k]--;
-                if (rest_notold[k]) rest_notold[k]--;
-                ok = fast[k] = (signed char)melds_complete(search, rest, rest_notold, t.card,
-                                                           t.need, t.pending, -1, 0,
-                                                           t.replace);
-            }
-            Compact after;
-            if (ok == 0 && laid_off(m, slot, &after) < 0) {
-                PyErr_Format(PyExc_ValueError, "table meld %d: no lay-off of slot %d", i, slot);
-                ok = -1;
-            }
-            if (ok == 0) {
-                if (same_swaps && slot < CARDS) {
-                    ok = exact[k];
-                    if (ok < 0) ok = exact[k] = (signed char)layoff_judged(&t, k, slot, i, &after);
-                } else {
-                    ok = layoff_judged(&t, k, slot, i, &after);
-                }
-            }
-            if (ok < 0) {
-                Py_CLEAR(out);
-                break;
-            }
-            if (ok) {
-                PyObject *pair = Py_BuildValue("(ii)", i, slot);
-                if (pair == NULL || PyList_Append(out, pair) < 0) Py_CLEAR(out);
-                Py_XDECREF(pair);
-            }
-        }
-    }
+    PyObject *out = points_layoffs(&t, search);
     if (search != NULL) Py_DECREF(search_arg);
     return out;
+}
+
+PyDoc_STRVAR(opening_layoffs_doc,
+"opening_layoffs(hand, notold, card, need, pending, table, replace, search)\n"
+"    -> list[tuple[int, int]]\n\n"
+"The lay-offs (meld number, slot) that a legal list after a take offers while opening\n"
+"points are due, without a layout (LegalSteps.reference_opening_layoffs in C), in order:\n"
+"those after which the turn can still be completed. table: every table meld, compact, in\n"
+"order; the other arguments as opening_melds'. Bad input raises TypeError or ValueError.");
+
+static PyObject *opening_layoffs(PyObject *module, PyObject *args) {
+    (void)module;
+    return layoffs_call(args, "OOOOOOOO:opening_layoffs", 0);
+}
+
+/* The ninth slice: the same lay-offs with a layout (LegalSteps.reference_layout_layoffs),
+ * where the reference's exact judge first tries one swap after the lay-off
+ * (layoff_won_back). */
+
+PyDoc_STRVAR(layout_layoffs_doc,
+"layout_layoffs(hand, notold, card, need, pending, table, replace, search)\n"
+"    -> list[tuple[int, int]]\n\n"
+"The lay-offs (meld number, slot) that a legal list after a take offers while opening\n"
+"points are due, with a layout (LegalSteps.reference_layout_layoffs in C), in order: those\n"
+"after which the turn can still be completed. The arguments as opening_layoffs'. Bad input\n"
+"raises TypeError or ValueError.");
+
+static PyObject *layout_layoffs(PyObject *module, PyObject *args) {
+    (void)module;
+    return layoffs_call(args, "OOOOOOOO:layout_layoffs", 1);
 }
 
 static PyMethodDef module_methods[] = {
@@ -3070,6 +3144,7 @@ static PyMethodDef module_methods[] = {
     {"swap_third_melds", swap_third_melds, METH_VARARGS, swap_third_melds_doc},
     {"opening_melds", opening_melds, METH_VARARGS, opening_melds_doc},
     {"opening_layoffs", opening_layoffs, METH_VARARGS, opening_layoffs_doc},
+    {"layout_layoffs", layout_layoffs, METH_VARARGS, layout_layoffs_doc},
     {"swap_third_list", swap_third_list, METH_VARARGS, swap_third_list_doc},
     {NULL, NULL, 0, NULL},
 };

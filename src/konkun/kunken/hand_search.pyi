@@ -98,6 +98,14 @@ def opening_layoffs(hand: list[int], notold: list[int], card: int, need: int, pe
     (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_opening_layoffs` in C): bad input
     raises ``TypeError`` or ``ValueError`` naming it."""
 
+def layout_layoffs(hand: list[int], notold: list[int], card: int, need: int, pending: bool,
+                   table: tuple[tuple[int, int, int, int, int], ...], replace: bool,
+                   search: Search | None) -> list[tuple[int, int]]:
+    """The legal lay-offs (meld number, slot) onto ``table`` (every table meld, in order)
+    while opening points are due, with a layout
+    (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_layout_layoffs` in C): bad input
+    raises ``TypeError`` or ``ValueError`` naming it."""
+
 def swap_third_list(hand: list[int], notold: list[int], card: int,
                     table: tuple[tuple[int, int, int, int, int], ...],
                     melds: list[tuple[int, ...]], size: int,

@@ -553,10 +553,10 @@ class LegalSteps(DealFields):
             laid = self._judged_melds(melds, size, judges, exact)
         out = [meld(slots) for slots in laid]
         if size >= 2:
-            # Without a layout (the C core's lay-offs ask no swap after the step).
-            if c_search is not None and completion.C_OPENING_LAYOFFS is not None and \
-                    not self.layout[seat]:
-                out += [layoff(m, slot) for m, slot in completion.C_OPENING_LAYOFFS(
+            c_layoffs = (completion.C_LAYOUT_LAYOFFS if self.layout[seat]
+                         else completion.C_OPENING_LAYOFFS)
+            if c_search is not None and c_layoffs is not None:
+                out += [layoff(m, slot) for m, slot in c_layoffs(
                     hand, self.turn_notold, self.take_card, self.need, self.pending, table,
                     replace, c_search)]
             else:
@@ -606,10 +606,16 @@ class LegalSteps(DealFields):
     def reference_opening_layoffs(self, seat: int, hand: list[int]) -> list[Action]:
         """The lay-offs of :meth:`_count_taken_actions` while opening points are due (the
         hand's size at least 2), in Python: the reference of the C core's
-        (:data:`completion.C_OPENING_LAYOFFS`, asked without a layout), which is what runs
-        when it is built."""
+        (:data:`completion.C_OPENING_LAYOFFS`, asked without a layout, and
+        :data:`completion.C_LAYOUT_LAYOFFS`, with one), which is what runs when it is
+        built."""
         return self._judged_layoffs(hand, self._completion_judges(seat, hand),
                                     self._exact_judge(seat, hand))
+
+    def reference_layout_layoffs(self, seat: int, hand: list[int]) -> list[Action]:
+        """The same lay-offs with a layout, in Python: the reference of the C core's
+        (:data:`completion.C_LAYOUT_LAYOFFS`), which is what runs when it is built."""
+        return self.reference_opening_layoffs(seat, hand)
 
     @staticmethod
     def _judged_melds(melds: list[tuple[int, ...]], size: int, judges: _Judges | None,
