@@ -32,6 +32,7 @@ C_PARTS = (
     (legal_steps, "C_SWAP_THIRD_LIST", "the swap-third list"),
     (completion, "C_OPENING_MELDS", "the opening melds"),
     (completion, "C_OPENING_LAYOFFS", "the opening lay-offs"),
+    (legal_steps, "C_CANDIDATE_MELDS", "the candidate melds"),
 )
 """The C core's parts, each with the constant that holds it when it runs (read with
 ``getattr``, so that the script also runs on trees from before some of them)."""

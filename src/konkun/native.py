@@ -1,6 +1,7 @@
 """The compiled Kunken engine: the same modules built to C extensions with mypyc, and the C
 core of the hand search, of the melds-alone check, of the completion judge, of the take scan,
-of the swap-third melds, of the swap-third list and of the opening melds and lay-offs.
+of the swap-third melds, of the swap-third list, of the opening melds and lay-offs and of
+the candidate melds.
 
 The engine is pure Python and needs nothing else. Built, it runs about twice as fast (the
 numbers are in docs/kunken.md, "Speed"), and so do the Kunken bots' play-outs.
@@ -10,7 +11,7 @@ arrangement search, the listing of the melds it searches, the check whether a ta
 be completed by melds alone, the exact completion judge of a take turn, the take scan, the
 verdicts on the melds of a legal list while only the taken card's meld is due with a
 layout, and that whole list with its lay-offs and swaps, and those on the melds and
-lay-offs while opening points are due, written in C,
+lay-offs while opening points are due, and the candidate melds of a hand, written in C,
 ``kunken/hand_search.c``, whose Python references are
 ``konkun.kunken.arrangement.ReferenceSearch``, ``group_options``,
 ``konkun.kunken.solver.reference_can_complete``,
@@ -18,8 +19,8 @@ lay-offs while opening points are due, written in C,
 ``konkun.kunken.solver.reference_take_positions``,
 ``konkun.kunken.completion.reference_take_positions``,
 ``konkun.kunken.legal_steps.LegalSteps.reference_swap_third_melds``,
-``reference_swap_third_actions``, ``reference_opening_melds`` and
-``reference_opening_layoffs``); ``python3 run.py``
+``reference_swap_third_actions``, ``reference_opening_melds``,
+``reference_opening_layoffs`` and ``reference_candidate_melds``); ``python3 run.py``
 does it for you whenever they changed. It needs mypy (the ``native`` extra) and a C
 compiler; without them everything stays pure Python.
 
@@ -164,7 +165,8 @@ def status() -> str:
     if all_current(konkun_dir()):
         return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check, "
                 "of the completion judge, of the take scan, of the swap-third melds, of the "
-                "swap-third list and of the opening melds and lay-offs), from "
+                "swap-third list, of the opening melds and lay-offs and of the candidate "
+                "melds), from "
                 + ", ".join(str(folder) for folder in folders))
     if any(folder.exists() for folder in folders):
         return "pure Python (the compiled build is out of date: python -m konkun.native --build)"

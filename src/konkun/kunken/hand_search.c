@@ -3163,10 +3163,11 @@ static PyObject *candidate_melds(PyObject *module, PyObject *args) {
     int jokers = counts[CARDS];
     int suit_masks[SUITS], rank_masks[RANKS];
     counts_masks(counts, suit_masks, rank_masks);
-    PyObject *out = PyList_New(0);
-    if (out == NULL) return NULL;
-    /* Each rank's sets, then each suit's sequences, as build_search reads the groups. */
-    int set_groups[RANKS], n_set_groups = 0;
+    /* Each rank's sets, then each suit's sequences, as build_search reads the groups (a
+     * group's tuple stays while no group is emptied, that is until the next call). */
+    PyObject *group_tuples[MAX_GROUPS];
+    int set_groups[RANKS], n_groups = 0, n_set_groups = 0;
+    Py_ssize_t total = 0;
     for (int place = 0; place < RANKS + SUITS; place++) {
         int is_set = place < RANKS;
         int mask = is_set ? rank_masks[place] : suit_masks[place - RANKS];
@@ -3176,16 +3177,19 @@ static PyObject *candidate_melds(PyObject *module, PyObject *args) {
         int at = is_set ? place : place - RANKS;
         Group *group = (Group *)group_of(kind, at, mask, jokers < cap ? jokers : cap);
         PyObject *melds = group == NULL ? NULL : group_melds(group, is_set, at);
-        if (melds == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        Py_ssize_t n = PyList_GET_SIZE(out);
-        if (PyList_SetSlice(out, n, n, melds) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
+        if (melds == NULL) return NULL;
+        group_tuples[n_groups++] = melds;
+        total += PyTuple_GET_SIZE(melds);
         if (is_set) set_groups[n_set_groups++] = place;
+    }
+    PyObject *out = PyList_New(total);
+    if (out == NULL) return NULL;
+    for (int g = 0, at = 0; g < n_groups; g++) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(group_tuples[g]); i++) {
+            PyObject *meld = PyTuple_GET_ITEM(group_tuples[g], i);
+            Py_INCREF(meld);
+            PyList_SET_ITEM(out, at++, meld);
+        }
     }
     for (int g = 0; jokers && g < n_set_groups; g++) {
         int place = set_groups[g];
