@@ -167,7 +167,8 @@ def test_the_compiled_engine_lists_the_same_actions_and_points_as_the_pure_one()
 def test_the_status_names_the_c_core_of_the_hand_search_and_konkun_pure_turns_it_off() -> None:
     """The status names the C parts (the hand search, the melds-alone check, the completion
     judge, the take scan, the swap-third melds, the swap-third list, the opening melds and
-    lay-offs and the candidate melds), which run when built; KONKUN_PURE=1 keeps the Python references."""
+    lay-offs and the candidate melds), which run when built; KONKUN_PURE=1 keeps the Python
+    references."""
     require_build()
     env = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
     script = ("import konkun.native; "

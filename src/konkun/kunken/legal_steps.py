@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 from konkun.kunken import completion, solver
-from konkun.kunken.arrangement import C_SEARCH
 from konkun.kunken.actions import (
     DISCARDS,
     DRAW_ACTION,
@@ -22,6 +21,7 @@ from konkun.kunken.actions import (
     swap,
     take,
 )
+from konkun.kunken.arrangement import C_SEARCH
 from konkun.kunken.deal_fields import DRAWN, SET_JOKER, START, DealFields, mark_key, mark_meld
 from konkun.kunken.melds import (
     BARE_JOKER,
