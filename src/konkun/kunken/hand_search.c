@@ -3076,32 +3076,23 @@ static PyObject *opening_layoffs(PyObject *module, PyObject *args) {
  * a tuple: a set's real cards then its open jokers; a sequence's window, a real card where
  * it is among the reals, else a joker standing for it. */
 static PyObject *option_slots(const Option *o, int is_set, int place) {
-    int slots[RANKS], n = 0;
+    uint8_t slots[RANKS];      /* a slot is below OPEN_JOKER_SLOT + RANKS */
+    int n = 0;
     if (is_set) {
         for (int r = 0; r < o->n_reals; r++) slots[n++] = o->reals[r];
-        for (int j = 0; j < o->used; j++) slots[n++] = OPEN_JOKER_SLOT + place;
+        for (int j = 0; j < o->used; j++) slots[n++] = (uint8_t)(OPEN_JOKER_SLOT + place);
     } else {
         for (int i = 0, r = 0; i < o->length; i++) {
             int card = place * RANKS + (o->start + i) % RANKS;
             if (r < o->n_reals && o->reals[r] == card) {
-                slots[n++] = card;
+                slots[n++] = (uint8_t)card;
                 r++;
             } else {
-                slots[n++] = JOKER_FOR_SLOT + card;
+                slots[n++] = (uint8_t)(JOKER_FOR_SLOT + card);
             }
         }
     }
-    PyObject *out = PyTuple_New(n);
-    if (out == NULL) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *item = PyLong_FromLong(slots[i]);
-        if (item == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, item);
-    }
-    return out;
+    return int_tuple(slots, n);
 }
 
 /* A group's melds as a tuple of slot tuples (borrowed), made the first time. */
