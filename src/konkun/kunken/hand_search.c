@@ -242,6 +242,7 @@ typedef struct {
     uint32_t key_plus_one;     /* 0: a free slot */
     Py_ssize_t n;
     Option *options;
+    PyObject *melds;           /* its melds as Python tuples (candidate_melds), or NULL */
 } Group;
 
 #define GROUP_LIMIT 200000     /* the cache is emptied past it, as hand_melds' caches are */
@@ -251,7 +252,10 @@ static size_t groups_used = 0;
 static int groups_held = 0;    /* while a search reads groups' options, none is emptied */
 
 static void groups_clear(void) {
-    for (size_t i = 0; i < groups_size; i++) PyMem_Free(groups[i].options);
+    for (size_t i = 0; i < groups_size; i++) {
+        PyMem_Free(groups[i].options);
+        Py_XDECREF(groups[i].melds);
+    }
     PyMem_Free(groups);
     groups = NULL;
     groups_size = groups_used = 0;
@@ -446,6 +450,7 @@ static const Group *group_of(int kind, int place, int mask, int jokers) {
     groups[i].key_plus_one = key_plus_one;
     groups[i].n = listing.n;
     groups[i].options = listing.options;
+    groups[i].melds = NULL;
     groups_used++;
     return &groups[i];
 }
@@ -3129,6 +3134,146 @@ static PyObject *layout_layoffs(PyObject *module, PyObject *args) {
     return layoffs_call(args, "OOOOOOOO:layout_layoffs", 1);
 }
 
+/* ------------------------------------------------------------------ the candidate melds
+ *
+ * LegalSteps.candidate_melds (every meld the hand may lay now: hand_melds.hand_melds, then
+ * each set of three with its open joker's suit declared) runs here over the groups the
+ * search lists (group_of), each group's melds kept as ready Python tuples beside its
+ * options, so a group costs one look-up and its tuples are shared as hand_melds' caches
+ * share theirs. LegalSteps.reference_candidate_melds is the reference; the tests compare
+ * both. */
+
+#define JOKER_FOR_SLOT 53      /* melds.JOKER_FOR: a joker standing for card k is 53 + k */
+#define OPEN_JOKER_SLOT 105    /* melds.OPEN_JOKER: an open set joker of position p, 105 + p */
+
+/* The slots of an option of a group of place (a rank position for a set, else a suit) as
+ * a tuple: a set's real cards then its open jokers; a sequence's window, a real card where
+ * it is among the reals, else a joker standing for it. */
+static PyObject *option_slots(const Option *o, int is_set, int place) {
+    uint8_t slots[RANKS];      /* a slot is below OPEN_JOKER_SLOT + RANKS */
+    int n = 0;
+    if (is_set) {
+        for (int r = 0; r < o->n_reals; r++) slots[n++] = o->reals[r];
+        for (int j = 0; j < o->used; j++) slots[n++] = (uint8_t)(OPEN_JOKER_SLOT + place);
+    } else {
+        for (int i = 0, r = 0; i < o->length; i++) {
+            int card = place * RANKS + (o->start + i) % RANKS;
+            if (r < o->n_reals && o->reals[r] == card) {
+                slots[n++] = (uint8_t)card;
+                r++;
+            } else {
+                slots[n++] = (uint8_t)(JOKER_FOR_SLOT + card);
+            }
+        }
+    }
+    return int_tuple(slots, n);
+}
+
+/* A group's melds as a tuple of slot tuples (borrowed), made the first time. */
+static PyObject *group_melds(Group *group, int is_set, int place) {
+    if (group->melds != NULL) return group->melds;
+    PyObject *melds = PyTuple_New(group->n);
+    if (melds == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < group->n; i++) {
+        PyObject *slots = option_slots(&group->options[i], is_set, place);
+        if (slots == NULL) {
+            Py_DECREF(melds);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(melds, i, slots);
+    }
+    group->melds = melds;
+    return melds;
+}
+
+/* Append to out the declared readings of a set of three with an open joker (option o of
+ * rank position place): its joker standing for each suit its two cards lack, where the
+ * hand holds no such card or replace. */
+static int append_declared(PyObject *out, const Option *o, int place, const int *counts,
+                           int replace) {
+    if (o->n_reals != 2 || o->used != 1) return 0;
+    for (int t = 0; t < SUITS; t++) {
+        int card = t * RANKS + place;
+        if (card == o->reals[0] || card == o->reals[1] || (!replace && counts[card])) continue;
+        PyObject *variant = Py_BuildValue("(iii)", o->reals[0], o->reals[1],
+                                          JOKER_FOR_SLOT + card);
+        if (variant == NULL) return -1;
+        int failed = PyList_Append(out, variant);
+        Py_DECREF(variant);
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(candidate_melds_doc,
+"candidate_melds(counts, replace) -> list\n\n"
+"Every meld a hand may lay now (LegalSteps.candidate_melds; its reference,\n"
+"LegalSteps.reference_candidate_melds): hand_melds.hand_melds(counts, replace), then each\n"
+"set of three with its open joker's suit declared, where the hand holds no card of that\n"
+"suit or replace (rule option joker_for_held). counts: 53 counts (cards at most 3, jokers\n"
+"at most 7); replace: a bool. Bad input raises TypeError or ValueError.");
+
+static PyObject *candidate_melds(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *counts_arg, *replace_arg;
+    int counts[SLOTS], replace;
+    if (!PyArg_ParseTuple(args, "OO:candidate_melds", &counts_arg, &replace_arg)) return NULL;
+    if (read_counts(counts_arg, counts) < 0 || bool_arg(replace_arg, "replace", &replace) < 0)
+        return NULL;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return NULL;
+    }
+    if (groups_used > GROUP_LIMIT && !groups_held) groups_clear();
+    int jokers = counts[CARDS];
+    int suit_masks[SUITS], rank_masks[RANKS];
+    counts_masks(counts, suit_masks, rank_masks);
+    /* Each rank's sets, then each suit's sequences, as build_search reads the groups (a
+     * group's tuple stays while no group is emptied, that is until the next call). */
+    PyObject *group_tuples[MAX_GROUPS];
+    int set_groups[RANKS], n_groups = 0, n_set_groups = 0;
+    Py_ssize_t total = 0;
+    for (int place = 0; place < RANKS + SUITS; place++) {
+        int is_set = place < RANKS;
+        int mask = is_set ? rank_masks[place] : suit_masks[place - RANKS];
+        if (is_set ? !(mask & (mask - 1)) : !mask) continue;
+        int kind = is_set ? 0 : replace && jokers ? 2 : 1;
+        int cap = is_set ? SET_JOKERS : SEQUENCE_JOKERS;
+        int at = is_set ? place : place - RANKS;
+        Group *group = (Group *)group_of(kind, at, mask, jokers < cap ? jokers : cap);
+        PyObject *melds = group == NULL ? NULL : group_melds(group, is_set, at);
+        if (melds == NULL) return NULL;
+        group_tuples[n_groups++] = melds;
+        total += PyTuple_GET_SIZE(melds);
+        if (is_set) set_groups[n_set_groups++] = place;
+    }
+    PyObject *out = PyList_New(total);
+    if (out == NULL) return NULL;
+    for (int g = 0, at = 0; g < n_groups; g++) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(group_tuples[g]); i++) {
+            PyObject *meld = PyTuple_GET_ITEM(group_tuples[g], i);
+            Py_INCREF(meld);
+            PyList_SET_ITEM(out, at++, meld);
+        }
+    }
+    for (int g = 0; jokers && g < n_set_groups; g++) {
+        int place = set_groups[g];
+        const Group *group = group_of(0, place, rank_masks[place],
+                                      jokers < SET_JOKERS ? jokers : SET_JOKERS);
+        for (Py_ssize_t i = 0; group != NULL && i < group->n; i++) {
+            if (append_declared(out, &group->options[i], place, counts, replace) < 0) {
+                group = NULL;
+                break;
+            }
+        }
+        if (group == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"group_options", group_options, METH_VARARGS, group_options_doc},
@@ -3146,6 +3291,7 @@ static PyMethodDef module_methods[] = {
     {"opening_layoffs", opening_layoffs, METH_VARARGS, opening_layoffs_doc},
     {"layout_layoffs", layout_layoffs, METH_VARARGS, layout_layoffs_doc},
     {"swap_third_list", swap_third_list, METH_VARARGS, swap_third_list_doc},
+    {"candidate_melds", candidate_melds, METH_VARARGS, candidate_melds_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -120,3 +120,7 @@ def swap_third_list(hand: list[int], notold: list[int], card: int,
     compact form) and the legal swaps among the candidate ``swaps``, each in order: bad
     input (a lay-off or swap that is not one the hand can make onto that meld, and what
     :func:`swap_third_melds` refuses) raises ``TypeError`` or ``ValueError`` naming it."""
+
+def candidate_melds(counts: Sequence[int], replace: bool) -> list[tuple[int, ...]]:
+    """Every meld a hand may lay now (``LegalSteps.candidate_melds``): ``hand_melds`` of
+    ``counts`` and ``replace``, then each set of three with its open joker's suit declared."""

@@ -21,6 +21,7 @@ from konkun.kunken.actions import (
     swap,
     take,
 )
+from konkun.kunken.arrangement import C_SEARCH
 from konkun.kunken.deal_fields import DRAWN, SET_JOKER, START, DealFields, mark_key, mark_meld
 from konkun.kunken.melds import (
     BARE_JOKER,
@@ -69,6 +70,21 @@ C_SWAP_THIRD_LIST: Final = _c_swap_third_list()
 legal when the shortest third-card meld over every choice of swaps after it, with the table
 as it leaves it, is shorter than the hand it leaves), or ``None`` when it is not built (then
 :meth:`LegalSteps.reference_swap_third_actions`)."""
+
+
+def _c_candidate_melds() -> Callable[[list[int], bool], list[tuple[int, ...]]] | None:
+    """The C core's candidate melds of a hand, when the C core is built and in use."""
+    if C_SEARCH is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.candidate_melds
+
+
+C_CANDIDATE_MELDS: Final = _c_candidate_melds()
+""":meth:`LegalSteps.candidate_melds` in C (``konkun.kunken.hand_search.candidate_melds``:
+the melds of the groups the C search lists, kept as ready tuples per group, then the
+declared readings of each set of three), or ``None`` when it is not built (then
+:meth:`LegalSteps.reference_candidate_melds`)."""
 
 _T = TypeVar("_T")
 _Judge = Callable[[_T], bool]
@@ -640,7 +656,16 @@ class LegalSteps(DealFields):
 
     def candidate_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
         """Every meld the hand may lay now: :func:`solver.hand_melds` and each set of three
-        with its joker's suit declared (RULES.md: declared or left open)."""
+        with its joker's suit declared (RULES.md: declared or left open); in C
+        (:data:`C_CANDIDATE_MELDS`) when it is built, else
+        :meth:`reference_candidate_melds`."""
+        if C_CANDIDATE_MELDS is not None:
+            return C_CANDIDATE_MELDS(hand, self.rules.joker_for_held)
+        return self.reference_candidate_melds(hand)
+
+    def reference_candidate_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
+        """:meth:`candidate_melds` in Python: the reference of the C core's
+        (:data:`C_CANDIDATE_MELDS`)."""
         replace = self.rules.joker_for_held
         melds = solver.hand_melds(hand, replace)
         if hand[BARE_JOKER]:
