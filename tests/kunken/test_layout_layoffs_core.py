@@ -151,7 +151,7 @@ def test_bad_input_to_the_c_layout_layoffs_raises(index: int, bad: object,
     assert layout_layoffs(*LAYOFF_GOOD) == [(0, 5)]
 
 
-@settings(max_examples=300, deadline=None,
+@settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(st.data())
 def test_random_input_to_the_c_layout_layoffs_is_refused_or_answered(

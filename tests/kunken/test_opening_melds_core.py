@@ -398,7 +398,7 @@ def test_bad_input_to_the_c_opening_layoffs_raises(index: int, bad: object,
     assert opening_layoffs(*LAYOFF_GOOD) == [(0, 5)]
 
 
-@settings(max_examples=300, deadline=None,
+@settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(st.data())
 def test_random_input_to_the_c_opening_layoffs_is_refused_or_answered(
@@ -444,7 +444,7 @@ def random_input(draw: st.DrawFn) -> list[object]:
     return args
 
 
-@settings(max_examples=400, deadline=None,
+@settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(random_input())
 def test_random_input_to_the_c_opening_melds_is_refused_or_answered(args: list[object]
