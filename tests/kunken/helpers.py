@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import gc
+import json
+import os
 import random
+import subprocess
+import sys
 import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from konkun.cards import Card, parse_cards
 from konkun.kunken.melds import TableMeld, parse_slots
@@ -130,3 +135,42 @@ def memory_grown_by(ask: Callable[[int], None], warm: int, rounds: int) -> int:
     finally:
         tracemalloc.stop()
     return sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+
+
+PURE_REPLAY = """
+import json, random, sys
+from konkun.kunken import {module}
+from konkun.kunken.rules import KunkenRules
+from konkun.kunken.state import new_deal
+assert {c_part} is None
+variants, seats, seeds, steps, wanted = json.load(sys.stdin)
+out = []
+for options, seed in zip(variants, seeds):
+    rng = random.Random(seed)
+    deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
+    played = 0
+    while not deal.is_over() and played < steps:
+        if played in wanted.get(str(seed), []):
+            seat = deal.to_move
+            out.append({answer})
+        played += 1
+        deal.push(rng.choice(deal.legal_actions()))
+print(json.dumps(out))
+"""
+"""The script of :func:`pure_answers`."""
+
+
+def pure_answers(c_part: str, answer: str, variants: Sequence[dict[str, str]], seats: int,
+                 seeds: list[int], steps: int, wanted: dict[str, list[int]]) -> list[Any]:
+    """The same seeded random play as :func:`seeded_play` (``seeds[v]`` for variant ``v``,
+    ``steps`` actions at most) in a ``KONKUN_PURE=1`` process, where ``c_part`` (a module
+    of ``konkun.kunken`` and its C constant, ``"completion.C_LAYOUT_LAYOFFS"``) must be
+    ``None``: at each step in ``wanted[str(seed)]``, the value of the expression ``answer``
+    (of ``deal`` and ``seat``, the seat to move), as JSON reads it back."""
+    script = PURE_REPLAY.format(module=c_part.split(".")[0], c_part=c_part, answer=answer)
+    done = subprocess.run([sys.executable, "-c", script],
+                          input=json.dumps([list(variants), seats, seeds, steps, wanted]),
+                          env={**os.environ, "KONKUN_PURE": "1"}, capture_output=True,
+                          text=True, check=True)
+    answers: list[Any] = json.loads(done.stdout)
+    return answers

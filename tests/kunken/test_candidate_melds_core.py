@@ -7,9 +7,6 @@ bad input refused with an error and never a crash, no references or memory kept.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 from typing import Any
 
@@ -21,7 +18,7 @@ from konkun.kunken import hand_melds, legal_steps, solver
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, seeded_play, unfinished_take_turns
+from .helpers import memory_grown_by, pure_answers, seeded_play, unfinished_take_turns
 from .test_completion_judge_core import RANDOM_VALUES
 from .test_hand_search_core import VARIANTS, require_c_core
 
@@ -75,43 +72,23 @@ def test_the_c_candidate_melds_are_the_references_in_seeded_play(seats: int) -> 
     assert declared > 0
 
 
-PURE_SCRIPT = """
-import json, random, sys
-from konkun.kunken import legal_steps
-from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import new_deal
-assert legal_steps.C_CANDIDATE_MELDS is None
-variants, seats, steps = json.loads(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-out = []
-for v, options in enumerate(variants):
-    rng = random.Random(900 * v + seats)
-    deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
-    played = 0
-    while not deal.is_over() and played < steps:
-        played += 1
-        out.append([list(m) for m in deal.candidate_melds(deal.hands[deal.to_move])])
-        deal.push(rng.choice(deal.legal_actions()))
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.parametrize("seats", [2, 4])
 def test_the_c_candidate_melds_answer_as_a_pure_process_in_seeded_play(seats: int) -> None:
     """The same seeded play in a pure Python process (``KONKUN_PURE=1``: the reference)
     and here (the C core) meets the same positions and lists the same candidate melds."""
     c_melds()
     steps = 300
-    env = {**os.environ, "KONKUN_PURE": "1"}
-    done = subprocess.run([sys.executable, "-c", PURE_SCRIPT, json.dumps(VARIANTS),
-                           str(seats), str(steps)], env=env, capture_output=True, text=True,
-                          check=True)
-    expected = json.loads(done.stdout)
+    seeds = [900 * v + seats for v in range(len(VARIANTS))]
+    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
     listed = []
-    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: 900 * v + seats, steps):
+    for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
         seat = deal.to_move
         assert seat is not None
+        wanted[str(seeds[v])].append(len(wanted[str(seeds[v])]))
         listed.append([list(m) for m in deal.candidate_melds(deal.hands[seat])])
-    assert listed == expected
+    assert pure_answers("legal_steps.C_CANDIDATE_MELDS",
+                        "deal.candidate_melds(deal.hands[seat])",
+                        VARIANTS, seats, seeds, steps, wanted) == listed
     assert len(listed) > 1000
 
 

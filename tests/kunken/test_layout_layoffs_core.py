@@ -9,9 +9,6 @@ refused with an error and never a crash; no references or memory kept."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 from typing import Any
 
@@ -22,7 +19,7 @@ from hypothesis import strategies as st
 from konkun.kunken import completion
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, seeded_play
+from .helpers import memory_grown_by, pure_answers, seeded_play
 from .test_hand_search_core import VARIANTS, require_c_core
 from .test_opening_melds_core import (
     LAYOFF_BAD,
@@ -80,29 +77,6 @@ def test_the_c_layout_layoffs_answer_as_the_reference_in_seeded_play(seats: int)
     assert offered > 0
 
 
-PURE_SCRIPT = """
-import json, random, sys
-from konkun.kunken import completion
-from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import new_deal
-assert completion.C_LAYOUT_LAYOFFS is None
-variants, seats, seeds, steps, wanted = json.load(sys.stdin)
-out = []
-for options, seed in zip(variants, seeds):
-    rng = random.Random(seed)
-    deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
-    played = 0
-    while not deal.is_over() and played < steps:
-        if played in wanted.get(str(seed), []):
-            seat = deal.to_move
-            out.append([[a.number, a.slots[0]]
-                        for a in deal.reference_layout_layoffs(seat, deal.hands[seat])])
-        played += 1
-        deal.push(rng.choice(deal.legal_actions()))
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.parametrize("seats", [2, 4])
 def test_the_c_layout_layoffs_answer_as_a_pure_process_in_seeded_play(seats: int) -> None:
     """The positions of seeded play in the case, the C core against a pure Python process
@@ -120,11 +94,10 @@ def test_the_c_layout_layoffs_answer_as_a_pure_process_in_seeded_play(seats: int
             wanted[str(seed)].append(played[seed])
             answers.append([list(pair) for pair in layout_layoffs(*layoff_args(deal))])
         played[seed] += 1
-    env = {**os.environ, "KONKUN_PURE": "1"}
-    done = subprocess.run([sys.executable, "-c", PURE_SCRIPT],
-                          input=json.dumps([VARIANTS, seats, seeds, steps, wanted]), env=env,
-                          capture_output=True, text=True, check=True)
-    assert json.loads(done.stdout) == answers
+    assert pure_answers(
+        "completion.C_LAYOUT_LAYOFFS",
+        "[[a.number, a.slots[0]] for a in deal.reference_layout_layoffs(seat, deal.hands[seat])]",
+        VARIANTS, seats, seeds, steps, wanted) == answers
     assert len(answers) > 20
     assert any(answers)
 

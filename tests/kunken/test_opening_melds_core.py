@@ -10,9 +10,6 @@ input refused with an error and never a crash; no references or memory kept."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 from typing import Any
 
@@ -35,7 +32,13 @@ from konkun.kunken.melds import (
 )
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import assert_given_in_order, memory_grown_by, seeded_play, unfinished_take_turns
+from .helpers import (
+    assert_given_in_order,
+    memory_grown_by,
+    pure_answers,
+    seeded_play,
+    unfinished_take_turns,
+)
 from .test_completion_judge_core import RANDOM_VALUES, compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 from .test_swap_third_melds_core import RANDOM_MELDS
@@ -143,31 +146,6 @@ def test_the_c_opening_layoffs_answer_as_the_reference_in_seeded_play(seats: int
     assert offered > 0
 
 
-PURE_SCRIPT = """
-import json, random, sys
-from konkun.kunken import completion
-from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import new_deal
-assert completion.C_OPENING_MELDS is None
-variants, seats, seeds, steps, wanted = json.load(sys.stdin)
-out = []
-for options, seed in zip(variants, seeds):
-    rng = random.Random(seed)
-    deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
-    played = 0
-    while not deal.is_over() and played < steps:
-        if played in wanted.get(str(seed), []):
-            seat = deal.to_move
-            hand = deal.hands[seat]
-            layoffs = [] if deal.layout[seat] or deal.hand_sizes[seat] < 2 else [
-                (a.number, a.slots[0]) for a in deal.reference_opening_layoffs(seat, hand)]
-            out.append([deal.reference_opening_melds(seat, hand), layoffs])
-        played += 1
-        deal.push(rng.choice(deal.legal_actions()))
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.parametrize("seats", [2, 4])
 def test_the_c_opening_melds_answer_as_a_pure_process_in_seeded_play(seats: int) -> None:
     """The positions of seeded play in the case, the C core against a pure Python process
@@ -187,11 +165,12 @@ def test_the_c_opening_melds_answer_as_a_pure_process_in_seeded_play(seats: int)
                 list(pair) for pair in c_layoffs()(*layoff_args(deal))]
             answers.append([[list(m) for m in opening_melds(*engine_args(deal))], layoffs])
         played[seed] += 1
-    env = {**os.environ, "KONKUN_PURE": "1"}
-    done = subprocess.run([sys.executable, "-c", PURE_SCRIPT],
-                          input=json.dumps([VARIANTS, seats, seeds, steps, wanted]), env=env,
-                          capture_output=True, text=True, check=True)
-    assert json.loads(done.stdout) == answers
+    assert pure_answers(
+        "completion.C_OPENING_MELDS",
+        "[deal.reference_opening_melds(seat, deal.hands[seat]), [] if deal.layout[seat] or "
+        "deal.hand_sizes[seat] < 2 else [(a.number, a.slots[0]) for a in "
+        "deal.reference_opening_layoffs(seat, deal.hands[seat])]]",
+        VARIANTS, seats, seeds, steps, wanted) == answers
     assert len(answers) > 50
     assert any(a[0] for a in answers) and not all(a[0] for a in answers)
     assert any(a[1] for a in answers)

@@ -9,9 +9,6 @@ tables, bad input refused with an error and never a crash, no references or memo
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 from typing import Any
 
@@ -24,7 +21,7 @@ from konkun.kunken.actions import Action, layoff, meld, swap
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, SEQUENCE, SET, TableMeld
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, seeded_play
+from .helpers import memory_grown_by, pure_answers, seeded_play
 from .test_completion_judge_core import RANDOM_VALUES, compact_melds
 from .test_hand_search_core import VARIANTS, counts_of, require_c_core
 from .test_swap_third_melds_core import (
@@ -96,32 +93,6 @@ def test_the_c_swap_third_list_answers_as_the_reference_in_seeded_play(seats: in
     assert swaps_offered < swaps
 
 
-PURE_SCRIPT = """
-import json, random, sys
-from konkun.kunken import legal_steps
-from konkun.kunken.melds import BARE_JOKER
-from konkun.kunken.rules import KunkenRules
-from konkun.kunken.state import new_deal
-assert legal_steps.C_SWAP_THIRD_LIST is None
-variants, seats, steps = json.loads(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-out = []
-for v, options in enumerate(variants):
-    rng = random.Random(900 * v + seats)
-    deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
-    played = 0
-    while not deal.is_over() and played < steps:
-        played += 1
-        seat = deal.to_move
-        if not deal.obligations_met() and deal.pending and deal.need <= 0 \\
-                and deal.layout[seat] and deal.rules.joker_for_held \\
-                and deal.take_card != BARE_JOKER:
-            out.append([[a.kind, a.number, list(a.slots)]
-                        for a in deal.legal_actions()])
-        deal.push(rng.choice(deal.legal_actions()))
-print(json.dumps(out))
-"""
-
-
 @pytest.mark.parametrize("seats", [2, 4])
 def test_the_c_swap_third_list_answers_as_a_pure_process_in_seeded_play(seats: int) -> None:
     """The same seeded play in a pure Python process (``KONKUN_PURE=1``: the reference
@@ -129,19 +100,21 @@ def test_the_c_swap_third_list_answers_as_a_pure_process_in_seeded_play(seats: i
     legal actions at each."""
     c_list()
     steps = 400
-    env = {**os.environ, "KONKUN_PURE": "1"}
-    done = subprocess.run([sys.executable, "-c", PURE_SCRIPT, json.dumps(VARIANTS),
-                           str(seats), str(steps)], env=env, capture_output=True, text=True,
-                          check=True)
-    expected = json.loads(done.stdout)
+    seeds = [900 * v + seats for v in range(len(VARIANTS))]
+    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
+    played = dict.fromkeys(seeds, 0)
     listed = []
-    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: 900 * v + seats, steps):
-        seat = deal.to_move
+    for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
+        seed, seat = seeds[v], deal.to_move
         assert seat is not None
         if in_swap_third_case(deal, seat):
+            wanted[str(seed)].append(played[seed])
             listed.append([[str(a.kind), a.number, list(a.slots)]
                            for a in deal.legal_actions()])
-    assert listed == expected
+        played[seed] += 1
+    assert pure_answers("legal_steps.C_SWAP_THIRD_LIST",
+                        "[[a.kind, a.number, list(a.slots)] for a in deal.legal_actions()]",
+                        VARIANTS, seats, seeds, steps, wanted) == listed
     assert len(listed) > 50
 
 
