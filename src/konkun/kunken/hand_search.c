@@ -192,6 +192,20 @@ static int reach(SearchObject *self, int *counts, int start, uint64_t lo, uint64
     return ok;
 }
 
+/* Whether the int item is stored in one digit, its value then in v: read without a call
+ * (most of the ints read are card numbers and counts). */
+static inline int compact_long(PyObject *item, long *v) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)item)) return 0;
+    *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)item);
+#else
+    Py_ssize_t size = Py_SIZE(item);
+    if (size < -1 || size > 1) return 0;
+    *v = (long)size * (long)((PyLongObject *)item)->ob_digit[0];
+#endif
+    return 1;
+}
+
 /* An int argument in [low, high], else ValueError (TypeError when not an int); index < 0:
  * the argument is not one of a sequence's items. */
 static int int_in(PyObject *item, long low, long high, const char *what, Py_ssize_t index,
@@ -205,9 +219,12 @@ static int int_in(PyObject *item, long low, long high, const char *what, Py_ssiz
                          Py_TYPE(item)->tp_name);
         return -1;
     }
+    long v;
     int overflow = 0;
-    long v = PyLong_AsLongAndOverflow(item, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
+    if (!compact_long(item, &v)) {
+        v = PyLong_AsLongAndOverflow(item, &overflow);
+        if (v == -1 && PyErr_Occurred()) return -1;
+    }
     if (overflow || v < low || v > high) {
         if (index < 0)
             PyErr_Format(PyExc_ValueError, "%s is %R, not in %ld..%ld", what, item, low, high);
