@@ -192,6 +192,20 @@ static int reach(SearchObject *self, int *counts, int start, uint64_t lo, uint64
     return ok;
 }
 
+/* Whether the int item is stored in one digit, its value then in v: read without a call
+ * (most of the ints read are card numbers and counts). */
+static inline int compact_long(PyObject *item, long *v) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)item)) return 0;
+    *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)item);
+#else
+    Py_ssize_t size = Py_SIZE(item);
+    if (size < -1 || size > 1) return 0;
+    *v = (long)size * (long)((PyLongObject *)item)->ob_digit[0];
+#endif
+    return 1;
+}
+
 /* An int argument in [low, high], else ValueError (TypeError when not an int); index < 0:
  * the argument is not one of a sequence's items. */
 static int int_in(PyObject *item, long low, long high, const char *what, Py_ssize_t index,
@@ -205,9 +219,12 @@ static int int_in(PyObject *item, long low, long high, const char *what, Py_ssiz
                          Py_TYPE(item)->tp_name);
         return -1;
     }
+    long v;
     int overflow = 0;
-    long v = PyLong_AsLongAndOverflow(item, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
+    if (!compact_long(item, &v)) {
+        v = PyLong_AsLongAndOverflow(item, &overflow);
+        if (v == -1 && PyErr_Occurred()) return -1;
+    }
     if (overflow || v < low || v > high) {
         if (index < 0)
             PyErr_Format(PyExc_ValueError, "%s is %R, not in %ld..%ld", what, item, low, high);
@@ -365,10 +382,20 @@ static int list_sets(Listing *out, int place, int mask, int jokers) {
     return 0;
 }
 
+/* The number of bits set in a mask (SWAR: no call to libgcc's popcount, which a build
+ * for any x86-64 would make). */
 static int bits(int mask) {
-    int n = 0;
-    for (; mask; mask &= mask - 1) n++;
-    return n;
+    unsigned int x = (unsigned int)mask;
+    x -= x >> 1 & 0x55555555u;
+    x = (x & 0x33333333u) + (x >> 2 & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (int)(x * 0x01010101u >> 24);
+}
+
+/* The positions of a window of length 1..13 from start 0..12, wrapping past the ace. */
+static int window_mask(int start, int length) {
+    int run = ((1 << length) - 1) << start;
+    return (run | run >> RANKS) & ((1 << RANKS) - 1);
 }
 
 /* hand_melds._sequences, and with replace hand_melds._replaced_sequences: the sequences of
@@ -383,8 +410,7 @@ static int list_sequences(Listing *out, int place, int mask, int jokers, int rep
     for (int length = 3; length <= RANKS; length++) {
         for (int start = 0; start < RANKS; start++) {
             if (length == RANKS && start) continue;
-            int gaps = 0;
-            for (int i = 0; i < length; i++) gaps += !(mask >> ((start + i) % RANKS) & 1);
+            int gaps = length - bits(window_mask(start, length) & mask);
             if (gaps <= jokers && gaps * 2 <= length) {
                 starts[n_windows] = start;
                 lengths[n_windows++] = length;
@@ -844,10 +870,10 @@ static int sequence_third(int old, int pool, int jokers, int old_jokers, int pro
     int missing = FULL & ~pool;
     int held_new = pool & ~old & ~1;
     for (int length = 3; length <= RANKS; length++) {
-        for (int start = 0; start < (length < RANKS ? RANKS : 1); start++) {
-            if (start && start + length - 1 < RANKS) continue;   /* not holding position 0 */
-            int wmask = 0;
-            for (int i = 0; i < length; i++) wmask |= 1 << ((start + i) % RANKS);
+        /* the windows holding position 0: from 0, then those wrapping past the ace */
+        for (int start = 0; start < (length < RANKS ? RANKS : 1);
+             start = start ? start + 1 : RANKS + 1 - length) {
+            int wmask = window_mask(start, length);
             int gaps = bits(wmask & missing);
             if (gaps > jokers || gaps * 2 > length) continue;
             int room = gaps;
@@ -1413,8 +1439,7 @@ static int turn_objects(const Turn *t, PyObject **hand, PyObject **notold, PyObj
 static Compact option_compact(const Option *o) {
     Compact c;
     if (o->length) {
-        int window = 0, held = 0;
-        for (int i = 0; i < o->length; i++) window |= 1 << ((o->start + i) % RANKS);
+        int window = window_mask(o->start, o->length), held = 0;
         for (int r = 0; r < o->n_reals; r++) held |= 1 << (o->reals[r] % RANKS);
         c.kind = 0;
         c.a = o->reals[0] / RANKS;
@@ -2349,8 +2374,7 @@ static int joker_sequence_third(int old, int pool, int jokers, int old_jokers, i
     int missing = FULL & ~pool, held_new = pool & ~old;
     for (int length = 3; length <= RANKS; length++) {
         for (int start = 0; start < (length < RANKS ? RANKS : 1); start++) {
-            int wmask = 0;
-            for (int i = 0; i < length; i++) wmask |= 1 << ((start + i) % RANKS);
+            int wmask = window_mask(start, length);
             int gaps = bits(wmask & missing);
             int cap = length / 2 < jokers ? length / 2 : jokers;
             if (gaps > cap) continue;
