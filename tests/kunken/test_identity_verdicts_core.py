@@ -133,6 +133,35 @@ def test_the_c_identity_verdicts_are_the_references_on_random_play(
         deal.push(rng.choice(jokered if jokered and rng.random() < 0.7 else actions))
 
 
+def biased_step(deal: KunkenDeal, rng: random.Random) -> Action:
+    """A random legal action, biased towards taking a joker and laying jokers (the turns
+    with marks, the taken joker's among them)."""
+    actions = deal.legal_actions()
+    takes = [a for a in actions if a.kind == "take" and deal.bank[a.target] == 52]
+    jokered = [a for a in actions if a.kind in ("meld", "layoff")
+               and any(x >= 52 for x in a.slots)]
+    favoured = takes or jokered
+    return rng.choice(favoured if favoured and rng.random() < 0.8 else actions)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_c_identity_verdicts_are_the_references_in_joker_biased_play(seats: int) -> None:
+    """Play biased towards taking jokers and laying them (every rule option): every
+    candidate step of every pending take turn, the taken joker laid among them."""
+    c_verdicts()
+    taken_out = 0
+    for v, options in enumerate(VARIANTS):
+        rng = random.Random(1700 * v + seats)
+        for _deal in range(4):
+            deal = new_deal(KunkenRules.from_options(options), seats, 0, rng)
+            while not deal.is_over():
+                if pending_turn(deal):
+                    agree(deal)
+                    taken_out += deal.taken_joker_out()
+                deal.push(biased_step(deal, rng))
+    assert taken_out > 10
+
+
 def marked_position() -> tuple[KunkenDeal, list[Action]]:
     """A take turn of seeded play with a joker mark and a sequence without jokers on the
     table, and its candidate steps."""
@@ -185,6 +214,9 @@ def bad_cases() -> list[tuple[int, object, str]]:
          "not a joker of the table"),
         (7, [mark | 1] if deal.take_card != 52 else [mark | 1, mark | 1],
          "not a joker of the table"),
+        (7, [mark] * (1 + bin(table[number][4]).count("1") + (
+            bin(table[number][3]).count("1") if table[number][0] else 0)),
+         "not a joker of the table"),
         (8, tuple(steps), "steps must be a list"),
         (8, [None], "has no attribute"),
         (8, [DRAW_ACTION], "not a meld, lay-off or swap"),
@@ -203,14 +235,14 @@ def bad_cases() -> list[tuple[int, object, str]]:
     ]
 
 
-@pytest.mark.parametrize("case", range(34))
+@pytest.mark.parametrize("case", range(35))
 def test_bad_input_to_the_c_identity_verdicts_raises(case: int) -> None:
     """Each bad argument (counts, card, need, bools, table, marks not jokers of the table
     this turn may have laid, steps that are not ones the hand can make) raises a typed
     error naming it; the good call still answers as the reference."""
     verdicts = c_verdicts()
     cases = bad_cases()
-    assert len(cases) == 34
+    assert len(cases) == 35
     index, bad, message = cases[case]
     deal, steps = marked_position()
     args = arguments(deal, steps)
