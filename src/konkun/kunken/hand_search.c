@@ -1664,6 +1664,25 @@ static int bool_arg(PyObject *arg, const char *what, int *out) {
     return 0;
 }
 
+/* The arguments every legal-list part of the judge reads alike into turn t (t->hand_arg,
+ * t->notold_arg and t->table_arg given): the hand, its cards not held before the take, the
+ * taken card, the points due, the table and replace, after checking the judge is
+ * configured. 0, or -1 with an exception set. */
+static int read_turn(Turn *t, PyObject *card_arg, PyObject *need_arg, PyObject *replace_arg) {
+    if (search_steps == NULL || !configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
+        return -1;
+    }
+    if (read_hand(t->hand_arg, "hand", t->hand) < 0
+        || read_hand(t->notold_arg, "notold", t->notold) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &t->card) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t->need) < 0
+        || read_table(t->table_arg, t->table, &t->n) < 0
+        || bool_arg(replace_arg, "replace", &t->replace) < 0)
+        return -1;
+    return 0;
+}
+
 PyDoc_STRVAR(completable_doc,
 "completable(hand, notold, card, need, pending, layout, table, replace, melds_fail=False)\n\n"
 "Whether a take turn can still be completed, exactly: completion.completable (its\n"
@@ -2857,18 +2876,9 @@ static PyObject *opening_melds(PyObject *module, PyObject *args) {
                           &card_arg, &need_arg, &pending_arg, &opening_arg, &t.table_arg,
                           &replace_arg, &melds_arg, &size_arg, &search_arg))
         return NULL;
-    if (search_steps == NULL || !configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
-        return NULL;
-    }
-    if (read_hand(t.hand_arg, "hand", t.hand) < 0
-        || read_hand(t.notold_arg, "notold", t.notold) < 0
-        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
-        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+    if (read_turn(&t, card_arg, need_arg, replace_arg) < 0
         || bool_arg(pending_arg, "pending", &t.pending) < 0
         || bool_arg(opening_arg, "opening", &opening) < 0
-        || read_table(t.table_arg, t.table, &t.n) < 0
-        || bool_arg(replace_arg, "replace", &t.replace) < 0
         || int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0)
         return NULL;
     t.layout = 0;
@@ -3083,18 +3093,9 @@ static PyObject *layoffs_call(PyObject *args, const char *format, int layout) {
     if (!PyArg_ParseTuple(args, format, &t.hand_arg, &t.notold_arg, &card_arg, &need_arg,
                           &pending_arg, &t.table_arg, &replace_arg, &search_arg))
         return NULL;
-    if (search_steps == NULL || !configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
-        return NULL;
-    }
     SearchObject *search;
-    if (read_hand(t.hand_arg, "hand", t.hand) < 0
-        || read_hand(t.notold_arg, "notold", t.notold) < 0
-        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
-        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+    if (read_turn(&t, card_arg, need_arg, replace_arg) < 0
         || bool_arg(pending_arg, "pending", &t.pending) < 0
-        || read_table(t.table_arg, t.table, &t.n) < 0
-        || bool_arg(replace_arg, "replace", &t.replace) < 0
         || read_search(search_arg, &search) < 0)
         return NULL;
     t.layout = layout;
@@ -3618,17 +3619,8 @@ static PyObject *identity_verdicts(PyObject *module, PyObject *args) {
                           &card_arg, &need_arg, &layout_arg, &t.table_arg, &replace_arg,
                           &marks_arg, &steps_arg))
         return NULL;
-    if (search_steps == NULL || !configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
-        return NULL;
-    }
-    if (read_hand(t.hand_arg, "hand", t.hand) < 0
-        || read_hand(t.notold_arg, "notold", t.notold) < 0
-        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
-        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+    if (read_turn(&t, card_arg, need_arg, replace_arg) < 0
         || bool_arg(layout_arg, "layout", &t.layout) < 0
-        || read_table(t.table_arg, t.table, &t.n) < 0
-        || bool_arg(replace_arg, "replace", &t.replace) < 0
         || read_marks(marks_arg, &t, marks, &n_marks) < 0)
         return NULL;
     for (int k = 0; k < SLOTS; k++) {
