@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 import konkun.kunken
 from konkun.kunken import completion
@@ -30,16 +31,19 @@ def in_case(deal: KunkenDeal) -> bool:
         not deal.obligations_met() and deal.need > 0
 
 
-def positions(seats: int, deals: int, seed: int, layout: bool = False) -> list[KunkenDeal]:
+def positions(seats: int, deals: int, seed: int, layout: bool = False,
+              case: Callable[[KunkenDeal], bool] | None = None) -> list[KunkenDeal]:
     """Copies of every position of the case met in ``deals`` seeded random play-outs (only
-    those where the seat to move has a layout, with ``layout``)."""
+    those where the seat to move has a layout, with ``layout``; ``case``: another case than
+    :func:`in_case`)."""
+    case = case or in_case
     rng = random.Random(seed)
     out = []
     for _ in range(deals):
         deal = new_deal(KunkenRules(), seats, 0, rng)
         while not deal.is_over():
             actions = deal.legal_actions()
-            if in_case(deal) and (not layout or deal.layout[deal.to_move or 0]):
+            if case(deal) and (not layout or deal.layout[deal.to_move or 0]):
                 out.append(deal.copy())
             deal.push(rng.choice(actions))
     return out

@@ -1689,6 +1689,25 @@ static int bool_arg(PyObject *arg, const char *what, int *out) {
     return 0;
 }
 
+/* The arguments every legal-list part of the judge reads alike into turn t (t->hand_arg,
+ * t->notold_arg and t->table_arg given): the hand, its cards not held before the take, the
+ * taken card, the points due, the table and replace, after checking the judge is
+ * configured. 0, or -1 with an exception set. */
+static int read_turn(Turn *t, PyObject *card_arg, PyObject *need_arg, PyObject *replace_arg) {
+    if (search_steps == NULL || !configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
+        return -1;
+    }
+    if (read_hand(t->hand_arg, "hand", t->hand) < 0
+        || read_hand(t->notold_arg, "notold", t->notold) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &t->card) < 0
+        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t->need) < 0
+        || read_table(t->table_arg, t->table, &t->n) < 0
+        || bool_arg(replace_arg, "replace", &t->replace) < 0)
+        return -1;
+    return 0;
+}
+
 PyDoc_STRVAR(completable_doc,
 "completable(hand, notold, card, need, pending, layout, table, replace, melds_fail=False)\n\n"
 "Whether a take turn can still be completed, exactly: completion.completable (its\n"
@@ -2881,18 +2900,9 @@ static PyObject *opening_melds(PyObject *module, PyObject *args) {
                           &card_arg, &need_arg, &pending_arg, &opening_arg, &t.table_arg,
                           &replace_arg, &melds_arg, &size_arg, &search_arg))
         return NULL;
-    if (search_steps == NULL || !configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
-        return NULL;
-    }
-    if (read_hand(t.hand_arg, "hand", t.hand) < 0
-        || read_hand(t.notold_arg, "notold", t.notold) < 0
-        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
-        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+    if (read_turn(&t, card_arg, need_arg, replace_arg) < 0
         || bool_arg(pending_arg, "pending", &t.pending) < 0
         || bool_arg(opening_arg, "opening", &opening) < 0
-        || read_table(t.table_arg, t.table, &t.n) < 0
-        || bool_arg(replace_arg, "replace", &t.replace) < 0
         || int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0)
         return NULL;
     t.layout = 0;
@@ -3107,18 +3117,9 @@ static PyObject *layoffs_call(PyObject *args, const char *format, int layout) {
     if (!PyArg_ParseTuple(args, format, &t.hand_arg, &t.notold_arg, &card_arg, &need_arg,
                           &pending_arg, &t.table_arg, &replace_arg, &search_arg))
         return NULL;
-    if (search_steps == NULL || !configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
-        return NULL;
-    }
     SearchObject *search;
-    if (read_hand(t.hand_arg, "hand", t.hand) < 0
-        || read_hand(t.notold_arg, "notold", t.notold) < 0
-        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
-        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+    if (read_turn(&t, card_arg, need_arg, replace_arg) < 0
         || bool_arg(pending_arg, "pending", &t.pending) < 0
-        || read_table(t.table_arg, t.table, &t.n) < 0
-        || bool_arg(replace_arg, "replace", &t.replace) < 0
         || read_search(search_arg, &search) < 0)
         return NULL;
     t.layout = layout;
@@ -3298,6 +3299,388 @@ static PyObject *candidate_melds(PyObject *module, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------------ joker identity
+ * LegalSteps.identity_completes (its reference, LegalSteps.reference_identity_completes):
+ * whether a take turn whose taken card is still to be melded can be completed after a step
+ * (a meld, a lay-off, a swap) with each joker kept as what it is (RULES.md: a joker keeps its
+ * identity through the turn). The turn after the step is made here as Applying.push makes
+ * it (the hand, its cards not held before the take, the points due, whether the taken card
+ * is still to be melded, the layout, the table and the turn's joker marks: a joker held
+ * before the take, or the taken joker, laid outside the taken card's meld is marked, and a
+ * swap that wins a marked joker gives it back as what it was), without a copy of the deal;
+ * then completion.completable_marked runs here over the judge. */
+
+#define MARKS_MAX 8            /* marks given: a hand lays at most MAX_JOKERS jokers */
+#define MARKS_ROOM (MARKS_MAX + MELD_MAX)
+#define MARK_TAKEN 1           /* deal_fields.MARK_TAKEN */
+#define SET_JOKER CARDS        /* deal_fields.SET_JOKER: a mark's key in a set */
+
+static int marked_judge(const Turn *t, const int *marks, int n_marks);
+
+/* A copy of turn t for a turn made here (the judge builds its Python objects anew). */
+static void made_turn(const Turn *t, Turn *next) {
+    *next = *t;
+    next->hand_arg = next->notold_arg = next->table_arg = NULL;
+}
+
+static int any_taken_mark(const int *marks, int n_marks) {
+    for (int j = 0; j < n_marks; j++)
+        if (marks[j] & MARK_TAKEN) return 1;
+    return 0;
+}
+
+/* completion.completable_marked without a layout: a meld first (not the taken card's,
+ * which the judge tried, nor one laying the taken joker), then with a layout. The groups
+ * read stay listed while it runs (groups_held). 1, 0, or -1 with an exception set. */
+static int marked_meld_first(const Turn *t, const int *marks, int n_marks, int taken_out,
+                             int size, Turn *next) {
+    if (t->n >= TABLE_ROOM) {
+        PyErr_SetString(PyExc_ValueError, "the search laid more melds than a hand holds");
+        return -1;
+    }
+    const Option *options[MELD_GROUPS];
+    Py_ssize_t sizes[MELD_GROUPS];
+    groups_held++;
+    int ok = 0;
+    int n = card_groups(t->hand, CARDS, t->replace, options, sizes);
+    if (n < 0) ok = -1;
+    for (int g = 0; g < n && !ok; g++) {
+        for (Py_ssize_t i = 0; i < sizes[g] && !ok; i++) {
+            const Option *o = &options[g][i];
+            if (o->n_reals + o->used >= size
+                || (!taken_out && (is_third(o, t->card, t->hand, t->notold)
+                                   || (t->card == CARDS && o->used >= t->hand[CARDS]))))
+                continue;
+            lay_option(t, o, 1, next);
+            if (taken_out && t->card == CARDS) {   /* completion._laid with no card kept */
+                next->notold[CARDS] = t->notold[CARDS] - o->used;
+                if (next->notold[CARDS] < 0) next->notold[CARDS] = 0;
+            }
+            ok = marked_judge(next, marks, n_marks);
+        }
+    }
+    groups_held--;
+    return ok;
+}
+
+/* completion.completable_marked with a layout: a marked joker won back at once, each
+ * swap that wins it (a sequence's by its own card), given back as what it was. */
+static int marked_swaps(const Turn *t, const int *marks, int n_marks, Turn *next) {
+    int ok = 0;
+    for (int j = 0; j < n_marks && !ok; j++) {
+        int i = marks[j] >> 7, key = (marks[j] >> 1) & 63;
+        int rest[MARKS_ROOM], n_rest = 0;
+        for (int r = 0; r < n_marks; r++)
+            if (r != j) rest[n_rest++] = marks[r];
+        const Compact before = t->table[i];
+        for (int q = 0; q < (before.kind == 0 ? RANKS : SUITS) && !ok; q++) {
+            Compact after;
+            int given = swap_meld(&before, q, &after);
+            if (given < 0 || !t->hand[given] || (before.kind == 0 && given != key)) continue;
+            made_turn(t, next);
+            next->hand[given]--;
+            if (next->notold[given]) next->notold[given]--;
+            next->hand[CARDS]++;
+            if (marks[j] & MARK_TAKEN) next->notold[CARDS]++;   /* the taken joker is back */
+            if (next->hand[CARDS] > MAX_JOKERS) {
+                PyErr_Format(PyExc_ValueError, "hand 52 is %d, not in 0..%d",
+                             next->hand[CARDS], MAX_JOKERS);
+                return -1;
+            }
+            next->table[i] = after;
+            next->layout = 1;
+            ok = marked_judge(next, rest, n_rest);
+        }
+    }
+    return ok;
+}
+
+/* completion.completable_marked over a checked turn (the taken card's meld due when
+ * pending) and its marks (each checked against the table): 1, 0, or -1 with an exception
+ * set. A marked joker is never won back (one more table joker: the judge answers, unless it
+ * is the taken joker) or won back at once. */
+static int marked_judge(const Turn *t, const int *marks, int n_marks) {
+    if (!n_marks || !t->pending) return judge(t, 0);
+    int size = 0;
+    for (int k = 0; k < SLOTS; k++) size += t->hand[k];
+    if (size < 1) return 0;
+    int taken_out = any_taken_mark(marks, n_marks);
+    if (!taken_out) {
+        int ok = judge(t, 0);
+        if (ok) return ok;
+    }
+    Turn *next = PyMem_Malloc(sizeof(Turn));
+    if (next == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int ok = t->layout ? marked_swaps(t, marks, n_marks, next)
+        : marked_meld_first(t, marks, n_marks, taken_out, size, next);
+    PyMem_Free(next);
+    return ok;
+}
+
+/* Applying._remove of one card from the turn's hand. */
+static void remove_card(Turn *t, int k) {
+    t->hand[k]--;
+    if (t->notold[k]) t->notold[k]--;
+}
+
+/* Applying._lay_joker: a joker leaves the hand for meld number (key: the card it stands for
+ * in a sequence, SET_JOKER in a set) while the taken card is still to be melded: a new one
+ * if the hand holds one, else one held before the take, else the taken joker, the last two
+ * marked. */
+static void lay_joker(Turn *t, int *marks, int *n_marks, int number, int key) {
+    int taken_held = t->card == CARDS && !any_taken_mark(marks, *n_marks);
+    int fresh = t->notold[CARDS] - taken_held;
+    int old = t->hand[CARDS] - t->notold[CARDS];
+    remove_card(t, CARDS);
+    if (fresh > 0) return;
+    if (old > 0) {
+        if (taken_held) t->notold[CARDS]++;   /* the taken joker stays: an old one was laid */
+        marks[(*n_marks)++] = number << 7 | key << 1;
+    } else {
+        marks[(*n_marks)++] = number << 7 | key << 1 | MARK_TAKEN;
+    }
+}
+
+/* Applying._meld of a meld step (slots, the index-th step) on turn t. 0, or -1 with an
+ * exception set. */
+static int meld_step(Turn *t, int *marks, int *n_marks, PyObject *slots, Py_ssize_t index) {
+    int removed[MELD_MAX];
+    Compact c;
+    int n = read_meld(slots, index, t->hand, removed, &c);
+    if (n < 0) return -1;
+    if (!(t->card == CARDS && any_taken_mark(marks, *n_marks))
+        && meld_third(removed, n, t->card, t->hand, t->notold)) {
+        t->pending = 0;
+        *n_marks = 0;          /* who a joker was no longer matters */
+    }
+    if (t->need > 0) t->need -= meld_points(slots);
+    for (int i = 0; i < n; i++) {
+        if (removed[i] < CARDS || !t->pending) {
+            remove_card(t, removed[i]);
+        } else {
+            int x = (int)PyLong_AsLong(PyTuple_GET_ITEM(slots, i));
+            lay_joker(t, marks, n_marks, t->n, c.kind == 1 ? SET_JOKER : x - JOKER_FOR);
+        }
+    }
+    t->table[t->n++] = c;
+    t->layout = 1;
+    return 0;
+}
+
+/* The meld number and card of a lay-off or swap step (its one slot, in low..high) into
+ * number and slot: 0, or -1 with an exception set. */
+static int step_target(PyObject *step, Py_ssize_t index, int n, int high, int *number,
+                       int *slot) {
+    PyObject *number_obj = PyObject_GetAttr(step, str_number);
+    if (number_obj == NULL) return -1;
+    int status = number_obj == Py_None ? -2
+        : int_in(number_obj, 0, n - 1, "meld number of step", index, number);
+    Py_DECREF(number_obj);
+    if (status == -2) {
+        PyErr_Format(PyExc_ValueError, "step %zd is %R, without a meld number", index, step);
+        return -1;
+    }
+    if (status < 0) return -1;
+    PyObject *slots = PyObject_GetAttr(step, str_slots);
+    if (slots == NULL) return -1;
+    if (!PyTuple_Check(slots) || PyTuple_GET_SIZE(slots) != 1) {
+        PyErr_Format(PyExc_ValueError, "step %zd has slots %R, not one card", index, slots);
+        status = -1;
+    } else {
+        status = int_in(PyTuple_GET_ITEM(slots, 0), 0, high, "card of step", index, slot);
+    }
+    Py_DECREF(slots);
+    return status;
+}
+
+/* Applying.push of a lay-off step onto meld number (slot laid) on turn t. 0, or -1 with an
+ * exception set. */
+static int layoff_step(Turn *t, int *marks, int *n_marks, int number, int slot,
+                       Py_ssize_t index) {
+    Compact after;
+    int k = slot < CARDS ? slot : CARDS;
+    if (laid_off(&t->table[number], slot, &after) < 0 || !t->hand[k]) {
+        PyErr_Format(PyExc_ValueError, "step %zd lays off %d onto meld %d: not a lay-off "
+                     "the hand can make", index, slot, number);
+        return -1;
+    }
+    if (slot >= CARDS)
+        lay_joker(t, marks, n_marks, number,
+                  t->table[number].kind == 1 ? SET_JOKER : slot - JOKER_FOR);
+    else
+        remove_card(t, slot);
+    t->table[number] = after;
+    return 0;
+}
+
+/* Applying._swap of a swap step (given for a joker of meld number) on turn t: a joker this
+ * turn marked comes back as what it was (Applying._won_mark: the taken joker first). 0, or
+ * -1 with an exception set. */
+static int swap_step(Turn *t, int *marks, int *n_marks, int number, int given,
+                     Py_ssize_t index) {
+    const Compact *m = &t->table[number];
+    int q = m->kind == 0 ? (given / RANKS == m->a ? given % RANKS : -1)
+        : (given % RANKS == m->a ? given / RANKS : -1);
+    Compact after;
+    if (q < 0 || swap_meld(m, q, &after) != given || !t->hand[given]
+        || t->hand[CARDS] >= MAX_JOKERS) {
+        PyErr_Format(PyExc_ValueError, "step %zd gives %d for a joker of meld %d: not a swap "
+                     "the hand can make", index, given, number);
+        return -1;
+    }
+    remove_card(t, given);
+    t->hand[CARDS]++;
+    int key = m->kind == 1 ? SET_JOKER : given, found = -1;
+    for (int j = 0; j < *n_marks; j++)
+        if (marks[j] >> 7 == number && ((marks[j] >> 1) & 63) == key
+            && (found < 0 || marks[j] > marks[found]))
+            found = j;
+    if (found < 0 || marks[found] & MARK_TAKEN) t->notold[CARDS]++;   /* new, or taken back */
+    if (found >= 0) marks[found] = marks[--*n_marks];
+    t->table[number] = after;
+    return 0;
+}
+
+/* The verdict on the index-th step: the turn t after it (Applying.push), then
+ * LegalSteps.turn_completable. 1, 0, or -1 with an exception set. */
+static int step_verdict(const Turn *t, const int *marks_in, int n_marks, PyObject *step,
+                        Py_ssize_t index) {
+    Turn after;
+    made_turn(t, &after);
+    int marks[MARKS_ROOM];
+    memcpy(marks, marks_in, sizeof(int) * (size_t)n_marks);
+    PyObject *kind = PyObject_GetAttr(step, str_kind);
+    if (kind == NULL) return -1;
+    int which = !PyUnicode_Check(kind) ? -1
+        : PyUnicode_CompareWithASCIIString(kind, "meld") == 0 ? 0
+        : PyUnicode_CompareWithASCIIString(kind, "layoff") == 0 ? 1
+        : PyUnicode_CompareWithASCIIString(kind, "swap") == 0 ? 2 : -1;
+    Py_DECREF(kind);
+    int status, number, slot;
+    if (which < 0) {
+        PyErr_Format(PyExc_ValueError, "step %zd is %R, not a meld, lay-off or swap", index,
+                     step);
+        return -1;
+    }
+    if (which == 0) {
+        PyObject *slots = PyObject_GetAttr(step, str_slots);
+        if (slots == NULL) return -1;
+        status = meld_step(&after, marks, &n_marks, slots, index);
+        Py_DECREF(slots);
+    } else if (which == 1) {
+        status = step_target(step, index, t->n, OPEN_JOKER + RANKS - 1, &number, &slot);
+        if (status == 0) status = layoff_step(&after, marks, &n_marks, number, slot, index);
+    } else {
+        status = step_target(step, index, t->n, CARDS - 1, &number, &slot);
+        if (status == 0) status = swap_step(&after, marks, &n_marks, number, slot, index);
+    }
+    if (status < 0) return -1;
+    int size = 0;
+    for (int k = 0; k < SLOTS; k++) size += after.hand[k];
+    if (size < 1) return 0;
+    if (!after.pending && after.need <= 0) return 1;
+    return marked_judge(&after, marks, n_marks);
+}
+
+/* The turn's joker marks (a list or tuple of deal_fields.joker_mark ints) into marks, each
+ * checked against the table: a meld of it holding a joker there (a sequence's at its key, a
+ * set's with SET_JOKER), no more marks on a meld than its jokers, the taken joker's mark
+ * once and only for a taken joker. 0, or -1 with an exception set. */
+static int read_marks(PyObject *arg, const Turn *t, int *marks, int *n_marks) {
+    if (!PyList_Check(arg) && !PyTuple_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "marks must be a list of ints, not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(arg);
+    if (size > MARKS_MAX) {
+        PyErr_Format(PyExc_ValueError, "marks has %zd marks, more than %d", size, MARKS_MAX);
+        return -1;
+    }
+    int taken = 0;
+    for (Py_ssize_t j = 0; j < size; j++) {
+        int mark;
+        if (int_in(PySequence_Fast_GET_ITEM(arg, j), 0, (t->n << 7) - 1, "mark", j, &mark) < 0)
+            return -1;
+        const Compact *m = &t->table[mark >> 7];
+        int key = (mark >> 1) & 63, on = 0;
+        for (Py_ssize_t r = 0; r < j; r++) on += marks[r] >> 7 == mark >> 7;
+        int fits = m->kind == 0
+            ? key < CARDS && key / RANKS == m->a && m->d >> (key % RANKS) & 1
+            : key == SET_JOKER;
+        taken += mark & MARK_TAKEN;
+        if (!fits || on >= meld_jokers(m) || (mark & MARK_TAKEN && (t->card != CARDS || taken > 1))) {
+            PyErr_Format(PyExc_ValueError, "mark %zd is %d, not a joker of the table this turn "
+                         "may have laid", j, mark);
+            return -1;
+        }
+        marks[j] = mark;
+    }
+    *n_marks = (int)size;
+    return 0;
+}
+
+PyDoc_STRVAR(identity_verdicts_doc,
+"identity_verdicts(hand, notold, card, need, layout, table, replace, marks, steps)\n"
+"    -> list[bool]\n\n"
+"Whether a take turn whose taken card is still to be melded can be completed after each\n"
+"of steps (melds, lay-offs and swaps: Actions), each joker kept as what it is\n"
+"(LegalSteps.reference_identity_completes in C: the turn after the step as Applying.push\n"
+"makes it, then completion.completable_marked). hand, notold, card, need, layout, table\n"
+"and replace as completable's (notold within the hand); marks: the turn's joker marks\n"
+"(deal_fields.joker_mark ints, checked against the table). Bad input raises TypeError or\n"
+"ValueError.");
+
+static PyObject *identity_verdicts(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *card_arg, *need_arg, *layout_arg, *replace_arg, *marks_arg, *steps_arg;
+    Turn t;
+    int marks[MARKS_MAX], n_marks;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO:identity_verdicts", &t.hand_arg, &t.notold_arg,
+                          &card_arg, &need_arg, &layout_arg, &t.table_arg, &replace_arg,
+                          &marks_arg, &steps_arg))
+        return NULL;
+    if (read_turn(&t, card_arg, need_arg, replace_arg) < 0
+        || bool_arg(layout_arg, "layout", &t.layout) < 0
+        || read_marks(marks_arg, &t, marks, &n_marks) < 0)
+        return NULL;
+    for (int k = 0; k < SLOTS; k++) {
+        if (t.notold[k] > t.hand[k]) {
+            PyErr_Format(PyExc_ValueError, "notold %d is %d, more than the hand's %d", k,
+                         t.notold[k], t.hand[k]);
+            return NULL;
+        }
+    }
+    if (!PyList_Check(steps_arg)) {
+        PyErr_Format(PyExc_TypeError, "steps must be a list of Actions, not %.100s",
+                     Py_TYPE(steps_arg)->tp_name);
+        return NULL;
+    }
+    t.pending = 1;
+    Py_ssize_t n_steps = PyList_GET_SIZE(steps_arg);
+    PyObject *out = PyList_New(n_steps);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n_steps; i++) {
+        if (i >= PyList_GET_SIZE(steps_arg)) {   /* a step's attributes may run Python code */
+            PyErr_SetString(PyExc_RuntimeError, "steps changed while judged");
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyObject *step = Py_NewRef(PyList_GET_ITEM(steps_arg, i));
+        int ok = step_verdict(&t, marks, n_marks, step, i);
+        Py_DECREF(step);
+        if (ok < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, PyBool_FromLong(ok));
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"group_options", group_options, METH_VARARGS, group_options_doc},
@@ -3316,6 +3699,7 @@ static PyMethodDef module_methods[] = {
     {"layout_layoffs", layout_layoffs, METH_VARARGS, layout_layoffs_doc},
     {"swap_third_list", swap_third_list, METH_VARARGS, swap_third_list_doc},
     {"candidate_melds", candidate_melds, METH_VARARGS, candidate_melds_doc},
+    {"identity_verdicts", identity_verdicts, METH_VARARGS, identity_verdicts_doc},
     {NULL, NULL, 0, NULL},
 };
 

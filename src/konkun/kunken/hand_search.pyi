@@ -124,3 +124,15 @@ def swap_third_list(hand: list[int], notold: list[int], card: int,
 def candidate_melds(counts: Sequence[int], replace: bool) -> list[tuple[int, ...]]:
     """Every meld a hand may lay now (``LegalSteps.candidate_melds``): ``hand_melds`` of
     ``counts`` and ``replace``, then each set of three with its open joker's suit declared."""
+
+def identity_verdicts(hand: list[int], notold: list[int], card: int, need: int, layout: bool,
+                      table: tuple[tuple[int, int, int, int, int], ...], replace: bool,
+                      marks: list[int], steps: list[Action]) -> list[bool]:
+    """Whether a take turn whose taken ``card`` is still to be melded can be completed after
+    each of ``steps`` (melds, lay-offs, swaps), each joker kept as what it is
+    (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_identity_completes` in C: the
+    turn after the step as :meth:`~konkun.kunken.applying.Applying.push` makes it, then
+    :func:`konkun.kunken.completion.completable_marked`; ``marks``: the turn's joker marks,
+    :func:`~konkun.kunken.deal_fields.joker_mark`): bad input (a step the hand cannot make,
+    a mark that is not a joker of ``table``, what ``completable`` refuses) raises
+    ``TypeError`` or ``ValueError`` naming it."""

@@ -86,6 +86,30 @@ the melds of the groups the C search lists, kept as ready tuples per group, then
 declared readings of each set of three), or ``None`` when it is not built (then
 :meth:`LegalSteps.reference_candidate_melds`)."""
 
+IdentityVerdicts = Callable[
+    [list[int], list[int], int, int, bool, completion.Table, bool, list[int], list[Action]],
+    list[bool]]
+"""The C core's ``hand_search.identity_verdicts``: given the hand, the cards not held before
+the take, the taken card, the points due, the layout, the table (every meld's compact form),
+the rule option ``joker_for_held``, the turn's joker marks and the steps (melds, lay-offs,
+swaps) of a take turn whose taken card is still to be melded, whether the turn can be
+completed after each (:meth:`LegalSteps.reference_identity_completes`)."""
+
+
+def _c_identity_verdicts() -> IdentityVerdicts | None:
+    """The C core's identity verdicts, when the C core is built and in use."""
+    if completion.C_JUDGE is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.identity_verdicts
+
+
+C_IDENTITY_VERDICTS: Final = _c_identity_verdicts()
+""":meth:`LegalSteps.identity_verdicts` in C (``konkun.kunken.hand_search.identity_verdicts``:
+the turn after each step made as :meth:`Applying.push` makes it, its joker marks too, without
+a copy of the deal, then :func:`completion.completable_marked` over the C judge), or ``None``
+when it is not built (then :meth:`LegalSteps.reference_identity_completes`)."""
+
 _T = TypeVar("_T")
 _Judge = Callable[[_T], bool]
 _Judges = tuple[_Judge[tuple[int, ...]], _Judge[int], _Judge[int]]
@@ -126,8 +150,9 @@ class LegalSteps(DealFields):
         if not self.pending:
             return self._count_taken_actions(seat, hand)
         if self.turn_marks and self.taken_joker_out():
-            return [a for a in self.taken_candidates(seat, hand)
-                    if self.identity_completes(a)]
+            steps = self.taken_candidates(seat, hand)
+            return [a for a, ok in zip(steps, self.identity_verdicts(steps), strict=True)
+                    if ok]
         if hand[BARE_JOKER] <= self.turn_notold[BARE_JOKER] - (
                 1 if self.take_card == BARE_JOKER else 0):
             laid_marked = False  # every joker laid is a new one: no step marks one
@@ -139,10 +164,12 @@ class LegalSteps(DealFields):
             # jokers a swap wins new, a path the player has, so their yes stands.
             kept = set(out)
             candidates = self.taken_candidates(seat, hand)
-            verdicts = [a in kept or self.identity_completes(a) for a in candidates]
-            if len(out) == sum(verdicts):
+            asked = [a for a in candidates if a not in kept]
+            verdicts = self.identity_verdicts(asked)
+            if not any(verdicts):
                 return out
-            return [a for a, ok in zip(candidates, verdicts, strict=True) if ok]
+            more = iter(verdicts)
+            return [a for a in candidates if a in kept or next(more)]
         # No mark on the table can be won back (the cards that could are not in the hand,
         # and cards only leave it): those jokers are table jokers like any other, as the
         # count checks read them; only a step marking a joker a card left wins back needs
@@ -508,9 +535,26 @@ class LegalSteps(DealFields):
     def identity_completes(self, action: Action) -> bool:
         """Whether the take turn can still be completed after ``action`` (a meld, lay-off or
         swap), with each joker kept as what it is (held before the take, the taken joker,
-        new): the step played on a copy of the deal, then
-        :func:`completion.completable_marked`. Exact; the slow path, asked only where
+        new): :meth:`identity_verdicts` of that step. Exact; the slow path, asked only where
         :meth:`identity_kind` says so."""
+        return self.identity_verdicts([action])[0]
+
+    def identity_verdicts(self, actions: list[Action]) -> list[bool]:
+        """:meth:`identity_completes` of each of ``actions`` (steps of a take turn whose
+        taken card is still to be melded): in one call of the C core when it is built
+        (:data:`C_IDENTITY_VERDICTS`), else by
+        :meth:`reference_identity_completes`."""
+        seat = self.to_move
+        if C_IDENTITY_VERDICTS is None or seat is None or not self.pending:
+            return [self.reference_identity_completes(a) for a in actions]
+        return C_IDENTITY_VERDICTS(
+            self.hands[seat], self.turn_notold, self.take_card, self.need, self.layout[seat],
+            self.compact_table(), self.rules.joker_for_held, self.turn_marks, actions)
+
+    def reference_identity_completes(self, action: Action) -> bool:
+        """:meth:`identity_completes` in Python, the reference of
+        :data:`C_IDENTITY_VERDICTS`: the step played on a copy of the deal, then
+        :func:`completion.completable_marked`."""
         after = self.scratch_copy(action)
         after.push(action)
         return after.turn_completable()
