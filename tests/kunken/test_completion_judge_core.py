@@ -73,13 +73,11 @@ class Recorder:
         return bool(completion.search_completion(*args))
 
     def __enter__(self) -> Recorder:
-        c_module().configure_judge(completion.third_card_by_swaps,
-                                   self.search)
+        c_module().configure_judge(self.search)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        c_module().configure_judge(completion.third_card_by_swaps,
-                                   completion.search_completion)
+        c_module().configure_judge(completion.search_completion)
 
 
 def key_variants(args: Args) -> list[Args]:
@@ -573,13 +571,11 @@ def test_reconfiguring_the_judge_from_its_own_search_frees_nothing_in_use() -> N
 
     class Once:
         def search(self, *args: Any) -> bool:
-            hand_search.configure_judge(completion.third_card_by_swaps,
-                                        completion.search_completion)
+            hand_search.configure_judge(completion.search_completion)
             gc.collect()
             return bool(completion.search_completion(*args))
 
-    hand_search.configure_judge(completion.third_card_by_swaps,
-                                Once().search)
+    hand_search.configure_judge(Once().search)
     hand_search.forget_judged()
     assert completion.C_JUDGE is not None
     answer = completion.C_JUDGE(*state, False)

@@ -256,6 +256,34 @@ def test_the_c_third_card_list_answers_as_the_judges_on_random_states(args: Args
     assert c_list()(*args) == defined_list(args)
 
 
+@st.composite
+def taken_joker_states(draw: st.DrawFn) -> tuple[list[int], list[int], completion.Table]:
+    """A hand of up to 12 cards of the two decks and 1 to 4 jokers, some not held before
+    the take (the taken joker among them), and a table of 1 to 3 melds."""
+    cards = draw(st.lists(st.sampled_from(range(len(DOUBLE_DECK))), max_size=12, unique=True))
+    hand = counts_of([DOUBLE_DECK[i] for i in cards])
+    hand[BARE_JOKER] = draw(st.integers(1, 4))
+    notold = [draw(st.integers(0, n)) if n and draw(st.booleans()) else 0 for n in hand]
+    notold[BARE_JOKER] = max(notold[BARE_JOKER], 1)
+    return hand, notold, tuple(draw(st.lists(compact_melds(), min_size=1, max_size=3)))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(taken_joker_states())
+def test_the_judge_walks_a_taken_jokers_swaps_as_the_reference(
+        state: tuple[list[int], list[int], completion.Table]) -> None:
+    """The judge's swaps-only case of a taken joker (no points due, a layout,
+    ``joker_for_held``), walked in C since this slice (``completion.third_card_by_swaps``
+    in Python before): the reference's answer, asked as the legal lists ask it."""
+    require_c_core()
+    hand, notold, table = state
+    assert completion.C_JUDGE is not None
+    completion.forget_judged()
+    assert completion.C_JUDGE(hand, notold, BARE_JOKER, 0, True, True, table, True, True) == \
+        completion.reference_completable(hand, notold, BARE_JOKER, 0, True, True, table, True,
+                                         True)
+
+
 def good_args() -> list[Any]:
     """2c 3c 4c 5c 6c 5d and a taken joker, the table's 3d 4d with a joker for 5d: arguments
     the C core answers (every meld of the clubs and the 5d laid off keep a meld of the

@@ -921,13 +921,13 @@ Judge = Callable[[list[int], list[int], int, int, bool, bool, Table, bool, bool]
 
 
 def _c_judge() -> Judge | None:
-    """The C core's judge (``hand_search.completable``), configured with the Python parts
-    it asks (the swaps-only case of a taken joker, the searches it does not run), when the
-    C core is built and in use (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
+    """The C core's judge (``hand_search.completable``), configured with the Python part
+    it asks (the searches it does not run), when the C core is built and in use
+    (:data:`konkun.kunken.arrangement.C_SEARCH`)."""
     if C_SEARCH is None:
         return None
     from konkun.kunken import hand_search
-    hand_search.configure_judge(third_card_by_swaps, search_completion)
+    hand_search.configure_judge(search_completion)
     return hand_search.completable
 
 

@@ -771,13 +771,11 @@ static PyObject *group_options(PyObject *module, PyObject *args) {
  * completion.completable (the exact completion check of a take turn) runs here: its
  * necessary and sufficient checks (the third-card room with every table joker won, the
  * points bound, whether any swap is left), its memo, and the rule that a state revisited on
- * its own path completes nothing new, and the swaps-only case of a taken card that is not a
- * joker (completion.third_card_by_swaps: the walk over every choice of swaps, which
+ * its own path completes nothing new, and the swaps-only case of the taken card, a joker
+ * too (completion.third_card_by_swaps: the walk over every choice of swaps, which
  * swap_third_length() also gives the take scan and the legal lists). Where they do not
- * decide, it asks the Python functions configure_judge() gave it: melds alone
- * (solver.can_complete), the swaps-only case of a taken joker and the search over steps
- * (completion.search_completion), each of which asks this judge again of the states it
- * reaches. completion's reference_completable and reference_swap_third_length are the same
+ * decide, it asks the Python function configure_judge() gave it: the search over steps
+ * (completion.search_completion), which asks this judge again of the states it reaches. completion's reference_completable and reference_swap_third_length are the same
  * in Python; the tests compare both. */
 
 #define MAX_TABLE 64           /* melds on the table: two decks make at most 36 */
@@ -787,7 +785,6 @@ static PyObject *group_options(PyObject *module, PyObject *args) {
 #define FULL ((1 << RANKS) - 1)
 #define KEY_HEAD (2 * SLOTS + 7)
 
-static PyObject *third_card_by_swaps = NULL;
 static PyObject *search_steps = NULL;
 static PyObject *judge_memo = NULL;        /* bytes key -> True/False */
 
@@ -1001,7 +998,7 @@ static int swap_meld(const Compact *m, int j, Compact *after) {
 
 /* The walk of completion._swap_states over every choice of swaps with the melds from start
  * on (each hand and table met once: seen, a set of bytes), in its order, for the taken card
- * (not a joker): the shortest third-card meld of the states it reaches (0: none) into best,
+ * (52: a joker): the shortest third-card meld of the states it reaches (0: none) into best,
  * stopping early once one is shorter than stop (0: never). 0, or -1 with an error set. */
 static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, int card,
                      PyObject *seen, int stop, int *best) {
@@ -1031,7 +1028,7 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
             if (fresh == 0) {
                 status = PySet_Add(seen, key_bytes);
                 if (status == 0) {
-                    int length = card_third(hand, notold, card, 0, 1);
+                    int length = third_length(hand, notold, card, 1);
                     if (length && (!*best || length < *best)) *best = length;
                     if (!(stop && *best && *best < stop))
                         status = swap_walk(hand, notold, table, n, i, card, seen, stop, best);
@@ -1595,16 +1592,6 @@ static int judge(const Turn *t, int melds_fail) {
     if (t->replace && swap_left < 0) swap_left = any_swap(t->table, t->n, hand);
     if (t->replace && !swap_left) return 0;
     if (t->replace && t->pending && t->need <= 0 && t->layout) {
-        if (t->card == CARDS) {  /* a taken joker: completion.third_card_by_swaps, in Python */
-            PyObject *hand_obj, *notold_obj, *table_obj;
-            if (turn_objects(t, &hand_obj, &notold_obj, &table_obj) < 0) return -1;
-            int ok = truth_of(call_part(third_card_by_swaps, "(OOiiO)", hand_obj, notold_obj,
-                                        t->card, size, table_obj));
-            Py_DECREF(hand_obj);
-            Py_DECREF(notold_obj);
-            Py_DECREF(table_obj);
-            return ok;
-        }
         int best = 0;   /* completion.third_card_by_swaps: some swap state's meld is short */
         if (swap_states_third(hand, notold, t->table, t->n, t->card, size, &best) < 0)
             return -1;
@@ -2686,23 +2673,21 @@ static PyObject *take_positions(PyObject *module, PyObject *args) {
 }
 
 PyDoc_STRVAR(configure_judge_doc,
-"configure_judge(third_card_by_swaps, search)\n\n"
-"The Python parts completable() asks: completion.third_card_by_swaps and\n"
-"completion.search_completion (callables). Forgets the judged states.");
+"configure_judge(search)\n\n"
+"The Python part completable() asks: completion.search_completion (a callable). Forgets\n"
+"the judged states.");
 
 static PyObject *configure_judge(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *b, *c;
-    if (!PyArg_ParseTuple(args, "OO:configure_judge", &b, &c)) return NULL;
-    if (!PyCallable_Check(b) || !PyCallable_Check(c)) {
-        PyErr_SetString(PyExc_TypeError, "configure_judge() takes two callables");
+    PyObject *c;
+    if (!PyArg_ParseTuple(args, "O:configure_judge", &c)) return NULL;
+    if (!PyCallable_Check(c)) {
+        PyErr_SetString(PyExc_TypeError, "configure_judge() takes a callable");
         return NULL;
     }
     if (judge_memo == NULL && (judge_memo = PyDict_New()) == NULL) return NULL;
     PyDict_Clear(judge_memo);
-    Py_INCREF(b);
     Py_INCREF(c);
-    Py_XSETREF(third_card_by_swaps, b);
     Py_XSETREF(search_steps, c);
     Py_RETURN_NONE;
 }

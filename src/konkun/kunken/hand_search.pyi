@@ -34,10 +34,9 @@ def completable(hand: list[int], notold: list[int], card: int, need: int, pendin
     (:func:`konkun.kunken.completion.reference_completable` in C): bad input raises
     ``TypeError`` or ``ValueError`` naming it."""
 
-def configure_judge(third_card_by_swaps: Callable[..., bool],
-                    search: Callable[..., bool]) -> None:
-    """The Python parts :func:`completable` asks: ``completion.third_card_by_swaps`` and
-    ``completion.search_completion``; forgets the judged states."""
+def configure_judge(search: Callable[..., bool]) -> None:
+    """The Python part :func:`completable` asks: ``completion.search_completion``; forgets
+    the judged states."""
 
 def can_complete(counts: list[int], taken: list[int], card: int, need: int, pending: bool,
                  search: Search | None = None, size: int = -1, checked: bool = False,
