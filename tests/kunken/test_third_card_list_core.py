@@ -22,13 +22,7 @@ from konkun.kunken.actions import Action, layoff, meld, swap
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, compact, slot_card
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import (
-    assert_given_in_order,
-    memory_grown_by,
-    pure_answers,
-    seeded_play,
-    unfinished_take_turns,
-)
+from .helpers import assert_given_in_order, memory_grown_by, pure_lists_agree, turns_in_case
 from .test_completion_judge_core import RANDOM_VALUES, compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 from .test_opening_melds_core import table_meld
@@ -61,14 +55,7 @@ def third_card_turns(seats: int, seed: int, steps: int) -> list[KunkenDeal]:
     """Every position of seeded random play over every rule option in
     :func:`in_third_card_case`, and the turns after each of its first candidate steps
     still in that case."""
-    turns: list[KunkenDeal] = []
-    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: seed * (v + 1) + seats, steps):
-        seat = deal.to_move
-        assert seat is not None
-        if in_third_card_case(deal, seat):
-            turns.extend(t for t in unfinished_take_turns(deal.copy(), 6)
-                         if in_third_card_case(t, seat))
-    return turns
+    return turns_in_case(VARIANTS, in_third_card_case, seats, seed, steps)
 
 
 def engine_args(deal: KunkenDeal) -> Args:
@@ -127,25 +114,9 @@ def test_the_c_third_card_list_answers_as_a_pure_process_in_seeded_play(seats: i
     lists) and here (the C core) meets the same positions of the case and lists the same
     legal actions at each."""
     c_list()
-    steps, compared = 400, 0
-    for base in (700, 711):
-        seeds = [base * v + seats for v in range(1, len(VARIANTS) + 1)]
-        wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
-        played = dict.fromkeys(seeds, 0)
-        listed = []
-        for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
-            seed, seat = seeds[v], deal.to_move
-            assert seat is not None
-            if in_third_card_case(deal, seat):
-                wanted[str(seed)].append(played[seed])
-                listed.append([[str(a.kind), a.number, list(a.slots)]
-                               for a in deal.legal_actions()])
-            played[seed] += 1
-        assert pure_answers("legal_steps.C_THIRD_CARD_LIST",
-                            "[[a.kind, a.number, list(a.slots)] for a in deal.legal_actions()]",
-                            VARIANTS, seats, seeds, steps, wanted) == listed
-        compared += len(listed)
-    assert compared > 50
+    assert sum(pure_lists_agree(
+        "legal_steps.C_THIRD_CARD_LIST", VARIANTS, in_third_card_case, seats,
+        [base * v + seats for v in range(1, len(VARIANTS) + 1)], 400) for base in (700, 711)) > 50
 
 
 def fast_length(args: Args, removed: list[int], swapped: int = -1) -> int:

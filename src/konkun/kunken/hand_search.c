@@ -2898,6 +2898,23 @@ static PyObject *judged_melds(const Turn *t, PyObject *melds_arg, int size, int 
     return out;
 }
 
+/* What the entry points of the judged legal lists share: the judge configured, the turn's
+ * hand and notold (from its arguments) and the taken card (0..52) read and checked, and the
+ * points due within lowest..2**30. 0, or -1 with an exception set. */
+static int read_turn_cards(Turn *t, PyObject *card_arg, PyObject *need_arg, long lowest,
+                           long highest) {
+    if (search_steps == NULL || !configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
+        return -1;
+    }
+    if (read_hand(t->hand_arg, "hand", t->hand) < 0
+        || read_hand(t->notold_arg, "notold", t->notold) < 0
+        || int_in(card_arg, 0, CARDS, "card", -1, &t->card) < 0
+        || int_in(need_arg, lowest, highest, "need", -1, &t->need) < 0)
+        return -1;
+    return 0;
+}
+
 PyDoc_STRVAR(opening_melds_doc,
 "opening_melds(hand, notold, card, need, pending, opening, table, replace, melds, size,\n"
 "              search) -> list[tuple[int, ...]]\n\n"
@@ -2919,14 +2936,7 @@ static PyObject *opening_melds(PyObject *module, PyObject *args) {
                           &card_arg, &need_arg, &pending_arg, &opening_arg, &t.table_arg,
                           &replace_arg, &melds_arg, &size_arg, &search_arg))
         return NULL;
-    if (search_steps == NULL || !configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
-        return NULL;
-    }
-    if (read_hand(t.hand_arg, "hand", t.hand) < 0
-        || read_hand(t.notold_arg, "notold", t.notold) < 0
-        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
-        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+    if (read_turn_cards(&t, card_arg, need_arg, -BOUND, BOUND) < 0
         || bool_arg(pending_arg, "pending", &t.pending) < 0
         || bool_arg(opening_arg, "opening", &opening) < 0
         || read_table(t.table_arg, t.table, &t.n) < 0
@@ -3127,15 +3137,8 @@ static PyObject *layoffs_call(PyObject *args, const char *format, int layout) {
     if (!PyArg_ParseTuple(args, format, &t.hand_arg, &t.notold_arg, &card_arg, &need_arg,
                           &pending_arg, &t.table_arg, &replace_arg, &search_arg))
         return NULL;
-    if (search_steps == NULL || !configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
-        return NULL;
-    }
     SearchObject *search;
-    if (read_hand(t.hand_arg, "hand", t.hand) < 0
-        || read_hand(t.notold_arg, "notold", t.notold) < 0
-        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
-        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
+    if (read_turn_cards(&t, card_arg, need_arg, -BOUND, BOUND) < 0
         || bool_arg(pending_arg, "pending", &t.pending) < 0
         || read_table(t.table_arg, t.table, &t.n) < 0
         || bool_arg(replace_arg, "replace", &t.replace) < 0
@@ -3380,14 +3383,7 @@ static PyObject *third_card_list(PyObject *module, PyObject *args) {
                           &card_arg, &need_arg, &layout_arg, &t.table_arg, &replace_arg,
                           &melds_arg, &size_arg, &swaps_arg))
         return NULL;
-    if (search_steps == NULL || !configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
-        return NULL;
-    }
-    if (read_hand(t.hand_arg, "hand", t.hand) < 0
-        || read_hand(t.notold_arg, "notold", t.notold) < 0
-        || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
-        || int_in(need_arg, -BOUND, 0, "need", -1, &t.need) < 0
+    if (read_turn_cards(&t, card_arg, need_arg, -BOUND, 0) < 0
         || bool_arg(layout_arg, "layout", &t.layout) < 0
         || read_table(t.table_arg, t.table, &t.n) < 0
         || bool_arg(replace_arg, "replace", &t.replace) < 0
