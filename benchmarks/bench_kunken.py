@@ -35,6 +35,7 @@ C_PARTS = (
     (completion, "C_LAYOUT_LAYOFFS", "the lay-offs with a layout"),
     (legal_steps, "C_CANDIDATE_MELDS", "the candidate melds"),
     (legal_steps, "C_IDENTITY_VERDICTS", "the joker-identity verdicts"),
+    (legal_steps, "C_THIRD_CARD_LIST", "the third-card list"),
 )
 """The C core's parts, each with the constant that holds it when it runs (read with
 ``getattr``, so that the script also runs on trees from before some of them)."""

@@ -167,7 +167,8 @@ def test_the_compiled_engine_lists_the_same_actions_and_points_as_the_pure_one()
 def test_the_status_names_the_c_core_of_the_hand_search_and_konkun_pure_turns_it_off() -> None:
     """The status names the C parts (the hand search, the melds-alone check, the completion
     judge, the take scan, the swap-third melds, the swap-third list, the opening melds and
-    lay-offs, the candidate melds and the joker-identity verdicts), which run when built;
+    lay-offs, the candidate melds, the joker-identity verdicts and the third-card list), which
+    run when built;
     KONKUN_PURE=1 keeps the Python references."""
     require_build()
     env = {k: v for k, v in os.environ.items() if k != native.PURE_VARIABLE}
@@ -182,7 +183,8 @@ def test_the_status_names_the_c_core_of_the_hand_search_and_konkun_pure_turns_it
               "completion.C_OPENING_LAYOFFS is not None, "
               "completion.C_LAYOUT_LAYOFFS is not None, "
               "legal_steps.C_CANDIDATE_MELDS is not None, "
-              "legal_steps.C_IDENTITY_VERDICTS is not None)")
+              "legal_steps.C_IDENTITY_VERDICTS is not None, "
+              "legal_steps.C_THIRD_CARD_LIST is not None)")
     built = subprocess.run([sys.executable, "-c", script], env=env, check=True,
                            capture_output=True, text=True).stdout.splitlines()
     pure = subprocess.run([sys.executable, "-c", script],
@@ -192,10 +194,11 @@ def test_the_status_names_the_c_core_of_the_hand_search_and_konkun_pure_turns_it
                                "melds-alone check, of the completion judge, of the take scan, "
                                "of the swap-third melds, of the swap-third list, of the "
                                "opening melds and lay-offs (with a layout too), of the "
-                               "candidate melds and of the joker-identity verdicts)")
-    assert built[1] == " ".join(["True"] * 11)
+                               "candidate melds, of the joker-identity verdicts and of the "
+                               "third-card list)")
+    assert built[1] == " ".join(["True"] * 12)
     assert pure == [f"pure Python ({native.PURE_VARIABLE} is set)",
-                    " ".join(["False"] * 11)]
+                    " ".join(["False"] * 12)]
 
 
 def test_the_compiled_bots_choose_the_same_moves_as_the_pure_ones() -> None:

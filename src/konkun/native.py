@@ -1,7 +1,8 @@
 """The compiled Kunken engine: the same modules built to C extensions with mypyc, and the C
 core of the hand search, of the melds-alone check, of the completion judge, of the take scan,
 of the swap-third melds, of the swap-third list, of the opening melds and lay-offs (with
-a layout too), of the candidate melds and of the joker-identity verdicts.
+a layout too), of the candidate melds, of the joker-identity verdicts and of the third-card
+list.
 
 The engine is pure Python and needs nothing else. Built, it runs about twice as fast (the
 numbers are in docs/kunken.md, "Speed"), and so do the Kunken bots' play-outs.
@@ -12,7 +13,9 @@ be completed by melds alone, the exact completion judge of a take turn, the take
 verdicts on the melds of a legal list while only the taken card's meld is due with a
 layout, and that whole list with its lay-offs and swaps, and those on the melds and
 lay-offs while opening points are due (without a layout and with one), the candidate
-melds of a hand, and the verdicts of a take turn's steps with its joker marks, written in C,
+melds of a hand, the verdicts of a take turn's steps with its joker marks, and the whole
+list while the taken card's meld is due and no points are (outside the swap-third case),
+written in C,
 ``kunken/hand_search.c``, whose Python references are
 ``konkun.kunken.arrangement.ReferenceSearch``, ``group_options``,
 ``konkun.kunken.solver.reference_can_complete``,
@@ -22,7 +25,8 @@ melds of a hand, and the verdicts of a take turn's steps with its joker marks, w
 ``konkun.kunken.legal_steps.LegalSteps.reference_swap_third_melds``,
 ``reference_swap_third_actions``, ``reference_opening_melds``,
 ``reference_opening_layoffs``, ``reference_layout_layoffs``,
-``reference_candidate_melds`` and ``reference_identity_completes``); ``python3 run.py``
+``reference_candidate_melds``, ``reference_identity_completes`` and
+``reference_third_card_actions``); ``python3 run.py``
 does it for you whenever they changed. It needs mypy (the ``native`` extra) and a C
 compiler; without them everything stays pure Python.
 
@@ -168,7 +172,8 @@ def status() -> str:
         return ("compiled (mypyc, with the C core of the hand search, of the melds-alone check, "
                 "of the completion judge, of the take scan, of the swap-third melds, of the "
                 "swap-third list, of the opening melds and lay-offs (with a layout too), of "
-                "the candidate melds and of the joker-identity verdicts), from "
+                "the candidate melds, of the joker-identity verdicts and of the third-card "
+                "list), from "
                 + ", ".join(str(folder) for folder in folders))
     if any(folder.exists() for folder in folders):
         return "pure Python (the compiled build is out of date: python -m konkun.native --build)"

@@ -174,3 +174,40 @@ def pure_answers(c_part: str, answer: str, variants: Sequence[dict[str, str]], s
                           text=True, check=True)
     answers: list[Any] = json.loads(done.stdout)
     return answers
+
+
+def turns_in_case(variants: Sequence[dict[str, str]], in_case: Callable[[KunkenDeal, int], bool],
+                  seats: int, seed: int, steps: int) -> list[KunkenDeal]:
+    """Every position of :func:`seeded_play` (variant ``v`` seeded ``seed * (v + 1) +
+    seats``) where ``in_case(deal, seat)`` holds for the seat to move, and the turns after
+    each of its first 6 candidate steps (:func:`unfinished_take_turns`) still in it."""
+    turns: list[KunkenDeal] = []
+    for _v, deal, _rng in seeded_play(variants, seats, lambda v: seed * (v + 1) + seats, steps):
+        seat = deal.to_move
+        assert seat is not None
+        if in_case(deal, seat):
+            turns.extend(t for t in unfinished_take_turns(deal.copy(), 6) if in_case(t, seat))
+    return turns
+
+
+def pure_lists_agree(c_part: str, variants: Sequence[dict[str, str]],
+                     in_case: Callable[[KunkenDeal, int], bool], seats: int, seeds: list[int],
+                     steps: int) -> int:
+    """That :func:`seeded_play` (``seeds[v]`` for variant ``v``) here and in a
+    ``KONKUN_PURE=1`` process (:func:`pure_answers`, where ``c_part`` is ``None``) lists the
+    same legal actions at each position where ``in_case(deal, seat)`` holds for the seat to
+    move; how many such positions."""
+    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
+    played = dict.fromkeys(seeds, 0)
+    listed = []
+    for v, deal, _rng in seeded_play(variants, seats, seeds.__getitem__, steps):
+        seed, seat = seeds[v], deal.to_move
+        assert seat is not None
+        if in_case(deal, seat):
+            wanted[str(seed)].append(played[seed])
+            listed.append([[str(a.kind), a.number, list(a.slots)]
+                           for a in deal.legal_actions()])
+        played[seed] += 1
+    assert pure_answers(c_part, "[[a.kind, a.number, list(a.slots)] for a in "
+                        "deal.legal_actions()]", variants, seats, seeds, steps, wanted) == listed
+    return len(listed)

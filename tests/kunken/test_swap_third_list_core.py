@@ -21,7 +21,7 @@ from konkun.kunken.actions import Action, layoff, meld, swap
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, SEQUENCE, SET, TableMeld
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, pure_answers, seeded_play
+from .helpers import memory_grown_by, pure_lists_agree
 from .test_completion_judge_core import RANDOM_VALUES, compact_melds
 from .test_hand_search_core import VARIANTS, counts_of, require_c_core
 from .test_swap_third_melds_core import (
@@ -99,23 +99,9 @@ def test_the_c_swap_third_list_answers_as_a_pure_process_in_seeded_play(seats: i
     lists) and here (the C core) meets the same positions of the case and lists the same
     legal actions at each."""
     c_list()
-    steps = 400
     seeds = [900 * v + seats for v in range(len(VARIANTS))]
-    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
-    played = dict.fromkeys(seeds, 0)
-    listed = []
-    for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
-        seed, seat = seeds[v], deal.to_move
-        assert seat is not None
-        if in_swap_third_case(deal, seat):
-            wanted[str(seed)].append(played[seed])
-            listed.append([[str(a.kind), a.number, list(a.slots)]
-                           for a in deal.legal_actions()])
-        played[seed] += 1
-    assert pure_answers("legal_steps.C_SWAP_THIRD_LIST",
-                        "[[a.kind, a.number, list(a.slots)] for a in deal.legal_actions()]",
-                        VARIANTS, seats, seeds, steps, wanted) == listed
-    assert len(listed) > 50
+    assert pure_lists_agree("legal_steps.C_SWAP_THIRD_LIST", VARIANTS, in_swap_third_case,
+                            seats, seeds, 400) > 50
 
 
 def table_meld(m: completion.Compact) -> TableMeld:

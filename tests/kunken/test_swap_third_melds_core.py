@@ -20,7 +20,7 @@ from konkun.kunken import completion, solver
 from konkun.kunken.melds import BARE_JOKER, compact, slot_card
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import assert_given_in_order, memory_grown_by, seeded_play, unfinished_take_turns
+from .helpers import assert_given_in_order, memory_grown_by, turns_in_case
 from .test_completion_judge_core import compact_melds
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
@@ -49,14 +49,7 @@ def swap_third_turns(seats: int, seed: int, steps: int) -> list[KunkenDeal]:
     is in a take turn whose only due step is the taken card's meld, with a layout,
     ``joker_for_held`` and a taken card that is not a joker, and the turns after each of its
     candidate steps still in that case."""
-    turns: list[KunkenDeal] = []
-    for _v, deal, _rng in seeded_play(VARIANTS, seats, lambda v: seed * (v + 1) + seats, steps):
-        seat = deal.to_move
-        assert seat is not None
-        if in_swap_third_case(deal, seat):
-            turns.extend(t for t in unfinished_take_turns(deal.copy(), 6)
-                         if in_swap_third_case(t, seat))
-    return turns
+    return turns_in_case(VARIANTS, in_swap_third_case, seats, seed, steps)
 
 
 def engine_args(deal: KunkenDeal) -> Args:

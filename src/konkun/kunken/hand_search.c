@@ -941,10 +941,6 @@ static int any_swap(const Compact *table, int n, const int *hand) {
     return 0;
 }
 
-static int joker_third(const int *old_suit, const int *pool_suit, const int *old_rank,
-                       const int *pool_rank, int jokers, int old_jokers, int proxies);
-static void counts_masks(const int *counts, int *suit_masks, int *rank_masks);
-
 /* A meld's place in a memo key: distinct melds, distinct codes. */
 static uint32_t meld_code(const Compact *m) {
     return (uint32_t)m->kind << 31 | (uint32_t)m->a << 26 | (uint32_t)m->b << 21
@@ -975,23 +971,22 @@ static int card_third(const int *hand, const int *notold, int card, int extra, i
                           old_rank, pool_suit, pool_rank, proxies);
 }
 
-/* third_card.third_card_length of a taken joker with joker_for_held (third_card._joker_third):
- * the shortest meld of a joker and two cards held before the take, all but one of the jokers
- * counted as old up to those held before it. */
-static int held_joker_third(const int *hand, const int *notold) {
-    int jokers = hand[CARDS];
-    if (!jokers) return 0;
-    int pool_suit[SUITS], pool_rank[RANKS], old[CARDS], old_suit[SUITS], old_rank[RANKS];
-    counts_masks(hand, pool_suit, pool_rank);
+static int joker_third(const int *old_suit, const int *pool_suit, const int *old_rank,
+                       const int *pool_rank, int jokers, int old_jokers, int proxies);
+static void counts_masks(const int *counts, int *suit_masks, int *rank_masks);
+
+/* third_card.third_card_length of the taken card (52: a joker, third_card._joker_third over
+ * the hand's masks, all but one joker counted old up to the old ones; else card_third). */
+static int third_length(const int *hand, const int *notold, int card, int proxies) {
+    if (card != CARDS) return card_third(hand, notold, card, 0, proxies);
+    if (!hand[CARDS]) return 0;
+    int old[CARDS], old_suit[SUITS], old_rank[RANKS], pool_suit[SUITS], pool_rank[RANKS];
     for (int k = 0; k < CARDS; k++) old[k] = hand[k] > notold[k];
     counts_masks(old, old_suit, old_rank);
-    int old_jokers = jokers - notold[CARDS] < jokers - 1 ? jokers - notold[CARDS] : jokers - 1;
-    return joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers, old_jokers, 1);
-}
-
-/* third_card.third_card_length of the taken card, a joker or not, with joker_for_held. */
-static int taken_third(const int *hand, const int *notold, int card) {
-    return card == CARDS ? held_joker_third(hand, notold) : card_third(hand, notold, card, 0, 1);
+    counts_masks(hand, pool_suit, pool_rank);
+    int jokers = hand[CARDS], old_jokers = jokers - notold[CARDS];
+    return joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
+                       old_jokers < jokers - 1 ? old_jokers : jokers - 1, proxies);
 }
 
 /* completion._third_card_possible: room for the taken card's meld with two old cards, every
@@ -1059,7 +1054,7 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
             if (fresh == 0) {
                 status = PySet_Add(seen, key_bytes);
                 if (status == 0) {
-                    int length = taken_third(hand, notold, card);
+                    int length = third_length(hand, notold, card, 1);
                     if (length && (!*best || length < *best)) *best = length;
                     if (!(stop && *best && *best < stop))
                         status = swap_walk(hand, notold, table, n, i, card, seen, stop, best);
@@ -1699,11 +1694,11 @@ static int bool_arg(PyObject *arg, const char *what, int *out) {
     return 0;
 }
 
-/* The arguments every legal-list part of the judge reads alike into turn t (t->hand_arg,
- * t->notold_arg and t->table_arg given): the hand, its cards not held before the take, the
- * taken card, the points due, the table and replace, after checking the judge is
- * configured. 0, or -1 with an exception set. */
-static int read_turn(Turn *t, PyObject *card_arg, PyObject *need_arg, PyObject *replace_arg) {
+/* What the entry points of the judged legal lists share: the judge configured, the turn's
+ * hand and notold (from its arguments) and the taken card (0..52) read and checked, and the
+ * points due within lowest..highest. 0, or -1 with an exception set. */
+static int read_turn_cards(Turn *t, PyObject *card_arg, PyObject *need_arg, long lowest,
+                           long highest) {
     if (search_steps == NULL || !configured) {
         PyErr_SetString(PyExc_RuntimeError, "configure() or configure_judge() was not called");
         return -1;
@@ -1711,7 +1706,16 @@ static int read_turn(Turn *t, PyObject *card_arg, PyObject *need_arg, PyObject *
     if (read_hand(t->hand_arg, "hand", t->hand) < 0
         || read_hand(t->notold_arg, "notold", t->notold) < 0
         || int_in(card_arg, 0, CARDS, "card", -1, &t->card) < 0
-        || int_in(need_arg, -BOUND, BOUND, "need", -1, &t->need) < 0
+        || int_in(need_arg, lowest, highest, "need", -1, &t->need) < 0)
+        return -1;
+    return 0;
+}
+
+/* The arguments every legal-list part of the judge reads alike into turn t (t->hand_arg,
+ * t->notold_arg and t->table_arg given): read_turn_cards' with the points due within
+ * 2**30, then the table and replace. 0, or -1 with an exception set. */
+static int read_turn(Turn *t, PyObject *card_arg, PyObject *need_arg, PyObject *replace_arg) {
+    if (read_turn_cards(t, card_arg, need_arg, -BOUND, BOUND) < 0
         || read_table(t->table_arg, t->table, &t->n) < 0
         || bool_arg(replace_arg, "replace", &t->replace) < 0)
         return -1;
@@ -2314,28 +2318,40 @@ static int read_swap(PyObject *step, Py_ssize_t index, int n, int *number, int *
     return status;
 }
 
-/* The legal swaps among swaps (candidate Actions): a new list of the same objects, in
- * order, or NULL with an exception set. A swap is judged with the table as it leaves it. */
-static PyObject *legal_swaps(const ThirdList *l, PyObject *swaps) {
+/* The verdict on a swap of the card k for a joker of table meld i (after: that meld then),
+ * given the judge's context: 1 or 0, or -1 with an exception set. */
+typedef int (*SwapVerdict)(const void *context, int i, int k, const Compact *after);
+
+/* The swap-third list's verdict on a swap (SwapVerdict; context: the ThirdList): judged with
+ * the table as it leaves it. */
+static int third_list_swap(const void *context, int i, int k, const Compact *after) {
+    const ThirdList *l = context;
+    if (l->size <= l->floor) return 0;  /* a swap only lengthens it: its states are now's */
+    return step_leaves_third(l->hand, l->notold, l->card, l->table, l->n, i, after, &k, 1, 1,
+                             l->size);
+}
+
+/* The legal swaps among swaps (candidate Actions, each one the hand holding hand can make
+ * onto the table's n melds), by verdict: a new list of the same objects, in order, or NULL
+ * with an exception set. */
+static PyObject *legal_swaps(PyObject *swaps, const int *hand, const Compact *table, int n,
+                             SwapVerdict verdict_of, const void *context) {
     PyObject *out = answers_for(swaps, "swaps", "actions");
     if (out == NULL) return NULL;
-    /* Reading an action's fields may run Python code: each item is held while read, and the
-     * list's size read again each time. */
+    /* Reading an action's fields (and a judge) may run Python code: each item is held while
+     * read, and the list's size read again each time. */
     for (Py_ssize_t index = 0; index < PyList_GET_SIZE(swaps); index++) {
         PyObject *step = PyList_GET_ITEM(swaps, index);
         Py_INCREF(step);
         int i, k, verdict = -1;
         Compact after;
-        if (read_swap(step, index, l->n, &i, &k) == 0) {
-            const Compact *m = &l->table[i];
-            if (!l->hand[k] || swap_meld(m, m->kind == 0 ? k % RANKS : k / RANKS, &after) != k)
+        if (read_swap(step, index, n, &i, &k) == 0) {
+            const Compact *m = &table[i];
+            if (!hand[k] || swap_meld(m, m->kind == 0 ? k % RANKS : k / RANKS, &after) != k)
                 PyErr_Format(PyExc_ValueError, "swap %zd is %R, not one the hand can make",
                              index, step);
-            else if (l->size <= l->floor)
-                verdict = 0;            /* a swap only lengthens it: its states are now's */
             else
-                verdict = step_leaves_third(l->hand, l->notold, l->card, l->table, l->n, i,
-                                            &after, &k, 1, 1, l->size);
+                verdict = verdict_of(context, i, k, &after);
         }
         if (verdict > 0 && PyList_Append(out, step) < 0) verdict = -1;
         Py_DECREF(step);
@@ -2380,7 +2396,8 @@ static PyObject *swap_third_list(PyObject *module, PyObject *args) {
                                   melds_arg, size);
     if (melds == NULL) return NULL;
     PyObject *layoffs = legal_layoffs(&l, options_arg);
-    PyObject *swaps = layoffs == NULL ? NULL : legal_swaps(&l, swaps_arg);
+    PyObject *swaps = layoffs == NULL ? NULL
+        : legal_swaps(swaps_arg, hand, table, n, third_list_swap, &l);
     if (swaps == NULL) {
         Py_DECREF(melds);
         Py_XDECREF(layoffs);
@@ -2846,14 +2863,24 @@ static int won_back_reached(const Turn *t, const int *rest, const int *rest_noto
     return 0;
 }
 
+/* The twelfth slice's fast judge (LegalSteps._third_card_judges, solver.ThirdCardCheck):
+ * whether the shortest third-card meld of the hand rest (rest_notold: its cards not held
+ * before the take) leaves a card of the left it holds (third_length). */
+static int third_fits(const int *rest, const int *rest_notold, int card, int left,
+                      int replace) {
+    int length = third_length(rest, rest_notold, card, replace);
+    return 0 < length && length < left;
+}
+
 /* Whether the turn t (checked) can still be completed after laying a meld (its cards
  * removed, n of them, its compact form laid, its points; pending: the taken card still to be
  * melded after it): melds alone first (LegalSteps._completes_after_meld, with search over
- * the hand and size cards held), then one swap and melds alone (won_back_completes), then
- * the judge (LegalSteps.completes_after_step). 1, 0, or -1 with an exception set. */
+ * the hand and size cards held; third: the third-card length instead, third_fits), then one
+ * swap and melds alone (won_back_completes), then the judge
+ * (LegalSteps.completes_after_step). 1, 0, or -1 with an exception set. */
 static int meld_completes(const Turn *t, const int *removed, int n, const Compact *laid,
                           int points, int opening, int pending, SearchObject *search,
-                          int size) {
+                          int size, int third) {
     int need = opening ? t->need - points : 0;
     if (!pending && need <= 0) return 1;     /* the caller keeps a card to discard */
     int rest[SLOTS], rest_notold[SLOTS], jokers = 0;
@@ -2864,8 +2891,9 @@ static int meld_completes(const Turn *t, const int *removed, int n, const Compac
         if (rest_notold[removed[i]]) rest_notold[removed[i]]--;
         jokers += removed[i] == CARDS;
     }
-    int ok = melds_complete(search, rest, rest_notold, t->card, need, pending, size - n, 0,
-                            t->replace);
+    int ok = third ? third_fits(rest, rest_notold, t->card, size - n, t->replace)
+        : melds_complete(search, rest, rest_notold, t->card, need, pending, size - n, 0,
+                         t->replace);
     if (ok != 0) return ok;
     ok = won_back_completes(t, rest, rest_notold, laid, opening ? t->need - points : t->need,
                             pending, search);
@@ -2885,6 +2913,41 @@ static int meld_completes(const Turn *t, const int *removed, int n, const Compac
     next.layout = 1;
     next.table[next.n++] = *laid;
     return judge(&next, 1);
+}
+
+/* The melds of melds_arg (a list, each meld checked before use) leaving a card of the
+ * size held after which meld_completes (third: with the third-card length) says the turn t
+ * (checked) can still be completed: a new list of the same objects, in order, or NULL with
+ * an exception set. The judge runs Python parts: the list and each meld are held while it
+ * does, and the list is read item by item. */
+static PyObject *judged_melds(const Turn *t, PyObject *melds_arg, int size, int opening,
+                              SearchObject *search, int third) {
+    if (!PyList_Check(melds_arg)) {
+        PyErr_Format(PyExc_TypeError, "melds must be a list of melds, not %.100s",
+                     Py_TYPE(melds_arg)->tp_name);
+        return NULL;
+    }
+    Py_INCREF(melds_arg);
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(melds_arg); i++) {
+        PyObject *m = PyList_GET_ITEM(melds_arg, i);
+        Py_INCREF(m);
+        int removed[MELD_MAX];
+        Compact laid;
+        int length = read_meld(m, i, t->hand, removed, &laid), verdict = 0;
+        if (length < 0) {
+            verdict = -1;
+        } else if (length < size) {
+            int pending = t->pending && !meld_third(removed, length, t->card, t->hand,
+                                                    t->notold);
+            verdict = meld_completes(t, removed, length, &laid, opening ? meld_points(m) : 0,
+                                     opening, pending, search, size, third);
+        }
+        if (verdict < 0 || (verdict && PyList_Append(out, m) < 0)) Py_CLEAR(out);
+        Py_DECREF(m);
+    }
+    Py_DECREF(melds_arg);
+    return out;
 }
 
 PyDoc_STRVAR(opening_melds_doc,
@@ -2929,28 +2992,8 @@ static PyObject *opening_melds(PyObject *module, PyObject *args) {
         }
         search = &made;
     }
-    /* The judge runs Python parts: the arguments are held while it does (and the list is
-     * read item by item, each meld checked before use). */
-    Py_INCREF(melds_arg);
-    if (search_arg != Py_None) Py_INCREF(search_arg);
-    PyObject *out = PyList_New(0);
-    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(melds_arg); i++) {
-        PyObject *m = PyList_GET_ITEM(melds_arg, i);
-        Py_INCREF(m);
-        int removed[MELD_MAX];
-        Compact laid;
-        int length = read_meld(m, i, t.hand, removed, &laid), verdict = 0;
-        if (length < 0) {
-            verdict = -1;
-        } else if (length < size) {
-            int pending = t.pending && !meld_third(removed, length, t.card, t.hand, t.notold);
-            verdict = meld_completes(&t, removed, length, &laid, opening ? meld_points(m) : 0,
-                                     opening, pending, search, size);
-        }
-        if (verdict < 0 || (verdict && PyList_Append(out, m) < 0)) Py_CLEAR(out);
-        Py_DECREF(m);
-    }
-    Py_DECREF(melds_arg);
+    if (search_arg != Py_None) Py_INCREF(search_arg);   /* held while the judge runs */
+    PyObject *out = judged_melds(&t, melds_arg, size, opening, search, 0);
     if (search_arg == Py_None) {
         PyMem_Free(made.options);
         PyMem_Free(made.memo);
@@ -3060,10 +3103,11 @@ static int layoff_judged(const Turn *t, int k, int slot, int number, const Compa
 
 /* The legal lay-offs (meld number, slot) of the turn t (checked) onto its table, in order:
  * each table meld's lay-off options the hand holds, kept when melds alone complete the turn
- * without the card (by card), else when layoff_judged says so (by card for a real card laid
- * off onto a meld whose swaps it leaves as they are). A new list, or NULL with an exception
- * set. */
-static PyObject *points_layoffs(const Turn *t, SearchObject *search) {
+ * without the card (by card; size > 0: when the third-card length of the hand without it
+ * leaves a card of the size - 1 left, third_fits), else when layoff_judged says so (by card
+ * for a real card laid off onto a meld whose swaps it leaves as they are). A new list, or
+ * NULL with an exception set. */
+static PyObject *points_layoffs(const Turn *t, SearchObject *search, int size) {
     signed char fast[SLOTS], exact[SLOTS];       /* verdicts by card, -1: not yet asked */
     memset(fast, -1, sizeof(fast));
     memset(exact, -1, sizeof(exact));
@@ -3085,9 +3129,10 @@ static PyObject *points_layoffs(const Turn *t, SearchObject *search) {
                 memcpy(rest_notold, t->notold, sizeof(rest_notold));
                 rest[k]--;
                 if (rest_notold[k]) rest_notold[k]--;
-                ok = fast[k] = (signed char)melds_complete(search, rest, rest_notold, t->card,
-                                                           t->need, t->pending, -1, 0,
-                                                           t->replace);
+                ok = fast[k] = (signed char)(size > 0
+                    ? third_fits(rest, rest_notold, t->card, size - 1, t->replace)
+                    : melds_complete(search, rest, rest_notold, t->card, t->need, t->pending,
+                                     -1, 0, t->replace));
             }
             Compact after;
             if (ok == 0 && laid_off(m, slot, &after) < 0) {
@@ -3132,7 +3177,7 @@ static PyObject *layoffs_call(PyObject *args, const char *format, int layout) {
         return NULL;
     t.layout = layout;
     if (search != NULL) Py_INCREF(search_arg);   /* held while the judge runs Python parts */
-    PyObject *out = points_layoffs(&t, search);
+    PyObject *out = points_layoffs(&t, search, 0);
     if (search != NULL) Py_DECREF(search_arg);
     return out;
 }
@@ -3689,6 +3734,95 @@ static PyObject *identity_verdicts(PyObject *module, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------------ the third-card list
+ * The twelfth slice: the whole legal list after a take while the taken card's meld is due
+ * and no opening points are, outside the swap-third case (LegalSteps._third_card_actions;
+ * its reference, LegalSteps.reference_third_card_actions): in play mostly a taken joker,
+ * else a turn without a layout or without joker_for_held. A step is legal when the taken
+ * card's shortest meld with two old cards after it leaves a card (the fast judges of
+ * LegalSteps._third_card_judges: third_fits; a meld also when it is the taken card's meld),
+ * else when the exact judge says so: the melds as opening_melds judges them after its fast
+ * judge (meld_completes, the one-swap test first), the lay-offs as points_layoffs, a swap by
+ * the judge with the table as it leaves it. The reference's step filter is exact and is not
+ * repeated. */
+
+/* What a swap's verdict reads (SwapVerdict's context): the turn and the hand's size. */
+typedef struct {
+    const Turn *t;
+    int size;
+} ThirdTurn;
+
+/* The third-card list's verdict on a swap (SwapVerdict; context: a ThirdTurn): the fast
+ * judge on the hand after it (a joker more, neither old nor taken), else the judge with the
+ * table as the swap leaves it (LegalSteps.completes_after_step; a hand holding a card that
+ * wins a table joker passes its no-swap shortcut). */
+static int third_card_swap(const void *context, int i, int k, const Compact *after) {
+    const ThirdTurn *x = context;
+    Turn next = *x->t;
+    next.hand_arg = next.notold_arg = next.table_arg = NULL;
+    next.hand[k]--;
+    if (next.notold[k]) next.notold[k]--;
+    next.hand[CARDS]++;
+    next.notold[CARDS]++;
+    if (next.hand[CARDS] > MAX_JOKERS) {    /* as search_pending refuses such a swap */
+        PyErr_Format(PyExc_ValueError, "the swap of %d brings the hand to %d jokers, more "
+                     "than %d", k, next.hand[CARDS], MAX_JOKERS);
+        return -1;
+    }
+    if (third_fits(next.hand, next.notold, next.card, x->size, next.replace)) return 1;
+    next.table[i] = *after;
+    return judge(&next, 1);
+}
+
+PyDoc_STRVAR(third_card_list_doc,
+"third_card_list(hand, notold, card, need, layout, table, replace, melds, size, swaps)\n"
+"    -> (list[tuple[int, ...]], list[tuple[int, int]], list[Action])\n\n"
+"The legal list after a take while the taken card's meld is due and no opening points are\n"
+"(LegalSteps.reference_third_card_actions in C): the legal melds of melds (candidate melds\n"
+"in canonical form, laid from hand), the legal lay-offs (meld number, slot) onto the table's\n"
+"melds (each one's TableMeld.layoff_options, read off its compact form) when size is at\n"
+"least 2, and the legal swaps of swaps (candidate Actions), each in order. hand, notold:\n"
+"lists of 53 counts; card 0..52 (52: a taken joker; a card the hand holds); need: the\n"
+"points due, -2**30 < need <= 0; layout, replace: bools; table: every table meld, compact,\n"
+"in order; size: the hand's size, within 2**30. Bad input raises TypeError or ValueError.");
+
+static PyObject *third_card_list(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *card_arg, *need_arg, *layout_arg, *replace_arg, *melds_arg, *size_arg;
+    PyObject *swaps_arg;
+    Turn t;
+    int size;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOO:third_card_list", &t.hand_arg, &t.notold_arg,
+                          &card_arg, &need_arg, &layout_arg, &t.table_arg, &replace_arg,
+                          &melds_arg, &size_arg, &swaps_arg))
+        return NULL;
+    if (read_turn_cards(&t, card_arg, need_arg, -BOUND, 0) < 0
+        || bool_arg(layout_arg, "layout", &t.layout) < 0
+        || read_table(t.table_arg, t.table, &t.n) < 0
+        || bool_arg(replace_arg, "replace", &t.replace) < 0
+        || int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0)
+        return NULL;
+    if (t.card != CARDS && !t.hand[t.card]) {
+        /* The reference's fast judge then reads the suit and rank masks as if the hand held
+         * the card: a state no legal step leads to, left to the reference. */
+        PyErr_Format(PyExc_ValueError, "hand does not hold the taken card %d", t.card);
+        return NULL;
+    }
+    t.pending = 1;
+    ThirdTurn context = {&t, size};
+    PyObject *melds = judged_melds(&t, melds_arg, size, 0, NULL, 1);
+    PyObject *layoffs = melds == NULL ? NULL
+        : size >= 2 ? points_layoffs(&t, NULL, size) : PyList_New(0);
+    PyObject *swaps = layoffs == NULL ? NULL
+        : legal_swaps(swaps_arg, t.hand, t.table, t.n, third_card_swap, &context);
+    if (swaps == NULL) {
+        Py_XDECREF(melds);
+        Py_XDECREF(layoffs);
+        return NULL;
+    }
+    return Py_BuildValue("(NNN)", melds, layoffs, swaps);
+}
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"group_options", group_options, METH_VARARGS, group_options_doc},
@@ -3708,6 +3842,7 @@ static PyMethodDef module_methods[] = {
     {"swap_third_list", swap_third_list, METH_VARARGS, swap_third_list_doc},
     {"candidate_melds", candidate_melds, METH_VARARGS, candidate_melds_doc},
     {"identity_verdicts", identity_verdicts, METH_VARARGS, identity_verdicts_doc},
+    {"third_card_list", third_card_list, METH_VARARGS, third_card_list_doc},
     {NULL, NULL, 0, NULL},
 };
 

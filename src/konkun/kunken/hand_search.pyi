@@ -135,3 +135,16 @@ def identity_verdicts(hand: list[int], notold: list[int], card: int, need: int, 
     :func:`~konkun.kunken.deal_fields.joker_mark`): bad input (a step the hand cannot make,
     a mark that is not a joker of ``table``, what ``completable`` refuses) raises
     ``TypeError`` or ``ValueError`` naming it."""
+
+def third_card_list(hand: list[int], notold: list[int], card: int, need: int, layout: bool,
+                    table: tuple[tuple[int, int, int, int, int], ...], replace: bool,
+                    melds: list[tuple[int, ...]], size: int, swaps: list[Action]
+                    ) -> tuple[list[tuple[int, ...]], list[tuple[int, int]], list[Action]]:
+    """The legal list after a take while the taken ``card``'s meld is due and no points are
+    (``need`` at most 0), outside the swap-third case
+    (:meth:`konkun.kunken.legal_steps.LegalSteps.reference_third_card_actions` in C): the
+    legal melds among ``melds``, the legal lay-offs (meld number, slot) onto ``table``
+    (every meld's compact form, in order; none when ``size`` is below 2) and the legal
+    swaps among the candidate ``swaps``, each in order: bad input (a hand without the taken
+    card that is not a joker, a meld or swap the hand cannot make) raises ``TypeError`` or
+    ``ValueError`` naming it."""

@@ -72,6 +72,34 @@ as it leaves it, is shorter than the hand it leaves), or ``None`` when it is not
 :meth:`LegalSteps.reference_swap_third_actions`)."""
 
 
+ThirdCardList = Callable[
+    [list[int], list[int], int, int, bool, completion.Table, bool, list[tuple[int, ...]], int,
+     list[Action]],
+    tuple[list[tuple[int, ...]], list[tuple[int, int]], list[Action]]]
+"""The C core's ``hand_search.third_card_list``: given the hand, the cards not held before
+the take, the taken card, the points due (none), whether the seat has a layout, the table
+(every meld's compact form), ``joker_for_held``, the candidate melds, the hand's size and
+the candidate swaps, the legal melds, lay-offs (meld number, slot) and swaps of
+:meth:`LegalSteps.reference_third_card_actions`."""
+
+
+def _c_third_card_list() -> ThirdCardList | None:
+    """The C core's legal list while the taken card's meld is due and no points are
+    (outside the swap-third case), when the C core is built and in use."""
+    if completion.C_OPENING_MELDS is None:
+        return None
+    from konkun.kunken import hand_search
+    return hand_search.third_card_list
+
+
+C_THIRD_CARD_LIST: Final = _c_third_card_list()
+"""The legal list of :meth:`LegalSteps._third_card_actions` in C
+(``konkun.kunken.hand_search.third_card_list``: each step kept when the taken card's
+shortest meld with two old cards after it leaves a card, else when the exact judge says so,
+as the reference judges them), or ``None`` when it is not built (then
+:meth:`LegalSteps.reference_third_card_actions`)."""
+
+
 def _c_candidate_melds() -> Callable[[list[int], bool], list[tuple[int, ...]]] | None:
     """The C core's candidate melds of a hand, when the C core is built and in use."""
     if C_SEARCH is None:
@@ -590,11 +618,12 @@ class LegalSteps(DealFields):
         done = self.obligations_met()
         if not done and self._swap_third_case(seat):
             return self._swap_third_actions(seat, hand, melds)
+        if not done and self.need <= 0:
+            return self._third_card_actions(seat, hand, melds)
         judges: _Judges | None = None
         search = self._turn_search(hand) if not done else None
         if not done:
-            judges = (self._third_card_judges(hand, size) if self.need <= 0
-                      else self._completion_judges(seat, hand, search))
+            judges = self._completion_judges(seat, hand, search)
         replace = self.rules.joker_for_held
         exact = self._exact_judge(seat, hand) if judges is not None else None
         if melds is None:
@@ -626,6 +655,51 @@ class LegalSteps(DealFields):
                    or exact is None or exact(action))
         if done:
             out += [DISCARDS[k] for k in range(53) if hand[k]]
+        return out
+
+    def _third_card_actions(self, seat: int, hand: list[int],
+                            melds: list[tuple[int, ...]] | None = None) -> list[Action]:
+        """:meth:`_count_taken_actions` while the taken card's meld is due and no points
+        are, outside :meth:`_swap_third_case` (``melds``: :meth:`candidate_melds`, when the
+        caller has them): the C core's list (:data:`C_THIRD_CARD_LIST`) when it is built,
+        else :meth:`reference_third_card_actions`."""
+        if melds is None:
+            melds = self.candidate_melds(hand)
+        card = self.take_card
+        # A hand without the taken card (after no legal step), and the taken joker on the
+        # table (then no meld is the taken card's: _meld_is_third), are left to the
+        # reference.
+        if C_THIRD_CARD_LIST is None or (card != BARE_JOKER and not hand[card]) or (
+                card == BARE_JOKER and self.turn_marks and self.taken_joker_out()):
+            return self.reference_third_card_actions(seat, hand, melds)
+        laid, layoffs, swaps = C_THIRD_CARD_LIST(
+            hand, self.turn_notold, card, self.need, self.layout[seat], self.compact_table(),
+            self.rules.joker_for_held, melds, self.hand_sizes[seat],
+            self.swap_steps(seat, hand))
+        out = [meld(slots) for slots in laid]
+        out += [layoff(m, slot) for m, slot in layoffs]
+        out += swaps
+        return out
+
+    def reference_third_card_actions(self, seat: int, hand: list[int],
+                                     melds: list[tuple[int, ...]] | None = None
+                                     ) -> list[Action]:
+        """:meth:`_third_card_actions` in Python (``melds``: the candidates, by default
+        :meth:`candidate_melds`): the reference of the C core's
+        (:data:`C_THIRD_CARD_LIST`), which is what runs when it is built. Each step is
+        judged by the fast judges of :meth:`_third_card_judges` (the taken card's shortest
+        meld with two old cards after it leaves a card), else by the exact one
+        (:meth:`_exact_judge`)."""
+        size = self.hand_sizes[seat]
+        judges = self._third_card_judges(hand, size)
+        exact = self._exact_judge(seat, hand)
+        if melds is None:
+            melds = self.candidate_melds(hand)
+        out = [meld(slots) for slots in self._judged_melds(melds, size, judges, exact)]
+        if size >= 2:
+            out += self._judged_layoffs(hand, judges, exact)
+        out.extend(action for action in self.swap_steps(seat, hand)
+                   if judges[2](action.slots[0]) or exact(action))
         return out
 
     def _judged_layoffs(self, hand: list[int], judges: _Judges | None,
