@@ -267,6 +267,26 @@ def compact_melds(draw: st.DrawFn) -> completion.Compact:
     return (1, draw(st.integers(0, 12)), real, declared, size - n_real - n_declared)
 
 
+def meld_jokers(m: completion.Compact) -> int:
+    """The jokers of a table meld in compact form."""
+    return bin(m[4]).count("1") if m[0] == 0 else bin(m[3]).count("1") + m[4]
+
+
+@st.composite
+def joker_bounded_tables(draw: st.DrawFn, room: int, max_size: int = 3,
+                         ) -> tuple[completion.Compact, ...]:
+    """Up to ``max_size`` table melds (:func:`compact_melds`) holding at most ``room``
+    jokers in all (a meld that would pass it is left out). A state's hand and table hold at
+    most the C core's 7 jokers (a pack has 4), so however many jokers swaps win, the hand
+    stays within what the C core reads."""
+    table = []
+    for m in draw(st.lists(compact_melds(), max_size=max_size)):
+        if meld_jokers(m) <= room:
+            table.append(m)
+            room -= meld_jokers(m)
+    return tuple(table)
+
+
 @st.composite
 def turn_states(draw: st.DrawFn) -> Args:
     """A take turn's state: a hand of up to 12 cards of the two decks and up to 3 jokers,
@@ -281,7 +301,7 @@ def turn_states(draw: st.DrawFn) -> Args:
     if hand[card] and not notold[card]:
         notold[card] = 1
     need = draw(st.sampled_from([0, 0, 30, 51, -5, draw(st.integers(0, 200))]))
-    table = tuple(draw(st.lists(compact_melds(), max_size=3)))
+    table = draw(joker_bounded_tables(7 - hand[52]))
     return (hand, notold, card, need, draw(st.booleans()), draw(st.booleans()), table,
             draw(st.booleans()))
 

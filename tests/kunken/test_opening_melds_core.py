@@ -39,7 +39,7 @@ from .helpers import (
     seeded_play,
     unfinished_take_turns,
 )
-from .test_completion_judge_core import RANDOM_VALUES, compact_melds
+from .test_completion_judge_core import RANDOM_VALUES, compact_melds, joker_bounded_tables
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 from .test_swap_third_melds_core import RANDOM_MELDS
 
@@ -229,7 +229,7 @@ def random_args(draw: st.DrawFn) -> Args:
         hand[BARE_JOKER] = max(hand[BARE_JOKER], 1)
     notold[card] = max(notold[card], 1)
     replace = draw(st.booleans())
-    table = tuple(draw(st.lists(compact_melds(), max_size=3)))
+    table = draw(joker_bounded_tables(7 - hand[BARE_JOKER]))
     melds = solver.hand_melds(hand, replace)
     melds += [v for m in list(melds) for v in solver.declared_set_variants(m)
               if replace or not hand[v[2] - 53]]

@@ -22,7 +22,7 @@ from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, SEQUENCE, SET
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import memory_grown_by, pure_lists_agree
-from .test_completion_judge_core import RANDOM_VALUES, compact_melds
+from .test_completion_judge_core import RANDOM_VALUES, compact_melds, joker_bounded_tables
 from .test_hand_search_core import VARIANTS, counts_of, require_c_core
 from .test_swap_third_melds_core import (
     defined_melds,
@@ -161,7 +161,7 @@ def random_list_args(draw: st.DrawFn) -> tuple[Args, list[TableMeld]]:
     """:func:`random_args`' hand, taken card and candidate melds, with a table of up to 4
     melds (with and without jokers), its lay-off options and the swaps the hand can make."""
     hand, notold, card, _, melds, size = draw(random_args())
-    tms = [table_meld(m) for m in draw(st.lists(compact_melds(), max_size=4))]
+    tms = [table_meld(m) for m in draw(joker_bounded_tables(7 - hand[BARE_JOKER], 4))]
     swaps = [swap(number, k) for number, tm in enumerate(tms)
              for k, _ in completion.swaps(tm.compact(), hand)]
     return (hand, notold, card, tuple(tm.compact() for tm in tms), melds, size,

@@ -21,7 +21,7 @@ from konkun.kunken.melds import BARE_JOKER, compact, slot_card
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import assert_given_in_order, memory_grown_by, turns_in_case
-from .test_completion_judge_core import compact_melds
+from .test_completion_judge_core import compact_melds, joker_bounded_tables
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 Args = tuple[list[int], list[int], int, completion.Table, list[tuple[int, ...]], int]
@@ -127,7 +127,7 @@ def random_args(draw: st.DrawFn) -> Args:
     notold = [draw(st.integers(0, n)) if n and draw(st.booleans()) else 0 for n in hand]
     card = DOUBLE_DECK[draw(st.sampled_from(cards))]
     notold[card] = max(notold[card], 1)
-    table = tuple(m for m in draw(st.lists(compact_melds(), max_size=3))
+    table = tuple(m for m in draw(joker_bounded_tables(7 - hand[BARE_JOKER]))
                   if completion.has_jokers(m))
     melds = solver.hand_melds(hand, True)
     melds += [v for m in list(melds) for v in solver.declared_set_variants(m)]

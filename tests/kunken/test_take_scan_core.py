@@ -24,7 +24,7 @@ from konkun.kunken.deal_fields import START
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import memory_grown_by, seeded_play
-from .test_completion_judge_core import RANDOM_VALUES, compact_melds
+from .test_completion_judge_core import RANDOM_VALUES, joker_bounded_tables
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 
 CARDS = 52
@@ -159,8 +159,8 @@ def random_questions(draw: st.DrawFn) -> Question:
     bank = [DOUBLE_DECK[i] for i in cards[split:][:12]]
     hand[CARDS] = min(hand[CARDS] + draw(st.integers(0, 3)), 7 - bank.count(CARDS))
     need = draw(st.sampled_from([0, 0, 30, 51, -5, draw(st.integers(0, 200))]))
-    table = None if draw(st.integers(0, 3)) == 0 else tuple(
-        draw(st.lists(compact_melds(), max_size=3)))
+    table = None if draw(st.integers(0, 3)) == 0 else draw(
+        joker_bounded_tables(7 - hand[CARDS] - bank.count(CARDS)))
     return (hand, bank, need, table, draw(st.booleans()), draw(st.booleans()))
 
 

@@ -23,7 +23,7 @@ from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, compact, slot
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import assert_given_in_order, memory_grown_by, pure_lists_agree, turns_in_case
-from .test_completion_judge_core import RANDOM_VALUES, compact_melds
+from .test_completion_judge_core import RANDOM_VALUES, compact_melds, joker_bounded_tables
 from .test_hand_search_core import DOUBLE_DECK, VARIANTS, counts_of, require_c_core
 from .test_opening_melds_core import table_meld
 from .test_swap_third_melds_core import RANDOM_MELDS, in_swap_third_case
@@ -208,7 +208,7 @@ def random_args(draw: st.DrawFn) -> Args:
         hand[BARE_JOKER] = max(hand[BARE_JOKER], 1)
     notold[card] = max(notold[card], 1)
     replace, layout = draw(st.booleans()), draw(st.booleans())
-    table = tuple(draw(st.lists(compact_melds(), max_size=3)))
+    table = draw(joker_bounded_tables(7 - hand[BARE_JOKER]))
     melds = solver.hand_melds(hand, replace)
     melds += [v for m in list(melds) for v in solver.declared_set_variants(m)
               if replace or not hand[v[2] - JOKER_FOR]]
@@ -230,13 +230,14 @@ def test_the_c_third_card_list_answers_as_the_judges_on_random_states(args: Args
 @st.composite
 def taken_joker_states(draw: st.DrawFn) -> tuple[list[int], list[int], completion.Table]:
     """A hand of up to 12 cards of the two decks and 1 to 4 jokers, some not held before
-    the take (the taken joker among them), and a table of 1 to 3 melds."""
+    the take (the taken joker among them), and a table of up to 3 melds
+    (:func:`joker_bounded_tables`)."""
     cards = draw(st.lists(st.sampled_from(range(len(DOUBLE_DECK))), max_size=12, unique=True))
     hand = counts_of([DOUBLE_DECK[i] for i in cards])
     hand[BARE_JOKER] = draw(st.integers(1, 4))
     notold = [draw(st.integers(0, n)) if n and draw(st.booleans()) else 0 for n in hand]
     notold[BARE_JOKER] = max(notold[BARE_JOKER], 1)
-    return hand, notold, tuple(draw(st.lists(compact_melds(), min_size=1, max_size=3)))
+    return hand, notold, draw(joker_bounded_tables(7 - hand[BARE_JOKER]))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
