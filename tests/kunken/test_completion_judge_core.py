@@ -378,6 +378,7 @@ GOOD = ([0] * 53, [0] * 53, 0, 30, True, True, (), True)
     (6, ((1, 0, 1, 0, 5),), "open jokers of table meld 0"),
     (6, ((2, 0, 1, 0, 0),), "kind of table meld 0"),
     (6, ((0, 0, 0, 3, 0),) * 65, "table has 65 melds"),
+    (6, ((1, 0, 1, 0, 3),) * 3, "hand and table hold 9 jokers, more than 7"),
 ])
 def test_bad_input_to_the_c_judge_raises_an_error_naming_it(index: int, bad: object,
                                                             message: str) -> None:

@@ -189,6 +189,7 @@ GOOD: list[object] = [[0] * 53, [0, 1, 2], 0, (), True, True]
     (2, 1.5, "need must be an int"),
     (3, [(0, 0, 0, 3, 1)], "table must be a tuple"),
     (3, ((0, 0, 0, 14, 1),), "length of table meld 0 is 14"),
+    (3, ((1, 0, 1, 0, 3),) * 2 + ((1, 1, 1, 0, 2),), "hand and table hold 8 jokers"),
     (4, 1, "layout must be a bool"),
     (5, None, "replace must be a bool"),
 ])

@@ -1101,6 +1101,18 @@ static long points_margin(const int *hand, const Compact *table, int n) {
     return total - lowest;
 }
 
+/* Whether the jokers of the hand (with extra more, a bank's) and of the table's n melds fit
+ * what the C core reads: at most MAX_JOKERS, however many of them swaps win into the hand
+ * (a pack has 4). 0, or -1 with a ValueError naming them. */
+static int jokers_fit(const int *hand, int extra, const Compact *table, int n) {
+    int jokers = hand[CARDS] + extra;
+    for (int i = 0; i < n; i++) jokers += meld_jokers(&table[i]);
+    if (jokers <= MAX_JOKERS) return 0;
+    PyErr_Format(PyExc_ValueError, "hand and table hold %d jokers, more than %d", jokers,
+                 MAX_JOKERS);
+    return -1;
+}
+
 static int code_order(const void *x, const void *y) {
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
     return (a > b) - (a < b);
@@ -1717,6 +1729,7 @@ static int read_turn_cards(Turn *t, PyObject *card_arg, PyObject *need_arg, long
 static int read_turn(Turn *t, PyObject *card_arg, PyObject *need_arg, PyObject *replace_arg) {
     if (read_turn_cards(t, card_arg, need_arg, -BOUND, BOUND) < 0
         || read_table(t->table_arg, t->table, &t->n) < 0
+        || jokers_fit(t->hand, 0, t->table, t->n) < 0
         || bool_arg(replace_arg, "replace", &t->replace) < 0)
         return -1;
     return 0;
@@ -1759,7 +1772,8 @@ static PyObject *completable(PyObject *module, PyObject *args, PyObject *kwds) {
         || read_hand(t.notold_arg, "notold", t.notold) < 0
         || int_in(card_arg, 0, CARDS, "card", -1, &t.card) < 0
         || int_in(need_arg, -BOUND, BOUND, "need", -1, &t.need) < 0
-        || read_table(t.table_arg, t.table, &t.n) < 0)
+        || read_table(t.table_arg, t.table, &t.n) < 0
+        || jokers_fit(t.hand, 0, t.table, t.n) < 0)
         return NULL;
     int ok = judge(&t, melds_fail);
     if (ok < 0) return NULL;
@@ -1843,7 +1857,7 @@ static PyObject *swap_third_length(PyObject *module, PyObject *args) {
         return NULL;
     if (read_hand(hand_arg, "hand", hand) < 0 || read_hand(notold_arg, "notold", notold) < 0
         || int_in(card_arg, 0, CARDS - 1, "card", -1, &card) < 0
-        || read_table(table_arg, table, &n) < 0)
+        || read_table(table_arg, table, &n) < 0 || jokers_fit(hand, 0, table, n) < 0)
         return NULL;
     if (!hand[card]) return PyLong_FromLong(0);   /* a swap never brings it back */
     int best = card_third(hand, notold, card, 0, 1);
@@ -2072,7 +2086,7 @@ static int read_third_turn(PyObject *hand_arg, PyObject *notold_arg, PyObject *c
                            int *card, Compact *table, int *n, int *size) {
     if (read_hand(hand_arg, "hand", hand) < 0 || read_hand(notold_arg, "notold", notold) < 0
         || int_in(card_arg, 0, CARDS - 1, "card", -1, card) < 0
-        || read_table(table_arg, table, n) < 0
+        || read_table(table_arg, table, n) < 0 || jokers_fit(hand, 0, table, *n) < 0
         || int_in(size_arg, -BOUND, BOUND, "size", -1, size) < 0)
         return -1;
     if (!hand[*card]) {
@@ -2699,6 +2713,9 @@ static PyObject *take_positions(PyObject *module, PyObject *args) {
         || bool_arg(layout_arg, "layout", &layout) < 0
         || bool_arg(replace_arg, "replace", &replace) < 0)
         return NULL;
+    int bank_jokers = 0;
+    for (int i = 0; i < n_bank; i++) bank_jokers += bank[i] == CARDS;
+    if (exact && jokers_fit(hand, bank_jokers, table, n) < 0) return NULL;
     char offered[MAX_BANK] = {0};
     if (exact) {
         if (exact_take_scan(hand, bank, n_bank, need, table, n, layout, replace, offered) < 0)
@@ -3799,6 +3816,7 @@ static PyObject *third_card_list(PyObject *module, PyObject *args) {
     if (read_turn_cards(&t, card_arg, need_arg, -BOUND, 0) < 0
         || bool_arg(layout_arg, "layout", &t.layout) < 0
         || read_table(t.table_arg, t.table, &t.n) < 0
+        || jokers_fit(t.hand, 0, t.table, t.n) < 0
         || bool_arg(replace_arg, "replace", &t.replace) < 0
         || int_in(size_arg, -BOUND, BOUND, "size", -1, &size) < 0)
         return NULL;
