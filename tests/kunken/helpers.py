@@ -190,6 +190,27 @@ def turns_in_case(variants: Sequence[dict[str, str]], in_case: Callable[[KunkenD
     return turns
 
 
+def answers_in_play(variants: Sequence[dict[str, str]], seats: int, seeds: list[int],
+                    steps: int, in_case: Callable[[KunkenDeal, int], bool],
+                    answer: Callable[[KunkenDeal, int], Any],
+                    ) -> tuple[dict[str, list[int]], list[Any]]:
+    """:func:`seeded_play` (``seeds[v]`` for variant ``v``) here: at each position where
+    ``in_case(deal, seat)`` holds for the seat to move, ``answer(deal, seat)``; the
+    positions by seed (each the number of moves played before it, as :func:`pure_answers`
+    takes them) and the answers in order."""
+    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
+    played = dict.fromkeys(seeds, 0)
+    answers = []
+    for v, deal, _rng in seeded_play(variants, seats, seeds.__getitem__, steps):
+        seed, seat = seeds[v], deal.to_move
+        assert seat is not None
+        if in_case(deal, seat):
+            wanted[str(seed)].append(played[seed])
+            answers.append(answer(deal, seat))
+        played[seed] += 1
+    return wanted, answers
+
+
 def pure_lists_agree(c_part: str, variants: Sequence[dict[str, str]],
                      in_case: Callable[[KunkenDeal, int], bool], seats: int, seeds: list[int],
                      steps: int) -> int:
@@ -197,17 +218,10 @@ def pure_lists_agree(c_part: str, variants: Sequence[dict[str, str]],
     ``KONKUN_PURE=1`` process (:func:`pure_answers`, where ``c_part`` is ``None``) lists the
     same legal actions at each position where ``in_case(deal, seat)`` holds for the seat to
     move; how many such positions."""
-    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
-    played = dict.fromkeys(seeds, 0)
-    listed = []
-    for v, deal, _rng in seeded_play(variants, seats, seeds.__getitem__, steps):
-        seed, seat = seeds[v], deal.to_move
-        assert seat is not None
-        if in_case(deal, seat):
-            wanted[str(seed)].append(played[seed])
-            listed.append([[str(a.kind), a.number, list(a.slots)]
-                           for a in deal.legal_actions()])
-        played[seed] += 1
+    wanted, listed = answers_in_play(
+        variants, seats, seeds, steps, in_case,
+        lambda deal, _seat: [[str(a.kind), a.number, list(a.slots)]
+                             for a in deal.legal_actions()])
     assert pure_answers(c_part, "[[a.kind, a.number, list(a.slots)] for a in "
                         "deal.legal_actions()]", variants, seats, seeds, steps, wanted) == listed
     return len(listed)

@@ -18,7 +18,13 @@ from konkun.kunken import hand_melds, legal_steps, solver
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, pure_answers, seeded_play, unfinished_take_turns
+from .helpers import (
+    answers_in_play,
+    memory_grown_by,
+    pure_answers,
+    seeded_play,
+    unfinished_take_turns,
+)
 from .test_completion_judge_core import RANDOM_VALUES
 from .test_hand_search_core import VARIANTS, require_c_core
 
@@ -79,13 +85,9 @@ def test_the_c_candidate_melds_answer_as_a_pure_process_in_seeded_play(seats: in
     c_melds()
     steps = 300
     seeds = [900 * v + seats for v in range(len(VARIANTS))]
-    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
-    listed = []
-    for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
-        seat = deal.to_move
-        assert seat is not None
-        wanted[str(seeds[v])].append(len(wanted[str(seeds[v])]))
-        listed.append([list(m) for m in deal.candidate_melds(deal.hands[seat])])
+    wanted, listed = answers_in_play(
+        VARIANTS, seats, seeds, steps, lambda _deal, _seat: True,
+        lambda deal, seat: [list(m) for m in deal.candidate_melds(deal.hands[seat])])
     assert pure_answers("legal_steps.C_CANDIDATE_MELDS",
                         "deal.candidate_melds(deal.hands[seat])",
                         VARIANTS, seats, seeds, steps, wanted) == listed

@@ -23,7 +23,13 @@ from konkun.kunken.actions import DRAW_ACTION, Action, discard, layoff, meld, sw
 from konkun.kunken.deal_fields import SET_JOKER, TAKEN, joker_mark
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, pure_answers, seeded_play, unfinished_take_turns
+from .helpers import (
+    answers_in_play,
+    memory_grown_by,
+    pure_answers,
+    seeded_play,
+    unfinished_take_turns,
+)
 from .test_completion_judge_core import RANDOM_VALUES
 from .test_hand_search_core import VARIANTS, require_c_core
 
@@ -94,18 +100,10 @@ def test_the_c_identity_verdicts_answer_as_a_pure_process_in_seeded_play(seats: 
     c_verdicts()
     steps = 300
     seeds = [1300 * v + seats for v in range(len(VARIANTS))]
-    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
-    verdicts = []
-    at = {str(seed): 0 for seed in seeds}
-    for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
-        key = str(seeds[v])
-        if pending_turn(deal):
-            seat = deal.to_move
-            assert seat is not None
-            wanted[key].append(at[key])
-            verdicts.append(deal.identity_verdicts(
-                deal.taken_candidates(seat, deal.hands[seat])))
-        at[key] += 1
+    wanted, verdicts = answers_in_play(
+        VARIANTS, seats, seeds, steps, lambda deal, _seat: pending_turn(deal),
+        lambda deal, seat: deal.identity_verdicts(
+            deal.taken_candidates(seat, deal.hands[seat])))
     assert pure_answers("legal_steps.C_IDENTITY_VERDICTS",
                         "deal.identity_verdicts(deal.taken_candidates(seat, deal.hands[seat]))",
                         VARIANTS, seats, seeds, steps, wanted) == verdicts

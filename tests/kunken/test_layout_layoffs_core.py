@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from konkun.kunken import completion
 from konkun.kunken.state import KunkenDeal
 
-from .helpers import memory_grown_by, pure_answers, seeded_play
+from .helpers import answers_in_play, memory_grown_by, pure_answers
 from .test_hand_search_core import VARIANTS, require_c_core
 from .test_opening_melds_core import (
     LAYOFF_BAD,
@@ -84,16 +84,9 @@ def test_the_c_layout_layoffs_answer_as_a_pure_process_in_seeded_play(seats: int
     layout_layoffs = c_layoffs()
     steps = 300
     seeds = [901 * (v + 1) + seats for v in range(len(VARIANTS))]
-    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
-    played = dict.fromkeys(seeds, 0)
-    answers = []
-    for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
-        seed, seat = seeds[v], deal.to_move
-        assert seat is not None
-        if in_layout_case(deal, seat):
-            wanted[str(seed)].append(played[seed])
-            answers.append([list(pair) for pair in layout_layoffs(*layoff_args(deal))])
-        played[seed] += 1
+    wanted, answers = answers_in_play(
+        VARIANTS, seats, seeds, steps, in_layout_case,
+        lambda deal, _seat: [list(pair) for pair in layout_layoffs(*layoff_args(deal))])
     assert pure_answers(
         "completion.C_LAYOUT_LAYOFFS",
         "[[a.number, a.slots[0]] for a in deal.reference_layout_layoffs(seat, deal.hands[seat])]",

@@ -33,6 +33,7 @@ from konkun.kunken.melds import (
 from konkun.kunken.state import KunkenDeal
 
 from .helpers import (
+    answers_in_play,
     assert_given_in_order,
     memory_grown_by,
     pure_answers,
@@ -153,18 +154,13 @@ def test_the_c_opening_melds_answer_as_a_pure_process_in_seeded_play(seats: int)
     opening_melds = c_melds()
     steps = 200
     seeds = [601 * (v + 1) + seats for v in range(len(VARIANTS))]
-    wanted: dict[str, list[int]] = {str(seed): [] for seed in seeds}
-    played = dict.fromkeys(seeds, 0)
-    answers = []
-    for v, deal, _rng in seeded_play(VARIANTS, seats, seeds.__getitem__, steps):
-        seed, seat = seeds[v], deal.to_move
-        assert seat is not None
-        if in_opening_case(deal, seat):
-            wanted[str(seed)].append(played[seed])
-            layoffs = [] if deal.layout[seat] or deal.hand_sizes[seat] < 2 else [
-                list(pair) for pair in c_layoffs()(*layoff_args(deal))]
-            answers.append([[list(m) for m in opening_melds(*engine_args(deal))], layoffs])
-        played[seed] += 1
+
+    def answer(deal: KunkenDeal, seat: int) -> list[list[list[int]]]:
+        layoffs = [] if deal.layout[seat] or deal.hand_sizes[seat] < 2 else [
+            list(pair) for pair in c_layoffs()(*layoff_args(deal))]
+        return [[list(m) for m in opening_melds(*engine_args(deal))], layoffs]
+
+    wanted, answers = answers_in_play(VARIANTS, seats, seeds, steps, in_opening_case, answer)
     assert pure_answers(
         "completion.C_OPENING_MELDS",
         "[deal.reference_opening_melds(seat, deal.hands[seat]), [] if deal.layout[seat] or "
