@@ -85,8 +85,9 @@ the candidate swaps, the legal melds, lay-offs (meld number, slot) and swaps of
 
 def _c_third_card_list() -> ThirdCardList | None:
     """The C core's legal list while the taken card's meld is due and no points are
-    (outside the swap-third case), when the C core is built and in use."""
-    if completion.C_OPENING_MELDS is None:
+    (outside the swap-third case), when the C core is built and in use (its judge, which
+    the list asks, configured)."""
+    if completion.C_JUDGE is None:
         return None
     from konkun.kunken import hand_search
     return hand_search.third_card_list
