@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from bot_checks import Watching
 
 from konkun.bots import Agent, Budget, parse_spec, play_out
 from konkun.bots.ismcts import IsmctsBot, decided, guarded_best
 from konkun.bots.policy import SearchPolicy
+from konkun.game import Deal
 from konkun.toy.bots import ToyPolicy
 from konkun.toy.engine import CARDS, ToyDeal, ToyObservation
 
@@ -193,3 +195,32 @@ def test_decided_when_the_leader_cannot_be_overtaken() -> None:
 def test_early_belongs_to_the_tree_search() -> None:
     assert parse_spec("ismcts:early=1").create("toy").early  # type: ignore[attr-defined]
     assert not parse_spec("ismcts").create("toy").early  # type: ignore[attr-defined]
+
+
+class _SameMovesByTheGeneralLoop(SearchPolicy[Any]):
+    """The generic policy's moves, through :meth:`SearchPolicy.play_out`'s general loop (a
+    policy with its own ``rollout_action`` gets that loop, not the random play-out's)."""
+
+    def rollout_action(self, deal: Deal[Any], legal: Sequence[Any], rng: random.Random) -> Any:
+        return legal[int(rng.random() * len(legal))]
+
+
+def test_random_play_out_plays_what_the_general_loop_plays() -> None:
+    from konkun.kunken import KunkenRules, new_deal
+
+    for seed in range(6):
+        fast = new_deal(KunkenRules(), 2 + seed % 3, 0, random.Random(seed))
+        general = fast.copy()
+        points = SearchPolicy[Any]().play_out(fast, random.Random(seed))
+        assert points == _SameMovesByTheGeneralLoop().play_out(general, random.Random(seed))
+        assert fast.history == general.history and fast.is_over()
+
+
+def test_uniform_choice_reaches_every_action_evenly() -> None:
+    from konkun.bots.policy import uniform_choice
+
+    rng = random.Random(5)
+    counts = [0] * 7
+    for _ in range(7000):
+        counts[uniform_choice(range(7), rng)] += 1
+    assert all(850 < count < 1150 for count in counts)

@@ -33,7 +33,7 @@ class SearchPolicy(Generic[A]):
 
     def rollout_action(self, deal: Deal[A], legal: Sequence[A], rng: random.Random) -> A:
         """The move to play in a play-out (default: uniformly random)."""
-        return legal[rng.randrange(len(legal))]
+        return uniform_choice(legal, rng)
 
     def decide(self, observation: Observation[A], legal: list[A],
                rng: random.Random) -> A | None:
@@ -64,6 +64,8 @@ class SearchPolicy(Generic[A]):
         :meth:`rollout_action` moves up to :attr:`max_rollout_moves`, then
         :meth:`evaluate`. Games override this with a faster loop."""
         limit = self.max_rollout_moves
+        if limit is None and type(self).rollout_action is SearchPolicy.rollout_action:
+            return _random_play_out(deal, rng)
         moves = 0
         while not deal.is_over():
             if limit is not None and moves >= limit:
@@ -84,6 +86,26 @@ class SearchPolicy(Generic[A]):
             return [float(points[0])]
         total = float(sum(points))
         return [p - (total - p) / (n - 1) for p in points]
+
+
+def uniform_choice(legal: Sequence[A], rng: random.Random) -> A:
+    """One of ``legal`` (not empty) uniformly at random. ``int(random() * n)`` is below ``n``
+    for every float ``random()`` below 1, and costs one C call where ``randrange`` runs
+    Python code: play-outs draw one per move."""
+    return legal[int(rng.random() * len(legal))]
+
+
+def _random_play_out(deal: Deal[A], rng: random.Random) -> list[float]:
+    """:meth:`SearchPolicy.play_out` with uniformly random moves to the end of the deal:
+    the same moves as its general loop, without a method call per move."""
+    draw = rng.random
+    legal_actions = deal.legal_actions
+    push = deal.push
+    is_over = deal.is_over
+    while not is_over():
+        legal = legal_actions()
+        push(legal[int(draw() * len(legal))])
+    return [float(p) for p in deal.points()]
 
 
 def pick_best(legal: Sequence[A], scores: Sequence[float], rng: random.Random) -> A:
