@@ -206,10 +206,9 @@ static inline int compact_long(PyObject *item, long *v) {
     return 1;
 }
 
-/* An int argument in [low, high], else ValueError (TypeError when not an int); index < 0:
- * the argument is not one of a sequence's items. */
-static int int_in(PyObject *item, long low, long high, const char *what, Py_ssize_t index,
-                  int *out) {
+/* int_in for any object: the checks and the errors. */
+static int int_in_checked(PyObject *item, long low, long high, const char *what,
+                          Py_ssize_t index, int *out) {
     if (!PyLong_Check(item) || PyBool_Check(item)) {
         if (index < 0)
             PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what,
@@ -235,6 +234,20 @@ static int int_in(PyObject *item, long low, long high, const char *what, Py_ssiz
     }
     *out = (int)v;
     return 0;
+}
+
+/* An int argument in [low, high], else ValueError (TypeError when not an int); index < 0:
+ * the argument is not one of a sequence's items. Inline for the common case, an exact int
+ * of one digit in range (a few instructions where the checks take some fifty: the tables
+ * and melds are read at every call). */
+static inline int int_in(PyObject *item, long low, long high, const char *what,
+                         Py_ssize_t index, int *out) {
+    long v;
+    if (Py_IS_TYPE(item, &PyLong_Type) && compact_long(item, &v) && v >= low && v <= high) {
+        *out = (int)v;
+        return 0;
+    }
+    return int_in_checked(item, low, high, what, index, out);
 }
 
 /* The interpreter's int objects 0..7, kept from import on: a count that is one of them is
