@@ -115,7 +115,8 @@ DISCARDS: Final = tuple(Action(DISCARD, None, (k,)) for k in range(53))
 _TAKES: Final = tuple(Action(TAKE, i) for i in range(120))
 _CACHE_LIMIT: Final = 1 << 16
 _MELDS: Final[dict[tuple[int, ...], Action]] = {}
-_STEPS: Final[dict[tuple[ActionKind, int, int], Action]] = {}
+_LAYOFFS: Final[dict[int, Action]] = {}
+_SWAPS: Final[dict[int, Action]] = {}
 # Legal-action lists build the same melds, lay-offs and swaps over and over: one value each
 # (a frozen dataclass costs more to build than to look up). Emptied when full.
 
@@ -145,24 +146,27 @@ def meld(slots: tuple[int, ...]) -> Action:
     return action
 
 
-def _step(kind: ActionKind, number: int, slot: int) -> Action:
-    key = (kind, number, slot)
-    action = _STEPS.get(key)
+def _step(cache: dict[int, Action], kind: ActionKind, number: int, slot: int) -> Action:
+    # One int per (meld number, slot): slots are below 128; an int hashes for nothing.
+    key = number * 128 + slot if number >= 0 and 0 <= slot < 128 else -1
+    action = cache.get(key) if key >= 0 else None
     if action is None:
-        if len(_STEPS) >= _CACHE_LIMIT:
-            _STEPS.clear()
-        action = _STEPS[key] = Action(kind, number, (slot,))
+        action = Action(kind, number, (slot,))
+        if key >= 0:
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            cache[key] = action
     return action
 
 
 def layoff(meld_number: int, slot: int) -> Action:
     """The action laying ``slot`` off onto meld ``meld_number``."""
-    return _step(LAYOFF, meld_number, slot)
+    return _step(_LAYOFFS, LAYOFF, meld_number, slot)
 
 
 def swap(meld_number: int, card: int) -> Action:
     """The action giving ``card`` for the joker standing for it in meld ``meld_number``."""
-    return _step(SWAP, meld_number, card)
+    return _step(_SWAPS, SWAP, meld_number, card)
 
 
 def _number(word: str, text: str) -> int:

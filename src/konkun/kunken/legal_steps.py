@@ -159,15 +159,17 @@ class LegalSteps(DealFields):
         if seat is None:
             return []
         hand = self.hands[seat]
-        if self.phase == START:
+        phase = self.phase
+        if phase == START:
             out = [DRAW_ACTION]
-            out.extend(take(i) for i in self._take_positions(seat))
+            for i in self._take_positions(seat):
+                out.append(take(i))
             if self.rules.swap_before_take:
                 out += self.swap_steps(seat, hand)
             return out
-        if self.phase == DRAWN:
+        if phase == DRAWN:
             out = self.swap_steps(seat, hand)
-            out += [DISCARDS[k] for k in range(53) if hand[k]]
+            out += self._discards(hand)
             return out
         return self._taken_actions(seat, hand)
 
@@ -655,8 +657,13 @@ class LegalSteps(DealFields):
                    if judges is None or judges[2](action.slots[0])
                    or exact is None or exact(action))
         if done:
-            out += [DISCARDS[k] for k in range(53) if hand[k]]
+            out += self._discards(hand)
         return out
+
+    @staticmethod
+    def _discards(hand: list[int]) -> list[Action]:
+        """A discard of each card the hand holds, in card order."""
+        return [DISCARDS[k] for k in range(53) if hand[k]]
 
     def _third_card_actions(self, seat: int, hand: list[int],
                             melds: list[tuple[int, ...]] | None = None) -> list[Action]:
