@@ -6,7 +6,7 @@ take only the steps after which the turn can still be completed (the completion 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar
+from typing import Final, TypeVar, cast
 
 from konkun.kunken import completion, solver
 from konkun.kunken.actions import (
@@ -803,7 +803,7 @@ class LegalSteps(DealFields):
 
     def compact_table(self) -> completion.Table:
         """The table as the exact completion check reads it."""
-        return tuple(m.compact() for m in self.melds)
+        return cast(completion.Table, tuple([m.compact_object() for m in self.melds]))
 
     def _take_positions(self, seat: int) -> list[int]:
         """The bank positions ``seat`` may take the bank from now (exact)."""
@@ -811,7 +811,8 @@ class LegalSteps(DealFields):
         if self.rules.joker_for_held and not any(m.jokers for m in self.melds):
             return solver.take_positions(self.hands[seat], self.bank, need, True)
         # With joker_for_held the exact check reads only the melds with jokers.
-        table = tuple(m.compact() for m in self.melds if m.jokers) if \
+        table = cast(completion.Table, tuple([m.compact_object() for m in self.melds
+                                              if m.jokers])) if \
             self.rules.joker_for_held else self.compact_table()
         return completion.take_positions(self.hands[seat], self.bank, need, table,
                                          self.layout[seat], self.rules.joker_for_held)

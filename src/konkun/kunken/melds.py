@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from konkun.cards import Card, parse_cards
 from konkun.errors import InvalidCardError, InvalidNotationError
@@ -324,7 +324,9 @@ class TableMeld:
         self.suit_or_rank = suit_or_rank
         self.jokers = jokers if jokers >= 0 else sum(1 for s in self.slots if s >= BARE_JOKER)
         self._options: list[tuple[int, int]] | None = None
-        self._compact: Compact | None = None
+        # Boxed (a variable-length tuple): compiled code would keep a Compact as five
+        # unboxed ints and build a new tuple each time it hands one to Python or C.
+        self._compact: tuple[int, ...] | None = None
 
     def copy(self) -> TableMeld:
         """An independent copy (sharing the caches, which a change replaces)."""
@@ -382,9 +384,16 @@ class TableMeld:
 
     def compact(self) -> Compact:
         """The meld's :func:`compact` form (cached until the meld changes)."""
-        if self._compact is None:
-            self._compact = compact(self.slots, self.kind)
-        return self._compact
+        return cast(Compact, self.compact_object())
+
+    def compact_object(self) -> tuple[int, ...]:
+        """:meth:`compact` as the one cached tuple object, for tables: compiled code holds
+        a :data:`Compact` as five unboxed ints, so a table built from :meth:`compact` would
+        build a new tuple for every meld at every call."""
+        boxed = self._compact
+        if boxed is None:
+            boxed = self._compact = compact(self.slots, self.kind)
+        return boxed
 
     def layoff_options(self) -> list[tuple[int, int]]:
         """Every (hand card, slot) that can be laid off onto this meld (card 52: a joker);
