@@ -104,13 +104,20 @@ class DealFields:
     :mod:`~konkun.kunken.applying`) build on them, each the base of the next."""
 
     __slots__ = (
-        "bank", "dealer", "drawn", "express", "hand_sizes", "hands", "history", "layout",
-        "melds",
+        "bank", "dealer", "drawn", "express", "hand_sizes", "hands", "history",
+        "joker_for_held", "layout", "melds",
         "need", "num_seats", "opening", "pending", "phase", "renewals", "rules", "stock",
-        "take_card", "taken", "to_move", "turn_marks", "turn_notold", "winner",
+        "swap_before_take", "take_card", "taken", "to_move", "turn_marks", "turn_notold",
+        "winner",
     )
 
     rules: KunkenRules
+    """Set with :meth:`set_rules`, which copies the options the legal lists read."""
+    joker_for_held: bool
+    """``rules.joker_for_held``, read at every legal list: an attribute of the compiled
+    deal costs nothing, one of the rules (a Python object) a lookup by name."""
+    swap_before_take: bool
+    """``rules.swap_before_take``, read at every turn's start (as :attr:`joker_for_held`)."""
     num_seats: int
     dealer: int
     hands: list[list[int]]
@@ -139,6 +146,12 @@ class DealFields:
     """The cards drawn from the stock in this deal, in order (hidden: each is known only to
     the seat that drew it; the research API's perfect-recall information state reads a
     seat's own). Empty for a deal rebuilt from a position or from JSON."""
+
+    def set_rules(self, rules: KunkenRules) -> None:
+        """Play by ``rules``."""
+        self.rules = rules
+        self.joker_for_held = rules.joker_for_held
+        self.swap_before_take = rules.swap_before_take
 
     def _reset_turn(self) -> None:
         self.take_card = -1

@@ -164,7 +164,7 @@ class LegalSteps(DealFields):
             out = [DRAW_ACTION]
             for i in self._take_positions(seat):
                 out.append(take(i))
-            if self.rules.swap_before_take:
+            if self.swap_before_take:
                 out += self.swap_steps(seat, hand)
             return out
         if phase == DRAWN:
@@ -282,7 +282,7 @@ class LegalSteps(DealFields):
         checks' (``out`` from ``start`` on, in the same order), else None; and where the
         lay-offs end in ``out``."""
         count = len(out)
-        replace = self.rules.joker_for_held
+        replace = self.joker_for_held
         laying_taken = self.take_card == BARE_JOKER and hand[BARE_JOKER] <= 1
         at = start
         found: list[tuple[int, int, bool]] = []
@@ -512,7 +512,7 @@ class LegalSteps(DealFields):
             melds = self.candidate_melds(hand)
         out = [meld(slots) for slots in melds if len(slots) < size]
         if size >= 2:
-            replace = self.rules.joker_for_held
+            replace = self.joker_for_held
             for m, tm in enumerate(self.melds):
                 for k, slot in tm.layoff_options():
                     if hand[k] and not (JOKER_FOR <= slot < OPEN_JOKER and not replace
@@ -580,7 +580,7 @@ class LegalSteps(DealFields):
             return [self.reference_identity_completes(a) for a in actions]
         return C_IDENTITY_VERDICTS(
             self.hands[seat], self.turn_notold, self.take_card, self.need, self.layout[seat],
-            self.compact_table(), self.rules.joker_for_held, self.turn_marks, actions)
+            self.compact_table(), self.joker_for_held, self.turn_marks, actions)
 
     def reference_identity_completes(self, action: Action) -> bool:
         """:meth:`identity_completes` in Python, the reference of
@@ -601,7 +601,7 @@ class LegalSteps(DealFields):
             return True
         return completion.completable_marked(
             self.hands[seat], self.turn_notold, self.take_card, self.need, self.pending,
-            self.layout[seat], self.compact_table(), self.rules.joker_for_held,
+            self.layout[seat], self.compact_table(), self.joker_for_held,
             tuple(self.turn_marks))
 
     def scratch_copy(self, step: Action) -> LegalSteps:
@@ -627,7 +627,7 @@ class LegalSteps(DealFields):
         search = self._turn_search(hand) if not done else None
         if not done:
             judges = self._completion_judges(seat, hand, search)
-        replace = self.rules.joker_for_held
+        replace = self.joker_for_held
         exact = self._exact_judge(seat, hand) if judges is not None else None
         if melds is None:
             melds = self.candidate_melds(hand)
@@ -682,7 +682,7 @@ class LegalSteps(DealFields):
             return self.reference_third_card_actions(seat, hand, melds)
         laid, layoffs, swaps = C_THIRD_CARD_LIST(
             hand, self.turn_notold, card, self.need, self.layout[seat], self.compact_table(),
-            self.rules.joker_for_held, melds, self.hand_sizes[seat],
+            self.joker_for_held, melds, self.hand_sizes[seat],
             self.swap_steps(seat, hand))
         out = [meld(slots) for slots in laid]
         out += [layoff(m, slot) for m, slot in layoffs]
@@ -715,7 +715,7 @@ class LegalSteps(DealFields):
         """The lay-offs the hand may make now that the fast judge (``judges[1]``, by card),
         else the exact one, keeps: every one with no judges (the turn's obligations met)."""
         out: list[Action] = []
-        replace = self.rules.joker_for_held
+        replace = self.joker_for_held
         verdicts: dict[int, bool] = {}
         exact_verdicts: dict[int, bool] = {}
         for m, tm in enumerate(self.melds):
@@ -786,13 +786,13 @@ class LegalSteps(DealFields):
         (:data:`C_CANDIDATE_MELDS`) when it is built, else
         :meth:`reference_candidate_melds`."""
         if C_CANDIDATE_MELDS is not None:
-            return C_CANDIDATE_MELDS(hand, self.rules.joker_for_held)
+            return C_CANDIDATE_MELDS(hand, self.joker_for_held)
         return self.reference_candidate_melds(hand)
 
     def reference_candidate_melds(self, hand: list[int]) -> list[tuple[int, ...]]:
         """:meth:`candidate_melds` in Python: the reference of the C core's
         (:data:`C_CANDIDATE_MELDS`)."""
-        replace = self.rules.joker_for_held
+        replace = self.joker_for_held
         melds = solver.hand_melds(hand, replace)
         if hand[BARE_JOKER]:
             for meld in list(melds):
@@ -808,14 +808,14 @@ class LegalSteps(DealFields):
     def _take_positions(self, seat: int) -> list[int]:
         """The bank positions ``seat`` may take the bank from now (exact)."""
         need = 0 if self.layout[seat] else self.rules.opening_minimum
-        if self.rules.joker_for_held and not any(m.jokers for m in self.melds):
+        if self.joker_for_held and not any(m.jokers for m in self.melds):
             return solver.take_positions(self.hands[seat], self.bank, need, True)
         # With joker_for_held the exact check reads only the melds with jokers.
         table = cast(completion.Table, tuple([m.compact_object() for m in self.melds
                                               if m.jokers])) if \
-            self.rules.joker_for_held else self.compact_table()
+            self.joker_for_held else self.compact_table()
         return completion.take_positions(self.hands[seat], self.bank, need, table,
-                                         self.layout[seat], self.rules.joker_for_held)
+                                         self.layout[seat], self.joker_for_held)
 
     def _exact_judge(self, seat: int, hand: list[int]) -> Callable[[Action], bool]:
         """The exact check of the candidate steps of one legal-action list (where the fast
@@ -830,7 +830,7 @@ class LegalSteps(DealFields):
                 table = self.compact_table()
                 made.append((table, completion.StepFilter(
                     hand, self.turn_notold, self.take_card, self.need, self.pending,
-                    self.opening, table, self.rules.joker_for_held), self._turn_search(hand)))
+                    self.opening, table, self.joker_for_held), self._turn_search(hand)))
             table, rough, search = made[0]
             if rough.rejects(action.slots, action.kind == SWAP):
                 return False
@@ -843,7 +843,7 @@ class LegalSteps(DealFields):
         """Whether only the taken card's meld is due, with a layout, ``joker_for_held`` and
         a taken card that is not a joker: where :class:`SwapThirdJudge` judges."""
         return self.pending and self.need <= 0 and self.layout[seat] and \
-            self.rules.joker_for_held and self.take_card != BARE_JOKER
+            self.joker_for_held and self.take_card != BARE_JOKER
 
     def _swap_third_actions(self, seat: int, hand: list[int],
                             melds: list[tuple[int, ...]] | None = None) -> list[Action]:
@@ -989,7 +989,7 @@ class LegalSteps(DealFields):
         layout, which a meld gives. Not while a taken joker is still to be melded: the
         joker won is another."""
         slots = action.slots
-        if not self.rules.joker_for_held or (
+        if not self.joker_for_held or (
                 action.kind == LAYOFF and not self.layout[seat]) or action.kind == SWAP or (
                 self.pending and self.take_card == BARE_JOKER):
             return False  # a joker won is never the taken joker
@@ -1067,7 +1067,7 @@ class LegalSteps(DealFields):
         completion by melds alone (:func:`completion.completable`). ``table_now``: the
         table before the step, when the caller has it."""
         table_now = self.compact_table() if table_now is None else table_now
-        if self.rules.joker_for_held and all(x < BARE_JOKER for x in action.slots) and \
+        if self.joker_for_held and all(x < BARE_JOKER for x in action.slots) and \
                 not completion.any_swap(table_now, self.hands[seat]):
             return False  # no joker to swap, ever: melds alone decide, and they cannot
         hand = self.hands[seat].copy()
@@ -1104,14 +1104,14 @@ class LegalSteps(DealFields):
             if notold[k] > (keep if k == BARE_JOKER else 0):
                 notold[k] -= 1
         return completion.completable(hand, notold, self.take_card, need, pending, layout,
-                                      tuple(table), self.rules.joker_for_held, True)
+                                      tuple(table), self.joker_for_held, True)
 
     def _third_card_judges(self, hand: list[int], size: int) -> _Judges:
         """Whether a meld, a lay-off (a card) or a swap (a card) leaves the turn completable
         by melds alone while the taken card is still to be melded and no points are due: the
         hand must then keep a third-card meld that leaves a card to discard."""
         check = solver.ThirdCardCheck(self.take_card, hand, self.turn_notold,
-                                      self.rules.joker_for_held)
+                                      self.joker_for_held)
         notold = self.turn_notold
 
         def meld_ok(meld: tuple[int, ...]) -> bool:
@@ -1230,7 +1230,7 @@ class LegalSteps(DealFields):
                 notold[k] -= 1
         return solver.can_complete(hand, notold, self.take_card, need, pending, search,
                                    self.hand_sizes[seat] - len(meld), False,
-                                   self.rules.joker_for_held)
+                                   self.joker_for_held)
 
     def _completes_after_removal(self, seat: int, card: int, swap: bool,
                                  search: solver.HandSearch | None = None) -> bool:
@@ -1243,7 +1243,7 @@ class LegalSteps(DealFields):
             hand[BARE_JOKER] += 1
             notold[BARE_JOKER] += 1
         return solver.can_complete(hand, notold, self.take_card, self.need, self.pending,
-                                   search, -1, False, self.rules.joker_for_held)
+                                   search, -1, False, self.joker_for_held)
 
     def _meld_is_third(self, hand: list[int], notold: list[int],
                        meld: tuple[int, ...]) -> bool:
@@ -1256,7 +1256,7 @@ class LegalSteps(DealFields):
     def _turn_search(self, hand: list[int]) -> solver.HandSearch | None:
         """The search the turn's completion checks use (the same in listing and
         validating): over the hand as it is, when an opening minimum is still due."""
-        return solver.HandSearch(hand, self.rules.joker_for_held) if self.need > 0 else None
+        return solver.HandSearch(hand, self.joker_for_held) if self.need > 0 else None
 
     def _swap_search(self, hand: list[int]) -> solver.HandSearch | None:
         """The same after a swap, which brings a joker into the hand: over the hand with it."""
@@ -1264,7 +1264,7 @@ class LegalSteps(DealFields):
             return None
         plus = hand.copy()
         plus[BARE_JOKER] += 1
-        return solver.HandSearch(plus, self.rules.joker_for_held)
+        return solver.HandSearch(plus, self.joker_for_held)
 
 
 class SwapThirdJudge:

@@ -46,7 +46,7 @@ class Legality(LegalSteps):
         if self.phase == START:
             if kind == DRAW:
                 return None
-            if kind == SWAP and self.rules.swap_before_take:
+            if kind == SWAP and self.swap_before_take:
                 return self._swap_reason(seat, hand, action)
             if kind == TAKE:
                 position = action.number
@@ -126,7 +126,7 @@ class Legality(LegalSteps):
             if need[k] > hand[k]:
                 return f"{card_text(k)} is not in the hand" if need[k] == 1 or hand[k] == 0 \
                     else f"only {hand[k]} {card_text(k)} in the hand"
-        if not self.rules.joker_for_held:
+        if not self.joker_for_held:
             for s in slots:
                 if JOKER_FOR <= s < OPEN_JOKER and hand[s - JOKER_FOR]:
                     return (f"a joker may not stand for {card_text(s - JOKER_FOR)}, which the "
@@ -152,7 +152,7 @@ class Legality(LegalSteps):
         if slot not in tm.layoff_slots(card):
             return f"{card_text(card)} does not extend meld {number} ({tm.text()})"
         if JOKER_FOR <= slot < OPEN_JOKER and hand[slot - JOKER_FOR] and \
-                not self.rules.joker_for_held:
+                not self.joker_for_held:
             return (f"a joker may not stand for {card_text(slot - JOKER_FOR)}, which the "
                     "player holds (rule joker_for_held=false)")
         if self.hand_sizes[seat] < 2:

@@ -83,7 +83,7 @@ class KunkenDeal(Applying):
         (unchecked: :func:`~konkun.kunken.kkn.parse_kkn` checks text); ``history``: the
         actions that led to it, if known (a position does not hold them)."""
         deal = cls()
-        deal.rules = position.rules
+        deal.set_rules(position.rules)
         deal.num_seats = len(position.hands)
         deal.dealer = position.dealer
         deal.hands = [counts_of(h) for h in position.hands]
@@ -141,7 +141,7 @@ class KunkenDeal(Applying):
     def copy(self) -> KunkenDeal:
         """An independent copy."""
         d = KunkenDeal()
-        d.rules = self.rules
+        d.set_rules(self.rules)
         d.num_seats = self.num_seats
         d.dealer = self.dealer
         d.hands = [h.copy() for h in self.hands]
@@ -161,7 +161,7 @@ class KunkenDeal(Applying):
         seat = self.to_move
         assert seat is not None  # a take turn
         d = KunkenDeal()
-        d.rules = self.rules
+        d.set_rules(self.rules)
         d.num_seats = self.num_seats
         d.dealer = self.dealer
         d.hands = self.hands.copy()
@@ -200,7 +200,7 @@ class KunkenDeal(Applying):
         vectors, kept) and ``stock`` (kept; the next card to draw last). The fast path of
         determinization (``sample_deal``); unchecked, no history."""
         d = cls()
-        d.rules = public.rules
+        d.set_rules(public.rules)
         d.num_seats = public.num_seats
         d.dealer = public.dealer
         d.hands = hands
