@@ -206,6 +206,8 @@ class _SameMovesByTheGeneralLoop(SearchPolicy[Any]):
 
 
 def test_random_play_out_plays_what_the_general_loop_plays() -> None:
+    """The random play-out's loop, and Kunken's compiled one (``play_randomly``), play the
+    moves the general loop plays with the same random source."""
     from konkun.kunken import KunkenRules, new_deal
 
     for seed in range(6):
@@ -214,6 +216,10 @@ def test_random_play_out_plays_what_the_general_loop_plays() -> None:
         points = SearchPolicy[Any]().play_out(fast, random.Random(seed))
         assert points == _SameMovesByTheGeneralLoop().play_out(general, random.Random(seed))
         assert fast.history == general.history and fast.is_over()
+        toy, toy_general = ToyDeal.new(2, seed), ToyDeal.new(2, seed)
+        points = SearchPolicy[Any]().play_out(toy, random.Random(seed))
+        assert not hasattr(toy, "play_randomly")
+        assert points == _SameMovesByTheGeneralLoop().play_out(toy_general, random.Random(seed))
 
 
 def test_uniform_choice_reaches_every_action_evenly() -> None:

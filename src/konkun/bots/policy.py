@@ -97,14 +97,19 @@ def uniform_choice(legal: Sequence[A], rng: random.Random) -> A:
 
 def _random_play_out(deal: Deal[A], rng: random.Random) -> list[float]:
     """:meth:`SearchPolicy.play_out` with uniformly random moves to the end of the deal:
-    the same moves as its general loop, without a method call per move."""
-    draw = rng.random
-    legal_actions = deal.legal_actions
-    push = deal.push
-    is_over = deal.is_over
-    while not is_over():
-        legal = legal_actions()
-        push(legal[int(draw() * len(legal))])
+    the same moves as its general loop, without a method call per move; a deal with its own
+    ``play_randomly(rng)`` (Kunken's, compiled) plays that loop itself."""
+    play_randomly = getattr(deal, "play_randomly", None)
+    if play_randomly is not None:
+        play_randomly(rng)
+    else:
+        draw = rng.random
+        legal_actions = deal.legal_actions
+        push = deal.push
+        is_over = deal.is_over
+        while not is_over():
+            legal = legal_actions()
+            push(legal[int(draw() * len(legal))])
     return [float(p) for p in deal.points()]
 
 
