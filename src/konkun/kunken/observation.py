@@ -36,6 +36,7 @@ class KunkenObservation:
     __slots__ = (
         "_legal",
         "_points",
+        "_unseen",
         "bank",
         "dealer",
         "express",
@@ -85,6 +86,7 @@ class KunkenObservation:
     express: bool
     history_len: int
     _legal: list[Action] | None
+    _unseen: list[int] | None
     _points: list[int] | None
 
     def __init__(self, deal: KunkenDeal, seat: int) -> None:
@@ -102,6 +104,7 @@ class KunkenObservation:
         copy_public_state(deal, self)
         self.history_len = len(deal.history)
         self._legal = None
+        self._unseen = None
         self._points = deal.points() if deal.phase == OVER else None
 
     @classmethod
@@ -119,7 +122,13 @@ class KunkenObservation:
 
     def unseen(self) -> list[int]:
         """The cards this seat cannot place: other hands (beyond their known taken cards)
-        and the stock, as card indices."""
+        and the stock, as card indices (a new list; worked out once: a search samples a
+        world from the same view at every iteration)."""
+        if self._unseen is None:
+            self._unseen = self._count_unseen()
+        return self._unseen.copy()
+
+    def _count_unseen(self) -> list[int]:
         counts = [2] * 52 + [self.rules.jokers]
         for k in range(53):
             counts[k] -= self.hand[k]
