@@ -1022,12 +1022,78 @@ static int swap_meld(const Compact *m, int j, Compact *after) {
     return j * RANKS + m->a;
 }
 
+/* The states one swap walk has met, each by its key (swap_walk's): an open-addressed set
+ * whose slots hold the walk's stamp when taken in this walk, so that a new walk empties it
+ * by taking the next stamp; it grows to stay at most half full. */
+static uint64_t *walk_keys = NULL;
+static uint32_t *walk_stamps = NULL;
+static size_t walk_size = 0;       /* a power of two */
+static size_t walk_used = 0;
+static uint32_t walk_stamp = 0;
+
+static size_t walk_slot(uint64_t key, size_t size) {
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (size - 1);
+}
+
+/* Start a new walk's set of states met. */
+static void walk_begin(void) {
+    if (++walk_stamp == 0) {       /* the stamps wrapped: every slot is free again */
+        if (walk_stamps != NULL) memset(walk_stamps, 0, walk_size * sizeof(uint32_t));
+        walk_stamp = 1;
+    }
+    walk_used = 0;
+}
+
+/* The set twice as large (or made), this walk's states kept. 0, or -1 with an exception. */
+static int walk_grow(void) {
+    size_t size = walk_size ? 2 * walk_size : 1024;
+    uint64_t *keys = PyMem_Malloc(size * sizeof(uint64_t));
+    uint32_t *stamps = PyMem_Calloc(size, sizeof(uint32_t));
+    if (keys == NULL || stamps == NULL) {
+        PyMem_Free(keys);
+        PyMem_Free(stamps);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < walk_size; i++) {
+        if (walk_stamps[i] != walk_stamp) continue;
+        size_t slot = walk_slot(walk_keys[i], size);
+        while (stamps[slot] == walk_stamp) slot = (slot + 1) & (size - 1);
+        stamps[slot] = walk_stamp;
+        keys[slot] = walk_keys[i];
+    }
+    PyMem_Free(walk_keys);
+    PyMem_Free(walk_stamps);
+    walk_keys = keys;
+    walk_stamps = stamps;
+    walk_size = size;
+    return 0;
+}
+
+/* Whether this walk met the state of key before (1), else marks it met (0); -1 with an
+ * exception set. */
+static int walk_met(uint64_t key) {
+    if (2 * (walk_used + 1) > walk_size && walk_grow() < 0) return -1;
+    size_t slot = walk_slot(key, walk_size);
+    while (walk_stamps[slot] == walk_stamp) {
+        if (walk_keys[slot] == key) return 1;
+        slot = (slot + 1) & (walk_size - 1);
+    }
+    walk_stamps[slot] = walk_stamp;
+    walk_keys[slot] = key;
+    walk_used++;
+    return 0;
+}
+
 /* The walk of completion._swap_states over every choice of swaps with the melds from start
- * on (each hand and table met once: seen, a set of bytes), in its order, for the taken card
- * (a joker too): the shortest third-card meld of the states it reaches (0: none) into best,
- * stopping early once one is shorter than stop (0: never). 0, or -1 with an error set. */
+ * on (each hand and table met once), in its order, for the taken card (a joker too): the
+ * shortest third-card meld of the states it reaches (0: none) into best, stopping early once
+ * one is shorter than stop (0: never). A state is the walk's first hand and table with the
+ * swaps made (the table's melds after them name the cards given): key has one bit per swap
+ * that can be made, at base[i] on for meld i (a sequence's jokers in order, a set's suits),
+ * set when made. 0, or -1 with an error set. */
 static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, int card,
-                     PyObject *seen, int stop, int *best) {
+                     const int *base, uint64_t key, int stop, int *best) {
     for (int i = start; i < n; i++) {
         Compact *m = &table[i];
         if (!meld_jokers(m)) continue;
@@ -1036,31 +1102,21 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
             Compact after;
             int given = swap_meld(&before, j, &after);
             if (given < 0 || !hand[given]) continue;
+            int bit = base[i] + (m->kind == 0 ? bits(base[n + i] & ((1 << j) - 1)) : j);
+            int met = walk_met(key | (uint64_t)1 << bit);
+            if (met < 0) return -1;
+            if (met) continue;
             *m = after;
             int had_notold = notold[given];
             hand[given]--;
             if (had_notold) notold[given]--;
             hand[CARDS]++;
             notold[CARDS]++;
-            uint8_t key[SLOTS + 4 * TABLE_ROOM];
-            for (int k = 0; k < SLOTS; k++) key[k] = (uint8_t)hand[k];
-            for (int t = 0; t < n; t++) {
-                uint32_t code = meld_code(&table[t]);
-                memcpy(key + SLOTS + 4 * t, &code, 4);
-            }
-            PyObject *key_bytes = PyBytes_FromStringAndSize((const char *)key, SLOTS + 4 * n);
-            int fresh = key_bytes == NULL ? -1 : PySet_Contains(seen, key_bytes);
-            int status = fresh < 0 ? -1 : 0;
-            if (fresh == 0) {
-                status = PySet_Add(seen, key_bytes);
-                if (status == 0) {
-                    int length = third_length(hand, notold, card, 1);
-                    if (length && (!*best || length < *best)) *best = length;
-                    if (!(stop && *best && *best < stop))
-                        status = swap_walk(hand, notold, table, n, i, card, seen, stop, best);
-                }
-            }
-            Py_XDECREF(key_bytes);
+            int length = third_length(hand, notold, card, 1), status = 0;
+            if (length && (!*best || length < *best)) *best = length;
+            if (!(stop && *best && *best < stop))
+                status = swap_walk(hand, notold, table, n, i, card, base,
+                                   key | (uint64_t)1 << bit, stop, best);
             hand[given]++;
             if (had_notold) notold[given]++;
             hand[CARDS]--;
@@ -1077,16 +1133,24 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
  * is not among them) into best, as swap_walk. */
 static int swap_states_third(const int *hand_in, const int *notold_in, const Compact *table_in,
                              int n, int card, int stop, int *best) {
-    int hand[SLOTS], notold[SLOTS];
+    int hand[SLOTS], notold[SLOTS], base[2 * TABLE_ROOM], width = 0;
     Compact table[TABLE_ROOM];
     memcpy(hand, hand_in, sizeof(hand));
     memcpy(notold, notold_in, sizeof(notold));
     memcpy(table, table_in, sizeof(Compact) * (size_t)n);
-    PyObject *seen = PySet_New(NULL);
-    if (seen == NULL) return -1;
-    int status = swap_walk(hand, notold, table, n, 0, card, seen, stop, best);
-    Py_DECREF(seen);
-    return status;
+    for (int i = 0; i < n; i++) {   /* each meld's bits in a state's key, and its jokers */
+        const Compact *m = &table[i];
+        base[i] = width;
+        base[n + i] = m->kind == 0 ? m->d : 0;
+        width += m->kind == 0 ? bits(m->d) : meld_jokers(m) ? SUITS : 0;
+    }
+    if (width > 64) {
+        PyErr_Format(PyExc_ValueError, "the table's jokers allow %d swaps, more than 64",
+                     width);
+        return -1;
+    }
+    walk_begin();
+    return swap_walk(hand, notold, table, n, 0, card, base, 0, stop, best);
 }
 
 /* completion._points_bound minus completion._lowest. */
