@@ -886,6 +886,22 @@ static int sequence_third(int old, int pool, int jokers, int old_jokers, int pro
     return 0;
 }
 
+/* The lengths sequence_third found, by its arguments (a pure function: kept across calls),
+ * each slot (1 << 63 | key << 4 | length) the last one stored there; 0: none. */
+#define THIRD_SLOTS 4096
+static uint64_t third_lengths[THIRD_SLOTS];
+
+/* sequence_third (jokers 1..6, old_jokers -7..2), by its memo. */
+static int sequence_third_known(int old, int pool, int jokers, int old_jokers, int proxies) {
+    uint64_t key = (uint64_t)old | (uint64_t)pool << 13 | (uint64_t)jokers << 26
+        | (uint64_t)(old_jokers + 8) << 29 | (uint64_t)(proxies != 0) << 33;
+    uint64_t *slot = &third_lengths[(key * 0x9E3779B97F4A7C15ull) >> 52];
+    if (*slot >> 4 == (1ull << 59 | key)) return (int)(*slot & 15);
+    int length = sequence_third(old, pool, jokers, old_jokers, proxies);
+    *slot = 1ull << 63 | key << 4 | (uint64_t)length;
+    return length;
+}
+
 /* third_card.shortest_third, from masks of 13 bits (suit) and 4 bits (rank). */
 static int shortest_third(int p, int s, int jokers, int old_jokers, int old_suit, int old_rank,
                           int pool_suit, int pool_rank, int proxies) {
@@ -897,11 +913,15 @@ static int shortest_third(int p, int s, int jokers, int old_jokers, int old_suit
     old = ((old >> p) | (old << (13 - p))) & FULL;
     int pool = ((pool_suit >> p) | (pool_suit << (13 - p))) & FULL;
     int seq;
-    if (!jokers)
+    if (!jokers) {
         seq = run_third(old, pool);
-    else  /* the reference's memo key caps them: the same values reach its search */
-        seq = sequence_third(old, pool, jokers < 6 ? jokers : 6, old_jokers < 2 ? old_jokers : 2,
-                             proxies && old_jokers > 0);
+    } else {  /* the reference's memo key caps them: the same values reach its search */
+        int capped = jokers < 6 ? jokers : 6, old_capped = old_jokers < 2 ? old_jokers : 2;
+        int proxied = proxies && old_jokers > 0;
+        seq = capped > 0 && old_capped >= -7   /* (else only shortest_third_py's arguments) */
+            ? sequence_third_known(old, pool, capped, old_capped, proxied)
+            : sequence_third(old, pool, capped, old_capped, proxied);
+    }
     return seq && (!best || seq < best) ? seq : best;
 }
 
@@ -972,7 +992,8 @@ static int card_third(const int *hand, const int *notold, int card, int extra, i
 }
 
 static int joker_third(const int *old_suit, const int *pool_suit, const int *old_rank,
-                       const int *pool_rank, int jokers, int old_jokers, int proxies);
+                       const int *pool_rank, int jokers, int old_jokers, int proxies,
+                       int below);
 static void counts_masks(const int *counts, int *suit_masks, int *rank_masks);
 
 /* third_card.third_card_length of the taken card (52: a joker, third_card._joker_third over
@@ -986,7 +1007,7 @@ static int third_length(const int *hand, const int *notold, int card, int proxie
     counts_masks(hand, pool_suit, pool_rank);
     int jokers = hand[CARDS], old_jokers = jokers - notold[CARDS];
     return joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
-                       old_jokers < jokers - 1 ? old_jokers : jokers - 1, proxies);
+                       old_jokers < jokers - 1 ? old_jokers : jokers - 1, proxies, RANKS + 1);
 }
 
 /* completion._third_card_possible: room for the taken card's meld with two old cards, every
@@ -1088,17 +1109,20 @@ static int walk_met(uint64_t key) {
 /* The walk of completion._swap_states over every choice of swaps with the melds from start
  * on (each hand and table met once), in its order, for the taken card (a joker too): the
  * shortest third-card meld of the states it reaches (0: none) into best, stopping early once
- * one is shorter than stop (0: never). A state is the walk's first hand and table with the
+ * one is shorter than enough. A state is the walk's first hand and table with the
  * swaps made (the table's melds after them name the cards given): key has one bit per swap
  * that can be made, at base[i] on for meld i (a sequence's jokers in order, a set's suits),
  * set when made. 0, or -1 with an error set. */
 static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, int card,
-                     const int *base, uint64_t key, int stop, int *best) {
+                     const int *base, uint64_t key, int enough, int *best) {
     for (int i = start; i < n; i++) {
         Compact *m = &table[i];
         if (!meld_jokers(m)) continue;
         const Compact before = *m;
-        for (int j = 0; j < (m->kind == 0 ? RANKS : SUITS); j++) {
+        /* a sequence's jokers by position (its bits in the key in that order), a set's suits */
+        int places = m->kind == 0 ? m->d : (1 << SUITS) - 1;
+        for (int rest = places; rest; rest &= rest - 1) {
+            int j = __builtin_ctz((unsigned int)rest);
             Compact after;
             int given = swap_meld(&before, j, &after);
             if (given < 0 || !hand[given]) continue;
@@ -1114,25 +1138,37 @@ static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, i
             notold[CARDS]++;
             int length = third_length(hand, notold, card, 1), status = 0;
             if (length && (!*best || length < *best)) *best = length;
-            if (!(stop && *best && *best < stop))
+            if (!(*best && *best < enough))
                 status = swap_walk(hand, notold, table, n, i, card, base,
-                                   key | (uint64_t)1 << bit, stop, best);
+                                   key | (uint64_t)1 << bit, enough, best);
             hand[given]++;
             if (had_notold) notold[given]++;
             hand[CARDS]--;
             notold[CARDS]--;
             *m = before;
             if (status < 0) return -1;
-            if (stop && *best && *best < stop) return 0;
+            if (*best && *best < enough) return 0;
         }
     }
     return 0;
 }
 
 /* The shortest third-card meld over the swap states (completion._swap_states, the hand as it
- * is not among them) into best, as swap_walk. */
+ * is not among them) into best, as swap_walk, or (stop > 0) only whether one is shorter
+ * than stop. No state's is shorter than the bound of completion._third_card_possible (every
+ * table joker won, cards only leaving the hand: for a card, not a joker) nor than 3: the
+ * walk is not made when that bound shows none is shorter than best or stop, and it stops
+ * at a meld as short as the bound. 0, or -1 with an error set. */
 static int swap_states_third(const int *hand_in, const int *notold_in, const Compact *table_in,
                              int n, int card, int stop, int *best) {
+    int lowest = 3;
+    if (card != CARDS) {
+        int extra = 0;
+        for (int i = 0; i < n; i++) extra += meld_jokers(&table_in[i]);
+        lowest = card_third(hand_in, notold_in, card, extra, 1);
+        if (!lowest || (stop && lowest >= stop) || (*best && *best <= lowest)) return 0;
+    }
+    int enough = stop > lowest + 1 ? stop : lowest + 1;
     int hand[SLOTS], notold[SLOTS], base[2 * TABLE_ROOM], width = 0;
     Compact table[TABLE_ROOM];
     memcpy(hand, hand_in, sizeof(hand));
@@ -1150,7 +1186,7 @@ static int swap_states_third(const int *hand_in, const int *notold_in, const Com
         return -1;
     }
     walk_begin();
-    return swap_walk(hand, notold, table, n, 0, card, base, 0, stop, best);
+    return swap_walk(hand, notold, table, n, 0, card, base, 0, enough, best);
 }
 
 /* completion._points_bound minus completion._lowest. */
@@ -2093,6 +2129,15 @@ static int third_now(const int *hand, const int *notold, int card, const Compact
     return 0;
 }
 
+/* The pair (a, b) of ints, a new tuple, or NULL with an exception set. */
+static PyObject *int_pair(long a, long b) {
+    PyObject *first = PyLong_FromLong(a), *second = PyLong_FromLong(b), *pair = NULL;
+    if (first != NULL && second != NULL) pair = PyTuple_Pack(2, first, second);
+    Py_XDECREF(first);
+    Py_XDECREF(second);
+    return pair;
+}
+
 /* A new empty list for the answers on the items of arg, which must be a list (named name,
  * of what); NULL with an exception set when it is not. */
 static PyObject *answers_for(PyObject *arg, const char *name, const char *what) {
@@ -2297,14 +2342,19 @@ static int layoff_verdict(ThirdList *l, int i, int slot, const Compact *after) {
     if (meld_jokers(m) && m->kind == 1)
         return step_leaves_third(l->hand, l->notold, l->card, l->table, l->n, i, after,
                                  (const int[]){CARDS}, 1, 0, left);
-    char winning[SLOTS] = {0};
-    Compact laid = *after;
-    laid.d = m->kind == 0 ? after->d & ~m->d : after->d;   /* the joker laid alone */
-    if (m->kind == 1) laid.c = 0;
-    meld_winners(&laid, winning);
+    /* the cards that win the joker laid alone (meld_winners of it), in order */
+    int winners[SUITS], n_winners = 0;
+    if (m->kind == 0) {
+        for (int rest = after->d & ~m->d; rest; rest &= rest - 1)
+            winners[n_winners++] = m->a * RANKS + __builtin_ctz((unsigned int)rest);
+    } else {
+        for (int t = 0; t < SUITS; t++)
+            if (after->d && !(after->b >> t & 1)) winners[n_winners++] = t * RANKS + m->a;
+    }
     int verdict = known_verdict(l, &l->joker_gone, (const int[]){CARDS}, 1, 0, left);
-    for (int k = 0; verdict == 0 && k < CARDS; k++) {
-        if (winning[k] && l->hand[k])
+    for (int w = 0; verdict == 0 && w < n_winners; w++) {
+        int k = winners[w];
+        if (l->hand[k])
             verdict = known_verdict(l, &l->won_back[k], (const int[]){CARDS, k}, 2, 1, left);
     }
     return verdict;
@@ -2353,7 +2403,7 @@ static PyObject *legal_layoffs(ThirdList *l, PyObject *options) {
             int verdict = layoff_verdict(l, i, slot, &after);
             if (verdict < 0) goto fail;
             if (verdict) {
-                PyObject *step = Py_BuildValue("(ii)", i, slot);
+                PyObject *step = int_pair(i, slot);
                 if (step == NULL) goto fail;
                 int status = PyList_Append(out, step);
                 Py_DECREF(step);
@@ -2494,9 +2544,10 @@ static PyObject *swap_third_list(PyObject *module, PyObject *args) {
 /* third_card._joker_sequence_third: the shortest window of a suit (held positions pool, old
  * ones old) with a joker in a gap and two old cards, all but one joker counting as old up to
  * old_jokers; 0 when none. The windows by length, then start. */
-static int joker_sequence_third(int old, int pool, int jokers, int old_jokers, int proxies) {
+static int joker_sequence_third(int old, int pool, int jokers, int old_jokers, int proxies,
+                                int below) {
     int missing = FULL & ~pool, held_new = pool & ~old;
-    for (int length = 3; length <= RANKS; length++) {
+    for (int length = 3; length <= RANKS && length < below; length++) {
         for (int start = 0; start < (length < RANKS ? RANKS : 1); start++) {
             int wmask = window_mask(start, length);
             int gaps = bits(wmask & missing);
@@ -2520,34 +2571,45 @@ static int joker_sequence_third(int old, int pool, int jokers, int old_jokers, i
 }
 
 /* third_card.joker_third_masks: the shortest meld of a taken joker with two old cards, from
- * the masks of the cards held before the take (old_) and held now (pool_). */
+ * the masks of the cards held before the take (old_) and held now (pool_), when shorter
+ * than below (else 0): each suit's windows are tried only while shorter than the best so
+ * far, and a suit is passed by when its old cards and old jokers (counting at most one
+ * less, with proxies at least one card less) cannot make two. */
 static int joker_third(const int *old_suit, const int *pool_suit, const int *old_rank,
-                       const int *pool_rank, int jokers, int old_jokers, int proxies) {
+                       const int *pool_rank, int jokers, int old_jokers, int proxies,
+                       int below) {
     int best = 0;
     for (int p = 0; p < RANKS; p++) {
         int old = old_rank[p];
-        if (old & (old - 1)) return 3;
+        if (old & (old - 1)) return 3 < below ? 3 : 0;
         if (old && pool_rank[p] != old && jokers >= 2 && old_jokers >= 1) best = 4;
     }
+    int limit = best && best < below ? best : below;
     for (int s = 0; s < SUITS; s++) {
         int old = old_suit[s], pool = pool_suit[s];
-        if (bits(pool) < 2 || (pool == FULL && !proxies) || (!old && old_jokers < 2)) continue;
+        if (bits(pool) < 2 || (pool == FULL && !proxies) || (!old && old_jokers < 2)
+            || (!(old & (old - 1)) && old_jokers <= 0))
+            continue;
         int seq = joker_sequence_third(old, pool, jokers < 6 ? jokers : 6,
-                                       old_jokers < 2 ? old_jokers : 2, proxies);
-        if (seq && (!best || seq < best)) best = seq;
+                                       old_jokers < 2 ? old_jokers : 2, proxies, limit);
+        if (seq) best = limit = seq;
     }
-    return best;
+    return best < below ? best : 0;
 }
 
 /* The masks of the cards counts holds: each suit's positions, each rank position's suits. */
 static void counts_masks(const int *counts, int *suit_masks, int *rank_masks) {
-    memset(suit_masks, 0, SUITS * sizeof(int));
     memset(rank_masks, 0, RANKS * sizeof(int));
-    for (int k = 0; k < CARDS; k++) {
-        if (counts[k]) {
-            suit_masks[k / RANKS] |= 1 << (k % RANKS);
-            rank_masks[k % RANKS] |= 1 << (k / RANKS);
+    for (int s = 0; s < SUITS; s++) {
+        const int *suit = counts + s * RANKS;
+        int mask = 0;
+        for (int q = 0; q < RANKS; q++) {
+            if (suit[q]) {
+                mask |= 1 << q;
+                rank_masks[q] |= 1 << s;
+            }
         }
+        suit_masks[s] = mask;
     }
 }
 
@@ -2566,7 +2628,8 @@ static int free_take_scan(const int *hand, const int *bank, int n_bank, int repl
         if (card == CARDS) {
             jokers++;
             shortest = joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
-                                   old_jokers < jokers - 1 ? old_jokers : jokers - 1, replace);
+                                   old_jokers < jokers - 1 ? old_jokers : jokers - 1, replace,
+                                   size - i);
         } else {
             int p = card % RANKS, s = card / RANKS;
             pool_suit[s] |= 1 << p;
@@ -2608,7 +2671,7 @@ static int melds_take_scan(const int *hand, const int *bank, int n_bank, int nee
         } else {
             int jokers = after[CARDS], old = jokers - taken[CARDS];
             if (!joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
-                             old < jokers - 1 ? old : jokers - 1, replace))
+                             old < jokers - 1 ? old : jokers - 1, replace, RANKS + 1))
                 continue;
         }
         if (!built) {
@@ -2647,10 +2710,8 @@ static int exact_take_scan(const int *hand, const int *bank, int n_bank, int nee
     /* completion._take_candidates: some swap with the table, and room for the taken card's
      * meld with every table joker won */
     char winning[CARDS] = {0};
-    int can_swap = !replace;
+    int can_swap = !replace || any_swap(table, n, hand);
     for (int m = 0; m < n; m++) meld_winners(&table[m], winning);
-    for (int k = 0; k < CARDS; k++)
-        if (winning[k] && hand[k]) can_swap = 1;
     int bank_wins = 0;
     for (int j = 0; j < n_bank; j++)
         if (bank[j] != CARDS && winning[bank[j]]) bank_wins = 1;
@@ -3234,7 +3295,7 @@ static PyObject *points_layoffs(const Turn *t, SearchObject *search, int size) {
                 break;
             }
             if (ok) {
-                PyObject *pair = Py_BuildValue("(ii)", i, slot);
+                PyObject *pair = int_pair(i, slot);
                 if (pair == NULL || PyList_Append(out, pair) < 0) Py_CLEAR(out);
                 Py_XDECREF(pair);
             }
