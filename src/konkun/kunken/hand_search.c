@@ -834,25 +834,16 @@ static int run_third(int old, int pool) {
         right = bit_length(gaps & (0u - gaps)) - 2;
         left = 12 - (bit_length(gaps) - 1);
     }
-    int r1 = 0, r2 = 0, l1 = 0, l2 = 0;
-    for (int d = 1; d <= right; d++) {
-        if (old >> d & 1) {
-            if (r1) {
-                r2 = d;
-                break;
-            }
-            r1 = d;
-        }
-    }
-    for (int d = 1; d <= left; d++) {
-        if (old >> (13 - d) & 1) {
-            if (l1) {
-                l2 = d;
-                break;
-            }
-            l1 = d;
-        }
-    }
+    /* the nearest two old cards at distances 1..right (right of the card) and 1..left (left
+     * of it, position 13 - d at distance d) */
+    unsigned int r = right > 0 ? (unsigned int)old & ((2u << right) - 2) : 0;
+    unsigned int l = left > 0 ? (unsigned int)old & FULL & ~((1u << (13 - left)) - 1) : 0;
+    int r1 = r ? __builtin_ctz(r) : 0;
+    r &= r - 1;
+    int r2 = r ? __builtin_ctz(r) : 0;
+    int l1 = l ? 14 - bit_length(l) : 0;
+    if (l) l &= ~(1u << (bit_length(l) - 1));
+    int l2 = l ? 14 - bit_length(l) : 0;
     int lengths[3] = {r2 ? r2 + 1 : 0, l2 ? l2 + 1 : 0,
                       l1 && r1 && l1 + r1 < 13 ? l1 + r1 + 1 : 0};
     int best = 0;
