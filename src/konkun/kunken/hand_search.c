@@ -847,25 +847,16 @@ static int run_third(int old, int pool) {
         right = bit_length(gaps & (0u - gaps)) - 2;
         left = 12 - (bit_length(gaps) - 1);
     }
-    int r1 = 0, r2 = 0, l1 = 0, l2 = 0;
-    for (int d = 1; d <= right; d++) {
-        if (old >> d & 1) {
-            if (r1) {
-                r2 = d;
-                break;
-            }
-            r1 = d;
-        }
-    }
-    for (int d = 1; d <= left; d++) {
-        if (old >> (13 - d) & 1) {
-            if (l1) {
-                l2 = d;
-                break;
-            }
-            l1 = d;
-        }
-    }
+    /* the nearest two old cards at distances 1..right (right of the card) and 1..left (left
+     * of it, position 13 - d at distance d) */
+    unsigned int r = right > 0 ? (unsigned int)old & ((2u << right) - 2) : 0;
+    unsigned int l = left > 0 ? (unsigned int)old & FULL & ~((1u << (13 - left)) - 1) : 0;
+    int r1 = r ? __builtin_ctz(r) : 0;
+    r &= r - 1;
+    int r2 = r ? __builtin_ctz(r) : 0;
+    int l1 = l ? 14 - bit_length(l) : 0;
+    if (l) l &= ~(1u << (bit_length(l) - 1));
+    int l2 = l ? 14 - bit_length(l) : 0;
     int lengths[3] = {r2 ? r2 + 1 : 0, l2 ? l2 + 1 : 0,
                       l1 && r1 && l1 + r1 < 13 ? l1 + r1 + 1 : 0};
     int best = 0;
@@ -899,6 +890,22 @@ static int sequence_third(int old, int pool, int jokers, int old_jokers, int pro
     return 0;
 }
 
+/* The lengths sequence_third found, by its arguments (a pure function: kept across calls),
+ * each slot (1 << 63 | key << 4 | length) the last one stored there; 0: none. */
+#define THIRD_SLOTS 4096
+static uint64_t third_lengths[THIRD_SLOTS];
+
+/* sequence_third (jokers 1..6, old_jokers -7..2), by its memo. */
+static int sequence_third_known(int old, int pool, int jokers, int old_jokers, int proxies) {
+    uint64_t key = (uint64_t)old | (uint64_t)pool << 13 | (uint64_t)jokers << 26
+        | (uint64_t)(old_jokers + 8) << 29 | (uint64_t)(proxies != 0) << 33;
+    uint64_t *slot = &third_lengths[(key * 0x9E3779B97F4A7C15ull) >> 52];
+    if (*slot >> 4 == (1ull << 59 | key)) return (int)(*slot & 15);
+    int length = sequence_third(old, pool, jokers, old_jokers, proxies);
+    *slot = 1ull << 63 | key << 4 | (uint64_t)length;
+    return length;
+}
+
 /* third_card.shortest_third, from masks of 13 bits (suit) and 4 bits (rank). */
 static int shortest_third(int p, int s, int jokers, int old_jokers, int old_suit, int old_rank,
                           int pool_suit, int pool_rank, int proxies) {
@@ -910,11 +917,15 @@ static int shortest_third(int p, int s, int jokers, int old_jokers, int old_suit
     old = ((old >> p) | (old << (13 - p))) & FULL;
     int pool = ((pool_suit >> p) | (pool_suit << (13 - p))) & FULL;
     int seq;
-    if (!jokers)
+    if (!jokers) {
         seq = run_third(old, pool);
-    else  /* the reference's memo key caps them: the same values reach its search */
-        seq = sequence_third(old, pool, jokers < 6 ? jokers : 6, old_jokers < 2 ? old_jokers : 2,
-                             proxies && old_jokers > 0);
+    } else {  /* the reference's memo key caps them: the same values reach its search */
+        int capped = jokers < 6 ? jokers : 6, old_capped = old_jokers < 2 ? old_jokers : 2;
+        int proxied = proxies && old_jokers > 0;
+        seq = capped > 0 && old_capped >= -7   /* (else only shortest_third_py's arguments) */
+            ? sequence_third_known(old, pool, capped, old_capped, proxied)
+            : sequence_third(old, pool, capped, old_capped, proxied);
+    }
     return seq && (!best || seq < best) ? seq : best;
 }
 
@@ -985,7 +996,8 @@ static int card_third(const int *hand, const int *notold, int card, int extra, i
 }
 
 static int joker_third(const int *old_suit, const int *pool_suit, const int *old_rank,
-                       const int *pool_rank, int jokers, int old_jokers, int proxies);
+                       const int *pool_rank, int jokers, int old_jokers, int proxies,
+                       int below);
 static void counts_masks(const int *counts, int *suit_masks, int *rank_masks);
 
 /* third_card.third_card_length of the taken card (52: a joker, third_card._joker_third over
@@ -999,7 +1011,7 @@ static int third_length(const int *hand, const int *notold, int card, int proxie
     counts_masks(hand, pool_suit, pool_rank);
     int jokers = hand[CARDS], old_jokers = jokers - notold[CARDS];
     return joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
-                       old_jokers < jokers - 1 ? old_jokers : jokers - 1, proxies);
+                       old_jokers < jokers - 1 ? old_jokers : jokers - 1, proxies, RANKS + 1);
 }
 
 /* completion._third_card_possible: room for the taken card's meld with two old cards, every
@@ -1035,71 +1047,150 @@ static int swap_meld(const Compact *m, int j, Compact *after) {
     return j * RANKS + m->a;
 }
 
+/* The states one swap walk has met, each by its key (swap_walk's): an open-addressed set
+ * whose slots hold the walk's stamp when taken in this walk, so that a new walk empties it
+ * by taking the next stamp; it grows to stay at most half full. */
+static uint64_t *walk_keys = NULL;
+static uint32_t *walk_stamps = NULL;
+static size_t walk_size = 0;       /* a power of two */
+static size_t walk_used = 0;
+static uint32_t walk_stamp = 0;
+
+static size_t walk_slot(uint64_t key, size_t size) {
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (size - 1);
+}
+
+/* Start a new walk's set of states met. */
+static void walk_begin(void) {
+    if (++walk_stamp == 0) {       /* the stamps wrapped: every slot is free again */
+        if (walk_stamps != NULL) memset(walk_stamps, 0, walk_size * sizeof(uint32_t));
+        walk_stamp = 1;
+    }
+    walk_used = 0;
+}
+
+/* The set twice as large (or made), this walk's states kept. 0, or -1 with an exception. */
+static int walk_grow(void) {
+    size_t size = walk_size ? 2 * walk_size : 1024;
+    uint64_t *keys = PyMem_Malloc(size * sizeof(uint64_t));
+    uint32_t *stamps = PyMem_Calloc(size, sizeof(uint32_t));
+    if (keys == NULL || stamps == NULL) {
+        PyMem_Free(keys);
+        PyMem_Free(stamps);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < walk_size; i++) {
+        if (walk_stamps[i] != walk_stamp) continue;
+        size_t slot = walk_slot(walk_keys[i], size);
+        while (stamps[slot] == walk_stamp) slot = (slot + 1) & (size - 1);
+        stamps[slot] = walk_stamp;
+        keys[slot] = walk_keys[i];
+    }
+    PyMem_Free(walk_keys);
+    PyMem_Free(walk_stamps);
+    walk_keys = keys;
+    walk_stamps = stamps;
+    walk_size = size;
+    return 0;
+}
+
+/* Whether this walk met the state of key before (1), else marks it met (0); -1 with an
+ * exception set. */
+static int walk_met(uint64_t key) {
+    if (2 * (walk_used + 1) > walk_size && walk_grow() < 0) return -1;
+    size_t slot = walk_slot(key, walk_size);
+    while (walk_stamps[slot] == walk_stamp) {
+        if (walk_keys[slot] == key) return 1;
+        slot = (slot + 1) & (walk_size - 1);
+    }
+    walk_stamps[slot] = walk_stamp;
+    walk_keys[slot] = key;
+    walk_used++;
+    return 0;
+}
+
 /* The walk of completion._swap_states over every choice of swaps with the melds from start
- * on (each hand and table met once: seen, a set of bytes), in its order, for the taken card
- * (a joker too): the shortest third-card meld of the states it reaches (0: none) into best,
- * stopping early once one is shorter than stop (0: never). 0, or -1 with an error set. */
+ * on (each hand and table met once), in its order, for the taken card (a joker too): the
+ * shortest third-card meld of the states it reaches (0: none) into best, stopping early once
+ * one is shorter than enough. A state is the walk's first hand and table with the
+ * swaps made (the table's melds after them name the cards given): key has one bit per swap
+ * that can be made, at base[i] on for meld i (a sequence's jokers in order, a set's suits),
+ * set when made. 0, or -1 with an error set. */
 static int swap_walk(int *hand, int *notold, Compact *table, int n, int start, int card,
-                     PyObject *seen, int stop, int *best) {
+                     const int *base, uint64_t key, int enough, int *best) {
     for (int i = start; i < n; i++) {
         Compact *m = &table[i];
         if (!meld_jokers(m)) continue;
         const Compact before = *m;
-        for (int j = 0; j < (m->kind == 0 ? RANKS : SUITS); j++) {
+        /* a sequence's jokers by position (its bits in the key in that order), a set's suits */
+        int places = m->kind == 0 ? m->d : (1 << SUITS) - 1;
+        for (int rest = places; rest; rest &= rest - 1) {
+            int j = __builtin_ctz((unsigned int)rest);
             Compact after;
             int given = swap_meld(&before, j, &after);
             if (given < 0 || !hand[given]) continue;
+            int bit = base[i] + (m->kind == 0 ? bits(base[n + i] & ((1 << j) - 1)) : j);
+            int met = walk_met(key | (uint64_t)1 << bit);
+            if (met < 0) return -1;
+            if (met) continue;
             *m = after;
             int had_notold = notold[given];
             hand[given]--;
             if (had_notold) notold[given]--;
             hand[CARDS]++;
             notold[CARDS]++;
-            uint8_t key[SLOTS + 4 * TABLE_ROOM];
-            for (int k = 0; k < SLOTS; k++) key[k] = (uint8_t)hand[k];
-            for (int t = 0; t < n; t++) {
-                uint32_t code = meld_code(&table[t]);
-                memcpy(key + SLOTS + 4 * t, &code, 4);
-            }
-            PyObject *key_bytes = PyBytes_FromStringAndSize((const char *)key, SLOTS + 4 * n);
-            int fresh = key_bytes == NULL ? -1 : PySet_Contains(seen, key_bytes);
-            int status = fresh < 0 ? -1 : 0;
-            if (fresh == 0) {
-                status = PySet_Add(seen, key_bytes);
-                if (status == 0) {
-                    int length = third_length(hand, notold, card, 1);
-                    if (length && (!*best || length < *best)) *best = length;
-                    if (!(stop && *best && *best < stop))
-                        status = swap_walk(hand, notold, table, n, i, card, seen, stop, best);
-                }
-            }
-            Py_XDECREF(key_bytes);
+            int length = third_length(hand, notold, card, 1), status = 0;
+            if (length && (!*best || length < *best)) *best = length;
+            if (!(*best && *best < enough))
+                status = swap_walk(hand, notold, table, n, i, card, base,
+                                   key | (uint64_t)1 << bit, enough, best);
             hand[given]++;
             if (had_notold) notold[given]++;
             hand[CARDS]--;
             notold[CARDS]--;
             *m = before;
             if (status < 0) return -1;
-            if (stop && *best && *best < stop) return 0;
+            if (*best && *best < enough) return 0;
         }
     }
     return 0;
 }
 
 /* The shortest third-card meld over the swap states (completion._swap_states, the hand as it
- * is not among them) into best, as swap_walk. */
+ * is not among them) into best, as swap_walk, or (stop > 0) only whether one is shorter
+ * than stop. No state's is shorter than the bound of completion._third_card_possible (every
+ * table joker won, cards only leaving the hand: for a card, not a joker) nor than 3: the
+ * walk is not made when that bound shows none is shorter than best or stop, and it stops
+ * at a meld as short as the bound. 0, or -1 with an error set. */
 static int swap_states_third(const int *hand_in, const int *notold_in, const Compact *table_in,
                              int n, int card, int stop, int *best) {
-    int hand[SLOTS], notold[SLOTS];
+    int lowest = 3;
+    if (card != CARDS) {
+        int extra = 0;
+        for (int i = 0; i < n; i++) extra += meld_jokers(&table_in[i]);
+        lowest = card_third(hand_in, notold_in, card, extra, 1);
+        if (!lowest || (stop && lowest >= stop) || (*best && *best <= lowest)) return 0;
+    }
+    int enough = stop > lowest + 1 ? stop : lowest + 1;
+    int hand[SLOTS], notold[SLOTS], base[2 * TABLE_ROOM], width = 0;
     Compact table[TABLE_ROOM];
     memcpy(hand, hand_in, sizeof(hand));
     memcpy(notold, notold_in, sizeof(notold));
     memcpy(table, table_in, sizeof(Compact) * (size_t)n);
-    PyObject *seen = PySet_New(NULL);
-    if (seen == NULL) return -1;
-    int status = swap_walk(hand, notold, table, n, 0, card, seen, stop, best);
-    Py_DECREF(seen);
-    return status;
+    for (int i = 0; i < n; i++) {   /* each meld's bits in a state's key, and its jokers */
+        const Compact *m = &table[i];
+        base[i] = width;
+        base[n + i] = m->kind == 0 ? m->d : 0;
+        width += m->kind == 0 ? bits(m->d) : meld_jokers(m) ? SUITS : 0;
+    }
+    if (width > 64) {
+        PyErr_Format(PyExc_ValueError, "the table's jokers allow %d swaps, more than 64",
+                     width);
+        return -1;
+    }
+    walk_begin();
+    return swap_walk(hand, notold, table, n, 0, card, base, 0, enough, best);
 }
 
 /* completion._points_bound minus completion._lowest. */
@@ -2042,6 +2133,15 @@ static int third_now(const int *hand, const int *notold, int card, const Compact
     return 0;
 }
 
+/* The pair (a, b) of ints, a new tuple, or NULL with an exception set. */
+static PyObject *int_pair(long a, long b) {
+    PyObject *first = PyLong_FromLong(a), *second = PyLong_FromLong(b), *pair = NULL;
+    if (first != NULL && second != NULL) pair = PyTuple_Pack(2, first, second);
+    Py_XDECREF(first);
+    Py_XDECREF(second);
+    return pair;
+}
+
 /* A new empty list for the answers on the items of arg, which must be a list (named name,
  * of what); NULL with an exception set when it is not. */
 static PyObject *answers_for(PyObject *arg, const char *name, const char *what) {
@@ -2246,14 +2346,19 @@ static int layoff_verdict(ThirdList *l, int i, int slot, const Compact *after) {
     if (meld_jokers(m) && m->kind == 1)
         return step_leaves_third(l->hand, l->notold, l->card, l->table, l->n, i, after,
                                  (const int[]){CARDS}, 1, 0, left);
-    char winning[SLOTS] = {0};
-    Compact laid = *after;
-    laid.d = m->kind == 0 ? after->d & ~m->d : after->d;   /* the joker laid alone */
-    if (m->kind == 1) laid.c = 0;
-    meld_winners(&laid, winning);
+    /* the cards that win the joker laid alone (meld_winners of it), in order */
+    int winners[SUITS], n_winners = 0;
+    if (m->kind == 0) {
+        for (int rest = after->d & ~m->d; rest; rest &= rest - 1)
+            winners[n_winners++] = m->a * RANKS + __builtin_ctz((unsigned int)rest);
+    } else {
+        for (int t = 0; t < SUITS; t++)
+            if (after->d && !(after->b >> t & 1)) winners[n_winners++] = t * RANKS + m->a;
+    }
     int verdict = known_verdict(l, &l->joker_gone, (const int[]){CARDS}, 1, 0, left);
-    for (int k = 0; verdict == 0 && k < CARDS; k++) {
-        if (winning[k] && l->hand[k])
+    for (int w = 0; verdict == 0 && w < n_winners; w++) {
+        int k = winners[w];
+        if (l->hand[k])
             verdict = known_verdict(l, &l->won_back[k], (const int[]){CARDS, k}, 2, 1, left);
     }
     return verdict;
@@ -2302,7 +2407,7 @@ static PyObject *legal_layoffs(ThirdList *l, PyObject *options) {
             int verdict = layoff_verdict(l, i, slot, &after);
             if (verdict < 0) goto fail;
             if (verdict) {
-                PyObject *step = Py_BuildValue("(ii)", i, slot);
+                PyObject *step = int_pair(i, slot);
                 if (step == NULL) goto fail;
                 int status = PyList_Append(out, step);
                 Py_DECREF(step);
@@ -2443,9 +2548,10 @@ static PyObject *swap_third_list(PyObject *module, PyObject *args) {
 /* third_card._joker_sequence_third: the shortest window of a suit (held positions pool, old
  * ones old) with a joker in a gap and two old cards, all but one joker counting as old up to
  * old_jokers; 0 when none. The windows by length, then start. */
-static int joker_sequence_third(int old, int pool, int jokers, int old_jokers, int proxies) {
+static int joker_sequence_third(int old, int pool, int jokers, int old_jokers, int proxies,
+                                int below) {
     int missing = FULL & ~pool, held_new = pool & ~old;
-    for (int length = 3; length <= RANKS; length++) {
+    for (int length = 3; length <= RANKS && length < below; length++) {
         for (int start = 0; start < (length < RANKS ? RANKS : 1); start++) {
             int wmask = window_mask(start, length);
             int gaps = bits(wmask & missing);
@@ -2469,34 +2575,45 @@ static int joker_sequence_third(int old, int pool, int jokers, int old_jokers, i
 }
 
 /* third_card.joker_third_masks: the shortest meld of a taken joker with two old cards, from
- * the masks of the cards held before the take (old_) and held now (pool_). */
+ * the masks of the cards held before the take (old_) and held now (pool_), when shorter
+ * than below (else 0): each suit's windows are tried only while shorter than the best so
+ * far, and a suit is passed by when its old cards and old jokers (counting at most one
+ * less, with proxies at least one card less) cannot make two. */
 static int joker_third(const int *old_suit, const int *pool_suit, const int *old_rank,
-                       const int *pool_rank, int jokers, int old_jokers, int proxies) {
+                       const int *pool_rank, int jokers, int old_jokers, int proxies,
+                       int below) {
     int best = 0;
     for (int p = 0; p < RANKS; p++) {
         int old = old_rank[p];
-        if (old & (old - 1)) return 3;
+        if (old & (old - 1)) return 3 < below ? 3 : 0;
         if (old && pool_rank[p] != old && jokers >= 2 && old_jokers >= 1) best = 4;
     }
+    int limit = best && best < below ? best : below;
     for (int s = 0; s < SUITS; s++) {
         int old = old_suit[s], pool = pool_suit[s];
-        if (bits(pool) < 2 || (pool == FULL && !proxies) || (!old && old_jokers < 2)) continue;
+        if (bits(pool) < 2 || (pool == FULL && !proxies) || (!old && old_jokers < 2)
+            || (!(old & (old - 1)) && old_jokers <= 0))
+            continue;
         int seq = joker_sequence_third(old, pool, jokers < 6 ? jokers : 6,
-                                       old_jokers < 2 ? old_jokers : 2, proxies);
-        if (seq && (!best || seq < best)) best = seq;
+                                       old_jokers < 2 ? old_jokers : 2, proxies, limit);
+        if (seq) best = limit = seq;
     }
-    return best;
+    return best < below ? best : 0;
 }
 
 /* The masks of the cards counts holds: each suit's positions, each rank position's suits. */
 static void counts_masks(const int *counts, int *suit_masks, int *rank_masks) {
-    memset(suit_masks, 0, SUITS * sizeof(int));
     memset(rank_masks, 0, RANKS * sizeof(int));
-    for (int k = 0; k < CARDS; k++) {
-        if (counts[k]) {
-            suit_masks[k / RANKS] |= 1 << (k % RANKS);
-            rank_masks[k % RANKS] |= 1 << (k / RANKS);
+    for (int s = 0; s < SUITS; s++) {
+        const int *suit = counts + s * RANKS;
+        int mask = 0;
+        for (int q = 0; q < RANKS; q++) {
+            if (suit[q]) {
+                mask |= 1 << q;
+                rank_masks[q] |= 1 << s;
+            }
         }
+        suit_masks[s] = mask;
     }
 }
 
@@ -2515,7 +2632,8 @@ static int free_take_scan(const int *hand, const int *bank, int n_bank, int repl
         if (card == CARDS) {
             jokers++;
             shortest = joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
-                                   old_jokers < jokers - 1 ? old_jokers : jokers - 1, replace);
+                                   old_jokers < jokers - 1 ? old_jokers : jokers - 1, replace,
+                                   size - i);
         } else {
             int p = card % RANKS, s = card / RANKS;
             pool_suit[s] |= 1 << p;
@@ -2557,7 +2675,7 @@ static int melds_take_scan(const int *hand, const int *bank, int n_bank, int nee
         } else {
             int jokers = after[CARDS], old = jokers - taken[CARDS];
             if (!joker_third(old_suit, pool_suit, old_rank, pool_rank, jokers,
-                             old < jokers - 1 ? old : jokers - 1, replace))
+                             old < jokers - 1 ? old : jokers - 1, replace, RANKS + 1))
                 continue;
         }
         if (!built) {
@@ -2596,10 +2714,8 @@ static int exact_take_scan(const int *hand, const int *bank, int n_bank, int nee
     /* completion._take_candidates: some swap with the table, and room for the taken card's
      * meld with every table joker won */
     char winning[CARDS] = {0};
-    int can_swap = !replace;
+    int can_swap = !replace || any_swap(table, n, hand);
     for (int m = 0; m < n; m++) meld_winners(&table[m], winning);
-    for (int k = 0; k < CARDS; k++)
-        if (winning[k] && hand[k]) can_swap = 1;
     int bank_wins = 0;
     for (int j = 0; j < n_bank; j++)
         if (bank[j] != CARDS && winning[bank[j]]) bank_wins = 1;
@@ -3183,7 +3299,7 @@ static PyObject *points_layoffs(const Turn *t, SearchObject *search, int size) {
                 break;
             }
             if (ok) {
-                PyObject *pair = Py_BuildValue("(ii)", i, slot);
+                PyObject *pair = int_pair(i, slot);
                 if (pair == NULL || PyList_Append(out, pair) < 0) Py_CLEAR(out);
                 Py_XDECREF(pair);
             }
