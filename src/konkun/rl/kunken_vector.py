@@ -119,8 +119,16 @@ class KunkenCore(VectorCore):
             return -1
         deal = self.deals[index]
         seat = self.seat
+        touched = self._touched[index]
         while True:
-            self.push_action(index, action)
+            deal.push(action)  # as push_action, inline: the step loop's hottest call
+            kind = action.kind
+            if kind == MELD:
+                touched.add(len(deal.melds) - 1)
+                self._dirty.add(index)
+            elif kind in (LAYOFF, SWAP):
+                touched.add(action.number)
+                self._dirty.add(index)
             mover = deal.to_move
             if mover is None:
                 return 1
@@ -169,7 +177,10 @@ class KunkenCore(VectorCore):
         orders = self._laid_orders[viewers]  # (count, n + 1): seat numbers in view order
         if every:
             shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
-            shaped[:, 13 + 2 * n:13 + 2 * n + t] = self._table
+            # The rows past every deal's last meld are blank: copied as zeros.
+            used = min(t, int(values[:, _MELDS].max()))
+            shaped[:, 13 + 2 * n:13 + 2 * n + used] = self._table[:, :used]
+            shaped[:, 13 + 2 * n + used:13 + 2 * n + t] = 0.0
             owners = self._owners
         else:
             shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
