@@ -78,6 +78,9 @@ class KunkenCore(VectorCore):
         self._taken_seen: list[list[list[int]]] = [[] for _ in range(num_envs)]
         self._taken_bytes: list[bytes] = [b""] * num_envs
         # Per viewer, the seat numbers in its order, then the stand-for row's index n.
+        # Per viewer, what the owners row holds for a meld of owner o at o + 1 (0: none).
+        self._owner_values = np.array([[0.0] + [((owner - viewer) % n + 1) / n
+                                                for owner in range(n)] for viewer in range(n)])
         self._laid_orders = np.array([[(viewer + offset) % n for offset in range(n)] + [n]
                                       for viewer in range(n)], dtype=np.int64)
         self._scale = adapter.card_scale
@@ -188,7 +191,7 @@ class KunkenCore(VectorCore):
             owners = self._owners[picked]
         owner_row = shaped[:, 13 + 2 * n + t]
         owner_row.fill(0.0)
-        owner_row[:, :t] = np.where(owners >= 0, ((owners - viewers[:, None]) % n + 1) / n, 0.0)
+        owner_row[:, :t] = self._owner_values[viewers[:, None], owners + 1]
         self._rest(dense, banks, values, orders[:, :n], shaped)
 
     def _sync_tables(self, stale: set[int]) -> None:
