@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from konkun.kunken.actions import LAYOFF, MELD, SWAP
 from konkun.rl.envs import adapter_for, kunken_vector_env
+from konkun.rl.kunken_vector import KunkenCore
 from konkun.rl.policies import TensorPolicy
 from konkun.rl.vector import KonkunVectorEnv
 
@@ -136,3 +137,52 @@ def test_illegal_kunken_slots_are_handled_as_the_generic_path_does(illegal_actio
         assert np.array_equal(rewards, slow_rewards) and np.array_equal(ended, slow_ended)
         if not step % 3:
             assert (rewards[~ended] == -1.0).all()
+
+
+def test_kept_rows_follow_melds_laid_behind_the_cores_back_and_partial_encodings() -> None:
+    """The core keeps the table rows (and each deal's cards taken) from one encoding to
+    the next: they must follow a meld pushed on a deal without the core (read because the
+    meld count grew), an encoding of a few rows (as of the final observations of ended
+    deals) that brings every touched meld up to date, and new deals after long ones (no
+    meld row left past a new deal's last meld). Every row is checked against
+    ``encode_deal`` at every encoding."""
+    adapter = adapter_for("kunken")
+    count = 4
+    core = KunkenCore(adapter, 2, 0, count, all_random=True)
+    rngs = [random.Random(seed) for seed in range(count)]
+
+    def deal_anew(i: int) -> None:
+        core.new(i, rngs[i])
+        while core.deals[i].to_move not in (None, 0):
+            core.random_move(i, rngs[i])
+        if core.deals[i].to_move is None:
+            deal_anew(i)
+
+    def assert_fresh(out: Any, rows: list[int]) -> None:
+        for j, i in enumerate(rows):
+            fresh = adapter.encode_deal(core.deals[i], 0).reshape(-1)
+            assert np.array_equal(out[j], fresh), f"deal {i}"
+
+    for i in range(count):
+        deal_anew(i)
+    size = int(np.prod(adapter.observation_shape(2)))
+    observations = np.zeros((count, size), dtype=np.float32)
+    masks = np.zeros((count, adapter.action_size), dtype=np.bool_)
+    scratch = np.zeros((1, size), dtype=np.float32)
+    rng = random.Random(9)
+    behind = ended = 0
+    for step in range(700):
+        core.write(observations, masks)
+        assert_fresh(observations, list(range(count)))
+        for i in range(count):
+            melds = [a for a in core.deals[i].legal_actions() if a.kind == MELD]
+            if melds and step % 3 == 0:
+                core.deals[i].push(rng.choice(melds))  # not through the core
+                behind += 1
+                continue
+            if core.play_agent(i, rng.choice(core.legal_slot_list(i)), rngs[i]) == 1:
+                core.encode(0, scratch, [i])  # the final observation: one row alone
+                assert_fresh(scratch, [i])
+                ended += 1
+                deal_anew(i)
+    assert behind >= 10 and ended >= 3

@@ -28,9 +28,11 @@ from konkun.rl.kunken_adapter import BANK_TOP, PHASES, KunkenAdapter
 from konkun.rl.vector_core import FloatArray, VectorCore, write_masks
 
 _PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
-_SCALARS = 9
-"""Per deal, the integers the features row is made of (see :meth:`KunkenCore._rest`),
-before the hand sizes and layouts by seat number."""
+_SCALARS = 11
+"""Per deal, the integers the rows are made of (see :meth:`KunkenCore._read`), before
+the hand sizes and layouts by seat number."""
+_MELDS = 9  # the column of the deal's meld count among them
+_BANK = 10  # of its bank's size
 
 Snapshot = tuple[tuple[int, ...], tuple[int, ...]]
 """A meld as last encoded: its slots and who laid each."""
@@ -67,13 +69,21 @@ class KunkenCore(VectorCore):
         self._laid = np.zeros((num_envs, n + 1, 53), dtype=np.float32)
         self._table = np.zeros((num_envs, t, 53), dtype=np.float32)
         self._owners = np.full((num_envs, t), -1, dtype=np.int64)
-        self._laid_counts: list[list[int]] = [[0] * ((n + 1) * 53) for _ in range(num_envs)]
+        self._laid_counts = np.zeros((num_envs, n + 1, 53), dtype=np.int64)
         self._snapshots: list[list[Snapshot]] = [[] for _ in range(num_envs)]
+        self._meld_counts = np.zeros(num_envs, dtype=np.int64)  # len(self._snapshots[i])
         self._touched: list[set[int]] = [set() for _ in range(num_envs)]
+        self._dirty: set[int] = set()  # the deals with a touched meld
+        # Per deal, its cards taken as last read (counts per seat number) and as bytes.
+        self._taken_seen: list[list[list[int]]] = [[] for _ in range(num_envs)]
+        self._taken_bytes: list[bytes] = [b""] * num_envs
         # Per viewer, the seat numbers in its order, then the stand-for row's index n.
+        # Per viewer, what the owners row holds for a meld of owner o at o + 1 (0: none).
+        self._owner_values = np.array([[0.0] + [((owner - viewer) % n + 1) / n
+                                                for owner in range(n)] for viewer in range(n)])
         self._laid_orders = np.array([[(viewer + offset) % n for offset in range(n)] + [n]
                                       for viewer in range(n)], dtype=np.int64)
-        self._scale = [float(x) for x in adapter.card_scale]
+        self._scale = adapter.card_scale
         self._norm52 = float(adapter.card_scale[52])
 
     # ------------------------------------------------------------------ playing
@@ -83,9 +93,11 @@ class KunkenCore(VectorCore):
         self._laid[index] = 0.0
         self._table[index] = 0.0
         self._owners[index] = -1
-        self._laid_counts[index] = [0] * len(self._laid_counts[index])
+        self._laid_counts[index] = 0
         self._snapshots[index] = []
+        self._meld_counts[index] = 0
         self._touched[index] = set()
+        self._dirty.discard(index)
 
     def apply(self, index: int, move: Any) -> None:
         self.push_action(index, move)  # a Kunken slot's move is the engine's action
@@ -96,8 +108,10 @@ class KunkenCore(VectorCore):
         kind = action.kind
         if kind == MELD:
             self._touched[index].add(len(self.deals[index].melds) - 1)
+            self._dirty.add(index)
         elif kind in (LAYOFF, SWAP):
             self._touched[index].add(action.number)
+            self._dirty.add(index)
 
     def play_agent(self, index: int, slot: int, rng: random.Random) -> int:
         """Play the agent's ``slot`` (of the last :meth:`write`) in deal ``index``, then
@@ -108,8 +122,16 @@ class KunkenCore(VectorCore):
             return -1
         deal = self.deals[index]
         seat = self.seat
+        touched = self._touched[index]
         while True:
-            self.push_action(index, action)
+            deal.push(action)  # as push_action, inline: the step loop's hottest call
+            kind = action.kind
+            if kind == MELD:
+                touched.add(len(deal.melds) - 1)
+                self._dirty.add(index)
+            elif kind in (LAYOFF, SWAP):
+                touched.add(action.number)
+                self._dirty.add(index)
             mover = deal.to_move
             if mover is None:
                 return 1
@@ -145,123 +167,157 @@ class KunkenCore(VectorCore):
         count = len(rows)
         if not count:
             return
-        deals = self.deals
-        touched, snapshots = self._touched, self._snapshots
-        for i in rows:
-            if touched[i] or len(deals[i].melds) != len(snapshots[i]):
-                self._sync_table(i)
+        every = rows == range(len(self.deals))
+        dense, banks, values = self._read(rows, seats)
+        picked = np.asarray(rows, dtype=np.int64)
+        grown = np.flatnonzero(values[:, _MELDS] != self._meld_counts[picked])
+        if self._dirty or len(grown):
+            self._sync_tables(self._dirty.union(picked[grown].tolist()))
         n = self.num_seats
         t = self.kunken.table_slots
         shaped = out[:count].reshape(count, self._rows, 53)
-        picked = np.asarray(rows, dtype=np.int64)
         viewers = np.asarray(seats, dtype=np.int64)
         orders = self._laid_orders[viewers]  # (count, n + 1): seat numbers in view order
-        shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
-        shaped[:, 13 + 2 * n:13 + 2 * n + t] = self._table[picked]
-        owners = self._owners[picked]
+        if every:
+            shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
+            # The rows past every deal's last meld are blank: copied as zeros.
+            used = min(t, int(values[:, _MELDS].max()))
+            shaped[:, 13 + 2 * n:13 + 2 * n + used] = self._table[:, :used]
+            shaped[:, 13 + 2 * n + used:13 + 2 * n + t] = 0.0
+            owners = self._owners
+        else:
+            shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
+            shaped[:, 13 + 2 * n:13 + 2 * n + t] = self._table[picked]
+            owners = self._owners[picked]
         owner_row = shaped[:, 13 + 2 * n + t]
         owner_row.fill(0.0)
-        owner_row[:, :t] = np.where(owners >= 0, ((owners - viewers[:, None]) % n + 1) / n, 0.0)
-        self._rest([deals[i] for i in rows], seats, orders[:, :n], shaped)
+        owner_row[:, :t] = self._owner_values[viewers[:, None], owners + 1]
+        self._rest(dense, banks, values, orders[:, :n], shaped)
 
-    def _sync_table(self, i: int) -> None:
-        """Bring deal ``i``'s table rows up to its melds (only the touched ones are read;
-        a meld count the core did not see grow is read too)."""
-        touched = self._touched[i]
-        melds = self.deals[i].melds
-        snapshots = self._snapshots[i]
-        if len(melds) != len(snapshots):
-            touched.update(range(len(snapshots), len(melds)))
-        if not touched:
-            return
+    def _sync_tables(self, stale: set[int]) -> None:
+        """Bring the table rows of the deals in ``stale`` up to their melds: only the
+        touched melds are read (and melds the core did not see laid), their cards
+        gathered into flat lists, and the rows rewritten by a few numpy calls."""
         t = self.kunken.table_slots
-        counts = self._laid_counts[i]
-        changed: set[int] = set()
-        for m in sorted(touched):
-            meld = melds[m]
-            now = (tuple(meld.slots), tuple(meld.laid_by))
-            if m < len(snapshots):
-                self._count(counts, changed, snapshots[m], -1, self.num_seats)
-                snapshots[m] = now
-            else:
-                snapshots.append(now)
+        width = (self.num_seats + 1) * 53
+        counted = _Cards()  # the cards leaving (old snapshots) and joining the laid counts
+        shown = _Cards()  # the cards of the meld rows written afresh
+        owner_cells: list[int] = []
+        owners: list[int] = []
+        for i in stale:
+            touched = self._touched[i]
+            melds = self.deals[i].melds
+            snapshots = self._snapshots[i]
+            if len(melds) != len(snapshots):
+                touched.update(range(len(snapshots), len(melds)))
+            base = i * width
+            for m in sorted(touched):
+                meld = melds[m]
+                now = (tuple(meld.slots), tuple(meld.laid_by))
+                if m < len(snapshots):
+                    counted.add(base, -1, snapshots[m])
+                    snapshots[m] = now
+                else:
+                    snapshots.append(now)
+                    if m < t:
+                        owner_cells.append(i * t + m)
+                        owners.append(meld.owner)
+                counted.add(base, 1, now)
                 if m < t:
-                    self._owners[i, m] = meld.owner
-            self._count(counts, changed, now, 1, self.num_seats)
-            if m < t:
-                self._meld_row(self._table[i, m], now[0])
-        touched.clear()
-        laid = self._laid[i].reshape(-1)
-        scale = self._scale
-        stands = self.num_seats * 53
-        for cell in changed:
-            copies = counts[cell]
-            laid[cell] = (min(1.0, copies * scale[cell % 53]) if cell < stands
-                          else (1.0 if copies else 0.0))
+                    shown.add(i * t + m, 1, now)
+            touched.clear()
+            self._meld_counts[i] = len(snapshots)
+        self._dirty.clear()
+        self._count_laid(stale, counted)
+        self._show_melds(shown)
+        self._owners.reshape(-1)[owner_cells] = owners
 
-    @staticmethod
-    def _count(counts: list[int], changed: set[int], snapshot: Snapshot, sign: int,
-               n: int) -> None:
-        """Add (``sign`` 1) or take away (-1) one meld's cards from the laid counts (per
-        seat number and card, then per card a joker stands for), noting the cells
-        changed."""
-        stands = n * 53
-        for slot, by in zip(*snapshot, strict=True):
-            cell = by * 53 + (slot if slot < BARE_JOKER else 52)
-            counts[cell] += sign
-            changed.add(cell)
-            if JOKER_FOR <= slot < OPEN_JOKER:
-                cell = stands + slot - JOKER_FOR
-                counts[cell] += sign
-                changed.add(cell)
-
-    def _meld_row(self, row: FloatArray, slots: tuple[int, ...]) -> None:
-        """Write one meld's row: its real cards, the cards its jokers stand for, and its
-        jokers (counted, scaled) in the joker column."""
-        row.fill(0.0)
-        jokers = 0
-        for slot in slots:
-            if slot < BARE_JOKER:
-                row[slot] = 1.0
-                continue
-            jokers += 1
-            if slot < OPEN_JOKER:
-                row[slot - JOKER_FOR] = 1.0
-        if jokers:
-            row[52] = min(1.0, jokers * self._norm52)
-
-    def _rest(self, deals: list[Any], seats: Sequence[int], orders: npt.NDArray[np.int64],
-              shaped: FloatArray) -> None:
-        """Write every row but the table rows of all ``deals`` (``shaped[j]`` is
-        ``deals[j]``'s tensor as ``seats[j]`` sees it, ``orders[j]`` the seat numbers in
-        its order), from each deal's counts joined into a few buffers."""
-        count = len(deals)
+    def _count_laid(self, stale: set[int], counted: _Cards) -> None:
+        """Add ``counted``'s cards (each meld's at its deal's base) to the laid counts
+        (per seat number and card, then per card a joker stands for), then write the
+        ``stale`` deals' laid rows from them."""
         n = self.num_seats
-        t = self.kunken.table_slots
+        slots, by, bases, signs = counted.arrays()
+        cells = bases + by * 53 + np.minimum(slots, BARE_JOKER)
+        stands = (slots >= JOKER_FOR) & (slots < OPEN_JOKER)
+        cells = np.concatenate((cells, bases[stands] + n * 53 + slots[stands] - JOKER_FOR))
+        np.add.at(self._laid_counts.reshape(-1), cells, np.concatenate((signs, signs[stands])))
+        changed = np.fromiter(stale, dtype=np.int64, count=len(stale))
+        now = self._laid_counts[changed]
+        self._laid[changed, :n] = np.minimum(now[:, :n] * self._scale, 1.0)
+        self._laid[changed, n] = now[:, n] != 0
+
+    def _show_melds(self, shown: _Cards) -> None:
+        """Write the meld rows of ``shown`` (each meld's at its flat row number) afresh:
+        its real cards and the cards its jokers stand for, and its jokers (counted,
+        scaled) in the joker column."""
+        if not shown.melds:
+            return
+        slots, _, rows, _ = shown.arrays()
+        table = self._table.reshape(-1, 53)
+        table[shown.melds] = 0.0
+        flat = table.reshape(-1)
+        cards = np.where(slots < BARE_JOKER, slots, slots - JOKER_FOR)
+        shows = (slots < BARE_JOKER) | (slots >= JOKER_FOR) & (slots < OPEN_JOKER)
+        flat[rows[shows] * 53 + cards[shows]] = 1.0
+        jokers = np.bincount(np.repeat(np.arange(len(shown.melds)), shown.lengths),
+                             weights=slots >= BARE_JOKER, minlength=len(shown.melds))
+        held = np.flatnonzero(jokers)
+        flat[np.asarray(shown.melds)[held] * 53 + 52] = np.minimum(
+            jokers[held].astype(np.int64) * self._norm52, 1.0)
+
+    def _read(self, rows: Sequence[int], seats: Sequence[int]) -> tuple[
+            bytes, bytes, npt.NDArray[np.int64]]:
+        """What the rows but the table rows are made of, read from the deals ``rows`` in
+        one loop: their card counts (hand, taken by seat number, the turn's cards) and
+        banks as bytes, and the integers of :data:`_SCALARS` with the hand sizes and
+        layouts. The cards taken change seldom: each deal's are kept with their bytes."""
+        n = self.num_seats
+        deals = self.deals
         nobody = bytes(53)
+        none = [0] * 53
         codes = _PHASE_CODES
-        dense: list[bytes] = []  # per deal: hand, taken by seat number, turn's cards
-        banks: list[bytes] = []
-        scalars: list[int] = []  # per deal: _SCALARS values, hand sizes, layouts
-        for d, seat in zip(deals, seats, strict=True):
-            dense.append(bytes(d.hands[seat]))
-            dense.extend(map(bytes, d.taken))
+        taken_seen, taken_bytes = self._taken_seen, self._taken_bytes
+        dense: list[bytes | bytearray] = []
+        banks: list[bytes | bytearray] = []
+        scalars: list[int] = []
+        for i, seat in zip(rows, seats, strict=True):
+            d = deals[i]
+            dense.append(bytearray(d.hands[seat]))
+            taken = d.taken
+            if taken != taken_seen[i]:
+                taken_seen[i] = [counts.copy() for counts in taken]
+                taken_bytes[i] = b"".join(map(bytes, taken))
+            dense.append(taken_bytes[i])
             to_move = d.to_move
-            dense.append(nobody if to_move is None else bytes(d.turn_notold))
-            banks.append(bytes(d.bank))
+            notold = d.turn_notold
+            dense.append(nobody if to_move is None or notold == none else bytearray(notold))
+            bank = d.bank
+            banks.append(bytearray(bank))
             scalars += (len(d.stock), d.renewals, (d.dealer - seat) % n,
                         to_move == seat, codes.get(d.phase, 3), d.pending, d.need,
-                        d.opening, d.take_card)
+                        d.opening, d.take_card, len(d.melds), len(bank))
             scalars += d.hand_sizes
             scalars += d.layout
+        values = np.array(scalars, dtype=np.int64).reshape(len(rows), _SCALARS + 2 * n)
+        return b"".join(dense), b"".join(banks), values
+
+    def _rest(self, dense: bytes, banks: bytes, values: npt.NDArray[np.int64],
+              orders: npt.NDArray[np.int64], shaped: FloatArray) -> None:
+        """Write every row but the table rows (``shaped[j]`` is the ``j``-th deal's tensor,
+        ``orders[j]`` the seat numbers in its viewer's order) from what :meth:`_read`
+        read."""
+        count = len(values)
+        n = self.num_seats
+        t = self.kunken.table_slots
         everyone = np.arange(count)[:, None]
         norm = self.kunken.card_scale
-        people = np.frombuffer(b"".join(dense), dtype=np.uint8).reshape(count, 2 + n, 53)
+        people = np.frombuffer(dense, dtype=np.uint8).reshape(count, 2 + n, 53)
         shaped[:, 0] = np.minimum(people[:, 0] * norm, 1.0)
         shaped[:, 11 + n:11 + 2 * n] = np.minimum(people[everyone, 1 + orders] * norm, 1.0)
         shaped[:, 11 + 2 * n] = np.minimum(people[:, 1 + n] * norm, 1.0)
-        lengths = np.fromiter((len(b) for b in banks), dtype=np.int64, count=count)
-        cards = np.frombuffer(b"".join(banks), dtype=np.uint8).astype(np.int64)
+        lengths = values[:, _BANK]
+        cards = np.frombuffer(banks, dtype=np.uint8).astype(np.int64)
         owner = np.repeat(np.arange(count), lengths)
         bank_counts = np.bincount(owner * 53 + cards, minlength=count * 53)
         shaped[:, 1] = np.minimum(bank_counts.reshape(count, 53) * norm, 1.0)
@@ -269,7 +325,6 @@ class KunkenCore(VectorCore):
         from_top = np.cumsum(lengths)[owner] - 1 - np.arange(len(cards))
         top = from_top < BANK_TOP
         shaped[owner[top], 2 + from_top[top], cards[top]] = 1.0
-        values = np.array(scalars, dtype=np.int64).reshape(count, _SCALARS + 2 * n)
         shaped[:, 12 + 2 * n] = 0.0
         taking = np.flatnonzero(values[:, 8] >= 0)
         shaped[taking, 12 + 2 * n, values[taking, 8]] = 1.0
@@ -299,3 +354,33 @@ class KunkenCore(VectorCore):
                                       / max(1, rules.opening_minimum))
         row[:, base + 6] = values[:, 7]
         row[:, base + 7] = bank_sizes / pack
+
+
+
+class _Cards:
+    """The cards of some melds gathered for numpy: their slots and who laid each, in
+    flat lists, and per meld a base (a flat cell or row number), a sign and a length."""
+
+    def __init__(self) -> None:
+        self.slots: list[int] = []
+        self.by: list[int] = []
+        self.melds: list[int] = []  # the bases
+        self.signs: list[int] = []
+        self.lengths: list[int] = []
+
+    def add(self, base: int, sign: int, snapshot: Snapshot) -> None:
+        """Gather one meld's cards."""
+        slots, by = snapshot
+        self.slots += slots
+        self.by += by
+        self.melds.append(base)
+        self.signs.append(sign)
+        self.lengths.append(len(slots))
+
+    def arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                              npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Per card: its slot, who laid it, its meld's base and sign."""
+        lengths = self.lengths
+        return (np.array(self.slots, dtype=np.int64), np.array(self.by, dtype=np.int64),
+                np.repeat(np.array(self.melds, dtype=np.int64), lengths),
+                np.repeat(np.array(self.signs, dtype=np.int64), lengths))

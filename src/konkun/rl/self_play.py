@@ -81,8 +81,7 @@ class SelfPlayVectorEnv(DealBatchEnv):
         acted = self.to_move.copy()
         core = self._core
         ended: list[int] = []
-        for i, action in enumerate(chosen):
-            seat = int(acted[i])
+        for i, (action, seat) in enumerate(zip(chosen, acted.tolist(), strict=True)):
             slots = self._slots[i]
             move = slots.get(action)
             if move is None:
