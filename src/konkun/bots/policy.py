@@ -62,10 +62,15 @@ class SearchPolicy(Generic[A]):
     def play_out(self, deal: Deal[A], rng: random.Random) -> list[float]:
         """Play the sampled ``deal`` on (it may be changed) and return each seat's points:
         :meth:`rollout_action` moves up to :attr:`max_rollout_moves`, then
-        :meth:`evaluate`. Games override this with a faster loop."""
+        :meth:`evaluate`. Games override this with a faster loop. Uniformly random moves
+        to the end are played by the deal itself when it has a ``play_randomly(rng)``
+        (Kunken's, one compiled loop: the same moves)."""
         limit = self.max_rollout_moves
-        if limit is None and type(self).rollout_action is SearchPolicy.rollout_action:
-            return _random_play_out(deal, rng)
+        play_randomly = getattr(deal, "play_randomly", None)
+        if limit is None and play_randomly is not None and \
+                type(self).rollout_action is SearchPolicy.rollout_action:
+            play_randomly(rng)
+            return [float(p) for p in deal.points()]
         moves = 0
         while not deal.is_over():
             if limit is not None and moves >= limit:
@@ -93,24 +98,6 @@ def uniform_choice(legal: Sequence[A], rng: random.Random) -> A:
     for every float ``random()`` below 1, and costs one C call where ``randrange`` runs
     Python code: play-outs draw one per move."""
     return legal[int(rng.random() * len(legal))]
-
-
-def _random_play_out(deal: Deal[A], rng: random.Random) -> list[float]:
-    """:meth:`SearchPolicy.play_out` with uniformly random moves to the end of the deal:
-    the same moves as its general loop, without a method call per move; a deal with its own
-    ``play_randomly(rng)`` (Kunken's, compiled) plays that loop itself."""
-    play_randomly = getattr(deal, "play_randomly", None)
-    if play_randomly is not None:
-        play_randomly(rng)
-    else:
-        draw = rng.random
-        legal_actions = deal.legal_actions
-        push = deal.push
-        is_over = deal.is_over
-        while not is_over():
-            legal = legal_actions()
-            push(legal[int(draw() * len(legal))])
-    return [float(p) for p in deal.points()]
 
 
 def pick_best(legal: Sequence[A], scores: Sequence[float], rng: random.Random) -> A:

@@ -801,9 +801,11 @@ class LegalSteps(DealFields):
                         melds.append(variant)
         return melds
 
-    def compact_table(self) -> completion.Table:
-        """The table as the exact completion check reads it."""
-        return cast(completion.Table, tuple([m.compact_object() for m in self.melds]))
+    def compact_table(self, jokered: bool = False) -> completion.Table:
+        """The table as the exact completion check reads it (``jokered``: only its melds
+        with jokers)."""
+        return cast(completion.Table, tuple([m.compact_object() for m in self.melds
+                                             if m.jokers or not jokered]))
 
     def _take_positions(self, seat: int) -> list[int]:
         """The bank positions ``seat`` may take the bank from now (exact)."""
@@ -811,9 +813,7 @@ class LegalSteps(DealFields):
         if self.joker_for_held and not any(m.jokers for m in self.melds):
             return solver.take_positions(self.hands[seat], self.bank, need, True)
         # With joker_for_held the exact check reads only the melds with jokers.
-        table = cast(completion.Table, tuple([m.compact_object() for m in self.melds
-                                              if m.jokers])) if \
-            self.joker_for_held else self.compact_table()
+        table = self.compact_table(jokered=self.joker_for_held)
         return completion.take_positions(self.hands[seat], self.bank, need, table,
                                          self.layout[seat], self.joker_for_held)
 
