@@ -31,8 +31,8 @@ does it for you whenever they changed. It needs mypy (the ``native`` extra) and 
 compiler; without them everything stays pure Python.
 
 The build is used only while it matches the sources: its stamp holds a digest of the
-files it was built from, and :func:`activate` (called by ``konkun.kunken`` and
-``konkun.bots`` before they import anything) puts ``_native/`` first on the package's
+files it was built from, and :func:`activate` (called by ``konkun.kunken``, ``konkun.bots``
+and ``konkun.rl`` before they import anything) puts ``_native/`` first on the package's
 path only when that digest is still the sources' own. An edited module therefore never
 runs a stale build. ``KONKUN_PURE=1`` in the environment keeps everything pure Python.
 """
@@ -61,7 +61,11 @@ BOT_MODULES = ("kunken_bots", "kunken_greedy", "kunken_planner")
 """The ``konkun.bots`` modules the build compiles: the Kunken bots, whose evaluations are
 most of a Kunken search's play-outs."""
 
-COMPILED = {"kunken": KUNKEN_MODULES, "bots": BOT_MODULES}
+RL_MODULES = ("kunken_loops",)
+"""The ``konkun.rl`` modules the build compiles: the Kunken environments' loops over deals
+and actions (no numpy in them)."""
+
+COMPILED = {"kunken": KUNKEN_MODULES, "bots": BOT_MODULES, "rl": RL_MODULES}
 """Each package (a folder of ``konkun``) and its modules the build compiles."""
 
 IMPORTED = ("bots/base", "bots/policy", "bots/specs", "cards", "errors", "game",

@@ -6,6 +6,14 @@ Needs the ``rl`` extra (``pettingzoo``, ``gymnasium``, ``numpy``); the engines n
 this package.
 """
 
+from pathlib import Path
+
+from konkun import native
+
+NATIVE = native.activate(__path__, Path(__file__).resolve().parent)
+"""Whether this package's compiled loops (:mod:`konkun.rl.kunken_loops`) load from the
+build (:mod:`konkun.native`); this runs before any of its modules is imported."""
+
 from konkun.rl.envs import (
     adapter_for,
     konchinka_env,
@@ -24,7 +32,7 @@ from konkun.rl.policies import TensorPolicy
 
 register_gymnasium()
 
-__all__ = ["TensorPolicy", "adapter_for", "konchinka_env", "konchinka_gym_env",
+__all__ = ["NATIVE", "TensorPolicy", "adapter_for", "konchinka_env", "konchinka_gym_env",
            "konchinka_vector_env", "kunken_env", "kunken_gym_env", "kunken_vector_env",
            "make_env", "make_gym_env", "make_self_play_vector_env", "make_vector_env",
            "register_gymnasium"]

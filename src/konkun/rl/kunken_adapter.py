@@ -68,10 +68,11 @@ from konkun.errors import InvalidRuleError
 from konkun.game import Deal, Observation
 from konkun.kunken.actions import DISCARD, DRAW, LAYOFF, MELD, SWAP, TAKE
 from konkun.kunken.match import KunkenMatch
-from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, meld_value, slot_card
+from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER, slot_card
 from konkun.kunken.rules import KunkenRules
 from konkun.kunken.state import new_deal
 from konkun.rl.adapter import FloatArray, check_slot, rules_of
+from konkun.rl.kunken_loops import SlotBases
 
 MELD_TABLE_SLOTS = 32
 MELD_SLOTS = 512
@@ -126,6 +127,10 @@ class KunkenAdapter:
         self.swap_base = self.layoff_base + meld_table_slots * 52
         self.joker_layoff_base = self.swap_base + meld_table_slots * 52
         self.action_size = self.joker_layoff_base + joker_layoff_slots
+        self.bases = SlotBases(self.take_base, self.discard_base, self.meld_base,
+                               self.layoff_base, self.swap_base, self.joker_layoff_base,
+                               meld_table_slots, meld_slots, joker_layoff_slots)
+        """The blocks' bases and sizes, for the compiled :meth:`SlotBases.slots`."""
         self.card_scale = np.full(53, 0.5, dtype=np.float32)
         """What one copy of a card (by index, 52 the joker) counts in a tensor cell: a half
         (two decks), one over the number of jokers."""
@@ -186,37 +191,7 @@ class KunkenAdapter:
               legal: Sequence[Any]) -> dict[int, Any]:
         """Slot of each reachable legal action (see the module's docstring)."""
         bank_size = len(position.bank)  # type: ignore[union-attr]
-        result: dict[int, Any] = {}
-        melds: list[Any] = []
-        joker_layoffs: list[Any] = []
-        table = self.table_slots
-        for action in legal:
-            kind = action.kind
-            if kind == DISCARD:
-                result[self.discard_base + action.slots[0]] = action
-            elif kind == DRAW:
-                result[0] = action
-            elif kind == TAKE:
-                result[self.take_base + bank_size - 1 - action.target] = action
-            elif kind == MELD:
-                melds.append(action)
-            elif kind == LAYOFF:
-                slot = action.slots[0]
-                if slot >= BARE_JOKER:
-                    joker_layoffs.append(action)
-                elif action.target < table:
-                    result[self.layoff_base + action.target * 52 + slot] = action
-            elif kind == SWAP and action.target < table:
-                result[self.swap_base + action.target * 52 + action.slots[0]] = action
-        if melds:
-            melds.sort(key=_meld_order)
-            for offset, action in enumerate(melds[:self.meld_slots]):
-                result[self.meld_base + offset] = action
-        if joker_layoffs:
-            joker_layoffs.sort(key=lambda a: (a.target, a.slots))
-            for offset, action in enumerate(joker_layoffs[:self.joker_layoff_slots]):
-                result[self.joker_layoff_base + offset] = action
-        return result
+        return self.bases.slots(bank_size, legal if isinstance(legal, list) else list(legal))
 
     def block_of(self, slot: int) -> str:
         """The kind of action a slot belongs to (``draw``, ``take``, ...)."""
@@ -455,5 +430,3 @@ def history_with_seats(deal: Any) -> list[tuple[int, Any]]:
     return result
 
 
-def _meld_order(action: Any) -> tuple[int, int, tuple[int, ...]]:
-    return (-meld_value(action.slots), len(action.slots), action.slots)

@@ -17,20 +17,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from konkun.kunken.actions import LAYOFF, MELD, SWAP
 from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER
+from konkun.kunken.state import KunkenDeal
 from konkun.rl.kunken_adapter import BANK_TOP, PHASES, KunkenAdapter
-from konkun.rl.vector_core import FloatArray, VectorCore, write_masks
+from konkun.rl.kunken_loops import (
+    SCALARS,
+    Views,
+    observe_movers,
+    play_to_agent,
+    push_moves,
+    push_noting,
+    read_views,
+)
+from konkun.rl.vector_core import FloatArray, VectorCore
 
-_PHASE_CODES = {phase: code for code, phase in enumerate(PHASES)}
-_SCALARS = 11
-"""Per deal, the integers the rows are made of (see :meth:`KunkenCore._read`), before
-the hand sizes and layouts by seat number."""
 _MELDS = 9  # the column of the deal's meld count among them
 _BANK = 10  # of its bank's size
 
@@ -74,6 +79,13 @@ class KunkenCore(VectorCore):
         self._meld_counts = np.zeros(num_envs, dtype=np.int64)  # len(self._snapshots[i])
         self._touched: list[set[int]] = [set() for _ in range(num_envs)]
         self._dirty: set[int] = set()  # the deals with a touched meld
+        # The tensor array the meld rows of every deal were last written into, and the
+        # deals whose meld rows changed since: only theirs are written there again.
+        self._written: FloatArray | None = None
+        self._rewrite: set[int] = set()
+        # The mask array last written and its True cells: only those are cleared.
+        self._masked: npt.NDArray[np.bool_] | None = None
+        self._mask_cells = np.zeros(0, dtype=np.int64)
         # Per deal, its cards taken as last read (counts per seat number) and as bytes.
         self._taken_seen: list[list[list[int]]] = [[] for _ in range(num_envs)]
         self._taken_bytes: list[bytes] = [b""] * num_envs
@@ -98,20 +110,25 @@ class KunkenCore(VectorCore):
         self._meld_counts[index] = 0
         self._touched[index] = set()
         self._dirty.discard(index)
+        self._rewrite.add(index)
 
     def apply(self, index: int, move: Any) -> None:
         self.push_action(index, move)  # a Kunken slot's move is the engine's action
 
     def push_action(self, index: int, action: Any) -> None:
         """Play ``action`` and remember the meld it laid or changed."""
-        self.deals[index].push(action)
-        kind = action.kind
-        if kind == MELD:
-            self._touched[index].add(len(self.deals[index].melds) - 1)
+        touched = self._touched[index]
+        push_noting(cast(KunkenDeal, self.deals[index]), action, touched)
+        if touched:
             self._dirty.add(index)
-        elif kind in (LAYOFF, SWAP):
-            self._touched[index].add(action.number)
-            self._dirty.add(index)
+
+    def apply_moves(self, rows: list[int], moves: list[Any]) -> list[int]:
+        """:meth:`push_action` of each move in one compiled loop
+        (:func:`~konkun.rl.kunken_loops.push_moves`); the deals that ended."""
+        ended, changed = push_moves(cast("list[KunkenDeal]", self.deals), rows, moves,
+                                    self._touched)
+        self._dirty.update(changed)
+        return ended
 
     def play_agent(self, index: int, slot: int, rng: random.Random) -> int:
         """Play the agent's ``slot`` (of the last :meth:`write`) in deal ``index``, then
@@ -120,25 +137,12 @@ class KunkenCore(VectorCore):
         action = self._slot_maps[index].get(slot)
         if action is None:
             return -1
-        deal = self.deals[index]
-        seat = self.seat
         touched = self._touched[index]
-        while True:
-            deal.push(action)  # as push_action, inline: the step loop's hottest call
-            kind = action.kind
-            if kind == MELD:
-                touched.add(len(deal.melds) - 1)
-                self._dirty.add(index)
-            elif kind in (LAYOFF, SWAP):
-                touched.add(action.number)
-                self._dirty.add(index)
-            mover = deal.to_move
-            if mover is None:
-                return 1
-            if mover == seat:
-                return 0
-            legal = deal.legal_actions()
-            action = legal[rng.randrange(len(legal))]
+        ended = play_to_agent(cast(KunkenDeal, self.deals[index]), action, self.seat, rng,
+                              touched)
+        if touched:
+            self._dirty.add(index)
+        return ended
 
     def legal_slot_list(self, index: int) -> list[int]:
         """The agent's legal slots in deal ``index`` (of the last :meth:`write`), in
@@ -148,13 +152,26 @@ class KunkenCore(VectorCore):
     def write(self, observations: FloatArray, masks: npt.NDArray[np.bool_]) -> None:
         """Write every deal's tensor and mask, keeping each deal's slots for
         :meth:`play_agent`."""
-        slots_of = self.kunken.slots
-        maps = self._slot_maps
-        for i, deal in enumerate(self.deals):
-            maps[i] = slots_of(deal, deal.legal_actions())
-        rows = range(len(self.deals))
-        write_masks(masks, maps, rows, self.kunken.action_size)
-        self.encode(self.seat, observations, rows)
+        self.observe_movers(self._slot_maps, masks, observations, self.seat)
+
+    def observe_movers(self, slot_maps: list[dict[int, Any]], masks: npt.NDArray[np.bool_],
+                       out: FloatArray, seat: int = -1) -> list[int]:
+        """Every deal's legal slots (into ``slot_maps``), mask and tensor as ``seat`` (by
+        default the seat to move) sees it, read in one compiled pass over the deals
+        (:func:`~konkun.rl.kunken_loops.observe_movers`); returns the seats."""
+        seats, cells, views = observe_movers(
+            cast("list[KunkenDeal]", self.deals), seat, self.kunken.bases,
+            self.kunken.action_size, slot_maps, self._taken_seen, self._taken_bytes)
+        flat = masks.reshape(-1)
+        if masks is self._masked:
+            flat[self._mask_cells] = False
+        else:
+            masks.fill(False)
+            self._masked = masks
+        self._mask_cells = np.array(cells, dtype=np.int64)
+        flat[self._mask_cells] = True
+        self._write_rows(seats, out, range(len(self.deals)), views)
+        return seats
 
     # ------------------------------------------------------------------ tensors
 
@@ -164,11 +181,19 @@ class KunkenCore(VectorCore):
 
     def encode_each(self, seats: Sequence[int], out: FloatArray, rows: Sequence[int]) -> None:
         """Write the tensor of deal ``rows[j]`` as ``seats[j]`` sees it into ``out[j]``."""
+        if len(rows):
+            views = read_views(cast("list[KunkenDeal]", self.deals), list(rows), list(seats),
+                               self._taken_seen, self._taken_bytes)
+            self._write_rows(seats, out, rows, views)
+
+    def _write_rows(self, seats: Sequence[int], out: FloatArray, rows: Sequence[int],
+                    views: Views) -> None:
+        """:meth:`encode_each` from the deals' ``views`` (as
+        :func:`~konkun.rl.kunken_loops.read_views` reads them)."""
         count = len(rows)
-        if not count:
-            return
         every = rows == range(len(self.deals))
-        dense, banks, values = self._read(rows, seats)
+        dense, banks, scalars = views
+        values = np.array(scalars, dtype=np.int64).reshape(count, SCALARS + 2 * self.num_seats)
         picked = np.asarray(rows, dtype=np.int64)
         grown = np.flatnonzero(values[:, _MELDS] != self._meld_counts[picked])
         if self._dirty or len(grown):
@@ -178,17 +203,22 @@ class KunkenCore(VectorCore):
         shaped = out[:count].reshape(count, self._rows, 53)
         viewers = np.asarray(seats, dtype=np.int64)
         orders = self._laid_orders[viewers]  # (count, n + 1): seat numbers in view order
-        if every:
-            shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
-            # The rows past every deal's last meld are blank: copied as zeros.
-            used = min(t, int(values[:, _MELDS].max()))
-            shaped[:, 13 + 2 * n:13 + 2 * n + used] = self._table[:, :used]
-            shaped[:, 13 + 2 * n + used:13 + 2 * n + t] = 0.0
-            owners = self._owners
-        else:
-            shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
-            shaped[:, 13 + 2 * n:13 + 2 * n + t] = self._table[picked]
+        shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
+        meld_rows = shaped[:, 13 + 2 * n:13 + 2 * n + t]
+        if not every:
+            meld_rows[:] = self._table[picked]
             owners = self._owners[picked]
+            if out is self._written:
+                self._written = None
+        else:
+            if out is not self._written:
+                meld_rows[:] = self._table
+                self._written = out
+            elif self._rewrite:
+                changed = np.fromiter(self._rewrite, dtype=np.int64, count=len(self._rewrite))
+                meld_rows[changed] = self._table[changed]
+            self._rewrite.clear()
+            owners = self._owners
         owner_row = shaped[:, 13 + 2 * n + t]
         owner_row.fill(0.0)
         owner_row[:, :t] = self._owner_values[viewers[:, None], owners + 1]
@@ -227,6 +257,7 @@ class KunkenCore(VectorCore):
                     shown.add(i * t + m, 1, now)
             touched.clear()
             self._meld_counts[i] = len(snapshots)
+            self._rewrite.add(i)
         self._dirty.clear()
         self._count_laid(stale, counted)
         self._show_melds(shown)
@@ -266,47 +297,10 @@ class KunkenCore(VectorCore):
         flat[np.asarray(shown.melds)[held] * 53 + 52] = np.minimum(
             jokers[held].astype(np.int64) * self._norm52, 1.0)
 
-    def _read(self, rows: Sequence[int], seats: Sequence[int]) -> tuple[
-            bytes, bytes, npt.NDArray[np.int64]]:
-        """What the rows but the table rows are made of, read from the deals ``rows`` in
-        one loop: their card counts (hand, taken by seat number, the turn's cards) and
-        banks as bytes, and the integers of :data:`_SCALARS` with the hand sizes and
-        layouts. The cards taken change seldom: each deal's are kept with their bytes."""
-        n = self.num_seats
-        deals = self.deals
-        nobody = bytes(53)
-        none = [0] * 53
-        codes = _PHASE_CODES
-        taken_seen, taken_bytes = self._taken_seen, self._taken_bytes
-        dense: list[bytes | bytearray] = []
-        banks: list[bytes | bytearray] = []
-        scalars: list[int] = []
-        for i, seat in zip(rows, seats, strict=True):
-            d = deals[i]
-            dense.append(bytearray(d.hands[seat]))
-            taken = d.taken
-            if taken != taken_seen[i]:
-                taken_seen[i] = [counts.copy() for counts in taken]
-                taken_bytes[i] = b"".join(map(bytes, taken))
-            dense.append(taken_bytes[i])
-            to_move = d.to_move
-            notold = d.turn_notold
-            dense.append(nobody if to_move is None or notold == none else bytearray(notold))
-            bank = d.bank
-            banks.append(bytearray(bank))
-            scalars += (len(d.stock), d.renewals, (d.dealer - seat) % n,
-                        to_move == seat, codes.get(d.phase, 3), d.pending, d.need,
-                        d.opening, d.take_card, len(d.melds), len(bank))
-            scalars += d.hand_sizes
-            scalars += d.layout
-        values = np.array(scalars, dtype=np.int64).reshape(len(rows), _SCALARS + 2 * n)
-        return b"".join(dense), b"".join(banks), values
-
     def _rest(self, dense: bytes, banks: bytes, values: npt.NDArray[np.int64],
               orders: npt.NDArray[np.int64], shaped: FloatArray) -> None:
         """Write every row but the table rows (``shaped[j]`` is the ``j``-th deal's tensor,
-        ``orders[j]`` the seat numbers in its viewer's order) from what :meth:`_read`
-        read."""
+        ``orders[j]`` the seat numbers in its viewer's order) from the views."""
         count = len(values)
         n = self.num_seats
         t = self.kunken.table_slots
@@ -328,7 +322,7 @@ class KunkenCore(VectorCore):
         shaped[:, 12 + 2 * n] = 0.0
         taking = np.flatnonzero(values[:, 8] >= 0)
         shaped[taking, 12 + 2 * n, values[taking, 8]] = 1.0
-        by_number = values[:, _SCALARS:].reshape(count, 2, n)
+        by_number = values[:, SCALARS:].reshape(count, 2, n)
         by_seat = by_number[everyone[:, None], np.arange(2)[:, None], orders[:, None]]
         self._features(shaped[:, 14 + 2 * n + t], values, by_seat, lengths)
 

@@ -32,7 +32,7 @@ import numpy.typing as npt
 from konkun.rl.adapter import GameAdapter
 from konkun.rl.gym_env import reward_of
 from konkun.rl.vector import DealBatchEnv, action_list, seeded_rngs
-from konkun.rl.vector_core import core_for, write_masks
+from konkun.rl.vector_core import core_for
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -80,23 +80,25 @@ class SelfPlayVectorEnv(DealBatchEnv):
         terminations.fill(False)
         acted = self.to_move.copy()
         core = self._core
-        ended: list[int] = []
-        for i, (action, seat) in enumerate(zip(chosen, acted.tolist(), strict=True)):
+        rows: list[int] = []
+        moves: list[Any] = []
+        for i, action in enumerate(chosen):
             slots = self._slots[i]
             move = slots.get(action)
             if move is None:
-                rewards[i] = seat_rewards[i, seat] = self.illegal_penalty
+                rewards[i] = seat_rewards[i, acted[i]] = self.illegal_penalty
                 if self.illegal_action == "penalize":
                     continue
                 move = slots[self._rngs[i].choice(sorted(slots))]
-            core.apply(i, move)
-            if core.to_move(i) is None:
-                points = core.points(i)
-                for s in range(self.num_seats):
-                    seat_rewards[i, s] += reward_of(self.reward_kind, points, s) * self.reward_scale
-                rewards[i] = seat_rewards[i, seat]
-                terminations[i] = True
-                ended.append(i)
+            rows.append(i)
+            moves.append(move)
+        ended = core.apply_moves(rows, moves)
+        for i in ended:
+            points = core.points(i)
+            for s in range(self.num_seats):
+                seat_rewards[i, s] += reward_of(self.reward_kind, points, s) * self.reward_scale
+            rewards[i] = seat_rewards[i, acted[i]]
+            terminations[i] = True
         infos = self._final_infos(ended, acted) if ended else {}
         self._encode()
         infos.update(action_mask=self._masks, to_move=self.to_move, seat=acted,
@@ -128,20 +130,7 @@ class SelfPlayVectorEnv(DealBatchEnv):
 
     def _encode(self) -> None:
         """Each deal's mover, legal slots, mask and tensor."""
-        core = self._core
-        movers = self.to_move
-        all_slots = self._slots
-        slots_of = core.slots
-        seats: list[int] = []
-        for i in range(self.num_envs):
-            seat = core.to_move(i)
-            assert seat is not None  # a finished deal was dealt anew
-            seats.append(seat)
-            all_slots[i] = slots_of(i)
-        movers[:] = seats
-        rows = range(self.num_envs)
-        write_masks(self._masks, all_slots, rows, self.adapter.action_size)
-        core.encode_each(seats, self._observations, rows)
+        self.to_move[:] = self._core.observe_movers(self._slots, self._masks, self._observations)
 
 
 __all__ = ["SelfPlayVectorEnv"]

@@ -100,6 +100,15 @@ class VectorCore:
         """Play the engine's ``action`` (an opponent's choice) in deal ``index``."""
         self.deals[index].push(action)
 
+    def apply_moves(self, rows: list[int], moves: list[Any]) -> list[int]:
+        """:meth:`apply` ``moves[j]`` in deal ``rows[j]``; the deals that ended."""
+        ended: list[int] = []
+        for i, move in zip(rows, moves, strict=True):
+            self.apply(i, move)
+            if self.to_move(i) is None:
+                ended.append(i)
+        return ended
+
     def random_move(self, index: int, rng: random.Random) -> None:
         """Play a uniformly random legal move in deal ``index``."""
         legal = self.deals[index].legal_actions()
@@ -109,6 +118,21 @@ class VectorCore:
         """Deal ``index``'s points per seat."""
         points: list[int] = self.deals[index].points()
         return points
+
+    def observe_movers(self, slot_maps: list[dict[int, Any]], masks: npt.NDArray[np.bool_],
+                       out: FloatArray) -> list[int]:
+        """Every deal's legal slots of the seat to move (into ``slot_maps``), its mask and
+        its tensor as that seat sees it; returns the seats (no deal may be over)."""
+        seats: list[int] = []
+        for i in range(len(self.deals)):
+            seat = self.to_move(i)
+            assert seat is not None  # a finished deal was dealt anew
+            seats.append(seat)
+            slot_maps[i] = self.slots(i)
+        rows = range(len(self.deals))
+        write_masks(masks, slot_maps, rows, self.adapter.action_size)
+        self.encode_each(seats, out, rows)
+        return seats
 
     def encode(self, seat: int, out: FloatArray, rows: Sequence[int]) -> None:
         """Write the tensor of deal ``rows[j]`` (as ``seat`` sees it) into ``out[j]``."""

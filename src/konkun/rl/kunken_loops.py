@@ -1,0 +1,247 @@
+"""The Kunken environments' loops over deals and actions, compiled with the engine.
+
+:mod:`konkun.native` builds this module with the engine's modules, so its loops read a
+compiled deal's fields and an action's kind without a lookup by name. It holds no numpy
+and no tensor layout beyond the slot numbers: :mod:`konkun.rl.kunken_adapter` defines the
+slots and :mod:`konkun.rl.kunken_vector` turns what :func:`read_views` reads into rows.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from konkun.kunken.actions import DISCARD, DRAW, LAYOFF, MELD, SWAP, TAKE, Action
+from konkun.kunken.melds import BARE_JOKER, meld_value
+from konkun.kunken.position import Phase
+from konkun.kunken.state import KunkenDeal
+
+PHASE_CODES = {Phase.START: 0, Phase.DRAWN: 1, Phase.TAKEN: 2}
+"""The code of each phase in the features row (3 for a deal that is over)."""
+NO_CARDS = bytes(53)
+"""The counts of no card."""
+SCALARS = 11
+"""The integers :func:`read_views` reads per deal before its hand sizes and layouts."""
+
+
+def append_bytes_pure(out: bytearray, items: list[int]) -> None:
+    """``out += bytes(items)``: :data:`append_bytes` without the C core."""
+    out += bytes(items)
+
+
+def _bytes_appender() -> Callable[[bytearray, list[int]], None]:
+    try:
+        from konkun.kunken import hand_search
+    except ImportError:  # the pure-Python engine: no C core
+        return append_bytes_pure
+    return hand_search.append_bytes
+
+
+append_bytes: Final = _bytes_appender()
+"""Append a list of ints 0..255 to a bytearray, a byte each: the C core's
+``hand_search.append_bytes`` where it is built (``bytes(list)`` converts each item through
+the number protocol, ten times the cost), else ``out += bytes(items)``."""
+
+
+class SlotBases:
+    """Where each block of the Kunken action space starts, and its sizes (the attributes
+    of :class:`~konkun.rl.kunken_adapter.KunkenAdapter` of the same names)."""
+
+    def __init__(self, take_base: int, discard_base: int, meld_base: int, layoff_base: int,
+                 swap_base: int, joker_layoff_base: int, table_slots: int, meld_slots: int,
+                 joker_layoff_slots: int) -> None:
+        self.take_base = take_base
+        self.discard_base = discard_base
+        self.meld_base = meld_base
+        self.layoff_base = layoff_base
+        self.swap_base = swap_base
+        self.joker_layoff_base = joker_layoff_base
+        self.table_slots = table_slots
+        self.meld_slots = meld_slots
+        self.joker_layoff_slots = joker_layoff_slots
+
+    def __reduce__(self) -> tuple[type[SlotBases], tuple[int, ...]]:
+        # Pickled by value, so the compiled class unpickles in another process too.
+        return (SlotBases, (self.take_base, self.discard_base, self.meld_base,
+                            self.layoff_base, self.swap_base, self.joker_layoff_base,
+                            self.table_slots, self.meld_slots, self.joker_layoff_slots))
+
+    def slots(self, bank_size: int, legal: list[Action]) -> dict[int, Action]:
+        """The slot of each reachable action of ``legal`` (a position's legal actions,
+        its bank holding ``bank_size`` cards)."""
+        result: dict[int, Action] = {}
+        melds: list[Action] = []
+        joker_layoffs: list[Action] = []
+        table = self.table_slots
+        for action in legal:
+            kind = action.kind
+            if kind == DISCARD:
+                result[self.discard_base + action.slots[0]] = action
+            elif kind == DRAW:
+                result[0] = action
+            elif kind == TAKE:
+                result[self.take_base + bank_size - 1 - action.target] = action
+            elif kind == MELD:
+                melds.append(action)
+            elif kind == LAYOFF:
+                slot = action.slots[0]
+                if slot >= BARE_JOKER:
+                    joker_layoffs.append(action)
+                elif action.target < table:
+                    result[self.layoff_base + action.target * 52 + slot] = action
+            elif kind == SWAP and action.target < table:
+                result[self.swap_base + action.target * 52 + action.slots[0]] = action
+        if melds:
+            melds.sort(key=meld_order)
+            for offset, action in enumerate(melds[:self.meld_slots]):
+                result[self.meld_base + offset] = action
+        if joker_layoffs:
+            joker_layoffs.sort(key=joker_layoff_order)
+            for offset, action in enumerate(joker_layoffs[:self.joker_layoff_slots]):
+                result[self.joker_layoff_base + offset] = action
+        return result
+
+
+def meld_order(action: Action) -> tuple[int, int, tuple[int, ...]]:
+    """The meld block's order: most points first, then fewer cards, then the slots."""
+    return (-meld_value(action.slots), len(action.slots), action.slots)
+
+
+def joker_layoff_order(action: Action) -> tuple[int, tuple[int, ...]]:
+    """The joker lay-off block's order: by meld, then the card the joker stands for."""
+    return (action.target, action.slots)
+
+
+Views = tuple[bytes, bytes, list[int]]
+"""What :func:`read_views` reads: the card counts, the banks and the integers."""
+
+
+def read_views(deals: list[KunkenDeal], rows: list[int], seats: list[int],
+               taken_seen: list[list[list[int]]], taken_bytes: list[bytes]) -> Views:
+    """What a tensor's rows but the table rows are made of, for deal ``rows[j]`` as
+    ``seats[j]`` sees it: the card counts (its hand, the cards taken by seat number, the
+    turn's cards) and the banks, each deal's after the last as bytes, and per deal the
+    :data:`SCALARS` integers (stock size, renewals, the dealer's offset, whether the seat
+    is to act, the phase's code, pending, need, opening, the card to meld, the number of
+    melds, the bank's size), then its hand sizes and layouts by seat number. The cards
+    taken change seldom: ``taken_seen[i]`` and ``taken_bytes[i]`` keep deal ``i``'s as
+    last read, and are refreshed here when they changed."""
+    dense = bytearray()
+    banks = bytearray()
+    scalars: list[int] = []
+    for j in range(len(rows)):
+        i = rows[j]
+        _read_one(deals[i], seats[j], dense, banks, scalars, taken_seen, taken_bytes, i)
+    return bytes(dense), bytes(banks), scalars
+
+
+def observe_movers(deals: list[KunkenDeal], seat: int, bases: SlotBases, size: int,
+                   slot_maps: list[dict[int, Action]], taken_seen: list[list[list[int]]],
+                   taken_bytes: list[bytes]) -> tuple[list[int], list[int], Views]:
+    """For every deal ``i``, in one pass while its fields are in the cache: the seat it
+    is seen as (``seat``, or with ``-1`` the seat to move), its legal slots into
+    ``slot_maps[i]``, then :func:`read_views`'s reading. Returns the seats, the mask's
+    legal cells (``i * size + slot``, flat) and the views."""
+    seats: list[int] = []
+    cells: list[int] = []
+    dense = bytearray()
+    banks = bytearray()
+    scalars: list[int] = []
+    for i in range(len(deals)):
+        d = deals[i]
+        viewer = seat
+        if viewer < 0:
+            mover = d.to_move
+            assert mover is not None  # a finished deal was dealt anew
+            viewer = mover
+        seats.append(viewer)
+        slots = bases.slots(len(d.bank), d.legal_actions())
+        slot_maps[i] = slots
+        base = i * size
+        for slot in slots:
+            cells.append(base + slot)
+        _read_one(d, viewer, dense, banks, scalars, taken_seen, taken_bytes, i)
+    return seats, cells, (bytes(dense), bytes(banks), scalars)
+
+
+def _read_one(d: KunkenDeal, seat: int, dense: bytearray, banks: bytearray,
+              scalars: list[int], taken_seen: list[list[list[int]]],
+              taken_bytes: list[bytes], i: int) -> None:
+    """Append deal ``i`` (``d``) as ``seat`` sees it to :func:`read_views`'s reading."""
+    n = d.num_seats
+    append_bytes(dense, d.hands[seat])
+    taken = d.taken
+    if taken != taken_seen[i]:
+        taken_seen[i] = [counts.copy() for counts in taken]
+        joined = bytearray()
+        for counts in taken:
+            append_bytes(joined, counts)
+        taken_bytes[i] = bytes(joined)
+    dense += taken_bytes[i]
+    to_move = d.to_move
+    phase = d.phase
+    if to_move is None or phase != Phase.TAKEN:
+        dense += NO_CARDS  # only a take turn takes cards
+    else:
+        append_bytes(dense, d.turn_notold)
+    bank = d.bank
+    append_bytes(banks, bank)
+    scalars.append(len(d.stock))
+    scalars.append(d.renewals)
+    scalars.append((d.dealer - seat) % n)
+    scalars.append(1 if to_move == seat else 0)
+    scalars.append(PHASE_CODES.get(phase, 3))
+    scalars.append(1 if d.pending else 0)
+    scalars.append(d.need)
+    scalars.append(1 if d.opening else 0)
+    scalars.append(d.take_card)
+    scalars.append(len(d.melds))
+    scalars.append(len(bank))
+    scalars.extend(d.hand_sizes)
+    for laid in d.layout:
+        scalars.append(1 if laid else 0)
+
+
+def push_noting(deal: KunkenDeal, action: Action, touched: set[int]) -> None:
+    """Play ``action`` in ``deal``, adding the meld it laid or changed to ``touched``."""
+    deal.push(action)
+    kind = action.kind
+    if kind == MELD:
+        touched.add(len(deal.melds) - 1)
+    elif kind in (LAYOFF, SWAP):
+        touched.add(action.target)
+
+
+def push_moves(deals: list[KunkenDeal], rows: list[int], moves: list[Action],
+               touched: list[set[int]]) -> tuple[list[int], list[int]]:
+    """Play ``moves[j]`` in deal ``rows[j]``, noting the melds each laid or changed in
+    ``touched[rows[j]]``: (the deals that ended, the deals with a touched meld)."""
+    ended: list[int] = []
+    changed: list[int] = []
+    for j in range(len(rows)):
+        i = rows[j]
+        deal = deals[i]
+        melds = touched[i]
+        push_noting(deal, moves[j], melds)
+        if melds:
+            changed.append(i)
+        if deal.to_move is None:
+            ended.append(i)
+    return ended, changed
+
+
+def play_to_agent(deal: KunkenDeal, action: Action, seat: int, rng: random.Random,
+                  touched: set[int]) -> int:
+    """Play ``action``, then random opponents' actions (``rng.randrange`` over the legal
+    list) until ``seat`` is to move or the deal is over: ``1`` when it ended, else ``0``.
+    The melds each action laid or changed are added to ``touched``."""
+    while True:
+        push_noting(deal, action, touched)
+        mover = deal.to_move
+        if mover is None:
+            return 1
+        if mover == seat:
+            return 0
+        legal = deal.legal_actions()
+        action = legal[rng.randrange(len(legal))]
