@@ -85,17 +85,13 @@ def test_observe_movers_reads_each_movers_slots_and_view_in_one_pass() -> None:
     live = [deal for deal in deals if deal.to_move is not None]
     size = adapter.action_size
     slot_maps: list[dict[int, object]] = [{} for _ in live]
-    seen: list[list[list[int]]] = [[] for _ in live]
-    kept = [b""] * len(live)
     seats, cells, views = kunken_loops.observe_movers(
-        live, -1, adapter.bases, size, slot_maps, seen, kept)  # type: ignore[arg-type]
+        live, -1, adapter.bases, size, slot_maps)  # type: ignore[arg-type]
     assert seats == [deal.to_move for deal in live]
     assert slot_maps == [adapter.slots(deal, deal.legal_actions()) for deal in live]
     assert cells == [i * size + slot for i, slots in enumerate(slot_maps) for slot in slots]
     rows = list(range(len(live)))
-    assert views == kunken_loops.read_views(live, rows, seats, [[] for _ in live],  # type: ignore[arg-type]
-                                            [b""] * len(live))
-    assert seen == [[counts.copy() for counts in deal.taken] for deal in live]
+    assert views == kunken_loops.read_views(live, rows, seats)  # type: ignore[arg-type]
 
 
 def test_the_loops_are_compiled_with_the_engine() -> None:

@@ -117,28 +117,24 @@ Views = tuple[bytes, bytes, list[int]]
 """What :func:`read_views` reads: the card counts, the banks and the integers."""
 
 
-def read_views(deals: list[KunkenDeal], rows: list[int], seats: list[int],
-               taken_seen: list[list[list[int]]], taken_bytes: list[bytes]) -> Views:
+def read_views(deals: list[KunkenDeal], rows: list[int], seats: list[int]) -> Views:
     """What a tensor's rows but the table rows are made of, for deal ``rows[j]`` as
     ``seats[j]`` sees it: the card counts (its hand, the cards taken by seat number, the
     turn's cards) and the banks, each deal's after the last as bytes, and per deal the
     :data:`SCALARS` integers (stock size, renewals, the dealer's offset, whether the seat
     is to act, the phase's code, pending, need, opening, the card to meld, the number of
-    melds, the bank's size), then its hand sizes and layouts by seat number. The cards
-    taken change seldom: ``taken_seen[i]`` and ``taken_bytes[i]`` keep deal ``i``'s as
-    last read, and are refreshed here when they changed."""
+    melds, the bank's size), then its hand sizes and layouts by seat number."""
     dense = bytearray()
     banks = bytearray()
     scalars: list[int] = []
     for j in range(len(rows)):
         i = rows[j]
-        _read_one(deals[i], seats[j], dense, banks, scalars, taken_seen, taken_bytes, i)
+        _read_one(deals[i], seats[j], dense, banks, scalars)
     return bytes(dense), bytes(banks), scalars
 
 
 def observe_movers(deals: list[KunkenDeal], seat: int, bases: SlotBases, size: int,
-                   slot_maps: list[dict[int, Action]], taken_seen: list[list[list[int]]],
-                   taken_bytes: list[bytes]) -> tuple[list[int], list[int], Views]:
+                   slot_maps: list[dict[int, Action]]) -> tuple[list[int], list[int], Views]:
     """For every deal ``i``, in one pass while its fields are in the cache: the seat it
     is seen as (``seat``, or with ``-1`` the seat to move), its legal slots into
     ``slot_maps[i]``, then :func:`read_views`'s reading. Returns the seats, the mask's
@@ -161,24 +157,17 @@ def observe_movers(deals: list[KunkenDeal], seat: int, bases: SlotBases, size: i
         base = i * size
         for slot in slots:
             cells.append(base + slot)
-        _read_one(d, viewer, dense, banks, scalars, taken_seen, taken_bytes, i)
+        _read_one(d, viewer, dense, banks, scalars)
     return seats, cells, (bytes(dense), bytes(banks), scalars)
 
 
 def _read_one(d: KunkenDeal, seat: int, dense: bytearray, banks: bytearray,
-              scalars: list[int], taken_seen: list[list[list[int]]],
-              taken_bytes: list[bytes], i: int) -> None:
-    """Append deal ``i`` (``d``) as ``seat`` sees it to :func:`read_views`'s reading."""
+              scalars: list[int]) -> None:
+    """Append deal ``d`` as ``seat`` sees it to :func:`read_views`'s reading."""
     n = d.num_seats
     append_bytes(dense, d.hands[seat])
-    taken = d.taken
-    if taken != taken_seen[i]:
-        taken_seen[i] = [counts.copy() for counts in taken]
-        joined = bytearray()
-        for counts in taken:
-            append_bytes(joined, counts)
-        taken_bytes[i] = bytes(joined)
-    dense += taken_bytes[i]
+    for counts in d.taken:
+        append_bytes(dense, counts)
     to_move = d.to_move
     phase = d.phase
     if to_move is None or phase != Phase.TAKEN:
@@ -201,6 +190,68 @@ def _read_one(d: KunkenDeal, seat: int, dense: bytearray, banks: bytearray,
     scalars.extend(d.hand_sizes)
     for laid in d.layout:
         scalars.append(1 if laid else 0)
+
+
+Snapshot = tuple[tuple[int, ...], tuple[int, ...]]
+"""A meld as last encoded: its slots and who laid each."""
+
+
+class MeldCards:
+    """The cards of some melds gathered for numpy: their slots and who laid each, in
+    flat lists, and per meld a base (a flat cell or row number), a sign and a length."""
+
+    def __init__(self) -> None:
+        self.slots: list[int] = []
+        self.by: list[int] = []
+        self.melds: list[int] = []  # the bases
+        self.signs: list[int] = []
+        self.lengths: list[int] = []
+
+    def add(self, base: int, sign: int, snapshot: Snapshot) -> None:
+        """Gather one meld's cards."""
+        slots, by = snapshot
+        self.slots.extend(slots)
+        self.by.extend(by)
+        self.melds.append(base)
+        self.signs.append(sign)
+        self.lengths.append(len(slots))
+
+
+def gather_touched(deals: list[KunkenDeal], stale: list[int], touched: list[set[int]],
+                   snapshots: list[list[Snapshot]], table_slots: int, width: int,
+                   counted: MeldCards, shown: MeldCards,
+                   owner_cells: list[int], owners: list[int]) -> list[int]:
+    """Read the touched melds of the deals ``stale`` (and the melds laid that their
+    ``snapshots`` do not hold yet) and clear ``touched``: each meld's old snapshot into
+    ``counted`` with sign -1 and its new one with +1 (at the deal's base ``i * width``);
+    the new one into ``shown`` at its flat row ``i * table_slots + m`` when it has a row; a
+    new meld's row cell and owner into ``owner_cells`` and ``owners``. Returns each stale
+    deal's number of melds."""
+    counts: list[int] = []
+    for i in stale:
+        marked = touched[i]
+        melds = deals[i].melds
+        kept = snapshots[i]
+        if len(melds) != len(kept):
+            marked.update(range(len(kept), len(melds)))
+        base = i * width
+        for m in sorted(marked):
+            meld = melds[m]
+            now = (tuple(meld.slots), tuple(meld.laid_by))
+            if m < len(kept):
+                counted.add(base, -1, kept[m])
+                kept[m] = now
+            else:
+                kept.append(now)
+                if m < table_slots:
+                    owner_cells.append(i * table_slots + m)
+                    owners.append(meld.owner)
+            counted.add(base, 1, now)
+            if m < table_slots:
+                shown.add(i * table_slots + m, 1, now)
+        marked.clear()
+        counts.append(len(kept))
+    return counts
 
 
 def push_noting(deal: KunkenDeal, action: Action, touched: set[int]) -> None:

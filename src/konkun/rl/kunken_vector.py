@@ -27,7 +27,10 @@ from konkun.kunken.state import KunkenDeal
 from konkun.rl.kunken_adapter import BANK_TOP, PHASES, KunkenAdapter
 from konkun.rl.kunken_loops import (
     SCALARS,
+    MeldCards,
+    Snapshot,
     Views,
+    gather_touched,
     observe_movers,
     play_to_agent,
     push_moves,
@@ -39,8 +42,6 @@ from konkun.rl.vector_core import FloatArray, VectorCore
 _MELDS = 9  # the column of the deal's meld count among them
 _BANK = 10  # of its bank's size
 
-Snapshot = tuple[tuple[int, ...], tuple[int, ...]]
-"""A meld as last encoded: its slots and who laid each."""
 
 
 def make_core(adapter: Any, num_seats: int, seat: int, num_envs: int,
@@ -86,9 +87,6 @@ class KunkenCore(VectorCore):
         # The mask array last written and its True cells: only those are cleared.
         self._masked: npt.NDArray[np.bool_] | None = None
         self._mask_cells = np.zeros(0, dtype=np.int64)
-        # Per deal, its cards taken as last read (counts per seat number) and as bytes.
-        self._taken_seen: list[list[list[int]]] = [[] for _ in range(num_envs)]
-        self._taken_bytes: list[bytes] = [b""] * num_envs
         # Per viewer, the seat numbers in its order, then the stand-for row's index n.
         # Per viewer, what the owners row holds for a meld of owner o at o + 1 (0: none).
         self._owner_values = np.array([[0.0] + [((owner - viewer) % n + 1) / n
@@ -161,7 +159,7 @@ class KunkenCore(VectorCore):
         (:func:`~konkun.rl.kunken_loops.observe_movers`); returns the seats."""
         seats, cells, views = observe_movers(
             cast("list[KunkenDeal]", self.deals), seat, self.kunken.bases,
-            self.kunken.action_size, slot_maps, self._taken_seen, self._taken_bytes)
+            self.kunken.action_size, slot_maps)
         flat = masks.reshape(-1)
         if masks is self._masked:
             flat[self._mask_cells] = False
@@ -182,8 +180,7 @@ class KunkenCore(VectorCore):
     def encode_each(self, seats: Sequence[int], out: FloatArray, rows: Sequence[int]) -> None:
         """Write the tensor of deal ``rows[j]`` as ``seats[j]`` sees it into ``out[j]``."""
         if len(rows):
-            views = read_views(cast("list[KunkenDeal]", self.deals), list(rows), list(seats),
-                               self._taken_seen, self._taken_bytes)
+            views = read_views(cast("list[KunkenDeal]", self.deals), list(rows), list(seats))
             self._write_rows(seats, out, rows, views)
 
     def _write_rows(self, seats: Sequence[int], out: FloatArray, rows: Sequence[int],
@@ -230,45 +227,26 @@ class KunkenCore(VectorCore):
         gathered into flat lists, and the rows rewritten by a few numpy calls."""
         t = self.kunken.table_slots
         width = (self.num_seats + 1) * 53
-        counted = _Cards()  # the cards leaving (old snapshots) and joining the laid counts
-        shown = _Cards()  # the cards of the meld rows written afresh
+        counted = MeldCards()  # the cards leaving (old snapshots) and joining the laid counts
+        shown = MeldCards()  # the cards of the meld rows written afresh
         owner_cells: list[int] = []
         owners: list[int] = []
-        for i in stale:
-            touched = self._touched[i]
-            melds = self.deals[i].melds
-            snapshots = self._snapshots[i]
-            if len(melds) != len(snapshots):
-                touched.update(range(len(snapshots), len(melds)))
-            base = i * width
-            for m in sorted(touched):
-                meld = melds[m]
-                now = (tuple(meld.slots), tuple(meld.laid_by))
-                if m < len(snapshots):
-                    counted.add(base, -1, snapshots[m])
-                    snapshots[m] = now
-                else:
-                    snapshots.append(now)
-                    if m < t:
-                        owner_cells.append(i * t + m)
-                        owners.append(meld.owner)
-                counted.add(base, 1, now)
-                if m < t:
-                    shown.add(i * t + m, 1, now)
-            touched.clear()
-            self._meld_counts[i] = len(snapshots)
-            self._rewrite.add(i)
+        rows = sorted(stale)
+        counts = gather_touched(cast("list[KunkenDeal]", self.deals), rows, self._touched,
+                                self._snapshots, t, width, counted, shown, owner_cells, owners)
+        self._meld_counts[rows] = counts
+        self._rewrite.update(rows)
         self._dirty.clear()
         self._count_laid(stale, counted)
         self._show_melds(shown)
         self._owners.reshape(-1)[owner_cells] = owners
 
-    def _count_laid(self, stale: set[int], counted: _Cards) -> None:
+    def _count_laid(self, stale: set[int], counted: MeldCards) -> None:
         """Add ``counted``'s cards (each meld's at its deal's base) to the laid counts
         (per seat number and card, then per card a joker stands for), then write the
         ``stale`` deals' laid rows from them."""
         n = self.num_seats
-        slots, by, bases, signs = counted.arrays()
+        slots, by, bases, signs = card_arrays(counted)
         cells = bases + by * 53 + np.minimum(slots, BARE_JOKER)
         stands = (slots >= JOKER_FOR) & (slots < OPEN_JOKER)
         cells = np.concatenate((cells, bases[stands] + n * 53 + slots[stands] - JOKER_FOR))
@@ -278,13 +256,13 @@ class KunkenCore(VectorCore):
         self._laid[changed, :n] = np.minimum(now[:, :n] * self._scale, 1.0)
         self._laid[changed, n] = now[:, n] != 0
 
-    def _show_melds(self, shown: _Cards) -> None:
+    def _show_melds(self, shown: MeldCards) -> None:
         """Write the meld rows of ``shown`` (each meld's at its flat row number) afresh:
         its real cards and the cards its jokers stand for, and its jokers (counted,
         scaled) in the joker column."""
         if not shown.melds:
             return
-        slots, _, rows, _ = shown.arrays()
+        slots, _, rows, _ = card_arrays(shown)
         table = self._table.reshape(-1, 53)
         table[shown.melds] = 0.0
         flat = table.reshape(-1)
@@ -351,30 +329,10 @@ class KunkenCore(VectorCore):
 
 
 
-class _Cards:
-    """The cards of some melds gathered for numpy: their slots and who laid each, in
-    flat lists, and per meld a base (a flat cell or row number), a sign and a length."""
-
-    def __init__(self) -> None:
-        self.slots: list[int] = []
-        self.by: list[int] = []
-        self.melds: list[int] = []  # the bases
-        self.signs: list[int] = []
-        self.lengths: list[int] = []
-
-    def add(self, base: int, sign: int, snapshot: Snapshot) -> None:
-        """Gather one meld's cards."""
-        slots, by = snapshot
-        self.slots += slots
-        self.by += by
-        self.melds.append(base)
-        self.signs.append(sign)
-        self.lengths.append(len(slots))
-
-    def arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                              npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Per card: its slot, who laid it, its meld's base and sign."""
-        lengths = self.lengths
-        return (np.array(self.slots, dtype=np.int64), np.array(self.by, dtype=np.int64),
-                np.repeat(np.array(self.melds, dtype=np.int64), lengths),
-                np.repeat(np.array(self.signs, dtype=np.int64), lengths))
+def card_arrays(cards: MeldCards) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                          npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Per card of ``cards``: its slot, who laid it, its meld's base and sign."""
+    lengths = cards.lengths
+    return (np.array(cards.slots, dtype=np.int64), np.array(cards.by, dtype=np.int64),
+            np.repeat(np.array(cards.melds, dtype=np.int64), lengths),
+            np.repeat(np.array(cards.signs, dtype=np.int64), lengths))
