@@ -11,9 +11,10 @@
 The virtual environment lives in .venv beside this file. It is (re)installed whenever
 pyproject.toml changes, from the pinned versions written there. ``test`` also installs
 the ``train`` extra (PyTorch and Stable-Baselines3) that the reinforcement-learning example's
-tests need; ``serve`` does without it. The Kunken engine and bots are then compiled with
-mypyc (``python -m konkun.native``) whenever their sources changed (for ``test``, while the
-linters and the page's checks run); ``KONKUN_PURE=1`` keeps them pure Python.
+tests need; ``serve`` does without it. The Kunken engine, bots and environment loops are
+then compiled with mypyc (``python -m konkun.native``) whenever their sources changed (for
+``test``, while the linters and the page's checks run); ``KONKUN_PURE=1`` keeps them pure
+Python.
 
 The web page has no build step; its checks need node and npm: ``npm ci`` installs the pinned
 TypeScript (package-lock.json) when node_modules is missing, then ``tsc --noEmit -p
@@ -77,9 +78,10 @@ def start_compiling_bytecode() -> subprocess.Popen[bytes]:
 
 
 def start_native_build() -> subprocess.Popen[bytes] | None:
-    """Start compiling the Kunken engine and bots (``python -m konkun.native``) when their
-    build is missing or out of date; without a C compiler they stay pure Python, which is
-    slower but the same. ``None`` with ``KONKUN_PURE=1``, which skips this."""
+    """Start compiling the Kunken engine, bots and environment loops (``python -m
+    konkun.native``) when their build is missing or out of date; without a C compiler they
+    stay pure Python, which is slower but the same. ``None`` with ``KONKUN_PURE=1``, which
+    skips this."""
     if os.environ.get("KONKUN_PURE"):
         return None
     return subprocess.Popen([str(BIN / "python"), "-m", "konkun.native", "--build",

@@ -199,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         for package in COMPILED:
             shutil.rmtree(konkun_dir() / package / NATIVE_DIR, ignore_errors=True)
     if args.build and not (args.if_stale and all_current(konkun_dir())):
-        print("konkun.native: compiling the Kunken engine and bots (mypyc, about a minute)",
-              file=sys.stderr)
+        print("konkun.native: compiling the Kunken engine, bots and environment loops "
+              "(mypyc, a minute or two)", file=sys.stderr)
         try:
             build(quiet=args.quiet)
         except subprocess.CalledProcessError as error:
