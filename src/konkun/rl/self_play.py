@@ -80,18 +80,10 @@ class SelfPlayVectorEnv(DealBatchEnv):
         terminations.fill(False)
         acted = self.to_move.copy()
         core = self._core
-        rows: list[int] = []
-        moves: list[Any] = []
-        for i, action in enumerate(chosen):
-            slots = self._slots[i]
-            move = slots.get(action)
-            if move is None:
-                rewards[i] = seat_rewards[i, acted[i]] = self.illegal_penalty
-                if self.illegal_action == "penalize":
-                    continue
-                move = slots[self._rngs[i].choice(sorted(slots))]
-            rows.append(i)
-            moves.append(move)
+        moves = [slots.get(action) for slots, action in zip(self._slots, chosen, strict=True)]
+        rows = list(range(self.num_envs))
+        if any(move is None for move in moves):
+            rows, moves = self._legal_moves(moves, acted)
         ended = core.apply_moves(rows, moves)
         for i in ended:
             points = core.points(i)
@@ -110,6 +102,23 @@ class SelfPlayVectorEnv(DealBatchEnv):
         return dict(self._slots[index])
 
     # ------------------------------------------------------------------ inside
+
+    def _legal_moves(self, moves: list[Any], acted: npt.NDArray[np.int64]) -> tuple[
+            list[int], list[Any]]:
+        """The deals to play and their moves, where ``moves[i]`` is ``None`` for an illegal
+        slot: the penalty, then a random legal move (or, with ``penalize``, no move)."""
+        rows: list[int] = []
+        played: list[Any] = []
+        for i, move in enumerate(moves):
+            if move is None:
+                slots = self._slots[i]
+                self._rewards[i] = self._seat_rewards[i, acted[i]] = self.illegal_penalty
+                if self.illegal_action == "penalize":
+                    continue
+                move = slots[self._rngs[i].choice(sorted(slots))]
+            rows.append(i)
+            played.append(move)
+        return rows, played
 
     def _final_infos(self, ended: list[int], acted: npt.NDArray[np.int64]) -> dict[str, Any]:
         """The infos of the deals in ``ended`` (their last observations, as the seat that
