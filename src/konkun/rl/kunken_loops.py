@@ -13,15 +13,25 @@ from collections.abc import Callable
 from typing import Final
 
 from konkun.kunken.actions import DISCARD, DRAW, LAYOFF, MELD, SWAP, TAKE, Action
+from konkun.kunken.deal_fields import DRAWN, START, TAKEN
 from konkun.kunken.melds import BARE_JOKER, meld_value
-from konkun.kunken.position import Phase
 from konkun.kunken.state import KunkenDeal
 
-PHASE_CODES = {Phase.START: 0, Phase.DRAWN: 1, Phase.TAKEN: 2}
+PHASE_CODES: Final = {START: 0, DRAWN: 1, TAKEN: 2}
 """The code of each phase in the features row (3 for a deal that is over)."""
-NO_CARDS = bytes(53)
+_DRAW: Final = 0
+_TAKE: Final = 1
+_DISCARD: Final = 2
+_MELD: Final = 3
+_LAYOFF: Final = 4
+_SWAP: Final = 5  # the last: a lay-off's or more is a lay-off or a swap
+KIND_CODES: Final = {DRAW: _DRAW, TAKE: _TAKE, DISCARD: _DISCARD, MELD: _MELD,
+                     LAYOFF: _LAYOFF, SWAP: _SWAP}
+"""Each action kind's small number, for the loops' branches (a plain string equal to a
+kind finds the same number)."""
+NO_CARDS: Final = bytes(53)
 """The counts of no card."""
-SCALARS = 11
+SCALARS: Final = 11
 """The integers :func:`read_views` reads per deal before its hand sizes and layouts."""
 
 
@@ -75,22 +85,22 @@ class SlotBases:
         joker_layoffs: list[Action] = []
         table = self.table_slots
         for action in legal:
-            kind = action.kind
-            if kind == DISCARD:
+            kind = KIND_CODES[action.kind]  # one lookup, not a string comparison per kind
+            if kind == _DISCARD:
                 result[self.discard_base + action.slots[0]] = action
-            elif kind == DRAW:
+            elif kind == _DRAW:
                 result[0] = action
-            elif kind == TAKE:
+            elif kind == _TAKE:
                 result[self.take_base + bank_size - 1 - action.target] = action
-            elif kind == MELD:
+            elif kind == _MELD:
                 melds.append(action)
-            elif kind == LAYOFF:
+            elif kind == _LAYOFF:
                 slot = action.slots[0]
                 if slot >= BARE_JOKER:
                     joker_layoffs.append(action)
                 elif action.target < table:
                     result[self.layoff_base + action.target * 52 + slot] = action
-            elif kind == SWAP and action.target < table:
+            elif action.target < table:  # a swap
                 result[self.swap_base + action.target * 52 + action.slots[0]] = action
         if melds:
             melds.sort(key=meld_order)
@@ -170,7 +180,7 @@ def _read_one(d: KunkenDeal, seat: int, dense: bytearray, banks: bytearray,
         append_bytes(dense, counts)
     to_move = d.to_move
     phase = d.phase
-    if to_move is None or phase != Phase.TAKEN:
+    if to_move is None or phase != TAKEN:
         dense += NO_CARDS  # only a take turn takes cards
     else:
         append_bytes(dense, d.turn_notold)
@@ -257,10 +267,10 @@ def gather_touched(deals: list[KunkenDeal], stale: list[int], touched: list[set[
 def push_noting(deal: KunkenDeal, action: Action, touched: set[int]) -> None:
     """Play ``action`` in ``deal``, adding the meld it laid or changed to ``touched``."""
     deal.push(action)
-    kind = action.kind
-    if kind == MELD:
+    kind = KIND_CODES[action.kind]
+    if kind == _MELD:
         touched.add(len(deal.melds) - 1)
-    elif kind in (LAYOFF, SWAP):
+    elif kind >= _LAYOFF:
         touched.add(action.target)
 
 
