@@ -102,10 +102,13 @@ class SlotBases:
                     result[self.layoff_base + action.target * 52 + slot] = action
             elif action.target < table:  # a swap
                 result[self.swap_base + action.target * 52 + action.slots[0]] = action
-        if melds:
-            melds.sort(key=meld_order)
-            for offset, action in enumerate(melds[:self.meld_slots]):
-                result[self.meld_base + offset] = action
+        if len(melds) > 1:
+            # Sorted by keys built here (a sort key would be called through Python).
+            keyed = [(meld_order(action), k) for k, action in enumerate(melds)]
+            keyed.sort()
+            melds = [melds[k] for _, k in keyed]
+        for offset, action in enumerate(melds[:self.meld_slots]):
+            result[self.meld_base + offset] = action
         if joker_layoffs:
             joker_layoffs.sort(key=joker_layoff_order)
             for offset, action in enumerate(joker_layoffs[:self.joker_layoff_slots]):
