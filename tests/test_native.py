@@ -63,7 +63,8 @@ print(konkun.bots.NATIVE, digest.hexdigest())
 def copy_of_the_sources(tmp_path: Path) -> Path:
     """The package's sources the digest reads, copied under ``tmp_path``; its kunken dir."""
     compiled = [f"{package}/{m}" for package, names in native.COMPILED.items() for m in names]
-    for name in (*[f"{name}.py" for name in (*compiled, *native.IMPORTED)], native.C_CORE[1]):
+    sources = [source for _, source in native.C_EXTENSIONS]
+    for name in (*[f"{name}.py" for name in (*compiled, *native.IMPORTED)], *sources):
         target = tmp_path / "konkun" / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(KONKUN / name, target)

@@ -78,6 +78,10 @@ C_CORE = ("konkun.kunken.hand_search", "kunken/hand_search.c")
 """The C core's module and its source (under the ``konkun`` package): built into
 ``konkun/kunken/_native/`` with the compiled modules, so it loads exactly when they do."""
 
+C_EXTENSIONS = (C_CORE, ("konkun.rl.tensor_rows", "rl/tensor_rows.c"))
+"""Every C module the build compiles with its source: the engine's C core and the Kunken
+vector env's tensor rows (``konkun/rl/_native/``)."""
+
 PURE_VARIABLE = "KONKUN_PURE"
 NATIVE_DIR = "_native"
 STAMP = "STAMP"
@@ -97,13 +101,13 @@ def compiled_files(root: Path) -> list[str]:
 
 def sources_digest(konkun: Path) -> str:
     """A digest of the compiled modules' sources under ``konkun`` (the package folder), of
-    the modules they import (:data:`IMPORTED`), of the C core's source (:data:`C_CORE`) and
+    the modules they import (:data:`IMPORTED`), of the C sources (:data:`C_EXTENSIONS`) and
     of this Python's extension tag: a build made from other sources, or for another Python,
     has another digest."""
     digest = hashlib.sha256(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
     names = [file.removeprefix("konkun/") for file in compiled_files(konkun.parent)]
     names += [f"{name}.py" for name in IMPORTED]
-    names.append(C_CORE[1])
+    names += [source for _, source in C_EXTENSIONS]
     for name in names:
         digest.update(name.encode() + b"\0" + (konkun / name).read_bytes())
     return digest.hexdigest()
@@ -143,8 +147,9 @@ def build(konkun: Path | None = None, quiet: bool = False) -> None:
     for package in COMPILED:
         (konkun / package / NATIVE_DIR / STAMP).unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="konkun-native-") as work:
+        extensions = [(name, f"konkun/{source}") for name, source in C_EXTENSIONS]
         script = _SETUP.format(files=compiled_files(konkun.parent), group=_GROUP, work=work,
-                               core=C_CORE[0], core_source=f"konkun/{C_CORE[1]}")
+                               extensions=extensions)
         subprocess.run([sys.executable, "-c", script], cwd=konkun.parent, check=True,
                        stdout=subprocess.DEVNULL if quiet else None)
         for package in COMPILED:
@@ -159,9 +164,10 @@ def build(konkun: Path | None = None, quiet: bool = False) -> None:
 _SETUP = """
 from setuptools import Extension, setup
 from mypyc.build import mypycify
-core = Extension({core!r}, [{core_source!r}], extra_compile_args=["-O2"])
+cores = [Extension(name, [source], extra_compile_args=["-O2"])
+         for name, source in {extensions!r}]
 setup(name="konkun-native", ext_modules=mypycify({files!r}, opt_level="3",
-      group_name={group!r}, target_dir={work!r} + "/c") + [core],
+      group_name={group!r}, target_dir={work!r} + "/c") + cores,
       script_args=["build_ext", "--build-lib", {work!r} + "/lib",
                    "--build-temp", {work!r} + "/temp"])
 """

@@ -28,6 +28,17 @@ RULES = st.fixed_dictionaries({
 })
 
 
+@pytest.fixture(autouse=True, params=["c", "numpy"])
+def rows_writer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs with the C rows (``konkun.rl.tensor_rows``, where built) and with
+    their numpy twin (``KunkenCore._rest``)."""
+    if request.param == "numpy":
+        monkeypatch.setattr(KunkenCore, "write_in_c", None)
+    elif KunkenCore.write_in_c is None:
+        pytest.skip("konkun.rl.tensor_rows is not built (python -m konkun.native --build)")
+    return str(request.param)
+
+
 def _random_actions(masks: Any, rng: random.Random) -> list[int]:
     return [rng.choice(np.flatnonzero(row).tolist()) for row in masks]
 

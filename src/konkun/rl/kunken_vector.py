@@ -50,6 +50,15 @@ def make_core(adapter: Any, num_seats: int, seat: int, num_envs: int,
     return KunkenCore(adapter, num_seats, seat, num_envs, all_random)
 
 
+def _c_write_rows() -> Any:
+    """:mod:`konkun.rl.tensor_rows`'s ``write_rows``, or ``None`` where it is not built."""
+    try:
+        from konkun.rl import tensor_rows
+    except ImportError:
+        return None
+    return tensor_rows.write_rows
+
+
 class KunkenCore(VectorCore):
     """Kunken through the engine's legal actions; the tensors of ``seat`` written by
     :meth:`encode` with the table rows kept incrementally (see the module). Against random
@@ -60,6 +69,10 @@ class KunkenCore(VectorCore):
 
     few = 4
     """Up to this many deals, :meth:`encode_each` encodes each with the adapter."""
+    write_in_c: Any = _c_write_rows()
+    """The C module's ``write_rows`` (:mod:`konkun.rl.tensor_rows`, built with the
+    engine), which writes every row but the meld rows; without it :meth:`_rest` and its
+    numpy calls do (the tests run both)."""
 
     def __init__(self, adapter: KunkenAdapter, num_seats: int, seat: int, num_envs: int,
                  all_random: bool = False) -> None:
@@ -97,6 +110,9 @@ class KunkenCore(VectorCore):
         self._laid_orders = np.array([[(viewer + offset) % n for offset in range(n)] + [n]
                                       for viewer in range(n)], dtype=np.int64)
         self._scale = adapter.card_scale
+        rules = adapter.rules
+        self._norms = (float(adapter.pack), float(max(1, rules.max_stock_renewals)),
+                       float(max(1, rules.opening_minimum)))
         self._norm52 = float(adapter.card_scale[52])
 
     # ------------------------------------------------------------------ playing
@@ -201,21 +217,17 @@ class KunkenCore(VectorCore):
         count = len(rows)
         every = rows == range(len(self.deals))
         dense, banks, scalars = views
-        values = np.array(scalars, dtype=np.int64).reshape(count, SCALARS + 2 * self.num_seats)
-        picked = np.asarray(rows, dtype=np.int64)
-        grown = np.flatnonzero(values[:, _MELDS] != self._meld_counts[picked])
-        if self._dirty or len(grown):
-            self._sync_tables(self._dirty.union(picked[grown].tolist()))
         n = self.num_seats
         t = self.kunken.table_slots
+        picked = np.asarray(rows, dtype=np.int64)
+        melds = np.array(scalars[_MELDS::SCALARS + 2 * n], dtype=np.int64)
+        grown = np.flatnonzero(melds != self._meld_counts[picked])
+        if self._dirty or len(grown):
+            self._sync_tables(self._dirty.union(picked[grown].tolist()))
         shaped = out[:count].reshape(count, self._rows, 53)
-        viewers = np.asarray(seats, dtype=np.int64)
-        orders = self._laid_orders[viewers]  # (count, n + 1): seat numbers in view order
-        shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
         meld_rows = shaped[:, 13 + 2 * n:13 + 2 * n + t]
         if not every:
             meld_rows[:] = self._table[picked]
-            owners = self._owners[picked]
             if out is self._written:
                 self._written = None
         else:
@@ -226,7 +238,16 @@ class KunkenCore(VectorCore):
                 changed = np.fromiter(self._rewrite, dtype=np.int64, count=len(self._rewrite))
                 meld_rows[changed] = self._table[changed]
             self._rewrite.clear()
-            owners = self._owners
+        if self.write_in_c is not None and shaped.flags.c_contiguous:
+            self.write_in_c(shaped, dense, banks, scalars, list(seats), list(rows), self._laid,
+                            self._owners, self.kunken.card_scale, (n, t, self._rows),
+                            self._norms)
+            return
+        values = np.array(scalars, dtype=np.int64).reshape(count, SCALARS + 2 * n)
+        viewers = np.asarray(seats, dtype=np.int64)
+        orders = self._laid_orders[viewers]  # (count, n + 1): seat numbers in view order
+        shaped[:, 10:11 + n] = self._laid[picked[:, None], orders]
+        owners = self._owners if every else self._owners[picked]
         owner_row = shaped[:, 13 + 2 * n + t]
         owner_row.fill(0.0)
         owner_row[:, :t] = self._owner_values[viewers[:, None], owners + 1]
