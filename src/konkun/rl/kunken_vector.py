@@ -1,6 +1,7 @@
 """Kunken's core of the vector env (:mod:`konkun.rl.vector_core`), the ``vector_core`` of
-:class:`~konkun.rl.kunken_adapter.KunkenAdapter`: every row's tensor written by a few numpy
-calls over all deals, the table's rows kept from step to step.
+:class:`~konkun.rl.kunken_adapter.KunkenAdapter`: the deals read in one compiled pass
+(:mod:`konkun.rl.kunken_loops`), every deal's tensor written at once, the table's rows
+kept from step to step.
 
 The rows of a tensor (``docs/rl.md``) fall in two groups. The **table rows** (the cards each
 seat laid, the cards the jokers stand for, one row per meld and the meld owners) change only
@@ -9,8 +10,9 @@ deals, so it knows which melds an action touched, and it keeps those rows of eve
 its own arrays (with the integer counts behind them), redoing only the touched melds' share.
 The **other rows** (hand, bank, the bank's top, what was taken, the turn's cards, the
 features) change with almost every action and are written afresh for all deals at once:
-each deal's card counts as bytes, joined, and turned into rows by one numpy call per row
-kind. The tests check every row against :meth:`KunkenAdapter.encode_deal` after every step.
+each deal's card counts as bytes, joined, and turned into rows by C
+(:mod:`konkun.rl.tensor_rows`) where it is built, else by one numpy call per row kind. The
+tests check every row against :meth:`KunkenAdapter.encode_deal` after every step.
 """
 
 from __future__ import annotations
