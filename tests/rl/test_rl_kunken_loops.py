@@ -1,5 +1,5 @@
 """The Kunken environments' compiled loops (``konkun.rl.kunken_loops``) and C rows
-(``konkun.rl.tensor_rows``): the C core's ``append_bytes`` against ``bytes`` (and on bad
+(``konkun.rl.tensor_rows``): the C ``append_bytes`` against ``bytes`` (and on bad
 input), the slot bases pickled by value, the one-pass reading of the movers' slots and
 views against the adapter's, and ``write_rows`` against the adapter's tensors and on bad
 input (refused before anything is written)."""
@@ -24,7 +24,7 @@ from konkun.rl.kunken_vector import KunkenCore
 
 
 def c_append_bytes() -> object:
-    """The C core's ``append_bytes`` (skipped unless built; CI requires it)."""
+    """The C ``append_bytes`` (skipped unless built; CI requires it)."""
     if kunken_loops.append_bytes is kunken_loops.append_bytes_pure:
         if os.environ.get("KONKUN_REQUIRE_NATIVE") == "1":
             pytest.fail("KONKUN_REQUIRE_NATIVE=1 but the C core is not built")

@@ -3970,52 +3970,6 @@ static PyObject *third_card_list(PyObject *module, PyObject *args) {
     return Py_BuildValue("(NNN)", melds, layoffs, swaps);
 }
 
-/* ------------------------------------------------------------------ reading counts
- * The research API's vector env reads every deal's count lists at every step
- * (konkun.rl.kunken_loops); bytes(list) converts an item through the number protocol,
- * about ten times the cost of reading it here. */
-
-PyDoc_STRVAR(append_bytes_doc,
-"append_bytes(out, items) -> None\n\n"
-"Append the list items of ints 0..255 to the bytearray out, a byte each (out +=\n"
-"bytes(items) without the bytes). Bad input raises TypeError or ValueError and leaves out\n"
-"as it was.");
-
-static PyObject *append_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    (void)module;
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "append_bytes takes 2 arguments (%zd given)", nargs);
-        return NULL;
-    }
-    PyObject *out = args[0], *items = args[1];
-    if (!PyByteArray_Check(out)) {
-        PyErr_Format(PyExc_TypeError, "out must be a bytearray, not %.100s",
-                     Py_TYPE(out)->tp_name);
-        return NULL;
-    }
-    if (!PyList_Check(items)) {
-        PyErr_Format(PyExc_TypeError, "items must be a list, not %.100s",
-                     Py_TYPE(items)->tp_name);
-        return NULL;
-    }
-    Py_ssize_t start = PyByteArray_GET_SIZE(out), n = PyList_GET_SIZE(items);
-    if (PyByteArray_Resize(out, start + n) < 0) return NULL;
-    char *bytes = PyByteArray_AS_STRING(out) + start;
-    /* Reading an int runs no Python code, so neither object can change meanwhile. */
-    for (Py_ssize_t k = 0; k < n; k++) {
-        int v;
-        if (int_in(PyList_GET_ITEM(items, k), 0, 255, "items", k, &v) < 0) {
-            PyObject *type, *value, *traceback;
-            PyErr_Fetch(&type, &value, &traceback);
-            (void)PyByteArray_Resize(out, start);
-            PyErr_Restore(type, value, traceback);
-            return NULL;
-        }
-        bytes[k] = (char)v;
-    }
-    Py_RETURN_NONE;
-}
-
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, configure_doc},
     {"group_options", group_options, METH_VARARGS, group_options_doc},
@@ -4036,8 +3990,6 @@ static PyMethodDef module_methods[] = {
     {"candidate_melds", candidate_melds, METH_VARARGS, candidate_melds_doc},
     {"identity_verdicts", identity_verdicts, METH_VARARGS, identity_verdicts_doc},
     {"third_card_list", third_card_list, METH_VARARGS, third_card_list_doc},
-    {"append_bytes", (PyCFunction)(void (*)(void))append_bytes, METH_FASTCALL,
-     append_bytes_doc},
     {NULL, NULL, 0, NULL},
 };
 

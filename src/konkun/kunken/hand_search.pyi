@@ -148,6 +148,3 @@ def third_card_list(hand: list[int], notold: list[int], card: int, need: int, la
     swaps among the candidate ``swaps``, each in order: bad input (a hand without the taken
     card that is not a joker, a meld or swap the hand cannot make) raises ``TypeError`` or
     ``ValueError`` naming it."""
-
-def append_bytes(out: bytearray, items: list[int]) -> None:
-    """Append the ints 0..255 of ``items`` to ``out``, a byte each (``out += bytes(items)``)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from konkun.kunken.actions import DISCARD, DRAW, LAYOFF, MELD, SWAP, TAKE, Action
 from konkun.kunken.deal_fields import DRAWN, START, TAKEN
@@ -36,22 +36,25 @@ SCALARS: Final = 11
 
 
 def append_bytes_pure(out: bytearray, items: list[int]) -> None:
-    """``out += bytes(items)``: :data:`append_bytes` without the C core."""
+    """``out += bytes(items)``: :data:`append_bytes` without the C module."""
     out += bytes(items)
 
 
-def _bytes_appender() -> Callable[[bytearray, list[int]], None]:
+def _c_module() -> Any:
     try:
-        from konkun.kunken import hand_search
-    except ImportError:  # the pure-Python engine: no C core
-        return append_bytes_pure
-    return hand_search.append_bytes
+        from konkun.rl import tensor_rows
+    except ImportError:  # not built: pure Python and numpy
+        return None
+    return tensor_rows
 
 
-append_bytes: Final = _bytes_appender()
-"""Append a list of ints 0..255 to a bytearray, a byte each: the C core's
-``hand_search.append_bytes`` where it is built (``bytes(list)`` converts each item through
-the number protocol, ten times the cost), else ``out += bytes(items)``."""
+C_ROWS: Final = _c_module()
+""":mod:`konkun.rl.tensor_rows`, built with the engine (``None`` where it is not)."""
+append_bytes: Final[Callable[[bytearray, list[int]], None]] = (
+    append_bytes_pure if C_ROWS is None else C_ROWS.append_bytes)
+"""Append a list of ints 0..255 to a bytearray, a byte each: ``tensor_rows.append_bytes``
+where it is built (``bytes(list)`` converts each item through the number protocol, ten
+times the cost), else ``out += bytes(items)``."""
 
 
 class SlotBases:

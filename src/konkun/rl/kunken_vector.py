@@ -28,6 +28,7 @@ from konkun.kunken.melds import BARE_JOKER, JOKER_FOR, OPEN_JOKER
 from konkun.kunken.state import KunkenDeal
 from konkun.rl.kunken_adapter import BANK_TOP, PHASES, KunkenAdapter
 from konkun.rl.kunken_loops import (
+    C_ROWS,
     SCALARS,
     MeldCards,
     Snapshot,
@@ -52,15 +53,6 @@ def make_core(adapter: Any, num_seats: int, seat: int, num_envs: int,
     return KunkenCore(adapter, num_seats, seat, num_envs, all_random)
 
 
-def _c_write_rows() -> Any:
-    """:mod:`konkun.rl.tensor_rows`'s ``write_rows``, or ``None`` where it is not built."""
-    try:
-        from konkun.rl import tensor_rows
-    except ImportError:
-        return None
-    return tensor_rows.write_rows
-
-
 class KunkenCore(VectorCore):
     """Kunken through the engine's legal actions; the tensors of ``seat`` written by
     :meth:`encode` with the table rows kept incrementally (see the module). Against random
@@ -71,7 +63,7 @@ class KunkenCore(VectorCore):
 
     few = 4
     """Up to this many deals, :meth:`encode_each` encodes each with the adapter."""
-    write_in_c: Any = _c_write_rows()
+    write_in_c: Any = None if C_ROWS is None else C_ROWS.write_rows
     """The C module's ``write_rows`` (:mod:`konkun.rl.tensor_rows`, built with the
     engine), which writes every row but the meld rows; without it :meth:`_rest` and its
     numpy calls do (the tests run both)."""

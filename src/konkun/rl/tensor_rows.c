@@ -1,4 +1,5 @@
-/* The Kunken vector env's tensor rows in C (konkun.rl.tensor_rows).
+/* The Kunken vector env's tensor rows in C (konkun.rl.tensor_rows), and the reading of a
+ * deal's count lists as bytes that feeds them (append_bytes).
  *
  * KunkenCore (konkun/rl/kunken_vector.py) reads every deal's counts and integers in one
  * compiled pass (konkun.rl.kunken_loops.read_views) and keeps the laid rows and meld
@@ -24,10 +25,24 @@
 enum { STOCK, RENEWALS, DEALER, ACTING, PHASE, PENDING, NEED, OPENING, TAKE_CARD, MELDS,
        BANK };
 
-/* An int item of a list, read without a call when it has one digit. */
+/* An int item of a list (not a bool), read without a call when it has one digit. */
 static int item_long(PyObject *list, Py_ssize_t k, const char *what, long *out) {
     PyObject *item = PyList_GET_ITEM(list, k);
-    if (!PyLong_Check(item)) {
+    if (Py_IS_TYPE(item, &PyLong_Type)) {
+#if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject *)item)) {
+            *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)item);
+            return 0;
+        }
+#else
+        Py_ssize_t size = Py_SIZE(item);
+        if (size >= -1 && size <= 1) {
+            *out = (long)size * (long)((PyLongObject *)item)->ob_digit[0];
+            return 0;
+        }
+#endif
+    }
+    if (!PyLong_Check(item) || PyBool_Check(item)) {
         PyErr_Format(PyExc_TypeError, "%s %zd must be an int, not %.100s", what, k,
                      Py_TYPE(item)->tp_name);
         return -1;
@@ -50,6 +65,51 @@ static int in_range(long v, long low, long high, const char *what, Py_ssize_t k)
         return -1;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------ reading counts
+ * kunken_loops reads every deal's count lists at every step; bytes(list) converts an item
+ * through the number protocol, about ten times the cost of reading it here. */
+
+PyDoc_STRVAR(append_bytes_doc,
+"append_bytes(out, items) -> None\n\n"
+"Append the list items of ints 0..255 to the bytearray out, a byte each (out +=\n"
+"bytes(items) without the bytes). Bad input raises TypeError or ValueError and leaves out\n"
+"as it was.");
+
+static PyObject *append_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "append_bytes takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *out = args[0], *items = args[1];
+    if (!PyByteArray_Check(out)) {
+        PyErr_Format(PyExc_TypeError, "out must be a bytearray, not %.100s",
+                     Py_TYPE(out)->tp_name);
+        return NULL;
+    }
+    if (!PyList_Check(items)) {
+        PyErr_Format(PyExc_TypeError, "items must be a list, not %.100s",
+                     Py_TYPE(items)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t start = PyByteArray_GET_SIZE(out), n = PyList_GET_SIZE(items);
+    if (PyByteArray_Resize(out, start + n) < 0) return NULL;
+    char *bytes = PyByteArray_AS_STRING(out) + start;
+    /* Reading an int runs no Python code, so neither object can change meanwhile. */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long v;
+        if (item_long(items, k, "items", &v) < 0 || in_range(v, 0, 255, "items", k) < 0) {
+            PyObject *type, *value, *traceback;
+            PyErr_Fetch(&type, &value, &traceback);
+            (void)PyByteArray_Resize(out, start);
+            PyErr_Restore(type, value, traceback);
+            return NULL;
+        }
+        bytes[k] = (char)v;
+    }
+    Py_RETURN_NONE;
 }
 
 /* A C-contiguous buffer of at least `need` items of `format` ("f": float32, "q": int64,
@@ -254,6 +314,8 @@ done:
 
 static PyMethodDef module_methods[] = {
     {"write_rows", (PyCFunction)(void (*)(void))write_rows, METH_FASTCALL, write_rows_doc},
+    {"append_bytes", (PyCFunction)(void (*)(void))append_bytes, METH_FASTCALL,
+     append_bytes_doc},
     {NULL, NULL, 0, NULL},
 };
 
