@@ -252,9 +252,11 @@ def test_a_deal_in_play_pickles_and_plays_on_the_same() -> None:
         assert again.legal_actions() == deal.legal_actions()
 
 
-def test_a_failed_build_leaves_everything_pure_python(tmp_path: Path) -> None:
-    """No C compiler (``CC=/bin/false``): the build says so and nothing compiled is used,
-    not even an earlier build, whose stamp it removed first."""
+def test_without_a_c_compiler_the_build_says_so_at_once_and_everything_stays_pure(
+        tmp_path: Path) -> None:
+    """No C compiler (``CC=/bin/false``): the build says so before mypyc's minutes of
+    work, and nothing compiled is used, not even an earlier build, whose stamp it removed
+    first."""
     shutil.copytree(KONKUN, tmp_path / "konkun",
                     ignore=shutil.ignore_patterns("__pycache__", native.NATIVE_DIR))
     stamp(tmp_path / "konkun" / "kunken")
@@ -263,9 +265,44 @@ def test_a_failed_build_leaves_everything_pure_python(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "konkun.native", "--build", "--quiet"],
                           env=env, capture_output=True, text=True)
     assert done.returncode == 1
+    assert "no working C compiler (/bin/false could not compile" in done.stderr
     assert "everything stays pure Python" in done.stderr
     for package in native.COMPILED:
         assert not native.is_current(tmp_path / "konkun" / package)
+
+
+def test_a_compiler_that_is_not_there_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CC", "/no/such/cc -pthread")
+    with pytest.raises(native.NoCompilerError, match=r"^/no/such/cc -pthread: "):
+        native.check_compiler()
+
+
+def test_this_machines_compiler_passes_the_check() -> None:
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler on this machine")
+    native.check_compiler()
+
+
+def test_a_build_that_fails_in_mypyc_leaves_everything_pure_python(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The compiler passes its check, then mypyc or the compiler fails: the earlier build's
+    stamps are gone, and the command says what failed."""
+    kunken = copy_of_the_sources(tmp_path)
+    konkun = kunken.parent
+    stamp(kunken)
+    assert native.all_current(konkun)
+
+    def failing(command: list[str], **_: object) -> None:
+        raise subprocess.CalledProcessError(1, command)
+
+    monkeypatch.setattr(native, "konkun_dir", lambda: konkun)
+    monkeypatch.setattr(native, "check_compiler", lambda: None)
+    monkeypatch.setattr(native.subprocess, "run", failing)
+    assert native.main(["--build", "--quiet"]) == 1
+    assert "mypyc or the C compiler failed (exit status 1" in capsys.readouterr().err
+    for package in native.COMPILED:
+        assert not native.is_current(konkun / package)
 
 
 def test_no_build_output_is_in_the_repository() -> None:

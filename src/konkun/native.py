@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -146,6 +147,7 @@ def build(konkun: Path | None = None, quiet: bool = False) -> None:
     konkun = konkun or konkun_dir()
     for package in COMPILED:
         (konkun / package / NATIVE_DIR / STAMP).unlink(missing_ok=True)
+    check_compiler()
     with tempfile.TemporaryDirectory(prefix="konkun-native-") as work:
         extensions = [(name, f"konkun/{source}") for name, source in C_EXTENSIONS]
         script = _SETUP.format(files=compiled_files(konkun.parent), group=_GROUP, work=work,
@@ -159,6 +161,38 @@ def build(konkun: Path | None = None, quiet: bool = False) -> None:
     digest = sources_digest(konkun)
     for package in COMPILED:
         (konkun / package / NATIVE_DIR / STAMP).write_text(digest + "\n")
+
+
+class NoCompilerError(Exception):
+    """No C compiler that builds a Python extension on this machine (the message says
+    which command was tried and why it failed)."""
+
+
+_PROBE = "#include <Python.h>\nint konkun_probe(void) { return Py_IsNone(Py_None); }\n"
+
+
+def check_compiler() -> None:
+    """Compile a one-line extension source with the compiler and the Python headers the
+    build will use (``CC`` from the environment, else the one Python was built with, as
+    setuptools chooses), so a machine without them learns it in a moment rather than after
+    mypyc's minutes of work. Raises :class:`NoCompilerError`; does nothing on Windows,
+    where setuptools finds its compiler another way."""
+    if os.name == "nt":
+        return
+    command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    with tempfile.TemporaryDirectory(prefix="konkun-probe-") as work:
+        source = Path(work, "probe.c")
+        source.write_text(_PROBE)
+        try:
+            done = subprocess.run(
+                [*command, "-c", str(source), "-o", str(Path(work, "probe.o")),
+                 "-I", sysconfig.get_paths()["include"]],
+                capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise NoCompilerError(f"{shlex.join(command)}: {error}") from error
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        raise NoCompilerError(f"{shlex.join(command)} could not compile an extension: {said}")
 
 
 _SETUP = """
@@ -209,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
               "(mypyc, a minute or two)", file=sys.stderr)
         try:
             build(quiet=args.quiet)
+        except NoCompilerError as error:
+            print(f"konkun.native: no working C compiler ({error}); everything stays pure "
+                  "Python", file=sys.stderr)
+            return 1
         except subprocess.CalledProcessError as error:
             print(f"konkun.native: mypyc or the C compiler failed (exit status "
                   f"{error.returncode}, its output above); everything stays pure Python",
