@@ -277,6 +277,18 @@ def test_a_compiler_that_is_not_there_is_named(monkeypatch: pytest.MonkeyPatch) 
         native.check_compiler()
 
 
+def test_a_compiler_that_cannot_build_an_extension_is_named_with_its_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a machine without the Python headers: the compiler's own error is quoted."""
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler on this machine")
+    monkeypatch.setenv("CC", "cc -include /no/such/header.h")
+    with pytest.raises(native.NoCompilerError,
+                       match=r"^cc -include /no/such/header\.h could not compile an "
+                             r"extension: .*error.*/no/such/header\.h"):
+        native.check_compiler()
+
+
 def test_this_machines_compiler_passes_the_check() -> None:
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler on this machine")

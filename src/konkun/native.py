@@ -191,7 +191,8 @@ def check_compiler() -> None:
         except (OSError, subprocess.TimeoutExpired) as error:
             raise NoCompilerError(f"{shlex.join(command)}: {error}") from error
     if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        lines = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
+        said = next((line for line in lines if "error" in line), lines[-1])
         raise NoCompilerError(f"{shlex.join(command)} could not compile an extension: {said}")
 
 
