@@ -16,6 +16,7 @@ import pytest
 
 from konkun import native
 from konkun.kunken import KunkenRules, new_deal
+from native_checks import require_native
 
 KONKUN = Path(native.__file__).resolve().parent
 
@@ -153,11 +154,8 @@ def run(script: str, pure: bool) -> tuple[str, str]:
 
 
 def require_build() -> None:
-    if all(native.is_current(KONKUN / package) for package in native.COMPILED):
-        return
-    if os.environ.get("KONKUN_REQUIRE_NATIVE") == "1":
-        pytest.fail("KONKUN_REQUIRE_NATIVE=1 but the compiled modules are not built")
-    pytest.skip("the compiled modules are not built (python -m konkun.native --build)")
+    require_native(all(native.is_current(KONKUN / package) for package in native.COMPILED),
+                   "the compiled modules")
 
 
 def test_the_compiled_engine_lists_the_same_actions_and_points_as_the_pure_one() -> None:

@@ -6,7 +6,6 @@ refused with an error, never a crash."""
 
 from __future__ import annotations
 
-import os
 from typing import cast
 
 import pytest
@@ -16,6 +15,7 @@ from hypothesis import strategies as st
 from konkun.kunken.arrangement import C_SEARCH, HandSearch, ReferenceSearch, Search, group_options
 from konkun.kunken.hand_melds import REPLACED_KIND, SEQUENCE_KIND, SET_KIND
 from konkun.kunken.melds import POSITION_VALUE, VALUE
+from native_checks import require_native
 
 from .helpers import seeded_play
 
@@ -24,11 +24,7 @@ CARDS = 52
 
 def require_c_core() -> None:
     """Skip unless the C core is built and in use (CI requires it)."""
-    if C_SEARCH is not None:
-        return
-    if os.environ.get("KONKUN_REQUIRE_NATIVE") == "1":
-        pytest.fail("KONKUN_REQUIRE_NATIVE=1 but the C core is not built")
-    pytest.skip("the C core is not built (python -m konkun.native --build)")
+    require_native(C_SEARCH is not None, "the C core")
 
 
 def c_search(counts: list[int], replace: bool) -> Search:

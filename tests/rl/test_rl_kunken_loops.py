@@ -6,7 +6,6 @@ input (refused before anything is written)."""
 
 from __future__ import annotations
 
-import os
 import pickle
 import random
 from typing import Any
@@ -21,14 +20,12 @@ from konkun.rl import kunken_loops
 from konkun.rl.envs import kunken_vector_env
 from konkun.rl.kunken_adapter import KunkenAdapter
 from konkun.rl.kunken_vector import KunkenCore
+from native_checks import require_native
 
 
 def c_append_bytes() -> object:
     """The C ``append_bytes`` (skipped unless built; CI requires it)."""
-    if kunken_loops.append_bytes is kunken_loops.append_bytes_pure:
-        if os.environ.get("KONKUN_REQUIRE_NATIVE") == "1":
-            pytest.fail("KONKUN_REQUIRE_NATIVE=1 but the C core is not built")
-        pytest.skip("the C core is not built (python -m konkun.native --build)")
+    require_native(kunken_loops.C_ROWS is not None, "konkun.rl.tensor_rows")
     return kunken_loops.append_bytes
 
 
@@ -112,10 +109,7 @@ def test_the_loops_are_compiled_with_the_engine() -> None:
 def _rows_case() -> tuple[Any, list[Any], list[Any]]:
     """The C ``write_rows``, valid arguments for it (a 2-seat vector core's 4 deals after
     40 random steps, as ``KunkenCore._write_rows`` passes them) and the deals."""
-    if KunkenCore.write_in_c is None:
-        if os.environ.get("KONKUN_REQUIRE_NATIVE") == "1":
-            pytest.fail("KONKUN_REQUIRE_NATIVE=1 but konkun.rl.tensor_rows is not built")
-        pytest.skip("konkun.rl.tensor_rows is not built (python -m konkun.native --build)")
+    require_native(KunkenCore.write_in_c is not None, "konkun.rl.tensor_rows")
     env = kunken_vector_env(4, 2)
     env.reset(seed=8)
     rng = random.Random(8)

@@ -17,6 +17,7 @@ from konkun.rl.envs import adapter_for, kunken_vector_env
 from konkun.rl.kunken_vector import KunkenCore
 from konkun.rl.policies import TensorPolicy
 from konkun.rl.vector import KonkunVectorEnv
+from native_checks import require_native
 
 RULES = st.fixed_dictionaries({
     "jokers": st.sampled_from(["0", "1", "2", "3", "4"]),
@@ -34,8 +35,8 @@ def rows_writer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     their numpy twin (``KunkenCore._rest``)."""
     if request.param == "numpy":
         monkeypatch.setattr(KunkenCore, "write_in_c", None)
-    elif KunkenCore.write_in_c is None:
-        pytest.skip("konkun.rl.tensor_rows is not built (python -m konkun.native --build)")
+    else:
+        require_native(KunkenCore.write_in_c is not None, "konkun.rl.tensor_rows")
     return str(request.param)
 
 

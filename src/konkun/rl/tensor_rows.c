@@ -58,6 +58,12 @@ static int item_long(PyObject *list, Py_ssize_t k, const char *what, long *out) 
     return 0;
 }
 
+static int expect_args(const char *name, Py_ssize_t nargs, Py_ssize_t want) {
+    if (nargs == want) return 0;
+    PyErr_Format(PyExc_TypeError, "%s takes %zd arguments (%zd given)", name, want, nargs);
+    return -1;
+}
+
 static int in_range(long v, long low, long high, const char *what, Py_ssize_t k) {
     if (v < low || v > high) {
         PyErr_Format(PyExc_ValueError, "%s %zd is %ld, not in %ld..%ld", what, k, v, low,
@@ -79,10 +85,7 @@ PyDoc_STRVAR(append_bytes_doc,
 
 static PyObject *append_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "append_bytes takes 2 arguments (%zd given)", nargs);
-        return NULL;
-    }
+    if (expect_args("append_bytes", nargs, 2) < 0) return NULL;
     PyObject *out = args[0], *items = args[1];
     if (!PyByteArray_Check(out)) {
         PyErr_Format(PyExc_TypeError, "out must be a bytearray, not %.100s",
@@ -142,18 +145,23 @@ typedef struct {
     const int64_t *owners;      /* per deal t owners, -1: none */
 } Layout;
 
+/* A row of card counts, each scaled by its card's weight (float32, as numpy's uint8 times
+ * float32). */
+static void scaled_row(float *row, const uint8_t *counts, const float *scale) {
+    for (int k = 0; k < CARDS; k++) row[k] = (float)counts[k] * scale[k];
+}
+
 static void write_deal(const Layout *L, float *o, const uint8_t *people, const uint8_t *bank,
                        const long *v, int viewer, Py_ssize_t deal) {
     int n = L->n, t = L->t;
     const float *scale = L->scale;
     int order[MAX_SEATS];
     for (int q = 0; q < n; q++) order[q] = (viewer + q) % n;
-    float *row = o;                                   /* 0: own hand */
-    for (int k = 0; k < CARDS; k++) row[k] = (float)people[k] * scale[k];
+    scaled_row(o, people, scale);                     /* 0: own hand */
     int counts[CARDS] = {0};                          /* 1: the bank */
     long size = v[BANK];
     for (long k = 0; k < size; k++) counts[bank[k]]++;
-    row = o + CARDS;
+    float *row = o + CARDS;
     for (int k = 0; k < CARDS; k++) row[k] = (float)((double)counts[k] * (double)scale[k]);
     row = o + 2 * CARDS;                              /* 2..9: the bank's top */
     memset(row, 0, sizeof(float) * CARDS * BANK_TOP);
@@ -162,14 +170,9 @@ static void write_deal(const Layout *L, float *o, const uint8_t *people, const u
     for (int q = 0; q < n; q++)                       /* 10..9+n: laid; 10+n: stand-for */
         memcpy(o + (10 + q) * CARDS, laid + order[q] * CARDS, sizeof(float) * CARDS);
     memcpy(o + (10 + n) * CARDS, laid + n * CARDS, sizeof(float) * CARDS);
-    for (int q = 0; q < n; q++) {                     /* 11+n..10+2n: taken */
-        const uint8_t *taken = people + (1 + order[q]) * CARDS;
-        row = o + (11 + n + q) * CARDS;
-        for (int k = 0; k < CARDS; k++) row[k] = (float)taken[k] * scale[k];
-    }
-    const uint8_t *notold = people + (1 + n) * CARDS;  /* 11+2n: the turn's cards */
-    row = o + (11 + 2 * n) * CARDS;
-    for (int k = 0; k < CARDS; k++) row[k] = (float)notold[k] * scale[k];
+    for (int q = 0; q < n; q++)                       /* 11+n..10+2n: taken */
+        scaled_row(o + (11 + n + q) * CARDS, people + (1 + order[q]) * CARDS, scale);
+    scaled_row(o + (11 + 2 * n) * CARDS, people + (1 + n) * CARDS, scale); /* 11+2n: turn */
     row = o + (12 + 2 * n) * CARDS;                   /* 12+2n: the card to meld */
     memset(row, 0, sizeof(float) * CARDS);
     if (v[TAKE_CARD] >= 0) row[v[TAKE_CARD]] = 1.0f;
@@ -215,10 +218,7 @@ PyDoc_STRVAR(write_rows_doc,
 
 static PyObject *write_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
-    if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "write_rows takes 11 arguments (%zd given)", nargs);
-        return NULL;
-    }
+    if (expect_args("write_rows", nargs, 11) < 0) return NULL;
     PyObject *scalars = args[3], *seats = args[4], *deals = args[5];
     Layout L;
     if (!PyArg_ParseTuple(args[9], "iii:shape", &L.n, &L.t, &L.rows)
